@@ -1,0 +1,67 @@
+"""Hubitat Dev Tools: a Hubitat Elevation hub as an LLM tool set, served by mcp_server."""
+
+from __future__ import annotations
+
+import logging
+
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import ConfigEntryAuthFailed, ConfigEntryNotReady
+from homeassistant.helpers.aiohttp_client import async_get_clientsession
+
+from .audit import AuditTrail
+from .config_flow import connection_from_data
+from .domain_data import DATA_KEY, DomainData
+from .hub.client import HubClient
+from .hub.errors import HubAuthError, HubError
+from .hub.info import fetch_identity
+from .llm_api import async_register
+from .mcp_exposure import async_clear_issues, async_track_exposure
+from .runtime import HubitatConfigEntry, HubRuntime
+
+_LOGGER = logging.getLogger(__name__)
+
+
+async def _async_domain_data(hass: HomeAssistant) -> DomainData:
+    """Create the shared data on first use: audit trail, LLM API, Repairs tracking."""
+    if (data := hass.data.get(DATA_KEY)) is not None:
+        return data
+    audit = AuditTrail(hass)
+    await audit.async_load()
+    if (data := hass.data.get(DATA_KEY)) is not None:  # another entry won the race
+        return data
+    data = DomainData(audit=audit)
+    data.unsubs.append(async_register(hass))
+    data.unsubs.append(async_track_exposure(hass))
+    hass.data[DATA_KEY] = data
+    return data
+
+
+async def async_setup_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> bool:
+    """Connect to the hub; register the shared LLM API with the first hub."""
+    client = HubClient(
+        async_get_clientsession(hass, verify_ssl=False), connection_from_data(entry.data)
+    )
+    try:
+        identity = await fetch_identity(client)
+    except HubAuthError as err:
+        raise ConfigEntryAuthFailed(str(err)) from err
+    except HubError as err:
+        raise ConfigEntryNotReady(f"Hub {entry.title} is not reachable: {err}") from err
+    entry.runtime_data = HubRuntime.build(entry, client, identity)
+    data = await _async_domain_data(hass)
+    data.loaded_entries.add(entry.entry_id)
+    return True
+
+
+async def async_unload_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> bool:
+    """Unload a hub; the last one out unregisters the API and clears our issues."""
+    data = hass.data.get(DATA_KEY)
+    if data is not None:
+        data.loaded_entries.discard(entry.entry_id)
+        if not data.loaded_entries:
+            for unsub in data.unsubs:
+                unsub()
+            await data.audit.async_flush()
+            async_clear_issues(hass)
+            hass.data.pop(DATA_KEY)
+    return True

@@ -1,0 +1,234 @@
+"""Config, reauth, reconfigure and options flows."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import probatio as vol
+from homeassistant.config_entries import (
+    ConfigEntry,
+    ConfigFlow,
+    ConfigFlowResult,
+    OptionsFlow,
+)
+from homeassistant.const import CONF_HOST, CONF_PASSWORD, CONF_PORT, CONF_USERNAME
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers.aiohttp_client import async_get_clientsession
+from homeassistant.helpers.selector import (
+    SelectSelector,
+    SelectSelectorConfig,
+    SelectSelectorMode,
+    TextSelector,
+    TextSelectorConfig,
+    TextSelectorType,
+)
+
+from .const import (
+    CONF_MAKER_APP_ID,
+    CONF_MAKER_TOKEN,
+    CONF_USE_SSL,
+    DEFAULT_ALLOW_READ,
+    DEFAULT_ALLOW_WRITE,
+    DOMAIN,
+    OPT_ALLOW_READ,
+    OPT_ALLOW_WRITE,
+    OPT_DISABLED_TOOLS,
+)
+from .hub.client import HubClient, HubConnection
+from .hub.errors import HubAuthError, HubError, HubNotFoundError
+from .hub.info import HubIdentity, fetch_identity
+from .tools import TOOL_CLASSES
+
+_LOGGER = logging.getLogger(__name__)
+
+_PASSWORD = TextSelector(TextSelectorConfig(type=TextSelectorType.PASSWORD))
+
+
+def connection_from_data(data: Mapping[str, Any]) -> HubConnection:
+    """Build the hub connection from config entry data."""
+    port = data.get(CONF_PORT)
+    return HubConnection(
+        host=str(data[CONF_HOST]),
+        port=int(port) if port else None,
+        use_ssl=bool(data.get(CONF_USE_SSL, False)),
+        username=data.get(CONF_USERNAME) or None,
+        password=data.get(CONF_PASSWORD) or None,
+        maker_app_id=str(data[CONF_MAKER_APP_ID]) if data.get(CONF_MAKER_APP_ID) else None,
+        maker_token=data.get(CONF_MAKER_TOKEN) or None,
+    )
+
+
+class InvalidMaker(Exception):
+    """The Maker API app id or token was rejected."""
+
+
+async def validate_hub(hass: HomeAssistant, data: Mapping[str, Any]) -> HubIdentity:
+    """Log in (if configured), read the hub's identity, and check the Maker API token."""
+    client = HubClient(async_get_clientsession(hass, verify_ssl=False), connection_from_data(data))
+    identity = await fetch_identity(client)
+    if client.connection.has_maker:
+        try:
+            await client.maker_get("modes")
+        except (HubAuthError, HubNotFoundError) as err:
+            raise InvalidMaker from err
+    return identity
+
+
+def _errors_for(err: Exception) -> str:
+    if isinstance(err, InvalidMaker):
+        return "invalid_maker"
+    if isinstance(err, HubAuthError):
+        return "invalid_auth"
+    if isinstance(err, HubError):
+        return "cannot_connect"
+    _LOGGER.exception("Unexpected error validating the hub")
+    return "unknown"
+
+
+def _user_schema(defaults: Mapping[str, Any]) -> vol.Schema:
+    def d(key: str) -> dict[str, Any]:
+        value = defaults.get(key)
+        return {"default": value} if value not in (None, "") else {}
+
+    return vol.Schema(
+        {
+            vol.Required(CONF_HOST, **d(CONF_HOST)): str,
+            vol.Optional(CONF_PORT, **d(CONF_PORT)): vol.All(
+                vol.Coerce(int), vol.Range(min=1, max=65535)
+            ),
+            vol.Optional(CONF_USE_SSL, default=bool(defaults.get(CONF_USE_SSL, False))): bool,
+            vol.Optional(CONF_USERNAME, **d(CONF_USERNAME)): str,
+            vol.Optional(CONF_PASSWORD): _PASSWORD,
+            vol.Optional(CONF_MAKER_APP_ID, **d(CONF_MAKER_APP_ID)): str,
+            vol.Optional(CONF_MAKER_TOKEN): _PASSWORD,
+        }
+    )
+
+
+def _clean(user_input: Mapping[str, Any]) -> dict[str, Any]:
+    data = {k: v for k, v in user_input.items() if v not in (None, "")}
+    data[CONF_HOST] = str(data[CONF_HOST]).strip()
+    return data
+
+
+class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
+    """Set up a hub: host, optional Hub Security login, optional Maker API."""
+
+    VERSION = 1
+    MINOR_VERSION = 1
+
+    async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Ask for the hub address and credentials, validate, create the entry."""
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            data = _clean(user_input)
+            try:
+                identity = await validate_hub(self.hass, data)
+            except Exception as err:
+                errors["base"] = _errors_for(err)
+            else:
+                await self.async_set_unique_id(identity.hub_uid)
+                self._abort_if_unique_id_configured(updates={CONF_HOST: data[CONF_HOST]})
+                return self.async_create_entry(title=identity.name, data=data)
+        return self.async_show_form(
+            step_id="user", data_schema=_user_schema(user_input or {}), errors=errors
+        )
+
+    async def async_step_reauth(self, entry_data: Mapping[str, Any]) -> ConfigFlowResult:
+        """Start re-authentication after the hub refused our credentials."""
+        return await self.async_step_reauth_confirm()
+
+    async def async_step_reauth_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ask for new Hub Security credentials and/or Maker API token."""
+        entry = self._get_reauth_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            data = {**entry.data, **{k: v for k, v in user_input.items() if v not in (None, "")}}
+            try:
+                identity = await validate_hub(self.hass, data)
+            except Exception as err:
+                errors["base"] = _errors_for(err)
+            else:
+                await self.async_set_unique_id(identity.hub_uid)
+                self._abort_if_unique_id_mismatch(reason="wrong_hub")
+                return self.async_update_reload_and_abort(entry, data=data)
+        schema = vol.Schema(
+            {
+                vol.Optional(
+                    CONF_USERNAME, default=entry.data.get(CONF_USERNAME) or vol.UNDEFINED
+                ): str,
+                vol.Optional(CONF_PASSWORD): _PASSWORD,
+                vol.Optional(CONF_MAKER_TOKEN): _PASSWORD,
+            }
+        )
+        return self.async_show_form(
+            step_id="reauth_confirm",
+            data_schema=schema,
+            errors=errors,
+            description_placeholders={"name": entry.title},
+        )
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Change the address, credentials or Maker API of an existing hub."""
+        entry = self._get_reconfigure_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            data = _clean(user_input)
+            # Secrets left blank keep their stored values.
+            for key in (CONF_PASSWORD, CONF_MAKER_TOKEN):
+                if key not in data and entry.data.get(key):
+                    data[key] = entry.data[key]
+            try:
+                identity = await validate_hub(self.hass, data)
+            except Exception as err:
+                errors["base"] = _errors_for(err)
+            else:
+                await self.async_set_unique_id(identity.hub_uid)
+                self._abort_if_unique_id_mismatch(reason="wrong_hub")
+                return self.async_update_reload_and_abort(entry, data=data)
+        return self.async_show_form(
+            step_id="reconfigure",
+            data_schema=_user_schema(user_input or entry.data),
+            errors=errors,
+        )
+
+    @staticmethod
+    @callback
+    def async_get_options_flow(config_entry: ConfigEntry[Any]) -> OptionsFlow:
+        """Return the options flow."""
+        return HubitatDevToolsOptionsFlow()
+
+
+class HubitatDevToolsOptionsFlow(OptionsFlow):
+    """Read/Write masters and per-tool disable list (read at every call: no reload)."""
+
+    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Show and save the options."""
+        if user_input is not None:
+            return self.async_create_entry(data=user_input)
+        opts = self.config_entry.options
+        tool_names = sorted(cls.name for cls in TOOL_CLASSES)
+        schema = vol.Schema(
+            {
+                vol.Required(
+                    OPT_ALLOW_READ, default=opts.get(OPT_ALLOW_READ, DEFAULT_ALLOW_READ)
+                ): bool,
+                vol.Required(
+                    OPT_ALLOW_WRITE, default=opts.get(OPT_ALLOW_WRITE, DEFAULT_ALLOW_WRITE)
+                ): bool,
+                vol.Optional(
+                    OPT_DISABLED_TOOLS, default=list(opts.get(OPT_DISABLED_TOOLS, []))
+                ): SelectSelector(
+                    SelectSelectorConfig(
+                        options=tool_names, multiple=True, mode=SelectSelectorMode.DROPDOWN
+                    )
+                ),
+            }
+        )
+        return self.async_show_form(step_id="init", data_schema=schema)

@@ -1,0 +1,33 @@
+"""Constants for the hubitat_dev_tools integration."""
+
+from __future__ import annotations
+
+from typing import Final
+
+DOMAIN: Final = "hubitat_dev_tools"
+API_ID: Final = "hubitat_dev_tools"
+API_NAME: Final = "Hubitat Dev Tools"
+
+CONF_MAKER_APP_ID: Final = "maker_app_id"
+CONF_MAKER_TOKEN: Final = "maker_token"
+CONF_USE_SSL: Final = "use_ssl"
+
+# Options (per hub entry). Read from entry.options at every call, so changes
+# apply without a reload.
+OPT_ALLOW_READ: Final = "allow_read"
+OPT_ALLOW_WRITE: Final = "allow_write"
+OPT_DISABLED_TOOLS: Final = "disabled_tools"
+DEFAULT_ALLOW_READ: Final = True
+DEFAULT_ALLOW_WRITE: Final = True
+
+# The destructive tier requires a hub backup no older than this.
+BACKUP_MAX_AGE_SECONDS: Final = 24 * 3600
+
+MCP_SERVER_DOMAIN: Final = "mcp_server"
+CONF_LLM_HASS_API: Final = "llm_hass_api"
+CONF_ALL_LLM_APIS: Final = "all_llm_apis"
+ISSUE_MCP_MISSING: Final = "mcp_server_missing"
+ISSUE_MCP_NOT_EXPOSING: Final = "mcp_server_not_exposing"
+
+AUDIT_STORAGE_VERSION: Final = 1
+AUDIT_MAX_ENTRIES: Final = 500

@@ -1,0 +1,54 @@
+"""Diagnostics with secrets redacted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from homeassistant.components.diagnostics import async_redact_data
+from homeassistant.const import CONF_PASSWORD, CONF_USERNAME
+from homeassistant.core import HomeAssistant
+
+from .const import CONF_MAKER_TOKEN
+from .domain_data import get_domain_data
+from .hub.errors import HubError
+from .mcp_exposure import exposure_state
+from .runtime import HubitatConfigEntry
+
+TO_REDACT = {
+    CONF_PASSWORD,
+    CONF_USERNAME,
+    CONF_MAKER_TOKEN,
+    "mac",
+    "macAddress",
+    "hub_uid",
+    "latitude",
+    "longitude",
+    "zipCode",
+    "unique_id",
+}
+
+
+async def async_get_config_entry_diagnostics(
+    hass: HomeAssistant, entry: HubitatConfigEntry
+) -> dict[str, Any]:
+    """Return redacted diagnostics for one hub entry."""
+    rt = entry.runtime_data
+    try:
+        info: dict[str, Any] = await rt.info.info()
+    except HubError as err:
+        info = {"error": str(err)}
+    domain = get_domain_data(hass)
+    return async_redact_data(
+        {
+            "entry": {"data": dict(entry.data), "options": dict(entry.options)},
+            "hub": info,
+            "client": {
+                "requests_sent": rt.client.requests_sent,
+                "max_in_flight_seen": rt.client.max_in_flight_seen,
+                "logged_in": rt.client.session_cookie is not None,
+            },
+            "mcp_server_exposure": exposure_state(hass),
+            "audit_recent": domain.audit.recent(20) if domain else [],
+        },
+        TO_REDACT,
+    )

@@ -1,0 +1,24 @@
+"""Pure asyncio client for a Hubitat Elevation hub (no Home Assistant imports)."""
+
+from .client import HubClient, HubConnection
+from .errors import (
+    HubAuthError,
+    HubBadResponseError,
+    HubError,
+    HubNotFoundError,
+    HubTimeoutError,
+    HubUnreachableError,
+    MakerNotConfiguredError,
+)
+
+__all__ = [
+    "HubAuthError",
+    "HubBadResponseError",
+    "HubClient",
+    "HubConnection",
+    "HubError",
+    "HubNotFoundError",
+    "HubTimeoutError",
+    "HubUnreachableError",
+    "MakerNotConfiguredError",
+]

@@ -1,0 +1,347 @@
+"""Low-level HTTP client for a Hubitat hub.
+
+Admin endpoints (optionally behind Hub Security) and the Maker API. The client never
+creates its own session: the glue passes Home Assistant's shared aiohttp session.
+Every request goes through one semaphore (bounded requests in flight) and a timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import quote
+
+import aiohttp
+
+from .errors import (
+    HubAuthError,
+    HubBadResponseError,
+    HubNotFoundError,
+    HubTimeoutError,
+    HubUnreachableError,
+    MakerNotConfiguredError,
+)
+
+_LOGGER = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_MAX_IN_FLIGHT = 4
+# Statuses worth one retry for idempotent GETs: the hub is briefly overloaded.
+_RETRY_STATUSES = frozenset({408, 502, 503, 504})
+_RETRY_DELAY = 0.5
+
+Expect = Literal["json", "text", "bytes", "any"]
+
+
+@dataclass(frozen=True, slots=True)
+class HubConnection:
+    """How to reach one hub."""
+
+    host: str
+    port: int | None = None
+    use_ssl: bool = False
+    username: str | None = None
+    password: str | None = None
+    maker_app_id: str | None = None
+    maker_token: str | None = None
+
+    @property
+    def base_url(self) -> str:
+        """Return the hub's base URL, e.g. http://192.0.2.10."""
+        scheme = "https" if self.use_ssl else "http"
+        host = self.host.strip().rstrip("/")
+        for prefix in ("http://", "https://"):
+            host = host.removeprefix(prefix)
+        if ":" in host and not host.startswith("["):
+            if host.count(":") == 1:  # host:port given in the host field
+                return f"{scheme}://{host}"
+            host = f"[{host}]"  # bare IPv6 literal
+        port = f":{self.port}" if self.port else ""
+        return f"{scheme}://{host}{port}"
+
+    @property
+    def has_security(self) -> bool:
+        """Return True when Hub Security credentials are configured."""
+        return bool(self.username and self.password)
+
+    @property
+    def has_maker(self) -> bool:
+        """Return True when a Maker API app id and token are configured."""
+        return bool(self.maker_app_id and self.maker_token)
+
+
+def _looks_like_html(text: str) -> bool:
+    head = text.lstrip()[:200].lower()
+    return head.startswith("<!doctype") or head.startswith("<html") or "<form" in head
+
+
+class HubClient:
+    """Talks HTTP to one hub, with login, retries, timeouts and a concurrency bound."""
+
+    def __init__(
+        self,
+        session: aiohttp.ClientSession,
+        connection: HubConnection,
+        *,
+        max_in_flight: int = DEFAULT_MAX_IN_FLIGHT,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> None:
+        self._session = session
+        self.connection = connection
+        self._sem = asyncio.Semaphore(max_in_flight)
+        self._timeout = timeout
+        self._cookie: tuple[str, str] | None = None
+        self._login_lock = asyncio.Lock()
+        self.requests_sent = 0
+        self.in_flight = 0
+        self.max_in_flight_seen = 0
+
+    @property
+    def base_url(self) -> str:
+        """Return the hub's base URL."""
+        return self.connection.base_url
+
+    @property
+    def session_cookie(self) -> tuple[str, str] | None:
+        """Return the Hub Security session cookie (name, value), if logged in."""
+        return self._cookie
+
+    # ------------------------------------------------------------------ transport
+
+    async def _send(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, str] | None = None,
+        data: dict[str, str] | None = None,
+        json_body: Any = None,
+        headers: dict[str, str] | None = None,
+        timeout: float | None = None,
+        allow_redirects: bool = True,
+        use_cookie: bool = True,
+    ) -> tuple[int, str, dict[str, str], aiohttp.ClientResponse]:
+        """Send one request under the concurrency bound; return status, body, headers."""
+        url = f"{self.base_url}{path}"
+        cookies = None
+        if use_cookie and self._cookie is not None:
+            cookies = {self._cookie[0]: self._cookie[1]}
+        client_timeout = aiohttp.ClientTimeout(total=timeout or self._timeout)
+        async with self._sem:
+            self.in_flight += 1
+            self.max_in_flight_seen = max(self.max_in_flight_seen, self.in_flight)
+            self.requests_sent += 1
+            try:
+                async with self._session.request(
+                    method,
+                    url,
+                    params=params,
+                    data=data,
+                    json=json_body,
+                    headers=headers,
+                    cookies=cookies,
+                    timeout=client_timeout,
+                    allow_redirects=allow_redirects,
+                    # Hubs serve HTTPS with self-signed certificates: do not verify.
+                    ssl=not self.connection.use_ssl,
+                ) as resp:
+                    body = await resp.text(errors="replace")
+                    return resp.status, body, dict(resp.headers), resp
+            except TimeoutError as err:
+                raise HubTimeoutError(
+                    f"The hub did not answer {method} {path} within {timeout or self._timeout:g} s"
+                ) from err
+            except aiohttp.ClientConnectionError as err:
+                raise HubUnreachableError(
+                    f"Cannot connect to the hub at {self.base_url}: {self._redact(str(err))}"
+                ) from err
+            except aiohttp.ClientError as err:
+                raise HubBadResponseError(
+                    f"HTTP error talking to the hub: {self._redact(str(err))}"
+                ) from err
+            finally:
+                self.in_flight -= 1
+
+    async def login(self) -> None:
+        """Log in to Hub Security and keep the session cookie."""
+        conn = self.connection
+        if not conn.has_security:
+            return
+        assert conn.username is not None and conn.password is not None
+        status, body, headers, resp = await self._send(
+            "POST",
+            "/login",
+            data={"username": conn.username, "password": conn.password, "submit": "Login"},
+            allow_redirects=False,
+            use_cookie=False,
+        )
+        location = headers.get("Location", "")
+        cookie = None
+        for name in ("HUBSESSION", "JSESSIONID"):
+            morsel = resp.cookies.get(name)
+            if morsel is not None and morsel.value:
+                cookie = (name, morsel.value)
+                break
+        redirected_ok = status in (301, 302, 303, 307) and "login" not in location.lower()
+        if (
+            status in (401, 403)
+            or cookie is None
+            or not (redirected_ok or (status == 200 and not _looks_like_html(body)))
+        ):
+            self._cookie = None
+            raise HubAuthError(
+                "Hub Security login failed: the hub rejected the username or password",
+                hint="A Home Assistant admin must re-enter the Hub Security credentials "
+                "(Settings > Devices & services > Hubitat Dev Tools > Reconfigure).",
+            )
+        self._cookie = cookie
+        _LOGGER.debug("Logged in to hub %s", self.base_url)
+
+    async def _ensure_login(self, stale: tuple[str, str] | None = None) -> None:
+        """Log in once, even when many requests need it at the same time."""
+        async with self._login_lock:
+            if self._cookie is not None and self._cookie != stale:
+                return  # someone else already logged in
+            await self.login()
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, str] | None = None,
+        data: dict[str, str] | None = None,
+        json_body: Any = None,
+        expect: Expect = "json",
+        timeout: float | None = None,
+    ) -> Any:
+        """Call an admin endpoint: log in when needed, re-login and retry once on auth."""
+        conn = self.connection
+        if conn.has_security and self._cookie is None:
+            await self._ensure_login()
+        retried_auth = False
+        retried_status = False
+        while True:
+            used_cookie = self._cookie
+            status, body, _headers, _resp = await self._send(
+                method, path, params=params, data=data, json_body=json_body, timeout=timeout
+            )
+            auth_failed = status in (401, 403) or (
+                expect in ("json", "any") and status == 200 and _looks_like_html(body)
+            )
+            if auth_failed:
+                if conn.has_security and not retried_auth:
+                    retried_auth = True
+                    await self._ensure_login(stale=used_cookie)
+                    continue
+                if conn.has_security:
+                    raise HubAuthError(
+                        f"The hub refused {path} even after logging in again "
+                        "(it served its login page)."
+                    )
+                raise HubAuthError(
+                    f"The hub asks for a Hub Security login on {path}, but no credentials "
+                    "are configured.",
+                    hint="Hub Security is enabled on the hub. A Home Assistant admin must add "
+                    "the hub's username and password (Reconfigure the integration).",
+                )
+            if status in _RETRY_STATUSES and method == "GET" and not retried_status:
+                retried_status = True
+                await asyncio.sleep(_RETRY_DELAY)
+                continue
+            return self._decode(status, body, path, expect)
+
+    @staticmethod
+    def _decode(status: int, body: str, path: str, expect: Expect) -> Any:
+        if status == 404:
+            raise HubNotFoundError(f"The hub has no {path.split('?')[0]} (HTTP 404)")
+        if status >= 400:
+            snippet = body.strip()[:300]
+            raise HubBadResponseError(
+                f"The hub answered HTTP {status} to {path.split('?')[0]}"
+                + (f": {snippet}" if snippet else ""),
+                hint="The hub rejected the request. Check the arguments; if they are right, "
+                "the hub may be busy: retry once.",
+            )
+        if expect == "text":
+            return body
+        if expect == "any":
+            try:
+                return json.loads(body) if body.strip() else None
+            except ValueError:
+                return body
+        try:
+            return json.loads(body)
+        except ValueError as err:
+            raise HubBadResponseError(
+                f"The hub answered {path.split('?')[0]} with something that is not JSON",
+                hint="The hub's firmware may not support this endpoint. Retry once; "
+                "if it persists, report it with the firmware version.",
+            ) from err
+
+    async def get_json(self, path: str, params: dict[str, str] | None = None) -> Any:
+        """GET an admin endpoint and parse JSON (content type is ignored: often text/html)."""
+        return await self.request("GET", path, params=params)
+
+    async def get_text(self, path: str, params: dict[str, str] | None = None) -> str:
+        """GET an admin endpoint that answers plain text."""
+        result: str = await self.request("GET", path, params=params, expect="text")
+        return result
+
+    async def post_json(self, path: str, body: Any) -> Any:
+        """POST a JSON body to an admin endpoint; parse a JSON answer if any."""
+        return await self.request("POST", path, json_body=body, expect="any")
+
+    async def post_form(self, path: str, form: dict[str, str]) -> Any:
+        """POST a form to an admin endpoint; parse a JSON answer if any."""
+        return await self.request("POST", path, data=form, expect="any")
+
+    # ------------------------------------------------------------------ Maker API
+
+    async def maker_get(self, path: str, *, timeout: float | None = None) -> Any:
+        """GET a Maker API path (relative, e.g. "modes" or "devices/12/on")."""
+        conn = self.connection
+        if not conn.has_maker:
+            raise MakerNotConfiguredError(
+                "This operation needs the hub's Maker API, which is not configured"
+            )
+        assert conn.maker_app_id is not None and conn.maker_token is not None
+        full = f"/apps/api/{quote(str(conn.maker_app_id), safe='')}/{path.lstrip('/')}"
+        retried = False
+        while True:
+            status, body, _headers, _resp = await self._send(
+                "GET",
+                full,
+                params={"access_token": conn.maker_token},
+                timeout=timeout,
+                use_cookie=False,
+            )
+            if status == 401:
+                raise HubAuthError(
+                    "The hub rejected the Maker API access token",
+                    hint="The Maker API token was reset or the app was removed. A Home "
+                    "Assistant admin must enter the current app id and token (Reconfigure).",
+                )
+            if status in _RETRY_STATUSES and not retried:
+                retried = True
+                await asyncio.sleep(_RETRY_DELAY)
+                continue
+            if status == 404:
+                raise HubNotFoundError(
+                    f"The Maker API has no {path.split('?')[0]} (HTTP 404)",
+                    hint="Check the id or name. The Maker API only sees the devices and "
+                    "variables enabled in its app settings on the hub.",
+                )
+            return self._decode(status, body, full, "any")
+
+    def _redact(self, text: str) -> str:
+        """Remove secrets (token, password, session cookie) from a message."""
+        conn = self.connection
+        secrets = [conn.maker_token, conn.password, self._cookie[1] if self._cookie else None]
+        for secret in secrets:
+            if secret:
+                text = text.replace(secret, "**REDACTED**")
+        return text

@@ -1,0 +1,68 @@
+"""Hub identity and health endpoints (/hub/details/json, /hub2/hubData, plain-text health)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .client import HubClient
+from .errors import HubBadResponseError
+
+_TAG_RE = re.compile(r"<[^>]+>")
+
+
+def strip_html(text: Any) -> str | None:
+    """Remove HTML tags (the hub puts HTML into some string fields)."""
+    if text is None:
+        return None
+    return _TAG_RE.sub("", str(text)).strip() or None
+
+
+@dataclass(slots=True)
+class HubIdentity:
+    """Who the hub is: the stable id and the basics."""
+
+    hub_uid: str
+    name: str
+    firmware: str | None
+    hardware: str | None
+    mac: str | None
+    ip: str | None
+    time_zone: str | None
+    mdns_name: str | None
+
+
+async def fetch_identity(client: HubClient) -> HubIdentity:
+    """Read /hub/details/json (logs in first when Hub Security is configured)."""
+    data = await client.get_json("/hub/details/json")
+    if not isinstance(data, dict) or not data.get("hubUID"):
+        raise HubBadResponseError(
+            "The hub's /hub/details/json has no hubUID; is this a Hubitat Elevation hub?"
+        )
+    ip = strip_html(data.get("ipAddress"))
+    if ip:
+        ip = ip.split(" ")[0]
+    return HubIdentity(
+        hub_uid=str(data["hubUID"]),
+        name=str(data.get("hubName") or "Hubitat"),
+        firmware=data.get("platformVersion"),
+        hardware=data.get("hardwareVersion"),
+        mac=data.get("macAddress"),
+        ip=ip,
+        time_zone=data.get("timeZone"),
+        mdns_name=data.get("mdnsName"),
+    )
+
+
+async def fetch_hub_data(client: HubClient) -> dict[str, Any]:
+    """Read /hub2/hubData (model, version, safe mode, alerts)."""
+    data = await client.get_json("/hub2/hubData")
+    return data if isinstance(data, dict) else {}
+
+
+async def fetch_plain_number(client: HubClient, path: str) -> float | None:
+    """Read a plain-text numeric health endpoint; None when absent or unparsable."""
+    text = (await client.get_text(path)).strip()
+    match = re.search(r"-?\d+(?:\.\d+)?", text)
+    return float(match.group(0)) if match else None

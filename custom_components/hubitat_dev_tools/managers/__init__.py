@@ -1,0 +1,1 @@
+"""Domain managers: domain logic over the hub client, no Home Assistant imports."""

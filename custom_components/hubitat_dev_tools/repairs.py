@@ -1,0 +1,54 @@
+"""Fix flow: add our API to the mcp_server entry after the user confirms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import probatio as vol
+from homeassistant.components.repairs import RepairsFlow, RepairsFlowResult
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.core import HomeAssistant
+
+from .const import API_ID, CONF_LLM_HASS_API, ISSUE_MCP_NOT_EXPOSING, MCP_SERVER_DOMAIN
+from .mcp_exposure import async_refresh_issue, entry_api_ids
+
+
+class ExposeApiFlow(RepairsFlow):
+    """Add hubitat_dev_tools to the mcp_server entry's selected LLM APIs."""
+
+    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> RepairsFlowResult:
+        """Start with the confirmation step."""
+        return await self.async_step_confirm()
+
+    async def async_step_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Confirm, then update the mcp_server entry and reload it."""
+        if user_input is None:
+            return self.async_show_form(step_id="confirm", data_schema=vol.Schema({}))
+        entries = [
+            e
+            for e in self.hass.config_entries.async_entries(MCP_SERVER_DOMAIN)
+            if e.state is ConfigEntryState.LOADED
+        ] or self.hass.config_entries.async_entries(MCP_SERVER_DOMAIN)
+        if not entries:
+            return self.async_abort(reason="no_mcp_server")
+        entry = entries[0]
+        apis = entry_api_ids(entry)
+        if API_ID not in apis:
+            apis.append(API_ID)
+        self.hass.config_entries.async_update_entry(
+            entry, data={**entry.data, CONF_LLM_HASS_API: apis}
+        )
+        await self.hass.config_entries.async_reload(entry.entry_id)
+        async_refresh_issue(self.hass)
+        return self.async_create_entry(data={})
+
+
+async def async_create_fix_flow(
+    hass: HomeAssistant, issue_id: str, data: dict[str, str | int | float | None] | None
+) -> RepairsFlow:
+    """Create the fix flow for our fixable issue."""
+    if issue_id != ISSUE_MCP_NOT_EXPOSING:
+        raise ValueError(f"No fix flow for {issue_id}")
+    return ExposeApiFlow()

@@ -1,0 +1,170 @@
+"""The one safety chokepoint every tool call passes through.
+
+Order: caller is an HA admin -> the hub is resolved -> per-tool disable list -> Read/Write
+masters -> destructive tier (confirm=true plus a hub backup within 24 h). Refusals of writes
+and every write's outcome are written to the audit trail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from homeassistant.auth.models import User
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+
+from .const import (
+    BACKUP_MAX_AGE_SECONDS,
+    DEFAULT_ALLOW_READ,
+    DEFAULT_ALLOW_WRITE,
+    DOMAIN,
+    OPT_ALLOW_READ,
+    OPT_ALLOW_WRITE,
+    OPT_DISABLED_TOOLS,
+)
+from .hub.backups import fetch_local_backups
+from .runtime import HubRuntime
+
+
+class ToolKind(StrEnum):
+    """How much a tool can change: drives gates and annotations together."""
+
+    READ = "read"
+    WRITE = "write"
+    DESTRUCTIVE = "destructive"
+
+
+class Refusal(Exception):
+    """A gate refused the call. Nothing was sent to the hub."""
+
+    def __init__(self, code: str, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.hint = hint
+
+
+@dataclass(slots=True)
+class Caller:
+    """The authenticated HA user behind a tool call."""
+
+    user: User
+
+    @property
+    def name(self) -> str:
+        """Return the user's display name."""
+        return self.user.name or self.user.id
+
+
+async def resolve_admin(hass: HomeAssistant, llm_context: llm.LLMContext) -> Caller:
+    """Return the calling user, refusing anyone who is not a Home Assistant admin."""
+    user_id = llm_context.context.user_id if llm_context.context else None
+    user = await hass.auth.async_get_user(user_id) if user_id else None
+    if user is None or not user.is_active:
+        raise Refusal(
+            "not_admin",
+            "These Hubitat tools need an authenticated Home Assistant user; this call has none.",
+            "Connect with a long-lived access token of a Home Assistant administrator.",
+        )
+    if not user.is_admin:
+        raise Refusal(
+            "not_admin",
+            f"Home Assistant user '{user.name}' is not an administrator; Hubitat admin tools "
+            "are for administrators only.",
+            "Use a token of a Home Assistant administrator.",
+        )
+    return Caller(user)
+
+
+def loaded_runtimes(hass: HomeAssistant) -> list[HubRuntime]:
+    """Return the runtime of every loaded hub entry."""
+    return [
+        entry.runtime_data
+        for entry in hass.config_entries.async_loaded_entries(DOMAIN)
+        if isinstance(getattr(entry, "runtime_data", None), HubRuntime)
+    ]
+
+
+def resolve_hub(hass: HomeAssistant, hub: str | None) -> HubRuntime:
+    """Pick the hub a call addresses: the only one, or the one named by ``hub``."""
+    runtimes = loaded_runtimes(hass)
+    if not runtimes:
+        raise Refusal(
+            "no_hub",
+            "No Hubitat hub is loaded in Home Assistant (the hub may be offline or still "
+            "starting).",
+            "Check Settings > Devices & services > Hubitat Dev Tools; retry in a minute.",
+        )
+    names = ", ".join(f"'{r.title}' ({r.identity.hub_uid})" for r in runtimes)
+    if hub is None or not str(hub).strip():
+        if len(runtimes) == 1:
+            return runtimes[0]
+        raise Refusal(
+            "hub_required",
+            f"Several hubs are configured: {names}. Say which one with the 'hub' argument.",
+            "Pass hub=<name or hub_uid>.",
+        )
+    wanted = str(hub).strip().lower()
+    for rt in runtimes:
+        keys = {
+            rt.title.lower(),
+            rt.identity.name.lower(),
+            rt.identity.hub_uid.lower(),
+            rt.entry.entry_id.lower(),
+        }
+        if wanted in keys:
+            return rt
+    raise Refusal("unknown_hub", f"No hub called '{hub}'. Configured hubs: {names}.")
+
+
+def check_gates(rt: HubRuntime, tool_name: str, kind: ToolKind) -> None:
+    """Per-tool disable list and the Read/Write masters."""
+    opts = rt.entry.options
+    if tool_name in (opts.get(OPT_DISABLED_TOOLS) or []):
+        raise Refusal(
+            "tool_disabled",
+            f"The tool {tool_name} is disabled for hub '{rt.title}' by a Home Assistant admin.",
+            "Do not retry; tell the user it is disabled in the integration's options.",
+        )
+    if kind is ToolKind.READ and not opts.get(OPT_ALLOW_READ, DEFAULT_ALLOW_READ):
+        raise Refusal(
+            "reads_disabled",
+            f"Reading from hub '{rt.title}' is switched off (Read master).",
+            "An admin can enable 'Allow reads' in the integration's options.",
+        )
+    if kind is not ToolKind.READ and not opts.get(OPT_ALLOW_WRITE, DEFAULT_ALLOW_WRITE):
+        raise Refusal(
+            "writes_disabled",
+            f"Changing hub '{rt.title}' is switched off (Write master); nothing was changed.",
+            "An admin can enable 'Allow changes' in the integration's options.",
+        )
+
+
+async def check_destructive(rt: HubRuntime, args: dict[str, Any]) -> None:
+    """Destructive tier: confirm=true and a hub backup no older than 24 hours."""
+    if args.get("confirm") is not True:
+        raise Refusal(
+            "confirmation_required",
+            "This operation is destructive and needs confirm=true. Nothing was changed.",
+            "Tell the user exactly what will be lost, get their agreement, then call again "
+            "with confirm=true.",
+        )
+    now = datetime.now(UTC)
+    max_age = timedelta(seconds=BACKUP_MAX_AGE_SECONDS)
+    if rt.last_backup_at and now - rt.last_backup_at <= max_age:
+        return
+    backups = await fetch_local_backups(rt.client)
+    newest = backups[0].created if backups else None
+    if newest is not None:
+        rt.last_backup_at = newest if rt.last_backup_at is None else max(newest, rt.last_backup_at)
+    if newest is None or now - newest > max_age:
+        age = f"the newest is from {newest.isoformat(timespec='minutes')}" if newest else "none"
+        raise Refusal(
+            "backup_required",
+            f"Destructive operations need a hub backup from the last 24 hours ({age}). "
+            "Nothing was changed.",
+            "Create a backup first (hub_create_backup, or the hub's Settings > Backup and "
+            "Restore), then retry.",
+        )
