@@ -1,0 +1,1 @@
+"""Tests for hubitat_dev_tools."""

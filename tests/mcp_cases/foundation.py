@@ -1,0 +1,27 @@
+"""MCP cases for the hub, device and room tools."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..mcp_client import Mcp
+
+
+async def first_device_id(mcp: Mcp, **flt: Any) -> str:
+    """Find a device id through the MCP path itself."""
+    _err, listing = await mcp.call("hub_list_devices", {**flt, "limit": 1})
+    device_id: str = listing["devices"][0]["device_id"]
+    return device_id
+
+
+async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
+    """Arguments for a successful call of each foundation tool."""
+    dimmer = await first_device_id(mcp, capability="SwitchLevel")
+    return {
+        "hub_get_info": {},
+        "hub_create_backup": {},
+        "hub_list_devices": {"room": "Kitchen"},
+        "hub_get_device": {"device_id": dimmer},
+        "hub_call_device_command": {"device_id": dimmer, "command": "on"},
+        "hub_list_rooms": {},
+    }

@@ -1,0 +1,219 @@
+"""The hub client against the emulated hub: auth, quirks, faults, bounds (no HA)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+from yarl import URL
+
+from custom_components.hubitat_dev_tools.hub import (
+    HubAuthError,
+    HubBadResponseError,
+    HubClient,
+    HubConnection,
+    HubNotFoundError,
+    HubTimeoutError,
+    HubUnreachableError,
+    MakerNotConfiguredError,
+)
+from custom_components.hubitat_dev_tools.hub.devices import fetch_device, fetch_devices
+from custom_components.hubitat_dev_tools.hub.info import fetch_identity
+from hubitat_emulator import HubEmulator
+
+
+@pytest.fixture
+async def session() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as sess:
+        yield sess
+
+
+def conn(hub: HubEmulator, *, password: str | None = None, maker: bool = True) -> HubConnection:
+    url = URL(hub.url)
+    return HubConnection(
+        host=str(url.host),
+        port=url.port,
+        username=hub.username if hub.security else None,
+        password=(password or hub.password) if hub.security else None,
+        maker_app_id=str(hub.maker_app_id) if maker else None,
+        maker_token=hub.maker_token if maker else None,
+    )
+
+
+def test_base_url_forms() -> None:
+    assert HubConnection("192.0.2.5").base_url == "http://192.0.2.5"
+    assert HubConnection("192.0.2.5", port=8080).base_url == "http://192.0.2.5:8080"
+    assert HubConnection("http://hub.local/", use_ssl=True).base_url == "https://hub.local"
+    assert HubConnection("192.0.2.5:8081").base_url == "http://192.0.2.5:8081"
+    assert HubConnection("fe80::1", port=80).base_url == "http://[fe80::1]:80"
+
+
+async def test_identity_without_security(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    client = HubClient(session, conn(hub))
+    identity = await fetch_identity(client)
+    assert identity.hub_uid == hub.hub_uid
+    assert identity.ip is not None and "<" not in identity.ip  # HTML stripped
+    assert client.session_cookie is None
+
+
+async def test_security_login_and_cookie(
+    secure_hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    client = HubClient(session, conn(secure_hub))
+    identity = await fetch_identity(client)
+    assert identity.hub_uid == secure_hub.hub_uid
+    assert client.session_cookie is not None
+    logins = [p for m, p in secure_hub.requests if p.startswith("/login")]
+    assert len(logins) == 1
+
+
+async def test_security_wrong_password(
+    secure_hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    client = HubClient(session, conn(secure_hub, password="wrong"))
+    with pytest.raises(HubAuthError) as err:
+        await fetch_identity(client)
+    assert "wrong" not in str(err.value)
+
+
+async def test_security_without_credentials_is_auth_error(
+    secure_hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    url = URL(secure_hub.url)
+    client = HubClient(session, HubConnection(host=str(url.host), port=url.port))
+    with pytest.raises(HubAuthError, match="no credentials"):
+        await fetch_identity(client)
+
+
+async def test_expired_cookie_relogs_once(
+    secure_hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    client = HubClient(session, conn(secure_hub))
+    await fetch_identity(client)
+    first = client.session_cookie
+    secure_hub.expire_sessions()
+    await fetch_identity(client)
+    assert client.session_cookie != first
+    logins = [p for m, p in secure_hub.requests if p.startswith("/login")]
+    assert len(logins) == 2
+
+
+async def test_concurrent_requests_share_one_relogin(
+    secure_hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    client = HubClient(session, conn(secure_hub))
+    await fetch_identity(client)
+    secure_hub.expire_sessions()
+    await asyncio.gather(*(fetch_identity(client) for _ in range(6)))
+    logins = [p for m, p in secure_hub.requests if p.startswith("/login")]
+    assert len(logins) == 2  # the first login + exactly one re-login
+
+
+async def test_html_login_page_is_auth_error(
+    secure_hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    client = HubClient(session, conn(secure_hub))
+    secure_hub.faults.html_login = True
+    with pytest.raises(HubAuthError, match="even after logging in again"):
+        await fetch_identity(client)
+
+
+async def test_hub_down(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    client = HubClient(session, conn(hub))
+    hub.faults.down = True
+    with pytest.raises((HubUnreachableError, HubBadResponseError)):
+        await fetch_identity(client)
+
+
+async def test_hub_stopped_is_unreachable(
+    session: aiohttp.ClientSession, socket_enabled: None
+) -> None:
+    emu = HubEmulator()
+    await emu.start()
+    client = HubClient(session, conn(emu))
+    await emu.stop()
+    with pytest.raises(HubUnreachableError):
+        await fetch_identity(client)
+
+
+async def test_slow_hub_times_out(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    client = HubClient(session, conn(hub), timeout=0.2)
+    hub.faults.delay = 1.0
+    with pytest.raises(HubTimeoutError):
+        await fetch_identity(client)
+
+
+async def test_one_retry_on_503(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    client = HubClient(session, conn(hub))
+    hub.faults.error_status = 503
+    hub.faults.error_burst = 1
+    identity = await fetch_identity(client)
+    assert identity.hub_uid == hub.hub_uid
+    hub.faults.error_burst = 2
+    with pytest.raises(HubBadResponseError, match="503"):
+        await fetch_identity(client)
+
+
+async def test_500_not_retried(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    client = HubClient(session, conn(hub))
+    hub.faults.error_status = 500
+    hub.faults.error_burst = 1
+    before = len(hub.requests)
+    with pytest.raises(HubBadResponseError, match="500"):
+        await fetch_identity(client)
+    assert len(hub.requests) == before + 1
+
+
+async def test_in_flight_bound(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    client = HubClient(session, conn(hub), max_in_flight=3)
+    hub.faults.delay = 0.05
+    await asyncio.gather(*(fetch_identity(client) for _ in range(12)))
+    assert hub.max_in_flight_seen <= 3
+    assert client.max_in_flight_seen == 3
+
+
+async def test_device_tree_flattened_with_children(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    client = HubClient(session, conn(hub))
+    devices = await fetch_devices(client)
+    assert len(devices) >= 40
+    ids = [d.id for d in devices]
+    assert len(ids) == len(set(ids))
+    children = [d for d in devices if d.parent_id]
+    assert children, "the seeded home has child devices"
+    parent = next(d for d in devices if d.id == children[0].parent_id)
+    assert children[0].id in parent.child_ids
+    assert all(isinstance(d.id, str) for d in devices)
+    assert any(d.capabilities for d in devices)
+
+
+async def test_unknown_device_not_found(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    client = HubClient(session, conn(hub))
+    with pytest.raises(HubNotFoundError) as err:
+        await fetch_device(client, "987654")
+    assert "hub_list_devices" in err.value.hint
+
+
+async def test_maker(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    client = HubClient(session, conn(hub))
+    modes = await client.maker_get("modes")
+    assert any(m["active"] for m in modes)
+    bad = HubClient(
+        session,
+        HubConnection(
+            host=str(URL(hub.url).host),
+            port=URL(hub.url).port,
+            maker_app_id=str(hub.maker_app_id),
+            maker_token="nope-secret",
+        ),
+    )
+    with pytest.raises(HubAuthError) as err:
+        await bad.maker_get("modes")
+    assert "nope-secret" not in str(err.value)
+    none = HubClient(session, conn(hub, maker=False))
+    with pytest.raises(MakerNotConfiguredError) as err2:
+        await none.maker_get("modes")
+    assert "Maker API" in err2.value.hint

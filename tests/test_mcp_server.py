@@ -1,0 +1,103 @@
+"""End to end through Home Assistant's real mcp_server over HTTP."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Any
+
+import pytest
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
+
+from custom_components.hubitat_dev_tools.const import API_ID
+from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES
+from hubitat_emulator import HubEmulator
+
+from . import mcp_cases
+from .conftest import setup_mcp_server
+from .mcp_client import HEADERS, Mcp
+
+
+async def test_tools_list_titles_and_annotations(mcp: Mcp) -> None:
+    await mcp.rpc(
+        "initialize",
+        {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    )
+    tools = {t["name"]: t for t in (await mcp.rpc("tools/list"))["tools"]}
+    assert set(tools) == {cls.name for cls in TOOL_CLASSES}
+    for cls in TOOL_CLASSES:
+        tool = tools[cls.name]
+        assert tool["title"] == cls.title
+        ann = tool["annotations"]
+        assert ann["readOnlyHint"] is (cls.kind == "read")
+        assert ann["destructiveHint"] is (cls.kind == "destructive")
+        assert ann["idempotentHint"] is cls.idempotent
+        assert ann["openWorldHint"] is cls.open_world
+        assert "hub" in tool["inputSchema"]["properties"]
+    assert tools["hub_get_device"]["inputSchema"]["required"] == ["device_id"]
+
+
+async def _all_cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
+    merged: dict[str, dict[str, Any]] = {}
+    for info in pkgutil.iter_modules(mcp_cases.__path__):
+        module = importlib.import_module(f"{mcp_cases.__name__}.{info.name}")
+        merged.update(await module.cases(mcp))
+    return merged
+
+
+@pytest.mark.parametrize("tool_name", [cls.name for cls in TOOL_CLASSES])
+async def test_every_tool_through_mcp(mcp: Mcp, tool_name: str) -> None:
+    args = await _all_cases(mcp)
+    assert tool_name in args, f"add an MCP case for {tool_name} in tests/mcp_cases/"
+    is_error, data = await mcp.call(tool_name, args[tool_name])
+    assert not is_error, data
+    assert isinstance(data, dict) and data
+
+
+async def test_per_api_url(mcp: Mcp) -> None:
+    direct = Mcp(mcp.client, f"/api/mcp/{API_ID}")
+    is_error, data = await direct.call("hub_list_rooms")
+    assert not is_error
+    assert data["count"] > 0
+
+
+async def test_validation_error_is_result_not_rpc_error(mcp: Mcp, hub: HubEmulator) -> None:
+    before = len(hub.requests)
+    is_error, data = await mcp.call("hub_get_device", {"device_id": "abc"})
+    assert is_error
+    # The MCP SDK checks the published JSON schema first; our own check is the backstop.
+    assert "validation error" in str(data) or data["error"] == "invalid_arguments"
+    is_error, data = await mcp.call("hub_get_device", {"device_id": {"x": 1}})
+    assert is_error
+    assert len(hub.requests) == before
+
+
+async def test_non_admin_token_refused(
+    hass: HomeAssistant,
+    entry: MockConfigEntry,
+    hass_client: ClientSessionGenerator,
+    hass_read_only_access_token: str,
+) -> None:
+    await setup_mcp_server(hass, apis=[API_ID])
+    client = await hass_client(hass_read_only_access_token)
+    for path in ("/api/mcp", f"/api/mcp/{API_ID}"):
+        resp = await client.post(
+            path,
+            headers=HEADERS,
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},
+        )
+        assert resp.status in (401, 403), path
+
+
+async def test_hub_down_is_error_result(mcp: Mcp, hub: HubEmulator) -> None:
+    hub.faults.down = True
+    is_error, data = await mcp.call("hub_list_devices")
+    assert is_error
+    assert data["hint"]
+    assert data["error"] in ("hub_unreachable", "hub_bad_response")
