@@ -125,6 +125,8 @@ class CallDeviceCommandTool(HubTool):
         return out
 
 
+ORDER = 20
+
 TOOLS: tuple[type[HubTool], ...] = (
     ListDevicesTool,
     GetDeviceTool,

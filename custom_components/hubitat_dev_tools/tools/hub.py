@@ -62,6 +62,8 @@ class CreateBackupTool(HubTool):
         }
 
 
+ORDER = 10
+
 TOOLS: tuple[type[HubTool], ...] = (
     GetHubInfoTool,
     CreateBackupTool,

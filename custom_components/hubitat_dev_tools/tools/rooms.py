@@ -26,4 +26,6 @@ class ListRoomsTool(HubTool):
         return {"rooms": rooms, "count": len(rooms)}
 
 
+ORDER = 30
+
 TOOLS: tuple[type[HubTool], ...] = (ListRoomsTool,)

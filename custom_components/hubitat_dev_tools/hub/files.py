@@ -1,0 +1,105 @@
+"""File Manager endpoints: list, read, write, delete hub files (the hub's /local/ store)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import quote
+
+import aiohttp
+
+from .client import HubClient
+from .errors import HubBadResponseError
+
+FILE_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def valid_file_name(name: str) -> bool:
+    """Return True for names the File Manager accepts (no paths, no traversal)."""
+    return bool(FILE_NAME_RE.fullmatch(name)) and ".." not in name and len(name) <= 128
+
+
+@dataclass(slots=True)
+class HubFile:
+    """One File Manager entry."""
+
+    name: str
+    size: int | None
+    modified: datetime | None
+    is_dir: bool = False
+
+    def as_dict(self, base_url: str) -> dict[str, Any]:
+        """Return JSON-safe data including the download URL."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "size": self.size,
+            "modified": self.modified.isoformat(timespec="seconds") if self.modified else None,
+        }
+        if self.is_dir:
+            out["type"] = "dir"
+        else:
+            out["url"] = f"{base_url}/local/{quote(self.name)}"
+        return out
+
+
+def _parse_date(value: Any) -> datetime | None:
+    if value in (None, ""):
+        return None
+    text = str(value)
+    if text.isdigit():  # epoch milliseconds (current firmware, as a string)
+        return datetime.fromtimestamp(int(text) / 1000, tz=UTC)
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def parse_file_list(payload: Any) -> list[HubFile]:
+    """Accept both list shapes: ``{"files": [...]}`` and a bare array."""
+    items = payload.get("files") if isinstance(payload, dict) else payload
+    out: list[HubFile] = []
+    for item in items or []:
+        if not isinstance(item, dict) or not item.get("name"):
+            continue
+        size = item.get("size")
+        size_int = int(size) if isinstance(size, int | str) and str(size).isdigit() else None
+        out.append(
+            HubFile(
+                name=str(item["name"]),
+                size=size_int,
+                modified=_parse_date(item.get("date")),
+                is_dir=item.get("type") == "dir",
+            )
+        )
+    return out
+
+
+async def list_files(client: HubClient) -> list[HubFile]:
+    """Every file in the File Manager's root folder."""
+    return parse_file_list(await client.get_json("/hub/fileManager/json"))
+
+
+async def read_text_file(client: HubClient, name: str) -> str:
+    """Download one file as text (undecodable bytes replaced); HubNotFoundError if absent."""
+    text: str = await client.request("GET", f"/local/{quote(name)}", expect="text")
+    return text
+
+
+async def write_file(client: HubClient, name: str, data: bytes) -> None:
+    """Upload (create or overwrite) one file."""
+    form = aiohttp.FormData()
+    form.add_field("uploadFile", data, filename=name, content_type="application/octet-stream")
+    form.add_field("folder", "")
+    await client.request("POST", "/hub/fileManager/upload", data=form, expect="any")
+
+
+async def delete_file(client: HubClient, name: str) -> None:
+    """Delete one file."""
+    result = await client.post_json(
+        "/hub/fileManager/delete", {"folder": "", "name": name, "type": "file"}
+    )
+    if isinstance(result, dict) and result.get("status") is False:
+        raise HubBadResponseError(f"The hub did not delete {name}")
