@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -44,6 +45,10 @@ HUB_FIELD_DESC = "Hub name or hub_uid. Only needed when several hubs are configu
 CONFIRM_DESC = "Must be true to run this destructive operation, after the user agreed."
 
 
+def _allow_all(_device_id: str) -> bool:
+    return True
+
+
 @dataclass(slots=True)
 class ToolCall:
     """What a tool's ``run`` receives besides its arguments."""
@@ -52,6 +57,9 @@ class ToolCall:
     runtime: HubRuntime
     caller: Caller
     tool_name: str
+    # The device allowlist of this hub's options (set by the chokepoint). List tools filter
+    # with it; single-device tools are refused by the chokepoint before ``run``.
+    device_allowed: Callable[[str], bool] = _allow_all
 
 
 def json_safe(data: Any) -> Any:
