@@ -1,0 +1,68 @@
+"""Time helpers: the hub's several date formats and its local time zone."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
+
+HUB_TZ_NAME = "America/Denver"
+
+
+def _load_tz() -> tzinfo:
+    try:
+        from zoneinfo import ZoneInfo
+
+        return ZoneInfo(HUB_TZ_NAME)
+    except Exception:  # pragma: no cover - no tzdata on this machine
+        return timezone(timedelta(hours=-7), "MST")
+
+
+HUB_TZ: tzinfo = _load_tz()
+
+
+def utcnow() -> datetime:
+    """Aware 'now' in UTC."""
+    return datetime.now(UTC)
+
+
+def fmt_event(dt: datetime) -> str:
+    """Event date: ``yyyy-MM-dd'T'HH:mm:ss.SSSZ`` in hub-local time (``-0600`` style offset)."""
+    local = dt.astimezone(HUB_TZ)
+    return (
+        local.strftime("%Y-%m-%dT%H:%M:%S.")
+        + f"{local.microsecond // 1000:03d}"
+        + local.strftime("%z")
+    )
+
+
+def fmt_utc(dt: datetime) -> str:
+    """Maker/admin list date: ``2026-04-16T01:20:50+0000`` (UTC, no millis)."""
+    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S+0000")
+
+
+def fmt_log(dt: datetime) -> str:
+    """Log time: naive UTC ``yyyy-MM-dd HH:mm:ss.SSS``."""
+    u = dt.astimezone(UTC)
+    return u.strftime("%Y-%m-%d %H:%M:%S.") + f"{u.microsecond // 1000:03d}"
+
+
+def parse_hub_datetime(text: str) -> datetime:
+    """Parse the date-time forms a client may send for a ``datetime`` hub variable.
+
+    Accepts ``2026-06-27T10:30:00.000-0600``, ``...-06:00``, ``...Z`` and naive ISO forms (taken
+    as hub-local). Raises ValueError otherwise.
+    """
+    t = text.strip()
+    if t.endswith("Z"):
+        t = t[:-1] + "+00:00"
+    dt = datetime.fromisoformat(t)
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=HUB_TZ)
+    return dt
+
+
+def fmt_uptime(seconds: float) -> str:
+    s = max(0, int(seconds))
+    d, s = divmod(s, 86400)
+    h, s = divmod(s, 3600)
+    m, s = divmod(s, 60)
+    return f"{d}d {h}h {m}m {s}s"

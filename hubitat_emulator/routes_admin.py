@@ -1,0 +1,507 @@
+"""Admin (hub UI) endpoints: devices, drivers, rooms and modes.
+
+Decisions where the reference is silent or split:
+
+* ``/device/fullJson`` ``commands[].capability`` is the capability NAME (kingpanther13 fixture
+  variant; ``null`` for driver-specific commands); ``appsUsingCount`` is a STRING (hub-JS/live
+  variant); driver preferences appear both as ``device.settings`` ``[{name,type,value}]`` and as
+  the richer top-level ``settings`` list.
+* ``POST /device/update`` is wholesale: every omitted field is blanked (name, label, DNI, room,
+  tags, notes, flags...), except an empty ``deviceTypeId`` which keeps the driver; a stale
+  ``version`` answers ``{"success": false, ...}``; each edit bumps ``device.version``.
+* ``POST /device/runmethod``: non-JSON body or a bare (non ``{type,value}``) argument -> HTTP 500
+  HTML; unknown device/method or bad argument values -> 200 ``{"success": false, "message"}``.
+* ``POST /room/save``: ``deviceIds`` is the complete membership (omitting it empties the room);
+  a non-zero unknown ``roomId`` or a missing ``roomId`` -> ``{"roomId": null, "error": "Invalid
+  room id"}``; room names are unique case-insensitively.
+* ``GET /device/updateRoom`` matches room names case-sensitively; anything else creates a room.
+* ``GET /device/setRoom`` answers ``true``/``false``; ``roomId=0`` unassigns.
+* Unknown device ids on read endpoints -> 404 ``{"error": "Device not found"}``.
+* ``/hub2/devicesList``: ``roomId``/``roomName`` are ``null`` for unassigned devices (the
+  ``999999`` pseudo-room only exists in ``/hub2/roomsList``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from . import render
+from .catalog import DRIVERS
+from .commands import CommandError
+from .model import Device, HomeState, Mode, Room, Setting
+
+if TYPE_CHECKING:
+    from .hub import HubEmulator
+
+# Form fields of the wholesale POST /device/update (omitted ones are blanked).
+UPDATE_FIELDS = (
+    "name",
+    "label",
+    "zigbeeId",
+    "maxEvents",
+    "maxStates",
+    "spammyThreshold",
+    "deviceNetworkId",
+    "deviceTypeId",
+    "deviceTypeReadableType",
+    "roomId",
+    "meshEnabled",
+    "retryEnabled",
+    "meshFullSync",
+    "homeKitEnabled",
+    "locationId",
+    "hubId",
+    "groupId",
+    "dashboardIds",
+    "tags",
+    "defaultIcon",
+    "notes",
+)
+
+
+def setup(app: web.Application, emu: HubEmulator) -> None:
+    r = _AdminRoutes(emu)
+    add = app.router
+    add.add_get("/hub2/devicesList", r.devices_list)
+    add.add_get("/device/fullJson/{id}", r.full_json)
+    add.add_get("/device/listWithCapabilities/json", r.list_with_capabilities)
+    add.add_get("/device/listJson", r.list_json)
+    add.add_get("/device/eventsJson/{id}", r.events_json)
+    add.add_post("/device/runmethod", r.runmethod)
+    add.add_post("/device/update", r.update)
+    add.add_post("/device/save", r.save)
+    add.add_post("/device/disable", r.disable)
+    add.add_get("/device/disable", r.method_not_allowed)
+    add.add_get("/device/setRoom", r.set_room)
+    add.add_get("/device/updateRoom", r.update_room)
+    add.add_post("/device/preference/save", r.preference_save)
+    add.add_get("/device/drivers", r.drivers)
+    add.add_get("/device/sysDriverByIdJson/{typeId}", r.sys_driver_by_id)
+    add.add_get("/device/createVirtual", r.create_virtual)
+    add.add_get("/device/forceDelete/{id}/yes", r.force_delete)
+    add.add_get("/device/availableTags", r.available_tags)
+    add.add_get("/device/getReplacementOptions/{id}", r.replacement_options)
+    # /device/updateLabel deliberately absent (firmware-gated setter: 404 on this build)
+    add.add_get("/hub2/roomsList", r.rooms_list)
+    add.add_get("/room/listRoomsJson", r.list_rooms)
+    add.add_get("/room/listRoomNamesJson", r.list_room_names)
+    add.add_post("/room/save", r.room_save)
+    add.add_post("/room/delete/{id}", r.room_delete)
+    add.add_get("/room/delete/{id}", r.room_delete)
+    add.add_get("/modes/json", r.modes_json)
+    add.add_get("/modes/list/json", r.modes_list)
+    add.add_post("/modes/jsonCreate", r.mode_create)
+    add.add_post("/modes/jsonUpdate", r.mode_update)
+    add.add_get("/modes/jsonDelete/{id}", r.mode_delete)
+    add.add_post("/location/mode/update", r.mode_activate)
+
+
+def _to_int(value: object) -> int | None:
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        return None
+
+
+def _bool_field(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("on", "true", "1")
+
+
+class _AdminRoutes:
+    def __init__(self, emu: HubEmulator) -> None:
+        self.emu = emu
+
+    @property
+    def st(self) -> HomeState:
+        return self.emu.state
+
+    def _device(self, raw: object) -> Device | None:
+        dev_id = _to_int(raw)
+        return self.st.devices.get(dev_id) if dev_id is not None else None
+
+    def _not_found(self) -> web.Response:
+        return self.emu.json({"error": "Device not found"}, status=404)
+
+    async def _json_body(self, request: web.Request) -> Any:
+        raw = await request.text()
+        return json.loads(raw)
+
+    # ------------------------------------------------------------------ device reads
+
+    async def devices_list(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json(render.devices_list(self.st))
+
+    async def full_json(self, request: web.Request) -> web.StreamResponse:
+        dev = self._device(request.match_info["id"])
+        if dev is None:
+            return self._not_found()
+        return self.emu.json(render.full_json(self.st, dev))
+
+    async def list_with_capabilities(self, request: web.Request) -> web.StreamResponse:
+        out = [
+            {"id": d.id, "label": d.display_name, "capabilities": list(d.driver.capabilities)}
+            for d in self.st.devices.values()
+        ]
+        return self.emu.json(out)
+
+    async def list_json(self, request: web.Request) -> web.StreamResponse:
+        cap = request.query.get("capability", "")
+        cap = cap.split(".")[-1]
+        out = [
+            {"id": d.id, "name": d.name, "label": d.display_name}
+            for d in self.st.devices.values()
+            if not cap or cap.lower() in (c.lower() for c in d.driver.capabilities)
+        ]
+        return self.emu.json(out)
+
+    async def events_json(self, request: web.Request) -> web.StreamResponse:
+        dev = self._device(request.match_info["id"])
+        if dev is None:
+            return self._not_found()
+        return self.emu.json([render.admin_event(e) for e in reversed(dev.events)])
+
+    # ------------------------------------------------------------------ device writes
+
+    async def runmethod(self, request: web.Request) -> web.StreamResponse:
+        try:
+            body = await self._json_body(request)
+            dev_raw = body["id"]
+            method = str(body["method"])
+            args_in = body.get("args") or []
+            if not isinstance(args_in, list):
+                raise TypeError("args must be a list")
+            args: list[object] = []
+            for a in args_in:
+                if not isinstance(a, dict) or "value" not in a:
+                    # the real hub throws on bare (non {type,value}) arguments
+                    raise TypeError("argument is not a {type,value} map")
+                args.append(a["value"])
+        except (ValueError, KeyError, TypeError) as err:
+            return self.emu.html_page(
+                f"<html><body><h2>HTTP ERROR 500</h2><p>{err}</p></body></html>", status=500
+            )
+        dev = self._device(dev_raw)
+        if dev is None:
+            return self.emu.json({"success": False, "message": f"Device {dev_raw} not found"})
+        try:
+            self.emu.run_command(dev.id, method, args)
+        except CommandError as err:
+            return self.emu.json({"success": False, "message": str(err)})
+        return self.emu.json({"success": True, "message": None})
+
+    async def update(self, request: web.Request) -> web.StreamResponse:
+        form = await request.post()
+        dev = self._device(form.get("id"))
+        if dev is None:
+            return self.emu.json({"success": False, "message": "Device not found"})
+        version = _to_int(form.get("version"))
+        if version is not None and version != dev.version:
+            return self.emu.json(
+                {
+                    "success": False,
+                    "message": "Device was modified by another process, please reload and retry",
+                }
+            )
+
+        def f(key: str) -> str:
+            value = form.get(key)
+            return "" if value is None else str(value)
+
+        # WHOLESALE: every field absent from the form is blanked (faithful trap).
+        dev.name = f("name")
+        dev.label = f("label") or None
+        dev.zigbee_id = f("zigbeeId") or None
+        dev.max_events = _to_int(f("maxEvents"))
+        dev.max_states = _to_int(f("maxStates"))
+        dev.spammy_threshold = _to_int(f("spammyThreshold"))
+        dev.dni = f("deviceNetworkId")
+        type_id = _to_int(f("deviceTypeId"))
+        if type_id is not None and type_id in DRIVERS:
+            dev.driver = DRIVERS[type_id]  # an empty deviceTypeId keeps the driver
+        room_id = _to_int(f("roomId"))
+        dev.room_id = room_id if room_id and room_id in self.st.rooms else None
+        dev.mesh_enabled = _bool_field(f("meshEnabled"))
+        dev.retry_enabled = _bool_field(f("retryEnabled"))
+        dev.mesh_full_sync = _bool_field(f("meshFullSync"))
+        dev.homekit_enabled = _bool_field(f("homeKitEnabled"))
+        dev.group_id = _to_int(f("groupId"))
+        dev.dashboards = [
+            i for i in (_to_int(x) for x in f("dashboardIds").split(",")) if i is not None
+        ]
+        dev.tags = [t.strip() for t in f("tags").split(",") if t.strip()]
+        dev.default_icon = f("defaultIcon") or None
+        dev.notes = f("notes")
+        dev.version += 1
+        return self.emu.json({"success": True, "message": None})
+
+    async def save(self, request: web.Request) -> web.StreamResponse:
+        form = await request.post()
+        dev = self._device(form.get("id"))
+        if dev is None:
+            return self.emu.json({"success": False, "message": "Device not found"})
+        if "label" in form:
+            dev.label = str(form["label"]) or None
+        if "name" in form:
+            dev.name = str(form["name"])
+        if "deviceNetworkId" in form:
+            dev.dni = str(form["deviceNetworkId"])
+        type_id = _to_int(form.get("type.id"))
+        if type_id is not None and type_id in DRIVERS:
+            dev.driver = DRIVERS[type_id]
+        # roomId is silently ignored here (use /room/save)
+        dev.version += 1
+        return self.emu.json({"success": True, "message": None})
+
+    async def disable(self, request: web.Request) -> web.StreamResponse:
+        form = await request.post()
+        dev = self._device(form.get("id"))
+        if dev is None:
+            return self.emu.json({"success": False, "message": "Device not found"})
+        dev.disabled = str(form.get("disable", "true")).lower() == "true"
+        dev.version += 1
+        return self.emu.json({"success": True, "message": None})
+
+    async def method_not_allowed(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(status=405, text="Method Not Allowed", headers={"Allow": "POST"})
+
+    async def set_room(self, request: web.Request) -> web.StreamResponse:
+        dev = self._device(request.query.get("deviceId"))
+        room_id = _to_int(request.query.get("roomId"))
+        if dev is None or room_id is None or (room_id and room_id not in self.st.rooms):
+            return self.emu.text("false")
+        dev.room_id = room_id or None
+        return self.emu.text("true")
+
+    async def update_room(self, request: web.Request) -> web.StreamResponse:
+        dev = self._device(request.query.get("deviceId"))
+        name = request.query.get("room", "")
+        if dev is None or not name:
+            return self.emu.text("false")
+        room = next((r for r in self.st.rooms.values() if r.name == name), None)
+        if room is None:
+            # faithful trap: an unknown name (or an id passed by mistake) creates a new room
+            room = Room(self.st.next_room_id, name)
+            self.st.next_room_id += 1
+            self.st.rooms[room.id] = room
+        dev.room_id = room.id
+        return self.emu.text("true")
+
+    async def preference_save(self, request: web.Request) -> web.StreamResponse:
+        try:
+            body = await self._json_body(request)
+            dev = self._device(body.get("deviceId"))
+        except (ValueError, AttributeError):
+            return self.emu.html_page("<html><body>HTTP ERROR 500</body></html>", status=500)
+        if dev is None:
+            return self.emu.json({"success": False, "message": "Device not found"})
+        if "showOnHome" in body:
+            dev.show_on_home = bool(body["showOnHome"])
+        if "defaultCurrentState" in body:
+            dev.default_current_state = body["defaultCurrentState"] or None
+        if "commandRetry" in body:
+            dev.command_retry = bool(body["commandRetry"])
+        for pref in body.get("preferences") or []:
+            if isinstance(pref, dict) and "name" in pref:
+                ptype = str(pref.get("type") or "text")
+                dev.settings[str(pref["name"])] = Setting(
+                    str(pref["name"]), ptype, _pref_value(ptype, pref.get("value"))
+                )
+        # any other flat key (a driver preference sent flat) is a silent no-op
+        return self.emu.json({"success": True})
+
+    # ------------------------------------------------------------------ drivers / create
+
+    async def drivers(self, request: web.Request) -> web.StreamResponse:
+        out = [
+            {
+                "id": d.id,
+                "version": 1,
+                "name": d.name,
+                "namespace": d.namespace,
+                "author": d.author,
+                "type": d.type,
+                "category": d.category,
+                "capabilities": list(d.capabilities),
+            }
+            for d in DRIVERS.values()
+        ]
+        return self.emu.json({"drivers": out})
+
+    async def sys_driver_by_id(self, request: web.Request) -> web.StreamResponse:
+        driver = self.emu.driver(request.match_info["typeId"])
+        if driver is None or driver.type == "dep":
+            return self.emu.json(
+                {"success": False, "deviceId": None, "errorMessage": "Driver not found"}
+            )
+        dev = self.emu.create_device(driver)
+        return self.emu.json({"success": True, "deviceId": dev.id, "errorMessage": None})
+
+    async def create_virtual(self, request: web.Request) -> web.StreamResponse:
+        driver = self.emu.driver(request.query.get("deviceTypeId", ""))
+        if driver is None or driver.type == "dep":
+            return self.emu.json({"deviceId": None, "error": "Invalid device type"})
+        dev = self.emu.create_device(driver, label=request.query.get("label") or None)
+        return self.emu.json({"deviceId": dev.id})
+
+    async def force_delete(self, request: web.Request) -> web.StreamResponse:
+        ok = self.emu.delete_device(_to_int(request.match_info["id"]) or -1)
+        return self.emu.json({"success": ok, "message": None if ok else "Device not found"})
+
+    async def available_tags(self, request: web.Request) -> web.StreamResponse:
+        tags = sorted({t for d in self.st.devices.values() for t in d.tags})
+        return self.emu.json(tags)
+
+    async def replacement_options(self, request: web.Request) -> web.StreamResponse:
+        dev = self._device(request.match_info["id"])
+        if dev is None:
+            return self.emu.json([])
+        primary = set(dev.driver.capabilities) - {"Actuator", "Sensor", "Refresh", "Configuration"}
+        out = [
+            {"id": d.id, "name": d.display_name, "deviceTypes": [d.driver.name]}
+            for d in self.st.devices.values()
+            if d.id != dev.id and primary & set(d.driver.capabilities)
+        ]
+        return self.emu.json(out)
+
+    # ------------------------------------------------------------------ rooms
+
+    async def rooms_list(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json(render.rooms_list(self.st))
+
+    async def list_rooms(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json([{"id": r.id, "name": r.name} for r in self.st.rooms.values()])
+
+    async def list_room_names(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json([r.name for r in self.st.rooms.values()])
+
+    async def room_save(self, request: web.Request) -> web.StreamResponse:
+        if not request.content_type.startswith("application/json"):
+            return self.emu.html_page(
+                "<html><body><h2>HTTP ERROR 500</h2><p>Unsupported content</p></body></html>",
+                status=500,
+            )
+        try:
+            body = await self._json_body(request)
+            if not isinstance(body, dict):
+                raise ValueError("not an object")
+        except ValueError:
+            return self.emu.html_page("<html><body>HTTP ERROR 500</body></html>", status=500)
+        room_id = _to_int(body.get("roomId")) if "roomId" in body else None
+        if room_id is None or (room_id != 0 and room_id not in self.st.rooms):
+            return self.emu.json({"roomId": None, "error": "Invalid room id"})
+        name = str(body.get("name") or "").strip()
+        if not name:
+            return self.emu.json({"roomId": None, "error": "Room name is required"})
+        if any(r.name.lower() == name.lower() and r.id != room_id for r in self.st.rooms.values()):
+            return self.emu.json({"roomId": None, "error": f"A room named {name} already exists"})
+        if room_id == 0:
+            room = Room(self.st.next_room_id, name)
+            self.st.next_room_id += 1
+            self.st.rooms[room.id] = room
+        else:
+            room = self.st.rooms[room_id]
+            room.name = name
+        # deviceIds is the complete membership (missing = empty: the room is emptied)
+        wanted = {i for i in (_to_int(x) for x in body.get("deviceIds") or []) if i is not None}
+        for dev in self.st.devices.values():
+            if dev.id in wanted:
+                dev.room_id = room.id
+            elif dev.room_id == room.id:
+                dev.room_id = None
+        return self.emu.json({"roomId": room.id})
+
+    async def room_delete(self, request: web.Request) -> web.StreamResponse:
+        room_id = _to_int(request.match_info["id"])
+        if room_id is None or room_id not in self.st.rooms:
+            return self.emu.json({"success": False, "message": "Room not found"})
+        del self.st.rooms[room_id]
+        for dev in self.st.devices.values():
+            if dev.room_id == room_id:
+                dev.room_id = None
+        return self.emu.json({"success": True, "message": None})
+
+    # ------------------------------------------------------------------ modes
+
+    async def modes_json(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json(
+            {
+                "modes": [
+                    {"id": m.id, "name": m.name, "icon": m.icon, "conditions": m.conditions}
+                    for m in self.st.modes
+                ],
+                "currentModeId": self.st.current_mode_id,
+                "selectedModeManager": "builtIn",
+                "modeManagerAppId": 0,
+                "easyModeManagerAppId": 4,
+            }
+        )
+
+    async def modes_list(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json([{"id": m.id, "name": m.name} for m in self.st.modes])
+
+    async def _mode_body(self, request: web.Request) -> dict[str, Any] | None:
+        try:
+            body = await self._json_body(request)
+        except ValueError:
+            return None
+        return body if isinstance(body, dict) else None
+
+    async def mode_create(self, request: web.Request) -> web.StreamResponse:
+        body = await self._mode_body(request)
+        name = str((body or {}).get("name") or "").strip()
+        if not name:
+            return self.emu.json({"success": False, "message": "Mode name is required"})
+        if self.st.mode_by_name(name) is not None:
+            return self.emu.json({"success": False, "message": f"Mode {name} already exists"})
+        mode = Mode(self.st.next_mode_id, name, str((body or {}).get("icon") or "fa-circle"))
+        self.st.next_mode_id += 1
+        self.st.modes.append(mode)
+        return self.emu.json({"success": True, "message": None})
+
+    async def mode_update(self, request: web.Request) -> web.StreamResponse:
+        body = await self._mode_body(request) or {}
+        mode = self.st.mode_by_id(_to_int(body.get("id")) or -1)
+        if mode is None:
+            return self.emu.json({"success": False, "message": "Mode not found"})
+        name = str(body.get("name") or "").strip()
+        if not name:
+            return self.emu.json({"success": False, "message": "Mode name is required"})
+        other = self.st.mode_by_name(name)
+        if other is not None and other.id != mode.id:
+            return self.emu.json({"success": False, "message": f"Mode {name} already exists"})
+        mode.name = name
+        if body.get("icon"):
+            mode.icon = str(body["icon"])
+        return self.emu.json({"success": True, "message": None})
+
+    async def mode_delete(self, request: web.Request) -> web.StreamResponse:
+        mode = self.st.mode_by_id(_to_int(request.match_info["id"]) or -1)
+        if mode is None:
+            return self.emu.json({"success": False, "message": "Mode not found"})
+        if mode.id == self.st.current_mode_id:
+            return self.emu.json({"success": False, "message": "Cannot delete the current mode"})
+        self.st.modes.remove(mode)
+        return self.emu.json({"success": True, "message": None})
+
+    async def mode_activate(self, request: web.Request) -> web.StreamResponse:
+        body = await self._mode_body(request) or {}
+        mode = self.st.mode_by_id(_to_int(body.get("modeId")) or -1)
+        if mode is None:
+            return self.emu.json({"success": False, "message": "Mode not found"})
+        self.emu.activate_mode(mode)
+        return self.emu.json({"success": True, "message": None})
+
+
+def _pref_value(ptype: str, value: object) -> object:
+    if ptype == "bool":
+        return str(value).lower() == "true" if not isinstance(value, bool) else value
+    if ptype in ("number", "decimal"):
+        try:
+            f = float(str(value))
+        except ValueError:
+            return value
+        return int(f) if ptype == "number" and f.is_integer() else f
+    return value

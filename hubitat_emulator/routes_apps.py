@@ -1,0 +1,307 @@
+"""Installed apps, Rule Machine and Visual Rules (reference §12). Decisions: ``devstate.py``.
+
+More decisions: ``/installedapp/json/<missing>`` is a 404; ``/installedapp/btn`` answers
+``{"success": bool, "message"}``; ``/installedapp/disable`` answers ``{"success": true}``;
+deletes answer ``302 Location: /installedapp/list`` (an HTML page) and remove the children too;
+a new Visual Rule from ``/app/createVisualRuleBuilderRule`` is announced as
+``HubitatRuleBuilderAppId`` (the classic format) in the returned HTML.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .devstate import APP_VRB, AppInternals, DevState
+from .hub import error_page
+from .model import App
+
+if TYPE_CHECKING:
+    from .hub import HubEmulator
+
+RM_TYPES = ("Rule-5.1", "Rule-5.0", "Rule-4.1", "Rule-4.0")
+VRB_TYPE = "Visual Rule Builder"
+
+
+def setup(app: web.Application, emu: HubEmulator) -> None:
+    r = _AppRoutes(emu)
+    add = app.router
+    add.add_get("/installedapp/json/{id}", r.app_json)
+    add.add_get("/installedapp/configure/json/{id}", r.configure)
+    add.add_get("/installedapp/configure/json/{id}/{page}", r.configure)
+    add.add_get("/installedapp/statusJson/{id}", r.status)
+    add.add_post("/installedapp/disable", r.disable)
+    add.add_post("/installedapp/btn", r.button)
+    add.add_get("/installedapp/forcedelete/{id}/quiet", r.force_delete)
+    add.add_post("/installedapp/forcedelete/{id}/quiet", r.force_delete)
+    add.add_get("/installedapp/delete/{id}", r.force_delete)
+    add.add_get("/installedapp/list", r.list_page)
+    add.add_get("/app/ruleBuilderJson/{id}", r.rule_builder_get)
+    add.add_post("/app/ruleBuilderJson/{id}", r.rule_builder_post)
+    add.add_get("/app/ruleBuilder20Json/{id}", r.rule_builder20)
+    add.add_post("/app/ruleBuilder20Json/{id}", r.rule_builder20)
+    add.add_get("/app/createVisualRuleBuilderRule", r.create_vrb)
+    add.add_get("/app/ruleBuilderPause/{id}/{paused}", r.vrb_pause)
+
+
+class _AppRoutes:
+    def __init__(self, emu: HubEmulator) -> None:
+        self.emu = emu
+
+    @property
+    def dev(self) -> DevState:
+        dev: DevState = self.emu.state.dev
+        return dev
+
+    @property
+    def apps(self) -> dict[int, App]:
+        apps: dict[int, App] = self.emu.state.apps
+        return apps
+
+    def _app(self, request: web.Request) -> App | None:
+        raw = request.match_info["id"]
+        return self.apps.get(int(raw)) if raw.isdigit() else None
+
+    def _internals(self, app: App) -> AppInternals:
+        return self.dev.internals.setdefault(app.id, AppInternals(page_title=app.label or app.name))
+
+    def _not_found(self) -> web.StreamResponse:
+        return self.emu.html_page(error_page(404, "Not Found"), status=404)
+
+    async def app_json(self, request: web.Request) -> web.StreamResponse:
+        app = self._app(request)
+        if app is None:
+            return self._not_found()
+        return self.emu.json(
+            {
+                "id": app.id,
+                "name": app.label or app.name,
+                "type": app.type,
+                "disabled": app.disabled,
+                "user": app.user,
+            }
+        )
+
+    async def configure(self, request: web.Request) -> web.StreamResponse:
+        app = self._app(request)
+        if app is None:
+            return self._not_found()
+        page = request.match_info.get("page", "mainPage")
+        internals = self._internals(app)
+        if app.id in self.dev.broken_pending:  # rendering re-validates the rule
+            self.dev.broken_pending.discard(app.id)
+        settings = {i["name"]: i.get("value") for i in internals.inputs if i["type"] != "button"}
+        inputs = [dict(i) for i in internals.inputs]
+        sections: list[dict[str, Any]] = [
+            {
+                "title": "",
+                "input": inputs,
+                "body": [
+                    {"element": "paragraph", "description": p} for p in internals.paragraphs
+                ],
+            }
+        ]
+        if internals.buttons:
+            sections.append(
+                {
+                    "title": "Controls",
+                    "input": [
+                        {"name": b["name"], "type": "button", "title": b["title"]}
+                        for b in internals.buttons
+                    ],
+                    "body": [],
+                }
+            )
+        kids = [a for a in self.apps.values() if a.parent_id == app.id]
+        return self.emu.json(
+            {
+                "app": {
+                    "id": app.id,
+                    "name": app.name,
+                    "label": app.label,
+                    "trueLabel": app.true_label,
+                    "installed": True,
+                    "version": internals.version,
+                    "parentAppId": app.parent_id,
+                    "appType": {"name": app.type, "namespace": "hubitat"},
+                    "disabled": app.disabled,
+                },
+                "configPage": {
+                    "name": page,
+                    "title": internals.page_title,
+                    "install": True,
+                    "error": None,
+                    "sections": sections,
+                },
+                "settings": settings,
+                "childApps": [{"id": k.id, "label": k.label or k.name} for k in kids],
+            }
+        )
+
+    async def status(self, request: web.Request) -> web.StreamResponse:
+        app = self._app(request)
+        if app is None:
+            return self._not_found()
+        internals = self._internals(app)
+        app_state = [
+            {"name": k, "value": json.dumps(v) if k == "manifests" else v}
+            for k, v in internals.state.items()
+        ]
+        return self.emu.json(
+            {
+                "id": app.id,
+                "installedApp": {
+                    "id": app.id,
+                    "name": app.name,
+                    "label": app.label,
+                    "systemAppType": not app.user,
+                    "disabled": app.disabled,
+                },
+                "appSettings": [
+                    {
+                        "name": i["name"],
+                        "value": i.get("value"),
+                        "type": i["type"],
+                        "multiple": bool(i.get("multiple")),
+                    }
+                    for i in internals.inputs
+                ],
+                "appState": app_state,
+                "eventSubscriptions": [{"name": s} for s in internals.subscriptions],
+                "scheduledJobs": [],
+                "childAppCount": sum(1 for a in self.apps.values() if a.parent_id == app.id),
+                "childDeviceCount": 0,
+            }
+        )
+
+    async def disable(self, request: web.Request) -> web.StreamResponse:
+        try:
+            body = json.loads(await request.text())
+        except ValueError:
+            return self.emu.html_page(error_page(500, "Server Error"), status=500)
+        app = self.apps.get(int(body.get("id", 0))) if isinstance(body, dict) else None
+        if app is None:
+            return self.emu.json({"success": False, "message": "App not found"})
+        app.disabled = bool(body.get("disable"))
+        return self.emu.json({"success": True})
+
+    async def button(self, request: web.Request) -> web.StreamResponse:
+        form = await request.post()
+        raw = str(form.get("id", ""))
+        app = self.apps.get(int(raw)) if raw.isdigit() else None
+        name = str(form.get("name", ""))
+        if app is None:
+            return self.emu.json({"success": False, "message": "App not found"})
+        internals = self._internals(app)
+        if name not in {b["name"] for b in internals.buttons}:
+            return self.emu.json({"success": False, "message": f"No button {name}"})
+        st = internals.state
+        if name == "pausRule":
+            st["paused"] = not st.get("paused")
+        elif name == "stopRule":
+            st["stopped"] = not st.get("stopped")
+        elif name == "runRuleAct":
+            internals.runs += 1
+            self.emu.emit_app_event(app.id, "runRuleAct", internals.runs, "Actions run")
+        return self.emu.json({"success": True, "message": None})
+
+    def _remove(self, app_id: int) -> None:
+        for kid in [a.id for a in self.apps.values() if a.parent_id == app_id]:
+            self._remove(kid)
+        self.apps.pop(app_id, None)
+        self.dev.internals.pop(app_id, None)
+        self.dev.vrb.pop(app_id, None)
+        for d in self.emu.state.devices.values():
+            if app_id in d.apps_using:
+                d.apps_using.remove(app_id)
+
+    async def force_delete(self, request: web.Request) -> web.StreamResponse:
+        app = self._app(request)
+        if app is not None:
+            self._remove(app.id)
+        return web.Response(status=302, headers={"Location": "/installedapp/list"})
+
+    async def list_page(self, request: web.Request) -> web.StreamResponse:
+        rows = "".join(f"<li>{a.label or a.name}</li>" for a in self.apps.values())
+        return self.emu.html_page(f"<html><body><ul>{rows}</ul></body></html>")
+
+    # ------------------------------------------------------------------ rule builder
+
+    async def rule_builder_get(self, request: web.Request) -> web.StreamResponse:
+        app = self._app(request)
+        if app is None:
+            return self.emu.json({})
+        if app.id in self.dev.vrb:
+            return self.emu.json(self.dev.vrb[app.id])
+        internals = self._internals(app)
+        if app.type in RM_TYPES:
+            marked = any("**BROKEN**" in p for p in internals.paragraphs)
+            return self.emu.json(
+                {
+                    "broken": marked and app.id not in self.dev.broken_pending,
+                    "eval": [],
+                    "parens": 0,
+                    "predCapabs": [],
+                    "ruleText": internals.paragraphs,
+                    "paused": bool(internals.state.get("paused")),
+                }
+            )
+        return self.emu.json(dict(internals.state))
+
+    async def rule_builder_post(self, request: web.Request) -> web.StreamResponse:
+        app = self._app(request)
+        if app is None or app.id not in self.dev.vrb:
+            return self.emu.json({"success": False, "message": "Not a Visual Rule"})
+        try:
+            body = json.loads(await request.text())
+        except ValueError:
+            return self.emu.json({"success": False, "message": "Invalid JSON"})
+        keys = ("whenNodes", "thenNodes", "elseNodes")
+        if not isinstance(body, dict) or not all(
+            isinstance(body.get(k, []), list) and all(isinstance(n, dict) for n in body.get(k, []))
+            for k in keys
+        ):
+            return self.emu.json({"success": False, "message": "Invalid rule definition"})
+        rule = self.dev.vrb[app.id]
+        for key in ("name", "rulePaused", "whenNodes", "thenNodes", "elseNodes"):
+            if key in body:
+                rule[key] = body[key]
+        if body.get("name"):
+            app.label = str(body["name"])
+        return self.emu.json({"success": True})
+
+    async def rule_builder20(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json({"success": False, "message": "Rule builder instance not found"})
+
+    async def create_vrb(self, request: web.Request) -> web.StreamResponse:
+        new_id = self.dev.alloc_app_id()
+        self.apps[new_id] = App(
+            new_id,
+            VRB_TYPE,
+            "New Visual Rule",
+            VRB_TYPE,
+            parent_id=APP_VRB,
+            hidden=True,
+            app_type_id=109,
+        )
+        self.dev.vrb[new_id] = {
+            "name": "New Visual Rule",
+            "rulePaused": False,
+            "whenNodes": [],
+            "thenNodes": [],
+            "elseNodes": [],
+            "promptHistory": [],
+        }
+        return self.emu.html_page(
+            "<html><head><script>window.HubitatRuleBuilderAppId = "
+            f"{new_id};</script></head><body><div id='app'></div></body></html>"
+        )
+
+    async def vrb_pause(self, request: web.Request) -> web.StreamResponse:
+        app = self._app(request)
+        if app is None or app.id not in self.dev.vrb:
+            return self.emu.json({"success": False})
+        self.dev.vrb[app.id]["rulePaused"] = request.match_info["paused"] == "true"
+        return self.emu.json({"success": True})

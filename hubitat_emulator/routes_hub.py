@@ -1,0 +1,405 @@
+"""Login, identity/health, event history, logs, backups and lifecycle endpoints."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .catalog import time_zones
+from .clock import HUB_TZ, HUB_TZ_NAME, fmt_event, fmt_log, fmt_uptime, fmt_utc, utcnow
+from .hub import NO_COOKIE, error_page, login_page
+from .model import App
+
+if TYPE_CHECKING:
+    from .hub import HubEmulator
+
+
+def setup(app: web.Application, emu: HubEmulator) -> None:
+    r = _HubRoutes(emu)
+    add = app.router
+    add.add_get("/login", r.login_form)
+    add.add_post("/login", r.login)
+    add.add_get("/logout", r.logout)
+    add.add_get("/", r.home)
+    add.add_get("/hub/details/json", r.details)
+    add.add_get("/hub2/hubData", r.hub_data)
+    add.add_get("/hub/messages", r.messages)
+    add.add_get("/hubStatus", r.hub_status)
+    add.add_get("/hub/rebootingJson", r.rebooting_json)
+    add.add_get("/hub/serverInitPercentage", r.init_percentage)
+    add.add_get("/hub/advanced/freeOSMemory", r.free_memory)
+    add.add_get("/hub/advanced/internalTempCelsius", r.temperature)
+    add.add_get("/hub/advanced/databaseSize", r.database_size)
+    add.add_get("/hub/cpuInfo", r.cpu_info)
+    add.add_get("/hub/zwaveVersion", r.zwave_version)
+    add.add_get("/logs/json", r.logs_json)
+    add.add_get("/logs/past/json", r.past_logs)
+    add.add_get("/logs/eventsJson", r.location_events)
+    add.add_get("/hub/eventsJson", r.hub_events)
+    add.add_get("/hub2/localBackups", r.local_backups)
+    add.add_get("/hub/backupDB", r.backup_db)
+    add.add_get("/hub/backup/statusJson", r.backup_status)
+    add.add_get("/hub2/backup/json", r.backup_schedule)
+    add.add_get("/hub2/deleteLocalBackup", r.delete_backup)
+    add.add_post("/hub/reboot", r.reboot)
+    add.add_get("/hub/reboot", r.reboot_get)
+    add.add_get("/hub2/appsList", r.apps_list)
+
+
+class _HubRoutes:
+    def __init__(self, emu: HubEmulator) -> None:
+        self.emu = emu
+
+    @property
+    def st(self) -> Any:
+        return self.emu.state
+
+    # ------------------------------------------------------------------ login
+
+    async def login_form(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.html_page(login_page())
+
+    async def login(self, request: web.Request) -> web.StreamResponse:
+        form = await request.post()
+        user = str(form.get("username", ""))
+        pwd = str(form.get("password", ""))
+        if self.emu.security and (user != self.emu.username or pwd != self.emu.password):
+            resp = self.emu.html_page(login_page("Invalid username or password"))
+            resp.headers[NO_COOKIE] = "1"
+            return resp
+        token = self.emu.new_session()
+        resp = web.Response(status=302, headers={"Location": "/"})
+        resp.headers.add("Set-Cookie", f"HUBSESSION={token}; Path=/")
+        return resp
+
+    async def logout(self, request: web.Request) -> web.StreamResponse:
+        token = request.cookies.get("HUBSESSION")
+        if token:
+            self.emu._sessions.discard(token)
+        return web.Response(status=302, headers={"Location": "/login"})
+
+    async def home(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.html_page(
+            f"<!DOCTYPE html><html><head><title>{self.st.hub_name}</title></head>"
+            '<body><div id="app">Hubitat Elevation&reg;</div></body></html>'
+        )
+
+    # ------------------------------------------------------------------ identity / health
+
+    def _ip(self) -> str:
+        return self.emu._host
+
+    async def details(self, request: web.Request) -> web.StreamResponse:
+        now = utcnow()
+        local = now.astimezone(HUB_TZ)
+        sunrise = local.replace(hour=6, minute=41, second=0, microsecond=0)
+        sunset = local.replace(hour=19, minute=12, second=0, microsecond=0)
+        ip = self._ip()
+        data = {
+            "hubName": self.st.hub_name,
+            "platformVersion": self.st.version,
+            "hardwareVersion": "Rev C-8 Pro",
+            "hubUID": self.st.hub_uid,
+            "macAddress": self.st.mac,
+            "ipAddress": f'<a href="http://{ip}">{ip}</a> (Ethernet)',
+            "zipCode": self.st.zip_code,
+            "latitude": self.st.latitude,
+            "longitude": self.st.longitude,
+            "currentTime": fmt_utc(now),
+            "timeZones": time_zones(),
+            "timeZone": HUB_TZ_NAME,
+            "timeFormat": "12",
+            "dateFormat": "MDY",
+            "ttsVoices": [
+                "Ivy",
+                "Joanna",
+                "Joey",
+                "Justin",
+                "Kendra",
+                "Kimberly",
+                "Matthew",
+                "Salli",
+            ],
+            "ttsCurrent": "Joanna",
+            "tempScale": self.st.temp_scale,
+            "mdnsName": "hubitat",
+            "users": [{"id": 1, "username": self.emu.username, "admin": True}],
+            "sunrise": fmt_utc(sunrise),
+            "sunset": fmt_utc(sunset),
+        }
+        return self.emu.json(data)
+
+    async def hub_data(self, request: web.Request) -> web.StreamResponse:
+        data = {
+            "hubId": self.st.hub_uid,
+            "ipAddress": self._ip(),
+            "version": self.st.version,
+            "model": "C-8 Pro",
+            "baseModel": "C-8",
+            "name": self.st.hub_name,
+            "alerts": {
+                "hubLoadElevated": False,
+                "hubLoadSevere": False,
+                "hubHighLoad": False,
+                "hubLowMemory": False,
+                "hubZwaveCrashed": False,
+                "hubLargeishDatabase": False,
+                "hubLargeDatabase": False,
+                "zwaveOffline": False,
+                "zigbeeOffline": False,
+                "cloudDisconnected": False,
+                "localBackupFailed": False,
+                "cloudBackupFailed": False,
+                "platformUpdateAvailable": False,
+                "spammyDevicesMessage": None,
+                "runAlertsCounter": 0,
+                "databaseSize": 21,
+                "headerMessages": [],
+            },
+            "freshDatabase": False,
+            "safeMode": False,
+            "showGetStarted": False,
+            "showConnectDevices": False,
+            "showDeveloperMenu": True,
+            "maintainRoomDashboards": False,
+            "includeHiddenDevicesInSummary": False,
+            "excludeVirtualDevicesFromSummary": False,
+            "zwaveJSInstalled": False,
+        }
+        data["alerts"].update(self.emu.ops.alerts)
+        return self.emu.json(data)
+
+    async def messages(self, request: web.Request) -> web.StreamResponse:
+        mode = self.st.current_mode
+        return self.emu.json(
+            {
+                "messages": [],
+                "mode": {"locationId": 1, "id": mode.id, "icon": mode.icon, "name": mode.name},
+                "hsm": self.st.hsm_status,
+                "hsmAlert": self.st.hsm_alert,
+            }
+        )
+
+    async def hub_status(self, request: web.Request) -> web.StreamResponse:
+        starting = self.emu.status == "starting"
+        return self.emu.json(
+            {
+                "serverInitPercentage": f"Initializing Hub: {60 if starting else 100}%",
+                "serverInitDetails": "starting apps" if starting else "preparing UI",
+                "status": "starting" if starting else "running",
+            }
+        )
+
+    async def rebooting_json(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json(
+            {
+                "hubId": self.st.hub_uid,
+                "ipAddress": self._ip(),
+                "version": self.st.version,
+                "registered": True,
+            }
+        )
+
+    async def init_percentage(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json({"serverInitPercentage": 60 if self.emu.status == "starting" else 100})
+
+    async def free_memory(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.text(str(914716 - (len(self.st.devices) * 40)))
+
+    async def temperature(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.text("38.2")
+
+    async def database_size(self, request: web.Request) -> web.StreamResponse:
+        # Unit disputed (MB per a live capture, KB per a fixture); we follow the live capture.
+        return self.emu.text("21")
+
+    async def cpu_info(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.text("Processors 4 Load Average 0.15")
+
+    async def zwave_version(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.text("7.22")
+
+    async def logs_json(self, request: web.Request) -> web.StreamResponse:
+        uptime = (utcnow() - self.st.boot_time).total_seconds()
+        devs = sorted(self.st.devices.values(), key=lambda d: -len(d.events))[:10]
+        total = sum(len(d.events) for d in devs) * 3 or 1
+        stats = [
+            {
+                "id": d.id,
+                "name": d.display_name,
+                "pct": round(len(d.events) * 3 / total * 100, 2),
+                "count": len(d.events),
+                "total": len(d.events) * 3,
+                "stateSize": 120 + 10 * len(d.attrs),
+                "formattedPct": f"{len(d.events) * 3 / total * 100:.2f}",
+                "formattedPctTotal": f"{len(d.events) * 3 / total * 100:.2f}",
+            }
+            for d in devs
+        ]
+        return self.emu.json(
+            {
+                "uptime": fmt_uptime(uptime),
+                "totalDevicesRuntime": total,
+                "devicePct": 1.2,
+                "totalAppsRuntime": 842,
+                "appPct": 0.6,
+                "maxEvents": 100,
+                "maxStates": 30,
+                "deviceStats": stats,
+                "appStats": [],
+                "jobs": [],
+                "runningJobs": [],
+                "hubCommands": [],
+            }
+        )
+
+    # ------------------------------------------------------------------ logs & events
+
+    async def past_logs(self, request: web.Request) -> web.StreamResponse:
+        want_type = request.query.get("type")
+        want_id = request.query.get("id")
+        lines: list[str] = []
+        for e in self.st.logs:
+            if want_type and e.type != want_type:
+                continue
+            if want_id and str(e.source_id) != want_id:
+                continue
+            lines.append(
+                f"{fmt_log(e.date)}\t{e.level.upper()}\t{e.type}|{e.source_id}|{e.name}|{e.msg}"
+            )
+            lines.extend(e.continuation)
+        return self.emu.json(lines)
+
+    async def location_events(self, request: web.Request) -> web.StreamResponse:
+        out = [
+            {
+                "name": e.name,
+                "value": e.value,
+                "unit": e.unit,
+                "descriptionText": e.description,
+                "isStateChange": True,
+                "type": e.type,
+                "date": fmt_event(e.date),
+            }
+            for e in reversed(self.st.location_events)
+        ]
+        return self.emu.json(out)
+
+    async def hub_events(self, request: web.Request) -> web.StreamResponse:
+        out = [
+            {
+                "id": e.id,
+                "source": "HUB",
+                "name": e.name,
+                "value": e.value,
+                "descriptionText": e.description,
+                "date": fmt_event(e.date),
+            }
+            for e in reversed(self.st.hub_events)
+        ]
+        return self.emu.json(out)
+
+    # ------------------------------------------------------------------ backups
+
+    async def local_backups(self, request: web.Request) -> web.StreamResponse:
+        out = [
+            {
+                "name": b.name,
+                "createTime": b.created.astimezone(HUB_TZ).strftime("%Y-%m-%d %H:%M"),
+                "createTimeOrig": fmt_utc(b.created),
+                "size": b.size,
+            }
+            for b in self.st.backups
+        ]
+        return self.emu.json(out)
+
+    async def backup_db(self, request: web.Request) -> web.StreamResponse:
+        name = request.query.get("fileName", "latest")
+        if name == "latest":
+            backup = self.emu.mark_backup_now()
+        else:
+            found = next((b for b in self.st.backups if b.name == name), None)
+            if found is None:
+                return self.emu.html_page(error_page(404, "Not Found"), status=404)
+            backup = found
+        resp = web.StreamResponse(
+            headers={
+                "Content-Type": "application/octet-stream",
+                "Content-Disposition": f'attachment; filename="{backup.name}"',
+            }
+        )
+        self.emu.backup_in_progress = True
+        try:
+            await resp.prepare(request)
+            seed = hashlib.sha256(backup.name.encode()).digest()
+            for i in range(4):
+                await resp.write(b"LZF\x00" + seed * 64 + bytes([i]) * 1024)
+            await resp.write_eof()
+        finally:
+            self.emu.backup_in_progress = False
+        return resp
+
+    async def backup_status(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json(
+            {"backupInProgress": self.emu.backup_in_progress, "cloudBackupInProgress": False}
+        )
+
+    async def backup_schedule(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json(
+            {
+                "localBackupFrequency": 1,
+                "cloudBackupFrequency": 0,
+                "databaseCleanupTimeHour": 3,
+                "databaseCleanupJobMinute": 0,
+                "backupPassword": None,
+            }
+        )
+
+    async def delete_backup(self, request: web.Request) -> web.StreamResponse:
+        name = request.query.get("fileName", "")
+        before = len(self.st.backups)
+        self.st.backups[:] = [b for b in self.st.backups if b.name != name]
+        return self.emu.json({"success": len(self.st.backups) < before})
+
+    # ------------------------------------------------------------------ lifecycle / apps
+
+    async def reboot(self, request: web.Request) -> web.StreamResponse:
+        async def later() -> None:
+            await asyncio.sleep(0.05)
+            self.emu.reboot(self.emu.reboot_downtime)
+
+        self.emu._spawn(later())
+        return self.emu.json({"success": True})
+
+    async def reboot_get(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.html_page(error_page(404, "Not Found"), status=404)
+
+    async def apps_list(self, request: web.Request) -> web.StreamResponse:
+        apps: dict[int, App] = self.st.apps
+
+        def node(a: App) -> dict[str, Any]:
+            kids = [c for c in apps.values() if c.parent_id == a.id]
+            return {
+                "key": f"APP-{a.id}",
+                "id": a.id,
+                "data": {
+                    "id": a.id,
+                    "name": a.label or a.name,
+                    "type": a.type,
+                    "disabled": a.disabled,
+                    "user": a.user,
+                    "hidden": a.hidden,
+                    "appTypeId": a.app_type_id,
+                },
+                "parent": bool(kids),
+                "child": a.parent_id is not None,
+                "children": [node(c) for c in kids],
+            }
+
+        tops = [a for a in apps.values() if a.parent_id is None]
+        return self.emu.json(
+            {"systemAppTypes": [], "userAppTypes": [], "apps": [node(a) for a in tops]}
+        )

@@ -1,0 +1,377 @@
+"""Hub operations: memory history, radios, Z-Wave repair, shutdown, firmware update, restore.
+
+``hubitat-hub-api.md`` §3.5, §15, §17, §18. Decisions where the reference is silent:
+
+* ``/hub/advanced/freeOSMemoryHistory`` is the live CSV (``MM-dd HH:mm:ss`` dates, 5-minute
+  rows since boot, at most ``OpsState.history_rows``); ``freeOSMemoryLast`` is its last row.
+* ``/hub/zwaveDetails/json`` lists one node per Z-Wave device (node id = the hex DNI) plus the
+  controller (node 1); nodes in ``OpsState.failed_zwave_nodes`` are ``FAILED`` with old
+  ``lastReceived``. ``/hub/zigbeeDetails/json`` lists Zigbee devices; Matter answers its
+  details only when ``OpsState.matter`` is true (else 404, like hubs without Matter).
+* ``/hub/zwaveRepair2`` starts a repair that walks every node in ``OpsState.repair_step``
+  seconds per node; a second call while running answers ``{"success":false,"message":"Inclusion
+  or rebuild is already running"}``. ``/hub/zwaveRepair2Status`` answers ``{stage, html}``.
+* ``POST /hub/shutdown`` takes the hub away until ``power_cycle()`` (or a very long time).
+* ``/hub/cloud/checkForUpdate`` answers ``UPDATE_AVAILABLE`` when ``OpsState.update_version``
+  is set (with the owner's ``accountEmails``, like the real hub); ``updatePlatform`` installs it
+  and reboots (``emu.reboot_downtime``).
+* ``/hub2/restoreLocalBackup?fileName=`` answers ``{"success":true}`` and reboots; an unknown
+  name answers ``{"success":false,"message":"Backup not found"}``.
+* ``OpsState.alerts`` are merged over ``/hub2/hubData`` ``alerts`` (set them to raise alerts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .clock import HUB_TZ, utcnow
+
+if TYPE_CHECKING:
+    from .hub import HubEmulator
+
+HEADER = "Date/time,Free OS,5m CPU avg,Total Java,Free Java,Direct Java"
+
+
+@dataclass
+class OpsState:
+    """Switches and state for the operations endpoints."""
+
+    alerts: dict[str, Any] = field(default_factory=dict)
+    update_version: str | None = None
+    update_status: str = "IDLE"
+    matter: bool = True
+    failed_zwave_nodes: set[int] = field(default_factory=set)
+    repair_step: float = 0.02
+    repair_running: bool = False
+    repair_stage: str = "IDLE"
+    repair_done_nodes: int = 0
+    repair_total_nodes: int = 0
+    shutdown: bool = False
+    history_rows: int = 288
+    memory_trend_kb: int = -900  # free memory change per 5-minute row (negative: a leak)
+    zwave_firmware: str = "7.18"
+
+
+def setup(app: web.Application, emu: HubEmulator) -> None:
+    r = _OpsRoutes(emu)
+    add = app.router
+    add.add_get("/hub/advanced/freeOSMemoryHistory", r.memory_history)
+    add.add_get("/hub/advanced/freeOSMemoryLast", r.memory_last)
+    add.add_get("/hub/zwaveDetails/json", r.zwave_details)
+    add.add_get("/hub/zigbeeDetails/json", r.zigbee_details)
+    add.add_get("/hub/matterDetails/json", r.matter_details)
+    add.add_get("/hub/zwaveTopology", r.zwave_topology)
+    add.add_get("/hub/zwaveRepair2", r.zwave_repair)
+    add.add_get("/hub/zwaveRepair2Status", r.zwave_repair_status)
+    add.add_get("/hub/checkZwaveRepairRunning", r.zwave_repair_running)
+    add.add_get("/hub/zwaveCancelRepair", r.zwave_repair_cancel)
+    add.add_post("/hub/shutdown", r.shutdown)
+    add.add_get("/hub/cloud/checkForUpdate", r.check_update)
+    add.add_get("/hub/cloud/updatePlatform", r.update_platform)
+    add.add_get("/hub/cloud/checkUpdateStatus", r.update_status)
+    add.add_get("/hub2/restoreLocalBackup", r.restore_local)
+
+
+class _OpsRoutes:
+    def __init__(self, emu: HubEmulator) -> None:
+        self.emu = emu
+        self._repair: asyncio.Task[Any] | None = None
+
+    @property
+    def ops(self) -> OpsState:
+        return self.emu.ops
+
+    # ------------------------------------------------------------------ memory history
+
+    def _history(self) -> list[str]:
+        now = utcnow()
+        boot = self.emu.state.boot_time
+        rows = min(self.ops.history_rows, max(1, int((now - boot).total_seconds() // 300)))
+        base = 914716 - len(self.emu.state.devices) * 40
+        out = []
+        for i in range(rows):
+            t = now - timedelta(minutes=5 * (rows - 1 - i))
+            free = base - self.ops.memory_trend_kb * (rows - 1 - i)
+            cpu = 0.35 + 0.1 * ((i * 7) % 5)
+            stamp = t.astimezone(HUB_TZ).strftime("%m-%d %H:%M:%S")
+            out.append(f"{stamp},{free},{cpu:.2f},134796,{25508 + i % 50},20748")
+        return out
+
+    async def memory_history(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.text("\n".join([HEADER, *self._history()]) + "\n")
+
+    async def memory_last(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.text(self._history()[-1] + "\n")
+
+    # ------------------------------------------------------------------ radios
+
+    def _zwave_devices(self) -> list[Any]:
+        return [
+            d
+            for d in self.emu.state.devices.values()
+            if d.driver.protocol == "zwave" and d.parent_id is None
+        ]
+
+    async def zwave_details(self, request: web.Request) -> web.StreamResponse:
+        now = utcnow()
+        nodes: list[dict[str, Any]] = [
+            {
+                "nodeId": 1,
+                "deviceId": None,
+                "deviceName": "Hubitat Z-Wave controller",
+                "nodeState": "OK",
+                "route": "",
+                "security": "None",
+                "listening": True,
+                "msgCount": 0,
+            }
+        ]
+        zw_devices: dict[str, Any] = {}
+        for d in self._zwave_devices():
+            node = int(d.dni, 16)
+            failed = node in self.ops.failed_zwave_nodes
+            last = d.last_activity or now
+            if failed:
+                last = now - timedelta(days=6)
+            battery = d.value("battery")
+            nodes.append(
+                {
+                    "nodeId": node,
+                    "deviceId": d.id,
+                    "deviceName": d.display_name,
+                    "deviceType": d.driver.name,
+                    "zwaveType": "S2" if "Lock" in d.driver.name else "ZWP",
+                    "nodeState": "FAILED" if failed else "OK",
+                    "security": "S2 Access Control" if "Lock" in d.driver.name else "None",
+                    "route": f"01 -> {node:02X}" if node % 3 else f"01 -> 04 -> {node:02X}",
+                    "listening": battery is None,
+                    "beaming": True,
+                    "msgCount": 40 + node * 3,
+                    "per": 12 if failed else node % 3,
+                    "averageRtt": 900 if failed else 20 + node,
+                    "lwrRssi": "-94 dBm" if failed else f"-{60 + node % 20} dBm",
+                    "neighbors": 0 if failed else 3 + node % 4,
+                    "lastSent": last.isoformat(timespec="seconds"),
+                    "lastReceived": last.isoformat(timespec="seconds"),
+                    "batteryPercent": battery,
+                }
+            )
+            zw_devices[str(node)] = {"id": d.id, "label": d.display_name}
+        return self.emu.json(
+            {
+                "enabled": True,
+                "healthy": not self.ops.failed_zwave_nodes
+                and not self.ops.alerts.get("zwaveOffline"),
+                "zwaveJS": False,
+                "firmwareVersion": self.ops.zwave_firmware,
+                "region": "US",
+                "longRangeChannel": 0,
+                "showRegion": True,
+                "secureJoin": True,
+                "updateInProgress": False,
+                "isRadioUpdateNeeded": False,
+                "zwaveIP": "",
+                "zwDevices": zw_devices,
+                "nodes": nodes,
+            }
+        )
+
+    async def zigbee_details(self, request: web.Request) -> web.StreamResponse:
+        now = utcnow()
+        devices = []
+        for d in self.emu.state.devices.values():
+            if d.driver.protocol != "zigbee" or d.parent_id is not None:
+                continue
+            last = d.last_activity or now
+            devices.append(
+                {
+                    "id": d.id,
+                    "name": d.display_name,
+                    "type": d.driver.name,
+                    "active": (now - last) < timedelta(hours=24),
+                    "shortZigbeeId": d.dni,
+                    "zigbeeId": d.zigbee_id,
+                    "lastMessage": last.astimezone(HUB_TZ).strftime("%Y-%m-%d %H:%M:%S"),
+                    "messageCount": 100 + d.id,
+                    "lastHopRssi": -55 - d.id % 30,
+                    "lastHopLqi": 255 - d.id % 60,
+                }
+            )
+        offline = bool(self.ops.alerts.get("zigbeeOffline"))
+        return self.emu.json(
+            {
+                "enabled": True,
+                "healthy": not offline,
+                "inJoinMode": False,
+                "networkState": "OFFLINE" if offline else "ONLINE",
+                "panId": "37D5",
+                "extendedPanId": "8E3F0A1B2C3D4E5F",
+                "channel": 20,
+                "weakChannel": False,
+                "channels": list(range(11, 27)),
+                "powerLevel": 8,
+                "powerLevels": list(range(1, 21)),
+                "firmwareUpdateInProgress": False,
+                "firmwareUpdateAvailable": False,
+                "rebuildNetworkOnReboot": False,
+                "inactiveDevicePingEnabled": True,
+                "devices": devices,
+            }
+        )
+
+    async def matter_details(self, request: web.Request) -> web.StreamResponse:
+        if not self.ops.matter:
+            from .hub import error_page
+
+            return self.emu.html_page(error_page(404, "Not Found"), status=404)
+        return self.emu.json(
+            {
+                "enabled": True,
+                "installed": True,
+                "networkState": "ONLINE",
+                "ipAddresses": ["fd00::1c2b:3aff:fe4d:5e6f"],
+                "fabricId": "0x0000000000000001",
+                "devices": [
+                    {
+                        "nodeId": 3001,
+                        "online": True,
+                        "dni": "MATTER-3001",
+                        "id": None,
+                        "uniqueId": "A1B2C3D4",
+                        "manufacturer": "Eve Systems",
+                        "model": "Eve Energy",
+                        "name": "Eve Energy (uncommissioned to a device)",
+                        "ipAddress": "fd00::2",
+                    }
+                ],
+            }
+        )
+
+    async def zwave_topology(self, request: web.Request) -> web.StreamResponse:
+        lines = [f"{int(d.dni, 16):02X}: 01" for d in self._zwave_devices()]
+        return self.emu.text("\n".join(lines) + "\n")
+
+    # ------------------------------------------------------------------ Z-Wave repair
+
+    async def _run_repair(self) -> None:
+        ops = self.ops
+        try:
+            for i in range(ops.repair_total_nodes):
+                ops.repair_stage = "REPAIRING"
+                await asyncio.sleep(ops.repair_step)
+                ops.repair_done_nodes = i + 1
+            ops.repair_stage = "IDLE"
+        finally:
+            ops.repair_running = False
+
+    async def zwave_repair(self, request: web.Request) -> web.StreamResponse:
+        ops = self.ops
+        if ops.repair_running:
+            return self.emu.json(
+                {"success": False, "message": "Inclusion or rebuild is already running"}
+            )
+        ops.repair_running = True
+        ops.repair_stage = "STARTING"
+        ops.repair_done_nodes = 0
+        ops.repair_total_nodes = len(self._zwave_devices())
+        self._repair = self.emu._spawn(self._run_repair())
+        return self.emu.json({"success": True, "message": None})
+
+    async def zwave_repair_status(self, request: web.Request) -> web.StreamResponse:
+        ops = self.ops
+        if ops.repair_running:
+            html = (
+                f"Stage: Repairing node {ops.repair_done_nodes + 1} of {ops.repair_total_nodes}"
+                "<br/>"
+            )
+        elif ops.repair_total_nodes:
+            html = f"Stage: Finished<br/>Repaired {ops.repair_done_nodes} nodes"
+        else:
+            html = "Stage: Idle"
+        return self.emu.json({"stage": ops.repair_stage, "html": html})
+
+    async def zwave_repair_running(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json(
+            {"isZWaveNetworkHealRunning": "true" if self.ops.repair_running else "false"}
+        )
+
+    async def zwave_repair_cancel(self, request: web.Request) -> web.StreamResponse:
+        if self._repair is not None:
+            self._repair.cancel()
+        self.ops.repair_running = False
+        self.ops.repair_stage = "IDLE"
+        return self.emu.json({"success": True, "message": None})
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def shutdown(self, request: web.Request) -> web.StreamResponse:
+        async def later() -> None:
+            await asyncio.sleep(0.05)
+            self.ops.shutdown = True
+            self.emu.reboot(10**6)
+
+        self.emu._spawn(later())
+        return self.emu.json({"success": True})
+
+    async def check_update(self, request: web.Request) -> web.StreamResponse:
+        version = self.ops.update_version
+        return self.emu.json(
+            {
+                "version": version or self.emu.state.version,
+                "upgrade": version is not None,
+                "status": "UPDATE_AVAILABLE" if version else "NO_UPDATE_AVAILABLE",
+                "releaseNotesUrl": "https://community.hubitat.com/t/release-notes",
+                "beta": False,
+                "accountEmails": ["owner@example.com"],
+            }
+        )
+
+    async def update_platform(self, request: web.Request) -> web.StreamResponse:
+        version = self.ops.update_version
+        if version is None:
+            return self.emu.json({"success": "false", "message": "No update available"})
+        self.ops.update_status = "DOWNLOADING"
+
+        async def later() -> None:
+            await asyncio.sleep(0.05)
+            self.emu.state.version = version
+            self.ops.update_version = None
+            self.ops.update_status = "IDLE"
+            self.emu.reboot(self.emu.reboot_downtime)
+
+        self.emu._spawn(later())
+        return self.emu.json({"success": "true"})
+
+    async def update_status(self, request: web.Request) -> web.StreamResponse:
+        percent = 40 if self.ops.update_status == "DOWNLOADING" else 0
+        return self.emu.json({"status": self.ops.update_status, "percent": percent})
+
+    async def restore_local(self, request: web.Request) -> web.StreamResponse:
+        name = request.query.get("fileName", "")
+        if not any(b.name == name for b in self.emu.state.backups):
+            return self.emu.json({"success": False, "message": "Backup not found"})
+
+        async def later() -> None:
+            await asyncio.sleep(0.05)
+            self.emu.reboot(self.emu.reboot_downtime)
+
+        self.emu._spawn(later())
+        return self.emu.json({"success": True})
+
+
+def seed_ops(state: Any) -> OpsState:
+    """The default operations state: one failed Z-Wave node (the last one)."""
+    ops = OpsState()
+    nodes = [
+        int(d.dni, 16)
+        for d in state.devices.values()
+        if d.driver.protocol == "zwave" and d.parent_id is None
+    ]
+    if nodes:
+        ops.failed_zwave_nodes.add(max(nodes))
+    return ops
