@@ -35,18 +35,25 @@ def draw_icon(size: int, fg: tuple[int, int, int, int]) -> Image.Image:
     return img
 
 
-def draw_logo(height: int, fg: tuple[int, int, int, int], text: tuple[int, int, int, int]) -> Image.Image:
+def draw_logo(
+    height: int, fg: tuple[int, int, int, int], text: tuple[int, int, int, int]
+) -> Image.Image:
     """Icon plus the name, on a transparent background."""
     icon = draw_icon(height, fg)
     font = ImageFont.load_default(size=int(height * 0.34))
     label = "Hubitat Dev Tools"
     probe = ImageDraw.Draw(Image.new("RGBA", (1, 1)))
     left, top, right, bottom = probe.textbbox((0, 0), label, font=font)
-    width = height + int(height * 0.15) + (right - left) + int(height * 0.1)
+    width = height + int(height * 0.15) + int(right - left) + int(height * 0.1)
     img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     img.paste(icon, (0, 0), icon)
     d = ImageDraw.Draw(img)
-    d.text((height + int(height * 0.15), (height - (bottom - top)) // 2 - top), label, font=font, fill=text)
+    d.text(
+        (height + int(height * 0.15), (height - (bottom - top)) // 2 - top),
+        label,
+        font=font,
+        fill=text,
+    )
     return img
 
 

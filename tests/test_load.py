@@ -1,4 +1,4 @@
-"""Load through the real mcp_server: 100 concurrent calls, bounded hub concurrency, exact effects."""
+"""Load through the real mcp_server: 100 concurrent calls, bounded hub concurrency."""
 
 from __future__ import annotations
 
