@@ -11,8 +11,13 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
-from custom_components.hubitat_dev_tools.const import API_ID
-from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES
+from custom_components.hubitat_dev_tools.const import (
+    API_ID,
+    OPT_SURFACE,
+    SURFACE_COMPACT,
+    SURFACE_FLAT,
+)
+from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES, HubTool
 from hubitat_emulator import HubEmulator
 
 from . import mcp_cases
@@ -20,7 +25,7 @@ from .conftest import setup_mcp_server
 from .mcp_client import HEADERS, Mcp
 
 
-async def test_tools_list_titles_and_annotations(mcp: Mcp) -> None:
+async def _tools_list(mcp: Mcp) -> dict[str, dict[str, Any]]:
     await mcp.rpc(
         "initialize",
         {
@@ -29,18 +34,59 @@ async def test_tools_list_titles_and_annotations(mcp: Mcp) -> None:
             "clientInfo": {"name": "t", "version": "1"},
         },
     )
-    tools = {t["name"]: t for t in (await mcp.rpc("tools/list"))["tools"]}
+    return {t["name"]: t for t in (await mcp.rpc("tools/list"))["tools"]}
+
+
+def _check_tool(tool: dict[str, Any], cls: type[HubTool]) -> None:
+    assert tool["title"] == cls.title
+    ann = tool["annotations"]
+    assert ann["readOnlyHint"] is (cls.kind == "read")
+    assert ann["destructiveHint"] is (cls.kind == "destructive")
+    assert ann["idempotentHint"] is cls.idempotent
+    assert ann["openWorldHint"] is cls.open_world
+    assert ("hub" in tool["inputSchema"]["properties"]) is cls.hub_access
+
+
+async def test_tools_list_flat_titles_and_annotations(
+    hass: HomeAssistant, entry: MockConfigEntry, mcp: Mcp
+) -> None:
+    hass.config_entries.async_update_entry(entry, options={OPT_SURFACE: SURFACE_FLAT})
+    tools = await _tools_list(mcp)
     assert set(tools) == {cls.name for cls in TOOL_CLASSES}
     for cls in TOOL_CLASSES:
-        tool = tools[cls.name]
-        assert tool["title"] == cls.title
-        ann = tool["annotations"]
-        assert ann["readOnlyHint"] is (cls.kind == "read")
-        assert ann["destructiveHint"] is (cls.kind == "destructive")
-        assert ann["idempotentHint"] is cls.idempotent
-        assert ann["openWorldHint"] is cls.open_world
-        assert "hub" in tool["inputSchema"]["properties"]
+        _check_tool(tools[cls.name], cls)
     assert tools["hub_get_device"]["inputSchema"]["required"] == ["device_id"]
+
+
+async def test_tools_list_compact_core_and_gateways(mcp: Mcp) -> None:
+    tools = await _tools_list(mcp)  # compact is the default
+    core = {cls.name for cls in TOOL_CLASSES if cls.core}
+    assert core <= set(tools)
+    reachable = set(core)
+    for name, tool in tools.items():
+        if name in core:
+            _check_tool(tool, next(c for c in TOOL_CLASSES if c.name == name))
+            continue
+        assert name.startswith(("hub_read_", "hub_manage_")), name
+        assert tool["title"]
+        subs = [
+            c for c in TOOL_CLASSES if c.name in tool["inputSchema"]["properties"]["tool"]["enum"]
+        ]
+        assert subs and all(c.gateway() == name for c in subs)
+        ann = tool["annotations"]
+        if name.startswith("hub_read_"):
+            assert all(c.kind == "read" for c in subs)
+            assert ann["readOnlyHint"] is True
+            assert ann["destructiveHint"] is False
+        else:
+            assert all(c.kind != "read" for c in subs)
+            assert ann["readOnlyHint"] is False
+            assert ann["destructiveHint"] is any(c.kind == "destructive" for c in subs)
+        assert ann["idempotentHint"] is all(c.idempotent for c in subs)
+        assert ann["openWorldHint"] is any(c.open_world for c in subs)
+        reachable.update(c.name for c in subs)
+    # Every capability is reachable: directly or through exactly one gateway.
+    assert reachable == {cls.name for cls in TOOL_CLASSES}
 
 
 async def _all_cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
@@ -51,11 +97,21 @@ async def _all_cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
     return merged
 
 
+@pytest.mark.parametrize("surface", [SURFACE_COMPACT, SURFACE_FLAT])
 @pytest.mark.parametrize("tool_name", [cls.name for cls in TOOL_CLASSES])
-async def test_every_tool_through_mcp(mcp: Mcp, tool_name: str) -> None:
+async def test_every_tool_through_mcp(
+    hass: HomeAssistant, entry: MockConfigEntry, mcp: Mcp, tool_name: str, surface: str
+) -> None:
+    hass.config_entries.async_update_entry(entry, options={OPT_SURFACE: surface})
     args = await _all_cases(mcp)
     assert tool_name in args, f"add an MCP case for {tool_name} in tests/mcp_cases/"
-    is_error, data = await mcp.call(tool_name, args[tool_name])
+    cls = next(c for c in TOOL_CLASSES if c.name == tool_name)
+    gateway = cls.gateway()
+    if surface == SURFACE_COMPACT and gateway is not None:
+        # Through its gateway, as a model on the compact surface calls it.
+        is_error, data = await mcp.call(gateway, {"tool": tool_name, "args": args[tool_name]})
+    else:
+        is_error, data = await mcp.call(tool_name, args[tool_name])
     assert not is_error, data
     assert isinstance(data, dict) and data
 

@@ -42,9 +42,7 @@ def redact_args(args: dict[str, Any]) -> dict[str, Any]:
         elif isinstance(value, dict):
             out[key] = redact_args(value)
         elif isinstance(value, list):
-            out[key] = [
-                redact_args(v) if isinstance(v, dict) else _storable(v) for v in value[:50]
-            ]
+            out[key] = [redact_args(v) if isinstance(v, dict) else _storable(v) for v in value[:50]]
             if len(value) > 50:
                 out[key].append(f"... ({len(value)} items)")
         else:

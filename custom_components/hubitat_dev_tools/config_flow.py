@@ -17,6 +17,7 @@ from homeassistant.const import CONF_HOST, CONF_PASSWORD, CONF_PORT, CONF_USERNA
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from homeassistant.helpers.selector import (
+    SelectOptionDict,
     SelectSelector,
     SelectSelectorConfig,
     SelectSelectorMode,
@@ -31,15 +32,24 @@ from .const import (
     CONF_USE_SSL,
     DEFAULT_ALLOW_READ,
     DEFAULT_ALLOW_WRITE,
+    DEFAULT_SURFACE,
     DOMAIN,
     OPT_ALLOW_READ,
     OPT_ALLOW_WRITE,
+    OPT_ALLOWED_DEVICES,
+    OPT_DISABLED_GATEWAYS,
     OPT_DISABLED_TOOLS,
+    OPT_SURFACE,
+    SURFACE_COMPACT,
+    SURFACE_FLAT,
 )
 from .hub.client import HubClient, HubConnection
 from .hub.errors import HubAuthError, HubError, HubNotFoundError
 from .hub.info import HubIdentity, fetch_identity
+from .managers.devices import DeviceFilter
+from .runtime import HubRuntime
 from .tools import TOOL_CLASSES
+from .tools.surface import gateway_groups, registry
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -206,7 +216,18 @@ class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
 
 
 class HubitatDevToolsOptionsFlow(OptionsFlow):
-    """Read/Write masters and per-tool disable list (read at every call: no reload)."""
+    """Masters, surface, disable lists and device allowlist (read at every call: no reload)."""
+
+    async def _device_options(self) -> list[SelectOptionDict]:
+        """The hub's devices as "label (id)" choices; empty if the hub is not reachable."""
+        runtime = getattr(self.config_entry, "runtime_data", None)
+        if not isinstance(runtime, HubRuntime):
+            return []
+        try:
+            devices = await runtime.devices.list_devices(DeviceFilter())
+        except HubError:
+            return []
+        return [SelectOptionDict(value=d.id, label=f"{d.label} ({d.id})") for d in devices]
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Show and save the options."""
@@ -214,6 +235,11 @@ class HubitatDevToolsOptionsFlow(OptionsFlow):
             return self.async_create_entry(data=user_input)
         opts = self.config_entry.options
         tool_names = sorted(cls.name for cls in TOOL_CLASSES)
+        gateway_names = sorted(gateway_groups(registry().values()))
+        devices = await self._device_options()
+        known = {o["value"] for o in devices}
+        chosen = [str(d) for d in opts.get(OPT_ALLOWED_DEVICES, [])]
+        devices += [SelectOptionDict(value=d, label=d) for d in chosen if d not in known]
         schema = vol.Schema(
             {
                 vol.Required(
@@ -222,11 +248,35 @@ class HubitatDevToolsOptionsFlow(OptionsFlow):
                 vol.Required(
                     OPT_ALLOW_WRITE, default=opts.get(OPT_ALLOW_WRITE, DEFAULT_ALLOW_WRITE)
                 ): bool,
+                vol.Required(
+                    OPT_SURFACE, default=opts.get(OPT_SURFACE, DEFAULT_SURFACE)
+                ): SelectSelector(
+                    SelectSelectorConfig(
+                        options=[SURFACE_COMPACT, SURFACE_FLAT],
+                        translation_key=OPT_SURFACE,
+                        mode=SelectSelectorMode.LIST,
+                    )
+                ),
                 vol.Optional(
                     OPT_DISABLED_TOOLS, default=list(opts.get(OPT_DISABLED_TOOLS, []))
                 ): SelectSelector(
                     SelectSelectorConfig(
                         options=tool_names, multiple=True, mode=SelectSelectorMode.DROPDOWN
+                    )
+                ),
+                vol.Optional(
+                    OPT_DISABLED_GATEWAYS, default=list(opts.get(OPT_DISABLED_GATEWAYS, []))
+                ): SelectSelector(
+                    SelectSelectorConfig(
+                        options=gateway_names, multiple=True, mode=SelectSelectorMode.DROPDOWN
+                    )
+                ),
+                vol.Optional(OPT_ALLOWED_DEVICES, default=chosen): SelectSelector(
+                    SelectSelectorConfig(
+                        options=devices,
+                        multiple=True,
+                        custom_value=True,
+                        mode=SelectSelectorMode.DROPDOWN,
                     )
                 ),
             }

@@ -17,8 +17,19 @@ CONF_USE_SSL: Final = "use_ssl"
 OPT_ALLOW_READ: Final = "allow_read"
 OPT_ALLOW_WRITE: Final = "allow_write"
 OPT_DISABLED_TOOLS: Final = "disabled_tools"
+OPT_DISABLED_GATEWAYS: Final = "disabled_gateways"
+# Device ids the assistant may see and control; empty means every device.
+OPT_ALLOWED_DEVICES: Final = "allowed_devices"
+# Which tools/list the assistant sees: a few core tools plus domain gateways, or every tool.
+OPT_SURFACE: Final = "surface"
+SURFACE_COMPACT: Final = "compact"
+SURFACE_FLAT: Final = "flat"
 DEFAULT_ALLOW_READ: Final = True
 DEFAULT_ALLOW_WRITE: Final = True
+DEFAULT_SURFACE: Final = SURFACE_COMPACT
+
+# Every tool result is capped at this many bytes of JSON, with an explicit marker.
+RESULT_MAX_BYTES: Final = 100_000
 
 # The destructive tier requires a hub backup no older than this.
 BACKUP_MAX_AGE_SECONDS: Final = 24 * 3600

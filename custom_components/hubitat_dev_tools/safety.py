@@ -1,12 +1,17 @@
-"""The one safety chokepoint every tool call passes through.
+"""The one safety chokepoint every tool call passes through (directly or via a gateway).
 
-Order: caller is an HA admin -> the hub is resolved -> per-tool disable list -> Read/Write
-masters -> destructive tier (confirm=true plus a hub backup within 24 h). Refusals of writes
-and every write's outcome are written to the audit trail.
+Order: arguments validated -> caller is an HA admin -> the hub is resolved -> per-tool and
+per-gateway disable lists -> Read/Write masters -> device allowlist -> destructive tier
+(confirm=true plus a hub backup within 24 h). Refusals of writes and every write's outcome
+are written to the audit trail (tools/base.py).
+
+The option checks are also what hides tools: ``option_refusal`` is the single source for
+"refused" and "hidden from tools/list and search", so the two cannot disagree.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
@@ -23,6 +28,8 @@ from .const import (
     DOMAIN,
     OPT_ALLOW_READ,
     OPT_ALLOW_WRITE,
+    OPT_ALLOWED_DEVICES,
+    OPT_DISABLED_GATEWAYS,
     OPT_DISABLED_TOOLS,
 )
 from .hub.backups import fetch_local_backups
@@ -119,26 +126,111 @@ def resolve_hub(hass: HomeAssistant, hub: str | None) -> HubRuntime:
     raise Refusal("unknown_hub", f"No hub called '{hub}'. Configured hubs: {names}.")
 
 
-def check_gates(rt: HubRuntime, tool_name: str, kind: ToolKind) -> None:
-    """Per-tool disable list and the Read/Write masters."""
+def option_refusal(
+    rt: HubRuntime,
+    tool_name: str,
+    kind: ToolKind,
+    *,
+    gateway: str | None = None,
+    hub_access: bool = True,
+) -> Refusal | None:
+    """Return the refusal this hub's options give a tool, or None if they allow it.
+
+    Per-tool and per-gateway disable lists (deny-only), then the Read/Write masters (only
+    for tools that reach the hub). ``gateway`` is the gateway the tool belongs to in the
+    compact surface (None for core tools), whichever surface is served.
+    """
     opts = rt.entry.options
     if tool_name in (opts.get(OPT_DISABLED_TOOLS) or []):
-        raise Refusal(
+        return Refusal(
             "tool_disabled",
             f"The tool {tool_name} is disabled for hub '{rt.title}' by a Home Assistant admin.",
-            "Do not retry; tell the user it is disabled in the integration's options.",
+            "Do not retry; tell the user it is disabled in the integration's options "
+            "(Disabled tools).",
         )
+    if gateway and gateway in (opts.get(OPT_DISABLED_GATEWAYS) or []):
+        return Refusal(
+            "gateway_disabled",
+            f"The tool {tool_name} belongs to {gateway}, which is disabled for hub "
+            f"'{rt.title}' by a Home Assistant admin.",
+            "Do not retry; tell the user it is disabled in the integration's options "
+            "(Disabled gateways).",
+        )
+    if not hub_access:
+        return None
     if kind is ToolKind.READ and not opts.get(OPT_ALLOW_READ, DEFAULT_ALLOW_READ):
-        raise Refusal(
+        return Refusal(
             "reads_disabled",
             f"Reading from hub '{rt.title}' is switched off (Read master).",
             "An admin can enable 'Allow reads' in the integration's options.",
         )
     if kind is not ToolKind.READ and not opts.get(OPT_ALLOW_WRITE, DEFAULT_ALLOW_WRITE):
-        raise Refusal(
+        return Refusal(
             "writes_disabled",
             f"Changing hub '{rt.title}' is switched off (Write master); nothing was changed.",
             "An admin can enable 'Allow changes' in the integration's options.",
+        )
+    return None
+
+
+def check_gates(
+    rt: HubRuntime,
+    tool_name: str,
+    kind: ToolKind,
+    *,
+    gateway: str | None = None,
+    hub_access: bool = True,
+) -> None:
+    """Per-tool and per-gateway disable lists and the Read/Write masters."""
+    refusal = option_refusal(rt, tool_name, kind, gateway=gateway, hub_access=hub_access)
+    if refusal is not None:
+        raise refusal
+
+
+def allowed_device_ids(rt: HubRuntime) -> frozenset[str] | None:
+    """Return the device allowlist of this hub, or None when every device is allowed."""
+    ids = rt.entry.options.get(OPT_ALLOWED_DEVICES) or []
+    return frozenset(str(i).strip() for i in ids if str(i).strip()) or None
+
+
+def device_predicate(rt: HubRuntime) -> Callable[[str], bool]:
+    """Return ``device_allowed(device_id)`` for this hub's allowlist (ToolCall.device_allowed)."""
+    allowed = allowed_device_ids(rt)
+    if allowed is None:
+        return lambda _device_id: True
+    return lambda device_id: str(device_id).strip() in allowed
+
+
+def _device_ids_in(value: Any, key: str = "") -> Iterator[str]:
+    """Yield every device id an argument names: keys ending in device_id / device_ids.
+
+    Walks nested dicts and lists, so batch shapes like ``commands[].device_id`` and
+    ``device_ids`` are covered for every tool without per-tool code.
+    """
+    k = key.lower()
+    if isinstance(value, dict):
+        for sub_key, sub in value.items():
+            yield from _device_ids_in(sub, str(sub_key))
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _device_ids_in(item, key if k.endswith("device_ids") else "")
+    elif value is not None and (k.endswith("device_id") or k.endswith("device_ids")):
+        yield str(value).strip()
+
+
+def check_devices(rt: HubRuntime, args: dict[str, Any]) -> None:
+    """Refuse a call that names a device outside this hub's allowlist (before ``run``)."""
+    allowed = allowed_device_ids(rt)
+    if allowed is None:
+        return
+    refused = sorted({d for d in _device_ids_in(args) if d not in allowed})
+    if refused:
+        raise Refusal(
+            "device_not_allowed",
+            f"Device(s) {', '.join(refused)} are outside the assistant's device allowlist for "
+            f"hub '{rt.title}'. Nothing was sent to the hub.",
+            "Do not retry with the same device; hub_list_devices shows the allowed devices. "
+            "An admin can change the allowlist in the integration's options.",
         )
 
 
@@ -166,5 +258,5 @@ async def check_destructive(rt: HubRuntime, args: dict[str, Any]) -> None:
             f"Destructive operations need a hub backup from the last 24 hours ({age}). "
             "Nothing was changed.",
             "Create a backup first (hub_create_backup, or the hub's Settings > Backup and "
-            "Restore), then retry.",
+            "Restore), then retry. See hub_get_tool_guide(section='safety').",
         )

@@ -1,14 +1,16 @@
 """The base class every tool derives from: the shared discipline lives here.
 
-A tool declares name, title, description, kind (read/write/destructive), its argument
-fields, and implements ``run``. The base class:
+A tool declares name, title, description, kind (read/write/destructive), domain, its
+argument fields, and implements ``run``. The base class:
 - builds the schema (adds ``hub``, and ``confirm`` for the destructive tier) and the four
   annotation hints from the same ``kind`` the gates use, so they cannot disagree;
 - validates the arguments with the schema before anything else happens;
-- passes the call through the safety chokepoint (admin, hub, disable list, masters,
-  destructive tier) and audits writes and refused writes;
+- passes the call through the safety chokepoint (admin, hub, disable lists, masters, device
+  allowlist, destructive tier) and audits writes and refused writes; gateways call
+  ``execute`` of the sub-tool, so a gateway call is the same call, gated and audited as the
+  sub-tool (with the gateway noted);
 - maps every failure to an ``llm.ToolResult(error=True)`` with a hint, never an exception;
-- returns JSON-safe data.
+- returns JSON-safe data, capped at RESULT_MAX_BYTES with an explicit truncation marker.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
-from ..const import DOMAIN
+from ..const import DOMAIN, RESULT_MAX_BYTES
 from ..domain_data import get_domain_data
 from ..hub.errors import HubAuthError, HubError
 from ..managers.errors import ValidationError
@@ -34,15 +36,24 @@ from ..safety import (
     Refusal,
     ToolKind,
     check_destructive,
+    check_devices,
     check_gates,
+    device_predicate,
+    loaded_runtimes,
+    option_refusal,
     resolve_admin,
     resolve_hub,
 )
+from .guide import section_for_error
 
 _LOGGER = logging.getLogger(__name__)
 
-HUB_FIELD_DESC = "Hub name or hub_uid. Only needed when several hubs are configured."
+HUB_FIELD_DESC = "Hub name or hub_uid; only needed with several hubs."
 CONFIRM_DESC = "Must be true to run this destructive operation, after the user agreed."
+DEFAULT_NARROW_HINT = (
+    "Narrow the query (use the tool's filters or a smaller limit) or page through it with "
+    "cursor/next_cursor."
+)
 
 
 def _allow_all(_device_id: str) -> bool:
@@ -60,11 +71,20 @@ class ToolCall:
     # The device allowlist of this hub's options (set by the chokepoint). List tools filter
     # with it; single-device tools are refused by the chokepoint before ``run``.
     device_allowed: Callable[[str], bool] = _allow_all
+    # The gateway this call came through (compact surface), None when called directly.
+    via: str | None = None
+    # Which LLM context the call came with (catalog tools use it for visibility).
+    llm_context: llm.LLMContext | None = None
 
 
 def json_safe(data: Any) -> Any:
     """Return data that plain ``json.dumps`` accepts (datetimes etc. become strings)."""
     return json.loads(json.dumps(data, default=str))
+
+
+def json_size(data: Any) -> int:
+    """Bytes of ``data`` as mcp_server serializes it (``json.dumps(ensure_ascii=False)``)."""
+    return len(json.dumps(data, ensure_ascii=False).encode())
 
 
 def _format_invalid(err: vol.Invalid) -> str:
@@ -76,6 +96,76 @@ def _format_invalid(err: vol.Invalid) -> str:
     return "; ".join(parts)
 
 
+def input_schema(parameters: vol.Schema) -> dict[str, Any]:
+    """The input schema exactly as mcp_server publishes it in tools/list."""
+    spec = vol.to_openapi(parameters, openapi_version="3.1.0")
+    schema: dict[str, Any] = {"type": "object", "properties": spec.get("properties", {})}
+    if required := spec.get("required"):
+        schema["required"] = required
+    return schema
+
+
+def gateway_name(domain: str, kind: ToolKind) -> str:
+    """Name of the compact-surface gateway holding a non-core tool of this domain/kind."""
+    return f"hub_{'read' if kind is ToolKind.READ else 'manage'}_{domain}"
+
+
+def cap_result(data: Any, narrow_hint: str, limit: int = RESULT_MAX_BYTES) -> tuple[Any, bool]:
+    """Cap a JSON-safe result at ``limit`` bytes; never cut silently.
+
+    Returns (data, ok). If too large, the largest top-level list (or string) is cut to fit
+    and ``response_truncated`` says what was shown and how to narrow the query; a paged
+    result's ``next_cursor`` is moved to the first item not shown, so paging still
+    round-trips. If nothing can be cut, ok is False and data is an error payload.
+    """
+    size = json_size(data)
+    if size <= limit:
+        return data, True
+    budget = limit - 2_000  # room for the marker
+    if isinstance(data, dict) and data:
+        key, value = max(data.items(), key=lambda kv: json_size(kv[1]))
+        rest = json_size({k: v for k, v in data.items() if k != key})
+        marker: dict[str, Any] = {
+            "reason": "response_too_large",
+            "field": key,
+            "size_bytes": size,
+            "limit_bytes": limit,
+            "how_to_narrow": narrow_hint,
+        }
+        if isinstance(value, list) and value:
+            used, shown = rest, 0
+            for item in value:
+                used += json_size(item) + 2
+                if used > budget:
+                    break
+                shown += 1
+            if shown:
+                out = dict(data)
+                out[key] = value[:shown]
+                marker.update(shown=shown, total_in_response=len(value))
+                offset = data.get("offset")
+                if isinstance(offset, int) and isinstance(data.get("total"), int):
+                    from .paging import encode_cursor
+
+                    out["next_cursor"] = encode_cursor(offset + shown)
+                    marker["next_cursor"] = "moved to the first item not shown"
+                out["response_truncated"] = marker
+                return out, True
+        if isinstance(value, str) and rest < budget:
+            keep = max(0, budget - rest)
+            cut = value.encode()[:keep].decode(errors="ignore")
+            out = dict(data)
+            out[key] = cut
+            marker.update(shown_chars=len(cut), total_chars=len(value))
+            out["response_truncated"] = marker
+            return out, True
+    return {
+        "error": "response_too_large",
+        "message": f"The result is {size} bytes, over the {limit}-byte limit; it was not returned.",
+        "hint": narrow_hint,
+    }, False
+
+
 class HubTool(llm.Tool):
     """Base class for every hubitat_dev_tools tool."""
 
@@ -85,8 +175,16 @@ class HubTool(llm.Tool):
     kind: ClassVar[ToolKind] = ToolKind.READ
     # Domain (devices, rooms, modes, ...): groups tools into gateways and the README table.
     domain: ClassVar[str] = "hub"
+    # Core tools are listed directly in the compact surface; every other tool is reached
+    # through its domain gateway (hub_read_<domain> for reads, hub_manage_<domain> else).
+    core: ClassVar[bool] = False
+    # False for tools that never talk to a hub (catalog, audit): no ``hub`` argument, the
+    # Read/Write masters do not apply (the admin check and disable lists still do).
+    hub_access: ClassVar[bool] = True
     idempotent: ClassVar[bool] = True
     open_world: ClassVar[bool] = False
+    # Told to the model when a result is over the size cap.
+    narrow_hint: ClassVar[str] = DEFAULT_NARROW_HINT
     # Argument fields: {vol.Required/Optional marker: validator}
     fields: ClassVar[dict[Any, Any]] = {}
 
@@ -95,7 +193,8 @@ class HubTool(llm.Tool):
         schema: dict[Any, Any] = dict(self.fields)
         if self.kind is ToolKind.DESTRUCTIVE:
             schema[vol.Optional("confirm", description=CONFIRM_DESC)] = bool
-        schema[vol.Optional("hub", description=HUB_FIELD_DESC)] = str
+        if self.hub_access:
+            schema[vol.Optional("hub", description=HUB_FIELD_DESC)] = str
         self.parameters = vol.Schema(schema)
         self.annotations = llm.ToolAnnotations(
             read_only=self.kind is ToolKind.READ,
@@ -109,6 +208,11 @@ class HubTool(llm.Tool):
         """Return True for tools that change the hub."""
         return self.kind is not ToolKind.READ
 
+    @classmethod
+    def gateway(cls) -> str | None:
+        """The gateway this tool belongs to (None for core tools)."""
+        return None if cls.core else gateway_name(cls.domain, cls.kind)
+
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Do the work; return JSON-able data. Raise ValidationError/HubError/Refusal."""
         raise NotImplementedError
@@ -118,6 +222,31 @@ class HubTool(llm.Tool):
     ) -> llm.ToolResult:
         """Validate, gate, run, audit and map errors."""
         raw_args = tool_input.tool_args if isinstance(tool_input.tool_args, dict) else {}
+        return await self.execute(hass, raw_args, llm_context)
+
+    def _gate_option_free(self, hass: HomeAssistant) -> HubRuntime:
+        """Gates for tools without hub access: refused only if every hub disables them."""
+        runtimes = loaded_runtimes(hass)
+        if not runtimes:
+            return resolve_hub(hass, None)  # raises no_hub
+        refusals = [
+            option_refusal(rt, self.name, self.kind, gateway=self.gateway(), hub_access=False)
+            for rt in runtimes
+        ]
+        first = refusals[0]
+        if first is not None and all(refusals):
+            raise first
+        return runtimes[0]
+
+    async def execute(
+        self,
+        hass: HomeAssistant,
+        raw_args: dict[str, Any],
+        llm_context: llm.LLMContext,
+        *,
+        via: str | None = None,
+    ) -> llm.ToolResult:
+        """The chokepoint path of every call, direct or through a gateway."""
         caller: Caller | None = None
         runtime: HubRuntime | None = None
         try:
@@ -131,31 +260,40 @@ class HubTool(llm.Tool):
                     "Fix the arguments to match the tool's input schema and call again.",
                 ) from None
             caller = await resolve_admin(hass, llm_context)
-            runtime = resolve_hub(hass, args.get("hub"))
-            check_gates(runtime, self.name, self.kind)
-            if self.kind is ToolKind.DESTRUCTIVE:
-                await check_destructive(runtime, args)
-            data = await self.run(ToolCall(hass, runtime, caller, self.name), args)
+            if self.hub_access:
+                runtime = resolve_hub(hass, args.get("hub"))
+                check_gates(runtime, self.name, self.kind, gateway=self.gateway())
+                check_devices(runtime, args)
+                if self.kind is ToolKind.DESTRUCTIVE:
+                    await check_destructive(runtime, args)
+                allowed = device_predicate(runtime)
+            else:
+                runtime = self._gate_option_free(hass)
+                allowed = _allow_all
+            call = ToolCall(hass, runtime, caller, self.name, allowed, via, llm_context)
+            data = await self.run(call, args)
         except Refusal as err:
             return self._fail(
-                hass, caller, runtime, raw_args, err.code, str(err), err.hint, "refused"
+                hass, caller, runtime, raw_args, err.code, str(err), err.hint, "refused", via
             )
         except ValidationError as err:
             return self._fail(
-                hass, caller, runtime, raw_args, err.code, str(err), err.hint, "refused"
+                hass, caller, runtime, raw_args, err.code, str(err), err.hint, "refused", via
             )
         except HubAuthError as err:
             if runtime is not None:
                 runtime.entry.async_start_reauth(hass)
             return self._fail(
-                hass, caller, runtime, raw_args, err.code, str(err), err.hint, "failed"
+                hass, caller, runtime, raw_args, err.code, str(err), err.hint, "failed", via
             )
         except HubError as err:
             return self._fail(
-                hass, caller, runtime, raw_args, err.code, str(err), err.hint, "failed"
+                hass, caller, runtime, raw_args, err.code, str(err), err.hint, "failed", via
             )
         except HomeAssistantError as err:
-            return self._fail(hass, caller, runtime, raw_args, "error", str(err), None, "failed")
+            return self._fail(
+                hass, caller, runtime, raw_args, "error", str(err), None, "failed", via
+            )
         except Exception:
             _LOGGER.exception("Unexpected error in tool %s", self.name)
             return self._fail(
@@ -167,10 +305,13 @@ class HubTool(llm.Tool):
                 f"{self.name} failed with an internal error (logged in Home Assistant).",
                 "Do not retry the same call; report it with the Home Assistant log.",
                 "failed",
+                via,
             )
         if self.is_write:
-            self._audit(hass, caller, runtime, raw_args, "ok", data.get("summary"))
-        return llm.ToolResult(data=json_safe(data))
+            summary = data.get("summary") if isinstance(data, dict) else None
+            self._audit(hass, caller, runtime, raw_args, "ok", summary, via)
+        capped, ok = cap_result(json_safe(data), self.narrow_hint)
+        return llm.ToolResult(data=capped, error=not ok)
 
     def _fail(
         self,
@@ -182,12 +323,19 @@ class HubTool(llm.Tool):
         message: str,
         hint: str | None,
         outcome: str,
+        via: str | None = None,
     ) -> llm.ToolResult:
         if self.is_write:
-            self._audit(hass, caller, runtime, raw_args, outcome, f"{code}: {message}")
+            self._audit(hass, caller, runtime, raw_args, outcome, f"{code}: {message}", via)
         data: dict[str, Any] = {"error": code, "message": message}
+        section = section_for_error(code, self.domain)
+        if section and (not hint or "hub_get_tool_guide" not in hint):
+            pointer = f"More: hub_get_tool_guide(section='{section}')."
+            hint = f"{hint} {pointer}" if hint else pointer
         if hint:
             data["hint"] = hint
+        if via:
+            data["tool"] = self.name
         return llm.ToolResult(data=data, error=True)
 
     def _audit(
@@ -198,6 +346,7 @@ class HubTool(llm.Tool):
         raw_args: dict[str, Any],
         outcome: str,
         detail: Any,
+        via: str | None = None,
     ) -> None:
         shared = get_domain_data(hass)
         if shared is None:
@@ -210,4 +359,5 @@ class HubTool(llm.Tool):
             args=raw_args,
             outcome=outcome,
             detail=str(detail) if detail is not None else None,
+            gateway=via,
         )

@@ -1,0 +1,95 @@
+"""Shared cursor pagination for list tools.
+
+Usage in a tool::
+
+    fields = {
+        vol.Optional("text", description="..."): str,
+        **paging_fields(default_limit=100, max_limit=500),
+    }
+
+    async def run(self, call, args):
+        items = [r for r in await manager.list() if call.device_allowed(r["device_id"])]
+        return paginate(items, args, key="devices")
+
+``paginate`` returns ``{key: page, "total": n, "offset": k, "next_cursor": "..."}``;
+``next_cursor`` is absent on the last page. A cursor is opaque to the model (an encoded
+offset); a malformed or out-of-range cursor is refused with ``invalid_cursor``. The
+base class' size cap knows this shape: if it has to cut a page, it moves ``next_cursor``
+to the first item not shown, so paging still round-trips.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Sequence
+from typing import Any
+
+import probatio as vol
+
+from ..managers.errors import ValidationError
+
+_PREFIX = "o:"
+
+CURSOR_DESC = "Opaque cursor from a previous next_cursor; omit for the first page."
+
+
+class InvalidCursor(ValidationError):
+    """The cursor was not produced by this tool (or is past the end)."""
+
+    code = "invalid_cursor"
+
+
+def paging_fields(*, default_limit: int = 100, max_limit: int = 500) -> dict[Any, Any]:
+    """The ``limit`` and ``cursor`` argument fields of a paged list tool."""
+    return {
+        vol.Optional("limit", default=default_limit, description="Max items per page"): vol.All(
+            int, vol.Range(min=1, max=max_limit)
+        ),
+        vol.Optional("cursor", description=CURSOR_DESC): str,
+    }
+
+
+def encode_cursor(offset: int) -> str:
+    """Encode an offset as an opaque cursor."""
+    return base64.urlsafe_b64encode(f"{_PREFIX}{offset}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str | None) -> int:
+    """Decode a cursor to an offset (0 for none); raise InvalidCursor if malformed."""
+    if cursor is None or cursor == "":
+        return 0
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        text = base64.urlsafe_b64decode(padded.encode()).decode()
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        text = ""
+    if not text.startswith(_PREFIX) or not text[len(_PREFIX) :].isdigit():
+        raise InvalidCursor(
+            "The cursor is not one this tool returned.",
+            hint="Omit cursor to start from the first page, then pass next_cursor as is.",
+        )
+    return int(text[len(_PREFIX) :])
+
+
+def paginate(
+    items: Sequence[Any],
+    args: dict[str, Any],
+    *,
+    key: str = "items",
+    default_limit: int = 100,
+) -> dict[str, Any]:
+    """Return one page of ``items`` with total, offset and next_cursor (if more)."""
+    offset = decode_cursor(args.get("cursor"))
+    total = len(items)
+    if offset > total:
+        raise InvalidCursor(
+            f"The cursor points past the end of the list ({total} items now).",
+            hint="The list changed since; start again without a cursor.",
+        )
+    limit = int(args.get("limit") or default_limit)
+    page = list(items[offset : offset + limit])
+    out: dict[str, Any] = {key: page, "total": total, "offset": offset}
+    if offset + limit < total:
+        out["next_cursor"] = encode_cursor(offset + limit)
+    return out

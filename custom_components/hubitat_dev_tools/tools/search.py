@@ -1,0 +1,219 @@
+"""A small BM25 over every tool's name, title, description and parameters.
+
+Built once from the tool instances (generic: no per-tool keywords). Tokens are lowercased
+words of two or more characters with a light plural/verb-suffix stemmer; a short list of
+everyday synonyms maps the words people use ("turn on the lights", "what happened") onto
+the words tool descriptions use, at half weight. Results are filtered by the caller's
+reachable set, so hidden and disabled tools never appear.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .base import HubTool
+
+K1 = 1.5
+B = 0.5  # long descriptions are not noise here: milder length normalisation
+SYNONYM_WEIGHT = 0.5
+
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "one",
+        "or",
+        "the",
+        "this",
+        "that",
+        "to",
+        "use",
+        "what",
+        "when",
+        "which",
+        "with",
+        "you",
+        "your",
+        "all",
+        "any",
+        "get",
+    ]
+)
+
+# Everyday words -> the vocabulary of tool descriptions.
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "turn": ("command", "switch"),
+    "light": ("switch", "dimmer", "level", "device"),
+    "lamp": ("switch", "light", "device"),
+    "dim": ("level", "setlevel"),
+    "brightness": ("level", "setlevel"),
+    "happen": ("event", "history"),
+    "happened": ("event", "history"),
+    "history": ("event",),
+    "when": ("event", "history"),
+    "remove": ("delete",),
+    "erase": ("delete",),
+    "rename": ("update", "name"),
+    "edit": ("update", "change"),
+    "modify": ("update", "change"),
+    "change": ("update", "set"),
+    "make": ("create", "add"),
+    "new": ("create", "add"),
+    "add": ("create",),
+    "automation": ("rule", "app"),
+    "error": ("log",),
+    "slow": ("performance", "memory", "health"),
+    "groovy": ("code", "driver", "app", "source"),
+    "alarm": ("hsm", "security"),
+    "arm": ("hsm",),
+    "disarm": ("hsm",),
+    "who": ("audit", "user"),
+    "zwave": ("radio", "z"),
+    "zigbee": ("radio",),
+    "status": ("info", "health", "state"),
+    "state": ("status", "current"),
+    "firmware": ("info", "version"),
+    "restart": ("reboot",),
+    "space": ("room",),
+    "snapshot": ("backup",),
+    "restore": ("backup",),
+    "setting": ("preference", "option"),
+    "save": ("backup", "create"),
+    "find": ("search", "list"),
+    "which": ("list",),
+    "what": ("list", "get"),
+    "show": ("list", "get"),
+    "see": ("list", "get"),
+    "temperature": ("sensor", "attribute", "state"),
+    "open": ("contact", "state", "current"),
+    "closed": ("contact", "state", "current"),
+    "now": ("current", "state"),
+    "door": ("contact", "device"),
+    "is": ("current", "state"),
+}
+
+
+def stem(word: str) -> str:
+    """A light stemmer: plurals and common verb suffixes."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 5 and word.endswith("ing"):
+        return word[:-3]
+    if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
+        return word[:-2] if not word.endswith("ied") else word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    """Lowercase words of 2+ characters, stop words dropped, stemmed."""
+    return [stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in _STOP]
+
+
+def tool_text(tool: HubTool) -> str:
+    """Everything searchable about a tool."""
+    name_words = tool.name.removeprefix("hub_").replace("_", " ")
+    parts = [
+        name_words,  # names and titles are short and precise: they count three times
+        name_words,
+        name_words,
+        tool.title,
+        tool.title,
+        tool.title,
+        tool.description,
+        tool.domain,
+    ]
+    for marker in tool.fields:
+        key = getattr(marker, "schema", marker)
+        parts.append(str(key).replace("_", " "))
+        desc = getattr(marker, "description", None)
+        if desc:
+            parts.append(str(desc))
+    return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One search result."""
+
+    name: str
+    score: float
+
+
+class Bm25Index:
+    """BM25 over a fixed set of documents (tool name -> text)."""
+
+    def __init__(self, docs: dict[str, str]) -> None:
+        self.names = list(docs)
+        self.terms = [Counter(tokens(docs[n])) for n in self.names]
+        self.lengths = [sum(c.values()) for c in self.terms]
+        self.avg = (sum(self.lengths) / len(self.lengths)) if self.lengths else 1.0
+        df: Counter[str] = Counter()
+        for counts in self.terms:
+            df.update(counts.keys())
+        n = len(self.names)
+        self.idf = {t: math.log((n - f + 0.5) / (f + 0.5) + 1.0) for t, f in df.items()}
+
+    def query_weights(self, query: str) -> dict[str, float]:
+        """Query terms with weights: the words themselves, and their synonyms at half."""
+        weights: dict[str, float] = {}
+        for raw in _WORD.findall(query.lower()):
+            if len(raw) < 2:
+                continue
+            if raw not in _STOP:
+                term = stem(raw)
+                weights[term] = max(weights.get(term, 0.0), 1.0)
+            for syn in SYNONYMS.get(raw, SYNONYMS.get(stem(raw), ())):
+                term = stem(syn)
+                weights[term] = max(weights.get(term, 0.0), SYNONYM_WEIGHT)
+        return weights
+
+    def search(self, query: str, allowed: Iterable[str] | None = None) -> list[Hit]:
+        """Score every allowed document; best first, zero scores dropped."""
+        weights = self.query_weights(query)
+        allow = set(allowed) if allowed is not None else None
+        hits = []
+        for i, name in enumerate(self.names):
+            if allow is not None and name not in allow:
+                continue
+            counts, length = self.terms[i], self.lengths[i]
+            score = 0.0
+            for term, weight in weights.items():
+                f = counts.get(term, 0)
+                if not f:
+                    continue
+                norm = f * (K1 + 1) / (f + K1 * (1 - B + B * length / self.avg))
+                score += weight * self.idf.get(term, 0.0) * norm
+            if score > 0:
+                hits.append(Hit(name, round(score, 3)))
+        hits.sort(key=lambda h: (-h.score, self.names.index(h.name)))
+        return hits

@@ -1,0 +1,271 @@
+"""What tools/list shows: the compact surface (core tools + domain gateways) or flat.
+
+Everything here is generic over ``TOOL_CLASSES``: a tool's ``domain``, ``kind`` and
+``core`` decide where it appears. A non-core read tool is reached through
+``hub_read_<domain>``, a non-core write or destructive tool through ``hub_manage_<domain>``.
+
+Visibility has one source, ``safety.option_refusal``: a tool is hidden when the options of
+every loaded hub refuse it (disable lists, Read/Write masters). A gateway with no visible
+tool disappears. Calls still go through the chokepoint, which refuses hidden tools with
+their distinct error code.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import probatio as vol
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+
+from ..const import (
+    DEFAULT_SURFACE,
+    DOMAIN,
+    OPT_SURFACE,
+    SURFACE_COMPACT,
+    SURFACE_FLAT,
+)
+from ..safety import Refusal, ToolKind, loaded_runtimes, option_refusal, resolve_admin
+from .base import HubTool, input_schema
+
+# Names the current call may reach (set per call by our APIInstance, which sees the list
+# after mcp_server's read-only filter). Unset (e.g. inside a merged API): options only.
+REACHABLE: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVar(
+    "hubitat_dev_tools_reachable", default=None
+)
+
+GATEWAY_HOW = "No arguments: the tools' schemas."
+
+
+@cache
+def registry() -> dict[str, HubTool]:
+    """Every tool instance by name, in catalog order (tools hold no per-call state)."""
+    from . import all_tools
+
+    return {tool.name: tool for tool in all_tools()}
+
+
+def gateway_groups(tools: Iterable[HubTool]) -> dict[str, list[HubTool]]:
+    """Gateway name -> its tools; domains in catalog order, read gateway before manage."""
+    domains: list[str] = []
+    groups: dict[str, list[HubTool]] = {}
+    for tool in tools:
+        name = tool.gateway()
+        if name is None:
+            continue
+        if tool.domain not in domains:
+            domains.append(tool.domain)
+        groups.setdefault(name, []).append(tool)
+
+    def key(name: str) -> tuple[int, int]:
+        tool = groups[name][0]
+        return (domains.index(tool.domain), 0 if tool.kind is ToolKind.READ else 1)
+
+    return {name: groups[name] for name in sorted(groups, key=key)}
+
+
+class GatewayTool(llm.Tool):
+    """hub_read_<domain> / hub_manage_<domain>: one listed tool for a domain's tools."""
+
+    def __init__(self, name: str, tools: list[HubTool], visible: frozenset[str]) -> None:
+        self.name = name
+        self.integration = DOMAIN
+        self.all_tools = {t.name: t for t in tools}
+        self.tools = [t for t in tools if t.name in visible]
+        domain = tools[0].domain
+        read = name.startswith("hub_read_")
+        label = domain.replace("_", " ")
+        destructive = any(t.kind is ToolKind.DESTRUCTIVE for t in self.tools)
+        # Kept short (it is paid in every tools/list): 'tool' lists the names, the
+        # annotations say read-only/destructive, the schemas come from a no-argument call.
+        if read:
+            self.title = f"Read {label}"
+            self.description = f"Read-only. {GATEWAY_HOW}"
+        else:
+            self.title = f"Manage {label}"
+            self.description = f"Changes the hub. {GATEWAY_HOW}"
+        names = [t.name for t in self.tools]
+        self.parameters = vol.Schema(
+            {
+                vol.Optional("tool"): vol.In(names),
+                vol.Optional("args"): dict,
+            }
+        )
+        self.annotations = llm.ToolAnnotations(
+            read_only=read,
+            destructive=destructive,
+            idempotent=all(t.idempotent for t in self.tools),
+            open_world=any(t.open_world for t in self.tools),
+        )
+
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> llm.ToolResult:
+        """No tool: the schemas. tool + args: run the tool through its chokepoint."""
+        raw = tool_input.tool_args if isinstance(tool_input.tool_args, dict) else {}
+        tool_name = raw.get("tool")
+        args = raw.get("args")
+        if args is not None and not isinstance(args, dict):
+            return _error("invalid_arguments", "args must be an object.", None)
+        if not tool_name:
+            try:
+                await resolve_admin(hass, llm_context)
+            except Refusal as err:
+                return _error(err.code, str(err), err.hint)
+            if args:
+                return _error(
+                    "invalid_arguments",
+                    f"{self.name} needs 'tool' together with 'args'.",
+                    f"Pass tool=<one of {', '.join(t.name for t in self.tools)}>.",
+                )
+            return llm.ToolResult(
+                data={
+                    "gateway": self.name,
+                    "call": f"{self.name}(tool=<name>, args={{...}})",
+                    "tools": [describe(t) for t in self.tools],
+                }
+            )
+        sub = self.all_tools.get(str(tool_name))
+        if sub is None:
+            try:  # a known tool is refused by its own chokepoint (and audited); this is not
+                await resolve_admin(hass, llm_context)
+            except Refusal as err:
+                return _error(err.code, str(err), err.hint)
+            other = registry().get(str(tool_name))
+            if other is not None and other.gateway() is not None:
+                return _error(
+                    "not_in_gateway",
+                    f"{tool_name} is not in {self.name}; it is in {other.gateway()}.",
+                    f"Call {other.gateway()} with tool='{tool_name}'.",
+                )
+            if other is not None:
+                return _error(
+                    "not_in_gateway",
+                    f"{tool_name} is not in {self.name}; call it directly.",
+                    None,
+                )
+            return _error(
+                "unknown_tool",
+                f"{self.name} has no tool '{tool_name}'. Its tools: "
+                f"{', '.join(t.name for t in self.tools)}.",
+                "Use hub_search_tools to find the right tool.",
+            )
+        sub_args = dict(args or {})
+        if sub.hub_access and "hub" in raw and "hub" not in sub_args:  # next to 'tool'?
+            sub_args["hub"] = raw["hub"]
+        return await sub.execute(hass, sub_args, llm_context, via=self.name)
+
+
+def _error(code: str, message: str, hint: str | None) -> llm.ToolResult:
+    data: dict[str, Any] = {"error": code, "message": message}
+    if hint:
+        data["hint"] = hint
+    return llm.ToolResult(data=data, error=True)
+
+
+def describe(tool: HubTool) -> dict[str, Any]:
+    """A tool's full description as a gateway or search returns it."""
+    return {
+        "name": tool.name,
+        "title": tool.title,
+        "kind": str(tool.kind),
+        "description": tool.description,
+        "input_schema": input_schema(tool.parameters),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Visibility:
+    """Which tools the loaded hubs' options show, and which surface they chose."""
+
+    visible: frozenset[str]
+    surface: str
+
+
+def visibility(hass: HomeAssistant) -> Visibility:
+    """Compute the visible tools and the surface from every loaded hub's options."""
+    runtimes = loaded_runtimes(hass)
+    tools = registry()
+    if not runtimes:
+        return Visibility(frozenset(tools), DEFAULT_SURFACE)
+    visible = frozenset(
+        name
+        for name, tool in tools.items()
+        if not all(
+            option_refusal(rt, name, tool.kind, gateway=tool.gateway(), hub_access=tool.hub_access)
+            for rt in runtimes
+        )
+    )
+    surfaces = {rt.entry.options.get(OPT_SURFACE, DEFAULT_SURFACE) for rt in runtimes}
+    surface = SURFACE_FLAT if surfaces == {SURFACE_FLAT} else SURFACE_COMPACT
+    return Visibility(visible, surface)
+
+
+def build_gateways(visible: frozenset[str]) -> list[GatewayTool]:
+    """The gateways that have at least one visible tool."""
+    groups = gateway_groups(registry().values())
+    return [
+        GatewayTool(name, tools, visible)
+        for name, tools in groups.items()
+        if any(t.name in visible for t in tools)
+    ]
+
+
+def served_tools(hass: HomeAssistant, surface: str | None = None) -> list[llm.Tool]:
+    """The tools/list of this moment: compact (core + gateways) or flat (every tool)."""
+    vis = visibility(hass)
+    chosen = surface or vis.surface
+    tools = [t for t in registry().values() if t.name in vis.visible]
+    if chosen == SURFACE_FLAT:
+        return list(tools)
+    core: list[llm.Tool] = [t for t in tools if t.core]
+    return core + list(build_gateways(vis.visible))
+
+
+def reachable_names(listed: Iterable[llm.Tool]) -> frozenset[str]:
+    """Tool names reachable from a tools/list: listed tools and listed gateways' tools."""
+    names: set[str] = set()
+    for tool in listed:
+        if isinstance(tool, GatewayTool):
+            names.update(t.name for t in tool.tools)
+        else:
+            names.add(tool.name)
+    return frozenset(names)
+
+
+def current_reachable(hass: HomeAssistant) -> frozenset[str]:
+    """What the current call may reach: set by our APIInstance, else by options alone."""
+    reachable = REACHABLE.get()
+    if reachable is not None:
+        return reachable
+    return visibility(hass).visible
+
+
+def how_to_call(tool: HubTool, surface: str) -> str:
+    """Tell the model how to call a tool on the served surface."""
+    gateway = tool.gateway()
+    if surface == SURFACE_FLAT or gateway is None:
+        return f"{tool.name}(...)"
+    return f"{gateway}(tool='{tool.name}', args={{...}})"
+
+
+__all__ = [
+    "REACHABLE",
+    "SURFACE_COMPACT",
+    "SURFACE_FLAT",
+    "GatewayTool",
+    "Visibility",
+    "build_gateways",
+    "current_reachable",
+    "describe",
+    "gateway_groups",
+    "how_to_call",
+    "reachable_names",
+    "registry",
+    "served_tools",
+    "visibility",
+]
