@@ -17,6 +17,10 @@ Decisions where the reference is silent or split:
 * ``GET /device/updateRoom`` matches room names case-sensitively; anything else creates a room.
 * ``GET /device/setRoom`` answers ``true``/``false``; ``roomId=0`` unassigns.
 * Unknown device ids on read endpoints -> 404 ``{"error": "Device not found"}``.
+* ``GET /device/replace?oldId=&newId=``: the new device must be one of the old one's
+  replacement options; the OLD device keeps its id, label, room and app references and takes
+  the new device's hardware (DNI, Zigbee id, driver, driver data, current states); the new
+  device record is removed. Otherwise ``{"success": false, "message"}``.
 * ``/hub2/devicesList``: ``roomId``/``roomName`` are ``null`` for unassigned devices (the
   ``999999`` pseudo-room only exists in ``/hub2/roomsList``).
 """
@@ -84,6 +88,7 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
     add.add_get("/device/forceDelete/{id}/yes", r.force_delete)
     add.add_get("/device/availableTags", r.available_tags)
     add.add_get("/device/getReplacementOptions/{id}", r.replacement_options)
+    add.add_get("/device/replace", r.replace)
     # /device/updateLabel deliberately absent (firmware-gated setter: 404 on this build)
     add.add_get("/hub2/roomsList", r.rooms_list)
     add.add_get("/room/listRoomsJson", r.list_rooms)
@@ -358,13 +363,33 @@ class _AdminRoutes:
         dev = self._device(request.match_info["id"])
         if dev is None:
             return self.emu.json([])
-        primary = set(dev.driver.capabilities) - {"Actuator", "Sensor", "Refresh", "Configuration"}
         out = [
             {"id": d.id, "name": d.display_name, "deviceTypes": [d.driver.name]}
+            for d in (self.st.devices[i] for i in self._replacement_ids(dev))
+        ]
+        return self.emu.json(out)
+
+    def _replacement_ids(self, dev: Device) -> list[int]:
+        primary = set(dev.driver.capabilities) - {"Actuator", "Sensor", "Refresh", "Configuration"}
+        return [
+            d.id
             for d in self.st.devices.values()
             if d.id != dev.id and primary & set(d.driver.capabilities)
         ]
-        return self.emu.json(out)
+
+    async def replace(self, request: web.Request) -> web.StreamResponse:
+        old = self._device(request.query.get("oldId"))
+        new = self._device(request.query.get("newId"))
+        if old is None or new is None:
+            return self.emu.json({"success": False, "message": "Device not found"})
+        if new.id not in self._replacement_ids(old):
+            return self.emu.json({"success": False, "message": "Device is not a valid replacement"})
+        old.dni, old.zigbee_id, old.driver = new.dni, new.zigbee_id, new.driver
+        old.data = dict(new.data)
+        old.attrs = dict(new.attrs)
+        old.version += 1
+        self.emu.delete_device(new.id)
+        return self.emu.json({"success": True, "message": None})
 
     # ------------------------------------------------------------------ rooms
 

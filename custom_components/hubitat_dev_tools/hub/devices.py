@@ -7,7 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .client import HubClient
-from .errors import HubBadResponseError, HubNotFoundError
+from .errors import HubBadResponseError, HubError, HubNotFoundError
 from .models import DeviceDetail, DeviceSummary, norm_id, parse_device_full, parse_device_tree
 
 
@@ -66,3 +66,129 @@ async def fetch_device_events(client: HubClient, device_id: str) -> list[dict[st
     """A device's event history, newest first."""
     data = await client.get_json(f"/device/eventsJson/{quote(device_id, safe='')}")
     return [e for e in data if isinstance(e, dict)] if isinstance(data, list) else []
+
+
+async def fetch_device_raw(client: HubClient, device_id: str) -> dict[str, Any]:
+    """The raw /device/fullJson payload (for read-merge-write of the wholesale edit form)."""
+    try:
+        payload = await client.get_json(f"/device/fullJson/{quote(device_id, safe='')}")
+    except HubNotFoundError as err:
+        raise HubNotFoundError(
+            f"No device with id {device_id} on the hub",
+            hint="Use hub_list_devices (filter by text) to find the device id.",
+        ) from err
+    if not isinstance(payload, dict) or not isinstance(payload.get("device"), dict):
+        raise HubNotFoundError(f"No device with id {device_id} on the hub")
+    return payload
+
+
+async def fetch_maker_device(client: HubClient, device_id: str) -> dict[str, Any] | None:
+    """Maker API /devices/<id> (attribute allowed values); None when unavailable."""
+    if not client.connection.has_maker:
+        return None
+    try:
+        data = await client.maker_get(f"devices/{quote(device_id, safe='')}")
+    except HubError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _success(result: Any) -> bool:
+    return not (isinstance(result, dict) and result.get("success") is False)
+
+
+async def post_device_update(client: HubClient, form: dict[str, str]) -> None:
+    """POST the wholesale /device/update form (every omitted field is blanked by the hub)."""
+    result = await client.post_form("/device/update", form)
+    if not _success(result):
+        msg = result.get("message") if isinstance(result, dict) else result
+        raise HubBadResponseError(
+            f"The hub refused the device edit: {msg}",
+            hint="The device may have been changed meanwhile; read it again and retry once.",
+        )
+
+
+async def save_preferences(
+    client: HubClient, device_id: str, preferences: list[dict[str, Any]]
+) -> None:
+    """POST /device/preference/save with typed driver preferences."""
+    result = await client.post_json(
+        "/device/preference/save", {"deviceId": int(device_id), "preferences": preferences}
+    )
+    if not _success(result):
+        raise HubBadResponseError(f"The hub refused the preferences of device {device_id}")
+
+
+async def set_disabled(client: HubClient, device_id: str, disabled: bool) -> None:
+    """POST /device/disable (must be POST)."""
+    result = await client.post_form(
+        "/device/disable", {"id": device_id, "disable": "true" if disabled else "false"}
+    )
+    if not _success(result):
+        raise HubBadResponseError(f"The hub refused to change device {device_id}'s enabled state")
+
+
+async def fetch_drivers(client: HubClient) -> list[dict[str, Any]]:
+    """GET /device/drivers: [{id, name, namespace, type (sys|usr|dep), category, ...}]."""
+    data = await client.get_json("/device/drivers")
+    items = data.get("drivers") if isinstance(data, dict) else data
+    return [d for d in items or [] if isinstance(d, dict)]
+
+
+async def create_from_driver(client: HubClient, type_id: str) -> str:
+    """GET /device/sysDriverByIdJson/<typeId> -> the new device id."""
+    data = await client.get_json(f"/device/sysDriverByIdJson/{quote(type_id, safe='')}")
+    new_id = norm_id(data.get("deviceId")) if isinstance(data, dict) else None
+    if not isinstance(data, dict) or data.get("success") is False or new_id is None:
+        msg = data.get("errorMessage") if isinstance(data, dict) else data
+        raise HubBadResponseError(f"The hub did not create the device: {msg}")
+    return new_id
+
+
+async def create_virtual(client: HubClient, type_id: str, label: str | None) -> str:
+    """GET /device/createVirtual?deviceTypeId=&label= -> the new device id."""
+    params = {"deviceTypeId": type_id}
+    if label:
+        params["label"] = label
+    data = await client.get_json("/device/createVirtual", params=params)
+    new_id = norm_id(data.get("deviceId")) if isinstance(data, dict) else None
+    if new_id is None:
+        msg = data.get("error") if isinstance(data, dict) else data
+        raise HubBadResponseError(f"The hub did not create the virtual device: {msg}")
+    return new_id
+
+
+async def force_delete(client: HubClient, device_id: str) -> None:
+    """GET /device/forceDelete/<id>/yes."""
+    data = await client.request(
+        "GET", f"/device/forceDelete/{quote(device_id, safe='')}/yes", expect="any"
+    )
+    if not _success(data):
+        msg = data.get("message") if isinstance(data, dict) else data
+        raise HubBadResponseError(f"The hub did not delete device {device_id}: {msg}")
+
+
+async def fetch_location_events(client: HubClient) -> list[dict[str, Any]]:
+    """GET /logs/eventsJson: mode, HSM and hub-variable events, newest first."""
+    data = await client.get_json("/logs/eventsJson")
+    return [e for e in data if isinstance(e, dict)] if isinstance(data, list) else []
+
+
+async def fetch_hub_events(client: HubClient) -> list[dict[str, Any]]:
+    """GET /hub/eventsJson: hub events (startup, ...), newest first."""
+    data = await client.get_json("/hub/eventsJson")
+    return [e for e in data if isinstance(e, dict)] if isinstance(data, list) else []
+
+
+async def fetch_replacement_options(client: HubClient, device_id: str) -> list[dict[str, Any]]:
+    """GET /device/getReplacementOptions/<id>: [{id, name, deviceTypes}]."""
+    data = await client.get_json(f"/device/getReplacementOptions/{quote(device_id, safe='')}")
+    return [d for d in data if isinstance(d, dict)] if isinstance(data, list) else []
+
+
+async def replace_device(client: HubClient, old_id: str, new_id: str) -> None:
+    """GET /device/replace?oldId=&newId= (the old device takes the new one's hardware)."""
+    data = await client.get_json("/device/replace", params={"oldId": old_id, "newId": new_id})
+    if not _success(data):
+        msg = data.get("message") if isinstance(data, dict) else data
+        raise HubBadResponseError(f"The hub refused to replace device {old_id}: {msg}")

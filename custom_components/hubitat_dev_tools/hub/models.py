@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 UNASSIGNED_ROOM_ID = "999999"
@@ -363,7 +364,7 @@ def parse_device_full(payload: Any) -> DeviceDetail:
         tags=parse_csv(dev.get("tags")),
         dni=dev.get("deviceNetworkId"),
     )
-    prefs_raw = dev.get("settings") or payload.get("settings") or []
+    prefs_raw = payload.get("settings") or dev.get("settings") or []
     preferences: list[dict[str, Any]] = []
     if isinstance(prefs_raw, list):
         preferences = [
@@ -447,3 +448,26 @@ def parse_rooms_tree(payload: Any) -> list[Room]:
                     )
                 )
     return rooms
+
+
+def parse_hub_time(value: Any) -> datetime | None:
+    """Parse the hub's date forms (``...000-0600``, ``...+0000``, ISO, ``Z``); None if not."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    text = value.strip()
+    if text.endswith("Z"):
+        text = text[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        for fmt in ("%Y-%m-%dT%H:%M:%S.%f%z", "%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%d %H:%M:%S.%f"):
+            try:
+                parsed = datetime.strptime(text, fmt)
+                break
+            except ValueError:
+                continue
+        else:
+            return None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed

@@ -1,11 +1,20 @@
-"""Rooms: list with device counts."""
+"""Rooms: list with device counts, read with states, create, rename, assign, delete."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..hub.client import HubClient
-from ..hub.rooms import fetch_rooms
+from ..hub.models import Room
+from ..hub.rooms import delete_room, fetch_rooms, save_room
+from .errors import ValidationError
+
+Allowed = Callable[[str], bool]
+
+
+def _allow_all(_device_id: str) -> bool:
+    return True
 
 
 class RoomManager:
@@ -14,13 +23,111 @@ class RoomManager:
     def __init__(self, client: HubClient) -> None:
         self._client = client
 
-    async def list_rooms(self, *, allowed: set[str] | None = None) -> list[dict[str, Any]]:
-        """Every room with its device count and ids (restricted to ``allowed`` ids if given)."""
+    async def list_rooms(
+        self, *, allowed: set[str] | Allowed | None = None
+    ) -> list[dict[str, Any]]:
+        """Every room with its device count and ids (restricted to allowed devices)."""
+        ok = self._predicate(allowed)
         rooms = await fetch_rooms(self._client)
         out = []
         for room in rooms:
-            ids = [d for d in room.device_ids if allowed is None or d in allowed]
+            ids = [d for d in room.device_ids if ok(d)]
             out.append(
                 {"room_id": room.id, "name": room.name, "device_count": len(ids), "device_ids": ids}
             )
         return sorted(out, key=lambda r: str(r["name"]).lower())
+
+    @staticmethod
+    def _predicate(allowed: set[str] | Allowed | None) -> Allowed:
+        if allowed is None:
+            return _allow_all
+        if isinstance(allowed, set):
+            return allowed.__contains__
+        return allowed
+
+    async def resolve(self, room: str) -> Room:
+        """A room by name (case-insensitive) or id, or a refusal listing the rooms."""
+        rooms = await fetch_rooms(self._client)
+        wanted = room.strip()
+        for r in rooms:
+            if r.id == wanted or r.name.lower() == wanted.lower():
+                return r
+        raise ValidationError(
+            f"No room '{room}' on the hub. Rooms: {', '.join(r.name for r in rooms) or 'none'}.",
+            hint="Use a room name or id from hub_list_rooms.",
+        )
+
+    async def _check_name(self, name: str, *, except_id: str | None = None) -> str:
+        clean = name.strip()
+        if not clean:
+            raise ValidationError("A room name cannot be empty.")
+        for r in await fetch_rooms(self._client):
+            if r.name.lower() == clean.lower() and r.id != except_id:
+                raise ValidationError(
+                    f"A room named '{r.name}' already exists (id {r.id}).",
+                    hint="Pick another name, or use hub_update_room on the existing room.",
+                )
+        return clean
+
+    async def create(self, name: str, device_ids: list[str]) -> dict[str, Any]:
+        """Create a room, optionally moving devices into it."""
+        clean = await self._check_name(name)
+        await self._check_devices(device_ids)
+        room_id = await save_room(self._client, "0", clean, device_ids)
+        return {"room_id": room_id, "name": clean, "device_ids": device_ids}
+
+    async def _check_devices(self, device_ids: list[str]) -> None:
+        if not device_ids:
+            return
+        known = {d for r in await fetch_rooms(self._client) for d in r.device_ids}
+        tree = await self._client.get_json("/device/listWithCapabilities/json")
+        if isinstance(tree, list):
+            known |= {str(d.get("id")) for d in tree if isinstance(d, dict)}
+        missing = [d for d in device_ids if d not in known]
+        if missing:
+            raise ValidationError(
+                f"No device with id {', '.join(missing)} on the hub. Nothing was changed.",
+                hint="Use hub_list_devices to find device ids.",
+            )
+
+    async def update(
+        self,
+        room: str,
+        *,
+        new_name: str | None,
+        add_device_ids: list[str],
+        remove_device_ids: list[str],
+    ) -> dict[str, Any]:
+        """Rename a room and/or change its devices (the complete membership is re-sent)."""
+        current = await self.resolve(room)
+        name = current.name
+        if new_name is not None and new_name.strip() != current.name:
+            name = await self._check_name(new_name, except_id=current.id)
+        not_members = [d for d in remove_device_ids if d not in current.device_ids]
+        if not_members:
+            raise ValidationError(
+                f"Device(s) {', '.join(not_members)} are not in room '{current.name}'. "
+                "Nothing was changed.",
+            )
+        await self._check_devices(add_device_ids)
+        members = [d for d in current.device_ids if d not in remove_device_ids]
+        members += [d for d in add_device_ids if d not in members]
+        await save_room(self._client, current.id, name, members)
+        return {
+            "room_id": current.id,
+            "name": name,
+            "renamed_from": current.name if name != current.name else None,
+            "added": [d for d in add_device_ids if d not in current.device_ids],
+            "removed": remove_device_ids,
+            "device_count": len(members),
+        }
+
+    async def delete(self, room: str) -> dict[str, Any]:
+        """Delete a room; its devices become unassigned."""
+        current = await self.resolve(room)
+        await delete_room(self._client, current.id)
+        return {
+            "room_id": current.id,
+            "name": current.name,
+            "devices_now_unassigned": current.device_ids,
+        }

@@ -22,6 +22,7 @@ class GetHubInfoTool(HubTool):
         "hub itself. For devices use hub_list_devices."
     )
     domain = "hub"
+    core = True
     kind = ToolKind.READ
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
@@ -47,7 +48,7 @@ class CreateBackupTool(HubTool):
         """Ask the hub to create a backup, then read the backup list back."""
         client = call.runtime.client
         await client.request(
-            "GET", "/hub/backupDB", params={"fileName": "latest"}, expect="text", timeout=120
+            "GET", "/hub/backupDB", params={"fileName": "latest"}, expect="discard", timeout=300
         )
         call.runtime.last_backup_at = datetime.now(UTC)
         backups = await fetch_local_backups(client)

@@ -1,0 +1,89 @@
+"""Location endpoints: modes, HSM and hub variables (admin + Maker API)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from .client import HubClient
+from .errors import HubBadResponseError
+
+
+async def fetch_modes(client: HubClient) -> dict[str, Any]:
+    """GET /modes/json: {modes:[{id,name,icon,conditions}], currentModeId, ...}."""
+    data = await client.get_json("/modes/json")
+    return data if isinstance(data, dict) else {}
+
+
+def _check(data: Any, what: str) -> None:
+    if isinstance(data, dict) and data.get("success") is False:
+        raise HubBadResponseError(f"The hub refused to {what}: {data.get('message')}")
+
+
+async def activate_mode_maker(client: HubClient, mode_id: str) -> Any:
+    """Maker GET /modes/<id> (returns the full modes list)."""
+    return await client.maker_get(f"modes/{quote(mode_id, safe='')}")
+
+
+async def activate_mode_admin(client: HubClient, mode_id: str) -> None:
+    """Admin POST /location/mode/update {modeId} (the hub UI's path)."""
+    _check(
+        await client.post_json("/location/mode/update", {"modeId": int(mode_id)}),
+        "activate the mode",
+    )
+
+
+async def create_mode(client: HubClient, name: str, icon: str | None) -> None:
+    """POST /modes/jsonCreate."""
+    body: dict[str, Any] = {"name": name}
+    if icon:
+        body["icon"] = icon
+    _check(await client.post_json("/modes/jsonCreate", body), f"create mode '{name}'")
+
+
+async def update_mode(client: HubClient, mode_id: str, name: str, icon: str | None) -> None:
+    """POST /modes/jsonUpdate {id, name, icon?}."""
+    body: dict[str, Any] = {"id": int(mode_id), "name": name}
+    if icon:
+        body["icon"] = icon
+    _check(await client.post_json("/modes/jsonUpdate", body), "update the mode")
+
+
+async def delete_mode(client: HubClient, mode_id: str) -> None:
+    """GET /modes/jsonDelete/<id>."""
+    data = await client.request("GET", f"/modes/jsonDelete/{int(mode_id)}", expect="any")
+    _check(data, "delete the mode")
+
+
+async def fetch_messages(client: HubClient) -> dict[str, Any]:
+    """GET /hub/messages: current mode, hsm status and hsmAlert (no Maker API needed)."""
+    data = await client.get_json("/hub/messages")
+    return data if isinstance(data, dict) else {}
+
+
+async def hsm_command(client: HubClient, command: str) -> str | None:
+    """Maker GET /hsm/<cmd> -> the status right after the command."""
+    data = await client.maker_get(f"hsm/{quote(command, safe='')}")
+    return str(data.get("hsm")) if isinstance(data, dict) and data.get("hsm") else None
+
+
+async def fetch_variables(client: HubClient) -> list[dict[str, Any]]:
+    """Maker GET /hubvariables: [{name, value, type}]."""
+    data = await client.maker_get("hubvariables")
+    return [v for v in data if isinstance(v, dict)] if isinstance(data, list) else []
+
+
+async def fetch_variable(client: HubClient, name: str) -> dict[str, Any]:
+    """Maker GET /hubvariables/<name>."""
+    data = await client.maker_get(f"hubvariables/{quote(name, safe='')}")
+    if not isinstance(data, dict):
+        raise HubBadResponseError(f"Unexpected answer for hub variable {name}")
+    return data
+
+
+async def set_variable(client: HubClient, name: str, value: str) -> dict[str, Any]:
+    """Maker GET /hubvariables/<name>/<value> -> the variable with its new value."""
+    data = await client.maker_get(f"hubvariables/{quote(name, safe='')}/{quote(value, safe='')}")
+    if not isinstance(data, dict):
+        raise HubBadResponseError(f"Unexpected answer setting hub variable {name}")
+    return data

@@ -1,0 +1,279 @@
+"""Modes, HSM and hub variables: the home's location state."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Any
+
+from ..hub import location as api
+from ..hub.client import HubClient
+from ..hub.devices import fetch_location_events
+from ..hub.errors import MakerNotConfiguredError
+from ..hub.models import coerce_numeric_text, norm_id, parse_hub_time
+from .errors import ConfirmationRequired, ValidationError
+from .state_cache import StateCache
+
+HSM_COMMANDS = (
+    "armAway",
+    "armHome",
+    "armNight",
+    "armAll",
+    "disarm",
+    "disarmAll",
+    "armRules",
+    "disarmRules",
+    "cancelAlerts",
+)
+VARIABLE_TYPES = ("integer", "bigdecimal", "boolean", "string", "datetime")
+
+
+def _maker_required(what: str) -> MakerNotConfiguredError:
+    return MakerNotConfiguredError(
+        f"{what} needs the hub's Maker API, which is not configured for this hub."
+    )
+
+
+class ModeManager:
+    """Location modes."""
+
+    def __init__(self, client: HubClient) -> None:
+        self._client = client
+
+    async def list_modes(self) -> dict[str, Any]:
+        """Modes with the active one."""
+        data = await api.fetch_modes(self._client)
+        current = norm_id(data.get("currentModeId"))
+        modes = [
+            {
+                "mode_id": norm_id(m.get("id")),
+                "name": m.get("name"),
+                "icon": m.get("icon"),
+                "active": norm_id(m.get("id")) == current,
+            }
+            for m in data.get("modes") or []
+            if isinstance(m, dict)
+        ]
+        active = next((m["name"] for m in modes if m["active"]), None)
+        return {
+            "modes": modes,
+            "active_mode": active,
+            "mode_manager": data.get("selectedModeManager"),
+        }
+
+    async def resolve(self, mode: str) -> dict[str, Any]:
+        """A mode by name (case-insensitive) or id."""
+        listing = await self.list_modes()
+        wanted = mode.strip().lower()
+        for m in listing["modes"]:
+            if str(m["mode_id"]) == wanted or str(m["name"]).lower() == wanted:
+                found: dict[str, Any] = {**m, "_active_mode": listing["active_mode"]}
+                return found
+        names = ", ".join(str(m["name"]) for m in listing["modes"])
+        raise ValidationError(
+            f"No mode '{mode}' on the hub. Modes: {names}.",
+            hint="Use a mode name from hub_list_modes, or create it with hub_create_mode.",
+        )
+
+    async def set_mode(self, mode: str) -> dict[str, Any]:
+        """Activate a mode (Maker API when configured, else the hub UI's endpoint)."""
+        target = await self.resolve(mode)
+        previous = target["_active_mode"]
+        if target["active"]:
+            return {"mode": target["name"], "previous_mode": previous, "changed": False}
+        if self._client.connection.has_maker:
+            await api.activate_mode_maker(self._client, str(target["mode_id"]))
+            via = "maker_api"
+        else:
+            await api.activate_mode_admin(self._client, str(target["mode_id"]))
+            via = "admin"
+        return {"mode": target["name"], "previous_mode": previous, "changed": True, "via": via}
+
+    async def _check_new_name(self, name: str, except_id: str | None = None) -> str:
+        clean = name.strip()
+        if not clean:
+            raise ValidationError("A mode name cannot be empty.")
+        for m in (await self.list_modes())["modes"]:
+            if str(m["name"]).lower() == clean.lower() and m["mode_id"] != except_id:
+                raise ValidationError(f"A mode named '{m['name']}' already exists.")
+        return clean
+
+    async def create(self, name: str, icon: str | None) -> dict[str, Any]:
+        """Create a mode."""
+        clean = await self._check_new_name(name)
+        await api.create_mode(self._client, clean, icon)
+        created = await self.resolve(clean)
+        return {"mode_id": created["mode_id"], "name": clean}
+
+    async def rename(self, mode: str, new_name: str, icon: str | None) -> dict[str, Any]:
+        """Rename a mode (and/or change its icon)."""
+        target = await self.resolve(mode)
+        clean = await self._check_new_name(new_name, except_id=target["mode_id"])
+        await api.update_mode(self._client, str(target["mode_id"]), clean, icon)
+        return {"mode_id": target["mode_id"], "name": clean, "renamed_from": target["name"]}
+
+    async def delete(self, mode: str) -> dict[str, Any]:
+        """Delete a mode (never the active one)."""
+        target = await self.resolve(mode)
+        if target["active"]:
+            raise ValidationError(
+                f"'{target['name']}' is the active mode; the hub cannot delete it.",
+                hint="Switch to another mode with hub_set_mode first.",
+            )
+        await api.delete_mode(self._client, str(target["mode_id"]))
+        return {"mode_id": target["mode_id"], "name": target["name"]}
+
+
+class HsmManager:
+    """Hubitat Safety Monitor."""
+
+    def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
+        self._client = client
+        self._cache = cache  # the live state cache: no hub request while it is live
+
+    async def status(self) -> dict[str, Any]:
+        """Armed status and any active alert (admin /hub/messages; no Maker API needed)."""
+        cache = self._cache
+        if cache is not None and cache.live and cache.hsm_status is not None:
+            data: dict[str, Any] = {"hsm": cache.hsm_status, "hsmAlert": cache.hsm_alert}
+        else:
+            data = await api.fetch_messages(self._client)
+        alert = data.get("hsmAlert")
+        return {
+            "status": data.get("hsm"),
+            "active_alert": alert if alert not in (None, "", "null", "cancel") else None,
+            "commands": list(HSM_COMMANDS),
+            "can_change": self._client.connection.has_maker,
+        }
+
+    async def command(self, command: str, *, confirm: bool) -> dict[str, Any]:
+        """Run an HSM command through the Maker API (confirm=true required)."""
+        if command not in HSM_COMMANDS:
+            raise ValidationError(f"Unknown HSM command '{command}'. Use one of {HSM_COMMANDS}.")
+        if not self._client.connection.has_maker:
+            raise _maker_required("Changing HSM")
+        if not confirm:
+            raise ConfirmationRequired(
+                f"HSM '{command}' changes the home's security state and needs confirm=true.",
+                hint="Ask the user to confirm, then call again with confirm=true.",
+            )
+        before = await self.status()
+        status = await api.hsm_command(self._client, command)
+        out: dict[str, Any] = {"command": command, "previous_status": before["status"]}
+        out["status"] = status
+        if status and status.startswith("arming"):
+            out["note"] = (
+                "HSM is arming (exit delay); read hub_get_hsm_status later to see it armed."
+            )
+        return out
+
+
+def coerce_variable(vtype: str, value: Any, name: str) -> str:
+    """Check a value against a hub variable's type; return the text to send."""
+    where = f"Hub variable '{name}' is {vtype}"
+    if vtype == "integer":
+        if isinstance(value, bool):
+            raise ValidationError(f"{where}; got a boolean.")
+        try:
+            number = float(str(value).strip())
+        except ValueError:
+            raise ValidationError(f"{where}; got {value!r}.") from None
+        if not number.is_integer():
+            raise ValidationError(f"{where} (whole numbers only); got {value!r}.")
+        return str(int(number))
+    if vtype == "bigdecimal":
+        if isinstance(value, bool):
+            raise ValidationError(f"{where}; got a boolean.")
+        try:
+            float(str(value).strip())
+        except ValueError:
+            raise ValidationError(f"{where} (a number); got {value!r}.") from None
+        return str(value).strip()
+    if vtype == "boolean":
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if str(value).strip().lower() in ("true", "false"):
+            return str(value).strip().lower()
+        raise ValidationError(f"{where}; give true or false, got {value!r}.")
+    if vtype == "datetime":
+        if parse_hub_time(str(value)) is None:
+            raise ValidationError(
+                f"{where}; give an ISO date-time like 2026-06-27T10:30:00-06:00, got {value!r}."
+            )
+        return str(value).strip()
+    if isinstance(value, dict | list):
+        raise ValidationError(f"{where}; give text, not an object.")
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    if not text:
+        raise ValidationError(f"{where}; the hub does not accept an empty string.")
+    return text
+
+
+def _variable(item: dict[str, Any]) -> dict[str, Any]:
+    vtype = str(item.get("type") or "string").lower()
+    value = item.get("value")
+    if vtype in ("integer", "bigdecimal"):
+        value = coerce_numeric_text(value)
+    elif vtype == "boolean" and isinstance(value, str):
+        value = value.lower() == "true"
+    return {"name": item.get("name"), "type": vtype, "value": value}
+
+
+class VariableManager:
+    """Hub variables (Maker API), with their recent changes (location events)."""
+
+    def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
+        self._client = client
+        self._cache = cache  # the live state cache: no hub request while it is live
+
+    def _need_maker(self, what: str) -> None:
+        if not self._client.connection.has_maker:
+            raise _maker_required(what)
+
+    async def list_variables(self) -> list[dict[str, Any]]:
+        """Every hub variable the Maker API instance may see."""
+        self._need_maker("Reading hub variables")
+        cache = self._cache
+        if (items := cache.cached_variables() if cache is not None else None) is None:
+            items = await api.fetch_variables(self._client)
+            if cache is not None:
+                cache.learn_variables(items)
+        return sorted((_variable(v) for v in items), key=lambda v: str(v["name"]).lower())
+
+    async def get_variable(self, name: str, *, history: int = 10) -> dict[str, Any]:
+        """One variable with its recent changes."""
+        self._need_maker("Reading hub variables")
+        item, changes = await asyncio.gather(
+            api.fetch_variable(self._client, name), self.changes(name=name, limit=history)
+        )
+        return _variable(item) | {"recent_changes": changes}
+
+    async def changes(
+        self, *, name: str | None = None, since: datetime | None = None, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        """Hub variable changes (location events ``variable:<name>``), newest first."""
+        out: list[dict[str, Any]] = []
+        for ev in await fetch_location_events(self._client):
+            ev_name = str(ev.get("name") or "")
+            if not ev_name.startswith("variable:"):
+                continue
+            var = ev_name.removeprefix("variable:")
+            if name is not None and var != name:
+                continue
+            when = parse_hub_time(ev.get("date"))
+            if since is not None and (when is None or when <= since):
+                continue
+            out.append({"name": var, "value": ev.get("value"), "date": ev.get("date")})
+            if len(out) >= limit:
+                break
+        return out
+
+    async def set_variable(self, name: str, value: Any) -> dict[str, Any]:
+        """Set a variable after checking the value against its type."""
+        self._need_maker("Setting hub variables")
+        current = _variable(await api.fetch_variable(self._client, name))
+        text = coerce_variable(str(current["type"]), value, name)
+        updated = _variable(await api.set_variable(self._client, name, text))
+        return {"name": name, "type": current["type"], "previous": current["value"]} | {
+            "value": updated["value"]
+        }

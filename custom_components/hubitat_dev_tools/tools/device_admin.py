@@ -1,0 +1,183 @@
+"""Device administration: edit, create (driver or built-in virtual type), delete."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import probatio as vol
+
+from ..managers.devices import DeviceUpdate
+from ..managers.errors import ValidationError
+from ..safety import ToolKind
+from .base import HubTool, ToolCall
+from .devices import DEVICE_ID
+
+
+class UpdateDeviceTool(HubTool):
+    """hub_update_device."""
+
+    name = "hub_update_device"
+    title = "Update device"
+    description = (
+        "Edit a device: label, name, room (an existing room's name or id, 'unassigned' to "
+        "clear; rooms are never created here, use hub_create_room), enabled true/false, "
+        "driver preferences {name: value} (typed against the driver's declared preferences), "
+        "device network id (dni) and tags (replaces the list). Everything is validated before "
+        "anything is sent; the edit form is re-posted complete from a fresh read so no field "
+        "is blanked; enabling runs first and disabling last, and a partial failure says what "
+        "landed. To move many devices into one room use hub_update_room. Cannot change the "
+        "driver."
+    )
+    domain = "devices"
+    kind = ToolKind.WRITE
+    idempotent = True
+    fields = {
+        vol.Required("device_id", description="Device id (from hub_list_devices)"): DEVICE_ID,
+        vol.Optional("label", description="New label (what users see)"): vol.All(
+            str, vol.Length(max=200)
+        ),
+        vol.Optional("name", description="New device name"): vol.All(str, vol.Length(max=200)),
+        vol.Optional("room", description="Room name or id; 'unassigned' to clear"): str,
+        vol.Optional("enabled", description="false disables the device, true enables it"): bool,
+        vol.Optional(
+            "preferences", description="Driver preferences, e.g. {'logEnable': false}"
+        ): vol.All(dict, vol.Length(min=1, max=50)),
+        vol.Optional("dni", description="Device network id"): vol.All(
+            str, vol.Length(min=1, max=100)
+        ),
+        vol.Optional("tags", description="Tags (replaces the current list)"): vol.All(
+            [str], vol.Length(max=50)
+        ),
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Apply the edits."""
+        upd = DeviceUpdate(
+            label=args.get("label"),
+            name=args.get("name"),
+            room=args.get("room"),
+            enabled=args.get("enabled"),
+            preferences=args.get("preferences"),
+            dni=args.get("dni"),
+            tags=args.get("tags"),
+        )
+        if not any(
+            v is not None
+            for v in (upd.label, upd.name, upd.room, upd.enabled, upd.preferences, upd.dni)
+        ) and (upd.tags is None):
+            raise ValidationError("Nothing to change: give at least one field to update.")
+        result = await call.runtime.devices.update_device(args["device_id"], upd)
+        label = result["device"].get("label")
+        applied = ", ".join(result["applied"]) or "nothing (already as requested)"
+        return {"summary": f"Updated {label} (device {args['device_id']}): {applied}", **result}
+
+
+class CreateDeviceTool(HubTool):
+    """hub_create_device."""
+
+    name = "hub_create_device"
+    title = "Create device"
+    description = (
+        "Create a device from a driver type by exact driver name or id: the hub's built-in "
+        "virtual types ('Virtual Switch', 'Virtual Dimmer', 'Virtual Contact Sensor', "
+        "'Virtual Presence', 'Virtual Lock', 'Virtual Button', ...) or a user driver. A "
+        "Z-Wave/Zigbee driver only makes an unpaired shell: real hardware is paired in the "
+        "hub's UI. Set its room etc. afterwards with hub_update_device; delete with "
+        "hub_delete_device."
+    )
+    domain = "devices"
+    kind = ToolKind.WRITE
+    idempotent = False
+    fields = {
+        vol.Required("driver", description="Driver name (e.g. 'Virtual Switch') or id"): vol.All(
+            vol.Coerce(str), vol.Length(min=1, max=200)
+        ),
+        vol.Optional("label", description="Label of the new device"): vol.All(
+            str, vol.Length(min=1, max=200)
+        ),
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Create it."""
+        result = await call.runtime.devices.create_device(args["driver"], args.get("label"))
+        dev = result["device"]
+        if result["note"] is None:
+            result.pop("note")
+        return {
+            "summary": f"Created {dev['label']} (device {dev['device_id']}, {result['driver']})",
+            **result,
+        }
+
+
+class DeleteDeviceTool(HubTool):
+    """hub_delete_device."""
+
+    name = "hub_delete_device"
+    title = "Delete device"
+    description = (
+        "Permanently delete a device (virtual or real; a real device's radio pairing is lost "
+        "and child devices go with it). Apps and rules that used it lose it: check "
+        "apps_using with hub_get_device first and tell the user. Needs confirm=true and a hub "
+        "backup from the last 24 hours (hub_create_backup). To disable instead, use "
+        "hub_update_device(enabled=false)."
+    )
+    domain = "devices"
+    kind = ToolKind.DESTRUCTIVE
+    idempotent = True
+    fields = {vol.Required("device_id", description="Device id to delete"): DEVICE_ID}
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Delete it."""
+        result = await call.runtime.devices.delete_device(args["device_id"])
+        apps = result["apps_that_used_it"]
+        summary = f"Deleted {result['label']} (device {result['device_id']})"
+        if apps:
+            summary += f"; {len(apps)} app(s) used it: " + ", ".join(
+                str(a.get("label") or a.get("name")) for a in apps
+            )
+        return {"summary": summary, **result}
+
+
+class ReplaceDeviceTool(HubTool):
+    """hub_replace_device."""
+
+    name = "hub_replace_device"
+    title = "Replace device hardware"
+    description = (
+        "The hub's device Replace: the OLD device keeps its id, label, room and every app and "
+        "rule reference, and takes over the NEW device's hardware (network id, driver, "
+        "states); the new device's record disappears. Use it when a physical device was "
+        "swapped for a new one that was paired as a separate device. The new device must be "
+        "one the hub offers as a replacement (same main capabilities); otherwise the refusal "
+        "lists them. Needs confirm=true and a hub backup from the last 24 hours. The hub's "
+        "'Swap Device' app (re-pointing apps to a different device id) is not available here."
+    )
+    domain = "devices"
+    kind = ToolKind.DESTRUCTIVE
+    idempotent = False
+    fields = {
+        vol.Required("old_device_id", description="Device to keep (id, apps, room)"): DEVICE_ID,
+        vol.Required("new_device_id", description="Device whose hardware it takes"): DEVICE_ID,
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Replace it."""
+        result = await call.runtime.devices.replace_device(
+            args["old_device_id"], args["new_device_id"]
+        )
+        kept, new = result["kept"], result["new_hardware_from"]
+        return {
+            "summary": f"{kept['label']} (device {kept['device_id']}) now uses the hardware of "
+            f"{new['label']} (device {new['device_id']}, removed)",
+            **result,
+        }
+
+
+ORDER = 25
+
+TOOLS: tuple[type[HubTool], ...] = (
+    UpdateDeviceTool,
+    CreateDeviceTool,
+    DeleteDeviceTool,
+    ReplaceDeviceTool,
+)

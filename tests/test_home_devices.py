@@ -1,0 +1,471 @@
+"""Device tools of the home surface, against the emulated hub through the real llm.API."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
+from hubitat_emulator import HubEmulator
+
+from .conftest import ToolCaller, add_entry
+
+
+def sent(hub: HubEmulator, before: int, prefix: str = "") -> list[str]:
+    """Paths of the non-GET requests since ``before`` (optionally under ``prefix``)."""
+    return [p for m, p in hub.requests[before:] if m != "GET" and p.startswith(prefix)]
+
+
+async def ok(call_tool: ToolCaller, name: str, args: dict[str, Any] | None = None) -> Any:
+    result = await call_tool(name, args or {})
+    assert not result.error, result.data
+    return result.data
+
+
+def dev_id(hub: HubEmulator, label: str) -> str:
+    return str(hub.find_device(label)["id"])
+
+
+# ---------------------------------------------------------------- hub_list_devices
+
+
+async def test_list_fields_projection_and_pages(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_list_devices", {"fields": ["label", "states.switch"]})
+    light = next(d for d in data["devices"] if d["label"] == "Kitchen Light")
+    assert set(light) == {"device_id", "label", "states"}
+    assert set(light["states"]) == {"switch"}
+    motion = next(d for d in data["devices"] if d["label"] == "Kitchen Motion")
+    assert set(motion) == {"device_id", "label"}
+
+    seen: list[str] = []
+    args: dict[str, Any] = {"limit": 25, "fields": ["label"]}
+    pages = 0
+    while True:
+        page = await ok(call_tool, "hub_list_devices", args)
+        seen += [d["device_id"] for d in page["devices"]]
+        pages += 1
+        if "next_cursor" not in page:
+            break
+        args["cursor"] = page["next_cursor"]
+    assert pages == -(-page["total"] // 25)
+    assert len(seen) == len(set(seen)) == page["total"] == len(hub.device_ids())
+
+
+async def test_list_filters(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    locked = await ok(call_tool, "hub_list_devices", {"attribute": "lock", "value": "locked"})
+    assert locked["count"] >= 1
+    assert all(d["states"]["lock"] == "locked" for d in locked["devices"])
+    with_lock = await ok(call_tool, "hub_list_devices", {"attribute": "lock"})
+    assert with_lock["count"] >= locked["count"]
+    # text matches the exact id too
+    by_id = await ok(call_tool, "hub_list_devices", {"text": dev_id(hub, "Garage Light")})
+    assert [d["label"] for d in by_id["devices"]] == ["Garage Light"]
+    # changed since: touch one device, it must be in the last minute
+    hub.set_device_attribute(int(dev_id(hub, "Porch Light")), "switch", "on")
+    recent = await ok(call_tool, "hub_list_devices", {"changed_within_minutes": 1})
+    assert "Porch Light" in [d["label"] for d in recent["devices"]]
+    assert recent["count"] < len(hub.device_ids())
+    enabled = await ok(call_tool, "hub_list_devices", {"include_disabled": False})
+    assert all(not d.get("disabled") for d in enabled["devices"])
+
+
+async def test_list_refusals_send_nothing(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    before = len(hub.requests)
+    for args in (
+        {"fields": ["label", "bogus"]},
+        {"value": "on"},
+        {"changed_since": "yesterday"},
+        {"cursor": "not-a-cursor"},
+    ):
+        result = await call_tool("hub_list_devices", args)
+        assert result.error, args
+    assert len(hub.requests) - before <= 2  # only the 'value' / cursor paths may read
+    assert sent(hub, before) == []
+
+
+async def test_list_respects_allowlist(hass: Any, hub: HubEmulator, call_tool: ToolCaller) -> None:
+    allowed = [dev_id(hub, "Kitchen Light"), dev_id(hub, "Coffee Maker")]
+    await add_entry(hass, hub, options={OPT_ALLOWED_DEVICES: allowed})
+    data = await ok(call_tool, "hub_list_devices")
+    assert sorted(d["device_id"] for d in data["devices"]) == sorted(allowed)
+    rooms = await ok(call_tool, "hub_list_rooms")
+    assert sum(r["device_count"] for r in rooms["rooms"]) == 2
+    before = len(hub.requests)
+    result = await call_tool(
+        "hub_call_device_command",
+        {"commands": [{"device_id": dev_id(hub, "Garage Light"), "command": "on"}]},
+    )
+    assert result.error and result.data["error"] == "device_not_allowed"
+    assert sent(hub, before) == []
+
+
+# ---------------------------------------------------------------- hub_get_device
+
+
+async def test_get_device_detail(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_get_device", {"device_id": dev_id(hub, "Kitchen Light")})
+    dev = data["device"]
+    switch = next(a for a in dev["attributes"] if a["name"] == "switch")
+    assert switch["data_type"] == "ENUM" and set(switch["values"]) >= {"on", "off"}
+    set_level = next(c for c in dev["commands"] if c["name"] == "setLevel")
+    assert set_level["arguments"][0]["type"] == "NUMBER"
+    assert dev["room"] == "Kitchen" and dev["room_id"]
+    assert "apps_using" in dev and dev["driver"]
+    missing = await call_tool("hub_get_device", {"device_id": "99999"})
+    assert missing.error and missing.data["error"] == "not_found"
+
+
+# ---------------------------------------------------------------- hub_get_device_attribute
+
+
+async def test_attribute_read_and_wait(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    light, porch = dev_id(hub, "Kitchen Light"), dev_id(hub, "Porch Light")
+    data = await ok(
+        call_tool, "hub_get_device_attribute", {"device_id": light, "attribute": "switch"}
+    )
+    assert data["values"][light] in ("on", "off")
+    hub.set_device_attribute(int(light), "switch", "off")
+    hub.set_device_attribute(int(porch), "switch", "off")
+
+    async def later() -> None:
+        await asyncio.sleep(0.3)
+        hub.set_device_attribute(int(light), "switch", "on")
+
+    task = asyncio.create_task(later())
+    data = await ok(
+        call_tool,
+        "hub_get_device_attribute",
+        {
+            "device_ids": [light, porch],
+            "attribute": "switch",
+            "expected_value": "on",
+            "mode": "any",
+            "timeout_ms": 5000,
+        },
+    )
+    await task
+    assert data["matched"] is True and data["matched_devices"] == [light]
+    # all: porch stays off -> timeout, not an error
+    data = await ok(
+        call_tool,
+        "hub_get_device_attribute",
+        {
+            "device_ids": [light, porch],
+            "attribute": "switch",
+            "expected_value": "on",
+            "timeout_ms": 400,
+        },
+    )
+    assert data["matched"] is False and data["waited_ms"] >= 300
+    # numeric comparators and stability
+    level = await ok(
+        call_tool,
+        "hub_get_device_attribute",
+        {
+            "device_id": light,
+            "attribute": "level",
+            "comparator": "between",
+            "expected_values": [0, 100],
+            "stable_for_ms": 300,
+            "timeout_ms": 3000,
+        },
+    )
+    assert level["matched"] is True and level["waited_ms"] >= 300
+
+
+async def test_attribute_refusals(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    light = dev_id(hub, "Kitchen Light")
+    before = len(hub.requests)
+    for args in (
+        {"device_id": light, "attribute": "switch", "expected_value": "on", "comparator": "gt"},
+        {"device_id": light, "attribute": "level", "expected_values": [1], "comparator": "between"},
+        {"device_id": light, "attribute": "switch", "timeout_ms": 120_000},
+        {"attribute": "switch"},
+    ):
+        result = await call_tool("hub_get_device_attribute", args)
+        assert result.error, args
+    assert len(hub.requests) == before
+    result = await call_tool("hub_get_device_attribute", {"device_id": light, "attribute": "lock"})
+    assert result.error and "switch" in result.data["message"]
+    result = await call_tool("hub_get_device_attribute", {"device_id": "99999", "attribute": "x"})
+    assert result.error and result.data["error"] == "not_found"
+
+
+# ---------------------------------------------------------------- hub_call_device_command
+
+
+async def test_batch_commands(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    ids = [dev_id(hub, n) for n in ("Kitchen Light", "Porch Light", "Garage Light")]
+    data = await ok(
+        call_tool,
+        "hub_call_device_command",
+        {
+            "commands": [{"device_id": i, "command": "on"} for i in ids]
+            + [{"device_id": ids[0], "command": "setLevel", "arguments": ["40"]}]
+        },
+    )
+    assert data["sent"] == 4 and data["failed"] == 0
+    assert data["results"][3]["repairs"]
+    await asyncio.sleep(0.05)
+    assert all(hub.device(i)["attributes"]["switch"] == "on" for i in ids)
+    assert hub.max_in_flight_seen <= 4
+
+
+async def test_batch_invalid_entry_sends_nothing(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    light, lock = dev_id(hub, "Kitchen Light"), dev_id(hub, "Front Door Lock")
+    before = len(hub.requests)
+    result = await call_tool(
+        "hub_call_device_command",
+        {
+            "commands": [
+                {"device_id": light, "command": "on"},
+                {"device_id": light, "command": "explode"},
+            ]
+        },
+    )
+    assert result.error and "explode" in result.data["message"]
+    assert "Nothing was sent" in result.data["message"]
+    result = await call_tool(
+        "hub_call_device_command",
+        {
+            "commands": [
+                {"device_id": light, "command": "on"},
+                {"device_id": lock, "command": "unlock"},
+            ]
+        },
+    )
+    assert result.error and result.data["error"] == "confirmation_required"
+    result = await call_tool("hub_call_device_command", {"commands": [], "device_id": light})
+    assert result.error
+    result = await call_tool(
+        "hub_call_device_command",
+        {"commands": [{"device_id": light, "command": "on"}] * 21},
+    )
+    assert result.error and result.data["error"] == "invalid_arguments"
+    assert sent(hub, before) == []
+
+
+async def test_batch_partial_failure_is_reported(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    light, pico = dev_id(hub, "Kitchen Light"), dev_id(hub, "Living Room Pico")
+    data = await ok(
+        call_tool,
+        "hub_call_device_command",
+        {
+            "commands": [
+                {"device_id": light, "command": "on"},
+                {"device_id": pico, "command": "push", "arguments": [99]},
+            ]
+        },
+    )
+    assert data["sent"] == 1 and data["failed"] == 1
+    assert "NOT sent/failed" in data["summary"] and "Living Room Pico" in data["summary"]
+    failed = data["results"][1]
+    assert failed["status"] == "failed" and failed["error"] == "hub_bad_response"
+
+
+async def test_command_wait_for(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    lock = dev_id(hub, "Front Door Lock")
+    hub.set_device_attribute(int(lock), "lock", "unlocked")
+    data = await ok(
+        call_tool,
+        "hub_call_device_command",
+        {
+            "device_id": lock,
+            "command": "lock",
+            "confirm": True,
+            "wait_for": {"attribute": "lock", "expected_value": "locked", "timeout_ms": 5000},
+        },
+    )
+    assert data["wait"]["matched"] is True
+    assert data["wait"]["values"][lock] == "locked"
+    before = len(hub.requests)
+    result = await call_tool(
+        "hub_call_device_command",
+        {
+            "device_id": lock,
+            "command": "lock",
+            "confirm": True,
+            "wait_for": {"attribute": "lock", "comparator": "gt", "expected_value": "x"},
+        },
+    )
+    assert result.error
+    assert sent(hub, before) == []
+
+
+# ---------------------------------------------------------------- hub_list_device_events
+
+
+async def test_events_device_location_hub(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    light = dev_id(hub, "Kitchen Light")
+    hub.set_device_attribute(int(light), "switch", "on")
+    hub.set_device_attribute(int(light), "switch", "off")
+    data = await ok(call_tool, "hub_list_device_events", {"device_id": light, "limit": 2})
+    assert data["count"] == 2 and data["events"][0]["value"] == "off"
+    newest = data["newest_date"]
+    # since round-trips: nothing strictly after the newest event, then exactly the new one
+    data = await ok(call_tool, "hub_list_device_events", {"device_id": light, "since": newest})
+    assert data["count"] == 0
+    await asyncio.sleep(0.01)
+    hub.set_device_attribute(int(light), "level", 12)
+    data = await ok(call_tool, "hub_list_device_events", {"device_id": light, "since": newest})
+    assert [e["name"] for e in data["events"]] == ["level"]
+    only_switch = await ok(
+        call_tool,
+        "hub_list_device_events",
+        {"device_id": light, "attribute": "switch", "hours_back": 1},
+    )
+    assert only_switch["count"] >= 1 and {e["name"] for e in only_switch["events"]} == {"switch"}
+    hub.set_mode("Night")
+    loc = await ok(call_tool, "hub_list_device_events", {"limit": 5})
+    assert loc["source"] == "location" and loc["events"][0]["value"] == "Night"
+    hub_ev = await ok(call_tool, "hub_list_device_events", {"source": "hub"})
+    assert hub_ev["count"] >= 1
+    before = len(hub.requests)
+    for args in ({"hours_back": 200}, {"source": "device"}, {"source": "hub", "device_id": light}):
+        assert (await call_tool("hub_list_device_events", args)).error, args
+    assert len(hub.requests) == before
+    hub.faults.error_burst = 2
+    result = await call_tool("hub_list_device_events", {"device_id": light})
+    assert result.error and result.data["error"] == "hub_bad_response"
+
+
+# ---------------------------------------------------------------- hub_update_device
+
+
+async def test_update_device(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    light = dev_id(hub, "Kitchen Light")
+    before_dev = hub.device(light)
+    prefs = (await ok(call_tool, "hub_get_device", {"device_id": light}))["device"]["preferences"]
+    bool_pref = next(p for p in prefs if p["type"] == "bool")
+    data = await ok(
+        call_tool,
+        "hub_update_device",
+        {
+            "device_id": light,
+            "label": "Kitchen Ceiling",
+            "room": "office",
+            "tags": ["a", "b"],
+            "preferences": {bool_pref["name"]: "false"},
+            "enabled": False,
+        },
+    )
+    assert data["applied"] == ["label+room+tags", "preferences", "disabled"]
+    after = hub.device(light)
+    assert after["label"] == "Kitchen Ceiling" and after["disabled"] is True
+    assert after["room"] == "Office"
+    assert after["tags"] == ["a", "b"]
+    assert after["settings"][bool_pref["name"]] is False
+    # fields not named are not blanked by the wholesale form
+    for key in ("name", "dni", "notes", "type"):
+        assert after[key] == before_dev[key], key
+    # enabling runs first, then room can be cleared
+    data = await ok(
+        call_tool, "hub_update_device", {"device_id": light, "enabled": True, "room": "unassigned"}
+    )
+    assert data["applied"][0] == "enabled"
+    assert data["device"]["room"] is None
+
+
+async def test_update_device_refusals(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    light = dev_id(hub, "Kitchen Light")
+    rooms_before = len(hub.rooms)
+    before = len(hub.requests)
+    for args, word in (
+        ({"device_id": light, "room": "Attic"}, "Attic"),
+        ({"device_id": light, "preferences": {"noSuchPref": 1}}, "noSuchPref"),
+        ({"device_id": light}, "Nothing to change"),
+        ({"device_id": light, "label": "  "}, "empty"),
+    ):
+        result = await call_tool("hub_update_device", args)
+        assert result.error and word in result.data["message"], (args, result.data)
+    assert sent(hub, before) == []
+    assert len(hub.rooms) == rooms_before  # never creates a room
+    result = await call_tool("hub_update_device", {"device_id": "99999", "label": "x"})
+    assert result.error and result.data["error"] == "not_found"
+
+
+# ---------------------------------------------------------------- create / delete
+
+
+async def test_create_and_delete_device(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_create_device", {"driver": "virtual switch", "label": "Fake"})
+    new_id = data["device"]["device_id"]
+    assert data["virtual"] is True and hub.device(new_id)["label"] == "Fake"
+    real = await ok(
+        call_tool, "hub_create_device", {"driver": "Generic Z-Wave Switch", "label": "Shell"}
+    )
+    assert real["virtual"] is False and "note" in real
+    assert hub.device(real["device"]["device_id"])["label"] == "Shell"
+    before = len(hub.requests)
+    bad = await call_tool("hub_create_device", {"driver": "Virtual Swich"})
+    assert bad.error and "Virtual Switch" in bad.data["message"]
+    assert sent(hub, before) == []
+    # delete: destructive tier
+    refused = await call_tool("hub_delete_device", {"device_id": new_id})
+    assert refused.error and refused.data["error"] == "confirmation_required"
+    hub.mark_backup_now()
+    done = await ok(call_tool, "hub_delete_device", {"device_id": new_id, "confirm": True})
+    assert done["label"] == "Fake" and int(new_id) not in hub.device_ids()
+    gone = await call_tool("hub_delete_device", {"device_id": new_id, "confirm": True})
+    assert gone.error and gone.data["error"] == "not_found"
+
+
+async def test_replace_device(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    old = dev_id(hub, "Kitchen Light")
+    new = (
+        await ok(
+            call_tool,
+            "hub_create_device",
+            {"driver": "Generic Z-Wave Dimmer", "label": "New Dimmer"},
+        )
+    )["device"]["device_id"]
+    new_dni = hub.device(new)["dni"]
+    hub.mark_backup_now()
+    before = len(hub.requests)
+    bad = await call_tool(
+        "hub_replace_device",
+        {"old_device_id": old, "new_device_id": dev_id(hub, "Kitchen Motion"), "confirm": True},
+    )
+    assert bad.error and "not a valid replacement" in bad.data["message"]
+    assert not [p for _m, p in hub.requests[before:] if p.startswith("/device/replace")]
+    data = await ok(
+        call_tool,
+        "hub_replace_device",
+        {"old_device_id": old, "new_device_id": new, "confirm": True},
+    )
+    after = hub.device(old)
+    assert after["label"] == "Kitchen Light" and after["room"] == "Kitchen"
+    assert after["dni"] == new_dni and int(new) not in hub.device_ids()
+    assert "removed" in data["summary"]

@@ -1,0 +1,129 @@
+"""Modes, HSM and hub variables."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from hubitat_emulator import HubEmulator
+
+from .conftest import ToolCaller, add_entry
+from .test_home_devices import ok, sent
+
+
+async def test_modes(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
+    data = await ok(call_tool, "hub_list_modes")
+    assert data["active_mode"] == hub.current_mode
+    assert {m["name"] for m in data["modes"]} >= {"Day", "Night", "Away"}
+    data = await ok(call_tool, "hub_set_mode", {"mode": "away"})
+    assert data["changed"] is True and data["via"] == "maker_api"
+    assert hub.current_mode == "Away"
+    again = await ok(call_tool, "hub_set_mode", {"mode": "Away"})
+    assert again["changed"] is False
+    await ok(call_tool, "hub_create_mode", {"name": "Party", "icon": "fa-music"})
+    await ok(call_tool, "hub_update_mode", {"mode": "Party", "new_name": "Fiesta"})
+    assert "Fiesta" in [m["name"] for m in hub.modes]
+    hub.mark_backup_now()
+    await ok(call_tool, "hub_delete_mode", {"mode": "Fiesta", "confirm": True})
+    assert "Fiesta" not in [m["name"] for m in hub.modes]
+
+
+async def test_mode_refusals(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    before = len(hub.requests)
+    for tool, args, word in (
+        ("hub_set_mode", {"mode": "Vacation"}, "Day"),
+        ("hub_create_mode", {"name": "night"}, "already exists"),
+        ("hub_update_mode", {"mode": "Day", "new_name": "Night"}, "already exists"),
+        ("hub_delete_mode", {"mode": hub.current_mode, "confirm": True}, "active mode"),
+    ):
+        result = await call_tool(tool, args)
+        assert result.error and word in result.data["message"], (tool, result.data)
+    assert sent(hub, before) == []
+    assert not [p for _m, p in hub.requests[before:] if "/modes/" in p and "json" not in p]
+
+
+async def test_set_mode_without_maker(hass: Any, hub: HubEmulator, call_tool: ToolCaller) -> None:
+    await add_entry(hass, hub, maker=False)
+    data = await ok(call_tool, "hub_set_mode", {"mode": "Night"})
+    assert data["via"] == "admin" and hub.current_mode == "Night"
+
+
+async def test_hsm(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
+    data = await ok(call_tool, "hub_get_hsm_status")
+    assert data["status"] == "disarmed" and data["active_alert"] is None
+    before = len(hub.requests)
+    refused = await call_tool("hub_set_hsm", {"command": "armAway"})
+    assert refused.error and refused.data["error"] == "confirmation_required"
+    bad = await call_tool("hub_set_hsm", {"command": "armEverything", "confirm": True})
+    assert bad.error and bad.data["error"] == "invalid_arguments"
+    assert not [p for _m, p in hub.requests[before:] if "/hsm/" in p]
+    data = await ok(call_tool, "hub_set_hsm", {"command": "armAway", "confirm": True})
+    assert data["status"] == "armingAway" and "note" in data
+    await asyncio.sleep(hub.hsm_arming_delay + 0.1)
+    assert (await ok(call_tool, "hub_get_hsm_status"))["status"] == "armedAway"
+    hub.hsm_alert("intrusion")
+    assert (await ok(call_tool, "hub_get_hsm_status"))["active_alert"] == "intrusion"
+    await ok(call_tool, "hub_set_hsm", {"command": "cancelAlerts", "confirm": True})
+    assert (await ok(call_tool, "hub_get_hsm_status"))["active_alert"] is None
+
+
+async def test_maker_required_says_what_to_configure(
+    hass: Any, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    await add_entry(hass, hub, maker=False)
+    status = await ok(call_tool, "hub_get_hsm_status")  # works without Maker
+    assert status["can_change"] is False
+    for tool, args in (
+        ("hub_set_hsm", {"command": "armAway", "confirm": True}),
+        ("hub_list_variables", {}),
+        ("hub_get_variable", {"name": "guestCount"}),
+        ("hub_set_variable", {"name": "guestCount", "value": 1}),
+    ):
+        result = await call_tool(tool, args)
+        assert result.error and result.data["error"] == "maker_api_required", tool
+        assert "Maker API" in result.data["hint"] and "Reconfigure" in result.data["hint"]
+
+
+async def test_variables(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
+    data = await ok(call_tool, "hub_list_variables")
+    by_name = {v["name"]: v for v in data["variables"]}
+    assert by_name["guestCount"] == {"name": "guestCount", "type": "integer", "value": 2}
+    assert by_name["vacationMode"]["value"] is False
+    data = await ok(call_tool, "hub_set_variable", {"name": "guestCount", "value": "4"})
+    assert data["value"] == 4 and data["previous"] == 2
+    await ok(call_tool, "hub_set_variable", {"name": "vacationMode", "value": True})
+    await ok(call_tool, "hub_set_variable", {"name": "lastArrival", "value": "Bob / Carol"})
+    assert hub.variables["lastArrival"]["value"] == "Bob / Carol"
+    data = await ok(call_tool, "hub_get_variable", {"name": "guestCount"})
+    assert data["value"] == 4 and data["recent_changes"][0]["value"] == "4"
+    changes = await ok(call_tool, "hub_list_variables", {"include_changes": True})
+    assert {c["name"] for c in changes["recent_changes"]} >= {"guestCount", "vacationMode"}
+
+
+async def test_variable_refusals(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    before = len(hub.requests)
+    for name, value in (
+        ("guestCount", "two"),
+        ("guestCount", 2.5),
+        ("thermostatOffset", "warm"),
+        ("vacationMode", "maybe"),
+        ("wakeUpTime", "tomorrow"),
+        ("lastArrival", ""),
+    ):
+        result = await call_tool("hub_set_variable", {"name": name, "value": value})
+        assert result.error and name in result.data["message"], (name, result.data)
+    # only the type lookups were sent, never a set
+    assert not [
+        p
+        for _m, p in hub.requests[before:]
+        if p.count("/hubvariables/") and p.split("?")[0].count("/") > 5
+    ]
+    missing = await call_tool("hub_get_variable", {"name": "nope"})
+    assert missing.error and missing.data["error"] == "not_found"
