@@ -1,6 +1,7 @@
-"""Development-domain state of the emulated hub: code, app internals, rules, dashboards, files.
+"""Development-domain state of the emulated hub: code, app internals, rules, dashboards.
 
-Kept apart from ``model.py`` so the shared model only gains one field (``HomeState.dev``). ``seed_dev`` builds the seeded code/apps/rules/dashboards.
+Kept apart from ``model.py`` so the shared model only gains one field (``HomeState.dev``).
+``seed_dev`` builds the seeded code, apps, rules and dashboards.
 
 Behaviour decisions where the reference is silent (tests pin them):
 
@@ -183,7 +184,7 @@ def compile_source(dev: DevState, kind: str, source: str) -> tuple[str | None, d
             break
     if not meta.get("name") or not meta.get("namespace"):
         return (
-            f"Metadata Error: no {want}(name: \"...\", namespace: \"...\") found. "
+            f'Metadata Error: no {want}(name: "...", namespace: "...") found. '
             f"Please add a {want}() with a name and namespace.",
             {},
         )
@@ -197,7 +198,7 @@ def compile_source(dev: DevState, kind: str, source: str) -> tuple[str | None, d
 
 # ---------------------------------------------------------------------------- seed
 
-ANNOUNCER_SOURCE = '''definition(
+ANNOUNCER_SOURCE = """definition(
     name: "Motion Announcer",
     namespace: "acme",
     author: "Acme",
@@ -230,9 +231,9 @@ def initialize() {
 def handler(evt) {
     speaker.speak("Motion on ${evt.displayName}")
 }
-'''
+"""
 
-PLUG_SOURCE = '''metadata {
+PLUG_SOURCE = """metadata {
     definition(name: "Acme Smart Plug", namespace: "acme", author: "Acme") {
         capability "Switch"
         capability "PowerMeter"
@@ -245,16 +246,16 @@ def on() { sendEvent(name: "switch", value: "on") }
 def off() { sendEvent(name: "switch", value: "off") }
 
 def refresh() { }
-'''
+"""
 
-SPARE_SOURCE = '''metadata {
+SPARE_SOURCE = """metadata {
     definition(name: "Spare Test Driver", namespace: "acme", author: "Acme") {
         capability "Sensor"
     }
 }
-'''
+"""
 
-UTILS_SOURCE = '''library(
+UTILS_SOURCE = """library(
     name: "Utils",
     namespace: "acme",
     author: "Acme",
@@ -262,9 +263,9 @@ UTILS_SOURCE = '''library(
 )
 
 def logDebug(msg) { if (settings.debug) log.debug msg }
-'''
+"""
 
-HPM_SOURCE = '''definition(
+HPM_SOURCE = """definition(
     name: "Hubitat Package Manager",
     namespace: "dcm.hpm",
     author: "Dominick Meglio",
@@ -272,7 +273,7 @@ HPM_SOURCE = '''definition(
 )
 
 def installed() { }
-'''
+"""
 
 
 def _report_source() -> str:
@@ -281,7 +282,7 @@ def _report_source() -> str:
         'description: "A large generated app")\n\n'
     )
     body = "".join(
-        f"def section{i:04d}() {{\n    log.info \"report section {i:04d} " + "x" * 60 + '"\n}\n\n'
+        f'def section{i:04d}() {{\n    log.info "report section {i:04d} ' + "x" * 60 + '"\n}\n\n'
         for i in range(1500)
     )
     return head + body
@@ -511,4 +512,41 @@ def seed_dev(state: HomeState) -> None:
         "theme": "dark",
         "deviceIds": "[]",
     }
+    from .seed import DASH_MAIN, DASH_TABLET
+
+    some = sorted(state.devices)[:4]
+    for dash_id, name in ((DASH_MAIN, "Main"), (DASH_TABLET, "Kitchen Tablet")):
+        dev.internals[dash_id] = AppInternals(
+            page_title=name,
+            inputs=[
+                {
+                    "name": "devicesPicked",
+                    "type": "capability.*",
+                    "title": "Authorized devices",
+                    "multiple": True,
+                    "value": [str(d) for d in some],
+                    "deviceIdsForDeviceList": list(some),
+                },
+                {"name": "localAccess", "type": "bool", "title": "Local access", "value": True},
+            ],
+            state={"accessToken": f"dash-token-{dash_id}"},
+        )
+        dev.layouts[dash_id] = {
+            "name": name,
+            "cols": 6,
+            "rows": 4,
+            "bgColor": "#000000",
+            "tiles": [
+                {"id": 0, "template": "clock", "col": 1, "row": 1, "colSpan": 1, "rowSpan": 1},
+                {
+                    "id": 1,
+                    "template": "attribute",
+                    "device": str(some[0]),
+                    "col": 2,
+                    "row": 1,
+                    "colSpan": 1,
+                    "rowSpan": 1,
+                },
+            ],
+        }
     dev.next_app_id = max(max(state.apps) + 1, 401)

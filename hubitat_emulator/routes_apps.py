@@ -98,9 +98,7 @@ class _AppRoutes:
             {
                 "title": "",
                 "input": inputs,
-                "body": [
-                    {"element": "paragraph", "description": p} for p in internals.paragraphs
-                ],
+                "body": [{"element": "paragraph", "description": p} for p in internals.paragraphs],
             }
         ]
         if internals.buttons:
@@ -165,6 +163,11 @@ class _AppRoutes:
                         "value": i.get("value"),
                         "type": i["type"],
                         "multiple": bool(i.get("multiple")),
+                        **(
+                            {"deviceIdsForDeviceList": i["deviceIdsForDeviceList"]}
+                            if "deviceIdsForDeviceList" in i
+                            else {}
+                        ),
                     }
                     for i in internals.inputs
                 ],

@@ -195,7 +195,7 @@ class _CodeRoutes:
         source: str = body["source"]
         existing: CodeItem | None = None
         if raw_id not in (None, "", 0):
-            existing = self.dev.code.get((kind, int(raw_id)))
+            existing = self.dev.code.get((kind, int(str(raw_id))))
             if existing is None:
                 return self.emu.json({"success": False, "message": f"No {kind} with id {raw_id}"})
             version = body.get("version")

@@ -4,10 +4,18 @@ Decisions: ``/dashboard/all`` answers ``[]`` without the right ``pinToken``; cre
 ``{"success": true, "installedAppId", "name"}``; update is wholesale (omitted keys fall back to
 defaults, like the real hub blanks them); an unknown id answers ``{"success": false,
 "message": "Dashboard not found"}``; ``deviceIds`` is stored and served as a string ``"[1,2]"``.
+
+Legacy dashboards: ``/apps/api/<id>/dashboard/<id>`` (HTML carrying ``javascriptRequestToken``)
+and ``.../layout`` need the dashboard's ``access_token`` (its statusJson ``accessToken``), else
+401; the layout also needs ``requestToken``. ``POST .../layout`` replaces the layout when every
+tile is an object with ``id``, ``template``, ``col`` and ``row`` and answers the saved layout;
+otherwise ``{"success": false, "message": ...}``.
 """
 
 from __future__ import annotations
 
+import json
+import secrets
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -36,11 +44,15 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
     add.add_get("/dashboard/create", r.create)
     add.add_get("/dashboard/update", r.update)
     add.add_get("/dashboard/delete", r.delete)
+    add.add_get("/apps/api/{app_id}/dashboard/{dash_id}", r.legacy_page)
+    add.add_get("/apps/api/{app_id}/dashboard/{dash_id}/layout", r.legacy_layout)
+    add.add_post("/apps/api/{app_id}/dashboard/{dash_id}/layout", r.legacy_layout)
 
 
 class _DashRoutes:
     def __init__(self, emu: HubEmulator) -> None:
         self.emu = emu
+        self.request_tokens: set[str] = set()
 
     @property
     def dev(self) -> DevState:
@@ -91,3 +103,44 @@ class _DashRoutes:
         if not raw.isdigit() or self.dev.easy_dashboards.pop(int(raw), None) is None:
             return self.emu.json({"success": False, "message": "Dashboard not found"})
         return self.emu.json({"success": True, "message": "deleted"})
+
+    # ------------------------------------------------------------------ legacy layouts
+
+    def _legacy_ok(self, request: web.Request) -> int | None:
+        raw = request.match_info["dash_id"]
+        if raw != request.match_info["app_id"] or not raw.isdigit():
+            return None
+        internals = self.dev.internals.get(int(raw))
+        if internals is None or int(raw) not in self.dev.layouts:
+            return None
+        token = internals.state.get("accessToken")
+        return int(raw) if token and request.query.get("access_token") == token else None
+
+    async def legacy_page(self, request: web.Request) -> web.StreamResponse:
+        dash_id = self._legacy_ok(request)
+        if dash_id is None:
+            return self.emu.text("Unauthorized", status=401)
+        token = "req-" + secrets.token_hex(6)
+        self.request_tokens.add(token)
+        return self.emu.html_page(
+            f"<html><head><script>var javascriptRequestToken = '{token}';</script></head>"
+            "<body></body></html>"
+        )
+
+    async def legacy_layout(self, request: web.Request) -> web.StreamResponse:
+        dash_id = self._legacy_ok(request)
+        if dash_id is None or request.query.get("requestToken") not in self.request_tokens:
+            return self.emu.text("Unauthorized", status=401)
+        if request.method == "GET":
+            return self.emu.json(self.dev.layouts[dash_id])
+        try:
+            body = json.loads(await request.text())
+        except ValueError:
+            return self.emu.json({"success": False, "message": "Invalid JSON"})
+        tiles = body.get("tiles") if isinstance(body, dict) else None
+        if not isinstance(tiles, list) or not all(
+            isinstance(t, dict) and {"id", "template", "col", "row"} <= set(t) for t in tiles
+        ):
+            return self.emu.json({"success": False, "message": "Invalid layout"})
+        self.dev.layouts[dash_id] = body
+        return self.emu.json(body)

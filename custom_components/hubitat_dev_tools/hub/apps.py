@@ -1,0 +1,232 @@
+"""Installed apps, Rule Machine and Visual Rules endpoints (hub reference §12)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+from .client import HubClient
+from .errors import HubBadResponseError, HubNotFoundError
+from .models import norm_id
+
+RM_PARENT_TYPES = ("Rule Machine",)
+VRB_TYPE = "Visual Rule Builder"
+_VRB_ID_RE = re.compile(r"HubitatRuleBuilder(20)?AppId\s*=\s*['\"]?(\d+)")
+
+
+@dataclass(slots=True)
+class InstalledApp:
+    """One node of the installed-app tree."""
+
+    id: str
+    name: str
+    type: str
+    disabled: bool
+    user: bool
+    hidden: bool
+    parent_id: str | None
+    depth: int
+    children: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return JSON-safe data."""
+        out: dict[str, Any] = {
+            "app_id": self.id,
+            "name": self.name,
+            "type": self.type,
+            "disabled": self.disabled,
+            "user": self.user,
+            "parent_id": self.parent_id,
+            "depth": self.depth,
+        }
+        if self.hidden:
+            out["hidden"] = True
+        if self.children:
+            out["child_count"] = len(self.children)
+        return out
+
+    @property
+    def is_rm_rule(self) -> bool:
+        """Return True for Rule Machine rules (Rule-5.x / Rule-4.x)."""
+        return self.type.startswith("Rule-")
+
+    @property
+    def is_visual_rule(self) -> bool:
+        """Return True for Visual Rules Builder rules."""
+        return self.type == VRB_TYPE
+
+
+def _strip_html(text: Any) -> str:
+    return re.sub(r"<[^>]+>", "", str(text or "")).strip()
+
+
+def parse_app_tree(payload: Any) -> list[InstalledApp]:
+    """Flatten ``/hub2/appsList`` into tree order with parent ids and depth."""
+    out: list[InstalledApp] = []
+
+    def walk(nodes: Any, parent: InstalledApp | None, depth: int) -> None:
+        for node in nodes if isinstance(nodes, list) else []:
+            if not isinstance(node, dict):
+                continue
+            data: dict[str, Any] = node["data"] if isinstance(node.get("data"), dict) else node
+            app_id = norm_id(data.get("id") or node.get("id"))
+            if app_id is None:
+                continue
+            app = InstalledApp(
+                id=app_id,
+                name=_strip_html(data.get("name")) or f"app {app_id}",
+                type=str(data.get("type") or ""),
+                disabled=bool(data.get("disabled")),
+                user=bool(data.get("user")),
+                hidden=bool(data.get("hidden")),
+                parent_id=parent.id if parent else None,
+                depth=depth,
+            )
+            if parent is not None:
+                parent.children.append(app_id)
+            out.append(app)
+            walk(node.get("children"), app, depth + 1)
+
+    walk(payload.get("apps") if isinstance(payload, dict) else payload, None, 0)
+    return out
+
+
+async def fetch_app_tree(client: HubClient) -> list[InstalledApp]:
+    """Every installed app, in tree order."""
+    return parse_app_tree(await client.get_json("/hub2/appsList"))
+
+
+def _app_not_found(app_id: str) -> HubNotFoundError:
+    return HubNotFoundError(
+        f"No installed app with id {app_id}",
+        hint="Find the app id with hub_list_apps (or hub_list_rules for rules).",
+    )
+
+
+async def fetch_config_page(client: HubClient, app_id: str, page: str | None) -> dict[str, Any]:
+    """``/installedapp/configure/json/<id>[/<page>]``."""
+    path = f"/installedapp/configure/json/{quote(app_id, safe='')}"
+    if page:
+        path += f"/{quote(page, safe='')}"
+    try:
+        data = await client.get_json(path)
+    except HubNotFoundError as err:
+        raise _app_not_found(app_id) from err
+    if not isinstance(data, dict) or not data.get("app"):
+        raise _app_not_found(app_id)
+    return data
+
+
+def _maybe_json(value: Any) -> Any:
+    if isinstance(value, str) and value[:1] in "{[":
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+async def fetch_status(client: HubClient, app_id: str) -> dict[str, Any]:
+    """``/installedapp/statusJson/<id>`` with ``appState`` as a dict (JSON strings parsed)."""
+    try:
+        data = await client.get_json(f"/installedapp/statusJson/{quote(app_id, safe='')}")
+    except HubNotFoundError as err:
+        raise _app_not_found(app_id) from err
+    if not isinstance(data, dict):
+        raise _app_not_found(app_id)
+    state: dict[str, Any] = {}
+    raw_state = data.get("appState")
+    if isinstance(raw_state, list):
+        for item in raw_state:
+            if isinstance(item, dict) and item.get("name") is not None:
+                state[str(item["name"])] = _maybe_json(item.get("value"))
+    elif isinstance(raw_state, dict):
+        state = {k: _maybe_json(v) for k, v in raw_state.items()}
+    data["appState"] = state
+    return data
+
+
+async def set_app_disabled(client: HubClient, app_id: str, disabled: bool) -> None:
+    """``POST /installedapp/disable`` JSON {id, disable}."""
+    result = await client.post_json(
+        "/installedapp/disable", {"id": int(app_id), "disable": disabled}
+    )
+    if isinstance(result, dict) and result.get("success") is False:
+        raise HubBadResponseError(
+            f"The hub did not {'disable' if disabled else 'enable'} app {app_id}: "
+            f"{result.get('message') or 'no reason given'}"
+        )
+
+
+async def delete_app(client: HubClient, app_id: str, *, force: bool) -> None:
+    """Force delete (``forcedelete/<id>/quiet``) or soft delete (``delete/<id>``)."""
+    sid = quote(app_id, safe="")
+    path = f"/installedapp/forcedelete/{sid}/quiet" if force else f"/installedapp/delete/{sid}"
+    await client.request("GET", path, expect="text")
+
+
+async def click_button(
+    client: HubClient, app_id: str, button: str, *, state_attribute: str | None = None
+) -> None:
+    """``POST /installedapp/btn`` (the classic app engine's button click)."""
+    form = {
+        "id": app_id,
+        "name": button,
+        f"settings[{button}]": "clicked",
+        f"{button}.type": "button",
+    }
+    if state_attribute:
+        form["stateAttribute"] = state_attribute
+    result = await client.post_form("/installedapp/btn", form)
+    if isinstance(result, dict) and result.get("success") is False:
+        raise HubBadResponseError(
+            f"The hub refused button {button} on app {app_id}: "
+            f"{result.get('message') or 'no reason given'}"
+        )
+
+
+async def fetch_rule_builder(client: HubClient, app_id: str) -> dict[str, Any]:
+    """``/app/ruleBuilderJson/<id>``: RM compiled state or a classic Visual Rule ({} if none)."""
+    data = await client.get_json(f"/app/ruleBuilderJson/{quote(app_id, safe='')}")
+    return data if isinstance(data, dict) else {}
+
+
+async def fetch_rule_builder20(client: HubClient, app_id: str) -> dict[str, Any] | None:
+    """``/app/ruleBuilder20Json/<id>``: a graph Visual Rule, or None for any other id."""
+    data = await client.get_json(f"/app/ruleBuilder20Json/{quote(app_id, safe='')}")
+    if not isinstance(data, dict) or data.get("success") is False:
+        return None
+    return data
+
+
+async def save_visual_rule(client: HubClient, app_id: str, body: dict[str, Any]) -> None:
+    """POST a classic Visual Rule definition."""
+    result = await client.post_json(f"/app/ruleBuilderJson/{quote(app_id, safe='')}", body)
+    if isinstance(result, dict) and result.get("success") is False:
+        raise HubBadResponseError(
+            f"The hub refused the Visual Rule definition for app {app_id}: "
+            f"{result.get('message') or result.get('errorMessage') or 'no reason given'}",
+            hint="Check the node lists (whenNodes/thenNodes/elseNodes) against an existing "
+            "rule read with hub_get_visual_rule.",
+        )
+
+
+async def create_visual_rule(client: HubClient) -> tuple[str, bool]:
+    """Server-create a new Visual Rule; return (app id, is graph format)."""
+    html = await client.request("GET", "/app/createVisualRuleBuilderRule", expect="text")
+    m = _VRB_ID_RE.search(str(html))
+    if m is None:
+        raise HubBadResponseError("The hub did not say the id of the new Visual Rule")
+    return m.group(2), bool(m.group(1))
+
+
+async def set_visual_rule_paused(client: HubClient, app_id: str, paused: bool) -> None:
+    """``GET /app/ruleBuilderPause/<id>/<bool>``."""
+    result = await client.get_json(
+        f"/app/ruleBuilderPause/{quote(app_id, safe='')}/{'true' if paused else 'false'}"
+    )
+    if isinstance(result, dict) and result.get("success") is False:
+        raise HubBadResponseError(f"The hub did not change the pause state of rule {app_id}")

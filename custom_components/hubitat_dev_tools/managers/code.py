@@ -1,0 +1,237 @@
+"""Code: list, read (paged), install, update (backup first, version check), delete, restore."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ..hub.client import HubClient
+from ..hub.code import (
+    CODE_KINDS,
+    CodeKind,
+    CodeSource,
+    HubVersionConflictError,
+    delete_bundle,
+    delete_code,
+    export_bundle,
+    fetch_bundles,
+    fetch_code_list,
+    fetch_source,
+    install_bundle,
+    save_source,
+)
+from ..hub.errors import HubError, HubNotFoundError
+from ..hub.files import list_files, valid_file_name, write_file
+from .errors import ValidationError
+from .item_backups import ItemBackups
+
+DEFAULT_PAGE = 30_000
+MAX_PAGE = 60_000
+
+
+def page_text(text: str, offset: int, length: int) -> dict[str, Any]:
+    """Slice ``text`` for size-aware paging; says where the next page starts."""
+    total = len(text)
+    if offset > total:
+        raise ValidationError(f"offset {offset} is past the end (the text has {total} characters).")
+    chunk = text[offset : offset + length]
+    end = offset + len(chunk)
+    out: dict[str, Any] = {
+        "offset": offset,
+        "total_chars": total,
+        "first_line": text.count("\n", 0, offset) + 1,
+        "next_offset": end if end < total else None,
+    }
+    if end < total:
+        out["more"] = f"Partial: call again with offset={end} for the rest."
+    return out | {"text": chunk}
+
+
+def check_source(source: str) -> None:
+    """Refuse sources the hub is known to reject for non-code reasons."""
+    if source.startswith("\ufeff"):
+        raise ValidationError(
+            "The source starts with a UTF-8 byte order mark, which makes the hub's save fail "
+            "with 'Unknown error occurred'. Nothing was sent.",
+            hint="Remove the BOM character at the start of the source and call again.",
+        )
+    if not source.strip():
+        raise ValidationError("The source is empty. Nothing was sent.")
+
+
+class CodeManager:
+    """Apps, drivers and libraries code, with item backups in the File Manager."""
+
+    def __init__(self, client: HubClient) -> None:
+        self._client = client
+        self.backups = ItemBackups(client)
+
+    async def list_code(self, kind: CodeKind | None, text: str | None) -> list[dict[str, Any]]:
+        """User code of one or every kind, filtered by text (name or namespace)."""
+        kinds = [kind] if kind else list(CODE_KINDS)
+        lists = await asyncio.gather(*(fetch_code_list(self._client, k) for k in kinds))
+        items = [i for lst in lists for i in lst]
+        if text:
+            needle = text.strip().lower()
+            items = [
+                i
+                for i in items
+                if needle in str(i.get("name", "")).lower()
+                or needle in str(i.get("namespace", "")).lower()
+                or needle == str(i["id"])
+            ]
+        return items
+
+    async def get_source(self, kind: CodeKind, item_id: str) -> CodeSource:
+        """Full source and version."""
+        return await fetch_source(self._client, kind, item_id)
+
+    async def install(self, kind: CodeKind, source: str) -> dict[str, Any]:
+        """Install new code; compile errors come back verbatim."""
+        check_source(source)
+        saved = await save_source(self._client, kind, None, source, None)
+        return {"id": saved.id, "version": saved.version}
+
+    async def _backup_source(self, current: CodeSource, reason: str, *, series: bool) -> Any:
+        return await self.backups.save(
+            current.kind,
+            current.id,
+            {"name": current.name, "version": current.version, "source": current.source},
+            reason=reason,
+            series=series,
+        )
+
+    async def update(
+        self, kind: CodeKind, item_id: str, source: str, expected_version: int | None
+    ) -> dict[str, Any]:
+        """Back up the current source, then save with the hub's optimistic version check."""
+        check_source(source)
+        current = await self.get_source(kind, item_id)
+        if expected_version is not None and current.version != expected_version:
+            raise HubVersionConflictError(
+                f"{kind} {item_id} ({current.name}) is at version {current.version} on the hub, "
+                f"not {expected_version}: it changed since you read it. Nothing was saved."
+            )
+        if current.source == source:
+            return {
+                "id": item_id,
+                "version": current.version,
+                "unchanged": True,
+                "name": current.name,
+            }
+        backup = await self._backup_source(current, "before update", series=True)
+        saved = await save_source(self._client, kind, item_id, source, current.version)
+        return {
+            "id": saved.id,
+            "name": current.name,
+            "previous_version": current.version,
+            "version": saved.version,
+            "item_backup": backup,
+        }
+
+    async def delete(self, kind: CodeKind, item_id: str) -> dict[str, Any]:
+        """Back up the current source, then delete."""
+        current = await self.get_source(kind, item_id)
+        backup = await self._backup_source(current, "before delete", series=False)
+        await delete_code(self._client, kind, item_id)
+        return {"id": item_id, "name": current.name, "item_backup": backup}
+
+    async def restore(self, file: str) -> dict[str, Any]:
+        """Put a code backup back; the current source is backed up first; undone on failure."""
+        doc = await self.backups.read(file)
+        kind = doc.get("kind")
+        source = doc.get("source")
+        item_id = str(doc.get("id") or "")
+        if kind not in CODE_KINDS or not isinstance(source, str) or not item_id:
+            raise ValidationError(
+                f"Backup {file} is not a code backup (type {kind!r}); nothing was changed.",
+                hint="Code backups have type app, driver or library.",
+            )
+        try:
+            current: CodeSource | None = await self.get_source(kind, item_id)
+        except HubNotFoundError:
+            current = None
+        if current is None:  # deleted since: install it again as new code
+            saved = await save_source(self._client, kind, None, source, None)
+            return {
+                "restored_as_new": True,
+                "id": saved.id,
+                "version": saved.version,
+                "note": f"{kind} {item_id} no longer existed; the backup was installed as "
+                f"new code with id {saved.id}.",
+            }
+        if current.source == source:
+            return {"id": item_id, "version": current.version, "unchanged": True}
+        pre = await self._backup_source(current, f"before restore of {file}", series=False)
+        try:
+            saved = await save_source(self._client, kind, item_id, source, current.version)
+        except HubError:
+            await self._put_back(current)
+            raise
+        return {
+            "id": saved.id,
+            "previous_version": current.version,
+            "version": saved.version,
+            "item_backup": pre,
+        }
+
+    async def _put_back(self, original: CodeSource) -> None:
+        """After a failed restore: make sure the hub still has the original source."""
+        try:
+            now = await self.get_source(original.kind, original.id)
+        except HubError:
+            return
+        if now.source != original.source:
+            await save_source(
+                self._client, original.kind, original.id, original.source, now.version
+            )
+
+    # ------------------------------------------------------------------ bundles
+
+    async def list_bundles(self) -> list[dict[str, Any]]:
+        """Installed bundles."""
+        return await fetch_bundles(self._client)
+
+    async def install_bundle(self, url: str, *, private: bool) -> dict[str, Any]:
+        """Have the hub download and install a bundle; report the new bundles."""
+        before = {b["id"] for b in await fetch_bundles(self._client)}
+        await install_bundle(self._client, url, private=private)
+        after = await fetch_bundles(self._client)
+        return {"installed": [b for b in after if b["id"] not in before]}
+
+    async def delete_bundle(self, bundle_id: str) -> dict[str, Any]:
+        """Delete a bundle container and verify it is gone."""
+        bundles = {b["id"]: b for b in await fetch_bundles(self._client)}
+        if bundle_id not in bundles:
+            raise HubNotFoundError(
+                f"No bundle with id {bundle_id}", hint="List bundles with hub_list_bundles."
+            )
+        await delete_bundle(self._client, bundle_id)
+        if bundle_id in {b["id"] for b in await fetch_bundles(self._client)}:
+            raise HubError(f"The hub still lists bundle {bundle_id} after deleting it")
+        return {"deleted": bundles[bundle_id]}
+
+    async def export_bundle(
+        self, bundle_id: str, file_name: str | None, *, overwrite: bool
+    ) -> dict[str, Any]:
+        """Save a bundle's .zip into the File Manager."""
+        bundles = {b["id"]: b for b in await fetch_bundles(self._client)}
+        if bundle_id not in bundles:
+            raise HubNotFoundError(
+                f"No bundle with id {bundle_id}", hint="List bundles with hub_list_bundles."
+            )
+        name = file_name or f"{bundles[bundle_id]['name']}.zip"
+        if not name.endswith(".zip"):
+            name += ".zip"
+        if not valid_file_name(name):
+            raise ValidationError(
+                f"'{name}' is not a valid File Manager name (letters, digits, . _ - only)."
+            )
+        if not overwrite and name in {f.name for f in await list_files(self._client)}:
+            raise ValidationError(
+                f"{name} already exists in the File Manager. Nothing was written.",
+                hint="Pass another file_name, or overwrite=true.",
+            )
+        data = await export_bundle(self._client, bundle_id)
+        await write_file(self._client, name, data)
+        return {"bundle_id": bundle_id, "file": name, "size": len(data)}

@@ -1,0 +1,168 @@
+"""Installed-app tools: the app tree, config pages and state, enable/disable, delete, HPM."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import probatio as vol
+
+from ..managers.apps import AppManager
+from ..safety import ToolKind
+from .base import HubTool, ToolCall
+from .paging import paginate, paging_fields
+
+APP_ID = vol.All(vol.Coerce(str), vol.Match(r"^\d+$", msg="app_id must be a numeric id"))
+PAGE_NAME = vol.All(str, vol.Match(r"^[A-Za-z0-9_]{1,80}$", msg="page must be a page name"))
+
+
+def _manager(call: ToolCall) -> AppManager:
+    return AppManager(call.runtime.client)
+
+
+class ListAppsTool(HubTool):
+    """hub_list_apps."""
+
+    name = "hub_list_apps"
+    title = "List installed apps"
+    description = (
+        "List installed (running) apps as a tree in tree order: app_id, name, type, "
+        "parent_id, depth, disabled, user (community code) vs built-in. Filter by text, by "
+        "kind (user, builtin, disabled, parents) or by device_id to find the apps that use a "
+        "device. Rules are apps too; hub_list_rules adds their paused/stopped status. App "
+        "code (the Groovy) is in hub_list_code."
+    )
+    domain = "apps"
+    fields = {
+        vol.Optional("text", description="Part of the name or type, or an exact app id"): str,
+        vol.Optional("kind", default="all", description="all, user, builtin, disabled, parents"): (
+            vol.In(["all", "user", "builtin", "disabled", "parents"])
+        ),
+        vol.Optional("device_id", description="Only apps that use this device"): vol.All(
+            vol.Coerce(str), vol.Match(r"^\d+$", msg="device_id must be a numeric id")
+        ),
+        vol.Optional("include_hidden", default=False, description="Include hidden apps"): bool,
+        **paging_fields(default_limit=200, max_limit=500),
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Return the apps."""
+        apps = await _manager(call).list_apps(
+            text=args.get("text"),
+            kind=args["kind"],
+            device_id=args.get("device_id"),
+            include_hidden=args["include_hidden"],
+        )
+        return paginate(apps, args, key="apps", default_limit=200)
+
+
+class GetAppTool(HubTool):
+    """hub_get_app."""
+
+    name = "hub_get_app"
+    title = "Get installed app"
+    description = (
+        "Read one installed app: its configuration page (sections with every input's type, "
+        "title and current value, text, buttons and links to other pages), settings, child "
+        "apps, and its internal state (state variables, event subscriptions, scheduled "
+        "jobs). Multi-page apps: pass page= one of the page names listed under 'pages'. "
+        "Very large values are cut. For a rule's health use hub_get_rule_health."
+    )
+    domain = "apps"
+    fields = {
+        vol.Required("app_id", description="Installed app id (from hub_list_apps)"): APP_ID,
+        vol.Optional("page", description="Config page name; omit for the main page"): PAGE_NAME,
+        vol.Optional("include_state", default=True, description="Include the app's state"): bool,
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Return the app."""
+        return await _manager(call).get_app(
+            args["app_id"], args.get("page"), include_state=args["include_state"]
+        )
+
+
+class SetAppDisabledTool(HubTool):
+    """hub_set_app_disabled."""
+
+    name = "hub_set_app_disabled"
+    title = "Enable or disable app"
+    description = (
+        "Disable (disabled=true) or re-enable (disabled=false) an installed app or rule "
+        "without deleting it; a disabled app does nothing until enabled. Verified by reading "
+        "it back. To pause a rule while keeping it enabled use hub_set_rule_paused."
+    )
+    domain = "apps"
+    kind = ToolKind.WRITE
+    fields = {
+        vol.Required("app_id", description="Installed app id"): APP_ID,
+        vol.Required("disabled", description="true to disable, false to enable"): bool,
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Set and verify."""
+        result = await _manager(call).set_disabled(args["app_id"], args["disabled"])
+        verb = "disabled" if args["disabled"] else "enabled"
+        note = " (already)" if result.get("unchanged") else ""
+        return {"summary": f"App {args['app_id']} ({result['name']}) {verb}{note}", **result}
+
+
+class DeleteAppTool(HubTool):
+    """hub_delete_app."""
+
+    name = "hub_delete_app"
+    title = "Delete installed app"
+    description = (
+        "Delete an installed app or rule (and its child apps). First its configuration, "
+        "settings and state are saved as an item backup in the File Manager (see "
+        "hub_list_item_backups) so it can be re-created by hand; there is no in-place "
+        "restore. force=true (default) removes it without the app's own uninstall prompts; "
+        "force=false is the hub's soft delete. Built-in parent apps with children are "
+        "refused. For Visual Rules prefer hub_delete_visual_rule. Destructive: needs "
+        "confirm=true and a hub backup from the last 24 hours."
+    )
+    domain = "apps"
+    kind = ToolKind.DESTRUCTIVE
+    fields = {
+        vol.Required("app_id", description="Installed app id"): APP_ID,
+        vol.Optional("force", default=True, description="Hard delete (default)"): bool,
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Snapshot and delete."""
+        result = await _manager(call).delete(args["app_id"], force=args["force"])
+        kids = f" and {result['children_deleted']} child apps" if result["children_deleted"] else ""
+        return {
+            "summary": f"Deleted app {args['app_id']} ({result['name']}){kids}; backup "
+            f"{result['item_backup']['backup']}",
+            **result,
+        }
+
+
+class ListHpmPackagesTool(HubTool):
+    """hub_list_hpm_packages."""
+
+    name = "hub_list_hpm_packages"
+    title = "List HPM packages"
+    description = (
+        "List the packages Hubitat Package Manager (HPM) tracks on this hub: name, version, "
+        "beta, manifest URL and the apps and drivers each installed. Read from HPM's own "
+        "state; fails with not_found when HPM is not installed. Compare with hub_list_code "
+        "to spot code that HPM does not know about."
+    )
+    domain = "apps"
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Return the packages."""
+        result = await _manager(call).hpm_packages()
+        return {**result, "count": len(result["packages"])}
+
+
+ORDER = 62
+
+TOOLS: tuple[type[HubTool], ...] = (
+    ListAppsTool,
+    GetAppTool,
+    SetAppDisabledTool,
+    DeleteAppTool,
+    ListHpmPackagesTool,
+)

@@ -1,0 +1,96 @@
+"""Installed apps, RM, VRB (§12) and Easy Dashboards (§13.1)."""
+
+from __future__ import annotations
+
+import json
+
+import aiohttp
+
+from hubitat_emulator import HubEmulator
+from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH
+from hubitat_emulator.seed import RULE_LEAK, RULE_MOTION
+
+from .conftest import get_json
+
+
+async def test_configure_and_status(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    cfg = await get_json(session, f"{hub.url}/installedapp/configure/json/{RULE_MOTION}")
+    assert set(cfg) == {"app", "configPage", "settings", "childApps"}
+    assert cfg["app"]["trueLabel"] == "Motion Lights - Kitchen"
+    st = await get_json(session, f"{hub.url}/installedapp/statusJson/{RULE_MOTION}")
+    assert isinstance(st["appState"], list)
+    names = {e["name"] for e in st["appState"]}
+    assert {"paused", "stopped", "allLocalVars"} <= names
+    hpm = await get_json(session, f"{hub.url}/installedapp/statusJson/210")
+    manifests = next(e for e in hpm["appState"] if e["name"] == "manifests")
+    assert isinstance(manifests["value"], str)  # the JSON-string variant
+    async with session.get(f"{hub.url}/installedapp/json/9999") as resp:
+        assert resp.status == 404
+
+
+async def test_broken_flag_lags_until_rendered(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    before = await get_json(session, f"{hub.url}/app/ruleBuilderJson/{RULE_LEAK}")
+    assert before["broken"] is False
+    await get_json(session, f"{hub.url}/installedapp/configure/json/{RULE_LEAK}")
+    after = await get_json(session, f"{hub.url}/app/ruleBuilderJson/{RULE_LEAK}")
+    assert after["broken"] is True
+    assert await get_json(session, f"{hub.url}/app/ruleBuilderJson/9999") == {}
+
+
+async def test_buttons_disable_delete(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    form = {"id": str(RULE_MOTION), "name": "pausRule", "settings[pausRule]": "clicked"}
+    async with session.post(f"{hub.url}/installedapp/btn", data=form) as resp:
+        assert json.loads(await resp.text())["success"] is True
+    assert hub.state.dev.internals[RULE_MOTION].state["paused"] is True
+    async with session.post(f"{hub.url}/installedapp/btn", data={**form, "name": "x"}) as resp:
+        assert json.loads(await resp.text())["success"] is False
+    body = {"id": APP_ANNOUNCER, "disable": True}
+    async with session.post(f"{hub.url}/installedapp/disable", json=body) as resp:
+        assert json.loads(await resp.text()) == {"success": True}
+    assert hub.state.apps[APP_ANNOUNCER].disabled is True
+    url = f"{hub.url}/installedapp/forcedelete/{RULE_MOTION}/quiet"
+    async with session.get(url, allow_redirects=False) as resp:
+        assert resp.status == 302
+    assert RULE_MOTION not in hub.state.apps
+
+
+async def test_visual_rules(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    rule = await get_json(session, f"{hub.url}/app/ruleBuilderJson/{VRB_PORCH}")
+    assert {"name", "rulePaused", "whenNodes", "thenNodes", "elseNodes", "promptHistory"} <= set(
+        rule
+    )
+    graph = await get_json(session, f"{hub.url}/app/ruleBuilder20Json/{VRB_PORCH}")
+    assert graph == {"success": False, "message": "Rule builder instance not found"}
+    async with session.get(f"{hub.url}/app/createVisualRuleBuilderRule") as resp:
+        html = await resp.text()
+    new_id = int(html.split("HubitatRuleBuilderAppId = ")[1].split(";")[0])
+    body = {"name": "N", "rulePaused": False, "whenNodes": [{}], "thenNodes": [], "elseNodes": []}
+    async with session.post(f"{hub.url}/app/ruleBuilderJson/{new_id}", json=body) as resp:
+        assert json.loads(await resp.text()) == {"success": True}
+    assert hub.state.apps[new_id].label == "N"
+    bad = {**body, "thenNodes": ["x"]}
+    async with session.post(f"{hub.url}/app/ruleBuilderJson/{new_id}", json=bad) as resp:
+        assert json.loads(await resp.text())["success"] is False
+    paused = await get_json(session, f"{hub.url}/app/ruleBuilderPause/{new_id}/true")
+    assert paused == {"success": True} and hub.state.dev.vrb[new_id]["rulePaused"] is True
+
+
+async def test_easy_dashboards(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    assert await get_json(session, f"{hub.url}/dashboard/all") == []
+    async with session.get(f"{hub.url}/dashboard/select") as resp:
+        pin = (await resp.text()).split("globalDashboardPinToken = '")[1].split("'")[0]
+    listed = await get_json(session, f"{hub.url}/dashboard/all?pinToken={pin}")
+    assert listed[0]["deviceIds"] == "[]"
+    created = await get_json(
+        session, f"{hub.url}/dashboard/create?name=New&deviceIds=1,2&showModeTile=true"
+    )
+    assert created["success"] is True and created["name"] == "New"
+    new_id = created["installedAppId"]
+    upd = await get_json(session, f"{hub.url}/dashboard/update?id={new_id}&name=Renamed")
+    assert upd["success"] is True
+    cfg = hub.state.dev.easy_dashboards[new_id]
+    assert cfg["deviceIds"] == "[]" and cfg["showModeTile"] is False  # wholesale
+    gone = await get_json(session, f"{hub.url}/dashboard/delete?id={new_id}&pinToken={pin}")
+    assert gone == {"success": True, "message": "deleted"}

@@ -1,0 +1,220 @@
+"""Installed apps, Rule Machine and Visual Rules tools against the emulated hub."""
+
+from __future__ import annotations
+
+import importlib
+import json
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from hubitat_emulator import HubEmulator
+from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH
+from hubitat_emulator.seed import APP_RULE_MACHINE, RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
+
+from .conftest import ToolCaller
+
+
+def writes(hub: HubEmulator) -> list[str]:
+    return [
+        p
+        for m, p in hub.requests
+        if m == "POST" or "delete" in p or "ruleBuilderPause" in p or "create" in p
+    ]
+
+
+async def test_list_apps_tree_and_filters(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    result = await call_tool("hub_list_apps")
+    assert not result.error, result.data
+    apps = {a["app_id"]: a for a in result.data["apps"]}
+    rule = apps[str(RULE_MOTION)]
+    assert rule["parent_id"] == str(APP_RULE_MACHINE) and rule["depth"] == 1
+    assert rule["name"] == "Motion Lights - Kitchen"
+    assert str(VRB_PORCH) not in apps  # hidden
+    user = await call_tool("hub_list_apps", {"kind": "user"})
+    assert {a["name"] for a in user.data["apps"]} == {
+        "Hall motion announcer",
+        "Hubitat Package Manager",
+    }
+    dev = next(d for d in hub.state.devices.values() if RULE_LEAK in d.apps_using)
+    using = await call_tool("hub_list_apps", {"device_id": dev.id})
+    assert str(RULE_LEAK) in {a["app_id"] for a in using.data["apps"]}
+    bad = await call_tool("hub_list_apps", {"kind": "weird"})
+    assert bad.error and bad.data["error"] == "invalid_arguments"
+
+
+async def test_get_app_page_and_state(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
+    result = await call_tool("hub_get_app", {"app_id": RULE_MOTION})
+    assert not result.error, result.data
+    data = result.data
+    assert data["label"] == "Motion Lights - Kitchen" and data["type"] == "Rule-5.1"
+    sections = data["config_page"]["sections"]
+    assert sections[0]["inputs"][0]["value"] == "Motion Lights - Kitchen"
+    assert {"name": "runRuleAct", "title": "Run Actions"} in sections[1]["buttons"]
+    assert data["state"]["allLocalVars"]["timeout"]["value"] == 300
+    hpm = await call_tool("hub_get_app", {"app_id": 210})
+    assert isinstance(hpm.data["state"]["manifests"], dict)  # JSON string parsed
+    missing = await call_tool("hub_get_app", {"app_id": 9999})
+    assert missing.error and missing.data["error"] == "not_found"
+    bad = await call_tool("hub_get_app", {"app_id": 1, "page": "../x"})
+    assert bad.error and bad.data["error"] == "invalid_arguments"
+
+
+async def test_set_app_disabled(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    result = await call_tool("hub_set_app_disabled", {"app_id": APP_ANNOUNCER, "disabled": True})
+    assert not result.error, result.data
+    assert hub.state.apps[APP_ANNOUNCER].disabled is True
+    again = await call_tool("hub_set_app_disabled", {"app_id": APP_ANNOUNCER, "disabled": True})
+    assert again.data["unchanged"] is True
+    await call_tool("hub_set_app_disabled", {"app_id": APP_ANNOUNCER, "disabled": False})
+    assert hub.state.apps[APP_ANNOUNCER].disabled is False
+
+
+async def test_delete_app_gate_and_backup(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    refused = await call_tool("hub_delete_app", {"app_id": RULE_GOODNIGHT})
+    assert refused.error and refused.data["error"] == "confirmation_required"
+    no_backup = await call_tool("hub_delete_app", {"app_id": RULE_GOODNIGHT, "confirm": True})
+    assert no_backup.error and no_backup.data["error"] == "backup_required"
+    assert RULE_GOODNIGHT in hub.state.apps
+    hub.mark_backup_now()
+    parent = await call_tool("hub_delete_app", {"app_id": APP_RULE_MACHINE, "confirm": True})
+    assert parent.error and parent.data["error"] == "invalid_request"
+    ok = await call_tool("hub_delete_app", {"app_id": RULE_GOODNIGHT, "confirm": True})
+    assert not ok.error, ok.data
+    assert RULE_GOODNIGHT not in hub.state.apps
+    snap = json.loads(hub.files.read(ok.data["item_backup"]["backup"]) or b"{}")
+    assert snap["config"]["app"]["id"] == RULE_GOODNIGHT and "rule_builder" in snap
+    paths = [p for _m, p in hub.requests]
+    assert paths.index("/hub/fileManager/upload") < paths.index(
+        f"/installedapp/forcedelete/{RULE_GOODNIGHT}/quiet"
+    )
+
+
+async def test_hpm_packages(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
+    result = await call_tool("hub_list_hpm_packages")
+    assert not result.error, result.data
+    names = {p["name"]: p for p in result.data["packages"]}
+    assert names["Acme Tools"]["version"] == "1.4.2"
+
+
+async def test_list_rules_and_health(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    result = await call_tool("hub_list_rules")
+    assert not result.error, result.data
+    rules = {r["app_id"]: r for r in result.data["rules"]}
+    assert rules[str(RULE_MOTION)]["engine"] == "rule_machine"
+    assert rules[str(RULE_MOTION)]["paused"] is False
+    assert rules[str(VRB_PORCH)]["engine"] == "visual"
+    health = await call_tool("hub_get_rule_health", {"app_id": RULE_LEAK})
+    assert not health.error, health.data
+    assert health.data["healthy"] is False
+    assert health.data["broken_markers"] and health.data["compiled_broken"] is True
+    ok = await call_tool("hub_get_rule_health", {"app_id": RULE_MOTION})
+    assert ok.data["healthy"] is True
+    not_rule = await call_tool("hub_get_rule_health", {"app_id": APP_ANNOUNCER})
+    assert not_rule.error and not_rule.data["error"] == "invalid_request"
+
+
+async def test_local_variables(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
+    result = await call_tool("hub_list_rule_local_variables", {"app_id": RULE_MOTION})
+    assert result.data["variables"] == [{"name": "timeout", "type": "integer", "value": 300}]
+    vrb = await call_tool("hub_list_rule_local_variables", {"app_id": VRB_PORCH})
+    assert vrb.error and vrb.data["error"] == "invalid_request"
+
+
+async def test_call_rule_and_pause(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    internals = hub.state.dev.internals[RULE_MOTION]
+    run = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "run_actions"})
+    assert not run.error, run.data
+    assert internals.runs == 1
+    stop = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "stop"})
+    assert not stop.error and internals.state["stopped"] is True
+    again = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "stop"})
+    assert again.data["unchanged"] is True and internals.state["stopped"] is True
+    before = len(hub.requests)
+    bad = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "explode"})
+    assert bad.error and len(hub.requests) == before
+    paused = await call_tool("hub_set_rule_paused", {"app_id": RULE_MOTION, "paused": True})
+    assert not paused.error and internals.state["paused"] is True
+    twice = await call_tool("hub_set_rule_paused", {"app_id": RULE_MOTION, "paused": True})
+    assert twice.data["unchanged"] is True and internals.state["paused"] is True
+    vrb = await call_tool("hub_set_rule_paused", {"app_id": VRB_PORCH, "paused": True})
+    assert not vrb.error and hub.state.dev.vrb[VRB_PORCH]["rulePaused"] is True
+
+
+async def test_visual_rules_crud(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    got = await call_tool("hub_get_visual_rule", {"app_id": VRB_PORCH})
+    assert got.data["format"] == "classic"
+    nodes = got.data["definition"]
+    created = await call_tool(
+        "hub_create_visual_rule",
+        {"name": "Copy", "when_nodes": nodes["whenNodes"], "then_nodes": nodes["thenNodes"]},
+    )
+    assert not created.error, created.data
+    new_id = int(created.data["app_id"])
+    assert hub.state.dev.vrb[new_id]["thenNodes"] == nodes["thenNodes"]
+    updated = await call_tool("hub_update_visual_rule", {"app_id": new_id, "name": "Renamed"})
+    assert not updated.error, updated.data
+    assert hub.state.dev.vrb[new_id]["name"] == "Renamed"
+    assert hub.state.dev.vrb[new_id]["thenNodes"] == nodes["thenNodes"]  # merged
+    empty = await call_tool("hub_update_visual_rule", {"app_id": new_id})
+    assert empty.error and empty.data["error"] == "invalid_request"
+    wrong = await call_tool("hub_get_visual_rule", {"app_id": RULE_MOTION})
+    assert wrong.error
+    gate = await call_tool("hub_delete_visual_rule", {"app_id": new_id})
+    assert gate.error and gate.data["error"] == "confirmation_required"
+    hub.mark_backup_now()
+    deleted = await call_tool("hub_delete_visual_rule", {"app_id": new_id, "confirm": True})
+    assert not deleted.error, deleted.data
+    assert deleted.data["definition"]["name"] == "Renamed"
+    assert new_id not in hub.state.apps
+
+
+async def test_create_visual_rule_refused_definition_is_cleaned_up(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    before = set(hub.state.apps)
+    result = await call_tool(
+        "hub_create_visual_rule", {"name": "Bad", "when_nodes": ["x"], "then_nodes": []}
+    )
+    assert result.error and result.data["error"] == "hub_bad_response"
+    assert "Invalid rule definition" in result.data["message"]
+    assert set(hub.state.apps) == before
+    assert any("/forcedelete/" in p for _m, p in hub.requests)
+
+
+async def test_hub_error_maps(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.error_burst = 4
+    hub.faults.error_status = 500
+    result = await call_tool("hub_list_rules")
+    assert result.error and result.data["error"] == "hub_bad_response"
+
+
+DEV_TOOLS = [
+    cls.name
+    for module in ("code", "apps", "rules", "dashboards")
+    for cls in importlib.import_module(f"custom_components.hubitat_dev_tools.tools.{module}").TOOLS
+]
+
+
+@pytest.mark.parametrize("tool_name", DEV_TOOLS)
+async def test_invalid_arguments_send_nothing(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, tool_name: str
+) -> None:
+    before = len(hub.requests)
+    result = await call_tool(tool_name, {"bogus_argument": 1})
+    assert result.error and result.data["error"] == "invalid_arguments"
+    assert len(hub.requests) == before

@@ -1,0 +1,285 @@
+"""Code tools (apps/drivers/libraries, item backups, bundles) against the emulated hub."""
+
+from __future__ import annotations
+
+import json
+
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from hubitat_emulator import HubEmulator
+
+from .conftest import ToolCaller, add_entry
+
+GOOD_DRIVER = """metadata {
+    definition(name: "Test Relay", namespace: "t", author: "t") {
+        capability "Switch"
+    }
+}
+def on() { }
+def off() { }
+"""
+
+
+def saves(hub: HubEmulator) -> list[str]:
+    return [p for m, p in hub.requests if "saveOrUpdateJson" in p]
+
+
+def backups(hub: HubEmulator) -> list[str]:
+    return [n for n in hub.files.names() if n.startswith("hdt-backup_")]
+
+
+async def test_list_code(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
+    result = await call_tool("hub_list_code")
+    assert not result.error, result.data
+    items = result.data["code"]
+    kinds = {i["type"] for i in items}
+    assert kinds == {"app", "driver", "library"}
+    announcer = next(i for i in items if i["name"] == "Motion Announcer")
+    assert announcer["used_by"] == ["Hall motion announcer (200)"]
+    assert announcer["last_modified"]
+    lib = next(i for i in items if i["type"] == "library")
+    assert lib["version"] == 2 and lib["used_by_apps"] == ["Motion Announcer"]
+    drivers = await call_tool("hub_list_code", {"type": "driver", "text": "plug"})
+    assert [d["name"] for d in drivers.data["code"]] == ["Acme Smart Plug"]
+
+
+async def test_get_code_pages_large_source(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
+    first = await call_tool("hub_get_code", {"type": "app", "id": "2"})
+    assert not first.error, first.data
+    data = first.data
+    assert data["version"] == 2 and data["total_chars"] > 100_000
+    assert len(data["source"]) == 30_000 and data["next_offset"] == 30_000
+    assert len(json.dumps(data)) < 100_000
+    parts = [data["source"]]
+    offset = data["next_offset"]
+    while offset is not None:
+        page = await call_tool("hub_get_code", {"type": "app", "id": "2", "offset": offset})
+        parts.append(page.data["source"])
+        offset = page.data["next_offset"]
+    assert len("".join(parts)) == data["total_chars"]
+    lib = await call_tool("hub_get_code", {"type": "library", "id": 1})
+    assert "library(" in lib.data["source"] and lib.data["next_offset"] is None
+
+
+async def test_get_code_refusals(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    before = len(hub.requests)
+    for args in ({"type": "widget", "id": "1"}, {"type": "app", "id": "x"}, {"type": "app"}):
+        result = await call_tool("hub_get_code", args)
+        assert result.error and result.data["error"] == "invalid_arguments"
+    assert len(hub.requests) == before
+    missing = await call_tool("hub_get_code", {"type": "driver", "id": "999"})
+    assert missing.error and missing.data["error"] == "not_found"
+
+
+async def test_install_compile_error_verbatim(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    broken = GOOD_DRIVER.replace("def off() { }", "def off() {")
+    result = await call_tool("hub_install_code", {"type": "driver", "source": broken})
+    assert result.error
+    assert result.data["error"] == "compile_error"
+    assert "Unexpected input: '{'" in result.data["message"]
+    assert "line 7" in result.data["message"]
+    ok = await call_tool("hub_install_code", {"type": "driver", "source": GOOD_DRIVER})
+    assert not ok.error, ok.data
+    new_id = ok.data["id"]
+    assert hub.state.dev.code[("driver", int(new_id))].name == "Test Relay"
+    assert "summary" in ok.data
+
+
+async def test_install_refuses_bom_before_sending(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    result = await call_tool("hub_install_code", {"type": "app", "source": "\ufeff" + GOOD_DRIVER})
+    assert result.error and result.data["error"] == "invalid_request"
+    assert saves(hub) == []
+
+
+async def test_update_backs_up_first_and_keeps_series_original(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    item = hub.state.dev.code[("driver", 1)]
+    original = item.source
+    v1 = original.replace('capability "Refresh"', 'capability "Refresh"\n        // v1')
+    result = await call_tool(
+        "hub_update_code", {"type": "driver", "id": "1", "source": v1, "expected_version": 7}
+    )
+    assert not result.error, result.data
+    assert result.data["version"] == 8 and result.data["previous_version"] == 7
+    backup = result.data["item_backup"]["backup"]
+    assert backups(hub) == [backup]
+    stored = json.loads(hub.files.read(backup) or b"{}")
+    assert stored["source"] == original and stored["version"] == 7
+    # the backup upload happened before the save
+    paths = [p for _m, p in hub.requests]
+    assert paths.index("/hub/fileManager/upload") < paths.index("/driver/saveOrUpdateJson")
+    v2 = v1 + "\n// v2\n"
+    second = await call_tool("hub_update_code", {"type": "driver", "id": "1", "source": v2})
+    assert not second.error
+    assert second.data["item_backup"]["reused"] is True
+    assert backups(hub) == [backup]
+    assert item.source == v2
+
+
+async def test_update_version_conflict(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    src = hub.state.dev.code[("app", 1)].source + "\n// edit\n"
+    stale = await call_tool(
+        "hub_update_code", {"type": "app", "id": "1", "source": src, "expected_version": 3}
+    )
+    assert stale.error and stale.data["error"] == "version_conflict"
+    assert saves(hub) == [] and backups(hub) == []
+    # the hub's own check: someone saves between our read and our save
+    hub.state.dev.code[("app", 1)].version = 4
+    result = await call_tool("hub_update_code", {"type": "app", "id": "1", "source": src})
+    assert not result.error
+    assert hub.state.dev.code[("app", 1)].version == 5
+
+
+async def test_update_compile_error_leaves_code(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    item = hub.state.dev.code[("library", 1)]
+    before = item.source
+    result = await call_tool(
+        "hub_update_code", {"type": "library", "id": "1", "source": "def x() {\n}\n}"}
+    )
+    assert result.error and result.data["error"] == "compile_error"
+    assert "line 3" in result.data["message"]
+    assert item.source == before
+
+
+async def test_hub_error_maps(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.error_burst = 4
+    hub.faults.error_status = 500
+    result = await call_tool("hub_list_code", {"type": "app"})
+    assert result.error and result.data["error"] == "hub_bad_response"
+
+
+async def test_delete_gate_backup_and_refusal(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    args = {"type": "driver", "id": "2"}
+    no_confirm = await call_tool("hub_delete_code", args)
+    assert no_confirm.error and no_confirm.data["error"] == "confirmation_required"
+    stale = await call_tool("hub_delete_code", {**args, "confirm": True})
+    assert stale.error and stale.data["error"] == "backup_required"
+    assert ("driver", 2) in hub.state.dev.code and backups(hub) == []
+    hub.mark_backup_now()
+    ok = await call_tool("hub_delete_code", {**args, "confirm": True})
+    assert not ok.error, ok.data
+    assert ("driver", 2) not in hub.state.dev.code
+    assert backups(hub) == [ok.data["item_backup"]["backup"]]
+    in_use = await call_tool("hub_delete_code", {"type": "app", "id": "1", "confirm": True})
+    assert in_use.error and "installed instances" in in_use.data["message"]
+    assert ("app", 1) in hub.state.dev.code
+
+
+async def test_backups_list_get_restore(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    original = hub.state.dev.code[("driver", 2)].source
+    deleted = await call_tool("hub_delete_code", {"type": "driver", "id": "2", "confirm": True})
+    name = deleted.data["item_backup"]["backup"]
+    listed = await call_tool("hub_list_item_backups", {"type": "driver"})
+    assert [b["backup"] for b in listed.data["backups"]] == [name]
+    got = await call_tool("hub_get_item_backup", {"backup": name})
+    assert got.data["source"] == original and got.data["reason"] == "before delete"
+    restored = await call_tool("hub_restore_item_backup", {"backup": name})
+    assert not restored.error, restored.data
+    assert restored.data["restored_as_new"] is True
+    new_id = int(restored.data["id"])
+    assert hub.state.dev.code[("driver", new_id)].source == original
+    bad = await call_tool("hub_get_item_backup", {"backup": "../etc/passwd"})
+    assert bad.error and bad.data["error"] == "invalid_request"
+
+
+async def test_restore_in_place_and_failed_restore_puts_back(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    item = hub.state.dev.code[("app", 1)]
+    original = item.source
+    edited = original + "\n// edited\n"
+    upd = await call_tool("hub_update_code", {"type": "app", "id": "1", "source": edited})
+    name = upd.data["item_backup"]["backup"]
+    restored = await call_tool("hub_restore_item_backup", {"backup": name})
+    assert not restored.error, restored.data
+    assert item.source == original
+    assert restored.data["item_backup"]["backup"] != name  # pre-restore snapshot
+    # a backup that no longer compiles (the library it includes is gone): refused, unchanged
+    doc = json.loads(hub.files.read(name) or b"{}")
+    doc["source"] = original.replace("#include acme.Utils", "#include acme.Gone")
+    hub.files.write(name, json.dumps(doc).encode())
+    item.source = edited
+    failed = await call_tool("hub_restore_item_backup", {"backup": name})
+    assert failed.error and failed.data["error"] == "compile_error"
+    assert item.source == edited
+
+
+async def test_bundles(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
+    listed = await call_tool("hub_list_bundles")
+    assert listed.data["bundles"][0]["contains"]["apps"] == ["Hubitat Package Manager"]
+    bad_url = await call_tool("hub_install_bundle", {"url": "ftp://x"})
+    assert bad_url.error and bad_url.data["error"] == "invalid_arguments"
+    missing = await call_tool("hub_install_bundle", {"url": "https://example.com/nope.zip"})
+    assert missing.error and "404" in missing.data["message"]
+    ok = await call_tool(
+        "hub_install_bundle", {"url": "https://example.com/bundles/acme-tools.zip"}
+    )
+    assert not ok.error, ok.data
+    new_id = ok.data["installed"][0]["id"]
+    gate = await call_tool("hub_delete_bundle", {"bundle_id": new_id, "confirm": True})
+    assert gate.error and gate.data["error"] == "backup_required"
+    hub.mark_backup_now()
+    deleted = await call_tool("hub_delete_bundle", {"bundle_id": new_id, "confirm": True})
+    assert not deleted.error, deleted.data
+    assert int(new_id) not in hub.state.dev.bundles
+
+
+async def test_update_through_hub_security(
+    hass: HomeAssistant, secure_hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    await add_entry(hass, secure_hub)
+    item = secure_hub.state.dev.code[("app", 1)]
+    result = await call_tool(
+        "hub_update_code", {"type": "app", "id": "1", "source": item.source + "\n// secure\n"}
+    )
+    assert not result.error, result.data
+    assert item.source.endswith("// secure\n")
+    assert secure_hub.files.read(result.data["item_backup"]["backup"]) is not None
+
+
+async def test_export_bundle(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    result = await call_tool("hub_export_bundle", {"bundle_id": "1"})
+    assert not result.error, result.data
+    data = hub.files.read(result.data["file"])
+    assert data is not None and data.startswith(b"PK") and len(data) == result.data["size"]
+    again = await call_tool("hub_export_bundle", {"bundle_id": "1"})
+    assert again.error and again.data["error"] == "invalid_request"
+    bad = await call_tool("hub_export_bundle", {"bundle_id": "1", "file_name": "../x"})
+    assert bad.error and bad.data["error"] == "invalid_request"
+    missing = await call_tool("hub_export_bundle", {"bundle_id": "77"})
+    assert missing.error and missing.data["error"] == "not_found"
+
+
+async def test_backups_pruned_to_bound(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    for day in range(1, 11):
+        name = f"hdt-backup_driver-1_202601{day:02d}-120000.json"
+        hub.files.write(name, b'{"kind": "driver", "id": "1", "source": "old"}')
+    src = hub.state.dev.code[("driver", 1)].source + "\n// new\n"
+    result = await call_tool("hub_update_code", {"type": "driver", "id": "1", "source": src})
+    assert not result.error, result.data
+    assert result.data["item_backup"]["pruned"] == ["hdt-backup_driver-1_20260101-120000.json"]
+    assert len(backups(hub)) == 10
+    assert result.data["item_backup"]["backup"] in backups(hub)
