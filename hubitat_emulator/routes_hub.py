@@ -250,7 +250,7 @@ class _HubRoutes:
                 "maxStates": 30,
                 "deviceStats": stats,
                 "appStats": [],
-                "jobs": [],
+                "jobs": self.emu.ops.scheduled_jobs(),
                 "runningJobs": [],
                 "hubCommands": [],
             }

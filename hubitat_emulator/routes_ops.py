@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .clock import HUB_TZ, utcnow
+from .clock import HUB_TZ, fmt_event, utcnow
 
 if TYPE_CHECKING:
     from .hub import HubEmulator
@@ -55,6 +55,11 @@ class OpsState:
     history_rows: int = 288
     memory_trend_kb: int = -900  # free memory change per 5-minute row (negative: a leak)
     zwave_firmware: str = "7.18"
+    jobs: list[dict[str, Any]] = field(default_factory=list)
+
+    def scheduled_jobs(self) -> list[dict[str, Any]]:
+        """``/logs/json`` ``jobs``: ``{id, name, recurring, methodName, nextRun}``."""
+        return [dict(j) for j in self.jobs]
 
 
 def setup(app: web.Application, emu: HubEmulator) -> None:
@@ -374,4 +379,15 @@ def seed_ops(state: Any) -> OpsState:
     ]
     if nodes:
         ops.failed_zwave_nodes.add(max(nodes))
+    tomorrow = (utcnow() + timedelta(hours=9)).replace(minute=0, second=0, microsecond=0)
+    for n, app in enumerate(list(state.apps.values())[:4]):
+        ops.jobs.append(
+            {
+                "id": 9100 + n,
+                "name": app.label or app.name,
+                "recurring": n % 2 == 0,
+                "methodName": ("periodicHandler", "sunsetHandler", "pollDevices", "cleanup")[n],
+                "nextRun": fmt_event(tomorrow + timedelta(minutes=15 * n)),
+            }
+        )
     return ops

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from .client import HubClient
 
@@ -50,3 +51,40 @@ async def fetch_local_backups(client: HubClient) -> list[Backup]:
                 )
     out.sort(key=lambda b: b.created or datetime.min.replace(tzinfo=UTC), reverse=True)
     return out
+
+
+async def fetch_backup_status(client: HubClient) -> dict[str, Any]:
+    """``{"backupInProgress": bool, "cloudBackupInProgress": bool}``."""
+    data = await client.get_json("/hub/backup/statusJson")
+    return data if isinstance(data, dict) else {}
+
+
+async def fetch_backup_schedule(client: HubClient) -> dict[str, Any]:
+    """The automatic backup schedule (``/hub2/backup/json``), the password left out."""
+    data = await client.get_json("/hub2/backup/json")
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if "password" not in k.lower()}
+
+
+async def create_backup(client: HubClient) -> None:
+    """Ask the hub to create a backup now (it streams the file back; we discard it)."""
+    await client.request(
+        "GET", "/hub/backupDB", params={"fileName": "latest"}, expect="text", timeout=180
+    )
+
+
+async def delete_local_backup(client: HubClient, name: str) -> bool:
+    """Delete one local backup by file name; True when the hub says it did."""
+    data = await client.request(
+        "GET", "/hub2/deleteLocalBackup", params={"fileName": name}, expect="any"
+    )
+    return isinstance(data, dict) and data.get("success") in (True, "true")
+
+
+async def restore_local_backup(client: HubClient, name: str) -> dict[str, Any]:
+    """Restore one local backup by file name (the hub reboots); the hub's answer."""
+    data = await client.request(
+        "GET", "/hub2/restoreLocalBackup", params={"fileName": name}, expect="any", timeout=60
+    )
+    return data if isinstance(data, dict) else {"success": False, "message": str(data)[:200]}

@@ -33,7 +33,8 @@ DEFAULT_MAX_IN_FLIGHT = 4
 _RETRY_STATUSES = frozenset({408, 502, 503, 504})
 _RETRY_DELAY = 0.5
 
-Expect = Literal["json", "text", "bytes", "any"]
+Expect = Literal["json", "text", "bytes", "any", "discard"]
+_PEEK_BYTES = 2048
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,17 @@ class HubConnection:
 def _looks_like_html(text: str) -> bool:
     head = text.lstrip()[:200].lower()
     return head.startswith("<!doctype") or head.startswith("<html") or "<form" in head
+
+
+@dataclass(frozen=True, slots=True)
+class _Reply:
+    """One HTTP reply, fully read."""
+
+    status: int
+    body: str
+    raw: bytes
+    headers: dict[str, str]
+    cookies: dict[str, str]
 
 
 class HubClient:
@@ -123,8 +135,9 @@ class HubClient:
         timeout: float | None = None,
         allow_redirects: bool = True,
         use_cookie: bool = True,
-    ) -> tuple[int, str, dict[str, str], aiohttp.ClientResponse]:
-        """Send one request under the concurrency bound; return status, body, headers."""
+        discard: bool = False,
+    ) -> _Reply:
+        """Send one request under the concurrency bound; return the whole reply."""
         url = f"{self.base_url}{path}"
         cookies = None
         if use_cookie and self._cookie is not None:
@@ -148,8 +161,15 @@ class HubClient:
                     # Hubs serve HTTPS with self-signed certificates: do not verify.
                     ssl=not self.connection.use_ssl,
                 ) as resp:
-                    body = await resp.text(errors="replace")
-                    return resp.status, body, dict(resp.headers), resp
+                    if discard:  # large downloads (backups): keep a peek, drain the rest
+                        raw = await resp.content.read(_PEEK_BYTES)
+                        async for _chunk in resp.content.iter_chunked(1 << 16):
+                            pass
+                    else:
+                        raw = await resp.read()
+                    body = raw.decode(resp.charset or "utf-8", errors="replace")
+                    cookies = {name: morsel.value for name, morsel in resp.cookies.items()}
+                    return _Reply(resp.status, body, raw, dict(resp.headers), cookies)
             except TimeoutError as err:
                 raise HubTimeoutError(
                     f"The hub did not answer {method} {path} within {timeout or self._timeout:g} s"
@@ -171,19 +191,19 @@ class HubClient:
         if not conn.has_security:
             return
         assert conn.username is not None and conn.password is not None
-        status, body, headers, resp = await self._send(
+        reply = await self._send(
             "POST",
             "/login",
             data={"username": conn.username, "password": conn.password, "submit": "Login"},
             allow_redirects=False,
             use_cookie=False,
         )
-        location = headers.get("Location", "")
+        status, body = reply.status, reply.body
+        location = reply.headers.get("Location", "")
         cookie = None
         for name in ("HUBSESSION", "JSESSIONID"):
-            morsel = resp.cookies.get(name)
-            if morsel is not None and morsel.value:
-                cookie = (name, morsel.value)
+            if reply.cookies.get(name):
+                cookie = (name, reply.cookies[name])
                 break
         redirected_ok = status in (301, 302, 303, 307) and "login" not in location.lower()
         if (
@@ -226,11 +246,18 @@ class HubClient:
         retried_status = False
         while True:
             used_cookie = self._cookie
-            status, body, _headers, _resp = await self._send(
-                method, path, params=params, data=data, json_body=json_body, timeout=timeout
+            reply = await self._send(
+                method,
+                path,
+                params=params,
+                data=data,
+                json_body=json_body,
+                timeout=timeout,
+                discard=expect == "discard",
             )
+            status, body = reply.status, reply.body
             auth_failed = status in (401, 403) or (
-                expect in ("json", "any") and status == 200 and _looks_like_html(body)
+                expect in ("json", "any", "discard") and status == 200 and _looks_like_html(body)
             )
             if auth_failed:
                 if conn.has_security and not retried_auth:
@@ -268,6 +295,8 @@ class HubClient:
             )
         if expect == "text":
             return body
+        if expect == "discard":
+            return None
         if expect == "any":
             try:
                 return json.loads(body) if body.strip() else None
@@ -291,6 +320,26 @@ class HubClient:
         result: str = await self.request("GET", path, params=params, expect="text")
         return result
 
+    async def get_bytes(self, path: str, params: dict[str, str] | None = None) -> bytes:
+        """GET a binary admin endpoint (e.g. a bundle .zip); one re-login on an auth page."""
+        conn = self.connection
+        if conn.has_security and self._cookie is None:
+            await self._ensure_login()
+        for attempt in (1, 2):
+            used_cookie = self._cookie
+            reply = await self._send("GET", path, params=params)
+            status, body = reply.status, reply.body
+            html = "text/html" in reply.headers.get("Content-Type", "") and _looks_like_html(body)
+            if status in (401, 403) or (status == 200 and html):
+                if conn.has_security and attempt == 1:
+                    await self._ensure_login(stale=used_cookie)
+                    continue
+                raise HubAuthError(f"The hub asks for a Hub Security login on {path}")
+            if status >= 400:
+                self._decode(status, body, path, "text")
+            return reply.raw
+        raise HubAuthError(f"The hub refused {path} even after logging in again")
+
     async def post_json(self, path: str, body: Any) -> Any:
         """POST a JSON body to an admin endpoint; parse a JSON answer if any."""
         return await self.request("POST", path, json_body=body, expect="any")
@@ -312,13 +361,14 @@ class HubClient:
         full = f"/apps/api/{quote(str(conn.maker_app_id), safe='')}/{path.lstrip('/')}"
         retried = False
         while True:
-            status, body, _headers, _resp = await self._send(
+            reply = await self._send(
                 "GET",
                 full,
                 params={"access_token": conn.maker_token},
                 timeout=timeout,
                 use_cookie=False,
             )
+            status, body = reply.status, reply.body
             if status == 401:
                 raise HubAuthError(
                     "The hub rejected the Maker API access token",

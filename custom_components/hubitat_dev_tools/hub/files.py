@@ -82,10 +82,22 @@ async def list_files(client: HubClient) -> list[HubFile]:
     return parse_file_list(await client.get_json("/hub/fileManager/json"))
 
 
+async def list_files_with_space(client: HubClient) -> tuple[list[HubFile], int | None]:
+    """The root folder's files and the free space in bytes (None on the bare-array shape)."""
+    payload = await client.get_json("/hub/fileManager/json")
+    free = payload.get("freeSpace") if isinstance(payload, dict) else None
+    return parse_file_list(payload), int(free) if isinstance(free, int | float) else None
+
+
 async def read_text_file(client: HubClient, name: str) -> str:
     """Download one file as text (undecodable bytes replaced); HubNotFoundError if absent."""
     text: str = await client.request("GET", f"/local/{quote(name)}", expect="text")
     return text
+
+
+async def read_file_bytes(client: HubClient, name: str) -> bytes:
+    """Download one file's exact bytes (binary-safe); HubNotFoundError if absent."""
+    return await client.get_bytes(f"/local/{quote(name)}")
 
 
 async def write_file(client: HubClient, name: str, data: bytes) -> None:

@@ -1,0 +1,97 @@
+"""Health endpoints beyond identity: memory history CSV, CPU load text, uptime parsing."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .client import HubClient
+
+
+@dataclass(slots=True)
+class MemorySample:
+    """One row of ``/hub/advanced/freeOSMemoryHistory``."""
+
+    time: str
+    free_os_kb: int | None
+    cpu_avg_5m: float | None
+    total_java_kb: int | None
+    free_java_kb: int | None
+    direct_java_kb: int | None
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return JSON-safe data."""
+        return {
+            "time": self.time,
+            "free_os_kb": self.free_os_kb,
+            "cpu_avg_5m": self.cpu_avg_5m,
+            "free_java_kb": self.free_java_kb,
+        }
+
+
+def _num(text: str) -> float | None:
+    try:
+        return float(text.strip())
+    except ValueError:
+        return None
+
+
+def _int(text: str) -> int | None:
+    value = _num(text)
+    return int(value) if value is not None else None
+
+
+def parse_memory_history(text: str) -> list[MemorySample]:
+    """Parse the CSV (both date forms: ``2026-04-19 10:00`` and ``04-12 03:20:19``).
+    Oldest first; the C-4's missing Direct Java column is tolerated."""
+    out: list[MemorySample] = []
+    for line in text.splitlines():
+        cols = [c.strip() for c in line.split(",")]
+        if len(cols) < 3 or not re.match(r"^\d", cols[0]):
+            continue  # header or junk
+        pad = [*cols, "", "", "", ""]
+        out.append(
+            MemorySample(
+                time=cols[0],
+                free_os_kb=_int(pad[1]),
+                cpu_avg_5m=_num(pad[2]),
+                total_java_kb=_int(pad[3]),
+                free_java_kb=_int(pad[4]),
+                direct_java_kb=_int(pad[5]),
+            )
+        )
+    return out
+
+
+async def fetch_memory_history(client: HubClient) -> list[MemorySample]:
+    """Free OS memory and CPU history (about one row per 5 minutes since boot)."""
+    return parse_memory_history(await client.get_text("/hub/advanced/freeOSMemoryHistory"))
+
+
+def parse_cpu_info(text: str) -> dict[str, Any]:
+    """``Processors 4 Load Average 0.15`` -> {"processors": 4, "load_average": 0.15}."""
+    out: dict[str, Any] = {}
+    if m := re.search(r"Processors\s+(\d+)", text):
+        out["processors"] = int(m.group(1))
+    if m := re.search(r"Load Average\s+(-?\d+(?:\.\d+)?)", text):
+        out["load_average"] = float(m.group(1))
+    return out
+
+
+async def fetch_cpu_info(client: HubClient) -> dict[str, Any]:
+    """CPU count and load average (404 on a C-4)."""
+    return parse_cpu_info(await client.get_text("/hub/cpuInfo"))
+
+
+def parse_uptime(text: Any) -> int | None:
+    """``5d 2h`` / ``1d 3h 20m 5s`` / seconds -> seconds."""
+    if text is None:
+        return None
+    if isinstance(text, int | float):
+        return int(text)
+    units = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+    found = re.findall(r"(\d+)\s*([dhms])", str(text))
+    if not found:
+        return int(str(text)) if str(text).isdigit() else None
+    return sum(int(n) * units[u] for n, u in found)

@@ -1,0 +1,138 @@
+"""Logs, events, performance and jobs endpoints (``/logs/*``, ``/hub/eventsJson``)."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from .client import HubClient
+
+# "<yyyy-MM-dd HH:mm:ss.SSS>\t<LEVEL>\t<type>|<id>|<name>|<msg>" (naive UTC, hub UI parser)
+_LINE_RE = re.compile(
+    r"^(?P<time>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,3})?)\t(?P<level>[A-Za-z]+)\t"
+    r"(?P<rest>.*)$",
+    re.DOTALL,
+)
+_TAG_RE = re.compile(r"<br\s*/?>|<[^>]+>", re.IGNORECASE)
+LEVELS = ("trace", "debug", "info", "warn", "error")
+
+
+def strip_tags(text: str) -> str:
+    """Remove HTML tags (``<br>`` becomes a newline) and unescape entities."""
+    out = _TAG_RE.sub(lambda m: "\n" if m.group(0).lower().startswith("<br") else "", text)
+    return html.unescape(out).strip()
+
+
+@dataclass(slots=True)
+class LogLine:
+    """One parsed hub log entry (continuation lines joined)."""
+
+    time: datetime | None
+    level: str
+    source_type: str
+    source_id: str
+    name: str
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return JSON-safe data."""
+        return {
+            "time": self.time.isoformat(timespec="milliseconds") if self.time else None,
+            "level": self.level,
+            "source_type": self.source_type,
+            "source_id": self.source_id,
+            "name": self.name,
+            "message": self.message,
+        }
+
+
+def _parse_time(text: str) -> datetime | None:
+    for fmt in ("%Y-%m-%d %H:%M:%S.%f", "%Y-%m-%d %H:%M:%S"):
+        try:
+            return datetime.strptime(text, fmt).replace(tzinfo=UTC)
+        except ValueError:
+            continue
+    return None
+
+
+def _parse_legacy(line: str) -> LogLine | None:
+    """kingpanther13's fixture order: ``name\\tlevel\\tmessage\\ttime\\ttype``."""
+    parts = line.split("\t")
+    if len(parts) < 5 or parts[1].lower() not in LEVELS:
+        return None
+    return LogLine(
+        time=_parse_time(parts[3]),
+        level=parts[1].lower(),
+        source_type=parts[4],
+        source_id="",
+        name=strip_tags(parts[0]),
+        message=strip_tags("\t".join(parts[2:3])),
+    )
+
+
+def parse_log_lines(lines: Any) -> list[LogLine]:
+    """Parse ``/logs/past/json`` (oldest first); lines without a timestamp continue the
+    previous entry. Returns oldest first."""
+    out: list[LogLine] = []
+    if not isinstance(lines, list):
+        return out
+    for raw in lines:
+        line = str(raw)
+        match = _LINE_RE.match(line)
+        if match is None:
+            legacy = _parse_legacy(line)
+            if legacy is not None:
+                out.append(legacy)
+            elif out:
+                extra = strip_tags(line)
+                if extra:
+                    out[-1].message = f"{out[-1].message}\n{extra}"
+            continue
+        rest = match.group("rest")
+        fields = rest.split("|", 3)
+        if len(fields) == 4:
+            stype, sid, name, msg = fields
+        else:
+            stype, sid, name, msg = "", "", "", rest
+        out.append(
+            LogLine(
+                time=_parse_time(match.group("time")),
+                level=match.group("level").lower(),
+                source_type=stype,
+                source_id=sid,
+                name=strip_tags(name),
+                message=strip_tags(msg),
+            )
+        )
+    return out
+
+
+async def fetch_past_logs(
+    client: HubClient, source_type: str | None = None, source_id: str | None = None
+) -> list[LogLine]:
+    """Past logs, oldest first; scoped server-side to one device or app when both given."""
+    params = None
+    if source_type and source_id:
+        params = {"type": source_type, "id": source_id}
+    return parse_log_lines(await client.get_json("/logs/past/json", params=params))
+
+
+async def fetch_stats(client: HubClient) -> dict[str, Any]:
+    """``/logs/json``: uptime, device/app runtime statistics, scheduled and running jobs."""
+    data = await client.get_json("/logs/json")
+    return data if isinstance(data, dict) else {}
+
+
+async def fetch_hub_events(client: HubClient) -> list[dict[str, Any]]:
+    """``/hub/eventsJson``: hub events (system start, ...), newest first."""
+    data = await client.get_json("/hub/eventsJson")
+    return [e for e in data if isinstance(e, dict)] if isinstance(data, list) else []
+
+
+async def fetch_location_events(client: HubClient) -> list[dict[str, Any]]:
+    """``/logs/eventsJson``: location events (mode, HSM, hub variables), newest first."""
+    data = await client.get_json("/logs/eventsJson")
+    return [e for e in data if isinstance(e, dict)] if isinstance(data, list) else []

@@ -1,0 +1,142 @@
+"""Reboot, shutdown and platform firmware update, with waiting for the hub to come back."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+from ..hub import lifecycle as hub_lifecycle
+from ..hub.client import HubClient
+from ..hub.errors import HubBadResponseError, HubError
+from ..hub.health import parse_uptime
+from ..hub.info import fetch_identity
+from ..hub.logs import fetch_stats
+
+POLL_INTERVAL = 2.0
+
+
+class LifecycleManager:
+    """Hub lifecycle operations."""
+
+    def __init__(self, client: HubClient, *, poll_interval: float | None = None) -> None:
+        self._client = client
+        self._poll = poll_interval if poll_interval is not None else POLL_INTERVAL
+
+    async def _uptime(self) -> int | None:
+        try:
+            return parse_uptime((await fetch_stats(self._client)).get("uptime"))
+        except HubError:
+            return None
+
+    async def wait_until_back(self, timeout: float) -> dict[str, Any]:
+        """Poll until the hub has restarted and answers as running again.
+
+        "Restarted" = we saw it away, or its uptime is shorter than the time since we asked
+        (a fast reboot can happen between two polls).
+        """
+        start = time.monotonic()
+        seen_down = False
+        last = "unknown"
+        while time.monotonic() - start < timeout:
+            await asyncio.sleep(self._poll)
+            last = await hub_lifecycle.hub_status(self._client)
+            if last != "running":
+                seen_down = True
+                continue
+            uptime = await self._uptime()
+            elapsed = time.monotonic() - start
+            if not seen_down and (uptime is None or uptime > elapsed + 1):
+                continue
+            try:
+                identity = await fetch_identity(self._client)
+            except HubError:
+                seen_down = True
+                continue
+            return {
+                "back": True,
+                "status": "running",
+                "seconds": round(time.monotonic() - start, 1),
+                "uptime_seconds": uptime,
+                "firmware": identity.firmware,
+            }
+        return {"back": False, "status": last, "seconds": round(time.monotonic() - start, 1)}
+
+    async def reboot(self, wait: bool, timeout: float) -> dict[str, Any]:
+        """Reboot; optionally wait until the hub runs again."""
+        await hub_lifecycle.reboot(self._client)
+        out: dict[str, Any] = {
+            "summary": "Hub reboot requested",
+            "rebooting": True,
+            "note": "The hub is unreachable for about 1-3 minutes. Tool calls fail with "
+            "hub_unreachable meanwhile and work again on their own afterwards.",
+        }
+        if wait:
+            back = await self.wait_until_back(timeout)
+            out["wait"] = back
+            out["summary"] = (
+                f"Hub rebooted and is back after {back['seconds']} s"
+                if back["back"]
+                else f"Hub reboot requested; not back after {back['seconds']} s"
+            )
+        return out
+
+    async def shutdown(self) -> dict[str, Any]:
+        """Power the hub off."""
+        await hub_lifecycle.shutdown(self._client)
+        return {
+            "summary": "Hub shutdown requested",
+            "shutting_down": True,
+            "note": "The hub stays off until someone unplugs it and plugs it back in "
+            "(a power cycle); nothing can turn it on remotely.",
+        }
+
+    async def check_update(self) -> dict[str, Any]:
+        """Is a platform update available (the hub asks Hubitat's cloud)?"""
+        data = await hub_lifecycle.check_for_update(self._client)
+        status = str(data.get("status") or "")
+        available = status == "UPDATE_AVAILABLE" or data.get("upgrade") in (True, "true")
+        identity = await fetch_identity(self._client)
+        out: dict[str, Any] = {
+            "current_version": identity.firmware,
+            "update_available": available,
+            "available_version": data.get("version") if available else None,
+            "status": status or None,
+            "beta": data.get("beta"),
+            "release_notes_url": data.get("releaseNotesUrl"),
+        }
+        with contextlib.suppress(HubError):
+            out["install_status"] = await hub_lifecycle.update_status(self._client)
+        return out
+
+    async def install_update(self, wait: bool, timeout: float) -> dict[str, Any]:
+        """Install the pending platform update (downloads, installs, reboots)."""
+        check = await self.check_update()
+        if not check["update_available"]:
+            return {
+                "summary": f"No firmware update available; {check['current_version']} is "
+                "current. Nothing was done.",
+                "installed": False,
+                **check,
+            }
+        result = await hub_lifecycle.install_update(self._client)
+        if result.get("success") not in (True, "true"):
+            raise HubBadResponseError(
+                f"The hub did not start the update: {result.get('message') or result}",
+                hint="Check the hub's cloud connection (hub_get_health_report) and retry.",
+            )
+        out: dict[str, Any] = {
+            "summary": f"Installing firmware {check['available_version']}; the hub reboots",
+            "installed": True,
+            "from_version": check["current_version"],
+            "to_version": check["available_version"],
+            "note": "The hub downloads, installs and reboots (several minutes, unreachable "
+            "meanwhile).",
+        }
+        if wait:
+            back = await self.wait_until_back(timeout)
+            out["wait"] = back
+            if back["back"]:
+                out["summary"] = f"Firmware {back.get('firmware')} installed; the hub is back"
+        return out

@@ -1,0 +1,271 @@
+"""Logs, events, performance statistics and scheduled jobs.
+
+Past logs come from ``/logs/past/json`` (oldest first, naive UTC, continuation lines, HTML):
+they are parsed, filtered here, returned newest first, and paged with a cursor that pins the
+newest entry of the first page, so new log lines do not shift later pages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ..hub.backups import parse_hub_time
+from ..hub.client import HubClient
+from ..hub.health import parse_uptime
+from ..hub.logs import (
+    LEVELS,
+    LogLine,
+    fetch_hub_events,
+    fetch_location_events,
+    fetch_past_logs,
+    fetch_stats,
+    strip_tags,
+)
+from .errors import ValidationError
+
+PAGE_BUDGET_BYTES = 80_000
+MESSAGE_MAX_CHARS = 1500
+
+
+class InvalidLogCursor(ValidationError):
+    """The cursor was not produced by hub_get_logs."""
+
+    code = "invalid_cursor"
+
+
+def parse_when(value: str | None, field: str) -> datetime | None:
+    """ISO date-time (naive = UTC) -> aware datetime; ValidationError otherwise."""
+    if value is None or not str(value).strip():
+        return None
+    parsed = parse_hub_time(str(value))
+    if parsed is None:
+        raise ValidationError(
+            f"{field} '{value}' is not an ISO date-time. Nothing was sent to the hub.",
+            hint="Use e.g. 2026-11-29T08:00:00Z (UTC) or with an offset.",
+        )
+    return parsed
+
+
+def _encode_cursor(anchor: datetime | None, offset: int) -> str:
+    raw = json.dumps({"a": anchor.isoformat() if anchor else None, "o": offset})
+    return base64.urlsafe_b64encode(f"logs:{raw}".encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> tuple[datetime | None, int]:
+    try:
+        text = base64.urlsafe_b64decode((cursor + "=" * (-len(cursor) % 4)).encode()).decode()
+        if not text.startswith("logs:"):
+            raise ValueError(text)
+        data = json.loads(text[5:])
+        anchor = datetime.fromisoformat(data["a"]) if data["a"] else None
+        offset = int(data["o"])
+        if offset < 0:
+            raise ValueError(offset)
+    except (binascii.Error, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        raise InvalidLogCursor(
+            "The cursor is not one hub_get_logs returned.",
+            hint="Omit cursor for the first page, then pass next_cursor as is.",
+        ) from None
+    return anchor, offset
+
+
+def _cut(text: str, limit: int = MESSAGE_MAX_CHARS) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... (+{len(text) - limit} chars)"
+
+
+class LogsManager:
+    """Hub logs and events."""
+
+    def __init__(self, client: HubClient) -> None:
+        self._client = client
+
+    async def logs(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Filtered, newest-first, paged past logs (see the tool for the arguments)."""
+        since = parse_when(args.get("since"), "since")
+        until = parse_when(args.get("until"), "until")
+        if args.get("hours_back"):
+            back = datetime.now(UTC) - timedelta(hours=float(args["hours_back"]))
+            since = max(since, back) if since else back
+        anchor, offset = _decode_cursor(args["cursor"]) if args.get("cursor") else (None, 0)
+        source_type = args.get("source_type")
+        source_id = str(args["source_id"]) if args.get("source_id") is not None else None
+        if source_id and not source_type:
+            raise ValidationError(
+                "source_id needs source_type ('dev' for a device, 'app' for an app). "
+                "Nothing was sent to the hub.",
+            )
+        min_level = LEVELS.index(args["level"]) if args.get("level") else 0
+        patterns = [p.lower() for p in args.get("patterns") or [] if p]
+        mode_all = args.get("pattern_mode", "any") == "all"
+
+        lines = await fetch_past_logs(self._client, source_type, source_id)
+
+        def keep(line: LogLine) -> bool:
+            if line.level in LEVELS and LEVELS.index(line.level) < min_level:
+                return False
+            if source_type and line.source_type and line.source_type != source_type:
+                return False
+            if source_id and line.source_id and line.source_id != source_id:
+                return False
+            if line.time is not None:
+                if since and line.time < since:
+                    return False
+                if until and line.time > until:
+                    return False
+                if anchor and line.time > anchor:
+                    return False
+            if patterns:
+                hay = f"{line.name}\n{line.message}".lower()
+                hits = [p in hay for p in patterns]
+                if not (all(hits) if mode_all else any(hits)):
+                    return False
+            return True
+
+        matched = [line for line in reversed(lines) if keep(line)]
+        if anchor is None and matched and matched[0].time is not None:
+            anchor = matched[0].time
+        if offset > len(matched):
+            raise InvalidLogCursor(
+                "The cursor points past the end of the matching logs.",
+                hint="Start again without a cursor.",
+            )
+        limit = int(args.get("limit") or 50)
+        page: list[dict[str, Any]] = []
+        used = 0
+        for line in matched[offset : offset + limit]:
+            item = line.as_dict()
+            item["message"] = _cut(item["message"])
+            size = len(json.dumps(item, ensure_ascii=False).encode())
+            if page and used + size > PAGE_BUDGET_BYTES:
+                break
+            page.append(item)
+            used += size
+        end = offset + len(page)
+        by_level: dict[str, int] = {}
+        for line in matched:
+            by_level[line.level] = by_level.get(line.level, 0) + 1
+        out: dict[str, Any] = {
+            "logs": page,
+            "matched": len(matched),
+            "matched_by_level": by_level,
+            "scanned": len(lines),
+            "oldest_available": lines[0].time.isoformat() if lines and lines[0].time else None,
+        }
+        if end < len(matched):
+            out["next_cursor"] = _encode_cursor(anchor, end)
+        return out
+
+    async def events(
+        self, source: str, limit: int, since: datetime | None, name: str | None
+    ) -> dict[str, Any]:
+        """Hub events and/or location events, newest first."""
+        want_hub = source in ("hub", "all")
+        want_loc = source in ("location", "all")
+        hub_events, loc_events = await asyncio.gather(
+            fetch_hub_events(self._client) if want_hub else _empty(),
+            fetch_location_events(self._client) if want_loc else _empty(),
+        )
+        merged: list[tuple[datetime | None, dict[str, Any]]] = []
+        for kind, events in (("hub", hub_events), ("location", loc_events)):
+            for e in events:
+                when = parse_hub_time(e.get("date"))
+                if since and when and when < since:
+                    continue
+                ev_name = str(e.get("name") or "")
+                if name and name.lower() not in ev_name.lower():
+                    continue
+                merged.append(
+                    (
+                        when,
+                        {
+                            "source": kind,
+                            "name": ev_name,
+                            "value": e.get("value"),
+                            "unit": e.get("unit"),
+                            "description": strip_tags(str(e.get("descriptionText") or "")) or None,
+                            "type": e.get("type"),
+                            "date": when.isoformat(timespec="seconds") if when else e.get("date"),
+                        },
+                    )
+                )
+        merged.sort(key=lambda t: t[0] or datetime.min.replace(tzinfo=UTC), reverse=True)
+        items = [{k: v for k, v in item.items() if v is not None} for _w, item in merged[:limit]]
+        return {"events": items, "count": len(items), "total_matched": len(merged)}
+
+    async def performance(self, kind: str, sort_by: str, limit: int) -> dict[str, Any]:
+        """Device/app busy %, event counts, runtime and state size from ``/logs/json``."""
+        data = await fetch_stats(self._client)
+        keys: dict[str, Callable[[dict[str, Any]], Any]] = {
+            "pct": lambda s: -float(s.get("pct") or 0),
+            "count": lambda s: -int(s.get("count") or 0),
+            "state_size": lambda s: -int(s.get("stateSize") or 0),
+            "total_ms": lambda s: -int(s.get("total") or 0),
+            "name": lambda s: str(s.get("name") or "").lower(),
+        }
+
+        def rows(raw: Any, id_key: str) -> list[dict[str, Any]]:
+            stats = [s for s in raw or [] if isinstance(s, dict)]
+            stats.sort(key=keys[sort_by])
+            return [
+                {
+                    id_key: str(s.get("id")),
+                    "name": strip_tags(str(s.get("name") or "")),
+                    "busy_pct": s.get("pct"),
+                    "count": s.get("count"),
+                    "total_ms": s.get("total"),
+                    "state_size": s.get("stateSize"),
+                    "large_state": int(s.get("stateSize") or 0) > 5000,
+                }
+                for s in stats[:limit]
+            ]
+
+        out: dict[str, Any] = {
+            "uptime": data.get("uptime"),
+            "uptime_seconds": parse_uptime(data.get("uptime")),
+            "devices_busy_pct": data.get("devicePct"),
+            "apps_busy_pct": data.get("appPct"),
+            "devices_total_ms": data.get("totalDevicesRuntime"),
+            "apps_total_ms": data.get("totalAppsRuntime"),
+        }
+        if kind in ("device", "both"):
+            out["devices"] = rows(data.get("deviceStats"), "device_id")
+        if kind in ("app", "both"):
+            out["apps"] = rows(data.get("appStats"), "app_id")
+        return out
+
+    async def jobs(self, limit: int) -> dict[str, Any]:
+        """Scheduled jobs, running jobs and pending hub commands from ``/logs/json``."""
+        data = await fetch_stats(self._client)
+
+        def clean(raw: Any) -> list[dict[str, Any]]:
+            out = []
+            for j in raw or []:
+                if isinstance(j, dict):
+                    out.append(
+                        {
+                            k: strip_tags(v) if isinstance(v, str) else v
+                            for k, v in j.items()
+                            if v is not None
+                        }
+                    )
+            return out
+
+        jobs = clean(data.get("jobs"))
+        running = clean(data.get("runningJobs"))
+        commands = clean(data.get("hubCommands"))
+        return {
+            "scheduled": jobs[:limit],
+            "scheduled_total": len(jobs),
+            "running": running[:limit],
+            "hub_commands": commands[:limit],
+        }
+
+
+async def _empty() -> list[dict[str, Any]]:
+    return []

@@ -1,0 +1,102 @@
+"""Backup tools: list, delete, restore (gates, validation, hub errors)."""
+
+from __future__ import annotations
+
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from hubitat_emulator import HubEmulator
+
+from .conftest import ToolCaller
+from .ops_util import ok, refused
+
+
+async def test_list_backups(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_list_backups")
+    assert data["count"] == 1
+    seeded = data["backups"][0]
+    assert seeded["name"] == hub.backups[0].name and seeded["size_bytes"] > 0
+    assert 29 < seeded["age_hours"] < 31 and seeded["fresh_for_destructive"] is False
+    assert data["destructive_tier_satisfied"] is False
+    assert (
+        data["schedule"]["localBackupFrequency"] == 1 and "backupPassword" not in data["schedule"]
+    )
+    await ok(call_tool, "hub_create_backup")
+    data = await ok(call_tool, "hub_list_backups")
+    assert data["count"] == 2 and data["backups"][0]["fresh_for_destructive"] is True
+    assert data["destructive_tier_satisfied"] is True and data["backup_in_progress"] is False
+
+
+async def test_delete_backup_gates_and_success(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    old = hub.backups[0].name
+    before = len(hub.requests)
+    await refused(call_tool, "hub_delete_backup", {"file_name": old}, "confirmation_required")
+    await refused(
+        call_tool, "hub_delete_backup", {"file_name": old, "confirm": True}, "backup_required"
+    )
+    assert not [p for _m, p in hub.requests[before:] if "deleteLocalBackup" in p]
+    await ok(call_tool, "hub_create_backup")
+    await refused(
+        call_tool, "hub_delete_backup", {"file_name": "nope.lzf", "confirm": True}, "not_found"
+    )
+    assert not [p for _m, p in hub.requests if "deleteLocalBackup" in p]
+    data = await ok(call_tool, "hub_delete_backup", {"file_name": old, "confirm": True})
+    assert data["remaining"] == 1 and "summary" in data
+    assert [b.name for b in hub.backups] != [old] and old not in [b.name for b in hub.backups]
+
+
+async def test_backup_name_validation(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    before = len(hub.requests)
+    await refused(
+        call_tool, "hub_restore_backup", {"file_name": "../x", "confirm": True}, "invalid_arguments"
+    )
+    await refused(call_tool, "hub_delete_backup", {"file_name": "", "confirm": True})
+    assert hub.requests[before:] == []
+
+
+async def test_restore_reboots_and_tools_recover(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.reboot_downtime = 0.3
+    hub.reboot_starting_time = 0.2
+    backup = hub.mark_backup_now()
+    data = await ok(call_tool, "hub_restore_backup", {"file_name": backup.name, "confirm": True})
+    assert data["rebooting"] is True and "reboot" in data["note"]
+    # the hub goes away, then comes back; the next calls just work again
+    from .test_ops_lifecycle import wait_for_status
+
+    await wait_for_status(hub, "down")
+    await wait_for_status(hub, "running", timeout=5)
+    info = await ok(call_tool, "hub_get_info")
+    assert info["hub_uid"] == hub.hub_uid
+
+
+async def test_restore_refused_by_hub(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    hub.faults.error_burst = 0
+    await refused(
+        call_tool, "hub_restore_backup", {"file_name": "missing.lzf", "confirm": True}, "not_found"
+    )
+    assert not [p for _m, p in hub.requests if "restoreLocalBackup" in p]
+    hub.faults.delay_paths = {"/hub2/restoreLocalBackup": 0}
+    hub.faults.error_status = 500
+    name = hub.backups[-1].name
+    hub.faults.error_burst = 0
+    # the hub answering 500 to the restore is a failure with a hint, not an exception
+    orig = hub.faults.delay_for
+
+    def burst_on_restore(path: str) -> float:
+        if path.startswith("/hub2/restoreLocalBackup"):
+            hub.faults.error_burst = 1
+        return orig(path)
+
+    hub.faults.delay_for = burst_on_restore  # type: ignore[method-assign]
+    data = await refused(call_tool, "hub_restore_backup", {"file_name": name, "confirm": True})
+    assert data["error"] == "hub_bad_response" and hub.status == "running"

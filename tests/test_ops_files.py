@@ -1,0 +1,166 @@
+"""File Manager tools against the emulated hub: list, read, write, delete, gates."""
+
+from __future__ import annotations
+
+import pytest
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from hubitat_emulator import HubEmulator
+
+from .conftest import ToolCaller, add_entry
+from .ops_util import ok, refused, writes
+
+
+async def test_list_files(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
+    data = await ok(call_tool, "hub_list_files")
+    names = [f["name"] for f in data["files"]]
+    assert "notes.txt" in names and "logo.png" in names
+    assert names[-1] == "firmware"  # folders last
+    notes = next(f for f in data["files"] if f["name"] == "notes.txt")
+    assert notes["size"] == len(hub.files.read("notes.txt") or b"")
+    assert notes["url"].endswith("/local/notes.txt") and notes["binary"] is False
+    assert next(f for f in data["files"] if f["name"] == "logo.png")["binary"] is True
+    assert data["free_space_bytes"] > 0
+    glob = await ok(call_tool, "hub_list_files", {"filter": "*.json"})
+    assert [f["name"] for f in glob["files"]] == ["deviceProfiles.json"], glob
+    page = await ok(call_tool, "hub_list_files", {"limit": 2})
+    assert len(page["files"]) == 2 and page["next_cursor"]
+    rest = await ok(call_tool, "hub_list_files", {"limit": 10, "cursor": page["next_cursor"]})
+    assert len(rest["files"]) == len(names) - 2
+
+
+async def test_list_files_bare_array_shape(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.files.bare_list = True
+    data = await ok(call_tool, "hub_list_files")
+    assert "notes.txt" in [f["name"] for f in data["files"]]
+    assert data["free_space_bytes"] is None
+
+
+async def test_read_file_paged_and_binary(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    text = (hub.files.read("notes.txt") or b"").decode()
+    first = await ok(call_tool, "hub_read_file", {"file_name": "notes.txt", "length": 100})
+    assert first["content"] == text[:100] and first["total_chars"] == len(text)
+    second = await ok(
+        call_tool,
+        "hub_read_file",
+        {"file_name": "notes.txt", "offset": first["next_offset"], "length": 60000},
+    )
+    assert first["content"] + second["content"] == text and "next_offset" not in second
+    before = len(hub.requests)
+    binary = await ok(call_tool, "hub_read_file", {"file_name": "logo.png"})
+    assert binary["content"] is None and binary["binary"] is True and binary["size"] > 0
+    assert not any(p.startswith("/local/") for _m, p in hub.requests[before:])
+    missing = await refused(call_tool, "hub_read_file", {"file_name": "nope.txt"}, "not_found")
+    assert "hub_list_files" in missing["hint"]
+
+
+@pytest.mark.parametrize(
+    "name", ["../etc/passwd", "a/b.txt", ".hidden", "", "x" * 200, "a b.txt", "..", "-x"]
+)
+async def test_bad_file_names_never_reach_the_hub(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, name: str
+) -> None:
+    hub.mark_backup_now()
+    before = len(hub.requests)
+    for tool, args in (
+        ("hub_read_file", {"file_name": name}),
+        ("hub_write_file", {"file_name": name, "content": "x", "confirm": True}),
+        ("hub_delete_file", {"file_name": name, "confirm": True}),
+    ):
+        await refused(call_tool, tool, args, "invalid_arguments")
+    assert hub.requests[before:] == []
+
+
+async def test_write_needs_confirm_and_fresh_backup(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    args = {"file_name": "notes.txt", "content": "new"}
+    before = len(hub.requests)
+    await refused(call_tool, "hub_write_file", args, "confirmation_required")
+    assert hub.requests[before:] == []
+    # the seeded backup is 30 h old: refused, and nothing but the backup list was read
+    await refused(call_tool, "hub_write_file", {**args, "confirm": True}, "backup_required")
+    assert writes(hub, before) == []
+    assert (hub.files.read("notes.txt") or b"").startswith(b"line 1")
+
+
+async def test_write_backs_up_the_existing_file_first(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    await ok(call_tool, "hub_create_backup")
+    old = hub.files.read("notes.txt")
+    data = await ok(
+        call_tool, "hub_write_file", {"file_name": "notes.txt", "content": "fresh", "confirm": True}
+    )
+    backup = data["backup_file"]
+    assert backup.startswith("notes_backup_") and backup.endswith(".txt")
+    assert hub.files.read(backup) == old
+    assert hub.files.read("notes.txt") == b"fresh"
+    assert "summary" in data and data["created"] is False
+    uploads = [p for m, p in hub.requests if p.startswith("/hub/fileManager/upload")]
+    assert len(uploads) == 2  # the backup copy, then the file
+    created = await ok(
+        call_tool,
+        "hub_write_file",
+        {"file_name": "brand-new.json", "content": "{}", "confirm": True},
+    )
+    assert created["created"] is True and "backup_file" not in created
+
+
+async def test_binary_file_backed_up_byte_exact(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    old = hub.files.read("logo.png")
+    data = await ok(call_tool, "hub_delete_file", {"file_name": "logo.png", "confirm": True})
+    assert hub.files.read("logo.png") is None
+    assert hub.files.read(data["backup_file"]) == old  # bytes, not text round-tripped
+
+
+async def test_delete_backs_up_then_deletes(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    old = hub.files.read("energy-2026.csv")
+    data = await ok(call_tool, "hub_delete_file", {"file_name": "energy-2026.csv", "confirm": True})
+    assert hub.files.read("energy-2026.csv") is None
+    assert hub.files.read(data["backup_file"]) == old
+    # deleting the backup copy itself makes no further copy
+    again = await ok(
+        call_tool, "hub_delete_file", {"file_name": data["backup_file"], "confirm": True}
+    )
+    assert "backup_file" not in again
+    assert [n for n in hub.files.names() if "energy" in n] == []
+    await refused(
+        call_tool, "hub_delete_file", {"file_name": "energy-2026.csv", "confirm": True}, "not_found"
+    )
+
+
+async def test_hub_error_is_reported(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.error_burst = 5
+    data = await refused(call_tool, "hub_list_files", {})
+    assert data["error"] == "hub_bad_response" and data["hint"]
+    hub.faults.reset()
+    hub.faults.down = True
+    data = await refused(call_tool, "hub_read_file", {"file_name": "notes.txt"})
+    assert data["error"] in ("hub_unreachable", "hub_bad_response")
+
+
+async def test_write_with_hub_security(
+    hass: HomeAssistant, secure_hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    await add_entry(hass, secure_hub)
+    secure_hub.mark_backup_now()
+    secure_hub.expire_sessions()  # the backup download must log in again by itself
+    data = await ok(
+        call_tool, "hub_write_file", {"file_name": "notes.txt", "content": "x", "confirm": True}
+    )
+    assert secure_hub.files.read(data["backup_file"], "").startswith(b"line 1")  # type: ignore[union-attr]
+    assert secure_hub.files.read("notes.txt") == b"x"

@@ -1,0 +1,95 @@
+"""Health report and device health."""
+
+from __future__ import annotations
+
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.hubitat_dev_tools.hub.health import parse_memory_history
+from custom_components.hubitat_dev_tools.managers.health import memory_trend
+from hubitat_emulator import HubEmulator
+
+from .conftest import ToolCaller
+from .ops_util import ok, refused
+
+
+def test_memory_history_both_date_forms() -> None:
+    text = (
+        "Date/time,Free OS,5m CPU avg,Total Java,Free Java,Direct Java\n"
+        "2026-04-19 10:00,200000,0.5,500000,100000,2000\n"
+        "04-12 03:20:19,150000,0.6,500000, 90000\n"
+    )
+    rows = parse_memory_history(text)
+    assert [r.free_os_kb for r in rows] == [200000, 150000]
+    assert rows[1].direct_java_kb is None and rows[1].free_java_kb == 90000
+    trend = memory_trend(rows)
+    assert trend["samples"] == 2 and trend["free_memory_kb"]["min"] == 150000
+
+
+async def test_health_report(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_get_health_report")
+    assert data["model"] == "C-8 Pro" and data["firmware"] == hub.state.version
+    assert data["free_memory_kb"] > 0 and data["temperature_c"] == 38.2
+    assert data["cpu"] == {"processors": 4, "load_average": 0.15}
+    assert data["uptime_seconds"] > 0 and data["database_size"] == 21
+    assert data["status"] == "ok" and data["alerts"] == []
+    history = data["history"]
+    assert history["samples"] > 10 and len(history["recent"]) == 12
+    assert history["memory_trend"] == "falling"  # the emulator leaks ~900 KB per 5 min
+    assert data["newest_backup"]["age_hours"] > 24
+    hub.ops.alerts.update(hubLowMemory=True, zigbeeOffline=True, platformUpdateAvailable=True)
+    hub.ops.alerts["platformUpdateVersion"] = "2.4.5.1"
+    alerting = await ok(call_tool, "hub_get_health_report", {"history_points": 0})
+    keys = [a["key"] for a in alerting["alerts"]]
+    assert keys == ["hubLowMemory", "platformUpdateAvailable", "zigbeeOffline"]
+    assert alerting["status"] == "error" and "recent" not in alerting["history"]
+    assert "2.4.5.1" in alerting["alerts"][1]["detail"]
+
+
+async def test_health_report_partial_when_endpoints_missing(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.delay_paths = {}
+    # a C-4 has no /hub/cpuInfo: the report still answers and says what is missing
+    routes = hub.app.router
+    for resource in list(routes.resources()):
+        if resource.canonical == "/hub/cpuInfo":
+            for route in resource:
+                route._handler = _not_found  # type: ignore[attr-defined]
+    data = await ok(call_tool, "hub_get_health_report")
+    assert data["cpu"] is None and data["unavailable"] == {"cpu": "not_found"}
+
+
+async def _not_found(request: object) -> object:
+    from aiohttp import web
+
+    return web.Response(status=404, text="Not Found")
+
+
+async def test_device_health(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_get_device_health")
+    assert data["checked_devices"] > 40
+    low = data["low_battery"]
+    assert low and all(d["battery"] < 20 for d in low)
+    assert [d["battery"] for d in low] == sorted(d["battery"] for d in low)
+    assert any(d["label"] for d in data["disabled"])
+    with_errors = data["with_log_errors"]
+    assert with_errors and all(e["warnings"] + e["errors"] > 0 for e in with_errors)
+    # make one device silent for a week
+    dev_id = low[0]["device_id"]
+    from datetime import timedelta
+
+    from hubitat_emulator.clock import utcnow
+
+    hub.device_obj(dev_id).last_activity = utcnow() - timedelta(days=7)
+    data = await ok(call_tool, "hub_get_device_health")
+    silent = {d["device_id"]: d for d in data["silent"]}
+    assert dev_id in silent and silent[dev_id]["silent_hours"] > 160
+    assert silent[dev_id]["threshold_hours"] == 25.0
+    strict = await ok(call_tool, "hub_get_device_health", {"stale_hours": 0.1})
+    assert strict["silent_total"] >= data["silent_total"]
+    assert strict["thresholds"]["silent_hours"] == 0.1
+    await refused(call_tool, "hub_get_device_health", {"battery_threshold": 0}, "invalid_arguments")

@@ -1,0 +1,111 @@
+"""Lifecycle tools: reboot (and recovery), shutdown, firmware update check and install."""
+
+from __future__ import annotations
+
+import asyncio
+
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.hubitat_dev_tools.managers import lifecycle
+from hubitat_emulator import HubEmulator
+
+from .conftest import ToolCaller
+from .ops_util import ok, refused
+
+
+async def wait_for_status(hub: HubEmulator, status: str, timeout: float = 3.0) -> None:
+    """Wait until the emulated hub reaches ``status``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while hub.status != status:
+        assert loop.time() < deadline, f"hub never became {status} (is {hub.status})"
+        await asyncio.sleep(0.01)
+
+
+async def test_reboot_gate(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
+    before = len(hub.requests)
+    await refused(call_tool, "hub_reboot_hub", {}, "confirmation_required")
+    await refused(call_tool, "hub_reboot_hub", {"confirm": True}, "backup_required")
+    await refused(call_tool, "hub_shutdown_hub", {"confirm": True}, "backup_required")
+    await refused(call_tool, "hub_install_firmware_update", {"confirm": True}, "backup_required")
+    assert not [p for m, p in hub.requests[before:] if m == "POST" or "cloud" in p]
+    assert hub.status == "running"
+
+
+async def test_reboot_then_integration_recovers(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.reboot_downtime = 0.4
+    hub.reboot_starting_time = 0.3
+    hub.mark_backup_now()
+    data = await ok(call_tool, "hub_reboot_hub", {"confirm": True})
+    assert data["rebooting"] is True and ("POST", "/hub/reboot") in hub.requests
+    await wait_for_status(hub, "down")
+    down = await refused(call_tool, "hub_list_files", {})
+    assert down["error"] in ("hub_unreachable", "hub_bad_response") and down["hint"]
+    await wait_for_status(hub, "running", timeout=5)
+    listing = await ok(call_tool, "hub_list_files")
+    assert listing["files"]
+    assert await ok(call_tool, "hub_get_health_report", {"history_points": 0})
+
+
+async def test_reboot_and_wait(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.reboot_downtime = 0.3
+    hub.reboot_starting_time = 0.3
+    hub.mark_backup_now()
+    lifecycle.POLL_INTERVAL = 0.05  # the manager reads it per instance
+    try:
+        data = await ok(call_tool, "hub_reboot_hub", {"confirm": True, "wait": True})
+    finally:
+        lifecycle.POLL_INTERVAL = 2.0
+    assert data["wait"]["back"] is True and data["wait"]["firmware"]
+    assert "back after" in data["summary"] and hub.status == "running"
+
+
+async def test_reboot_with_security_relogs_in(
+    hass: object, secure_hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    from .conftest import add_entry
+
+    await add_entry(hass, secure_hub)  # type: ignore[arg-type]
+    secure_hub.reboot_downtime = 0.2
+    secure_hub.reboot_starting_time = 0.1
+    secure_hub.mark_backup_now()
+    await ok(call_tool, "hub_reboot_hub", {"confirm": True})
+    await wait_for_status(secure_hub, "down")
+    secure_hub.expire_sessions()  # the hub forgets sessions on reboot
+    await wait_for_status(secure_hub, "running", timeout=5)
+    assert (await ok(call_tool, "hub_list_backups"))["count"] >= 1
+
+
+async def test_shutdown(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
+    hub.mark_backup_now()
+    data = await ok(call_tool, "hub_shutdown_hub", {"confirm": True})
+    assert "power cycle" in data["note"] and ("POST", "/hub/shutdown") in hub.requests
+    await wait_for_status(hub, "down")
+    assert hub.ops.shutdown is True
+
+
+async def test_firmware_check_and_install(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_check_firmware_update")
+    assert data["update_available"] is False and data["current_version"] == hub.state.version
+    assert "accountEmails" not in data and "owner@example.com" not in str(data)
+    hub.mark_backup_now()
+    nothing = await ok(call_tool, "hub_install_firmware_update", {"confirm": True})
+    assert nothing["installed"] is False
+    assert not [p for _m, p in hub.requests if "updatePlatform" in p]
+    hub.ops.update_version = "2.4.5.100"
+    hub.reboot_downtime = 0.2
+    hub.reboot_starting_time = 0.1
+    data = await ok(call_tool, "hub_check_firmware_update")
+    assert data["update_available"] is True and data["available_version"] == "2.4.5.100"
+    done = await ok(call_tool, "hub_install_firmware_update", {"confirm": True})
+    assert done["installed"] is True and done["to_version"] == "2.4.5.100"
+    await wait_for_status(hub, "down")
+    await wait_for_status(hub, "running", timeout=5)
+    after = await ok(call_tool, "hub_check_firmware_update")
+    assert after["current_version"] == "2.4.5.100" and after["update_available"] is False
