@@ -12,6 +12,7 @@ from .hub.info import HubIdentity
 from .managers.devices import DeviceManager
 from .managers.hub_info import HubInfoManager
 from .managers.rooms import RoomManager
+from .managers.state_cache import StateCache
 
 
 @dataclass(slots=True)
@@ -25,6 +26,8 @@ class HubRuntime:
     devices: DeviceManager
     rooms: RoomManager
     last_backup_at: datetime | None = field(default=None)
+    # The live state cache (event_stream.py sets it while the hub's event stream runs).
+    cache: StateCache | None = field(default=None)
 
     @classmethod
     def build(

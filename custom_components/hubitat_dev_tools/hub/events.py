@@ -1,0 +1,501 @@
+"""Live hub streams: ``/eventsocket`` (every event on the hub) and ``/logsocket`` (log lines).
+
+The client connects OUT to the hub (no inbound port), over Home Assistant's shared aiohttp
+session, with the Hub Security cookie when configured (one re-login on a 401/403 upgrade).
+
+Frames (hubitat-hub-api.md §19): one JSON object per text frame; empty fields are the string
+``"null"``; ``deviceId``/``installedAppId`` are ints, ``0`` when they do not apply. Anything
+else (junk text, non-objects, frames without a name) is counted and skipped.
+
+Liveness: the hub pings about every two minutes. We answer pings ourselves (``autoping`` off)
+so a ping counts as a sign of life; no frame or ping for ``dead_peer_timeout`` seconds means a
+dead peer, and we reconnect. Reconnects back off exponentially with jitter. ``on_connect`` runs
+once per (re)connect, before any frame of that connection is handled (the state cache uses it
+for its one bulk re-hydration).
+
+No Home Assistant import here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import aiohttp
+
+from .client import HubClient
+from .errors import HubAuthError, HubError, HubUnreachableError
+from .models import norm_id
+
+_LOGGER = logging.getLogger(__name__)
+
+EVENT_PATH = "/eventsocket"
+LOG_PATH = "/logsocket"
+DEFAULT_DEAD_PEER_TIMEOUT = 130.0  # the hub pings about every 120 s (node-red uses 130 s)
+DEFAULT_BACKOFF_INITIAL = 1.0
+DEFAULT_BACKOFF_MAX = 120.0
+# A connection that lasted this long counts as healthy: the next reconnect starts fresh.
+HEALTHY_AFTER = 30.0
+LOG_LEVELS = ("error", "warn", "info", "debug", "trace")
+
+
+def _wall() -> float:
+    return time.time()
+
+
+def _nullish(value: Any) -> str | None:
+    """Return a clean string, or None for JSON null, "null" and empty text."""
+    if value is None:
+        return None
+    text = str(value)
+    if text in ("null", ""):
+        return None
+    return text
+
+
+def _iso(ts: float | None) -> str | None:
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds") if ts else None
+
+
+@dataclass(frozen=True, slots=True)
+class HubEvent:
+    """One ``/eventsocket`` frame, normalised."""
+
+    source: str  # DEVICE | APP | HUB | LOCATION (upper-cased; anything else kept as sent)
+    name: str
+    value: str | None
+    display_name: str | None = None
+    type: str | None = None  # physical | digital | None
+    unit: str | None = None
+    device_id: str | None = None
+    app_id: str | None = None
+    description: str | None = None
+    received_at: float = field(default_factory=_wall)  # wall clock (epoch s)
+
+    @property
+    def kind(self) -> str:
+        """One of device, mode, hsm_status, hsm_alert, hsm_set_arm, variable, app, hub,
+        location (or the lower-cased source)."""
+        if self.source == "DEVICE":
+            return "device"
+        if self.source == "LOCATION":
+            if self.name == "mode":
+                return "mode"
+            if self.name == "hsmStatus":
+                return "hsm_status"
+            if self.name == "hsmAlert":
+                return "hsm_alert"
+            if self.name == "hsmSetArm":
+                return "hsm_set_arm"
+            if self.name.startswith("variable:"):
+                return "variable"
+            return "location"
+        if self.source == "APP":
+            return "app"
+        if self.source == "HUB":
+            return "hub"
+        return self.source.lower() or "unknown"
+
+    @property
+    def variable_name(self) -> str | None:
+        """The hub variable's name for ``variable:<name>`` events."""
+        if self.source == "LOCATION" and self.name.startswith("variable:"):
+            return self.name.removeprefix("variable:")
+        return None
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return JSON-safe data (absent fields left out)."""
+        out: dict[str, Any] = {
+            "time": _iso(self.received_at),
+            "source": self.source,
+            "kind": self.kind,
+            "name": self.name,
+            "value": self.value,
+        }
+        for key, val in (
+            ("device_id", self.device_id),
+            ("display_name", self.display_name),
+            ("app_id", self.app_id),
+            ("unit", self.unit),
+            ("type", self.type),
+            ("description", self.description),
+        ):
+            if val is not None:
+                out[key] = val
+        return out
+
+
+def parse_event_frame(text: str | bytes) -> HubEvent | None:
+    """Parse one eventsocket frame; None for junk (non-JSON, non-object, no name)."""
+    try:
+        raw = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(raw, dict):
+        return None
+    name = _nullish(raw.get("name"))
+    if name is None:
+        return None
+    source = (_nullish(raw.get("source")) or "UNKNOWN").upper()
+    return HubEvent(
+        source=source,
+        name=name,
+        value=_nullish(raw.get("value")),
+        display_name=_nullish(raw.get("displayName")),
+        type=_nullish(raw.get("type")),
+        unit=_nullish(raw.get("unit")),
+        device_id=norm_id(raw.get("deviceId")) if source == "DEVICE" else None,
+        app_id=norm_id(raw.get("installedAppId")),
+        description=_nullish(raw.get("descriptionText")),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """One ``/logsocket`` frame, normalised (``msg`` HTML-unescaped)."""
+
+    level: str  # error | warn | info | debug | trace (as sent, lower-cased)
+    source_type: str | None  # dev | app
+    source_id: str | None
+    name: str | None
+    message: str
+    time: str | None  # the hub's text (naive UTC)
+    received_at: float = field(default_factory=_wall)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return JSON-safe data."""
+        return {
+            "time": self.time or _iso(self.received_at),
+            "level": self.level,
+            "source_type": self.source_type,
+            "source_id": self.source_id,
+            "name": self.name,
+            "message": self.message,
+        }
+
+
+def parse_log_frame(text: str | bytes) -> LogLine | None:
+    """Parse one logsocket frame; None for junk."""
+    try:
+        raw = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(raw, dict) or "msg" not in raw:
+        return None
+    msg = raw.get("msg")
+    return LogLine(
+        level=(_nullish(raw.get("level")) or "info").lower(),
+        source_type=_nullish(raw.get("type")),
+        source_id=norm_id(raw.get("id")),
+        name=_nullish(raw.get("name")),
+        message=html.unescape(str(msg)) if msg is not None else "",
+        time=_nullish(raw.get("time")),
+    )
+
+
+def backoff_delay(attempt: int, initial: float, maximum: float) -> float:
+    """Exponential backoff with jitter: uniform in [d/2, d], d = initial * 2**attempt."""
+    delay = min(maximum, initial * (2 ** min(attempt, 30)))
+    return random.uniform(delay / 2, delay)
+
+
+@dataclass(slots=True)
+class SocketStats:
+    """What diagnostics and the Repairs check need to know about one socket."""
+
+    connected: bool = False
+    connects: int = 0  # successful connections (the first one included)
+    failures: int = 0  # failed attempts and lost connections
+    frames: int = 0
+    junk_frames: int = 0
+    pings: int = 0
+    last_frame_at: float | None = None  # wall clock
+    last_alive_at: float | None = None  # wall clock: last frame, ping or connect
+    last_alive_mono: float | None = None
+    connected_since: float | None = None
+    down_since: float | None = None
+    last_error: str | None = None
+
+    @property
+    def reconnects(self) -> int:
+        """Connections after the first one."""
+        return max(0, self.connects - 1)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return JSON-safe data."""
+        return {
+            "connected": self.connected,
+            "connects": self.connects,
+            "reconnects": self.reconnects,
+            "failures": self.failures,
+            "frames": self.frames,
+            "junk_frames": self.junk_frames,
+            "pings": self.pings,
+            "last_frame_at": _iso(self.last_frame_at),
+            "last_alive_at": _iso(self.last_alive_at),
+            "connected_since": _iso(self.connected_since),
+            "down_since": _iso(self.down_since),
+            "last_error": self.last_error,
+        }
+
+
+class HubSocket:
+    """One auto-reconnecting websocket to the hub (``/eventsocket`` or ``/logsocket``).
+
+    ``run()`` loops until ``stop()``; the owner runs it as a task. ``on_text`` gets every text
+    frame (it must not raise; it is called synchronously, in order). ``on_connect`` runs once per
+    connection before its frames are read; if it raises, the connection is closed and retried
+    with backoff (so a failing hydration never turns into a request storm).
+    """
+
+    def __init__(
+        self,
+        client: HubClient,
+        path: str,
+        on_text: Callable[[str], None],
+        *,
+        on_connect: Callable[[], Awaitable[None]] | None = None,
+        on_state: Callable[[], None] | None = None,
+        dead_peer_timeout: float = DEFAULT_DEAD_PEER_TIMEOUT,
+        backoff_initial: float = DEFAULT_BACKOFF_INITIAL,
+        backoff_max: float = DEFAULT_BACKOFF_MAX,
+        connect_timeout: float = 10.0,
+    ) -> None:
+        self._client = client
+        self.path = path
+        self._on_text = on_text
+        self._on_connect = on_connect
+        self._on_state = on_state
+        self.dead_peer_timeout = dead_peer_timeout
+        self.backoff_initial = backoff_initial
+        self.backoff_max = backoff_max
+        self.connect_timeout = connect_timeout
+        self.stats = SocketStats()
+        self._ws: aiohttp.ClientWebSocketResponse | None = None
+        self._closing = False
+        self._attempt = 0
+        self._connected_event = asyncio.Event()
+
+    @property
+    def url(self) -> str:
+        """Return ws(s)://host[:port]/path."""
+        base = self._client.base_url
+        return "ws" + base.removeprefix("http") + self.path
+
+    @property
+    def connected(self) -> bool:
+        """Return True while a connection is open (and ``on_connect`` has succeeded)."""
+        return self.stats.connected
+
+    async def wait_connected(self, timeout: float) -> bool:
+        """Wait until connected; False on timeout."""
+        try:
+            await asyncio.wait_for(self._connected_event.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    def _notify(self) -> None:
+        if self._on_state is not None:
+            try:
+                self._on_state()
+            except Exception:
+                _LOGGER.exception("Stream state callback failed")
+
+    def _alive(self) -> None:
+        self.stats.last_alive_at = time.time()
+        self.stats.last_alive_mono = time.monotonic()
+
+    async def run(self) -> None:
+        """Connect, read, reconnect with backoff, until ``stop()``."""
+        self._alive()  # the silence clock starts now
+        self.stats.down_since = time.time()
+        while not self._stopping():
+            started = time.monotonic()
+            try:
+                await self._connect_and_read()
+            except asyncio.CancelledError:
+                raise
+            except HubAuthError as err:
+                self.stats.last_error = f"Hub Security login failed: {err}"
+            except HubError as err:
+                self.stats.last_error = str(err)
+            except (aiohttp.ClientError, OSError, TimeoutError) as err:
+                self.stats.last_error = self._client._redact(
+                    f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+                )
+            except Exception as err:  # never let the stream task die
+                _LOGGER.exception("Unexpected error in the hub %s stream", self.path)
+                self.stats.last_error = f"{type(err).__name__}: {err}"
+            was_connected = self.stats.connected
+            self.stats.connected = False
+            self._connected_event.clear()
+            self._ws = None
+            if self._stopping():
+                break
+            self.stats.failures += 1
+            if was_connected or self.stats.down_since is None:
+                self.stats.down_since = time.time()
+            self._notify()
+            if time.monotonic() - started >= HEALTHY_AFTER:
+                self._attempt = 0
+            delay = backoff_delay(self._attempt, self.backoff_initial, self.backoff_max)
+            self._attempt += 1
+            _LOGGER.debug(
+                "Hub %s stream down (%s); reconnecting in %.2f s",
+                self.path,
+                self.stats.last_error,
+                delay,
+            )
+            await asyncio.sleep(delay)
+
+    async def _open(self) -> aiohttp.ClientWebSocketResponse:
+        client = self._client
+        conn = client.connection
+        retried = False
+        while True:
+            if conn.has_security and client.session_cookie is None:
+                await client._ensure_login()
+            cookie = client.session_cookie
+            headers = {"Cookie": f"{cookie[0]}={cookie[1]}"} if cookie else None
+            try:
+                return await client._session.ws_connect(
+                    self.url,
+                    headers=headers,
+                    autoping=False,
+                    heartbeat=None,
+                    ssl=not conn.use_ssl,
+                    timeout=aiohttp.ClientWSTimeout(ws_receive=None, ws_close=2.0),
+                    max_msg_size=16 * 1024 * 1024,
+                )
+            except aiohttp.WSServerHandshakeError as err:
+                if err.status in (401, 403) and conn.has_security and not retried:
+                    retried = True
+                    await client._ensure_login(stale=cookie)
+                    continue
+                if err.status in (401, 403):
+                    raise HubAuthError(
+                        f"The hub refused {self.path} (HTTP {err.status})"
+                        + ("" if conn.has_security else ": Hub Security is on, no credentials")
+                    ) from err
+                raise HubError(f"The hub refused {self.path} (HTTP {err.status})") from err
+
+    async def _connect_and_read(self) -> None:
+        ws = await asyncio.wait_for(self._open(), self.connect_timeout)
+        self._ws = ws
+        try:
+            if self._closing:
+                return
+            if self._on_connect is not None:
+                await self._on_connect()
+            self.stats.connects += 1
+            self.stats.connected = True
+            self.stats.connected_since = time.time()
+            self.stats.down_since = None
+            self.stats.last_error = None
+            self._alive()
+            self._connected_event.set()
+            self._notify()
+            await self._read(ws)
+        finally:
+            if not ws.closed:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+
+    async def _read(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        while True:
+            try:
+                msg = await ws.receive(timeout=self.dead_peer_timeout)
+            except TimeoutError:
+                self.stats.last_error = (
+                    f"no frame or ping from the hub for {self.dead_peer_timeout:g} s (dead peer)"
+                )
+                return
+            mtype = msg.type
+            if mtype is aiohttp.WSMsgType.TEXT:
+                self._alive()
+                self.stats.frames += 1
+                self.stats.last_frame_at = self.stats.last_alive_at
+                self._on_text(msg.data)
+            elif mtype is aiohttp.WSMsgType.BINARY:
+                self._alive()
+                self.stats.frames += 1
+                self._on_text(msg.data.decode("utf-8", errors="replace"))
+            elif mtype is aiohttp.WSMsgType.PING:
+                self._alive()
+                self.stats.pings += 1
+                with contextlib.suppress(Exception):
+                    await ws.pong(msg.data)
+            elif mtype is aiohttp.WSMsgType.PONG:
+                self._alive()
+            else:  # CLOSE, CLOSING, CLOSED, ERROR
+                if mtype is aiohttp.WSMsgType.ERROR:
+                    self.stats.last_error = f"socket error: {ws.exception()!r}"
+                elif mtype is aiohttp.WSMsgType.CLOSE:
+                    reason = msg.extra or "no reason"
+                    self.stats.last_error = f"the hub closed the socket ({msg.data}: {reason})"
+                elif not self._closing:
+                    self.stats.last_error = "the connection to the hub was lost"
+                return
+
+    async def stop(self) -> None:
+        """Close the socket; ``run()`` returns soon after (the owner awaits its task)."""
+        self._closing = True
+        ws = self._ws
+        if ws is not None and not ws.closed:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 2.0)
+
+    async def read_for(self, window: float, on_text: Callable[[str], bool]) -> None:
+        """One-shot: connect once, feed text frames to ``on_text`` for ``window`` seconds
+        (or until it returns True), then close. Pings are answered. Raises HubError."""
+        try:
+            ws = await asyncio.wait_for(self._open(), self.connect_timeout)
+        except (aiohttp.ClientError, OSError, TimeoutError) as err:
+            raise HubUnreachableError(
+                f"Cannot open {self.path} on the hub: {type(err).__name__}"
+            ) from err
+        deadline = time.monotonic() + window
+        try:
+            while (left := deadline - time.monotonic()) > 0:
+                try:
+                    msg = await ws.receive(timeout=left)
+                except TimeoutError:
+                    return
+                if msg.type is aiohttp.WSMsgType.TEXT:
+                    if on_text(msg.data):
+                        return
+                elif msg.type is aiohttp.WSMsgType.PING:
+                    with contextlib.suppress(Exception):
+                        await ws.pong(msg.data)
+                elif msg.type in (
+                    aiohttp.WSMsgType.CLOSE,
+                    aiohttp.WSMsgType.CLOSING,
+                    aiohttp.WSMsgType.CLOSED,
+                    aiohttp.WSMsgType.ERROR,
+                ):
+                    return
+        finally:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+    def _stopping(self) -> bool:
+        """Return True once ``stop()`` was called (a method: not narrowed by mypy)."""
+        return self._closing
+
+
+def level_rank(level: str) -> int:
+    """Rank of a log level (error = 0 ... trace = 4); unknown levels rank as info."""
+    try:
+        return LOG_LEVELS.index(level.lower().removesuffix("ing"))
+    except ValueError:
+        return 2
