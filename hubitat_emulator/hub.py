@@ -216,8 +216,16 @@ class HubEmulator:
     # ------------------------------------------------------------------ app / lifecycle
 
     def _build_app(self) -> web.Application:
-        from . import routes_admin, routes_files, routes_hub, routes_maker, routes_ops
-        from . import routes_apps, routes_code, routes_dashboards
+        from . import (
+            routes_admin,
+            routes_apps,
+            routes_code,
+            routes_dashboards,
+            routes_files,
+            routes_hub,
+            routes_maker,
+            routes_ops,
+        )
 
         app = web.Application(middlewares=[self._middleware])
         app.on_response_prepare.append(self._on_response_prepare)
@@ -225,12 +233,12 @@ class HubEmulator:
         app.router.add_get("/logsocket", self._logsocket)
         routes_hub.setup(app, self)
         routes_admin.setup(app, self)
+        routes_dashboards.setup(app, self)  # before Maker: legacy layouts under /apps/api
         routes_maker.setup(app, self)
         routes_files.setup(app, self)
         routes_ops.setup(app, self)
         routes_code.setup(app, self)
         routes_apps.setup(app, self)
-        routes_dashboards.setup(app, self)
         return app
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:

@@ -36,6 +36,21 @@ def auto_enable_custom_integrations(enable_custom_integrations: None) -> None:
     """Load custom integrations in every test."""
 
 
+@pytest.fixture(autouse=True)
+def _event_stream_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Most tests check hub requests and read-after-change exactly: no live stream there.
+
+    The tests/test_events_*.py files turn the stream on with their own fixtures.
+    """
+    from dataclasses import replace
+
+    from custom_components.hubitat_dev_tools import event_stream
+
+    monkeypatch.setattr(
+        event_stream, "STREAM_CONFIG", replace(event_stream.STREAM_CONFIG, enabled=False)
+    )
+
+
 def entry_data(
     hub: HubEmulator, *, maker: bool = True, security: bool | None = None
 ) -> dict[str, Any]:

@@ -11,9 +11,11 @@ from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from .audit import AuditTrail
 from .config_flow import connection_from_data
 from .domain_data import DATA_KEY, DomainData
+from .event_stream import async_setup_event_stream
 from .hub.client import HubClient
 from .hub.errors import HubAuthError, HubError
 from .hub.info import fetch_identity
+from .hub_alerts import async_setup_hub_alerts
 from .llm_api import async_register
 from .mcp_exposure import async_clear_issues, async_track_exposure
 from .runtime import HubitatConfigEntry, HubRuntime
@@ -48,8 +50,14 @@ async def async_setup_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> b
     except HubError as err:
         raise ConfigEntryNotReady(f"Hub {entry.title} is not reachable: {err}") from err
     entry.runtime_data = HubRuntime.build(entry, client, identity)
+    # Live events: the state cache answers reads and resolves waits; up to 3 s for the
+    # first connection so the first calls are already served from the cache.
+    entry.async_on_unload(
+        await async_setup_event_stream(hass, entry, entry.runtime_data, wait_live=3.0)
+    )
     data = await _async_domain_data(hass)
     data.loaded_entries.add(entry.entry_id)
+    entry.async_on_unload(async_setup_hub_alerts(hass, entry))
     return True
 
 

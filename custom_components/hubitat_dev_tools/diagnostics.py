@@ -11,8 +11,10 @@ from homeassistant.core import HomeAssistant
 from .const import CONF_MAKER_TOKEN
 from .domain_data import get_domain_data
 from .hub.errors import HubError
+from .hub_alerts import async_health_diagnostics
 from .mcp_exposure import exposure_state
 from .runtime import HubitatConfigEntry
+from .tools.surface import registry, served_tools, visibility
 
 TO_REDACT = {
     CONF_PASSWORD,
@@ -26,6 +28,16 @@ TO_REDACT = {
     "zipCode",
     "unique_id",
 }
+
+
+def _surface(hass: HomeAssistant) -> dict[str, Any]:
+    """What the assistant sees now: surface, listed tools, hidden tools."""
+    vis = visibility(hass)
+    return {
+        "surface": vis.surface,
+        "listed": [t.name for t in served_tools(hass)],
+        "hidden": sorted(set(registry()) - vis.visible),
+    }
 
 
 async def async_get_config_entry_diagnostics(
@@ -47,8 +59,12 @@ async def async_get_config_entry_diagnostics(
                 "max_in_flight_seen": rt.client.max_in_flight_seen,
                 "logged_in": rt.client.session_cookie is not None,
             },
+            "hub_health": await async_health_diagnostics(hass, entry),
+            "event_stream": rt.cache.diagnostics() if rt.cache else {"running": False},
             "mcp_server_exposure": exposure_state(hass),
-            "audit_recent": domain.audit.recent(20) if domain else [],
+            "tool_surface": _surface(hass),
+            "audit_total": len(domain.audit) if domain else 0,
+            "audit_recent": domain.audit.recent(50) if domain else [],
         },
         TO_REDACT,
     )
