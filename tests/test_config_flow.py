@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from homeassistant import config_entries
-from homeassistant.const import CONF_HOST, CONF_PASSWORD
+from homeassistant.const import CONF_HOST, CONF_PASSWORD, CONF_USERNAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from pytest_homeassistant_custom_component.common import MockConfigEntry
+from yarl import URL
 
+from custom_components.hubitat_dev_tools.config_flow import HubitatDevToolsConfigFlow
 from custom_components.hubitat_dev_tools.const import (
     CONF_MAKER_TOKEN,
     DOMAIN,
@@ -121,3 +126,77 @@ async def test_options(hass: HomeAssistant, entry: MockConfigEntry) -> None:
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert entry.options[OPT_ALLOW_WRITE] is False
     assert entry.options[OPT_DISABLED_TOOLS] == ["hub_get_info"]
+
+
+def _dhcp(ip: str = "127.0.0.1") -> Any:
+    from homeassistant.helpers.service_info.dhcp import DhcpServiceInfo
+
+    return DhcpServiceInfo(ip=ip, hostname="hubitat", macaddress="34e1d1aabbcc")
+
+
+async def test_dhcp_discovery_creates_entry(
+    hass: HomeAssistant, hub: HubEmulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(HubitatDevToolsConfigFlow, "DISCOVERY_PORT", URL(hub.url).port)
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": config_entries.SOURCE_DHCP}, data=_dhcp()
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "discovery_confirm"
+    result = await hass.config_entries.flow.async_configure(result["flow_id"], {})
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["result"].unique_id == hub.hub_uid
+    await hass.async_block_till_done()
+
+
+async def test_dhcp_updates_host_of_known_hub(
+    hass: HomeAssistant, hub: HubEmulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(HubitatDevToolsConfigFlow, "DISCOVERY_PORT", URL(hub.url).port)
+    entry = MockConfigEntry(
+        domain=DOMAIN, data={**entry_data(hub), CONF_HOST: "localhost"}, unique_id=hub.hub_uid
+    )
+    entry.add_to_hass(hass)
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": config_entries.SOURCE_DHCP}, data=_dhcp()
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "already_configured"
+    assert entry.data[CONF_HOST] == "127.0.0.1"
+
+
+async def test_dhcp_secure_hub_asks_for_login(
+    hass: HomeAssistant, secure_hub: HubEmulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(HubitatDevToolsConfigFlow, "DISCOVERY_PORT", URL(secure_hub.url).port)
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": config_entries.SOURCE_DHCP}, data=_dhcp()
+    )
+    assert result["step_id"] == "discovery_confirm"
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_USERNAME: secure_hub.username, CONF_PASSWORD: "wrong"}
+    )
+    assert result["errors"] == {"base": "invalid_auth"}
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"],
+        {CONF_USERNAME: secure_hub.username, CONF_PASSWORD: secure_hub.password},
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["result"].unique_id == secure_hub.hub_uid
+    await hass.async_block_till_done()
+
+
+async def test_dhcp_not_a_hub(
+    hass: HomeAssistant, socket_enabled: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed_port = sock.getsockname()[1]
+    monkeypatch.setattr(HubitatDevToolsConfigFlow, "DISCOVERY_PORT", closed_port)
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": config_entries.SOURCE_DHCP}, data=_dhcp()
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "not_hubitat"

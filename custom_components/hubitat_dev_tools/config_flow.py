@@ -25,6 +25,7 @@ from homeassistant.helpers.selector import (
     TextSelectorConfig,
     TextSelectorType,
 )
+from homeassistant.helpers.service_info.dhcp import DhcpServiceInfo
 
 from .const import (
     CONF_MAKER_APP_ID,
@@ -128,6 +129,67 @@ class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
 
     VERSION = 1
     MINOR_VERSION = 1
+    # Port tried for a DHCP-discovered hub (None: the default HTTP port, as real hubs use).
+    DISCOVERY_PORT: int | None = None
+
+    def __init__(self) -> None:
+        """Start with nothing discovered."""
+        self._discovered: dict[str, Any] = {}
+
+    async def async_step_dhcp(self, discovery_info: DhcpServiceInfo) -> ConfigFlowResult:
+        """A device with a Hubitat MAC prefix joined the network: confirm it is a hub."""
+        host = discovery_info.ip
+        data: dict[str, Any] = {CONF_HOST: host}
+        if self.DISCOVERY_PORT:
+            data[CONF_PORT] = self.DISCOVERY_PORT
+        for entry in self._async_current_entries(include_ignore=False):
+            if entry.data.get(CONF_HOST) == host:
+                return self.async_abort(reason="already_configured")
+        try:
+            identity = await validate_hub(self.hass, data)
+        except HubAuthError:
+            # Hub Security is on: the identity needs a login. Ask with the host filled in.
+            self._discovered = data
+            self.context["title_placeholders"] = {"name": host}
+            return await self.async_step_discovery_confirm()
+        except HubError:
+            return self.async_abort(reason="not_hubitat")
+        await self.async_set_unique_id(identity.hub_uid)
+        # A known hub whose address changed: update it and stop here.
+        self._abort_if_unique_id_configured(updates={CONF_HOST: host})
+        self._discovered = data
+        self.context["title_placeholders"] = {"name": identity.name}
+        return await self.async_step_discovery_confirm()
+
+    async def async_step_discovery_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Confirm a discovered hub; credentials and Maker API are optional as in the user step."""
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            data = _clean({**self._discovered, **user_input})
+            try:
+                identity = await validate_hub(self.hass, data)
+            except Exception as err:
+                errors["base"] = _errors_for(err)
+            else:
+                await self.async_set_unique_id(identity.hub_uid)
+                self._abort_if_unique_id_configured(updates={CONF_HOST: data[CONF_HOST]})
+                return self.async_create_entry(title=identity.name, data=data)
+        schema = vol.Schema(
+            {
+                vol.Optional(CONF_USERNAME): str,
+                vol.Optional(CONF_PASSWORD): _PASSWORD,
+                vol.Optional(CONF_MAKER_APP_ID): str,
+                vol.Optional(CONF_MAKER_TOKEN): _PASSWORD,
+            }
+        )
+        return self.async_show_form(
+            step_id="discovery_confirm",
+            data_schema=schema,
+            errors=errors,
+            description_placeholders={"host": str(self._discovered.get(CONF_HOST))},
+        )
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Ask for the hub address and credentials, validate, create the entry."""
