@@ -204,3 +204,26 @@ async def test_read_right_after_our_command_is_exact(
     again = await call_tool("hub_list_devices", {"text": str(dev_id)})
     assert again.data["devices"][0]["states"]["switch"] == new
     assert len(hub.requests) == before
+
+
+async def test_modes_from_the_cache(
+    hass: HomeAssistant, hub: HubEmulator, live: StateCache, call_tool: ToolCaller
+) -> None:
+    """The active mode is event-driven; the mode list is re-read at most once a minute."""
+    first = await call_tool("hub_list_modes")
+    assert not first.error, first.data
+    target = next(m["name"] for m in first.data["modes"] if not m["active"])
+    hub.set_mode(target)  # changed on the hub itself
+    await until(lambda: live.mode == target)
+    before = len(hub.requests)
+    again = await call_tool("hub_list_modes")
+    assert again.data["active_mode"] == target
+    assert len(hub.requests) == before  # answered from the cache
+    created = await call_tool("hub_create_mode", {"name": "Vacation"})
+    assert not created.error, created.data
+    listed = await call_tool("hub_list_modes")
+    assert "Vacation" in [m["name"] for m in listed.data["modes"]]
+    back = next(m["name"] for m in listed.data["modes"] if m["name"] != target)
+    switched = await call_tool("hub_set_mode", {"mode": back})
+    assert not switched.error, switched.data
+    assert (await call_tool("hub_list_modes")).data["active_mode"] == back

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +14,9 @@ from ..hub.errors import MakerNotConfiguredError
 from ..hub.models import coerce_numeric_text, norm_id, parse_hub_time
 from .errors import ConfirmationRequired, ValidationError
 from .state_cache import StateCache
+
+# How long the live cache may answer the list of modes (the active mode is event-driven).
+MODES_TTL = 60.0
 
 HSM_COMMANDS = (
     "armAway",
@@ -37,19 +41,43 @@ def _maker_required(what: str) -> MakerNotConfiguredError:
 class ModeManager:
     """Location modes."""
 
-    def __init__(self, client: HubClient) -> None:
+    def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
         self._client = client
+        self._cache = cache
+
+    async def _modes_payload(self) -> tuple[dict[str, Any], bool]:
+        """The hub's mode list; from the live cache when it is fresh (no hub request).
+
+        Mode changes arrive as events, so the active mode is always current; the list of
+        modes itself has no event, so it is re-read after MODES_TTL seconds or our own edit.
+        """
+        cache = self._cache
+        if cache is not None and cache.live and cache.mode is not None:
+            cached = cache.modes_payload
+            if cached is not None and time.monotonic() - cached[0] < MODES_TTL:
+                return cached[1], True
+            data = await api.fetch_modes(self._client)
+            cache.modes_payload = (time.monotonic(), data)
+            return data, True
+        return await api.fetch_modes(self._client), False
+
+    def _invalidate(self) -> None:
+        if self._cache is not None:
+            self._cache.modes_payload = None
 
     async def list_modes(self) -> dict[str, Any]:
         """Modes with the active one."""
-        data = await api.fetch_modes(self._client)
+        data, from_cache = await self._modes_payload()
         current = norm_id(data.get("currentModeId"))
+        live_name = self._cache.mode if from_cache and self._cache is not None else None
         modes = [
             {
                 "mode_id": norm_id(m.get("id")),
                 "name": m.get("name"),
                 "icon": m.get("icon"),
-                "active": norm_id(m.get("id")) == current,
+                "active": (m.get("name") == live_name)
+                if live_name is not None
+                else norm_id(m.get("id")) == current,
             }
             for m in data.get("modes") or []
             if isinstance(m, dict)
@@ -87,6 +115,8 @@ class ModeManager:
         else:
             await api.activate_mode_admin(self._client, str(target["mode_id"]))
             via = "admin"
+        if self._cache is not None:  # the mode event follows; reads right now are exact too
+            self._cache.mode = str(target["name"])
         return {"mode": target["name"], "previous_mode": previous, "changed": True, "via": via}
 
     async def _check_new_name(self, name: str, except_id: str | None = None) -> str:
@@ -102,6 +132,7 @@ class ModeManager:
         """Create a mode."""
         clean = await self._check_new_name(name)
         await api.create_mode(self._client, clean, icon)
+        self._invalidate()
         created = await self.resolve(clean)
         return {"mode_id": created["mode_id"], "name": clean}
 
@@ -110,6 +141,7 @@ class ModeManager:
         target = await self.resolve(mode)
         clean = await self._check_new_name(new_name, except_id=target["mode_id"])
         await api.update_mode(self._client, str(target["mode_id"]), clean, icon)
+        self._invalidate()
         return {"mode_id": target["mode_id"], "name": clean, "renamed_from": target["name"]}
 
     async def delete(self, mode: str) -> dict[str, Any]:
@@ -121,6 +153,7 @@ class ModeManager:
                 hint="Switch to another mode with hub_set_mode first.",
             )
         await api.delete_mode(self._client, str(target["mode_id"]))
+        self._invalidate()
         return {"mode_id": target["mode_id"], "name": target["name"]}
 
 

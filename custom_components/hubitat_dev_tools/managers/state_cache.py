@@ -126,6 +126,8 @@ class StateCache:
         # Devices we just sent a command to: their event has not arrived yet, so reads of
         # them go to the hub until it does (or the mark expires). Read-after-write is exact.
         self._dirty: dict[str, float] = {}
+        # (monotonic time, /modes/json payload) kept by ModeManager; None = read the hub.
+        self.modes_payload: tuple[float, dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------ state
 

@@ -19,7 +19,7 @@ MAKER_NOTE = (
 
 
 def _modes(call: ToolCall) -> ModeManager:
-    return ModeManager(call.runtime.client)
+    return ModeManager(call.runtime.client, call.runtime.cache)
 
 
 def _hsm(call: ToolCall) -> HsmManager:
