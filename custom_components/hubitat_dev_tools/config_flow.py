@@ -136,6 +136,18 @@ class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
         """Start with nothing discovered."""
         self._discovered: dict[str, Any] = {}
 
+    async def _async_validate_and_create(
+        self, data: dict[str, Any]
+    ) -> tuple[ConfigFlowResult | None, dict[str, str]]:
+        """Validate the hub; create its entry (or abort: already configured, host updated)."""
+        try:
+            identity = await validate_hub(self.hass, data)
+        except Exception as err:
+            return None, {"base": _errors_for(err)}
+        await self.async_set_unique_id(identity.hub_uid)
+        self._abort_if_unique_id_configured(updates={CONF_HOST: data[CONF_HOST]})
+        return self.async_create_entry(title=identity.name, data=data), {}
+
     async def async_step_dhcp(self, discovery_info: DhcpServiceInfo) -> ConfigFlowResult:
         """A device with a Hubitat MAC prefix joined the network: confirm it is a hub."""
         host = discovery_info.ip
@@ -167,15 +179,11 @@ class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
         """Confirm a discovered hub; credentials and Maker API are optional as in the user step."""
         errors: dict[str, str] = {}
         if user_input is not None:
-            data = _clean({**self._discovered, **user_input})
-            try:
-                identity = await validate_hub(self.hass, data)
-            except Exception as err:
-                errors["base"] = _errors_for(err)
-            else:
-                await self.async_set_unique_id(identity.hub_uid)
-                self._abort_if_unique_id_configured(updates={CONF_HOST: data[CONF_HOST]})
-                return self.async_create_entry(title=identity.name, data=data)
+            result, errors = await self._async_validate_and_create(
+                _clean({**self._discovered, **user_input})
+            )
+            if result is not None:
+                return result
         schema = vol.Schema(
             {
                 vol.Optional(CONF_USERNAME): str,
@@ -195,15 +203,9 @@ class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
         """Ask for the hub address and credentials, validate, create the entry."""
         errors: dict[str, str] = {}
         if user_input is not None:
-            data = _clean(user_input)
-            try:
-                identity = await validate_hub(self.hass, data)
-            except Exception as err:
-                errors["base"] = _errors_for(err)
-            else:
-                await self.async_set_unique_id(identity.hub_uid)
-                self._abort_if_unique_id_configured(updates={CONF_HOST: data[CONF_HOST]})
-                return self.async_create_entry(title=identity.name, data=data)
+            result, errors = await self._async_validate_and_create(_clean(user_input))
+            if result is not None:
+                return result
         return self.async_show_form(
             step_id="user", data_schema=_user_schema(user_input or {}), errors=errors
         )
