@@ -67,6 +67,7 @@ class _Bench:
             client=self.client,
             devices=DeviceManager(self.client),
             rooms=RoomManager(self.client),
+            cache=None,  # no live stream here: every read goes to the hub (benchmarks.events)
         )
         self.call = ToolCall(
             hass=cast(Any, None), runtime=cast(Any, runtime), caller=cast(Any, None), tool_name=""
