@@ -223,6 +223,7 @@ class HubEmulator:
             routes_dashboards,
             routes_files,
             routes_hub,
+            routes_hubvars,
             routes_maker,
             routes_ops,
         )
@@ -238,6 +239,7 @@ class HubEmulator:
         routes_files.setup(app, self)
         routes_ops.setup(app, self)
         routes_code.setup(app, self)
+        routes_hubvars.setup(app, self)  # before routes_apps: the singleton's buttons
         routes_apps.setup(app, self)
         return app
 

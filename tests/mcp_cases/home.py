@@ -28,6 +28,7 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
     )["device"]["device_id"]
     await _ok(mcp, "hub_create_room", {"name": "Tmp Room"})
     await _ok(mcp, "hub_create_mode", {"name": "Tmp Mode"})
+    await _ok(mcp, "hub_create_variable", {"name": "tmpVar", "type": "string", "value": "x"})
     return {
         "hub_get_device_attribute": {
             "device_id": light,
@@ -54,4 +55,6 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
         "hub_list_variables": {},
         "hub_get_variable": {"name": "guestCount"},
         "hub_set_variable": {"name": "guestCount", "value": 3},
+        "hub_create_variable": {"name": "mcpVar", "type": "integer", "value": 7},
+        "hub_delete_variable": {"name": "tmpVar", "confirm": True},
     }

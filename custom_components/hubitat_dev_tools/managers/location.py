@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import time
 from datetime import datetime
 from typing import Any
 
 from ..hub import location as api
+from ..hub.apps import fetch_app_tree, fetch_config_page, fetch_rule_builder, fetch_rule_builder20
 from ..hub.client import HubClient
 from ..hub.devices import fetch_location_events
-from ..hub.errors import MakerNotConfiguredError
+from ..hub.errors import HubBadResponseError, HubNotFoundError, MakerNotConfiguredError
 from ..hub.models import coerce_numeric_text, norm_id, parse_hub_time
 from .errors import ConfirmationRequired, ValidationError
 from .state_cache import StateCache
@@ -30,6 +33,15 @@ HSM_COMMANDS = (
     "cancelAlerts",
 )
 VARIABLE_TYPES = ("integer", "bigdecimal", "boolean", "string", "datetime")
+# The Hub Variables wizard's type names (settings[varType]).
+WIZARD_TYPES = {
+    "integer": "Number",
+    "bigdecimal": "Decimal",
+    "boolean": "Boolean",
+    "string": "String",
+    "datetime": "DateTime",
+}
+VARIABLE_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 
 
 def _maker_required(what: str) -> MakerNotConfiguredError:
@@ -310,3 +322,106 @@ class VariableManager:
         return {"name": name, "type": current["type"], "previous": current["value"]} | {
             "value": updated["value"]
         }
+
+    async def _names(self) -> dict[str, str]:
+        """Existing variable names (lower-cased -> as spelled), read fresh from the hub."""
+        items = await api.fetch_variables(self._client)
+        return {str(v.get("name")).lower(): str(v.get("name")) for v in items}
+
+    async def create_variable(self, name: str, vtype: str, value: Any) -> dict[str, Any]:
+        """Create a variable through the Hub Variables wizard; verified via the Maker API."""
+        self._need_maker("Creating hub variables")
+        clean = name.strip()
+        if not VARIABLE_NAME_RE.match(clean):
+            raise ValidationError(
+                f"'{name}' is not a valid hub variable name.",
+                hint="Start with a letter; then letters, digits or _ (max 64), e.g. guestCount.",
+            )
+        if vtype not in WIZARD_TYPES:
+            raise ValidationError(f"Unknown type '{vtype}'. Use one of {VARIABLE_TYPES}.")
+        text = coerce_variable(vtype, value, clean)
+        if vtype == "datetime":
+            when = parse_hub_time(text)
+            assert when is not None  # coerce_variable checked it
+            text = when.isoformat(timespec="seconds")
+        existing = (await self._names()).get(clean.lower())
+        if existing is not None:
+            raise ValidationError(
+                f"A hub variable named '{existing}' already exists.",
+                hint="Change it with hub_set_variable, or pick another name.",
+            )
+        await api.create_variable(self._client, clean, WIZARD_TYPES[vtype], text)
+        try:
+            item = await api.fetch_variable(self._client, clean)
+        except HubNotFoundError as err:
+            raise HubBadResponseError(
+                f"The hub accepted the wizard steps but '{clean}' does not show in the Maker "
+                "API's hub variables.",
+                hint="Check Settings > Hub Variables on the hub; the Maker API instance may "
+                "not be allowed to see new variables.",
+            ) from err
+        if self._cache is not None:
+            self._cache.learn_variables([item])
+        return _variable(item)
+
+    async def variable_users(self, name: str) -> list[dict[str, Any]]:
+        """Rule Machine rules and Visual Rules whose definition mentions the variable."""
+        word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])")
+        rules = [a for a in await fetch_app_tree(self._client) if a.is_rm_rule or a.is_visual_rule]
+
+        async def definition(app_id: str, visual: bool) -> Any:
+            if not visual:
+                return await fetch_config_page(self._client, app_id, None)
+            data: Any = await fetch_rule_builder(self._client, app_id)
+            return data or await fetch_rule_builder20(self._client, app_id)
+
+        found = await asyncio.gather(*(definition(r.id, r.is_visual_rule) for r in rules))
+        return [
+            {
+                "app_id": r.id,
+                "name": r.name,
+                "engine": "visual" if r.is_visual_rule else "rule_machine",
+            }
+            for r, body in zip(rules, found, strict=True)
+            if word.search(json.dumps(body, default=str))
+        ]
+
+    async def delete_variable(self, name: str, *, force: bool = False) -> dict[str, Any]:
+        """Delete a variable through the wizard; refused while a rule uses it unless force."""
+        self._need_maker("Deleting hub variables")
+        current = _variable(await self._fetch_existing(name))
+        users = await self.variable_users(name)
+        if users and not force:
+            listed = ", ".join(f"{u['name']} (app {u['app_id']})" for u in users)
+            raise ValidationError(
+                f"Hub variable '{name}' is used by {listed}; deleting it would break them.",
+                hint="Change those rules first, or pass force=true if the user accepts "
+                "breaking them.",
+            )
+        await api.delete_variable(self._client, name)
+        if self._cache is not None:
+            self._cache.variables.pop(name, None)
+        if name in {str(v.get("name")) for v in await api.fetch_variables(self._client)}:
+            raise HubBadResponseError(
+                f"The hub accepted the wizard steps but '{name}' is still listed.",
+                hint="Check Settings > Hub Variables on the hub.",
+            )
+        out: dict[str, Any] = {
+            "name": name,
+            "type": current["type"],
+            "last_value": current["value"],
+        }
+        if users:
+            out["broken_users"] = users
+        return out
+
+    async def _fetch_existing(self, name: str) -> dict[str, Any]:
+        try:
+            return await api.fetch_variable(self._client, name)
+        except HubNotFoundError:
+            names = sorted((await self._names()).values(), key=str.lower)
+            raise ValidationError(
+                f"No hub variable '{name}' (names are case-sensitive). Variables: "
+                f"{', '.join(names) or 'none'}.",
+                hint="List them with hub_list_variables.",
+            ) from None

@@ -7,7 +7,13 @@ from typing import Any
 import probatio as vol
 
 from ..hub.models import parse_hub_time
-from ..managers.location import HSM_COMMANDS, HsmManager, ModeManager, VariableManager
+from ..managers.location import (
+    HSM_COMMANDS,
+    VARIABLE_TYPES,
+    HsmManager,
+    ModeManager,
+    VariableManager,
+)
 from ..safety import ToolKind
 from .base import HubTool, ToolCall
 
@@ -253,8 +259,7 @@ class SetVariableTool(HubTool):
         "Set an existing hub variable. The value is checked against the variable's type "
         "first (integer: whole number; bigdecimal: number; boolean: true/false; datetime: ISO "
         "date-time; string: non-empty text); a mismatch is refused before anything is sent. "
-        "Cannot create or delete variables (the hub has no LAN endpoint for that; use the "
-        "hub's Settings > Hub Variables). " + MAKER_NOTE
+        "To add or remove one use hub_create_variable / hub_delete_variable. " + MAKER_NOTE
     )
     domain = "variables"
     kind = ToolKind.WRITE
@@ -273,6 +278,62 @@ class SetVariableTool(HubTool):
         }
 
 
+class CreateVariableTool(HubTool):
+    """hub_create_variable."""
+
+    name = "hub_create_variable"
+    title = "Create hub variable"
+    description = (
+        "Create a hub variable with a type and initial value (checked first, like "
+        "hub_set_variable). Name: letter, then letters/digits/_; an existing name is refused "
+        "(change it with hub_set_variable). Drives the hub's Hub Variables app; the Maker API "
+        "instance must be allowed to see new variables. " + MAKER_NOTE
+    )
+    domain = "variables"
+    kind = ToolKind.WRITE
+    idempotent = False
+    fields = {
+        vol.Required("name", description="New variable name, e.g. guestCount"): NAME,
+        vol.Required("type", description="Variable type"): vol.In(VARIABLE_TYPES),
+        vol.Required("value", description="Initial value"): vol.Any(str, int, float, bool),
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Create it."""
+        result = await _vars(call).create_variable(args["name"], args["type"], args["value"])
+        return {
+            "summary": f"Created {result['type']} variable {result['name']} = {result['value']}",
+            **result,
+        }
+
+
+class DeleteVariableTool(HubTool):
+    """hub_delete_variable."""
+
+    name = "hub_delete_variable"
+    title = "Delete hub variable"
+    description = (
+        "Delete a hub variable. Refused, listing them, while a Rule Machine rule or Visual "
+        "Rule mentions it, unless force=true (those rules then break). Needs confirm=true "
+        "and a hub backup from the last 24 hours. " + MAKER_NOTE
+    )
+    domain = "variables"
+    kind = ToolKind.DESTRUCTIVE
+    idempotent = True
+    fields = {
+        vol.Required("name", description="Variable name, case-sensitive"): NAME,
+        vol.Optional("force", default=False, description="Delete even if rules use it"): bool,
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Delete it."""
+        result = await _vars(call).delete_variable(args["name"], force=args["force"])
+        summary = f"Deleted hub variable {result['name']}"
+        if result.get("broken_users"):
+            summary += f" (forced; {len(result['broken_users'])} rule(s) used it)"
+        return {"summary": summary, **result}
+
+
 ORDER = 40
 
 TOOLS: tuple[type[HubTool], ...] = (
@@ -286,4 +347,6 @@ TOOLS: tuple[type[HubTool], ...] = (
     ListVariablesTool,
     GetVariableTool,
     SetVariableTool,
+    CreateVariableTool,
+    DeleteVariableTool,
 )
