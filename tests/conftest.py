@@ -9,6 +9,7 @@ import pytest
 from homeassistant.auth.models import User
 from homeassistant.const import CONF_HOST, CONF_PASSWORD, CONF_PORT, CONF_USERNAME
 from homeassistant.core import Context, HomeAssistant
+from homeassistant.exceptions import Unauthorized
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -127,7 +128,15 @@ def call_tool(hass: HomeAssistant, hass_admin_user: User) -> ToolCaller:
     ) -> llm.ToolResult:
         who = hass_admin_user if user == "admin" else user
         assert not isinstance(who, str)
-        api = await llm.async_get_api(hass, API_ID, llm_context(who))
+        try:
+            api = await llm.async_get_api(hass, API_ID, llm_context(who))
+        except Unauthorized:
+            # HA 2026.11+ enforces our API's requires_admin in core, before our own
+            # chokepoint runs; to the caller it is the same refusal.
+            return llm.ToolResult(
+                data={"error": "not_admin", "message": "refused by Home Assistant core"},
+                error=True,
+            )
         return await api.async_call_tool(llm.ToolInput(tool_name=name, tool_args=args or {}))
 
     return _call

@@ -421,8 +421,10 @@ async def test_failing_hydration_never_storms(
     assert not live.live
     new_upgrades = reqs(hub, "/eventsocket") - upgrades
     assert new_upgrades >= 2
-    # exactly one hydration attempt per connection, never a retry loop of reads
-    assert reqs(hub, "/hub2/devicesList") - trees == new_upgrades
+    # one hydration attempt per connection, never a retry loop of reads (the newest
+    # connection may not have sent its read yet when we count)
+    hydrations = reqs(hub, "/hub2/devicesList") - trees
+    assert new_upgrades - 1 <= hydrations <= new_upgrades
     assert sock.stats.failures >= 2
     hub.faults.html_login = False
     await until(lambda: live.live, what="recovery")
