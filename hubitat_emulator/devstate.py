@@ -303,6 +303,13 @@ def _rm_internals(
                 "value": ",".join(str(d) for d in devices),
             },
             {"name": "logging", "type": "enum", "title": "Logging", "value": ["Events"]},
+            {
+                "name": "modesRestrict",
+                "type": "enum",
+                "title": "Only in these modes",
+                "multiple": True,
+                "value": '["Day","Evening"]',
+            },
         ],
         paragraphs=[f"<b>Trigger Events</b>: {trigger}", "<b>Actions</b>", *actions],
         buttons=[

@@ -11,6 +11,8 @@ All fields can be changed at any time while the emulator runs; they are read per
   delay on top of ``delay``.
 * ``error_burst``: the next N requests are answered with ``error_status`` (and an HTML error
   page); decremented per request.
+* ``fail_paths``: ``{path_prefix: status}``; a request whose path starts with a prefix is
+  answered with that status and an HTML error page (every time, until cleared).
 * ``html_login``: every admin endpoint (everything except the Maker API, ``/login``,
   ``/logout`` and ``/hubStatus``) answers ``200 text/html`` with the login page, whatever the
   method and even with a valid session cookie (a broken session). Websockets are unaffected.
@@ -33,6 +35,7 @@ class Faults:
     delay_paths: dict[str, float] = field(default_factory=dict)
     error_burst: int = 0
     error_status: int = 500
+    fail_paths: dict[str, int] = field(default_factory=dict)
     html_login: bool = False
     junk_frames: bool = False
     split_frames: bool = False
@@ -44,6 +47,12 @@ class Faults:
                 total += extra
         return total
 
+    def fail_status(self, path: str) -> int | None:
+        for prefix, status in self.fail_paths.items():
+            if path.startswith(prefix):
+                return status
+        return None
+
     def reset(self) -> None:
         """Clear every fault."""
         self.down = False
@@ -51,6 +60,7 @@ class Faults:
         self.delay_paths = {}
         self.error_burst = 0
         self.error_status = 500
+        self.fail_paths = {}
         self.html_login = False
         self.junk_frames = False
         self.split_frames = False

@@ -211,6 +211,8 @@ class HubEmulator:
         self._port = 0
         self.files = seed_files()  # the File Manager (routes_files.py)
         self.ops = seed_ops(self.state)  # alerts, radios, firmware (routes_ops.py)
+        self.cloner: Any = None  # the App Cloner routes and knobs (routes_cloner.py)
+        self.hubvar_routes: Any = None  # the Hub Variables singleton (routes_hubvars.py)
         self.app = self._build_app()
 
     # ------------------------------------------------------------------ app / lifecycle
@@ -219,6 +221,7 @@ class HubEmulator:
         from . import (
             routes_admin,
             routes_apps,
+            routes_cloner,
             routes_code,
             routes_dashboards,
             routes_files,
@@ -235,6 +238,7 @@ class HubEmulator:
         routes_hub.setup(app, self)
         routes_admin.setup(app, self)
         routes_dashboards.setup(app, self)  # before Maker: legacy layouts under /apps/api
+        routes_cloner.setup(app, self)  # before Maker and the app routes it falls through to
         routes_maker.setup(app, self)
         routes_files.setup(app, self)
         routes_ops.setup(app, self)
@@ -393,6 +397,9 @@ class HubEmulator:
             status = self.faults.error_status
             reason = web.Response(status=status).reason or "Error"
             return self.html_page(error_page(status, reason), status=status)
+        if (failing := self.faults.fail_status(request.path)) is not None:
+            reason = web.Response(status=failing).reason or "Error"
+            return self.html_page(error_page(failing, reason), status=failing)
         if self.status == "starting" and request.path != "/hubStatus" and not is_ws:
             return self.html_page(error_page(503, "Hub is starting"), status=503)
         path = request.path

@@ -43,6 +43,7 @@ _SETTING_RE = re.compile(r"^settings\[(\w+)\]$")
 def setup(app: web.Application, emu: HubEmulator) -> None:
     """Register before ``routes_apps`` so the singleton's button clicks land here first."""
     r = _HubVarRoutes(emu)
+    emu.hubvar_routes = r
     add = app.router
     add.add_get("/installedapp/direct/hubVariables", r.direct)
     add.add_get("/installedapp/configure/{id}", r.configure_page)

@@ -32,6 +32,7 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
     )
     backup = upd["item_backup"]["backup"]
     vrb = await _call(mcp, "hub_get_visual_rule", {"app_id": "170"})
+    export = (await _call(mcp, "hub_export_app", {"app_id": "142"}))["export"]
     return {
         "hub_list_code": {"type": "app"},
         "hub_get_code": {"type": "library", "id": "1"},
@@ -49,6 +50,9 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
         "hub_get_app": {"app_id": "140"},
         "hub_set_app_disabled": {"app_id": "200", "disabled": True},
         "hub_delete_app": {"app_id": "160", "confirm": True},
+        "hub_export_app": {"app_id": "140"},
+        "hub_clone_app": {"app_id": "140", "new_name": "MCP copy"},
+        "hub_import_app": {"export": export, "new_name": "MCP import"},
         "hub_list_hpm_packages": {},
         "hub_list_rules": {},
         "hub_get_rule_health": {"app_id": "141"},

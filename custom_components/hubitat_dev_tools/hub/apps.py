@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .client import HubClient
-from .errors import HubBadResponseError, HubNotFoundError
+from .errors import HubBadResponseError, HubError, HubNotFoundError
 from .models import norm_id
 
 RM_PARENT_TYPES = ("Rule Machine",)
@@ -230,3 +230,146 @@ async def set_visual_rule_paused(client: HubClient, app_id: str, paused: bool) -
     )
     if isinstance(result, dict) and result.get("success") is False:
         raise HubBadResponseError(f"The hub did not change the pause state of rule {app_id}")
+
+
+# ---------------------------------------------------------------- App Cloner (§12.3, §12.6)
+
+CLONER_ACTION_RE = r"_action_href_name\|{action}\|(\d+)"
+_CLONER_ID_RE = re.compile(r"/(?:apps/api|installedapp/configure)/(\d+)")
+_CLONER_VIEWS: dict[str, dict[str, str]] = {
+    # the input triplets each rendered view posts back on a form refresh
+    "source": {
+        "exportRuleButton.type": "button",
+        "exportRuleButton.multiple": "false",
+        "settings[exportRuleButton]": "",
+        "ruleUpload.type": "file-text",
+        "ruleUpload.multiple": "false",
+        "settings[ruleUpload]": "",
+        "cloneRuleButton.type": "button",
+        "cloneRuleButton.multiple": "false",
+        "settings[cloneRuleButton]": "",
+    },
+    "confirmation": {
+        "cancelUpload.type": "button",
+        "cancelUpload.multiple": "false",
+        "settings[cancelUpload]": "",
+    },
+    "importRule": {},
+}
+
+
+@dataclass(slots=True)
+class ClonerSession:
+    """One transient App Cloner instance opened on a source app."""
+
+    cloner_id: str
+    source_id: str
+    context_path: str  # the redirect target (path and query): the source-context render
+    context_url: str  # the same as a full URL: the referrer of the clone path
+    config_url: str  # the cloner's own page: the referrer of the import path
+
+
+async def open_cloner(client: HubClient, source_id: str) -> ClonerSession:
+    """Create a cloner for ``source_id``, render its source context and prime its page."""
+    try:
+        location = await client.get_location(
+            f"/installedapp/sysAppApi/appCloner/app/{quote(source_id, safe='')}"
+        )
+    except HubNotFoundError as err:
+        raise HubNotFoundError(
+            f"The hub's App Cloner does not answer for app {source_id} (HTTP 404).",
+            hint="The app may have just been deleted (check hub_list_apps); firmware older "
+            "than the App Cloner does not have it.",
+        ) from err
+    m = _CLONER_ID_RE.search(location)
+    if m is None:
+        raise HubBadResponseError(
+            f"The App Cloner answered with an unexpected redirect for app {source_id}",
+            hint="This firmware's App Cloner is not supported; report the firmware version.",
+        )
+    cloner_id = m.group(1)
+    path = re.sub(r"^https?://[^/]+", "", location)
+    session = ClonerSession(
+        cloner_id=cloner_id,
+        source_id=source_id,
+        context_path=path,
+        context_url=f"{client.base_url}{path}",
+        config_url=f"{client.base_url}/installedapp/configure/{cloner_id}/main",
+    )
+    try:
+        # The source-context render seeds the cloner with its source; the configure/json read
+        # primes the page (an upload posted before it is dropped by the hub).
+        await client.request("GET", path, expect="text")
+        await fetch_cloner_page(client, session)
+    except HubError:
+        await close_cloner(client, session)
+        raise
+    return session
+
+
+async def fetch_cloner_page(client: HubClient, session: ClonerSession) -> dict[str, Any]:
+    """The cloner's current view (``configure/json/<id>/main``)."""
+    data = await client.get_json(f"/installedapp/configure/json/{session.cloner_id}/main")
+    return data if isinstance(data, dict) else {}
+
+
+async def cloner_refresh(
+    client: HubClient,
+    session: ClonerSession,
+    *,
+    page: str,
+    view: str,
+    referrer: str,
+    extras: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """The form refresh the hub UI posts after a click or a change; returns the new view."""
+    form = {
+        "formAction": "update",
+        "id": session.cloner_id,
+        "version": "1",
+        "appTypeId": "",
+        "appTypeName": "",
+        "currentPage": page,
+        "pageBreadcrumbs": "[]" if page == "main" else '["main"]',
+        "referrer": referrer,
+        "url": session.config_url,
+        "_cancellable": "false",
+        **_CLONER_VIEWS[view],
+        **(extras or {}),
+    }
+    data = await client.post_form("/installedapp/update/json", form)
+    if not isinstance(data, dict):
+        raise HubBadResponseError(
+            f"The App Cloner (app {session.cloner_id}) answered a form refresh with no page"
+        )
+    return data
+
+
+async def cloner_click(client: HubClient, session: ClonerSession, button: str) -> None:
+    """Click one of the cloner's buttons."""
+    await click_button(client, session.cloner_id, button)
+
+
+def cloner_action_index(page: dict[str, Any], action: str) -> int | None:
+    """The session-scoped index of an ``_action_href_name|<action>|<idx>`` link on a view."""
+    m = re.search(CLONER_ACTION_RE.format(action=re.escape(action)), json.dumps(page))
+    return int(m.group(1)) if m else None
+
+
+def cloner_export_text(page: dict[str, Any]) -> str | None:
+    """The export document a refresh after the Export click carries (a download input)."""
+    sections = (page.get("configPage") or {}).get("sections")
+    for section in sections if isinstance(sections, list) else []:
+        if not isinstance(section, dict):
+            continue
+        for key in ("input", "inputs", "body"):
+            for item in section.get(key) or []:
+                text = item.get("filecontent") if isinstance(item, dict) else None
+                if isinstance(text, str) and text.startswith("{") and "appReplacements" in text:
+                    return text
+    return None
+
+
+async def close_cloner(client: HubClient, session: ClonerSession) -> None:
+    """Remove the transient cloner instance."""
+    await delete_app(client, session.cloner_id, force=True)

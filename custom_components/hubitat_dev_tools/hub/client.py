@@ -311,6 +311,34 @@ class HubClient:
                 "if it persists, report it with the firmware version.",
             ) from err
 
+    async def get_location(self, path: str) -> str:
+        """GET an endpoint that answers with a redirect; return its Location, not followed."""
+        conn = self.connection
+        if conn.has_security and self._cookie is None:
+            await self._ensure_login()
+        for attempt in (1, 2):
+            used_cookie = self._cookie
+            reply = await self._send("GET", path, allow_redirects=False)
+            location = reply.headers.get("Location", "")
+            to_login = reply.status in (301, 302, 303, 307, 308) and "/login" in location
+            html = reply.status == 200 and _looks_like_html(reply.body)
+            if reply.status in (401, 403) or to_login or (html and "login" in reply.body.lower()):
+                if conn.has_security and attempt == 1:
+                    await self._ensure_login(stale=used_cookie)
+                    continue
+                raise HubAuthError(f"The hub asks for a Hub Security login on {path}")
+            if reply.status >= 400:
+                self._decode(reply.status, reply.body, path, "text")
+            if reply.status not in (301, 302, 303, 307, 308) or not location:
+                raise HubBadResponseError(
+                    f"The hub answered {path.split('?')[0]} with HTTP {reply.status} instead "
+                    "of a redirect",
+                    hint="This firmware may not have the endpoint; report it with the "
+                    "firmware version.",
+                )
+            return location
+        raise HubAuthError(f"The hub refused {path} even after logging in again")
+
     async def get_json(self, path: str, params: dict[str, str] | None = None) -> Any:
         """GET an admin endpoint and parse JSON (content type is ignored: often text/html)."""
         return await self.request("GET", path, params=params)

@@ -4,27 +4,44 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from ..hub.apps import (
+    ClonerSession,
     InstalledApp,
     click_button,
+    cloner_action_index,
+    cloner_click,
+    cloner_export_text,
+    cloner_refresh,
+    close_cloner,
     create_visual_rule,
     delete_app,
     fetch_app_tree,
+    fetch_cloner_page,
     fetch_config_page,
     fetch_rule_builder,
     fetch_rule_builder20,
     fetch_status,
+    open_cloner,
     save_visual_rule,
     set_app_disabled,
     set_visual_rule_paused,
 )
 from ..hub.client import HubClient
+from ..hub.devices import fetch_devices
 from ..hub.errors import HubBadResponseError, HubError, HubNotFoundError
+from ..hub.files import read_text_file
 from .errors import ValidationError
+from .files import FilesManager, check_name
 from .item_backups import ItemBackups
+
+_LOGGER = logging.getLogger(__name__)
 
 MAX_VALUE_CHARS = 2000
 _BROKEN_RE = re.compile(r"\*{1,2}BROKEN\*{1,2}", re.I)
@@ -97,8 +114,8 @@ def summarize_page(page: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class AppManager:
-    """Installed apps and automations."""
+class _AppBase:
+    """Installed apps and automations (the App Cloner part is in ``AppManager`` below)."""
 
     def __init__(self, client: HubClient) -> None:
         self._client = client
@@ -488,3 +505,534 @@ class AppManager:
             "definition": current["definition"],
             "item_backup": backup,
         }
+
+
+# ---------------------------------------------------------------------- App Cloner
+
+# The cloner re-renders asynchronously after a state change: poll its page this long.
+CLONER_POLL_DELAYS = (0.25, 0.5, 1.0, 2.0)
+MAX_INLINE_EXPORT_CHARS = 60_000
+_CLONER_LOCKS: WeakKeyDictionary[HubClient, asyncio.Lock] = WeakKeyDictionary()
+_UNCLONEABLE_TYPES = ("App Cloner", "Hub Variables")
+
+
+def _cloner_lock(client: HubClient) -> asyncio.Lock:
+    """One cloner operation at a time per hub, so the new app is identified unambiguously."""
+    lock = _CLONER_LOCKS.get(client)
+    if lock is None:
+        lock = _CLONER_LOCKS[client] = asyncio.Lock()
+    return lock
+
+
+def parse_export(text: str) -> tuple[dict[str, Any], bool]:
+    """Parse an App Cloner export; returns (document, repaired).
+
+    Some firmwares escape multi-select values once too often (``\\\\"`` where JSON needs
+    ``\\"``), which makes the text invalid JSON. Only when the text does not parse as it is,
+    that one escape is collapsed, and the result is used only if it then parses.
+    """
+    repaired = False
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        try:
+            doc = json.loads(text.replace('\\\\"', '\\"'))
+            repaired = True
+        except ValueError as err:
+            raise ValidationError(
+                f"The export is not valid JSON ({err}). Nothing was sent to the hub.",
+                hint="Pass the 'export' object exactly as hub_export_app returned it, or "
+                "the name of the file it was saved to.",
+            ) from err
+    reps = doc.get("appReplacements") if isinstance(doc, dict) else None
+    if (
+        not isinstance(reps, dict)
+        or not reps
+        or not all(isinstance(v, dict) for v in reps.values())
+    ):
+        raise ValidationError(
+            "This is not an App Cloner export (it has no appReplacements map). Nothing was "
+            "sent to the hub.",
+            hint="Use a document made by hub_export_app (or the hub's Export button).",
+        )
+    return doc, repaired
+
+
+def describe_export(doc: dict[str, Any]) -> dict[str, Any]:
+    """The apps and devices an export holds, for the model to check before importing."""
+    apps = [
+        {
+            "original_app_id": key,
+            "label": rep.get("appLabel"),
+            "type": rep.get("appTypeName"),
+        }
+        for key, rep in doc["appReplacements"].items()
+    ]
+    devs = doc.get("deviceReplacements")
+    devices = [
+        {"device_id": key, "label": rep.get("deviceLabel") if isinstance(rep, dict) else None}
+        for key, rep in (devs.items() if isinstance(devs, dict) else [])
+    ]
+    return {"apps": apps, "devices": devices}
+
+
+class _NewApp:
+    """What a clone or import created, once identified in the app tree."""
+
+    def __init__(self, root: InstalledApp, tree: list[InstalledApp]) -> None:
+        self.root = root
+        by_id = {a.id: a for a in tree}
+        self.descendants: list[InstalledApp] = []
+        todo = list(root.children)
+        while todo:
+            node = by_id.get(todo.pop(0))
+            if node is not None:
+                self.descendants.append(node)
+                todo.extend(node.children)
+
+
+class AppManager(_AppBase):
+    """Installed apps and automations, plus export, import and clone through the hub's own
+    App Cloner."""
+
+    async def snapshot(self, app: InstalledApp) -> dict[str, Any]:
+        """The base snapshot plus the App Cloner export, so hub_import_app can re-create it."""
+        snap = await super().snapshot(app)
+        try:
+            await self._cloneable(app.id, "exported")
+            doc, _repaired, _left = await self.export_document(app)
+        except (HubError, ValidationError) as err:
+            snap["native_export_error"] = str(err)
+        else:
+            snap["native_export"] = json.dumps(doc, ensure_ascii=False)
+        return snap
+
+    async def _cloneable(self, app_id: str, purpose: str) -> InstalledApp:
+        app = await self.find(app_id)
+        if app.type in _UNCLONEABLE_TYPES:
+            raise ValidationError(
+                f"App {app_id} ({app.name}) is the hub's {app.type} app; it cannot be "
+                f"{purpose}. Nothing was sent.",
+            )
+        if app.is_visual_rule:
+            raise ValidationError(
+                f"App {app_id} is a Visual Rule; the App Cloner handles classic apps only. "
+                "Nothing was sent.",
+                hint="Read it with hub_get_visual_rule and create a copy with "
+                "hub_create_visual_rule.",
+            )
+        if not app.user and app.parent_id is None:
+            raise ValidationError(
+                f"App {app_id} ({app.name}) is a built-in top-level app; the App Cloner "
+                f"works on the automations under it (rules, room lights, ...). It cannot be "
+                f"{purpose}. Nothing was sent.",
+                hint="Pick one of its child apps (hub_list_apps shows parent_id).",
+            )
+        return app
+
+    async def _close(self, session: ClonerSession) -> str | None:
+        """Remove the cloner; return its id when that failed (it is then left behind)."""
+        try:
+            await close_cloner(self._client, session)
+        except HubError as err:
+            _LOGGER.warning("Could not remove App Cloner instance %s: %s", session.cloner_id, err)
+            return session.cloner_id
+        return None
+
+    async def _poll(
+        self, session: ClonerSession, found: Callable[[dict[str, Any]], bool]
+    ) -> dict[str, Any] | None:
+        for delay in CLONER_POLL_DELAYS:
+            await asyncio.sleep(delay)
+            page = await fetch_cloner_page(self._client, session)
+            if found(page):
+                return page
+        return None
+
+    # ------------------------------------------------------------------ export
+
+    async def _export_text(self, app: InstalledApp) -> tuple[str, str | None]:
+        """Run the cloner's Export; returns (document text, cloner id left behind)."""
+        session = await open_cloner(self._client, app.id)
+        try:
+            await cloner_click(self._client, session, "exportRuleButton")
+            page = await cloner_refresh(
+                self._client, session, page="main", view="source", referrer=session.context_url
+            )
+            text = cloner_export_text(page)
+        finally:
+            left = await self._close(session)
+        if text is None:
+            raise HubBadResponseError(
+                f"The hub's App Cloner produced no export for app {app.id} ({app.name}).",
+                hint="The App Cloner cannot export a Rule Machine rule that has a Required "
+                "Expression: remove it in the hub UI, export, then add it back. For other "
+                "apps this firmware's cloner page may differ; report the firmware version.",
+            )
+        return text, left
+
+    async def export_document(self, app: InstalledApp) -> tuple[dict[str, Any], bool, str | None]:
+        """(canonical export document, repaired, cloner id left behind) for one app."""
+        async with _cloner_lock(self._client):
+            text, left = await self._export_text(app)
+        doc, repaired = parse_export(text)
+        return doc, repaired, left
+
+    async def export_app(self, app_id: str, save_as: str | None) -> dict[str, Any]:
+        """Export one app (with its child apps) to the cloner's JSON; large ones go to a file."""
+        if save_as is not None:
+            check_name(save_as)
+        app = await self._cloneable(app_id, "exported")
+        doc, repaired, left = await self.export_document(app)
+        text = json.dumps(doc, ensure_ascii=False)
+        out: dict[str, Any] = {
+            "app_id": app_id,
+            "name": app.name,
+            "type": app.type,
+            **describe_export(doc),
+            "chars": len(text),
+        }
+        if repaired:
+            out["repaired_escaping"] = True
+        if left:
+            out["warning"] = f"The temporary App Cloner app {left} could not be removed; "
+            out["warning"] += "delete it with hub_delete_app."
+        target = save_as
+        if target is None and len(text) > MAX_INLINE_EXPORT_CHARS:
+            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+            target = f"hdt-export_app-{app_id}_{stamp}.json"
+        if target is not None:
+            written = await FilesManager(self._client).write(target, text)
+            out["saved_as"] = target
+            if written.get("backup_file"):
+                out["replaced_file_backup"] = written["backup_file"]
+            out["note"] = (
+                f"Saved to the File Manager as {target}; import it with hub_import_app "
+                f"from_file={target}."
+            )
+        else:
+            out["export"] = doc
+        return out
+
+    # ------------------------------------------------------------------ clone / import
+
+    async def _commit(
+        self,
+        session: ClonerSession,
+        *,
+        index: int,
+        original_id: str,
+        name: str,
+        referrer: str,
+        parent_id: str | None,
+        before: set[str],
+    ) -> _NewApp:
+        """Open the cloner's import page, name the app, press Import; find the new app."""
+        client = self._client
+        link = f"_action_href_name|importRule|{index}"
+        page = await cloner_refresh(
+            client,
+            session,
+            page="main",
+            view="confirmation",
+            referrer=referrer,
+            extras={link: "", f"params_for_action_href_name|importRule|{index}": ""},
+        )
+        field_name = f"newName{original_id}"
+
+        def on_import_page(p: dict[str, Any]) -> bool:
+            return field_name in json.dumps(p.get("configPage") or {})
+
+        if not on_import_page(page) and await self._poll(session, on_import_page) is None:
+            raise HubBadResponseError(
+                "The App Cloner did not open its import page; nothing was created.",
+                hint="Retry once; if it persists, report the firmware version.",
+            )
+        name_fields = {
+            f"settings[{field_name}]": name,
+            f"{field_name}.type": "text",
+            f"{field_name}.multiple": "false",
+        }
+        await cloner_refresh(
+            client,
+            session,
+            page="importRule",
+            view="importRule",
+            referrer=referrer,
+            extras=name_fields,
+        )
+        press = {
+            **name_fields,
+            "importNow.type": "button",
+            "importNow.multiple": "false",
+            "settings[importNow]": "",
+        }
+        # The hub can lose the first Import click: press again only while nothing appeared,
+        # so one call never makes two copies.
+        for _attempt in range(2):
+            await cloner_click(client, session, "importNow")
+            await cloner_refresh(
+                client,
+                session,
+                page="importRule",
+                view="importRule",
+                referrer=referrer,
+                extras=press,
+            )
+            if (new := await self._find_new(before, session, name, parent_id)) is not None:
+                return new
+        for delay in CLONER_POLL_DELAYS:
+            await asyncio.sleep(delay)
+            if (new := await self._find_new(before, session, name, parent_id)) is not None:
+                return new
+        raise HubBadResponseError(
+            "The App Cloner accepted the import but no new app appeared.",
+            hint="Check hub_list_apps in a minute before retrying: a late copy may appear, "
+            "and retrying would make a second one.",
+        )
+
+    async def _find_new(
+        self, before: set[str], session: ClonerSession, name: str, parent_id: str | None
+    ) -> _NewApp | None:
+        tree = await self.tree()
+        fresh = [
+            a
+            for a in tree
+            if a.id not in before and a.id != session.cloner_id and a.parent_id == parent_id
+        ]
+        named = [a for a in fresh if a.name == name]
+        if len(named) == 1:
+            return _NewApp(named[0], tree)
+        if not named and len(fresh) == 1:
+            return _NewApp(fresh[0], tree)
+        if len(named) > 1 or len(fresh) > 1:
+            ids = ", ".join(a.id for a in named or fresh)
+            raise HubBadResponseError(
+                f"Several new apps appeared at once ({ids}); cannot tell which is the copy.",
+                hint="Check them with hub_get_app before retrying (one of them is the copy).",
+            )
+        return None
+
+    async def _stage(self, new: _NewApp, enable: bool) -> dict[str, Any]:
+        """Disable the new app and its child apps unless ``enable``; verified."""
+        ids = [new.root.id, *(a.id for a in new.descendants)]
+        out: dict[str, Any] = {
+            "new_app_id": new.root.id,
+            "name": new.root.name,
+            "type": new.root.type,
+            "parent_id": new.root.parent_id,
+            "child_app_ids": ids[1:],
+        }
+        if enable:
+            out["enabled"] = True
+            return out
+        failed: list[str] = []
+        for app_id in ids:
+            try:
+                await set_app_disabled(self._client, app_id, True)
+            except HubError as err:
+                _LOGGER.warning("Could not disable new app %s: %s", app_id, err)
+                failed.append(app_id)
+        still = {a.id for a in await self.tree() if a.id in ids and not a.disabled}
+        failed = sorted(set(failed) | still, key=int)
+        out["enabled"] = bool(failed)
+        out["disabled_app_ids"] = [i for i in ids if i not in failed]
+        if failed:
+            out["warning"] = (
+                f"The copy WAS created, but app(s) {', '.join(failed)} could not be "
+                "disabled and are live. Do not repeat this call (that makes a second copy); "
+                "disable them with hub_set_app_disabled."
+            )
+        return out
+
+    async def clone_app(self, app_id: str, new_name: str | None, enable: bool) -> dict[str, Any]:
+        """Deep-copy one app (child apps, settings, state) under the same parent."""
+        app = await self._cloneable(app_id, "cloned")
+        name = (new_name or f"{app.name} (copy)").strip()
+        client = self._client
+        async with _cloner_lock(client):
+            session = await open_cloner(client, app.id)
+            try:
+                before = {a.id for a in await self.tree()}
+                index: int | None = None
+                for _attempt in range(2):  # the hub can lose the first Clone click
+                    await cloner_click(client, session, "cloneRuleButton")
+                    page = await cloner_refresh(
+                        client,
+                        session,
+                        page="main",
+                        view="source",
+                        referrer=session.context_url,
+                    )
+                    index = cloner_action_index(page, "importRule")
+                    if index is not None:
+                        break
+                if index is None:
+                    polled = await self._poll(
+                        session, lambda p: cloner_action_index(p, "importRule") is not None
+                    )
+                    index = cloner_action_index(polled, "importRule") if polled else None
+                if index is None:
+                    raise HubBadResponseError(
+                        f"The App Cloner did not offer a copy of app {app_id}; nothing was "
+                        "created.",
+                        hint="Retry once; if it persists, report the firmware version.",
+                    )
+                new = await self._commit(
+                    session,
+                    index=index,
+                    original_id=app.id,
+                    name=name,
+                    referrer=session.context_url,
+                    parent_id=app.parent_id,
+                    before=before,
+                )
+            finally:
+                left = await self._close(session)
+        out = {"source_app_id": app_id, **await self._stage(new, enable)}
+        if left:
+            out["cloner_left_behind"] = left
+        return out
+
+    async def _export_source(
+        self, export: Any, from_file: str | None, from_backup: str | None
+    ) -> tuple[str, str]:
+        """(export text, where it came from)."""
+        if from_backup is not None:
+            snap = await self.backups.read(from_backup)
+            text = snap.get("native_export")
+            if not isinstance(text, str):
+                raise ValidationError(
+                    f"Backup {from_backup} holds no App Cloner export"
+                    + (
+                        f" ({snap['native_export_error']})"
+                        if snap.get("native_export_error")
+                        else ""
+                    )
+                    + ". Nothing was sent.",
+                    hint="Only installed-app backups taken by hub_delete_app hold an export; "
+                    "re-create the app from the settings in the backup by hand.",
+                )
+            return text, f"backup {from_backup}"
+        if from_file is not None:
+            check_name(from_file)
+            try:
+                return await read_text_file(self._client, from_file), f"file {from_file}"
+            except HubNotFoundError as err:
+                raise ValidationError(
+                    f"There is no file '{from_file}' in the File Manager. Nothing was sent.",
+                    hint="hub_list_files shows the file names (they are case-sensitive).",
+                ) from err
+        if isinstance(export, str):
+            return export, "argument"
+        return json.dumps(export), "argument"
+
+    async def import_app(
+        self,
+        *,
+        export: Any,
+        from_file: str | None,
+        from_backup: str | None,
+        seed_app_id: str | None,
+        new_name: str | None,
+        enable: bool,
+        allow_missing_devices: bool,
+    ) -> dict[str, Any]:
+        """Create a new app from an export, under the parent of a seed app of the same type."""
+        text, origin = await self._export_source(export, from_file, from_backup)
+        doc, repaired = parse_export(text)
+        original_id, first = next(iter(doc["appReplacements"].items()))
+        app_type = str(first.get("appTypeName") or "")
+        devs = doc.get("deviceReplacements")
+        wanted = [str(k) for k in devs] if isinstance(devs, dict) else []
+        missing: list[str] = []
+        if wanted:
+            have = {d.id for d in await fetch_devices(self._client)}
+            missing = [d for d in wanted if d not in have]
+        if missing and not allow_missing_devices:
+            labels = {k: (v or {}).get("deviceLabel") for k, v in (devs or {}).items()}
+            listed = ", ".join(f"{d} ({labels.get(d) or 'unknown'})" for d in missing)
+            raise ValidationError(
+                f"The export uses device(s) that are no longer on the hub: {listed}. Nothing "
+                "was created.",
+                hint="Pass allow_missing_devices=true to import anyway (the new app will be "
+                "BROKEN until you pick replacement devices in it), or re-add the devices.",
+            )
+        tree = await self.tree()
+        if seed_app_id is not None:
+            seed = await self._cloneable(seed_app_id, "used to seed an import")
+        else:
+            same = [
+                a
+                for a in tree
+                if a.type == app_type
+                and app_type
+                and a.type not in _UNCLONEABLE_TYPES
+                and not (not a.user and a.parent_id is None)
+            ]
+            if not same:
+                raise ValidationError(
+                    f"No installed app of type '{app_type or 'unknown'}' to seed the import: "
+                    "the hub's App Cloner imports next to an existing app of the same kind. "
+                    "Nothing was created.",
+                    hint="Create one such app in the hub UI (e.g. an empty rule), or pass "
+                    "seed_app_id: any app under the parent that should hold the import.",
+                )
+            seed = same[0]
+        name = (new_name or str(first.get("appLabel") or "Imported app")).strip()
+        canonical = json.dumps(doc, ensure_ascii=False)
+        client = self._client
+        async with _cloner_lock(client):
+            session = await open_cloner(client, seed.id)
+            try:
+                before = {a.id for a in await self.tree()}
+                page = await cloner_refresh(
+                    client,
+                    session,
+                    page="main",
+                    view="source",
+                    referrer=session.config_url,
+                    extras={"settings[ruleUpload]": canonical},
+                )
+                refused = (page.get("configPage") or {}).get("error")
+                if refused:
+                    raise HubBadResponseError(
+                        f"The App Cloner refused the export: {_text(refused)}. Nothing was "
+                        "created.",
+                        hint="Use a document made by hub_export_app, unchanged.",
+                    )
+                index = cloner_action_index(page, "importRule")
+                if index is None:
+                    polled = await self._poll(
+                        session, lambda p: cloner_action_index(p, "importRule") is not None
+                    )
+                    index = cloner_action_index(polled, "importRule") if polled else None
+                if index is None:
+                    raise HubBadResponseError(
+                        "The App Cloner did not accept the uploaded export; nothing was created.",
+                        hint="Retry once; if it persists, report the firmware version.",
+                    )
+                new = await self._commit(
+                    session,
+                    index=index,
+                    original_id=original_id,
+                    name=name,
+                    referrer=session.config_url,
+                    parent_id=seed.parent_id,
+                    before=before,
+                )
+            finally:
+                left = await self._close(session)
+        out: dict[str, Any] = {
+            "source": origin,
+            "original_app_id": original_id,
+            "seed_app_id": seed.id,
+            **await self._stage(new, enable),
+        }
+        if missing:
+            out["missing_devices"] = missing
+        if repaired:
+            out["repaired_escaping"] = True
+        if left:
+            out["cloner_left_behind"] = left
+        return out

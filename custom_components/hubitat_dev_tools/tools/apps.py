@@ -7,11 +7,15 @@ from typing import Any
 import probatio as vol
 
 from ..managers.apps import AppManager
+from ..managers.errors import ValidationError
 from ..safety import ToolKind
 from .base import HubTool, ToolCall
+from .code import BACKUP_NAME
+from .files import file_name
 from .paging import paginate, paging_fields
 
 APP_ID = vol.All(vol.Coerce(str), vol.Match(r"^\d+$", msg="app_id must be a numeric id"))
+NEW_NAME = vol.All(str, vol.Strip, vol.Length(min=1, max=200))
 PAGE_NAME = vol.All(str, vol.Match(r"^[A-Za-z0-9_]{1,80}$", msg="page must be a page name"))
 
 
@@ -113,12 +117,12 @@ class DeleteAppTool(HubTool):
     title = "Delete installed app"
     description = (
         "Delete an installed app or rule (and its child apps). First its configuration, "
-        "settings and state are saved as an item backup in the File Manager (see "
-        "hub_list_item_backups) so it can be re-created by hand; there is no in-place "
-        "restore. force=true (default) removes it without the app's own uninstall prompts; "
-        "force=false is the hub's soft delete. Built-in parent apps with children are "
-        "refused. For Visual Rules prefer hub_delete_visual_rule. Destructive: needs "
-        "confirm=true and a hub backup from the last 24 hours."
+        "settings, state and (classic apps) the hub's App Cloner export are saved as an "
+        "item backup in the File Manager; hub_import_app from_backup=<backup> re-creates "
+        "it with a new id. force=true (default) removes it without the app's own "
+        "uninstall prompts; force=false is the hub's soft delete. Built-in parent apps "
+        "with children are refused. For Visual Rules prefer hub_delete_visual_rule. "
+        "Destructive: needs confirm=true and a hub backup from the last 24 hours."
     )
     domain = "apps"
     kind = ToolKind.DESTRUCTIVE
@@ -157,6 +161,135 @@ class ListHpmPackagesTool(HubTool):
         return {**result, "count": len(result["packages"])}
 
 
+class ExportAppTool(HubTool):
+    """hub_export_app."""
+
+    name = "hub_export_app"
+    title = "Export installed app"
+    description = (
+        "Export a classic app or rule (Rule Machine, Room Lighting, Button Controller, "
+        "Basic Rule, user apps, ...) with its child apps, settings and state, through the "
+        "hub's own App Cloner: the document hub_import_app takes. Lists the apps and devices "
+        "it holds. Large exports (over 60,000 characters) or save_as= are written to the "
+        "File Manager instead of being returned. The hub briefly creates and removes a "
+        "helper app. Visual Rules are not classic apps (use hub_get_visual_rule); a rule "
+        "with a Required Expression cannot be exported by the hub."
+    )
+    domain = "apps"
+    kind = ToolKind.WRITE
+    fields = {
+        vol.Required("app_id", description="Installed app id (from hub_list_apps)"): APP_ID,
+        vol.Optional("save_as", description="Also save to this File Manager file"): file_name,
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Export."""
+        result = await _manager(call).export_app(args["app_id"], args.get("save_as"))
+        where = f" to {result['saved_as']}" if result.get("saved_as") else ""
+        return {
+            "summary": f"Exported app {args['app_id']} ({result['name']}) with "
+            f"{len(result['apps'])} app(s) and {len(result['devices'])} device(s){where}",
+            **result,
+        }
+
+
+class CloneAppTool(HubTool):
+    """hub_clone_app."""
+
+    name = "hub_clone_app"
+    title = "Clone installed app"
+    description = (
+        "Copy a classic app or rule, deep (child apps, settings, pause state), under the "
+        "same parent through the hub's own App Cloner; the copy gets new_name (default "
+        "'<name> (copy)'). The copy is disabled right after creation (with its child apps) "
+        "so it does nothing until you enable it with hub_set_app_disabled; enable=true "
+        "leaves it live. Do not repeat a call that reported a created copy. For Visual "
+        "Rules use hub_create_visual_rule; for dashboards hub_clone_dashboard."
+    )
+    domain = "apps"
+    kind = ToolKind.WRITE
+    idempotent = False
+    fields = {
+        vol.Required("app_id", description="Installed app id to copy"): APP_ID,
+        vol.Optional("new_name", description="Name of the copy"): NEW_NAME,
+        vol.Optional("enable", default=False, description="Leave the copy enabled"): bool,
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Clone."""
+        result = await _manager(call).clone_app(
+            args["app_id"], args.get("new_name"), args["enable"]
+        )
+        state = "enabled" if result["enabled"] else "disabled"
+        return {
+            "summary": f"Cloned app {args['app_id']} as app {result['new_app_id']} "
+            f"({result['name']}, {state})",
+            **result,
+        }
+
+
+class ImportAppTool(HubTool):
+    """hub_import_app."""
+
+    name = "hub_import_app"
+    title = "Import app from an export"
+    description = (
+        "Create a new app from an App Cloner export through the hub's own App Cloner. Give "
+        "exactly one of: export (the object from hub_export_app), from_file (a File Manager "
+        "file holding one) or from_backup (an item backup hub_delete_app took: re-creates "
+        "a deleted app, with a new id). It lands under the parent of an existing app of the "
+        "same type (seed_app_id picks that app). Devices the export names must still exist "
+        "unless allow_missing_devices=true. The new app is disabled (with its child apps) "
+        "until you enable it with hub_set_app_disabled; enable=true leaves it live. Do not "
+        "repeat a call that reported a created app."
+    )
+    domain = "apps"
+    kind = ToolKind.WRITE
+    idempotent = False
+    fields = {
+        vol.Optional("export", description="The export object (or its JSON text)"): vol.Any(
+            dict, vol.All(str, vol.Length(min=2, max=1_000_000))
+        ),
+        vol.Optional("from_file", description="File Manager file holding an export"): file_name,
+        vol.Optional("from_backup", description="Item backup name from hub_delete_app"): (
+            BACKUP_NAME
+        ),
+        vol.Optional("seed_app_id", description="An app under the target parent"): APP_ID,
+        vol.Optional("new_name", description="Name of the new app"): NEW_NAME,
+        vol.Optional("enable", default=False, description="Leave the new app enabled"): bool,
+        vol.Optional(
+            "allow_missing_devices", default=False, description="Import even if devices are gone"
+        ): bool,
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Import."""
+        given = [k for k in ("export", "from_file", "from_backup") if k in args]
+        if len(given) != 1:
+            raise ValidationError(
+                "Give exactly one of export, from_file or from_backup"
+                + (f" (got {', '.join(given)})" if given else "")
+                + ". Nothing was sent.",
+                hint="hub_export_app returns 'export' (or 'saved_as' for large ones); "
+                "hub_delete_app returns item_backup.backup.",
+            )
+        result = await _manager(call).import_app(
+            export=args.get("export"),
+            from_file=args.get("from_file"),
+            from_backup=args.get("from_backup"),
+            seed_app_id=args.get("seed_app_id"),
+            new_name=args.get("new_name"),
+            enable=args["enable"],
+            allow_missing_devices=args["allow_missing_devices"],
+        )
+        state = "enabled" if result["enabled"] else "disabled"
+        return {
+            "summary": f"Imported {result['source']} as app {result['new_app_id']} "
+            f"({result['name']}, {state})",
+            **result,
+        }
+
+
 ORDER = 62
 
 TOOLS: tuple[type[HubTool], ...] = (
@@ -164,5 +297,8 @@ TOOLS: tuple[type[HubTool], ...] = (
     GetAppTool,
     SetAppDisabledTool,
     DeleteAppTool,
+    ExportAppTool,
+    CloneAppTool,
+    ImportAppTool,
     ListHpmPackagesTool,
 )

@@ -98,7 +98,10 @@ SECTIONS: dict[str, str] = {
     "apps": (
         "Installed app instances (Rule Machine, Room Lighting, Basic Rules, Maker API...). "
         "Read an app's configuration before changing it; removing an app instance is "
-        "destructive."
+        "destructive (its backup can re-create it with hub_import_app). To change a rule "
+        "safely, clone it (the copy starts disabled), try the copy, then swap. Exports "
+        "move automations between hubs; an import needs an app of the same type to sit "
+        "next to."
     ),
     "rules": (
         "Automations (Rule Machine and other rule apps). Pausing or running a rule is a "
