@@ -312,6 +312,29 @@ async def test_hub_security_cookie_and_relogin(
     await hass.async_block_till_done()
 
 
+async def test_changed_password_on_the_socket_starts_reauth(
+    hass: HomeAssistant, secure_hub: HubEmulator
+) -> None:
+    entry = await add_entry(hass, secure_hub)
+    cache = await ensure_stream(hass, entry)
+    sock = cache.event_socket
+    assert sock is not None
+    assert not hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+    secure_hub.password = "changed-on-the-hub"
+    secure_hub.expire_sessions()
+    secure_hub.drop_sockets()
+    await until(lambda: sock.stats.auth_failed, what="login refused on reconnect")
+    await hass.async_block_till_done()
+    flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+    assert [f["context"]["source"] for f in flows] == ["reauth"]
+    assert "login" in (sock.stats.last_error or "").lower()
+    await until(lambda: sock.stats.failures >= 2, what="a second refused attempt")
+    await hass.async_block_till_done()
+    assert len(hass.config_entries.flow.async_progress_by_handler(DOMAIN)) == 1  # once only
+    await hass.config_entries.async_unload(entry.entry_id)
+    await hass.async_block_till_done()
+
+
 # ---------------------------------------------------------------------- waits
 
 

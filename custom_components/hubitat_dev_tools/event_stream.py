@@ -108,6 +108,7 @@ class EventStream:
         self._unsubs: list[Callable[[], None]] = []
         self._stop_unsub: Callable[[], None] | None = None
         self.issue_raised = False
+        self.reauth_started = False
         self._stopped = False
 
     @callback
@@ -177,6 +178,15 @@ class EventStream:
             self.cache.resynced()
         else:
             self.cache.mark_stale()
+        if self.events.stats.auth_failed and not self.reauth_started and not self._stopped:
+            # The hub rejected our Hub Security credentials: ask an admin for new ones
+            # (the stream keeps retrying with backoff meanwhile).
+            self.reauth_started = True
+            _LOGGER.warning(
+                "Hub %s: Hub Security refused the stored credentials; starting re-authentication",
+                self.runtime.title,
+            )
+            self.entry.async_start_reauth(self.hass)
         self.check_health()
 
     @callback

@@ -117,6 +117,11 @@ class HubClient:
         return self.connection.base_url
 
     @property
+    def session(self) -> aiohttp.ClientSession:
+        """Return the shared aiohttp session (the sockets connect through it)."""
+        return self._session
+
+    @property
     def session_cookie(self) -> tuple[str, str] | None:
         """Return the Hub Security session cookie (name, value), if logged in."""
         return self._cookie
@@ -176,11 +181,11 @@ class HubClient:
                 ) from err
             except aiohttp.ClientConnectionError as err:
                 raise HubUnreachableError(
-                    f"Cannot connect to the hub at {self.base_url}: {self._redact(str(err))}"
+                    f"Cannot connect to the hub at {self.base_url}: {self.redact(str(err))}"
                 ) from err
             except aiohttp.ClientError as err:
                 raise HubBadResponseError(
-                    f"HTTP error talking to the hub: {self._redact(str(err))}"
+                    f"HTTP error talking to the hub: {self.redact(str(err))}"
                 ) from err
             finally:
                 self.in_flight -= 1
@@ -220,7 +225,7 @@ class HubClient:
         self._cookie = cookie
         _LOGGER.debug("Logged in to hub %s", self.base_url)
 
-    async def _ensure_login(self, stale: tuple[str, str] | None = None) -> None:
+    async def ensure_login(self, stale: tuple[str, str] | None = None) -> None:
         """Log in once, even when many requests need it at the same time."""
         async with self._login_lock:
             if self._cookie is not None and self._cookie != stale:
@@ -241,7 +246,7 @@ class HubClient:
         """Call an admin endpoint: log in when needed, re-login and retry once on auth."""
         conn = self.connection
         if conn.has_security and self._cookie is None:
-            await self._ensure_login()
+            await self.ensure_login()
         retried_auth = False
         retried_status = False
         while True:
@@ -262,7 +267,7 @@ class HubClient:
             if auth_failed:
                 if conn.has_security and not retried_auth:
                     retried_auth = True
-                    await self._ensure_login(stale=used_cookie)
+                    await self.ensure_login(stale=used_cookie)
                     continue
                 if conn.has_security:
                     raise HubAuthError(
@@ -315,7 +320,7 @@ class HubClient:
         """GET an endpoint that answers with a redirect; return its Location, not followed."""
         conn = self.connection
         if conn.has_security and self._cookie is None:
-            await self._ensure_login()
+            await self.ensure_login()
         for attempt in (1, 2):
             used_cookie = self._cookie
             reply = await self._send("GET", path, allow_redirects=False)
@@ -324,7 +329,7 @@ class HubClient:
             html = reply.status == 200 and _looks_like_html(reply.body)
             if reply.status in (401, 403) or to_login or (html and "login" in reply.body.lower()):
                 if conn.has_security and attempt == 1:
-                    await self._ensure_login(stale=used_cookie)
+                    await self.ensure_login(stale=used_cookie)
                     continue
                 raise HubAuthError(f"The hub asks for a Hub Security login on {path}")
             if reply.status >= 400:
@@ -352,7 +357,7 @@ class HubClient:
         """GET a binary admin endpoint (e.g. a bundle .zip); one re-login on an auth page."""
         conn = self.connection
         if conn.has_security and self._cookie is None:
-            await self._ensure_login()
+            await self.ensure_login()
         for attempt in (1, 2):
             used_cookie = self._cookie
             reply = await self._send("GET", path, params=params)
@@ -360,7 +365,7 @@ class HubClient:
             html = "text/html" in reply.headers.get("Content-Type", "") and _looks_like_html(body)
             if status in (401, 403) or (status == 200 and html):
                 if conn.has_security and attempt == 1:
-                    await self._ensure_login(stale=used_cookie)
+                    await self.ensure_login(stale=used_cookie)
                     continue
                 raise HubAuthError(f"The hub asks for a Hub Security login on {path}")
             if status >= 400:
@@ -415,7 +420,7 @@ class HubClient:
                 )
             return self._decode(status, body, full, "any")
 
-    def _redact(self, text: str) -> str:
+    def redact(self, text: str) -> str:
         """Remove secrets (token, password, session cookie) from a message."""
         conn = self.connection
         secrets = [conn.maker_token, conn.password, self._cookie[1] if self._cookie else None]

@@ -224,6 +224,7 @@ class SocketStats:
     connected_since: float | None = None
     down_since: float | None = None
     last_error: str | None = None
+    auth_failed: bool = False  # the last attempt failed on Hub Security credentials
 
     @property
     def reconnects(self) -> int:
@@ -327,10 +328,11 @@ class HubSocket:
                 raise
             except HubAuthError as err:
                 self.stats.last_error = f"Hub Security login failed: {err}"
+                self.stats.auth_failed = True
             except HubError as err:
                 self.stats.last_error = str(err)
             except (aiohttp.ClientError, OSError, TimeoutError) as err:
-                self.stats.last_error = self._client._redact(
+                self.stats.last_error = self._client.redact(
                     f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
                 )
             except Exception as err:  # never let the stream task die
@@ -364,11 +366,11 @@ class HubSocket:
         retried = False
         while True:
             if conn.has_security and client.session_cookie is None:
-                await client._ensure_login()
+                await client.ensure_login()
             cookie = client.session_cookie
             headers = {"Cookie": f"{cookie[0]}={cookie[1]}"} if cookie else None
             try:
-                return await client._session.ws_connect(
+                return await client.session.ws_connect(
                     self.url,
                     headers=headers,
                     autoping=False,
@@ -380,7 +382,7 @@ class HubSocket:
             except aiohttp.WSServerHandshakeError as err:
                 if err.status in (401, 403) and conn.has_security and not retried:
                     retried = True
-                    await client._ensure_login(stale=cookie)
+                    await client.ensure_login(stale=cookie)
                     continue
                 if err.status in (401, 403):
                     raise HubAuthError(
@@ -398,6 +400,7 @@ class HubSocket:
             if self._on_connect is not None:
                 await self._on_connect()
             self.stats.connects += 1
+            self.stats.auth_failed = False
             self.stats.connected = True
             self.stats.connected_since = time.time()
             self.stats.down_since = None
