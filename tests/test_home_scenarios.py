@@ -77,7 +77,7 @@ async def test_what_changed_in_the_last_hour(
         "hub_list_devices", {"changed_within_minutes": 60, "fields": ["label", "last_activity"]}
     )
     assert "Garage Light" in [d["label"] for d in devices["devices"]]
-    location = await tool("hub_list_device_events", {"hours_back": 1})
+    location = await tool("hub_list_events", {"source": "location", "hours_back": 1})
     assert "Night" in [e["value"] for e in location["events"]]
     assert tool.calls == 2  # devices + location (mode/HSM/variables) changes
 
@@ -87,7 +87,7 @@ HOME_CALLS: dict[str, dict[str, Any]] = {
     "hub_get_device": {"device_id": "6"},
     "hub_get_device_attribute": {"device_id": "6", "attribute": "switch"},
     "hub_call_device_command": {"device_id": "6", "command": "on"},
-    "hub_list_device_events": {},
+    "hub_list_device_events": {"device_id": "6"},
     "hub_update_device": {"device_id": "6", "label": "x"},
     "hub_create_device": {"driver": "Virtual Switch"},
     "hub_delete_device": {"device_id": "6", "confirm": True},

@@ -93,7 +93,11 @@ async def test_events(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolC
     hub.set_mode("Night")
     modes = await ok(call_tool, "hub_list_events", {"source": "location", "name": "mode"})
     assert modes["events"][0]["value"] == "Night"
+    recent = await ok(call_tool, "hub_list_events", {"hours_back": 1})
+    assert "Night" in [e["value"] for e in recent["events"]]
+    assert 0 < recent["count"] < data["count"]
     await refused(call_tool, "hub_list_events", {"since": "soon"}, "invalid_request")
+    await refused(call_tool, "hub_list_events", {"hours_back": 500}, "invalid_arguments")
 
 
 async def test_performance_and_jobs(

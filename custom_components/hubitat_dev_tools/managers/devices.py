@@ -21,8 +21,6 @@ from ..hub.devices import (
     fetch_device_raw,
     fetch_devices,
     fetch_drivers,
-    fetch_hub_events,
-    fetch_location_events,
     fetch_maker_device,
     fetch_replacement_options,
     force_delete,
@@ -651,26 +649,19 @@ class DeviceManager:
     async def events(
         self,
         *,
-        source: str,
-        device_id: str | None = None,
+        device_id: str,
         since: datetime | None = None,
         attribute: str | None = None,
         limit: int = 50,
     ) -> list[dict[str, Any]]:
-        """Device, location or hub events, newest first, strictly after ``since``."""
-        if source == "device":
-            assert device_id is not None
-            try:
-                raw = await fetch_device_events(self._client, device_id)
-            except HubNotFoundError as err:
-                raise HubNotFoundError(
-                    f"No device with id {device_id} on the hub",
-                    hint="Use hub_list_devices to find the device id.",
-                ) from err
-        elif source == "location":
-            raw = await fetch_location_events(self._client)
-        else:
-            raw = await fetch_hub_events(self._client)
+        """One device's events, newest first, strictly after ``since``."""
+        try:
+            raw = await fetch_device_events(self._client, device_id)
+        except HubNotFoundError as err:
+            raise HubNotFoundError(
+                f"No device with id {device_id} on the hub",
+                hint="Use hub_list_devices to find the device id.",
+            ) from err
         out: list[dict[str, Any]] = []
         for ev in raw:
             when = parse_hub_time(ev.get("date"))
@@ -691,8 +682,7 @@ class DeviceManager:
             ):
                 if ev.get(src) not in (None, "", "null"):
                     item[dst] = _clean_text(ev.get(src))
-            if source == "device":
-                item["is_state_change"] = bool(ev.get("isStateChange"))
+            item["is_state_change"] = bool(ev.get("isStateChange"))
             out.append(item)
             if len(out) >= limit:
                 break

@@ -387,24 +387,18 @@ class ListDeviceEventsTool(HubTool):
     """hub_list_device_events."""
 
     name = "hub_list_device_events"
-    title = "List device, location or hub events"
+    title = "List device events"
     description = (
-        "Event history, newest first. With device_id: that device's events (attribute "
-        "changes and commands). Without: location events (mode, HSM, hub variable changes); "
-        "source='hub' for hub events (startup, ...). Narrow with attribute, hours_back "
-        "(max 168) or since (an exact event date, strictly after; pass back newest_date to "
-        "get only newer events). For 'what changed recently' across all devices, "
-        "hub_list_devices(changed_within_minutes=...) is one call."
+        "One device's event history (attribute changes and commands), newest first. Narrow "
+        "with attribute, hours_back (max 168) or since (an exact event date, strictly "
+        "after; pass back newest_date to get only newer events). Mode, HSM, hub variable "
+        "and hub events are in hub_list_events. For 'what changed recently' across all "
+        "devices, hub_list_devices(changed_within_minutes=...) is one call."
     )
     domain = "devices"
     kind = ToolKind.READ
     fields = {
-        vol.Optional("device_id", description="Device id; omit for location/hub events"): (
-            DEVICE_ID
-        ),
-        vol.Optional("source", description="device, location or hub"): vol.In(
-            ("device", "location", "hub")
-        ),
+        vol.Required("device_id", description="Device id"): DEVICE_ID,
         vol.Optional("attribute", description="Only events with this name, e.g. switch"): str,
         vol.Optional("limit", default=50, description="Max events"): vol.All(
             int, vol.Range(min=1, max=500)
@@ -419,25 +413,18 @@ class ListDeviceEventsTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return events."""
-        source = args.get("source") or ("device" if "device_id" in args else "location")
-        if source == "device" and "device_id" not in args:
-            raise ValidationError("source='device' needs device_id.")
-        if source != "device" and "device_id" in args:
-            raise ValidationError(f"source='{source}' takes no device_id.")
         since = parse_hub_time(args["since"]) if "since" in args else None
         if "hours_back" in args:
             window = datetime.now(UTC) - timedelta(hours=args["hours_back"])
             since = max(since, window) if since else window
         events = await call.runtime.devices.events(
-            source=source,
-            device_id=args.get("device_id"),
+            device_id=args["device_id"],
             since=since,
             attribute=args.get("attribute"),
             limit=args["limit"],
         )
-        out: dict[str, Any] = {"source": source, "events": events, "count": len(events)}
-        if "device_id" in args:
-            out["device_id"] = args["device_id"]
+        out: dict[str, Any] = {"device_id": args["device_id"], "events": events}
+        out["count"] = len(events)
         if events:
             out["newest_date"] = events[0]["date"]
         return out

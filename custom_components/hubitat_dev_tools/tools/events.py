@@ -167,7 +167,7 @@ class ListRecentEventsTool(HubTool):
         "device_id, source (DEVICE, APP, HUB, LOCATION), event name (e.g. mode, hsmStatus, "
         "variable:guestCount) and since_s. Answers at once without asking the hub; the ring "
         "only covers the time since Home Assistant connected. For older history use "
-        "hub_list_device_events."
+        "hub_list_device_events (a device) or hub_list_events (mode, HSM, variables, hub)."
     )
     domain = "logs"
     kind = ToolKind.READ

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import probatio as vol
@@ -64,9 +65,11 @@ class ListEventsTool(HubTool):
     name = "hub_list_events"
     title = "List hub and location events"
     description = (
-        "Recent hub events (system start, ...) and location events (mode changes, HSM, hub "
-        "variables), newest first, optionally since a time and filtered by event name. Device "
-        "events are per device: use the device tools for those; log lines are in hub_get_logs."
+        "The hub's event history for everything that is not a device: location events "
+        "(mode changes, HSM, hub variables) and hub events (system start, ...), newest "
+        "first; narrow by source, event name, hours_back or since. A device's history is "
+        "hub_list_device_events; events pushed since Home Assistant connected are "
+        "hub_list_recent_events; log lines are in hub_get_logs."
     )
     domain = "logs"
     kind = ToolKind.READ
@@ -78,6 +81,9 @@ class ListEventsTool(HubTool):
             str, vol.Length(max=100)
         ),
         vol.Optional("since", description=ISO_DESC): str,
+        vol.Optional("hours_back", description="Only the last N hours (max 168)"): vol.All(
+            vol.Any(int, float), vol.Range(min=0.01, max=168)
+        ),
         vol.Optional("limit", default=50, description="Max events"): vol.All(
             int, vol.Range(min=1, max=500)
         ),
@@ -86,6 +92,9 @@ class ListEventsTool(HubTool):
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return the events."""
         since = parse_when(args.get("since"), "since")
+        if "hours_back" in args:
+            window = datetime.now(UTC) - timedelta(hours=args["hours_back"])
+            since = max(since, window) if since else window
         return await LogsManager(call.runtime.client).events(
             args["source"], args["limit"], since, args.get("name")
         )
