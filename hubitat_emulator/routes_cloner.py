@@ -17,7 +17,9 @@ observed on real hubs; a step whose precondition is missing is silently ignored,
    ``importRule``: ``newName<originalId>`` (text) and ``importNow``). It also "primes" the
    cloner: an upload posted before any configure/json read is dropped.
 4. ``POST /installedapp/btn`` records a click; the form refresh (``POST
-   /installedapp/update/json``) that follows applies it. With ``knobs.swallow_first_click``
+   /installedapp/update/json``) that follows applies it. A refresh must carry the type
+   markers of the view on screen (``<input>.type`` for each of its inputs) and ``url`` = the
+   cloner's own configure URL, else it changes nothing. With ``knobs.swallow_first_click``
    (default on) the first ``cloneRuleButton`` and the first ``importNow`` click of each cloner
    are lost, as observed.
 5. Export: ``exportRuleButton`` + a form refresh on the source view answers the page with a
@@ -35,7 +37,9 @@ observed on real hubs; a step whose precondition is missing is silently ignored,
    ``importNow`` + a refresh on ``importRule`` creates the app: under the parent of the
    cloner's source, enabled, with its child apps, settings, state (paused included) and device
    uses. Devices of the export that no longer exist are dropped and the app gets a
-   ``**BROKEN**`` line.
+   ``**BROKEN**`` line. Every press that lands creates an app (press twice, get two).
+   ``knobs.slow_create`` delays the app's appearance; ``knobs.error_after_create`` makes the
+   creating refresh answer HTTP 500 although the app is made.
 8. The cloner stays until ``/installedapp/forcedelete/<clonerId>/quiet``.
 
 Export document (emulator's shape; the reference fixes only the two replacement maps):
@@ -47,6 +51,7 @@ Export document (emulator's shape; the reference fixes only the two replacement 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import secrets
@@ -68,6 +73,12 @@ CLONER_LABEL = "Export/Import/Clone"
 CLONER_TYPE_ID = 150
 UPLOAD_HREF_INDEX = 55
 _HREF_RE = re.compile(r"^_action_href_name\|(\w+)\|(\d+)$")
+# what a form refresh must carry for each view (its inputs' type markers)
+VIEW_INPUTS = {
+    "source": ("exportRuleButton.type", "ruleUpload.type", "cloneRuleButton.type"),
+    "confirmation": ("cancelUpload.type",),
+    "importRule": ("importNow.type",),
+}
 
 
 @dataclass
@@ -77,6 +88,8 @@ class ClonerKnobs:
     swallow_first_click: bool = True
     legacy_redirect: bool = False
     over_escape: bool = True
+    slow_create: float = 0.0  # seconds before a created app shows up (it still will)
+    error_after_create: bool = False  # the refresh that creates the app answers HTTP 500
 
 
 @dataclass
@@ -224,7 +237,9 @@ class _ClonerRoutes:
         s.page_error = None
         export_text: str | None = None
         upload = values.get("settings[ruleUpload]", "")
-        if not s.seeded:
+        own_url = urlsplit(values.get("url", "")).path == f"/installedapp/configure/{s.id}/main"
+        if not s.seeded or not own_url or not all(k in values for k in VIEW_INPUTS[s.view]):
+            # the wrong view's fields (or a foreign page) stall the cloner silently
             return self.emu.json(self._page(s))
         if s.view == "source" and upload and s.primed:
             if referrer == f"/installedapp/configure/{s.id}/main":
@@ -246,9 +261,22 @@ class _ClonerRoutes:
             original = next(iter(s.payload["appReplacements"]))
             if (name := values.get(f"settings[newName{original}]")) is not None:
                 s.new_name = name.strip() or None
-            if pending == "importNow" and page == "importRule" and not s.created:
-                s.created = self._create(s)
+            if pending == "importNow" and page == "importRule":
+                # every press that lands makes an app (a second press, a second app)
+                self._schedule_create(s)
+                if self.knobs.error_after_create:
+                    return self.emu.html_page(error_page(500, "Server Error"), status=500)
         return self.emu.json(self._page(s, export_text=export_text))
+
+    def _schedule_create(self, s: ClonerSession) -> None:
+        if self.knobs.slow_create <= 0:
+            s.created += self._create(s)
+            return
+
+        def later() -> None:
+            s.created += self._create(s)
+
+        asyncio.get_running_loop().call_later(self.knobs.slow_create, later)
 
     def _take_upload(self, s: ClonerSession, upload: str) -> None:
         try:

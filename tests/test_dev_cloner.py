@@ -183,15 +183,42 @@ async def test_concurrent_clones_each_find_their_own_copy(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     before = set(hub.state.apps)
+    # same source, same default name: only one cloner at a time tells the copies apart
     results = await asyncio.gather(
-        call_tool("hub_clone_app", {"app_id": RULE_MOTION, "new_name": "Copy A"}),
-        call_tool("hub_clone_app", {"app_id": RULE_LEAK, "new_name": "Copy B"}),
+        call_tool("hub_clone_app", {"app_id": RULE_MOTION}),
+        call_tool("hub_clone_app", {"app_id": RULE_MOTION}),
     )
     assert all(not r.error for r in results), [r.data for r in results]
-    labels = {str(a.id): a.label for a in new_apps(hub, before)}
-    assert labels[results[0].data["new_app_id"]] == "Copy A"
-    assert labels[results[1].data["new_app_id"]] == "Copy B"
-    assert len(labels) == 2
+    made = new_apps(hub, before)
+    assert len(made) == 2
+    assert {r.data["new_app_id"] for r in results} == {str(a.id) for a in made}
+
+
+async def test_slow_hub_gets_one_press_and_one_copy(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.cloner.knobs.swallow_first_click = False
+    hub.cloner.knobs.slow_create = 0.3  # the app appears a while after the press
+    before = set(hub.state.apps)
+    result = await call_tool("hub_clone_app", {"app_id": RULE_MOTION})
+    assert not result.error, result.data
+    await asyncio.sleep(0.5)
+    assert len(new_apps(hub, before)) == 1
+    (session,) = hub.cloner.sessions.values()
+    assert session.clicks["importNow"] == 1
+
+
+async def test_error_after_the_press_still_finds_and_stops_the_copy(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.cloner.knobs.error_after_create = True
+    before = set(hub.state.apps)
+    result = await call_tool("hub_clone_app", {"app_id": RULE_MOTION})
+    assert not result.error, result.data
+    (copy,) = new_apps(hub, before)
+    assert copy.disabled and result.data["new_app_id"] == str(copy.id)
+    assert "error after creating" in result.data["warning"]
+    assert cloners(hub) == []
 
 
 async def test_clone_app_under_hub_security(
@@ -246,6 +273,9 @@ async def test_import_app_refusals_create_nothing(
     assert junk.error and junk.data["error"] == "invalid_request"
     foreign = await call_tool("hub_import_app", {"export": {"rules": []}})
     assert foreign.error and "appReplacements" in foreign.data["message"]
+    odd_devices = {**doc, "deviceReplacements": {"424242": "not a map"}}
+    gone = await call_tool("hub_import_app", {"export": odd_devices})
+    assert gone.error and "424242 (unknown)" in gone.data["message"]
     no_file = await call_tool("hub_import_app", {"from_file": "nope.json"})
     assert no_file.error and no_file.data["error"] == "invalid_request"
     odd = dict(doc)
@@ -292,8 +322,6 @@ async def test_deleted_app_comes_back_from_its_backup(
     assert made.label == "Goodnight" and not made.disabled
     assert hub.state.dev.internals[made.id].paragraphs[0].endswith("Mode becomes Night")
     # a backup without an export says so
-    vis = await call_tool("hub_delete_app", {"app_id": RULE_LEAK, "confirm": True})
-    assert not vis.error
     hub.files.write("hdt-backup_installedapp-5_20260101-000000.json", b'{"kind":"installedapp"}')
     empty = await call_tool(
         "hub_import_app", {"from_backup": "hdt-backup_installedapp-5_20260101-000000.json"}
@@ -338,7 +366,7 @@ async def test_export_save_as_over_an_existing_file_keeps_a_copy(
     assert str(RULE_MOTION) in json.loads(hub.files.read("rule.json") or b"{}")["appReplacements"]
 
 
-async def test_import_hub_error_creates_nothing_and_removes_the_cloner(
+async def test_import_hub_errors_create_nothing(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     doc = (await call_tool("hub_export_app", {"app_id": RULE_MOTION})).data["export"]
@@ -347,7 +375,9 @@ async def test_import_hub_error_creates_nothing_and_removes_the_cloner(
     result = await call_tool("hub_import_app", {"export": doc})
     assert result.error and result.data["error"] == "hub_bad_response"
     assert set(hub.state.apps) == before
+    assert cloners(hub) == []  # the cloner was made, then removed
     hub.faults.fail_paths = {"/installedapp/sysAppApi/appCloner": 404}
     missing = await call_tool("hub_export_app", {"app_id": RULE_MOTION})
     assert missing.error and missing.data["error"] == "not_found"
+    assert "App Cloner" in missing.data["message"]
     assert set(hub.state.apps) == before

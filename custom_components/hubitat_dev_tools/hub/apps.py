@@ -6,7 +6,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import parse_qsl, quote
 
 from .client import HubClient
 from .errors import HubBadResponseError, HubError, HubNotFoundError
@@ -298,8 +298,10 @@ async def open_cloner(client: HubClient, source_id: str) -> ClonerSession:
     )
     try:
         # The source-context render seeds the cloner with its source; the configure/json read
-        # primes the page (an upload posted before it is dropped by the hub).
-        await client.request("GET", path, expect="text")
+        # primes the page (an upload posted before it is dropped by the hub). The query (an
+        # access token) goes as params so that no error message can carry it.
+        bare, _, query = path.partition("?")
+        await client.request("GET", bare, params=dict(parse_qsl(query)), expect="text")
         await fetch_cloner_page(client, session)
     except HubError:
         await close_cloner(client, session)
@@ -358,12 +360,14 @@ def cloner_action_index(page: dict[str, Any], action: str) -> int | None:
 
 def cloner_export_text(page: dict[str, Any]) -> str | None:
     """The export document a refresh after the Export click carries (a download input)."""
-    sections = (page.get("configPage") or {}).get("sections")
+    config = page.get("configPage")
+    sections = config.get("sections") if isinstance(config, dict) else None
     for section in sections if isinstance(sections, list) else []:
         if not isinstance(section, dict):
             continue
         for key in ("input", "inputs", "body"):
-            for item in section.get(key) or []:
+            items = section.get(key)
+            for item in items if isinstance(items, list) else []:
                 text = item.get("filecontent") if isinstance(item, dict) else None
                 if isinstance(text, str) and text.startswith("{") and "appReplacements" in text:
                     return text

@@ -74,6 +74,12 @@ class HubConnection:
         return bool(self.maker_app_id and self.maker_token)
 
 
+def _header(headers: dict[str, str], name: str) -> str:
+    """A response header by case-insensitive name ("" if absent)."""
+    wanted = name.lower()
+    return next((v for k, v in headers.items() if k.lower() == wanted), "")
+
+
 def _looks_like_html(text: str) -> bool:
     head = text.lstrip()[:200].lower()
     return head.startswith("<!doctype") or head.startswith("<html") or "<form" in head
@@ -204,7 +210,7 @@ class HubClient:
             use_cookie=False,
         )
         status, body = reply.status, reply.body
-        location = reply.headers.get("Location", "")
+        location = _header(reply.headers, "Location")
         cookie = None
         for name in ("HUBSESSION", "JSESSIONID"):
             if reply.cookies.get(name):
@@ -324,14 +330,18 @@ class HubClient:
         for attempt in (1, 2):
             used_cookie = self._cookie
             reply = await self._send("GET", path, allow_redirects=False)
-            location = reply.headers.get("Location", "")
+            location = _header(reply.headers, "Location")
             to_login = reply.status in (301, 302, 303, 307, 308) and "/login" in location
             html = reply.status == 200 and _looks_like_html(reply.body)
             if reply.status in (401, 403) or to_login or (html and "login" in reply.body.lower()):
                 if conn.has_security and attempt == 1:
                     await self.ensure_login(stale=used_cookie)
                     continue
-                raise HubAuthError(f"The hub asks for a Hub Security login on {path}")
+                raise HubAuthError(
+                    f"The hub asks for a Hub Security login on {path}",
+                    hint="Hub Security is enabled on the hub. A Home Assistant admin must add "
+                    "or re-enter the hub's username and password (Reconfigure the integration).",
+                )
             if reply.status >= 400:
                 self._decode(reply.status, reply.body, path, "text")
             if reply.status not in (301, 302, 303, 307, 308) or not location:

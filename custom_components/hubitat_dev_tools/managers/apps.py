@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -534,11 +536,11 @@ def parse_export(text: str) -> tuple[dict[str, Any], bool]:
     repaired = False
     try:
         doc = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         try:
             doc = json.loads(text.replace('\\\\"', '\\"'))
             repaired = True
-        except ValueError as err:
+        except (ValueError, RecursionError) as err:
             raise ValidationError(
                 f"The export is not valid JSON ({err}). Nothing was sent to the hub.",
                 hint="Pass the 'export' object exactly as hub_export_app returned it, or "
@@ -576,6 +578,51 @@ def describe_export(doc: dict[str, Any]) -> dict[str, Any]:
     return {"apps": apps, "devices": devices}
 
 
+def export_root(doc: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """(original id, entry) of the export's top app: the one whose parent is not in it."""
+    reps: dict[str, Any] = doc["appReplacements"]
+    for key, rep in reps.items():
+        if str(rep.get("parentAppId")) not in reps:
+            return key, rep
+    key = next(iter(reps))
+    return key, reps[key]
+
+
+def _add_warnings(out: dict[str, Any], warning: str | None, left: str | None) -> None:
+    notes = [out["warning"]] if out.get("warning") else []
+    if warning:
+        notes.append(warning)
+    if left:
+        out["cloner_left_behind"] = left
+        notes.append(
+            f"The temporary App Cloner app {left} could not be removed; delete it with "
+            "hub_delete_app."
+        )
+    if notes:
+        out["warning"] = " ".join(notes)
+
+
+_NAME_FIELD_RE = re.compile(r"newName(\d+)")
+
+
+def _name_field(page: dict[str, Any]) -> str | None:
+    """The import page's new-name input (``newName<originalId>``), if that page is shown."""
+    config = page.get("configPage")
+    m = _NAME_FIELD_RE.search(json.dumps(config)) if isinstance(config, dict) else None
+    return m.group(0) if m else None
+
+
+@dataclass(slots=True)
+class _Target:
+    """How to recognise the app a clone or import creates."""
+
+    before: set[str]
+    cloner_id: str
+    name: str
+    parent_id: str | None
+    app_type: str
+
+
 class _NewApp:
     """What a clone or import created, once identified in the app tree."""
 
@@ -600,11 +647,13 @@ class AppManager(_AppBase):
         snap = await super().snapshot(app)
         try:
             await self._cloneable(app.id, "exported")
-            doc, _repaired, _left = await self.export_document(app)
+            doc, _repaired, left = await self.export_document(app)
         except (HubError, ValidationError) as err:
             snap["native_export_error"] = str(err)
         else:
             snap["native_export"] = json.dumps(doc, ensure_ascii=False)
+            if left:
+                snap["cloner_left_behind"] = left
         return snap
 
     async def _cloneable(self, app_id: str, purpose: str) -> InstalledApp:
@@ -675,7 +724,13 @@ class AppManager(_AppBase):
         """(canonical export document, repaired, cloner id left behind) for one app."""
         async with _cloner_lock(self._client):
             text, left = await self._export_text(app)
-        doc, repaired = parse_export(text)
+        try:
+            doc, repaired = parse_export(text)
+        except ValidationError as err:
+            raise HubBadResponseError(
+                f"The hub's App Cloner export of app {app.id} could not be read: {err}",
+                hint="This firmware's export format may differ; report the firmware version.",
+            ) from err
         return doc, repaired, left
 
     async def export_app(self, app_id: str, save_as: str | None) -> dict[str, Any]:
@@ -717,17 +772,13 @@ class AppManager(_AppBase):
     # ------------------------------------------------------------------ clone / import
 
     async def _commit(
-        self,
-        session: ClonerSession,
-        *,
-        index: int,
-        original_id: str,
-        name: str,
-        referrer: str,
-        parent_id: str | None,
-        before: set[str],
-    ) -> _NewApp:
-        """Open the cloner's import page, name the app, press Import; find the new app."""
+        self, session: ClonerSession, *, index: int, referrer: str, target: _Target
+    ) -> tuple[_NewApp, str | None]:
+        """Open the cloner's import page, name the app, press Import; find the new app.
+
+        Returns (new app, warning). Once Import has been pressed an app may exist, so from
+        then on a hub error is answered by looking for the app rather than by giving up.
+        """
         client = self._client
         link = f"_action_href_name|importRule|{index}"
         page = await cloner_refresh(
@@ -738,79 +789,96 @@ class AppManager(_AppBase):
             referrer=referrer,
             extras={link: "", f"params_for_action_href_name|importRule|{index}": ""},
         )
-        field_name = f"newName{original_id}"
-
-        def on_import_page(p: dict[str, Any]) -> bool:
-            return field_name in json.dumps(p.get("configPage") or {})
-
-        if not on_import_page(page) and await self._poll(session, on_import_page) is None:
+        if (field_name := _name_field(page)) is None:
+            polled = await self._poll(session, lambda p: _name_field(p) is not None)
+            field_name = _name_field(polled) if polled else None
+        if field_name is None:
             raise HubBadResponseError(
                 "The App Cloner did not open its import page; nothing was created.",
                 hint="Retry once; if it persists, report the firmware version.",
             )
-        name_fields = {
-            f"settings[{field_name}]": name,
+        press = {  # the import page's inputs: the new name and the Import button
+            f"settings[{field_name}]": target.name,
             f"{field_name}.type": "text",
             f"{field_name}.multiple": "false",
-        }
-        await cloner_refresh(
-            client,
-            session,
-            page="importRule",
-            view="importRule",
-            referrer=referrer,
-            extras=name_fields,
-        )
-        press = {
-            **name_fields,
             "importNow.type": "button",
             "importNow.multiple": "false",
             "settings[importNow]": "",
         }
-        # The hub can lose the first Import click: press again only while nothing appeared,
-        # so one call never makes two copies.
-        for _attempt in range(2):
-            await cloner_click(client, session, "importNow")
-            await cloner_refresh(
-                client,
-                session,
-                page="importRule",
-                view="importRule",
-                referrer=referrer,
-                extras=press,
-            )
-            if (new := await self._find_new(before, session, name, parent_id)) is not None:
-                return new
-        for delay in CLONER_POLL_DELAYS:
-            await asyncio.sleep(delay)
-            if (new := await self._find_new(before, session, name, parent_id)) is not None:
-                return new
+        await cloner_refresh(
+            client, session, page="importRule", view="importRule", referrer=referrer, extras=press
+        )
+        # The hub can lose the first Import click. A second press is made only after the
+        # first had time to show its app, so a slow hub never gets two presses.
+        waits = (CLONER_POLL_DELAYS[:2], CLONER_POLL_DELAYS)
+        for attempt, delays in enumerate(waits):
+            try:
+                await cloner_click(client, session, "importNow")
+                await cloner_refresh(
+                    client,
+                    session,
+                    page="importRule",
+                    view="importRule",
+                    referrer=referrer,
+                    extras=press,
+                )
+            except HubError as err:
+                return await self._after_failed_press(target, err)
+            for delay in (0.0, *delays):
+                await asyncio.sleep(delay)
+                try:
+                    new = await self._find_new(target)
+                except HubError as err:
+                    if attempt == len(waits) - 1 and delay == delays[-1]:
+                        return await self._after_failed_press(target, err)
+                    continue
+                if new is not None:
+                    return new, None
         raise HubBadResponseError(
             "The App Cloner accepted the import but no new app appeared.",
             hint="Check hub_list_apps in a minute before retrying: a late copy may appear, "
             "and retrying would make a second one.",
         )
 
-    async def _find_new(
-        self, before: set[str], session: ClonerSession, name: str, parent_id: str | None
-    ) -> _NewApp | None:
+    async def _after_failed_press(self, target: _Target, err: HubError) -> tuple[_NewApp, str]:
+        """The hub failed after Import was pressed: the app may exist all the same."""
+        with contextlib.suppress(HubError):
+            new = await self._find_new(target)
+            if new is not None:
+                return new, f"The hub reported an error after creating the app ({err})."
+        raise HubBadResponseError(
+            f"The hub failed after Import was pressed ({err}); the new app may still appear.",
+            hint="Check hub_list_apps before anything else; do not repeat this call blindly "
+            "(that could make a second copy).",
+        ) from err
+
+    async def _find_new(self, target: _Target) -> _NewApp | None:
+        """The app this operation created, if it is in the tree yet."""
         tree = await self.tree()
         fresh = [
             a
             for a in tree
-            if a.id not in before and a.id != session.cloner_id and a.parent_id == parent_id
+            if a.id not in target.before
+            and a.id != target.cloner_id
+            and a.parent_id == target.parent_id
         ]
-        named = [a for a in fresh if a.name == name]
+        named = [a for a in fresh if a.name == target.name]
         if len(named) == 1:
             return _NewApp(named[0], tree)
-        if not named and len(fresh) == 1:
-            return _NewApp(fresh[0], tree)
-        if len(named) > 1 or len(fresh) > 1:
-            ids = ", ".join(a.id for a in named or fresh)
+        if len(named) > 1:
+            # Ours by name (e.g. a hub that made a copy per press): stop them all.
+            for app in named:
+                with contextlib.suppress(HubError):
+                    await set_app_disabled(self._client, app.id, True)
+            ids = ", ".join(a.id for a in named)
             raise HubBadResponseError(
-                f"Several new apps appeared at once ({ids}); cannot tell which is the copy.",
-                hint="Check them with hub_get_app before retrying (one of them is the copy).",
+                f"The hub made several apps named '{target.name}' ({ids}); all were disabled.",
+                hint="Keep one (hub_get_app to compare) and delete the others with "
+                "hub_delete_app; do not repeat this call.",
             )
+        typed = [a for a in fresh if a.type == target.app_type]
+        if len(typed) == 1:  # a hub that ignored the name: same parent, same type, new
+            return _NewApp(typed[0], tree)
         return None
 
     async def _stage(self, new: _NewApp, enable: bool) -> dict[str, Any]:
@@ -826,20 +894,24 @@ class AppManager(_AppBase):
         if enable:
             out["enabled"] = True
             return out
-        failed: list[str] = []
+        failed: set[str] = set()
         for app_id in ids:
             try:
                 await set_app_disabled(self._client, app_id, True)
             except HubError as err:
                 _LOGGER.warning("Could not disable new app %s: %s", app_id, err)
-                failed.append(app_id)
-        still = {a.id for a in await self.tree() if a.id in ids and not a.disabled}
-        failed = sorted(set(failed) | still, key=int)
-        out["enabled"] = bool(failed)
+                failed.add(app_id)
+        try:
+            failed |= {a.id for a in await self.tree() if a.id in ids and not a.disabled}
+        except HubError:
+            out["disable_unverified"] = True
+        live = sorted(failed, key=int)
+        out["enabled"] = new.root.id in failed
         out["disabled_app_ids"] = [i for i in ids if i not in failed]
-        if failed:
+        if live:
+            out["still_enabled_app_ids"] = live
             out["warning"] = (
-                f"The copy WAS created, but app(s) {', '.join(failed)} could not be "
+                f"The new app WAS created, but app(s) {', '.join(live)} could not be "
                 "disabled and are live. Do not repeat this call (that makes a second copy); "
                 "disable them with hub_set_app_disabled."
             )
@@ -878,20 +950,14 @@ class AppManager(_AppBase):
                         "created.",
                         hint="Retry once; if it persists, report the firmware version.",
                     )
-                new = await self._commit(
-                    session,
-                    index=index,
-                    original_id=app.id,
-                    name=name,
-                    referrer=session.context_url,
-                    parent_id=app.parent_id,
-                    before=before,
+                target = _Target(before, session.cloner_id, name, app.parent_id, app.type)
+                new, warning = await self._commit(
+                    session, index=index, referrer=session.context_url, target=target
                 )
             finally:
                 left = await self._close(session)
         out = {"source_app_id": app_id, **await self._stage(new, enable)}
-        if left:
-            out["cloner_left_behind"] = left
+        _add_warnings(out, warning, left)
         return out
 
     async def _export_source(
@@ -925,7 +991,13 @@ class AppManager(_AppBase):
                 ) from err
         if isinstance(export, str):
             return export, "argument"
-        return json.dumps(export), "argument"
+        try:
+            return json.dumps(export), "argument"
+        except (TypeError, ValueError, RecursionError) as err:
+            raise ValidationError(
+                f"The export object cannot be read ({err}). Nothing was sent.",
+                hint="Pass the 'export' object exactly as hub_export_app returned it.",
+            ) from err
 
     async def import_app(
         self,
@@ -941,7 +1013,7 @@ class AppManager(_AppBase):
         """Create a new app from an export, under the parent of a seed app of the same type."""
         text, origin = await self._export_source(export, from_file, from_backup)
         doc, repaired = parse_export(text)
-        original_id, first = next(iter(doc["appReplacements"].items()))
+        original_id, first = export_root(doc)
         app_type = str(first.get("appTypeName") or "")
         devs = doc.get("deviceReplacements")
         wanted = [str(k) for k in devs] if isinstance(devs, dict) else []
@@ -950,7 +1022,10 @@ class AppManager(_AppBase):
             have = {d.id for d in await fetch_devices(self._client)}
             missing = [d for d in wanted if d not in have]
         if missing and not allow_missing_devices:
-            labels = {k: (v or {}).get("deviceLabel") for k, v in (devs or {}).items()}
+            labels = {
+                k: v.get("deviceLabel") if isinstance(v, dict) else None
+                for k, v in (devs or {}).items()
+            }
             listed = ", ".join(f"{d} ({labels.get(d) or 'unknown'})" for d in missing)
             raise ValidationError(
                 f"The export uses device(s) that are no longer on the hub: {listed}. Nothing "
@@ -994,7 +1069,8 @@ class AppManager(_AppBase):
                     referrer=session.config_url,
                     extras={"settings[ruleUpload]": canonical},
                 )
-                refused = (page.get("configPage") or {}).get("error")
+                config = page.get("configPage")
+                refused = config.get("error") if isinstance(config, dict) else None
                 if refused:
                     raise HubBadResponseError(
                         f"The App Cloner refused the export: {_text(refused)}. Nothing was "
@@ -1012,14 +1088,9 @@ class AppManager(_AppBase):
                         "The App Cloner did not accept the uploaded export; nothing was created.",
                         hint="Retry once; if it persists, report the firmware version.",
                     )
-                new = await self._commit(
-                    session,
-                    index=index,
-                    original_id=original_id,
-                    name=name,
-                    referrer=session.config_url,
-                    parent_id=seed.parent_id,
-                    before=before,
+                target = _Target(before, session.cloner_id, name, seed.parent_id, app_type)
+                new, warning = await self._commit(
+                    session, index=index, referrer=session.config_url, target=target
                 )
             finally:
                 left = await self._close(session)
@@ -1033,6 +1104,5 @@ class AppManager(_AppBase):
             out["missing_devices"] = missing
         if repaired:
             out["repaired_escaping"] = True
-        if left:
-            out["cloner_left_behind"] = left
+        _add_warnings(out, warning, left)
         return out
