@@ -88,7 +88,9 @@ class _AppRoutes:
         app = self._app(request)
         if app is None:
             return self._not_found()
-        page = request.match_info.get("page", "mainPage")
+        return self.emu.json(self._render(app, request.match_info.get("page", "mainPage")))
+
+    def _render(self, app: App, page: str) -> dict[str, Any]:
         internals = self._internals(app)
         if app.id in self.dev.broken_pending:  # rendering re-validates the rule
             self.dev.broken_pending.discard(app.id)
@@ -113,30 +115,28 @@ class _AppRoutes:
                 }
             )
         kids = [a for a in self.apps.values() if a.parent_id == app.id]
-        return self.emu.json(
-            {
-                "app": {
-                    "id": app.id,
-                    "name": app.name,
-                    "label": app.label,
-                    "trueLabel": app.true_label,
-                    "installed": True,
-                    "version": internals.version,
-                    "parentAppId": app.parent_id,
-                    "appType": {"name": app.type, "namespace": "hubitat"},
-                    "disabled": app.disabled,
-                },
-                "configPage": {
-                    "name": page,
-                    "title": internals.page_title,
-                    "install": True,
-                    "error": None,
-                    "sections": sections,
-                },
-                "settings": settings,
-                "childApps": [{"id": k.id, "label": k.label or k.name} for k in kids],
-            }
-        )
+        return {
+            "app": {
+                "id": app.id,
+                "name": app.name,
+                "label": app.label,
+                "trueLabel": app.true_label,
+                "installed": True,
+                "version": internals.version,
+                "parentAppId": app.parent_id,
+                "appType": {"name": app.type, "namespace": "hubitat"},
+                "disabled": app.disabled,
+            },
+            "configPage": {
+                "name": page,
+                "title": internals.page_title,
+                "install": True,
+                "error": None,
+                "sections": sections,
+            },
+            "settings": settings,
+            "childApps": [{"id": k.id, "label": k.label or k.name} for k in kids],
+        }
 
     async def status(self, request: web.Request) -> web.StreamResponse:
         app = self._app(request)
@@ -209,6 +209,50 @@ class _AppRoutes:
             internals.runs += 1
             self.emu.emit_app_event(app.id, "runRuleAct", internals.runs, "Actions run")
         return self.emu.json({"success": True, "message": None})
+
+    async def update(self, request: web.Request) -> web.StreamResponse:
+        """The settings submit of a classic app page: known inputs take the posted values.
+
+        Values are stored as the hub keeps them: bool/number/decimal typed, multi-select
+        enums as the posted JSON text, device inputs as the id list (``deviceIdsForDeviceList``,
+        and the devices' "in use by"). Names that are not inputs of the app are ignored. The
+        answer is the re-rendered page, as for a form refresh; an unknown app gets
+        ``{"success": false}``.
+        """
+        form = await request.post()
+        raw = str(form.get("id", ""))
+        app = self.apps.get(int(raw)) if raw.isdigit() else None
+        if app is None:
+            return self.emu.json({"success": False, "message": "App not found"})
+        internals = self._internals(app)
+        by_name = {i["name"]: i for i in internals.inputs}
+        for key, value in form.items():
+            if not (key.startswith("settings[") and key.endswith("]")):
+                continue
+            name = key[len("settings[") : -1]
+            inp = by_name.get(name)
+            if inp is None:
+                continue
+            inp["value"] = self._typed(app.id, inp, str(value), str(form.get(f"{name}.type", "")))
+        internals.version += 1
+        return self.emu.json(self._render(app, str(form.get("currentPage") or "mainPage")))
+
+    def _typed(self, app_id: int, inp: dict[str, Any], value: str, posted_type: str) -> Any:
+        kind = posted_type or str(inp.get("type"))
+        if kind == "bool":
+            return value == "true"
+        if kind == "number":
+            return int(value)
+        if kind == "decimal":
+            return float(value)
+        if kind.startswith(("capability.", "device.")):
+            ids = [int(p) for p in value.split(",") if p.strip().isdigit()]
+            for dev in self.emu.state.devices.values():
+                if dev.id in ids and app_id not in dev.apps_using:
+                    dev.apps_using.append(app_id)
+            inp["deviceIdsForDeviceList"] = ids
+            return ",".join(str(i) for i in ids)
+        return value
 
     def _remove(self, app_id: int) -> None:
         for kid in [a.id for a in self.apps.values() if a.parent_id == app_id]:

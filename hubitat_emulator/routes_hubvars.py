@@ -132,7 +132,9 @@ class _HubVarRoutes:
         form = await request.post()
         app = self._singleton(install=False)
         if app is None or str(form.get("id", "")) != str(app.id):
-            return self._fail("App not found")
+            from .routes_apps import _AppRoutes
+
+            return await _AppRoutes(self.emu).update(request)
         for key, value in form.items():
             if m := _SETTING_RE.match(key):
                 self.pending[m.group(1)] = str(value)

@@ -18,6 +18,14 @@
 * ``/hub2/restoreLocalBackup?fileName=`` answers ``{"success":true}`` and reboots; an unknown
   name answers ``{"success":false,"message":"Backup not found"}``.
 * ``OpsState.alerts`` are merged over ``/hub2/hubData`` ``alerts`` (set them to raise alerts).
+* Radio operations (§17.3) answer ``{"success": bool, "message"}``. Z-Wave inclusion and
+  exclusion set ``OpsState.zwave_mode`` (``including``/``excluding``, cleared by the stop
+  calls; starting one while the other or a repair runs is refused like the repair).
+  ``/hub/zwaveExclude/status`` answers ``{"excluding": bool}``. Node calls take the form
+  field ``zwaveNodeId`` (decimal) and refuse unknown nodes; ``nodeRemove`` removes only a
+  FAILED node, and its device with it. Zigbee reboot/rebuild/scan and Matter pairing answer
+  success (a scan fills ``/hub/zigbeeChannelScanJson``); ``openPairingWindow?node=`` answers
+  ``{success, setupCode}`` for a known Matter node. ``OpsState.radio_calls`` records them.
 """
 
 from __future__ import annotations
@@ -56,6 +64,9 @@ class OpsState:
     memory_trend_kb: int = -900  # free memory change per 5-minute row (negative: a leak)
     zwave_firmware: str = "7.18"
     jobs: list[dict[str, Any]] = field(default_factory=list)
+    zwave_mode: str | None = None  # including | excluding
+    channel_scan: list[dict[str, Any]] = field(default_factory=list)
+    radio_calls: list[str] = field(default_factory=list)
 
     def scheduled_jobs(self) -> list[dict[str, Any]]:
         """``/logs/json`` ``jobs``: ``{id, name, recurring, methodName, nextRun}``."""
@@ -75,6 +86,24 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
     add.add_get("/hub/zwaveRepair2Status", r.zwave_repair_status)
     add.add_get("/hub/checkZwaveRepairRunning", r.zwave_repair_running)
     add.add_get("/hub/zwaveCancelRepair", r.zwave_repair_cancel)
+    add.add_get("/hub/startZwaveJoin", r.zwave_join)
+    add.add_get("/hub/stopJoin", r.zwave_stop_join)
+    add.add_get("/hub/zwaveExclude", r.zwave_exclude)
+    add.add_get("/hub/stopZWaveExclude", r.zwave_stop_exclude)
+    add.add_get("/hub/zwaveExclude/status", r.zwave_exclude_status)
+    for path in (
+        "/hub/zwave/refreshNodeStatus",
+        "/hub/zwave/discoverDevice",
+        "/hub/zwave/nodeReinitialize",
+        "/hub/zwave/nodeRemove",
+    ):
+        add.add_post(path, r.zwave_node)
+    add.add_get("/hub/rebootZigbeeRadio", r.zigbee_op)
+    add.add_get("/hub/rebuildZigbeeNetwork", r.zigbee_op)
+    add.add_get("/hub/zigbeeChannelScan", r.zigbee_op)
+    add.add_get("/hub/zigbeeChannelScanJson", r.zigbee_scan_json)
+    add.add_get("/hub/matter/pair", r.matter_pair)
+    add.add_get("/hub/matter/openPairingWindow", r.matter_window)
     add.add_post("/hub/shutdown", r.shutdown)
     add.add_get("/hub/cloud/checkForUpdate", r.check_update)
     add.add_get("/hub/cloud/updatePlatform", r.update_platform)
@@ -311,6 +340,90 @@ class _OpsRoutes:
         self.ops.repair_running = False
         self.ops.repair_stage = "IDLE"
         return self.emu.json({"success": True, "message": None})
+
+    # ------------------------------------------------------------------ radio operations
+
+    def _ok(self, path: str, **extra: Any) -> web.Response:
+        self.ops.radio_calls.append(path)
+        return self.emu.json({"success": True, "message": None, **extra})
+
+    def _refuse(self, message: str) -> web.Response:
+        return self.emu.json({"success": False, "message": message})
+
+    def _zwave_busy(self, want: str) -> str | None:
+        if self.ops.repair_running:
+            return "Inclusion or rebuild is already running"
+        if self.ops.zwave_mode not in (None, want):
+            return f"Z-Wave {self.ops.zwave_mode} is running"
+        return None
+
+    async def zwave_join(self, request: web.Request) -> web.StreamResponse:
+        if busy := self._zwave_busy("including"):
+            return self._refuse(busy)
+        self.ops.zwave_mode = "including"
+        return self._ok(request.path)
+
+    async def zwave_stop_join(self, request: web.Request) -> web.StreamResponse:
+        if self.ops.zwave_mode == "including":
+            self.ops.zwave_mode = None
+        return self._ok(request.path)
+
+    async def zwave_exclude(self, request: web.Request) -> web.StreamResponse:
+        if busy := self._zwave_busy("excluding"):
+            return self._refuse(busy)
+        self.ops.zwave_mode = "excluding"
+        return self._ok(request.path)
+
+    async def zwave_stop_exclude(self, request: web.Request) -> web.StreamResponse:
+        if self.ops.zwave_mode == "excluding":
+            self.ops.zwave_mode = None
+        return self._ok(request.path)
+
+    async def zwave_exclude_status(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json({"excluding": self.ops.zwave_mode == "excluding"})
+
+    async def zwave_node(self, request: web.Request) -> web.StreamResponse:
+        form = await request.post()
+        raw = str(form.get("zwaveNodeId", ""))
+        node = int(raw) if raw.isdigit() else None
+        device = next((d for d in self._zwave_devices() if int(d.dni, 16) == node), None)
+        if device is None:
+            return self._refuse(f"Z-Wave node {raw} not found")
+        if request.path.endswith("/nodeRemove"):
+            if node not in self.ops.failed_zwave_nodes:
+                return self._refuse(f"Node {node} is not failed; exclude it instead")
+            self.ops.failed_zwave_nodes.discard(node)
+            self.emu.state.devices.pop(device.id, None)
+        return self._ok(request.path)
+
+    async def zigbee_op(self, request: web.Request) -> web.StreamResponse:
+        if request.path.endswith("ChannelScan"):
+            self.ops.channel_scan = [
+                {"channel": ch, "energy": 20 + (ch * 7) % 60} for ch in range(11, 27)
+            ]
+        return self._ok(request.path)
+
+    async def zigbee_scan_json(self, request: web.Request) -> web.StreamResponse:
+        return self.emu.json({"results": self.ops.channel_scan})
+
+    async def matter_pair(self, request: web.Request) -> web.StreamResponse:
+        if not self.ops.matter:
+            from .hub import error_page
+
+            return self.emu.html_page(error_page(404, "Not Found"), status=404)
+        code = request.query.get("setupCode", "")
+        if not code:
+            return self._refuse("setupCode is required")
+        return self._ok(request.path)
+
+    async def matter_window(self, request: web.Request) -> web.StreamResponse:
+        if not self.ops.matter:
+            from .hub import error_page
+
+            return self.emu.html_page(error_page(404, "Not Found"), status=404)
+        if request.query.get("node") != "3001":
+            return self._refuse("Matter node not found")
+        return self._ok(request.path, setupCode="34970112332")
 
     # ------------------------------------------------------------------ lifecycle
 

@@ -76,3 +76,103 @@ async def test_repair_respects_write_master(
     await refused(call_tool, "hub_start_zwave_repair", {}, "writes_disabled")
     assert hub.requests[before:] == []
     assert (await ok(call_tool, "hub_get_zwave_repair_status"))["running"] is False
+
+
+async def test_zwave_inclusion_exclusion_and_node_actions(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    started = await ok(
+        call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "inclusion_start"}
+    )
+    assert hub.ops.zwave_mode == "including" and "pairing mode" in started["note"]
+    busy = await refused(
+        call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "exclusion_start"}
+    )
+    assert "including is running" in busy["message"]
+    await ok(call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "inclusion_stop"})
+    await ok(call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "exclusion_start"})
+    assert hub.ops.zwave_mode == "excluding"
+    await ok(call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "exclusion_stop"})
+    assert hub.ops.zwave_mode is None
+    details = await ok(call_tool, "hub_get_radio_details", {"radio": "zwave"})
+    node = next(n for n in details["zwave"]["nodes"] if n["nodeState"] == "OK" and n["nodeId"] > 1)
+    refreshed = await ok(
+        call_tool,
+        "hub_call_radio_action",
+        {"radio": "zwave", "action": "node_refresh", "node_id": node["nodeId"]},
+    )
+    assert refreshed["device_id"] == node["deviceId"]
+    assert hub.ops.radio_calls[-1] == "/hub/zwave/refreshNodeStatus"
+
+
+async def test_radio_action_validation_sends_nothing(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    before = len(hub.ops.radio_calls)
+    for args, code in (
+        ({"radio": "zigbee", "action": "inclusion_start"}, "invalid_request"),
+        ({"radio": "zwave", "action": "node_refresh"}, "invalid_request"),
+        ({"radio": "zwave", "action": "inclusion_start", "node_id": 5}, "invalid_request"),
+        ({"radio": "zwave", "action": "node_refresh", "node_id": 999}, "invalid_request"),
+        ({"radio": "zwave", "action": "node_refresh", "node_id": 1}, "invalid_request"),
+        ({"radio": "matter", "action": "pair"}, "invalid_request"),
+        ({"radio": "matter", "action": "pair", "setup_code": "12345678901x"}, "invalid_request"),
+        ({"radio": "matter", "action": "open_pairing_window", "node_id": 7}, "invalid_request"),
+        ({"radio": "zwave", "action": "launch"}, "invalid_arguments"),
+    ):
+        await refused(call_tool, "hub_call_radio_action", args, code)
+    assert hub.ops.radio_calls[before:] == []
+
+
+async def test_zigbee_and_matter_actions(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    scan = await ok(
+        call_tool, "hub_call_radio_action", {"radio": "zigbee", "action": "channel_scan"}
+    )
+    assert [r["channel"] for r in scan["channel_scan"]] == list(range(11, 27))
+    await ok(call_tool, "hub_call_radio_action", {"radio": "zigbee", "action": "rebuild_network"})
+    paired = await ok(
+        call_tool,
+        "hub_call_radio_action",
+        {"radio": "matter", "action": "pair", "setup_code": "3497-011-2332"},
+    )
+    assert paired["action"] == "pair"
+    assert hub.requests[-1][1].endswith("setupCode=34970112332")
+    window = await ok(
+        call_tool,
+        "hub_call_radio_action",
+        {"radio": "matter", "action": "open_pairing_window", "node_id": 3001},
+    )
+    assert window["setup_code"] == "34970112332"
+    hub.ops.matter = False
+    no_matter = await refused(
+        call_tool,
+        "hub_call_radio_action",
+        {"radio": "matter", "action": "open_pairing_window", "node_id": 3001},
+    )
+    assert "no Matter" in no_matter["message"]
+
+
+async def test_delete_failed_zwave_node(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    failed = next(iter(hub.ops.failed_zwave_nodes))
+    gate = await refused(call_tool, "hub_delete_zwave_node", {"node_id": failed})
+    assert gate["error"] == "confirmation_required"
+    hub.mark_backup_now()
+    details = await ok(call_tool, "hub_get_radio_details", {"radio": "zwave"})
+    working = next(
+        n for n in details["zwave"]["nodes"] if n["nodeState"] == "OK" and n["nodeId"] > 1
+    )
+    before = len(hub.ops.radio_calls)
+    alive = await refused(
+        call_tool, "hub_delete_zwave_node", {"node_id": working["nodeId"], "confirm": True}
+    )
+    assert "exclusion_start" in alive["hint"] and hub.ops.radio_calls[before:] == []
+    device_id = next(
+        n["device_id"] for n in details["zwave"]["failed_nodes"] if n["node_id"] == failed
+    )
+    removed = await ok(call_tool, "hub_delete_zwave_node", {"node_id": failed, "confirm": True})
+    assert removed["removed"] is True and removed["device_id"] == device_id
+    assert device_id not in hub.state.devices and failed not in hub.ops.failed_zwave_nodes

@@ -50,6 +50,7 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
         "hub_get_app": {"app_id": "140"},
         "hub_set_app_disabled": {"app_id": "200", "disabled": True},
         "hub_delete_app": {"app_id": "160", "confirm": True},
+        "hub_update_app_settings": {"app_id": "140", "settings": {"origLabel": "MCP label"}},
         "hub_export_app": {"app_id": "140"},
         "hub_clone_app": {"app_id": "140", "new_name": "MCP copy"},
         "hub_import_app": {"export": export, "new_name": "MCP import"},

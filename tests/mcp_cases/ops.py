@@ -15,6 +15,8 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
     _err, listing = await mcp.call("hub_list_backups", {})
     oldest = listing["backups"][-1]["name"]
     newest = listing["backups"][0]["name"]
+    _err, radios = await mcp.call("hub_get_radio_details", {"radio": "zwave"})
+    failed_node = radios["zwave"]["failed_nodes"][0]["node_id"]
     return {
         "hub_list_files": {"filter": "*.txt"},
         "hub_read_file": {"file_name": "notes.txt", "length": 200},
@@ -32,6 +34,8 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
         "hub_get_radio_details": {"radio": "all", "limit": 5},
         "hub_start_zwave_repair": {},
         "hub_get_zwave_repair_status": {},
+        "hub_call_radio_action": {"radio": "zigbee", "action": "channel_scan"},
+        "hub_delete_zwave_node": {"node_id": failed_node, "confirm": True},
         "hub_reboot_hub": {"confirm": True},
         "hub_shutdown_hub": {"confirm": True},
         "hub_check_firmware_update": {},

@@ -120,7 +120,7 @@ async def fetch_config_page(client: HubClient, app_id: str, page: str | None) ->
     return data
 
 
-def _maybe_json(value: Any) -> Any:
+def maybe_json(value: Any) -> Any:
     if isinstance(value, str) and value[:1] in "{[":
         try:
             return json.loads(value)
@@ -142,9 +142,9 @@ async def fetch_status(client: HubClient, app_id: str) -> dict[str, Any]:
     if isinstance(raw_state, list):
         for item in raw_state:
             if isinstance(item, dict) and item.get("name") is not None:
-                state[str(item["name"])] = _maybe_json(item.get("value"))
+                state[str(item["name"])] = maybe_json(item.get("value"))
     elif isinstance(raw_state, dict):
-        state = {k: _maybe_json(v) for k, v in raw_state.items()}
+        state = {k: maybe_json(v) for k, v in raw_state.items()}
     data["appState"] = state
     return data
 
@@ -180,6 +180,67 @@ async def click_button(
     }
     if state_attribute:
         form["stateAttribute"] = state_attribute
+    result = await client.post_form("/installedapp/btn", form)
+    if isinstance(result, dict) and result.get("success") is False:
+        raise HubBadResponseError(
+            f"The hub refused button {button} on app {app_id}: "
+            f"{result.get('message') or 'no reason given'}"
+        )
+
+
+async def post_app_settings(
+    client: HubClient,
+    app_id: str,
+    *,
+    page: str,
+    version: Any,
+    fields: dict[str, tuple[str, str, bool]],
+) -> Any:
+    """``POST /installedapp/update/json``: the classic app engine's settings submit.
+
+    ``fields`` maps an input name to (encoded value, input type, multiple). Device inputs also
+    name themselves in ``deviceList``, as the hub's page does.
+    """
+    form: dict[str, str] = {
+        "id": app_id,
+        "version": str(version if version is not None else ""),
+        "formAction": "update",
+        "currentPage": page,
+        "pageBreadcrumbs": "[]" if page == "mainPage" else '["mainPage"]',
+    }
+    device_lists = []
+    for name, (value, input_type, multiple) in fields.items():
+        form[f"settings[{name}]"] = value
+        form[f"{name}.type"] = input_type
+        form[f"{name}.multiple"] = "true" if multiple else "false"
+        if input_type.startswith(("capability.", "device.")):
+            device_lists.append(name)
+    if device_lists:
+        form["deviceList"] = ",".join(device_lists)
+    result = await client.post_form("/installedapp/update/json", form)
+    if isinstance(result, dict) and result.get("success") is False:
+        raise HubBadResponseError(
+            f"The hub refused the settings of app {app_id}: "
+            f"{result.get('message') or 'no reason given'}",
+            hint="Read the page again with hub_get_app: a setting may have changed the page.",
+        )
+    return result
+
+
+async def click_page_button(
+    client: HubClient, app_id: str, button: str, *, page: str, version: Any
+) -> None:
+    """A button on a classic app page, with the page context the hub UI sends."""
+    form = {
+        "id": app_id,
+        "name": button,
+        f"settings[{button}]": "clicked",
+        f"{button}.type": "button",
+        "formAction": "update",
+        "currentPage": page,
+        "pageBreadcrumbs": "[]" if page == "mainPage" else '["mainPage"]',
+        "version": str(version if version is not None else ""),
+    }
     result = await client.post_form("/installedapp/btn", form)
     if isinstance(result, dict) and result.get("success") is False:
         raise HubBadResponseError(

@@ -47,3 +47,60 @@ async def fetch_zwave_repair_status(client: HubClient) -> dict[str, Any]:
     flag = running.get("isZWaveNetworkHealRunning")
     status["running"] = flag in (True, "true")
     return status
+
+
+# (radio, method, path, node parameter) per action; node actions name the node in a form
+# field (Z-Wave) or a query parameter (Matter).
+RADIO_ACTIONS: dict[str, tuple[str, str, str, str | None]] = {
+    "inclusion_start": ("zwave", "GET", "/hub/startZwaveJoin", None),
+    "inclusion_stop": ("zwave", "GET", "/hub/stopJoin", None),
+    "exclusion_start": ("zwave", "GET", "/hub/zwaveExclude", None),
+    "exclusion_stop": ("zwave", "GET", "/hub/stopZWaveExclude", None),
+    "repair_cancel": ("zwave", "GET", "/hub/zwaveCancelRepair", None),
+    "node_refresh": ("zwave", "POST", "/hub/zwave/refreshNodeStatus", "zwaveNodeId"),
+    "node_rediscover": ("zwave", "POST", "/hub/zwave/discoverDevice", "zwaveNodeId"),
+    "node_reinitialize": ("zwave", "POST", "/hub/zwave/nodeReinitialize", "zwaveNodeId"),
+    "radio_reboot": ("zigbee", "GET", "/hub/rebootZigbeeRadio", None),
+    "rebuild_network": ("zigbee", "GET", "/hub/rebuildZigbeeNetwork", None),
+    "channel_scan": ("zigbee", "GET", "/hub/zigbeeChannelScan", None),
+    "pair": ("matter", "GET", "/hub/matter/pair", None),
+    "open_pairing_window": ("matter", "GET", "/hub/matter/openPairingWindow", "node"),
+}
+
+
+def _answer(data: Any) -> dict[str, Any]:
+    if isinstance(data, dict):
+        return data
+    text = str(data or "").strip()
+    return {"success": True, "message": text[:200] or None}
+
+
+async def call_radio_action(
+    client: HubClient, action: str, *, node_id: int | None = None, setup_code: str | None = None
+) -> dict[str, Any]:
+    """Run one radio operation (§17.3); returns the hub's ``{success, message, ...}``."""
+    _radio, method, path, node_param = RADIO_ACTIONS[action]
+    params: dict[str, str] = {}
+    form: dict[str, str] | None = None
+    if node_param is not None and node_id is not None:
+        if method == "POST":
+            form = {node_param: str(node_id)}
+        else:
+            params[node_param] = str(node_id)
+    if setup_code is not None:
+        params["setupCode"] = setup_code
+    data = await client.request(method, path, params=params or None, data=form, expect="any")
+    return _answer(data)
+
+
+async def remove_zwave_node(client: HubClient, node_id: int) -> dict[str, Any]:
+    """``POST /hub/zwave/nodeRemove`` (form ``zwaveNodeId``): drop a failed node."""
+    data = await client.request(
+        "POST", "/hub/zwave/nodeRemove", data={"zwaveNodeId": str(node_id)}, expect="any"
+    )
+    return _answer(data)
+
+
+async def fetch_zigbee_channel_scan(client: HubClient) -> Any:
+    """``/hub/zigbeeChannelScanJson``: the energy scan's results."""
+    return await client.get_json("/hub/zigbeeChannelScanJson")

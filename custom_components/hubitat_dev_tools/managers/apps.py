@@ -17,6 +17,7 @@ from ..hub.apps import (
     ClonerSession,
     InstalledApp,
     click_button,
+    click_page_button,
     cloner_action_index,
     cloner_click,
     cloner_export_text,
@@ -30,7 +31,9 @@ from ..hub.apps import (
     fetch_rule_builder,
     fetch_rule_builder20,
     fetch_status,
+    maybe_json,
     open_cloner,
+    post_app_settings,
     save_visual_rule,
     set_app_disabled,
     set_visual_rule_paused,
@@ -39,7 +42,7 @@ from ..hub.client import HubClient
 from ..hub.devices import fetch_devices
 from ..hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ..hub.files import read_text_file
-from .errors import ValidationError
+from .errors import DeviceNotAllowed, ValidationError
 from .files import FilesManager, check_name
 from .item_backups import ItemBackups
 
@@ -114,6 +117,202 @@ def summarize_page(page: dict[str, Any]) -> dict[str, Any]:
         "error": page.get("error"),
         "sections": sections,
     }
+
+
+DEVICE_TYPES = ("capability.", "device.")
+_TEXT_TYPES = ("text", "textarea", "string", "password", "email", "phone", "paragraph_text")
+_ISO_TIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_RANGE_RE = re.compile(r"^\s*(-?[\d.]+|\*)\s*\.\.\s*(-?[\d.]+|\*)\s*$")
+MAX_SETTING_CHARS = 10_000
+
+
+def page_inputs(config: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], set[str]]:
+    """The settable inputs (by name) and the button names of a configure/json page."""
+    inputs: dict[str, dict[str, Any]] = {}
+    buttons: set[str] = set()
+    page = config.get("configPage")
+    sections = page.get("sections") if isinstance(page, dict) else None
+    for sec in sections if isinstance(sections, list) else []:
+        items = sec.get("input") if isinstance(sec, dict) else None
+        for inp in items if isinstance(items, list) else []:
+            if not isinstance(inp, dict) or not isinstance(inp.get("name"), str):
+                continue
+            if inp.get("type") == "button":
+                buttons.add(inp["name"])
+            elif inp.get("type") not in ("href", "paragraph", "image", "label_text"):
+                inputs[inp["name"]] = inp
+    return inputs, buttons
+
+
+def enum_keys(options: Any) -> list[str]:
+    """The keys of an enum input's options (a list of values, of {key: label}, or a map)."""
+    if isinstance(options, dict):
+        return [str(k) for k in options]
+    keys: list[str] = []
+    for opt in options if isinstance(options, list) else []:
+        if isinstance(opt, dict):
+            keys.extend(str(k) for k in opt)
+        else:
+            keys.append(str(opt))
+    return keys
+
+
+def _as_list(value: Any, name: str, repairs: list[str]) -> list[Any]:
+    if isinstance(value, list):
+        return value
+    repairs.append(f"{name}: one value given for a multiple input, sent as a list")
+    return [value]
+
+
+def _scalar(value: Any, want: type, name: str, repairs: list[str]) -> Any:
+    """Quoted numbers and booleans become the declared type; nothing else is converted."""
+    if want is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            repairs.append(f"{name}: '{value}' sent as a boolean")
+            return value.strip().lower() == "true"
+        raise ValidationError(f"{name} is a true/false input; got {value!r}. Nothing was sent.")
+    if isinstance(value, bool):
+        raise ValidationError(f"{name} takes a number; got {value!r}. Nothing was sent.")
+    if isinstance(value, int | float) and (want is float or isinstance(value, int)):
+        return want(value)
+    if isinstance(value, str):
+        try:
+            number = want(value.strip())
+        except ValueError:
+            pass
+        else:
+            repairs.append(f"{name}: '{value}' sent as a number")
+            return number
+    kind = "a whole number" if want is int else "a number"
+    raise ValidationError(f"{name} takes {kind}; got {value!r}. Nothing was sent.")
+
+
+def _check_range(inp: dict[str, Any], number: float, name: str) -> None:
+    m = _RANGE_RE.match(str(inp.get("range") or ""))
+    if m is None:
+        return
+    low, high = (None if x == "*" else float(x) for x in m.groups())
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise ValidationError(
+            f"{name} must be within {inp['range']}; got {number:g}. Nothing was sent."
+        )
+
+
+def encode_setting(
+    inp: dict[str, Any],
+    value: Any,
+    known_devices: set[str] | None,
+    device_allowed: Callable[[str], bool],
+    repairs: list[str],
+) -> tuple[str, str, bool]:
+    """Validate one value against its input and encode it as the hub's form does."""
+    name = str(inp["name"])
+    input_type = str(inp.get("type") or "")
+    multiple = bool(inp.get("multiple"))
+    if input_type == "bool":
+        return ("true" if _scalar(value, bool, name, repairs) else "false"), input_type, False
+    if input_type in ("number", "decimal"):
+        number = _scalar(value, int if input_type == "number" else float, name, repairs)
+        _check_range(inp, float(number), name)
+        return str(number), input_type, False
+    if input_type in ("enum", "mode") and (inp.get("options") or input_type == "enum"):
+        keys = enum_keys(inp.get("options"))
+        if not keys:
+            raise ValidationError(
+                f"{name} lists no options on this page, so it cannot be set here. Nothing "
+                "was sent.",
+                hint="Set it in the hub UI.",
+            )
+        values = _as_list(value, name, repairs) if multiple else [value]
+        picked = [str(v) for v in values]
+        bad = [v for v in picked if v not in keys]
+        if bad or not picked:
+            raise ValidationError(
+                f"{name} takes {'some' if multiple else 'one'} of: {', '.join(keys[:50])}; "
+                f"got {', '.join(bad) or 'nothing'}. Nothing was sent.",
+                hint="Use the option keys exactly as listed.",
+            )
+        return (json.dumps(picked) if multiple else picked[0]), input_type, multiple
+    if input_type.startswith(DEVICE_TYPES):
+        values = _as_list(value, name, repairs) if multiple else [value]
+        ids = [str(v).strip() for v in values]
+        if not ids or not all(i.isdigit() for i in ids):
+            raise ValidationError(
+                f"{name} takes device ids (numbers); got {value!r}. Nothing was sent.",
+                hint="Find ids with hub_list_devices.",
+            )
+        missing = [i for i in ids if known_devices is not None and i not in known_devices]
+        if missing:
+            raise ValidationError(
+                f"No device with id {', '.join(missing)} on the hub. Nothing was sent.",
+                hint="Find ids with hub_list_devices.",
+            )
+        hidden = [i for i in ids if not device_allowed(i)]
+        if hidden:
+            raise DeviceNotAllowed(
+                f"Device(s) {', '.join(hidden)} are outside the assistant's device allowlist. "
+                "Nothing was sent to the hub.",
+                hint="Do not retry with the same device; an admin can change the allowlist.",
+            )
+        return ",".join(ids), input_type, multiple
+    if input_type in _TEXT_TYPES or input_type == "mode":
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            raise ValidationError(f"{name} takes text; got {value!r}. Nothing was sent.")
+        text = str(value)
+        if len(text) > MAX_SETTING_CHARS:
+            raise ValidationError(
+                f"{name} is {len(text)} characters; the limit is {MAX_SETTING_CHARS}. "
+                "Nothing was sent."
+            )
+        return text, input_type, False
+    if input_type == "time":
+        if not isinstance(value, str) or not _ISO_TIME_RE.match(value):
+            raise ValidationError(
+                f"{name} is a time input: give an ISO date-time such as "
+                f"2026-11-30T07:30:00.000-0500 (the form the page shows); got {value!r}. "
+                "Nothing was sent."
+            )
+        return value, input_type, False
+    if input_type == "date":
+        if not isinstance(value, str) or not _DATE_RE.match(value):
+            raise ValidationError(
+                f"{name} is a date input (YYYY-MM-DD); got {value!r}. Nothing was sent."
+            )
+        return value, input_type, False
+    raise ValidationError(
+        f"{name} is a '{input_type}' input, which this tool does not set. Nothing was sent.",
+        hint="Set it in the hub UI.",
+    )
+
+
+def same_setting(inp: dict[str, Any], current: Any, encoded: str) -> bool:
+    """Whether the page now shows the value that was sent."""
+    input_type = str(inp.get("type") or "")
+    if input_type.startswith(DEVICE_TYPES):
+        ids = inp.get("deviceIdsForDeviceList")
+        if isinstance(ids, list):
+            now = {str(i) for i in ids}
+        elif isinstance(current, list):
+            now = {str(c.get("id") if isinstance(c, dict) else c) for c in current}
+        else:
+            now = {p.strip() for p in str(current or "").split(",") if p.strip()}
+        return now == {p for p in encoded.split(",") if p}
+    if inp.get("multiple") and input_type in ("enum", "mode"):
+        now_list = maybe_json(current) if isinstance(current, str) else current
+        return isinstance(now_list, list) and sorted(map(str, now_list)) == sorted(
+            json.loads(encoded)
+        )
+    if input_type in ("number", "decimal"):
+        try:
+            return float(current) == float(encoded)
+        except (TypeError, ValueError):
+            return False
+    if input_type == "bool":
+        return str(current).lower() == encoded
+    return str(current) == encoded
 
 
 class _AppBase:
@@ -1009,6 +1208,7 @@ class AppManager(_AppBase):
         new_name: str | None,
         enable: bool,
         allow_missing_devices: bool,
+        device_allowed: Callable[[str], bool] = lambda _device_id: True,
     ) -> dict[str, Any]:
         """Create a new app from an export, under the parent of a seed app of the same type."""
         text, origin = await self._export_source(export, from_file, from_backup)
@@ -1017,6 +1217,13 @@ class AppManager(_AppBase):
         app_type = str(first.get("appTypeName") or "")
         devs = doc.get("deviceReplacements")
         wanted = [str(k) for k in devs] if isinstance(devs, dict) else []
+        hidden = [d for d in wanted if not device_allowed(d)]
+        if hidden:
+            raise DeviceNotAllowed(
+                f"The export uses device(s) {', '.join(hidden)}, outside the assistant's device "
+                "allowlist. Nothing was created.",
+                hint="Do not retry with this export; an admin can change the allowlist.",
+            )
         missing: list[str] = []
         if wanted:
             have = {d.id for d in await fetch_devices(self._client)}
@@ -1105,4 +1312,90 @@ class AppManager(_AppBase):
         if repaired:
             out["repaired_escaping"] = True
         _add_warnings(out, warning, left)
+        return out
+
+    # ------------------------------------------------------------------ settings editor
+
+    async def update_settings(
+        self,
+        app_id: str,
+        *,
+        page: str | None,
+        settings: dict[str, Any],
+        press: str | None,
+        device_allowed: Callable[[str], bool],
+    ) -> dict[str, Any]:
+        """Set inputs on one page of a classic app (validated first), then press a button."""
+        app = await self.find(app_id)
+        if app.type in _UNCLONEABLE_TYPES or app.is_visual_rule:
+            raise ValidationError(
+                f"App {app_id} ({app.name}, {app.type}) is not edited through its settings "
+                "here. Nothing was sent.",
+                hint="Hub variables: hub_create_variable/hub_delete_variable; Visual Rules: "
+                "hub_update_visual_rule.",
+            )
+        config = await fetch_config_page(self._client, app_id, page)
+        page_name = str((config.get("configPage") or {}).get("name") or page or "mainPage")
+        version = (config.get("app") or {}).get("version")
+        inputs, buttons = page_inputs(config)
+        known_devices: set[str] | None = None
+        if any(str(inputs.get(k, {}).get("type", "")).startswith(DEVICE_TYPES) for k in settings):
+            known_devices = {d.id for d in await fetch_devices(self._client)}
+        fields: dict[str, tuple[str, str, bool]] = {}
+        repairs: list[str] = []
+        for name, value in settings.items():
+            if name not in inputs:
+                listed = ", ".join(sorted(inputs)[:40]) or "none"
+                raise ValidationError(
+                    f"Page '{page_name}' of app {app_id} has no input '{name}'. Its inputs: "
+                    f"{listed}. Nothing was sent.",
+                    hint="Read the page with hub_get_app (pass page= for the other pages "
+                    "listed under 'pages'); some inputs appear only after an earlier one is set.",
+                )
+            fields[name] = encode_setting(
+                inputs[name], value, known_devices, device_allowed, repairs
+            )
+        if press is not None and press not in buttons:
+            listed = ", ".join(sorted(buttons)) or "none"
+            raise ValidationError(
+                f"Page '{page_name}' of app {app_id} has no button '{press}'. Its buttons: "
+                f"{listed}. Nothing was sent.",
+                hint="Buttons are listed per section under 'buttons' by hub_get_app.",
+            )
+        backup = await self.backups.save(
+            "installedapp", app_id, await self.snapshot(app), reason="before edit", series=True
+        )
+        if fields:
+            await post_app_settings(
+                self._client, app_id, page=page_name, version=version, fields=fields
+            )
+        if press is not None:
+            await click_page_button(self._client, app_id, press, page=page_name, version=version)
+        after = await fetch_config_page(self._client, app_id, page_name)
+        now_inputs, _ = page_inputs(after)
+        applied, not_applied = [], []
+        for name, (encoded, _type, _multiple) in fields.items():
+            current = now_inputs.get(name, {}).get("value")
+            if name in now_inputs and same_setting(now_inputs[name], current, encoded):
+                applied.append(name)
+            else:
+                not_applied.append({"name": name, "sent": encoded, "now": _bounded(current)})
+        out: dict[str, Any] = {
+            "app_id": app_id,
+            "name": app.name,
+            "page": page_name,
+            "applied": applied,
+            "item_backup": backup,
+            "config_page": summarize_page(after.get("configPage") or {}),
+        }
+        if press is not None:
+            out["pressed"] = press
+        if not_applied:
+            out["not_applied"] = not_applied
+            out["warning"] = (
+                "The hub did not keep some settings (see not_applied); the page may need an "
+                "earlier input first, or rejected the value."
+            )
+        if repairs:
+            out["repairs"] = repairs
         return out

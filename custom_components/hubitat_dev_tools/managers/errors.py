@@ -17,3 +17,9 @@ class ConfirmationRequired(ValidationError):
     """The operation needs ``confirm=true`` from the caller."""
 
     code = "confirmation_required"
+
+
+class DeviceNotAllowed(ValidationError):
+    """The request names a device outside the assistant's device allowlist."""
+
+    code = "device_not_allowed"

@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from typing import Any
 
 from ..hub.client import HubClient
-from ..hub.errors import HubError, HubNotFoundError
+from ..hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ..hub.radios import (
+    RADIO_ACTIONS,
+    call_radio_action,
     fetch_matter_details,
+    fetch_zigbee_channel_scan,
     fetch_zigbee_details,
     fetch_zwave_details,
     fetch_zwave_repair_status,
     fetch_zwave_topology,
+    remove_zwave_node,
     start_zwave_repair,
 )
+from .errors import ValidationError
 
 _ZWAVE_NODE_KEYS = (
     "nodeId", "deviceId", "deviceName", "deviceType", "nodeState", "security", "route",
@@ -170,9 +176,145 @@ class RadioManager:
                 "started": False,
                 **status,
             }
-        from ..hub.errors import HubBadResponseError
-
         raise HubBadResponseError(
             f"The hub did not start a Z-Wave repair: {message or result}",
             hint="Check that the Z-Wave radio is enabled (hub_get_radio_details).",
         )
+
+    # ------------------------------------------------------------------ operations
+
+    async def _zwave_node(self, node_id: int) -> dict[str, Any]:
+        data = await fetch_zwave_details(self._client)
+        for node in data.get("nodes") or []:
+            if isinstance(node, dict) and str(node.get("nodeId")) == str(node_id):
+                if node_id == 1:
+                    break
+                return node
+        raise ValidationError(
+            f"There is no Z-Wave node {node_id} (other than the hub's own controller, 1). "
+            "Nothing was sent.",
+            hint="hub_get_radio_details radio=zwave lists the nodes (decimal ids).",
+        )
+
+    async def radio_action(
+        self, radio: str, action: str, node_id: int | None, setup_code: str | None
+    ) -> dict[str, Any]:
+        """One radio operation, validated first (action of that radio, node, setup code)."""
+        own = [a for a, spec in RADIO_ACTIONS.items() if spec[0] == radio]
+        if action not in own:
+            raise ValidationError(
+                f"'{action}' is not a {radio} action; {radio} actions: {', '.join(own)}. "
+                "Nothing was sent."
+            )
+        needs_node = RADIO_ACTIONS[action][3] is not None
+        if needs_node and node_id is None:
+            raise ValidationError(f"{action} needs node_id. Nothing was sent.")
+        if not needs_node and node_id is not None:
+            raise ValidationError(f"{action} takes no node_id. Nothing was sent.")
+        if (action == "pair") != (setup_code is not None):
+            raise ValidationError(
+                "setup_code goes with action=pair (and pair needs it). Nothing was sent."
+            )
+        target: dict[str, Any] = {}
+        if needs_node and radio == "zwave":
+            assert node_id is not None
+            node = await self._zwave_node(node_id)
+            target = {"node_id": node_id, "device_id": node.get("deviceId")}
+            target["device_name"] = node.get("deviceName")
+        elif needs_node:
+            info = await self.matter(500)
+            if not info.get("available"):
+                raise ValidationError(
+                    "This hub has no Matter support (or it is off). Nothing was sent."
+                )
+            devices = info.get("devices") or []
+            if str(node_id) not in {str(d.get("nodeId")) for d in devices}:
+                raise ValidationError(
+                    f"There is no Matter node {node_id}. Nothing was sent.",
+                    hint="hub_get_radio_details radio=matter lists the nodes.",
+                )
+            target = {"node_id": node_id}
+        code = normalize_setup_code(setup_code) if setup_code is not None else None
+        try:
+            answer = await call_radio_action(self._client, action, node_id=node_id, setup_code=code)
+        except HubNotFoundError as err:
+            raise HubNotFoundError(
+                f"This hub has no {radio} endpoint for {action} (HTTP 404).",
+                hint="The hub may lack this radio (Matter needs a C-8 or newer).",
+            ) from err
+        if answer.get("success") in (False, "false"):
+            raise HubBadResponseError(
+                f"The hub refused {radio} {action}: {answer.get('message') or 'no reason'}",
+                hint="A Z-Wave repair, inclusion or exclusion may be running: stop it first "
+                "(hub_get_zwave_repair_status, action=inclusion_stop/exclusion_stop).",
+            )
+        out: dict[str, Any] = {"radio": radio, "action": action, **target}
+        if action == "open_pairing_window":
+            out["setup_code"] = answer.get("setupCode")
+        if action == "channel_scan":
+            out["channel_scan"] = await self._scan_results()
+        if note := _ACTION_NOTES.get(action):
+            out["note"] = note
+        return out
+
+    async def _scan_results(self) -> Any:
+        for delay in (0.0, 0.5, 1.0, 2.0):
+            await asyncio.sleep(delay)
+            with contextlib.suppress(HubError):
+                data = await fetch_zigbee_channel_scan(self._client)
+                results = data.get("results") if isinstance(data, dict) else data
+                if results:
+                    return results
+        return None
+
+    async def remove_failed_node(self, node_id: int) -> dict[str, Any]:
+        """Remove a FAILED Z-Wave node (and the device on it); refused for a working node."""
+        node = await self._zwave_node(node_id)
+        state = str(node.get("nodeState") or "")
+        if state.upper() != "FAILED":
+            raise ValidationError(
+                f"Z-Wave node {node_id} ({node.get('deviceName')}) is {state or 'not failed'}; "
+                "only a failed node can be removed. Nothing was sent.",
+                hint="For a working device use hub_call_radio_action action=exclusion_start "
+                "and its exclusion button, or hub_delete_device.",
+            )
+        answer = await remove_zwave_node(self._client, node_id)
+        if answer.get("success") in (False, "false"):
+            raise HubBadResponseError(
+                f"The hub did not remove node {node_id}: {answer.get('message') or 'no reason'}",
+                hint="The node may have answered again (it is then no longer failed); check "
+                "hub_get_radio_details.",
+            )
+        data = await fetch_zwave_details(self._client)
+        still = any(str(n.get("nodeId")) == str(node_id) for n in data.get("nodes") or [])
+        return {
+            "node_id": node_id,
+            "device_id": node.get("deviceId"),
+            "device_name": node.get("deviceName"),
+            "removed": not still,
+        }
+
+
+_ACTION_NOTES = {
+    "inclusion_start": "The hub is listening for new Z-Wave devices (about a minute): put the "
+    "device in pairing mode now. New devices appear in hub_list_devices; stop with "
+    "action=inclusion_stop.",
+    "exclusion_start": "The hub now removes any Z-Wave device whose exclusion button is "
+    "pressed (about a minute). Stop with action=exclusion_stop.",
+    "radio_reboot": "The Zigbee radio restarts; Zigbee devices are unreachable for a moment.",
+    "rebuild_network": "Zigbee routes are being rebuilt; devices may be slow for a while.",
+    "pair": "Commissioning runs on the hub; the new device appears in hub_list_devices.",
+}
+_SETUP_CODE_RE = re.compile(r"^(\d{11}|\d{21}|MT:[0-9A-Z.\-]{19,})$")
+
+
+def normalize_setup_code(code: str) -> str:
+    """A Matter manual code without its spaces/dashes, or an ``MT:`` QR payload."""
+    text = code.strip()
+    compact = text if text.startswith("MT:") else re.sub(r"[\s-]", "", text)
+    if not _SETUP_CODE_RE.match(compact):
+        raise ValidationError(
+            "setup_code must be the 11- or 21-digit Matter pairing code (dashes allowed) or "
+            "the MT:... QR payload. Nothing was sent."
+        )
+    return compact

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import probatio as vol
@@ -161,6 +162,84 @@ class ListHpmPackagesTool(HubTool):
         return {**result, "count": len(result["packages"])}
 
 
+MAX_SETTINGS = 50
+_SETTING_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,99}$")
+BUTTON_NAME = vol.All(
+    str, vol.Match(r"^[A-Za-z0-9_|.-]{1,120}$", msg="press must be a button name")
+)
+
+
+def settings_map(value: Any) -> dict[str, Any]:
+    """Schema validator: {input name: value}; values are text, numbers, booleans or lists."""
+    if not isinstance(value, dict):
+        raise vol.Invalid("settings must be an object of {input name: value}")
+    if len(value) > MAX_SETTINGS:
+        raise vol.Invalid(f"at most {MAX_SETTINGS} settings per call")
+    for name, item in value.items():
+        if not isinstance(name, str) or not _SETTING_NAME_RE.match(name):
+            raise vol.Invalid(f"'{name}' is not an input name")
+        items = item if isinstance(item, list) else [item]
+        if len(items) > 200 or not all(
+            isinstance(v, str | int | float | bool) and (not isinstance(v, str) or len(v) <= 10_000)
+            for v in items
+        ):
+            raise vol.Invalid(f"{name}: give text, a number, true/false or a list of those")
+    return value
+
+
+class UpdateAppSettingsTool(HubTool):
+    """hub_update_app_settings."""
+
+    name = "hub_update_app_settings"
+    title = "Update app settings"
+    description = (
+        "Edit a classic app or rule (Rule Machine, Room Lighting, Button Controller, Basic "
+        "Rule, Notifier, user apps...) the way its own page does: set inputs on one page "
+        "(settings={input name: value}), then optionally press one of that page's buttons "
+        "(e.g. Rule Machine's updateRule/Done). Read the page first with hub_get_app: only "
+        "inputs shown there can be set, values are checked against each input's type, "
+        "options, range and the hub's devices before anything is sent (device inputs take "
+        "device ids, enums take option keys). Setting an input can reveal new ones: the "
+        "answer shows the page after the change, and not_applied lists what the hub did not "
+        "keep. The app is backed up to the File Manager first (once per hour of edits). "
+        "Visual Rules: hub_update_visual_rule; hub variables: their own tools."
+    )
+    domain = "apps"
+    kind = ToolKind.WRITE
+    idempotent = False
+    fields = {
+        vol.Required("app_id", description="Installed app id (from hub_list_apps)"): APP_ID,
+        vol.Optional("page", description="Config page name; omit for the main page"): PAGE_NAME,
+        vol.Optional("settings", description="{input name: value}"): vol.All(dict, settings_map),
+        vol.Optional("press", description="A button on the page to press afterwards"): (
+            BUTTON_NAME
+        ),
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Validate, back up, set, press, read back."""
+        settings = args.get("settings") or {}
+        if not settings and "press" not in args:
+            raise ValidationError(
+                "Give settings, press, or both. Nothing was sent.",
+                hint="hub_get_app shows the page's inputs and buttons.",
+            )
+        result = await _manager(call).update_settings(
+            args["app_id"],
+            page=args.get("page"),
+            settings=settings,
+            press=args.get("press"),
+            device_allowed=call.device_allowed,
+        )
+        done = f"set {len(result['applied'])} of {len(settings)}" if settings else ""
+        pressed = f"pressed {result['pressed']}" if result.get("pressed") else ""
+        return {
+            "summary": f"App {args['app_id']} ({result['name']}), page {result['page']}: "
+            + ", ".join(p for p in (done, pressed) if p),
+            **result,
+        }
+
+
 class ExportAppTool(HubTool):
     """hub_export_app."""
 
@@ -281,6 +360,7 @@ class ImportAppTool(HubTool):
             new_name=args.get("new_name"),
             enable=args["enable"],
             allow_missing_devices=args["allow_missing_devices"],
+            device_allowed=call.device_allowed,
         )
         state = "enabled" if result["enabled"] else "disabled"
         return {
@@ -296,6 +376,7 @@ TOOLS: tuple[type[HubTool], ...] = (
     ListAppsTool,
     GetAppTool,
     SetAppDisabledTool,
+    UpdateAppSettingsTool,
     DeleteAppTool,
     ExportAppTool,
     CloneAppTool,

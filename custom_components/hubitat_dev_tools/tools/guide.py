@@ -105,8 +105,10 @@ SECTIONS: dict[str, str] = {
     ),
     "rules": (
         "Automations (Rule Machine and other rule apps). Pausing or running a rule is a "
-        "change; check the rule's current state first. Editing rule logic is best done in "
-        "the hub's UI; the tools read, pause, resume and run rules."
+        "change; check the rule's current state first. Rule logic is edited page by page "
+        "with hub_update_app_settings, exactly as in the hub UI: read the page with "
+        "hub_get_app, set what it shows, read the answer for newly revealed inputs, and "
+        "press the page's Done/Update button at the end."
     ),
     "dashboards": (
         "Hubitat dashboards show devices as tiles. A dashboard only shows devices it is "

@@ -6,6 +6,7 @@ from typing import Any
 
 import probatio as vol
 
+from ..hub.radios import RADIO_ACTIONS
 from ..managers.radios import RadioManager
 from ..safety import ToolKind
 from .base import HubTool, ToolCall
@@ -21,7 +22,8 @@ class GetRadioDetailsTool(HubTool):
         "and PAN id; Z-Wave nodes (state, route, packet error rate, RTT, RSSI, neighbours, "
         "battery) with failed nodes first; Zigbee devices (active, last message, RSSI/LQI); "
         "Matter devices. Use it for 'which Z-Wave devices are failing'. To start a Z-Wave "
-        "repair use hub_start_zwave_repair. Radio settings cannot be changed here."
+        "repair use hub_start_zwave_repair; for other radio operations "
+        "hub_call_radio_action. Radio settings cannot be changed here."
     )
     domain = "radios"
     kind = ToolKind.READ
@@ -84,10 +86,83 @@ class GetZwaveRepairStatusTool(HubTool):
         return await RadioManager(call.runtime.client).repair_status()
 
 
+class CallRadioActionTool(HubTool):
+    """hub_call_radio_action."""
+
+    name = "hub_call_radio_action"
+    title = "Run a radio operation"
+    description = (
+        "Run one Z-Wave, Zigbee or Matter operation. zwave: inclusion_start/inclusion_stop "
+        "(pair new devices), exclusion_start/exclusion_stop (remove a device by its button), "
+        "repair_cancel, node_refresh/node_rediscover/node_reinitialize (node_id). zigbee: "
+        "radio_reboot, rebuild_network, channel_scan (answers the channel energies). "
+        "matter: pair (setup_code), open_pairing_window (node_id; answers a code to share "
+        "the device). Nodes are checked to exist first. Start a Z-Wave repair with "
+        "hub_start_zwave_repair; remove a failed Z-Wave node with hub_delete_zwave_node. "
+        "Radio settings (channel, region, enable) are not changed here."
+    )
+    domain = "radios"
+    kind = ToolKind.WRITE
+    idempotent = False
+    fields = {
+        vol.Required("radio", description="zwave, zigbee or matter"): vol.In(
+            ("zwave", "zigbee", "matter")
+        ),
+        vol.Required("action", description="The operation (see the description)"): vol.In(
+            tuple(RADIO_ACTIONS)
+        ),
+        vol.Optional("node_id", description="Z-Wave node id (decimal) or Matter node id"): (
+            vol.All(int, vol.Range(min=1, max=2**32))
+        ),
+        vol.Optional("setup_code", description="Matter pairing code, for action=pair"): vol.All(
+            str, vol.Length(min=11, max=200)
+        ),
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Validate and run."""
+        result = await RadioManager(call.runtime.client).radio_action(
+            args["radio"], args["action"], args.get("node_id"), args.get("setup_code")
+        )
+        node = f" on node {result['node_id']}" if result.get("node_id") else ""
+        return {"summary": f"{args['radio']} {args['action']}{node}: done", **result}
+
+
+class DeleteZwaveNodeTool(HubTool):
+    """hub_delete_zwave_node."""
+
+    name = "hub_delete_zwave_node"
+    title = "Remove a failed Z-Wave node"
+    description = (
+        "Remove a FAILED Z-Wave node from the network; the hub deletes the device on it too "
+        "(its apps lose it). Refused for a node that is not failed: exclude a working device "
+        "with hub_call_radio_action action=exclusion_start instead. hub_get_radio_details "
+        "lists failed nodes first. Destructive: needs confirm=true and a hub backup from the "
+        "last 24 hours."
+    )
+    domain = "radios"
+    kind = ToolKind.DESTRUCTIVE
+    fields = {
+        vol.Required("node_id", description="Z-Wave node id (decimal)"): vol.All(
+            int, vol.Range(min=2, max=4000)
+        ),
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Check it failed, remove, verify."""
+        result = await RadioManager(call.runtime.client).remove_failed_node(args["node_id"])
+        return {
+            "summary": f"Removed failed Z-Wave node {args['node_id']} ({result['device_name']})",
+            **result,
+        }
+
+
 ORDER = 74
 
 TOOLS: tuple[type[HubTool], ...] = (
     GetRadioDetailsTool,
     StartZwaveRepairTool,
     GetZwaveRepairStatusTool,
+    CallRadioActionTool,
+    DeleteZwaveNodeTool,
 )
