@@ -83,6 +83,7 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
     add.add_get("/device/updateRoom", r.update_room)
     add.add_post("/device/preference/save", r.preference_save)
     add.add_get("/device/drivers", r.drivers)
+    add.add_get("/hub/compatibleDevices", r.compatible_devices)
     add.add_get("/device/sysDriverByIdJson/{typeId}", r.sys_driver_by_id)
     add.add_get("/device/createVirtual", r.create_virtual)
     add.add_get("/device/forceDelete/{id}/yes", r.force_delete)
@@ -319,6 +320,10 @@ class _AdminRoutes:
 
     # ------------------------------------------------------------------ drivers / create
 
+    async def compatible_devices(self, request: web.Request) -> web.StreamResponse:
+        """The static catalog (a small slice of the real ~1083 entries, same fields)."""
+        return self.emu.json(COMPATIBLE_DEVICES)
+
     async def drivers(self, request: web.Request) -> web.StreamResponse:
         out = [
             {
@@ -530,3 +535,53 @@ def _pref_value(ptype: str, value: object) -> object:
             return value
         return int(f) if ptype == "number" and f.is_integer() else f
     return value
+
+
+def _compat(
+    n: int, brand: str, name: str, kind: str, product: str, protocol: str, driver: str
+) -> dict[str, Any]:
+    return {
+        "id": str(n),
+        "brand": brand,
+        "name": name,
+        "deviceType": kind,
+        "productNumber": product,
+        "protocol": protocol,
+        "driverName": driver,
+        "deviceTypeId": str(100 + n),
+        "appTypeId": None,
+        "integrationAppName": None,
+        "supportedHubs": "C-7, C-8, C-8 Pro",
+        "joinInstructions": f"<p>Start inclusion, then press the {name} button <b>3 times</b>.</p>",
+        "excludeInstructions": "<p>Start exclusion, then press the button 3 times.</p>",
+        "factoryResetInstructions": "<p>Hold the button for 20 seconds.</p>",
+        "notes": "",
+        "additionalHardware": None,
+        "affiliateLink": None,
+        "zwaveAllianceId": None,
+        "zwaveAllianceXml": None,
+    }
+
+
+COMPATIBLE_DEVICES = [
+    _compat(1, "Aeotec", "Smart Switch 7", "Outlet", "ZWA025", "Z-Wave", "Generic Z-Wave Outlet"),
+    _compat(2, "Sonoff", "Zigbee Plug", "Outlet", "S31 Lite zb", "Zigbee", "Generic Zigbee Outlet"),
+    _compat(3, "Zooz", "ZEN77 Dimmer", "Dimmer", "ZEN77", "Z-Wave", "Zooz Z-Wave Dimmer"),
+    _compat(4, "Inovelli", "Blue Series Dimmer", "Dimmer", "VZM31-SN", "Zigbee", "Inovelli Dimmer"),
+    _compat(5, "Schlage", "Connect Deadbolt", "Lock", "BE469ZP", "Z-Wave", "Generic Z-Wave Lock"),
+    _compat(6, "Eve", "Energy", "Outlet", "20EBO8301", "Matter", "Generic Matter Outlet"),
+    _compat(7, "Hue", "Bridge", "Hub", "BSB002", "LAN", "Hue Bridge Integration"),
+    _compat(
+        8,
+        "Aqara",
+        "Door and Window Sensor",
+        "Contact",
+        "MCCGQ11LM",
+        "Zigbee",
+        "Generic Zigbee Contact Sensor",
+    ),
+    _compat(9, "Zooz", "ZSE41 Open/Close XS", "Contact", "ZSE41", "Z-Wave", "Zooz Contact Sensor"),
+    _compat(
+        10, "Ecobee", "Smart Thermostat", "Thermostat", "EB-STATE5", "Cloud", "Ecobee Thermostat"
+    ),
+]

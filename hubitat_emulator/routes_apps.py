@@ -5,6 +5,14 @@ More decisions: ``/installedapp/json/<missing>`` is a 404; ``/installedapp/btn``
 deletes answer ``302 Location: /installedapp/list`` (an HTML page) and remove the children too;
 a new Visual Rule from ``/app/createVisualRuleBuilderRule`` is announced as
 ``HubitatRuleBuilderAppId`` (the classic format) in the returned HTML.
+
+Swap Device (§12.7): ``/installedapp/direct/swapDevice`` answers ``302`` to
+``/installedapp/create/<SWAP_TYPE_ID>``, which creates a new transient instance (every visit)
+and answers ``302`` to ``/installedapp/configure/<id>``. Its page has ``oldDev`` and
+``newDev`` (``capability.*``); once both are set (``update/json``) a ``swapDevices`` button
+appears. Pressing it moves every app using the old device (its "in use by" and the device
+inputs of its page) to the new one; it refuses the same device twice, a child device, or an
+old device no app uses. Other ``create/<typeId>`` ids are 404 here.
 """
 
 from __future__ import annotations
@@ -22,6 +30,8 @@ if TYPE_CHECKING:
     from .hub import HubEmulator
 
 RM_TYPES = ("Rule-5.1", "Rule-5.0", "Rule-4.1", "Rule-4.0")
+SWAP_TYPE = "Swap Device"
+SWAP_TYPE_ID = 160
 VRB_TYPE = "Visual Rule Builder"
 
 
@@ -38,6 +48,8 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
     add.add_post("/installedapp/forcedelete/{id}/quiet", r.force_delete)
     add.add_get("/installedapp/delete/{id}", r.force_delete)
     add.add_get("/installedapp/list", r.list_page)
+    add.add_get("/installedapp/direct/swapDevice", r.swap_direct)
+    add.add_get("/installedapp/create/{type_id}", r.create_instance)
     add.add_get("/app/ruleBuilderJson/{id}", r.rule_builder_get)
     add.add_post("/app/ruleBuilderJson/{id}", r.rule_builder_post)
     add.add_get("/app/ruleBuilder20Json/{id}", r.rule_builder20)
@@ -205,6 +217,10 @@ class _AppRoutes:
             st["paused"] = not st.get("paused")
         elif name == "stopRule":
             st["stopped"] = not st.get("stopped")
+        elif app.type == SWAP_TYPE and name == "swapDevices":
+            problem = self._swap(internals)
+            if problem:
+                return self.emu.json({"success": False, "message": problem})
         elif name == "runRuleAct":
             internals.runs += 1
             self.emu.emit_app_event(app.id, "runRuleAct", internals.runs, "Actions run")
@@ -235,7 +251,58 @@ class _AppRoutes:
                 continue
             inp["value"] = self._typed(app.id, inp, str(value), str(form.get(f"{name}.type", "")))
         internals.version += 1
+        if app.type == SWAP_TYPE:
+            chosen = {i["name"]: i.get("value") for i in internals.inputs}
+            if chosen.get("oldDev") and chosen.get("newDev"):
+                internals.buttons = [{"name": "swapDevices", "title": "Swap devices"}]
         return self.emu.json(self._render(app, str(form.get("currentPage") or "mainPage")))
+
+    # ------------------------------------------------------------------ Swap Device
+
+    async def swap_direct(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(
+            status=302, headers={"Location": f"/installedapp/create/{SWAP_TYPE_ID}"}
+        )
+
+    async def create_instance(self, request: web.Request) -> web.StreamResponse:
+        if request.match_info["type_id"] != str(SWAP_TYPE_ID):
+            return self._not_found()
+        new_id = self.dev.alloc_app_id()
+        self.apps[new_id] = App(new_id, SWAP_TYPE, None, SWAP_TYPE, app_type_id=SWAP_TYPE_ID)
+        self.dev.internals[new_id] = AppInternals(
+            page_title="Swap Apps Device",
+            inputs=[
+                {"name": "oldDev", "type": "capability.*", "title": "Old device"},
+                {"name": "newDev", "type": "capability.*", "title": "New device"},
+            ],
+        )
+        return web.Response(status=302, headers={"Location": f"/installedapp/configure/{new_id}"})
+
+    def _swap(self, internals: AppInternals) -> str | None:
+        chosen = {i["name"]: i.get("value") for i in internals.inputs}
+        devices = self.emu.state.devices
+        try:
+            old = devices[int(str(chosen.get("oldDev")))]
+            new = devices[int(str(chosen.get("newDev")))]
+        except (KeyError, ValueError):
+            return "Select both devices"
+        if old.id == new.id:
+            return "Pick two different devices"
+        if old.parent_id is not None or new.parent_id is not None:
+            return "Child devices cannot be swapped"
+        users = [a for a in old.apps_using if a in self.apps]
+        if not users:
+            return "No app uses the old device"
+        for app_id in users:
+            old.apps_using.remove(app_id)
+            if app_id not in new.apps_using:
+                new.apps_using.append(app_id)
+            for inp in self._internals(self.apps[app_id]).inputs:
+                ids = inp.get("deviceIdsForDeviceList")
+                if isinstance(ids, list) and old.id in ids:
+                    inp["deviceIdsForDeviceList"] = [new.id if i == old.id else i for i in ids]
+                    inp["value"] = ",".join(str(i) for i in inp["deviceIdsForDeviceList"])
+        return None
 
     def _typed(self, app_id: int, inp: dict[str, Any], value: str, posted_type: str) -> Any:
         kind = posted_type or str(inp.get("type"))

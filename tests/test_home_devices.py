@@ -468,3 +468,80 @@ async def test_replace_device(
     assert after["label"] == "Kitchen Light" and after["room"] == "Kitchen"
     assert after["dni"] == new_dni and int(new) not in hub.device_ids()
     assert "removed" in data["summary"]
+
+
+# ---------------------------------------------------------------- hub_search_compatible_devices
+
+
+async def test_search_compatible_devices(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_search_compatible_devices", {"text": "zooz"})
+    assert {d["name"] for d in data["devices"]} == {"ZEN77 Dimmer", "ZSE41 Open/Close XS"}
+    dimmer = next(d for d in data["devices"] if d["product_number"] == "ZEN77")
+    assert dimmer["driver"] == "Zooz Z-Wave Dimmer" and "<" not in dimmer["pairing"]
+    contacts = await ok(
+        call_tool,
+        "hub_search_compatible_devices",
+        {"text": "contact", "protocol": "zigbee", "include_instructions": False},
+    )
+    assert [d["brand"] for d in contacts["devices"]] == ["Aqara"]
+    assert "pairing" not in contacts["devices"][0]
+    matter = await ok(call_tool, "hub_search_compatible_devices", {"protocol": "Matter"})
+    assert matter["count"] == 1
+    # the catalog is static: read once, then answered from the cache
+    reads = [p for _m, p in hub.requests if p == "/hub/compatibleDevices"]
+    assert len(reads) == 1
+    before = len(hub.requests)
+    nothing = await call_tool("hub_search_compatible_devices", {})
+    assert nothing.error and nothing.data["error"] == "invalid_request"
+    assert len(hub.requests) == before
+
+
+# ---------------------------------------------------------------- hub_swap_device
+
+
+async def test_swap_device_moves_every_app(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    old_id, new_id = dev_id(hub, "Kitchen Motion"), dev_id(hub, "Office Motion")
+    old, new = hub.state.devices[int(old_id)], hub.state.devices[int(new_id)]
+    users = list(old.apps_using)
+    assert users
+    gate = await call_tool("hub_swap_device", {"old_device_id": old_id, "new_device_id": new_id})
+    assert gate.error and gate.data["error"] == "confirmation_required"
+    hub.mark_backup_now()
+    apps_before = set(hub.state.apps)
+    data = await ok(
+        call_tool,
+        "hub_swap_device",
+        {"old_device_id": old_id, "new_device_id": new_id, "confirm": True},
+    )
+    assert sorted(int(a["app_id"]) for a in data["apps_moved"]) == sorted(users)
+    assert old.apps_using == [] and set(users) <= set(new.apps_using)
+    assert set(hub.state.apps) == apps_before  # the transient Swap Device app is gone
+    assert any(p.startswith("/installedapp/delete/") for _m, p in hub.requests)
+
+
+async def test_swap_device_refusals_send_nothing(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    light = dev_id(hub, "Kitchen Light")
+    unused = await ok(
+        call_tool, "hub_create_device", {"driver": "Virtual Switch", "label": "Spare"}
+    )
+    spare = unused["device"]["device_id"]
+    child = next(str(d.id) for d in hub.state.devices.values() if d.parent_id is not None)
+    start = len(hub.requests)
+    for old_id, new_id, needle in (
+        (light, light, "must differ"),
+        (spare, light, "No app uses"),
+        (child, light, "free-standing"),
+    ):
+        result = await call_tool(
+            "hub_swap_device",
+            {"old_device_id": old_id, "new_device_id": new_id, "confirm": True},
+        )
+        assert result.error and needle in result.data["message"], result.data
+    assert not [p for _m, p in hub.requests[start:] if "swapDevice" in p or "/create/" in p]

@@ -41,6 +41,8 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
         "hub_create_device": {"driver": "Virtual Dimmer", "label": "MCP Dimmer"},
         "hub_delete_device": {"device_id": doomed, "confirm": True},
         "hub_replace_device": {"old_device_id": light, "new_device_id": shell, "confirm": True},
+        "hub_search_compatible_devices": {"text": "zooz", "protocol": "Z-Wave"},
+        "hub_swap_device": {"old_device_id": light, "new_device_id": doomed, "confirm": True},
         "hub_get_room": {"room": "Kitchen"},
         "hub_create_room": {"name": "Sunroom"},
         "hub_update_room": {"room": "Office", "new_name": "Study"},

@@ -249,6 +249,27 @@ async def click_page_button(
         )
 
 
+_CONFIGURE_ID_RE = re.compile(r"/installedapp/configure/(\d+)")
+
+
+async def open_direct_app(client: HubClient, alias: str) -> str:
+    """Follow ``/installedapp/direct/<alias>`` (direct → create → configure) to the app id.
+
+    Redirects are read, not followed, so the new instance's id is known even for transient
+    apps such as Swap Device (every visit creates a new one; the caller removes it).
+    """
+    path = f"/installedapp/direct/{quote(alias, safe='')}"
+    for _hop in range(4):
+        location = await client.get_location(path)
+        if m := _CONFIGURE_ID_RE.search(location):
+            return m.group(1)
+        path = re.sub(r"^https?://[^/]+", "", location)
+    raise HubBadResponseError(
+        f"The hub's {alias} app did not lead to an app page",
+        hint="This firmware may not have it; report the firmware version.",
+    )
+
+
 async def fetch_rule_builder(client: HubClient, app_id: str) -> dict[str, Any]:
     """``/app/ruleBuilderJson/<id>``: RM compiled state or a classic Visual Rule ({} if none)."""
     data = await client.get_json(f"/app/ruleBuilderJson/{quote(app_id, safe='')}")

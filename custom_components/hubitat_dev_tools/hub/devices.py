@@ -192,3 +192,9 @@ async def replace_device(client: HubClient, old_id: str, new_id: str) -> None:
     if not _success(data):
         msg = data.get("message") if isinstance(data, dict) else data
         raise HubBadResponseError(f"The hub refused to replace device {old_id}: {msg}")
+
+
+async def fetch_compatible_devices(client: HubClient) -> list[dict[str, Any]]:
+    """``/hub/compatibleDevices``: Hubitat's static compatible-device catalog (~1 MB)."""
+    data = await client.get_json("/hub/compatibleDevices")
+    return [d for d in data if isinstance(d, dict)] if isinstance(data, list) else []

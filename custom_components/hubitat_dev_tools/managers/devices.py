@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import difflib
 import json
 import re
@@ -12,10 +13,18 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ..hub.apps import (
+    click_page_button,
+    delete_app,
+    fetch_config_page,
+    open_direct_app,
+    post_app_settings,
+)
 from ..hub.client import HubClient
 from ..hub.devices import (
     create_from_driver,
     create_virtual,
+    fetch_compatible_devices,
     fetch_device,
     fetch_device_events,
     fetch_device_raw,
@@ -30,7 +39,7 @@ from ..hub.devices import (
     save_preferences,
     set_disabled,
 )
-from ..hub.errors import HubError, HubNotFoundError
+from ..hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ..hub.models import (
     Command,
     CommandParam,
@@ -44,6 +53,7 @@ from ..hub.models import (
     parse_hub_time,
 )
 from ..hub.rooms import fetch_rooms
+from .apps import encode_setting, page_inputs
 from .errors import ConfirmationRequired, ValidationError
 from .state_cache import StateCache
 
@@ -418,6 +428,32 @@ class DeviceUpdate:
         return any(v is not None for v in (self.label, self.name, self.room, self.dni, self.tags))
 
 
+def _swap_button(config: dict[str, Any]) -> str | None:
+    """The Swap Device page's swap button (found by name or title, not assumed)."""
+    page = config.get("configPage")
+    sections = page.get("sections") if isinstance(page, dict) else None
+    for sec in sections if isinstance(sections, list) else []:
+        for inp in (sec.get("input") if isinstance(sec, dict) else None) or []:
+            if not isinstance(inp, dict) or inp.get("type") != "button":
+                continue
+            if "swap" in f"{inp.get('name')} {inp.get('title')}".lower():
+                return str(inp["name"])
+    return None
+
+
+COMPATIBLE_TTL_S = 24 * 3600
+INSTRUCTION_CHARS = 600
+
+
+def _protocol_key(value: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", value.lower())
+
+
+def _plain_text(value: Any) -> str:
+    text = re.sub(r"<[^>]+>", " ", str(value or ""))
+    return re.sub(r"\s+", " ", text).strip()
+
+
 class DeviceManager:
     """Device reads, commands and administration."""
 
@@ -426,6 +462,52 @@ class DeviceManager:
         # The live state cache (set by event_stream.py while the hub's event stream runs):
         # reads answer from it with no hub request, waits resolve on the events.
         self.cache: StateCache | None = None
+        self._compatible: tuple[float, list[dict[str, Any]]] | None = None
+
+    async def compatible_devices(
+        self, text: str | None, protocol: str | None, limit: int, instructions: bool
+    ) -> dict[str, Any]:
+        """Search Hubitat's compatible-device catalog (cached for a day: it is static)."""
+        now = time.monotonic()
+        if self._compatible is None or now - self._compatible[0] > COMPATIBLE_TTL_S:
+            self._compatible = (now, await fetch_compatible_devices(self._client))
+        catalog = self._compatible[1]
+        words = [w for w in re.split(r"\s+", (text or "").lower()) if w]
+        want = _protocol_key(protocol) if protocol else None
+        hits = []
+        for item in catalog:
+            haystack = " ".join(
+                str(item.get(k) or "")
+                for k in ("brand", "name", "productNumber", "deviceType", "driverName")
+            ).lower()
+            if any(w not in haystack for w in words):
+                continue
+            if want and _protocol_key(str(item.get("protocol") or "")) != want:
+                continue
+            hits.append(item)
+        rows = []
+        for item in hits[:limit]:
+            row = {
+                "brand": item.get("brand"),
+                "name": item.get("name"),
+                "product_number": item.get("productNumber"),
+                "device_type": item.get("deviceType"),
+                "protocol": item.get("protocol"),
+                "driver": item.get("driverName"),
+                "integration_app": item.get("integrationAppName"),
+            }
+            if instructions:
+                for src, dst in (
+                    ("joinInstructions", "pairing"),
+                    ("excludeInstructions", "exclusion"),
+                    ("factoryResetInstructions", "factory_reset"),
+                    ("notes", "notes"),
+                ):
+                    plain = _plain_text(item.get(src))
+                    if plain:
+                        row[dst] = plain[:INSTRUCTION_CHARS]
+            rows.append({k: v for k, v in row.items() if v not in (None, "")})
+        return {"devices": rows, "count": len(rows), "matches": len(hits)}
 
     async def list_devices(
         self, flt: DeviceFilter, *, allowed: Callable[[str], bool] | None = None
@@ -839,8 +921,9 @@ class DeviceManager:
             "virtual": is_virtual,
             "note": None
             if is_virtual or match.get("type") == "usr"
-            else "A radio driver creates an unpaired shell; pair real hardware through the "
-            "hub's Devices > Add Device page instead.",
+            else "A radio driver creates an unpaired shell; pair real hardware by inclusion "
+            "instead (hub_call_radio_action action=inclusion_start, or the hub's Add Device "
+            "page).",
         }
 
     async def delete_device(self, device_id: str) -> dict[str, Any]:
@@ -853,6 +936,69 @@ class DeviceManager:
             "child_ids_removed": detail.summary.child_ids,
             "apps_that_used_it": detail.apps_using,
         }
+
+    async def swap_device(self, old_id: str, new_id: str) -> dict[str, Any]:
+        """The hub's Swap Device app: every app using ``old_id`` is moved to ``new_id``."""
+        if old_id == new_id:
+            raise ValidationError("old_device_id and new_device_id must differ.")
+        old, new = await asyncio.gather(self.get_device(old_id), self.get_device(new_id))
+        for dev in (old, new):
+            if dev.summary.parent_id or dev.parent_app:
+                raise ValidationError(
+                    f"Device {dev.summary.id} ({dev.summary.display_name}) belongs to another "
+                    "device or app; Swap Device only moves free-standing devices. Nothing was "
+                    "sent."
+                )
+        if not old.apps_using:
+            raise ValidationError(
+                f"No app uses device {old_id} ({old.summary.display_name}); there is nothing "
+                "to swap. Nothing was sent."
+            )
+        app_id = await open_direct_app(self._client, "swapDevice")
+        try:
+            config = await fetch_config_page(self._client, app_id, None)
+            inputs, _buttons = page_inputs(config)
+            if not {"oldDev", "newDev"} <= inputs.keys():
+                raise HubBadResponseError(
+                    "The hub's Swap Device page has no oldDev/newDev inputs; nothing was swapped.",
+                    hint="This firmware's Swap Device page differs; report the firmware version.",
+                )
+            repairs: list[str] = []
+            fields = {
+                name: encode_setting(inputs[name], dev_id, None, lambda _d: True, repairs)
+                for name, dev_id in (("oldDev", old_id), ("newDev", new_id))
+            }
+            page = str((config.get("configPage") or {}).get("name") or "mainPage")
+            version = (config.get("app") or {}).get("version")
+            await post_app_settings(self._client, app_id, page=page, version=version, fields=fields)
+            after = await fetch_config_page(self._client, app_id, page)
+            button = _swap_button(after)
+            if button is None:
+                raise HubBadResponseError(
+                    "The hub's Swap Device page offered no swap button for these devices; "
+                    "nothing was swapped.",
+                    hint="The hub may not accept this pair (e.g. different device types).",
+                )
+            await click_page_button(self._client, app_id, button, page=page, version=version)
+        finally:
+            with contextlib.suppress(HubError):
+                await delete_app(self._client, app_id, force=False)
+        old_after = await self.get_device(old_id)
+        moved_ids = {str(a.get("app_id")) for a in old.apps_using} - {
+            str(a.get("app_id")) for a in old_after.apps_using
+        }
+        out: dict[str, Any] = {
+            "old_device": {"device_id": old_id, "label": old.summary.display_name},
+            "new_device": {"device_id": new_id, "label": new.summary.display_name},
+            "apps_moved": [a for a in old.apps_using if str(a.get("app_id")) in moved_ids],
+        }
+        if old_after.apps_using:
+            out["still_on_old_device"] = old_after.apps_using
+            out["warning"] = (
+                "Some apps still use the old device; the hub's Swap Device may skip apps "
+                "that cannot take the new device. Check them with hub_get_app."
+            )
+        return out
 
     async def replace_device(self, old_id: str, new_id: str) -> dict[str, Any]:
         """Move ``new_id``'s hardware onto ``old_id`` (old id, label, room, apps are kept)."""

@@ -81,9 +81,9 @@ class CreateDeviceTool(HubTool):
         "Create a device from a driver type by exact driver name or id: the hub's built-in "
         "virtual types ('Virtual Switch', 'Virtual Dimmer', 'Virtual Contact Sensor', "
         "'Virtual Presence', 'Virtual Lock', 'Virtual Button', ...) or a user driver. A "
-        "Z-Wave/Zigbee driver only makes an unpaired shell: real hardware is paired in the "
-        "hub's UI. Set its room etc. afterwards with hub_update_device; delete with "
-        "hub_delete_device."
+        "Z-Wave/Zigbee driver only makes an unpaired shell: real hardware is paired by "
+        "inclusion (hub_call_radio_action). Set its room etc. afterwards with "
+        "hub_update_device; delete with hub_delete_device."
     )
     domain = "devices"
     kind = ToolKind.WRITE
@@ -149,8 +149,8 @@ class ReplaceDeviceTool(HubTool):
         "states); the new device's record disappears. Use it when a physical device was "
         "swapped for a new one that was paired as a separate device. The new device must be "
         "one the hub offers as a replacement (same main capabilities); otherwise the refusal "
-        "lists them. Needs confirm=true and a hub backup from the last 24 hours. The hub's "
-        "'Swap Device' app (re-pointing apps to a different device id) is not available here."
+        "lists them. Needs confirm=true and a hub backup from the last 24 hours. To point apps at "
+        "a different device id instead, use hub_swap_device."
     )
     domain = "devices"
     kind = ToolKind.DESTRUCTIVE
@@ -173,6 +173,82 @@ class ReplaceDeviceTool(HubTool):
         }
 
 
+class SwapDeviceTool(HubTool):
+    """hub_swap_device."""
+
+    name = "hub_swap_device"
+    title = "Swap a device in every app"
+    description = (
+        "The hub's Swap Device: every app and rule that uses the OLD device is changed to use "
+        "the NEW device instead (the new device keeps its own id; the old device stays, "
+        "unused). Use it to move automations to a different device; when a physical device "
+        "was replaced and should keep its id, label and room, use hub_replace_device. Both "
+        "devices must be free-standing (not child/component devices) and the old one must be "
+        "used by at least one app. Answers which apps moved. Needs confirm=true and a hub "
+        "backup from the last 24 hours."
+    )
+    domain = "devices"
+    kind = ToolKind.DESTRUCTIVE
+    idempotent = False
+    fields = {
+        vol.Required("old_device_id", description="Device the apps use now"): DEVICE_ID,
+        vol.Required("new_device_id", description="Device the apps should use"): DEVICE_ID,
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Swap it."""
+        result = await call.runtime.devices.swap_device(
+            args["old_device_id"], args["new_device_id"]
+        )
+        old, new = result["old_device"], result["new_device"]
+        return {
+            "summary": f"{len(result['apps_moved'])} app(s) moved from {old['label']} to "
+            f"{new['label']}",
+            **result,
+        }
+
+
+class SearchCompatibleDevicesTool(HubTool):
+    """hub_search_compatible_devices."""
+
+    name = "hub_search_compatible_devices"
+    title = "Search compatible devices"
+    description = (
+        "Search Hubitat's own list of compatible devices (what the hub's 'compatible "
+        "devices' page shows) by words of the brand, name, product number, type or driver, "
+        "and by protocol: which built-in driver a product uses and how to pair, exclude or "
+        "factory-reset it. For devices already on this hub use hub_list_devices; to start "
+        "pairing use hub_call_radio_action."
+    )
+    domain = "devices"
+    kind = ToolKind.READ
+    fields = {
+        vol.Optional("text", description="Words to match, e.g. 'zooz dimmer'"): vol.All(
+            str, vol.Length(max=200)
+        ),
+        vol.Optional("protocol", description="Z-Wave, Zigbee, Matter, LAN, Cloud"): vol.All(
+            str, vol.Length(max=20)
+        ),
+        vol.Optional("limit", default=20, description="Max devices"): vol.All(
+            int, vol.Range(min=1, max=100)
+        ),
+        vol.Optional(
+            "include_instructions", default=True, description="Pairing/exclusion/reset steps"
+        ): bool,
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Search the catalog."""
+        if not args.get("text") and not args.get("protocol"):
+            raise ValidationError(
+                "Give text or protocol: the full catalog has about a thousand entries.",
+                hint="For example text='zooz dimmer' or protocol='Matter'.",
+            )
+        return await call.runtime.devices.compatible_devices(
+            args.get("text"), args.get("protocol"), args["limit"], args["include_instructions"]
+        )
+
+
 ORDER = 25
 
 TOOLS: tuple[type[HubTool], ...] = (
@@ -180,4 +256,6 @@ TOOLS: tuple[type[HubTool], ...] = (
     CreateDeviceTool,
     DeleteDeviceTool,
     ReplaceDeviceTool,
+    SwapDeviceTool,
+    SearchCompatibleDevicesTool,
 )
