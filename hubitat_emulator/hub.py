@@ -212,6 +212,8 @@ class HubEmulator:
         self.files = seed_files()  # the File Manager (routes_files.py)
         self.ops = seed_ops(self.state)  # alerts, radios, firmware (routes_ops.py)
         self.cloner: Any = None  # the App Cloner routes and knobs (routes_cloner.py)
+        # keys left out of /hub/details/json (older firmwares lack some, e.g. ttsCurrent)
+        self.details_omit: set[str] = set()
         self.hubvar_routes: Any = None  # the Hub Variables singleton (routes_hubvars.py)
         self.app = self._build_app()
 

@@ -210,6 +210,11 @@ class HomeState:
     latitude: float = 39.7392
     longitude: float = -104.9903
     temp_scale: str = "F"
+    time_format: str = "12"
+    date_format: str = "MDY"
+    tts_voice: str = "Joanna"
+    mdns_name: str = "hubitat"
+    time_zone: str | None = None  # None: the emulator's own zone (clock.HUB_TZ_NAME)
     version: str = HUB_VERSION
     # apps/drivers/libraries code, app internals, rules, dashboards (devstate.py)
     dev: DevState = field(default_factory=DevState)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -25,6 +26,7 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
     add.add_get("/logout", r.logout)
     add.add_get("/", r.home)
     add.add_get("/hub/details/json", r.details)
+    add.add_post("/location/update", r.location_update)
     add.add_get("/hub2/hubData", r.hub_data)
     add.add_get("/hub/messages", r.messages)
     add.add_get("/hubStatus", r.hub_status)
@@ -110,9 +112,9 @@ class _HubRoutes:
             "longitude": self.st.longitude,
             "currentTime": fmt_utc(now),
             "timeZones": time_zones(),
-            "timeZone": HUB_TZ_NAME,
-            "timeFormat": "12",
-            "dateFormat": "MDY",
+            "timeZone": self.st.time_zone or HUB_TZ_NAME,
+            "timeFormat": self.st.time_format,
+            "dateFormat": self.st.date_format,
             "ttsVoices": [
                 "Ivy",
                 "Joanna",
@@ -123,14 +125,54 @@ class _HubRoutes:
                 "Matthew",
                 "Salli",
             ],
-            "ttsCurrent": "Joanna",
+            "ttsCurrent": self.st.tts_voice,
             "tempScale": self.st.temp_scale,
-            "mdnsName": "hubitat",
+            "mdnsName": self.st.mdns_name,
             "users": [{"id": 1, "username": self.emu.username, "admin": True}],
             "sunrise": fmt_utc(sunrise),
             "sunset": fmt_utc(sunset),
         }
+        for key in self.emu.details_omit:
+            data.pop(key, None)
         return self.emu.json(data)
+
+    async def location_update(self, request: web.Request) -> web.StreamResponse:
+        """Settings > Location save (§18.2): WHOLESALE, so an omitted field is blanked; a
+        time-zone change reboots the hub. Answers ``{"success": true}``."""
+        try:
+            body = json.loads(await request.text())
+        except ValueError:
+            return self.emu.json({"success": False, "message": "Invalid JSON"})
+        if not isinstance(body, dict):
+            return self.emu.json({"success": False, "message": "Invalid JSON"})
+
+        def text(key: str) -> str:
+            value = body.get(key)
+            return "" if value is None else str(value)
+
+        def number(key: str) -> float:
+            try:
+                return float(body.get(key) or 0.0)
+            except (TypeError, ValueError):
+                return 0.0
+
+        st = self.st
+        old_zone = st.time_zone or HUB_TZ_NAME
+        st.hub_name = text("name")
+        st.zip_code = text("zipCode")
+        st.latitude, st.longitude = number("latitude"), number("longitude")
+        st.time_format, st.date_format = text("clock"), text("dateFormat")
+        st.temp_scale, st.tts_voice = text("temperatureScale"), text("voice")
+        st.mdns_name = text("mdnsName")
+        st.time_zone = text("timeZone")
+        if st.time_zone != old_zone:
+
+            async def later() -> None:
+                await asyncio.sleep(0.05)
+                self.emu.reboot(self.emu.reboot_downtime)
+
+            self.emu._spawn(later())
+        return self.emu.json({"success": True})
 
     async def hub_data(self, request: web.Request) -> web.StreamResponse:
         data = {

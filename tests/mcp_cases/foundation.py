@@ -20,6 +20,7 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
     return {
         "hub_get_info": {},
         "hub_create_backup": {},
+        "hub_update_hub_settings": {"temperature_scale": "C"},
         "hub_list_devices": {"room": "Kitchen"},
         "hub_get_device": {"device_id": dimmer},
         "hub_call_device_command": {"device_id": dimmer, "command": "on"},

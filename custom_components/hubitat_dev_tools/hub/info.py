@@ -35,7 +35,11 @@ class HubIdentity:
 
 async def fetch_identity(client: HubClient) -> HubIdentity:
     """Read /hub/details/json (logs in first when Hub Security is configured)."""
-    data = await client.get_json("/hub/details/json")
+    return identity_from(await client.get_json("/hub/details/json"))
+
+
+def identity_from(data: Any) -> HubIdentity:
+    """The identity in a /hub/details/json answer."""
     if not isinstance(data, dict) or not data.get("hubUID"):
         raise HubBadResponseError(
             "The hub's /hub/details/json has no hubUID; is this a Hubitat Elevation hub?"
@@ -66,3 +70,35 @@ async def fetch_plain_number(client: HubClient, path: str) -> float | None:
     text = (await client.get_text(path)).strip()
     match = re.search(r"-?\d+(?:\.\d+)?", text)
     return float(match.group(0)) if match else None
+
+
+# POST /location/update key -> the /hub/details/json key it is read from (§18.2).
+LOCATION_FIELDS: dict[str, str] = {
+    "name": "hubName",
+    "timeZone": "timeZone",
+    "latitude": "latitude",
+    "longitude": "longitude",
+    "clock": "timeFormat",
+    "dateFormat": "dateFormat",
+    "zipCode": "zipCode",
+    "temperatureScale": "tempScale",
+    "voice": "ttsCurrent",
+    "mdnsName": "mdnsName",
+}
+
+
+async def fetch_details(client: HubClient) -> dict[str, Any]:
+    """``/hub/details/json`` as it is (about 49 KB: it carries the time-zone list)."""
+    data = await client.get_json("/hub/details/json")
+    if not isinstance(data, dict):
+        raise HubBadResponseError("The hub's /hub/details/json is not an object")
+    return data
+
+
+async def save_location(client: HubClient, body: dict[str, Any]) -> None:
+    """``POST /location/update``: WHOLESALE (an omitted field is blanked on the hub)."""
+    result = await client.post_json("/location/update", body)
+    if isinstance(result, dict) and result.get("success") is False:
+        raise HubBadResponseError(
+            f"The hub refused the location settings: {result.get('message') or 'no reason'}"
+        )

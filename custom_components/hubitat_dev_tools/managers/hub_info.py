@@ -7,7 +7,25 @@ from typing import Any
 
 from ..hub.client import HubClient
 from ..hub.errors import HubError
-from ..hub.info import HubIdentity, fetch_hub_data, fetch_identity, fetch_plain_number
+from ..hub.info import (
+    LOCATION_FIELDS,
+    HubIdentity,
+    fetch_details,
+    fetch_hub_data,
+    fetch_identity,
+    fetch_plain_number,
+    identity_from,
+    save_location,
+)
+from .errors import ValidationError
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as numbers when both are numbers (the hub may answer 40.0 for 40), else as text."""
+    try:
+        return float(a) == float(b)
+    except (TypeError, ValueError):
+        return str(a) == str(b)
 
 
 class HubInfoManager:
@@ -29,13 +47,14 @@ class HubInfoManager:
             except HubError:
                 return None
 
-        identity, hub_data, free_mem, temp, db_size = await asyncio.gather(
-            fetch_identity(self._client),
+        details, hub_data, free_mem, temp, db_size = await asyncio.gather(
+            fetch_details(self._client),
             fetch_hub_data(self._client),
             optional("/hub/advanced/freeOSMemory"),
             optional("/hub/advanced/internalTempCelsius"),
             optional("/hub/advanced/databaseSize"),
         )
+        identity = identity_from(details)
         alerts = hub_data.get("alerts") if isinstance(hub_data.get("alerts"), dict) else {}
         assert isinstance(alerts, dict)
         active_alerts = sorted(k for k, v in alerts.items() if v is True)
@@ -48,6 +67,15 @@ class HubInfoManager:
             "ip": identity.ip,
             "mdns_name": identity.mdns_name,
             "time_zone": identity.time_zone,
+            "location": {
+                "latitude": details.get("latitude"),
+                "longitude": details.get("longitude"),
+                "zip_code": details.get("zipCode"),
+                "temperature_scale": details.get("tempScale"),
+                "time_format": details.get("timeFormat"),
+                "date_format": details.get("dateFormat"),
+                "tts_voice": details.get("ttsCurrent"),
+            },
             "safe_mode": bool(hub_data.get("safeMode", False)),
             "free_memory_kb": free_mem,
             "temperature_c": temp,
@@ -58,3 +86,41 @@ class HubInfoManager:
             "maker_api_configured": self._client.connection.has_maker,
             "hub_security_configured": self._client.connection.has_security,
         }
+
+    async def update_settings(self, changes: dict[str, Any]) -> dict[str, Any]:
+        """Read-merge-write the hub's location settings (the save is wholesale)."""
+        details = await fetch_details(self._client)
+        missing = [src for src in LOCATION_FIELDS.values() if src not in details]
+        if missing:
+            raise ValidationError(
+                f"The hub's details lack {', '.join(missing)}; saving would blank them, so "
+                "nothing was sent.",
+                hint="Change these settings in the hub UI (Settings > Location).",
+            )
+        voices = details.get("ttsVoices")
+        voice = changes.get("voice")
+        if voice is not None and isinstance(voices, list) and voice not in voices:
+            raise ValidationError(
+                f"'{voice}' is not one of the hub's voices: {', '.join(map(str, voices))}. "
+                "Nothing was sent."
+            )
+        current = {key: details[src] for key, src in LOCATION_FIELDS.items()}
+        body = {**current, **changes}
+        changed = {k: {"from": current[k], "to": v} for k, v in changes.items() if current[k] != v}
+        if not changed:
+            return {"changed": {}, "unchanged": True}
+        if body["timeZone"] != current["timeZone"]:  # never: the tool does not take it
+            raise ValidationError("The time zone is not changed here (it reboots the hub).")
+        await save_location(self._client, body)
+        after = await fetch_details(self._client)
+        kept = {key: after.get(LOCATION_FIELDS[key]) for key in changed}
+        not_kept = [k for k, v in kept.items() if not _same(v, body[k])]
+        out: dict[str, Any] = {"changed": changed}
+        if not_kept:
+            out["not_applied"] = {k: kept[k] for k in not_kept}
+        if "name" in changed:
+            out["note"] = (
+                "The hub is renamed; its Home Assistant entry keeps its title until you rename "
+                "it there."
+            )
+        return out
