@@ -308,14 +308,16 @@ class _AppRoutes:
         kind = posted_type or str(inp.get("type"))
         if kind == "bool":
             return value == "true"
-        if kind == "number":
-            return int(value)
-        if kind == "decimal":
-            return float(value)
+        if kind in ("number", "decimal"):
+            try:
+                return int(value) if kind == "number" else float(value)
+            except ValueError:
+                return value  # the hub keeps what it cannot parse as text
         if kind.startswith(("capability.", "device.")):
             ids = [int(p) for p in value.split(",") if p.strip().isdigit()]
+            uses = self.apps[app_id].type != SWAP_TYPE  # the swap picker is not a use
             for dev in self.emu.state.devices.values():
-                if dev.id in ids and app_id not in dev.apps_using:
+                if uses and dev.id in ids and app_id not in dev.apps_using:
                     dev.apps_using.append(app_id)
             inp["deviceIdsForDeviceList"] = ids
             return ",".join(str(i) for i in ids)

@@ -92,6 +92,11 @@ async def test_safe_repairs_and_ranges(
         "hub_update_app_settings", {"app_id": APP_ANNOUNCER, "settings": {"volume": 150}}
     )
     assert too_loud.error and "0..100" in too_loud.data["message"]
+    for bad in ("nan", "Infinity", "1e400", "1_0", "\uff15", "9" * 400, float("inf")):
+        result = await call_tool(
+            "hub_update_app_settings", {"app_id": APP_ANNOUNCER, "settings": {"volume": bad}}
+        )
+        assert result.error and result.data["error"] in ("invalid_request", "invalid_arguments")
     assert posts(hub, start) == []
 
 

@@ -520,7 +520,7 @@ async def test_swap_device_moves_every_app(
     assert sorted(int(a["app_id"]) for a in data["apps_moved"]) == sorted(users)
     assert old.apps_using == [] and set(users) <= set(new.apps_using)
     assert set(hub.state.apps) == apps_before  # the transient Swap Device app is gone
-    assert any(p.startswith("/installedapp/delete/") for _m, p in hub.requests)
+    assert any(p.startswith("/installedapp/forcedelete/") for _m, p in hub.requests)
 
 
 async def test_swap_device_refusals_send_nothing(
@@ -545,3 +545,35 @@ async def test_swap_device_refusals_send_nothing(
         )
         assert result.error and needle in result.data["message"], result.data
     assert not [p for _m, p in hub.requests[start:] if "swapDevice" in p or "/create/" in p]
+
+
+async def test_swap_device_failures_remove_the_swap_app(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    old_id, new_id = dev_id(hub, "Kitchen Motion"), dev_id(hub, "Office Motion")
+    users = list(hub.state.devices[int(old_id)].apps_using)
+    apps_before = set(hub.state.apps)
+    for path in ("/installedapp/update/json", "/installedapp/btn"):
+        hub.faults.fail_paths = {path: 500}
+        result = await call_tool(
+            "hub_swap_device",
+            {"old_device_id": old_id, "new_device_id": new_id, "confirm": True},
+        )
+        assert result.error and result.data["error"] == "hub_bad_response", path
+        assert set(hub.state.apps) == apps_before, path  # no Swap Device app left behind
+        assert hub.state.devices[int(old_id)].apps_using == users, path
+
+
+async def test_swap_device_respects_the_allowlist(
+    hass: Any, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    old_id, new_id = dev_id(hub, "Kitchen Motion"), dev_id(hub, "Office Motion")
+    await add_entry(hass, hub, options={OPT_ALLOWED_DEVICES: [old_id]})
+    hub.mark_backup_now()
+    start = len(hub.requests)
+    result = await call_tool(
+        "hub_swap_device", {"old_device_id": old_id, "new_device_id": new_id, "confirm": True}
+    )
+    assert result.error and result.data["error"] == "device_not_allowed"
+    assert hub.requests[start:] == []

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
+from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
+from .conftest import ToolCaller, add_entry
 from .ops_util import ok, refused
 
 
@@ -108,7 +110,7 @@ async def test_zwave_inclusion_exclusion_and_node_actions(
 async def test_radio_action_validation_sends_nothing(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    before = len(hub.ops.radio_calls)
+    start = len(hub.requests)
     for args, code in (
         ({"radio": "zigbee", "action": "inclusion_start"}, "invalid_request"),
         ({"radio": "zwave", "action": "node_refresh"}, "invalid_request"),
@@ -121,7 +123,9 @@ async def test_radio_action_validation_sends_nothing(
         ({"radio": "zwave", "action": "launch"}, "invalid_arguments"),
     ):
         await refused(call_tool, "hub_call_radio_action", args, code)
-    assert hub.ops.radio_calls[before:] == []
+    # only reads of the radio lists went out: no operation endpoint was called
+    sent = {p.split("?")[0] for _m, p in hub.requests[start:]}
+    assert sent <= {"/hub/zwaveDetails/json", "/hub/matterDetails/json"}, sent
 
 
 async def test_zigbee_and_matter_actions(
@@ -176,3 +180,49 @@ async def test_delete_failed_zwave_node(
     removed = await ok(call_tool, "hub_delete_zwave_node", {"node_id": failed, "confirm": True})
     assert removed["removed"] is True and removed["device_id"] == device_id
     assert device_id not in hub.state.devices and failed not in hub.ops.failed_zwave_nodes
+
+
+async def test_radio_actions_respect_the_allowlist(
+    hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    failed = next(iter(hub.ops.failed_zwave_nodes))
+    node_device = next(
+        d
+        for d in hub.state.devices.values()
+        if d.driver.protocol == "zwave" and d.parent_id is None and int(d.dni, 16) == failed
+    )
+    other = next(
+        d for d in hub.state.devices.values() if d.id != node_device.id and d.parent_id is None
+    )
+    await add_entry(hass, hub, options={OPT_ALLOWED_DEVICES: [str(other.id)]})
+    hub.mark_backup_now()
+    start = len(hub.ops.radio_calls)
+    refresh = await refused(
+        call_tool,
+        "hub_call_radio_action",
+        {"radio": "zwave", "action": "node_refresh", "node_id": failed},
+    )
+    assert refresh["error"] == "device_not_allowed"
+    exclusion = await refused(
+        call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "exclusion_start"}
+    )
+    assert exclusion["error"] == "device_not_allowed"
+    removal = await refused(
+        call_tool, "hub_delete_zwave_node", {"node_id": failed, "confirm": True}
+    )
+    assert removal["error"] == "device_not_allowed"
+    assert hub.ops.radio_calls[start:] == [] and node_device.id in hub.state.devices
+    # inclusion only adds devices: still allowed
+    await ok(call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "inclusion_start"})
+
+
+async def test_matter_pair_on_a_hub_without_matter(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.ops.matter = False
+    result = await refused(
+        call_tool,
+        "hub_call_radio_action",
+        {"radio": "matter", "action": "pair", "setup_code": "34970112332"},
+    )
+    assert result["error"] == "not_found" and "C-8" in result["hint"]

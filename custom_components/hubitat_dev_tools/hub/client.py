@@ -248,8 +248,13 @@ class HubClient:
         json_body: Any = None,
         expect: Expect = "json",
         timeout: float | None = None,
+        retry: bool = True,
     ) -> Any:
-        """Call an admin endpoint: log in when needed, re-login and retry once on auth."""
+        """Call an admin endpoint: log in when needed, re-login and retry once on auth.
+
+        A GET is retried once on a busy-hub status (408/502/503/504) unless ``retry`` is
+        False (GETs that trigger something on the hub, e.g. radio operations).
+        """
         conn = self.connection
         if conn.has_security and self._cookie is None:
             await self.ensure_login()
@@ -286,7 +291,7 @@ class HubClient:
                     hint="Hub Security is enabled on the hub. A Home Assistant admin must add "
                     "the hub's username and password (Reconfigure the integration).",
                 )
-            if status in _RETRY_STATUSES and method == "GET" and not retried_status:
+            if status in _RETRY_STATUSES and method == "GET" and retry and not retried_status:
                 retried_status = True
                 await asyncio.sleep(_RETRY_DELAY)
                 continue

@@ -35,7 +35,7 @@ async def fetch_zwave_topology(client: HubClient) -> str:
 async def start_zwave_repair(client: HubClient) -> dict[str, Any]:
     """Trigger a Z-Wave network repair; ``{"success": bool, "message": ...}``."""
     data = await client.request(
-        "GET", "/hub/zwaveRepair2", params={"resetStats": "false"}, expect="any"
+        "GET", "/hub/zwaveRepair2", params={"resetStats": "false"}, expect="any", retry=False
     )
     return data if isinstance(data, dict) else {"success": False, "message": str(data)[:200]}
 
@@ -89,7 +89,9 @@ async def call_radio_action(
             params[node_param] = str(node_id)
     if setup_code is not None:
         params["setupCode"] = setup_code
-    data = await client.request(method, path, params=params or None, data=form, expect="any")
+    data = await client.request(
+        method, path, params=params or None, data=form, expect="any", retry=False
+    )
     return _answer(data)
 
 

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -67,8 +68,10 @@ def _bounded(value: Any) -> Any:
     return {"truncated": True, "chars": len(text), "start": text[:MAX_VALUE_CHARS]}
 
 
-def summarize_page(page: dict[str, Any]) -> dict[str, Any]:
+def summarize_page(page: Any) -> dict[str, Any]:
     """Sections with typed inputs and current values, paragraphs as text, buttons, links."""
+    if not isinstance(page, dict):
+        page = {}
     sections = []
     for sec in page.get("sections") or []:
         if not isinstance(sec, dict):
@@ -123,8 +126,17 @@ DEVICE_TYPES = ("capability.", "device.")
 _TEXT_TYPES = ("text", "textarea", "string", "password", "email", "phone", "paragraph_text")
 _ISO_TIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_RANGE_RE = re.compile(r"^\s*(-?[\d.]+|\*)\s*\.\.\s*(-?[\d.]+|\*)\s*$")
+_RANGE_RE = re.compile(r"^\s*(-?\d+(?:\.\d+)?|\*)\s*\.\.\s*(-?\d+(?:\.\d+)?|\*)\s*$")
 MAX_SETTING_CHARS = 10_000
+
+
+def _page_name_version(config: dict[str, Any], page: str | None) -> tuple[str, Any]:
+    """The page's name and the app's config version (the settings submit sends it back)."""
+    page_info = config.get("configPage")
+    app_info = config.get("app")
+    name = page_info.get("name") if isinstance(page_info, dict) else None
+    version = app_info.get("version") if isinstance(app_info, dict) else None
+    return str(name or page or "mainPage"), version
 
 
 def page_inputs(config: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], set[str]]:
@@ -165,6 +177,11 @@ def _as_list(value: Any, name: str, repairs: list[str]) -> list[Any]:
     return [value]
 
 
+_INT_TEXT_RE = re.compile(r"^-?[0-9]{1,15}$")
+_DECIMAL_TEXT_RE = re.compile(r"^-?[0-9]{1,15}(\.[0-9]{1,15})?$")
+MAX_NUMBER = 1e15
+
+
 def _scalar(value: Any, want: type, name: str, repairs: list[str]) -> Any:
     """Quoted numbers and booleans become the declared type; nothing else is converted."""
     if want is bool:
@@ -174,27 +191,33 @@ def _scalar(value: Any, want: type, name: str, repairs: list[str]) -> Any:
             repairs.append(f"{name}: '{value}' sent as a boolean")
             return value.strip().lower() == "true"
         raise ValidationError(f"{name} is a true/false input; got {value!r}. Nothing was sent.")
-    if isinstance(value, bool):
-        raise ValidationError(f"{name} takes a number; got {value!r}. Nothing was sent.")
-    if isinstance(value, int | float) and (want is float or isinstance(value, int)):
-        return want(value)
-    if isinstance(value, str):
-        try:
-            number = want(value.strip())
-        except ValueError:
-            pass
-        else:
-            repairs.append(f"{name}: '{value}' sent as a number")
-            return number
     kind = "a whole number" if want is int else "a number"
-    raise ValidationError(f"{name} takes {kind}; got {value!r}. Nothing was sent.")
+    number: int | float | None = None
+    if isinstance(value, bool):
+        number = None
+    elif isinstance(value, int) or (isinstance(value, float) and want is float):
+        number = value
+    elif isinstance(value, str):
+        text = value.strip()
+        pattern = _INT_TEXT_RE if want is int else _DECIMAL_TEXT_RE
+        if pattern.match(text):
+            number = int(text) if want is int else float(text)
+            repairs.append(f"{name}: '{value}' sent as a number")
+    if number is None or not math.isfinite(number) or abs(number) > MAX_NUMBER:
+        raise ValidationError(
+            f"{name} takes {kind} (at most 15 digits); got {value!r}. Nothing was sent."
+        )
+    return want(number)
 
 
 def _check_range(inp: dict[str, Any], number: float, name: str) -> None:
     m = _RANGE_RE.match(str(inp.get("range") or ""))
     if m is None:
         return
-    low, high = (None if x == "*" else float(x) for x in m.groups())
+    try:
+        low, high = (None if x == "*" else float(x) for x in m.groups())
+    except ValueError:  # a range this tool does not understand is not enforced
+        return
     if (low is not None and number < low) or (high is not None and number > high):
         raise ValidationError(
             f"{name} must be within {inp['range']}; got {number:g}. Nothing was sent."
@@ -239,7 +262,7 @@ def encode_setting(
     if input_type.startswith(DEVICE_TYPES):
         values = _as_list(value, name, repairs) if multiple else [value]
         ids = [str(v).strip() for v in values]
-        if not ids or not all(i.isdigit() for i in ids):
+        if not ids or not all(re.fullmatch(r"[0-9]{1,12}", i) for i in ids):
             raise ValidationError(
                 f"{name} takes device ids (numbers); got {value!r}. Nothing was sent.",
                 hint="Find ids with hub_list_devices.",
@@ -258,6 +281,13 @@ def encode_setting(
                 hint="Do not retry with the same device; an admin can change the allowlist.",
             )
         return ",".join(ids), input_type, multiple
+    if input_type == "mode" and multiple:
+        listed = _as_list(value, name, repairs)
+        if not listed or not all(isinstance(v, str) for v in listed):
+            raise ValidationError(
+                f"{name} takes a list of mode names; got {value!r}. Nothing was sent."
+            )
+        return json.dumps(listed), input_type, True
     if input_type in _TEXT_TYPES or input_type == "mode":
         if not isinstance(value, str | int | float) or isinstance(value, bool):
             raise ValidationError(f"{name} takes text; got {value!r}. Nothing was sent.")
@@ -289,30 +319,34 @@ def encode_setting(
 
 
 def same_setting(inp: dict[str, Any], current: Any, encoded: str) -> bool:
-    """Whether the page now shows the value that was sent."""
+    """Whether the page now shows the value that was sent (tolerant of the hub's shapes)."""
     input_type = str(inp.get("type") or "")
-    if input_type.startswith(DEVICE_TYPES):
-        ids = inp.get("deviceIdsForDeviceList")
-        if isinstance(ids, list):
-            now = {str(i) for i in ids}
-        elif isinstance(current, list):
-            now = {str(c.get("id") if isinstance(c, dict) else c) for c in current}
-        else:
-            now = {p.strip() for p in str(current or "").split(",") if p.strip()}
-        return now == {p for p in encoded.split(",") if p}
-    if inp.get("multiple") and input_type in ("enum", "mode"):
-        now_list = maybe_json(current) if isinstance(current, str) else current
-        return isinstance(now_list, list) and sorted(map(str, now_list)) == sorted(
-            json.loads(encoded)
-        )
-    if input_type in ("number", "decimal"):
-        try:
+    try:
+        if input_type.startswith(DEVICE_TYPES):
+            ids = inp.get("deviceIdsForDeviceList")
+            if isinstance(ids, list):
+                now = {str(i) for i in ids}
+            elif isinstance(current, list):
+                now = {str(c.get("id") if isinstance(c, dict) else c) for c in current}
+            else:
+                now = {p.strip() for p in str(current or "").split(",") if p.strip()}
+            return now == {p for p in encoded.split(",") if p}
+        if inp.get("multiple") and input_type in ("enum", "mode"):
+            now_list = maybe_json(current) if isinstance(current, str) else current
+            if not isinstance(now_list, list):
+                now_list = [] if now_list is None else [now_list]
+            return sorted(map(str, now_list)) == sorted(json.loads(encoded))
+        if isinstance(current, list) and len(current) == 1:  # a single value shown as a list
+            current = current[0]
+        if input_type in ("number", "decimal"):
             return float(current) == float(encoded)
-        except (TypeError, ValueError):
-            return False
-    if input_type == "bool":
-        return str(current).lower() == encoded
-    return str(current) == encoded
+        if input_type == "bool":
+            return str(current).lower() == encoded
+        if input_type == "time" and isinstance(current, str):
+            return current[:16] == encoded[:16]
+        return str(current) == encoded
+    except (TypeError, ValueError, OverflowError):
+        return False
 
 
 class _AppBase:
@@ -1335,8 +1369,7 @@ class AppManager(_AppBase):
                 "hub_update_visual_rule.",
             )
         config = await fetch_config_page(self._client, app_id, page)
-        page_name = str((config.get("configPage") or {}).get("name") or page or "mainPage")
-        version = (config.get("app") or {}).get("version")
+        page_name, version = _page_name_version(config, page)
         inputs, buttons = page_inputs(config)
         known_devices: set[str] | None = None
         if any(str(inputs.get(k, {}).get("type", "")).startswith(DEVICE_TYPES) for k in settings):
@@ -1370,6 +1403,10 @@ class AppManager(_AppBase):
                 self._client, app_id, page=page_name, version=version, fields=fields
             )
         if press is not None:
+            if fields:  # the submit moved the page's version on: press with the new one
+                _name, version = _page_name_version(
+                    await fetch_config_page(self._client, app_id, page_name), page_name
+                )
             await click_page_button(self._client, app_id, press, page=page_name, version=version)
         after = await fetch_config_page(self._client, app_id, page_name)
         now_inputs, _ = page_inputs(after)
@@ -1386,7 +1423,9 @@ class AppManager(_AppBase):
             "page": page_name,
             "applied": applied,
             "item_backup": backup,
-            "config_page": summarize_page(after.get("configPage") or {}),
+            "config_page": summarize_page(
+                after["configPage"] if isinstance(after.get("configPage"), dict) else {}
+            ),
         }
         if press is not None:
             out["pressed"] = press

@@ -16,6 +16,7 @@ from typing import Any
 from ..hub.apps import (
     click_page_button,
     delete_app,
+    fetch_app_tree,
     fetch_config_page,
     open_direct_app,
     post_app_settings,
@@ -469,11 +470,19 @@ class DeviceManager:
     ) -> dict[str, Any]:
         """Search Hubitat's compatible-device catalog (cached for a day: it is static)."""
         now = time.monotonic()
+        want = _protocol_key(protocol) if protocol else None
+        if protocol and not want:
+            raise ValidationError(f"'{protocol}' is not a protocol (e.g. Z-Wave, Zigbee).")
         if self._compatible is None or now - self._compatible[0] > COMPATIBLE_TTL_S:
-            self._compatible = (now, await fetch_compatible_devices(self._client))
+            fresh = await fetch_compatible_devices(self._client)
+            if not fresh:
+                raise HubBadResponseError(
+                    "The hub's compatible-device list came back empty.",
+                    hint="Retry later; the hub may still be starting.",
+                )
+            self._compatible = (now, fresh)
         catalog = self._compatible[1]
         words = [w for w in re.split(r"\s+", (text or "").lower()) if w]
-        want = _protocol_key(protocol) if protocol else None
         hits = []
         for item in catalog:
             haystack = " ".join(
@@ -940,7 +949,7 @@ class DeviceManager:
     async def swap_device(self, old_id: str, new_id: str) -> dict[str, Any]:
         """The hub's Swap Device app: every app using ``old_id`` is moved to ``new_id``."""
         if old_id == new_id:
-            raise ValidationError("old_device_id and new_device_id must differ.")
+            raise ValidationError("old_device_id and new_device_id must differ. Nothing was sent.")
         old, new = await asyncio.gather(self.get_device(old_id), self.get_device(new_id))
         for dev in (old, new):
             if dev.summary.parent_id or dev.parent_app:
@@ -979,26 +988,51 @@ class DeviceManager:
                     "nothing was swapped.",
                     hint="The hub may not accept this pair (e.g. different device types).",
                 )
-            await click_page_button(self._client, app_id, button, page=page, version=version)
+            version = (after.get("app") or {}).get("version", version)
+            try:
+                await click_page_button(self._client, app_id, button, page=page, version=version)
+            except HubError as err:
+                click_error: HubError | None = err
+            else:
+                click_error = None
         finally:
-            with contextlib.suppress(HubError):
-                await delete_app(self._client, app_id, force=False)
+            left_behind = await self._remove_transient_app(app_id)
         old_after = await self.get_device(old_id)
-        moved_ids = {str(a.get("app_id")) for a in old.apps_using} - {
-            str(a.get("app_id")) for a in old_after.apps_using
-        }
+        before_ids = {str(a.get("app_id")) for a in old.apps_using}
+        after_ids = {str(a.get("app_id")) for a in old_after.apps_using} - {app_id}
+        moved = [a for a in old.apps_using if str(a.get("app_id")) in before_ids - after_ids]
+        if click_error is not None and not moved:
+            raise click_error
         out: dict[str, Any] = {
             "old_device": {"device_id": old_id, "label": old.summary.display_name},
             "new_device": {"device_id": new_id, "label": new.summary.display_name},
-            "apps_moved": [a for a in old.apps_using if str(a.get("app_id")) in moved_ids],
+            "apps_moved": moved,
         }
-        if old_after.apps_using:
-            out["still_on_old_device"] = old_after.apps_using
+        if left_behind:
+            out["swap_app_left_behind"] = app_id
+        still = [a for a in old_after.apps_using if str(a.get("app_id")) != app_id]
+        if click_error is not None:
             out["warning"] = (
-                "Some apps still use the old device; the hub's Swap Device may skip apps "
-                "that cannot take the new device. Check them with hub_get_app."
+                f"The hub reported an error ({click_error}) but moved {len(moved)} app(s); "
+                "check the rest with hub_get_app before swapping again."
             )
+        if still:
+            out["still_on_old_device"] = still
+            out["warning"] = (
+                out.get("warning", "")
+                + " Some apps still use the old device; the hub's Swap Device may skip apps "
+                "that cannot take the new device. Check them with hub_get_app."
+            ).strip()
         return out
+
+    async def _remove_transient_app(self, app_id: str) -> bool:
+        """Force-delete a transient classic app; True when it is still there afterwards."""
+        with contextlib.suppress(HubError):
+            await delete_app(self._client, app_id, force=True)
+        try:
+            return any(a.id == app_id for a in await fetch_app_tree(self._client))
+        except HubError:
+            return True
 
     async def replace_device(self, old_id: str, new_id: str) -> dict[str, Any]:
         """Move ``new_id``'s hardware onto ``old_id`` (old id, label, room, apps are kept)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ..hub.client import HubClient
@@ -21,7 +22,7 @@ from ..hub.radios import (
     remove_zwave_node,
     start_zwave_repair,
 )
-from .errors import ValidationError
+from .errors import DeviceNotAllowed, ValidationError
 
 _ZWAVE_NODE_KEYS = (
     "nodeId", "deviceId", "deviceName", "deviceType", "nodeState", "security", "route",
@@ -183,12 +184,15 @@ class RadioManager:
 
     # ------------------------------------------------------------------ operations
 
-    async def _zwave_node(self, node_id: int) -> dict[str, Any]:
+    async def _zwave_node(
+        self, node_id: int, device_allowed: Callable[[str], bool]
+    ) -> dict[str, Any]:
         data = await fetch_zwave_details(self._client)
         for node in data.get("nodes") or []:
             if isinstance(node, dict) and str(node.get("nodeId")) == str(node_id):
                 if node_id == 1:
                     break
+                _check_allowed(node.get("deviceId"), device_allowed)
                 return node
         raise ValidationError(
             f"There is no Z-Wave node {node_id} (other than the hub's own controller, 1). "
@@ -197,7 +201,14 @@ class RadioManager:
         )
 
     async def radio_action(
-        self, radio: str, action: str, node_id: int | None, setup_code: str | None
+        self,
+        radio: str,
+        action: str,
+        node_id: int | None,
+        setup_code: str | None,
+        *,
+        device_allowed: Callable[[str], bool] = lambda _device_id: True,
+        allowlist_active: bool = False,
     ) -> dict[str, Any]:
         """One radio operation, validated first (action of that radio, node, setup code)."""
         own = [a for a, spec in RADIO_ACTIONS.items() if spec[0] == radio]
@@ -215,32 +226,43 @@ class RadioManager:
             raise ValidationError(
                 "setup_code goes with action=pair (and pair needs it). Nothing was sent."
             )
+        if action == "exclusion_start" and allowlist_active:
+            raise DeviceNotAllowed(
+                "Exclusion can remove any Z-Wave device, and this assistant is limited to some "
+                "devices (device allowlist). Nothing was sent.",
+                hint="Exclude the device from the hub UI, or ask an admin to lift the allowlist.",
+            )
         target: dict[str, Any] = {}
         if needs_node and radio == "zwave":
             assert node_id is not None
-            node = await self._zwave_node(node_id)
+            node = await self._zwave_node(node_id, device_allowed)
             target = {"node_id": node_id, "device_id": node.get("deviceId")}
             target["device_name"] = node.get("deviceName")
         elif needs_node:
-            info = await self.matter(500)
-            if not info.get("available"):
+            try:
+                details = await fetch_matter_details(self._client)
+            except HubNotFoundError as err:
                 raise ValidationError(
                     "This hub has no Matter support (or it is off). Nothing was sent."
-                )
-            devices = info.get("devices") or []
-            if str(node_id) not in {str(d.get("nodeId")) for d in devices}:
+                ) from err
+            devices = [d for d in details.get("devices") or [] if isinstance(d, dict)]
+            device = next((d for d in devices if str(d.get("nodeId")) == str(node_id)), None)
+            if device is None:
                 raise ValidationError(
                     f"There is no Matter node {node_id}. Nothing was sent.",
                     hint="hub_get_radio_details radio=matter lists the nodes.",
                 )
-            target = {"node_id": node_id}
+            _check_allowed(device.get("id"), device_allowed)
+            target = {"node_id": node_id, "device_id": device.get("id")}
         code = normalize_setup_code(setup_code) if setup_code is not None else None
         try:
             answer = await call_radio_action(self._client, action, node_id=node_id, setup_code=code)
         except HubNotFoundError as err:
             raise HubNotFoundError(
                 f"This hub has no {radio} endpoint for {action} (HTTP 404).",
-                hint="The hub may lack this radio (Matter needs a C-8 or newer).",
+                hint="Matter needs a C-8 or newer hub."
+                if radio == "matter"
+                else "This firmware may not have it; check hub_check_firmware_update.",
             ) from err
         if answer.get("success") in (False, "false"):
             raise HubBadResponseError(
@@ -267,9 +289,11 @@ class RadioManager:
                     return results
         return None
 
-    async def remove_failed_node(self, node_id: int) -> dict[str, Any]:
+    async def remove_failed_node(
+        self, node_id: int, device_allowed: Callable[[str], bool] = lambda _device_id: True
+    ) -> dict[str, Any]:
         """Remove a FAILED Z-Wave node (and the device on it); refused for a working node."""
-        node = await self._zwave_node(node_id)
+        node = await self._zwave_node(node_id, device_allowed)
         state = str(node.get("nodeState") or "")
         if state.upper() != "FAILED":
             raise ValidationError(
@@ -285,14 +309,32 @@ class RadioManager:
                 hint="The node may have answered again (it is then no longer failed); check "
                 "hub_get_radio_details.",
             )
-        data = await fetch_zwave_details(self._client)
-        still = any(str(n.get("nodeId")) == str(node_id) for n in data.get("nodes") or [])
+        still = True
+        for delay in (0.0, 0.5, 1.0, 2.0):  # the hub may list the node a moment longer
+            await asyncio.sleep(delay)
+            data = await fetch_zwave_details(self._client)
+            still = any(
+                isinstance(n, dict) and str(n.get("nodeId")) == str(node_id)
+                for n in data.get("nodes") or []
+            )
+            if not still:
+                break
         return {
             "node_id": node_id,
             "device_id": node.get("deviceId"),
             "device_name": node.get("deviceName"),
             "removed": not still,
         }
+
+
+def _check_allowed(device_id: Any, device_allowed: Callable[[str], bool]) -> None:
+    """Refuse a node whose device is outside the assistant's device allowlist."""
+    if device_id is not None and not device_allowed(str(device_id)):
+        raise DeviceNotAllowed(
+            f"That node is device {device_id}, outside the assistant's device allowlist. "
+            "Nothing was sent.",
+            hint="Do not retry with this node; an admin can change the allowlist.",
+        )
 
 
 _ACTION_NOTES = {

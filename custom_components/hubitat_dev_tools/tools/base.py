@@ -48,8 +48,8 @@ from .guide import section_for_error
 
 _LOGGER = logging.getLogger(__name__)
 
-HUB_FIELD_DESC = "Hub name or hub_uid; only needed with several hubs."
-CONFIRM_DESC = "Must be true to run this destructive operation, after the user agreed."
+HUB_FIELD_DESC = "Hub name or hub_uid (only with several hubs)"
+CONFIRM_DESC = "true, once the user agreed to this destructive change"
 DEFAULT_NARROW_HINT = (
     "Narrow the query (use the tool's filters or a smaller limit) or page through it with "
     "cursor/next_cursor."

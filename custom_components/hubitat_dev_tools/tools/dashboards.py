@@ -22,34 +22,30 @@ OPTIONS = vol.Schema(
         **{vol.Optional(k): vol.All(str, vol.Length(max=200)) for k in TEXT_OPTIONS},
     }
 )
-OPTIONS_DESC = (
-    "Easy Dashboard options: "
-    + ", ".join(BOOL_OPTIONS)
-    + " (true/false); "
-    + ", ".join(TEXT_OPTIONS)
-    + " (text)"
-)
+OPTIONS_DESC = "Easy Dashboard display options (true/false flags and texts)"
 NAME = vol.All(str, vol.Length(min=1, max=100))
-TILE = vol.Schema(
-    {
-        vol.Optional("id"): int,
-        vol.Optional("template"): str,
-        vol.Optional("device"): vol.Coerce(str),
-        vol.Optional("col"): vol.All(int, vol.Range(min=1, max=100)),
-        vol.Optional("row"): vol.All(int, vol.Range(min=1, max=100)),
-        vol.Optional("colSpan"): vol.All(int, vol.Range(min=1, max=100)),
-        vol.Optional("rowSpan"): vol.All(int, vol.Range(min=1, max=100)),
-    },
-    extra=vol.ALLOW_EXTRA,
-)
-NEW_TILE = vol.All(
-    TILE,
-    vol.Schema(
-        {vol.Required("template"): str, vol.Required("col"): int, vol.Required("row"): int},
+_SPAN = vol.All(int, vol.Range(min=1, max=100))
+
+
+def _tile(*required: str) -> vol.Schema:
+    """A legacy tile; ``required`` keys must be present (one flat schema per shape)."""
+    keys: dict[str, Any] = {
+        "id": int,
+        "template": str,
+        "device": vol.Coerce(str),
+        "col": _SPAN,
+        "row": _SPAN,
+        "colSpan": _SPAN,
+        "rowSpan": _SPAN,
+    }
+    return vol.Schema(
+        {(vol.Required(k) if k in required else vol.Optional(k)): v for k, v in keys.items()},
         extra=vol.ALLOW_EXTRA,
-    ),
-)
-TILE_UPDATE = vol.All(TILE, vol.Schema({vol.Required("id"): int}, extra=vol.ALLOW_EXTRA))
+    )
+
+
+NEW_TILE = _tile("template", "col", "row")
+TILE_UPDATE = _tile("id")
 
 
 def _manager(call: ToolCall) -> DashboardManager:

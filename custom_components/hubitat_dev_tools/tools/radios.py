@@ -8,7 +8,7 @@ import probatio as vol
 
 from ..hub.radios import RADIO_ACTIONS
 from ..managers.radios import RadioManager
-from ..safety import ToolKind
+from ..safety import ToolKind, allowed_device_ids
 from .base import HubTool, ToolCall
 
 
@@ -112,7 +112,7 @@ class CallRadioActionTool(HubTool):
             tuple(RADIO_ACTIONS)
         ),
         vol.Optional("node_id", description="Z-Wave node id (decimal) or Matter node id"): (
-            vol.All(int, vol.Range(min=1, max=2**32))
+            vol.All(int, vol.Range(min=1, max=2**64))
         ),
         vol.Optional("setup_code", description="Matter pairing code, for action=pair"): vol.All(
             str, vol.Length(min=11, max=200)
@@ -122,7 +122,12 @@ class CallRadioActionTool(HubTool):
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Validate and run."""
         result = await RadioManager(call.runtime.client).radio_action(
-            args["radio"], args["action"], args.get("node_id"), args.get("setup_code")
+            args["radio"],
+            args["action"],
+            args.get("node_id"),
+            args.get("setup_code"),
+            device_allowed=call.device_allowed,
+            allowlist_active=allowed_device_ids(call.runtime) is not None,
         )
         node = f" on node {result['node_id']}" if result.get("node_id") else ""
         return {"summary": f"{args['radio']} {args['action']}{node}: done", **result}
@@ -150,9 +155,17 @@ class DeleteZwaveNodeTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Check it failed, remove, verify."""
-        result = await RadioManager(call.runtime.client).remove_failed_node(args["node_id"])
+        result = await RadioManager(call.runtime.client).remove_failed_node(
+            args["node_id"], call.device_allowed
+        )
+        if not result["removed"]:
+            result["warning"] = (
+                "The hub accepted the removal but still lists the node; check "
+                "hub_get_radio_details in a minute before trying again."
+            )
+        verb = "Removed" if result["removed"] else "Asked the hub to remove"
         return {
-            "summary": f"Removed failed Z-Wave node {args['node_id']} ({result['device_name']})",
+            "summary": f"{verb} failed Z-Wave node {args['node_id']} ({result['device_name']})",
             **result,
         }
 
