@@ -87,6 +87,19 @@ async def test_get_device_has_typed_commands(entry: MockConfigEntry, call_tool: 
     assert "apps_using" in device
 
 
+async def test_ids_are_ascii_digits_only(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    before = len(hub.requests)
+    for name, args in (
+        ("hub_get_device", {"device_id": "\uff11\uff12"}),  # fullwidth 12
+        ("hub_get_app", {"app_id": "\u0661\u0664\u0660"}),  # Arabic-Indic 140
+    ):
+        result = await call_tool(name, args)
+        assert result.error and result.data["error"] == "invalid_arguments", name
+    assert len(hub.requests) == before
+
+
 async def test_get_device_unknown(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
     result = await call_tool("hub_get_device", {"device_id": "99999"})
     assert result.error

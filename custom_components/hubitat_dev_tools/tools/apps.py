@@ -10,12 +10,12 @@ import probatio as vol
 from ..managers.apps import AppManager
 from ..managers.errors import ValidationError
 from ..safety import ToolKind
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, ascii_re
 from .code import BACKUP_NAME
 from .files import file_name
 from .paging import paginate, paging_fields
 
-APP_ID = vol.All(vol.Coerce(str), vol.Match(r"^\d+$", msg="app_id must be a numeric id"))
+APP_ID = vol.All(vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="app_id must be a numeric id"))
 NEW_NAME = vol.All(str, vol.Strip, vol.Length(min=1, max=200))
 PAGE_NAME = vol.All(str, vol.Match(r"^[A-Za-z0-9_]{1,80}$", msg="page must be a page name"))
 
@@ -43,7 +43,7 @@ class ListAppsTool(HubTool):
             vol.In(["all", "user", "builtin", "disabled", "parents"])
         ),
         vol.Optional("device_id", description="Only apps that use this device"): vol.All(
-            vol.Coerce(str), vol.Match(r"^\d+$", msg="device_id must be a numeric id")
+            vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="device_id must be a numeric id")
         ),
         vol.Optional("include_hidden", default=False, description="Include hidden apps"): bool,
         **paging_fields(default_limit=200, max_limit=500),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -54,6 +55,11 @@ DEFAULT_NARROW_HINT = (
     "Narrow the query (use the tool's filters or a smaller limit) or page through it with "
     "cursor/next_cursor."
 )
+
+
+def ascii_re(pattern: str) -> re.Pattern[str]:
+    """A schema pattern whose ``\\d`` means 0-9 only (as in JSON Schema), not any digit."""
+    return re.compile(pattern, re.ASCII)
 
 
 def _allow_all(_device_id: str) -> bool:

@@ -8,11 +8,11 @@ import probatio as vol
 
 from ..managers.code import DEFAULT_PAGE, MAX_PAGE, CodeManager, page_text
 from ..safety import ToolKind
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, ascii_re
 from .paging import paginate, paging_fields
 
 CODE_TYPE = vol.In(["app", "driver", "library"])
-CODE_ID = vol.All(vol.Coerce(str), vol.Match(r"^\d+$", msg="id must be a numeric id"))
+CODE_ID = vol.All(vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="id must be a numeric id"))
 SOURCE = vol.All(str, vol.Length(min=1, max=1_000_000))
 BACKUP_NAME = vol.All(str, vol.Length(min=1, max=128))
 OFFSET = vol.All(int, vol.Range(min=0))

@@ -9,11 +9,13 @@ import probatio as vol
 from ..hub.dashboards import BOOL_OPTIONS, TEXT_OPTIONS
 from ..managers.dashboards import DashboardManager
 from ..safety import ToolKind
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, ascii_re
 
-DASH_ID = vol.All(vol.Coerce(str), vol.Match(r"^\d+$", msg="dashboard_id must be a numeric id"))
+DASH_ID = vol.All(
+    vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="dashboard_id must be a numeric id")
+)
 DEVICE_IDS = vol.All(
-    [vol.All(vol.Coerce(str), vol.Match(r"^\d+$", msg="device ids are numeric"))],
+    [vol.All(vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="device ids are numeric"))],
     vol.Length(max=500),
 )
 OPTIONS = vol.Schema(

@@ -11,10 +11,12 @@ from ..hub.models import parse_hub_time
 from ..managers.devices import COMPARATORS, MAX_WAIT_MS, AttributeCondition, DeviceFilter
 from ..managers.errors import ValidationError
 from ..safety import Refusal, ToolKind
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, ascii_re
 from .paging import paginate, paging_fields
 
-DEVICE_ID = vol.All(vol.Coerce(str), vol.Match(r"^\d+$", msg="device_id must be a numeric id"))
+DEVICE_ID = vol.All(
+    vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="device_id must be a numeric id")
+)
 LIST_FIELDS = (
     "label",
     "name",

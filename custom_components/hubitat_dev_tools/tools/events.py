@@ -12,7 +12,7 @@ from ..hub.devices import fetch_device_events
 from ..hub.events import LOG_LEVELS, LOG_PATH, HubEvent, HubSocket, LogLine, level_rank
 from ..hub.events import parse_log_frame as _parse_log
 from ..safety import ToolKind
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, ascii_re
 
 MAX_WINDOW_S = 60
 SOURCES = ("DEVICE", "APP", "HUB", "LOCATION")
@@ -66,7 +66,7 @@ class TailLogsTool(HubTool):
             ("dev", "app")
         ),
         vol.Optional("source_id", description="Device or app id"): vol.All(
-            vol.Coerce(str), vol.Match(r"^\d+$", msg="source_id must be a numeric id")
+            vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="source_id must be a numeric id")
         ),
         vol.Optional("source", description="Part of the device or app name"): str,
         vol.Optional("text", description="Text the message must contain"): str,
@@ -173,7 +173,7 @@ class ListRecentEventsTool(HubTool):
     kind = ToolKind.READ
     fields = {
         vol.Optional("device_id", description="Only this device's events"): vol.All(
-            vol.Coerce(str), vol.Match(r"^\d+$", msg="device_id must be a numeric id")
+            vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="device_id must be a numeric id")
         ),
         vol.Optional("source", description="DEVICE, APP, HUB or LOCATION"): vol.All(
             vol.Upper, vol.In(SOURCES)

@@ -10,7 +10,7 @@ import probatio as vol
 from ..hub.logs import LEVELS
 from ..managers.logs import LogsManager, parse_when
 from ..safety import ToolKind
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, ascii_re
 
 ISO_DESC = "ISO date-time, e.g. 2026-11-29T08:00:00Z (no offset = UTC)"
 
@@ -35,7 +35,7 @@ class GetLogsTool(HubTool):
         vol.Optional("level", description="Minimum level (this level and above)"): vol.In(LEVELS),
         vol.Optional("source_type", description="dev (device) or app"): vol.In(("dev", "app")),
         vol.Optional("source_id", description="Device or app id (needs source_type)"): vol.All(
-            vol.Coerce(str), vol.Match(r"^\d{1,9}$")
+            vol.Coerce(str), vol.Match(ascii_re(r"^\d{1,9}$"))
         ),
         vol.Optional("patterns", description="Text to look for in name or message"): vol.All(
             [vol.All(str, vol.Length(min=1, max=200))], vol.Length(max=10)
