@@ -26,6 +26,10 @@
   FAILED node, and its device with it. Zigbee reboot/rebuild/scan and Matter pairing answer
   success (a scan fills ``/hub/zigbeeChannelScanJson``); ``openPairingWindow?node=`` answers
   ``{success, setupCode}`` for a known Matter node. ``OpsState.radio_calls`` records them.
+* Radio settings (§17.2): ``/hub/<radio>/enable/<bool>``, Zigbee
+  ``updateChannelAndPower`` (both parameters required; channel 11-26, power 1-20) and
+  ``updateSettings`` (both flags required), Z-Wave ``zwaveDetails/update`` (region ``US`` only,
+  long-range channel 0/1/255) change ``OpsState`` and show in the details reads.
 """
 
 from __future__ import annotations
@@ -65,6 +69,14 @@ class OpsState:
     zwave_firmware: str = "7.18"
     jobs: list[dict[str, Any]] = field(default_factory=list)
     zwave_mode: str | None = None  # including | excluding
+    radio_enabled: dict[str, bool] = field(
+        default_factory=lambda: {"zwave": True, "zigbee": True, "matter": True}
+    )
+    zigbee_channel: int = 20
+    zigbee_power: int = 8
+    zigbee_rebuild_on_reboot: bool = False
+    zigbee_inactive_ping: bool = True
+    zwave_long_range_channel: int = 0
     channel_scan: list[dict[str, Any]] = field(default_factory=list)
     radio_calls: list[str] = field(default_factory=list)
 
@@ -104,6 +116,10 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
     add.add_get("/hub/zigbeeChannelScanJson", r.zigbee_scan_json)
     add.add_get("/hub/matter/pair", r.matter_pair)
     add.add_get("/hub/matter/openPairingWindow", r.matter_window)
+    add.add_get("/hub/{radio:zwave|zigbee|matter}/enable/{value}", r.radio_enable)
+    add.add_get("/hub/zigbee/updateChannelAndPower", r.zigbee_channel_power)
+    add.add_get("/hub/zigbee/updateSettings", r.zigbee_settings)
+    add.add_get("/hub/zwaveDetails/update", r.zwave_update)
     add.add_post("/hub/shutdown", r.shutdown)
     add.add_get("/hub/cloud/checkForUpdate", r.check_update)
     add.add_get("/hub/cloud/updatePlatform", r.update_platform)
@@ -198,13 +214,13 @@ class _OpsRoutes:
             zw_devices[str(node)] = {"id": d.id, "label": d.display_name}
         return self.emu.json(
             {
-                "enabled": True,
+                "enabled": self.ops.radio_enabled["zwave"],
                 "healthy": not self.ops.failed_zwave_nodes
                 and not self.ops.alerts.get("zwaveOffline"),
                 "zwaveJS": False,
                 "firmwareVersion": self.ops.zwave_firmware,
                 "region": "US",
-                "longRangeChannel": 0,
+                "longRangeChannel": self.ops.zwave_long_range_channel,
                 "showRegion": True,
                 "secureJoin": True,
                 "updateInProgress": False,
@@ -239,21 +255,21 @@ class _OpsRoutes:
         offline = bool(self.ops.alerts.get("zigbeeOffline"))
         return self.emu.json(
             {
-                "enabled": True,
+                "enabled": self.ops.radio_enabled["zigbee"],
                 "healthy": not offline,
                 "inJoinMode": False,
                 "networkState": "OFFLINE" if offline else "ONLINE",
                 "panId": "37D5",
                 "extendedPanId": "8E3F0A1B2C3D4E5F",
-                "channel": 20,
+                "channel": self.ops.zigbee_channel,
                 "weakChannel": False,
                 "channels": list(range(11, 27)),
-                "powerLevel": 8,
+                "powerLevel": self.ops.zigbee_power,
                 "powerLevels": list(range(1, 21)),
                 "firmwareUpdateInProgress": False,
                 "firmwareUpdateAvailable": False,
-                "rebuildNetworkOnReboot": False,
-                "inactiveDevicePingEnabled": True,
+                "rebuildNetworkOnReboot": self.ops.zigbee_rebuild_on_reboot,
+                "inactiveDevicePingEnabled": self.ops.zigbee_inactive_ping,
                 "devices": devices,
             }
         )
@@ -265,7 +281,7 @@ class _OpsRoutes:
             return self.emu.html_page(error_page(404, "Not Found"), status=404)
         return self.emu.json(
             {
-                "enabled": True,
+                "enabled": self.ops.radio_enabled["matter"],
                 "installed": True,
                 "networkState": "ONLINE",
                 "ipAddresses": ["fd00::1c2b:3aff:fe4d:5e6f"],
@@ -424,6 +440,41 @@ class _OpsRoutes:
         if request.query.get("node") != "3001":
             return self._refuse("Matter node not found")
         return self._ok(request.path, setupCode="34970112332")
+
+    # ------------------------------------------------------------------ radio settings
+
+    async def radio_enable(self, request: web.Request) -> web.StreamResponse:
+        value = request.match_info["value"]
+        if value not in ("true", "false"):
+            return self._refuse("Expected true or false")
+        self.ops.radio_enabled[request.match_info["radio"]] = value == "true"
+        return self._ok(request.path)
+
+    async def zigbee_channel_power(self, request: web.Request) -> web.StreamResponse:
+        try:
+            channel = int(request.query["channel"])
+            power = int(request.query["powerLevel"])
+        except (KeyError, ValueError):
+            return self._refuse("channel and powerLevel are required")
+        if not 11 <= channel <= 26 or not 1 <= power <= 20:
+            return self._refuse("Invalid channel or power level")
+        self.ops.zigbee_channel, self.ops.zigbee_power = channel, power
+        return self._ok(request.path)
+
+    async def zigbee_settings(self, request: web.Request) -> web.StreamResponse:
+        q = request.query
+        if {"rebuildNetworkOnReboot", "inactiveDevicePingEnabled"} - q.keys():
+            return self._refuse("Both settings are required")
+        self.ops.zigbee_rebuild_on_reboot = q["rebuildNetworkOnReboot"] == "true"
+        self.ops.zigbee_inactive_ping = q["inactiveDevicePingEnabled"] == "true"
+        return self._ok(request.path)
+
+    async def zwave_update(self, request: web.Request) -> web.StreamResponse:
+        channel = request.query.get("longRangeChannel", "")
+        if request.query.get("region") != "US" or channel not in ("0", "1", "255"):
+            return self._refuse("Invalid region or long range channel")
+        self.ops.zwave_long_range_channel = int(channel)
+        return self._ok(request.path)
 
     # ------------------------------------------------------------------ lifecycle
 

@@ -89,11 +89,26 @@ async def test_tools_list_compact_core_and_gateways(mcp: Mcp) -> None:
     assert reachable == {cls.name for cls in TOOL_CLASSES}
 
 
-async def _all_cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
+# tool name -> the mcp_cases module that has its case (filled by the first test that runs)
+_CASE_MODULE: dict[str, str] = {}
+
+
+async def _cases_for(mcp: Mcp, tool_name: str) -> dict[str, dict[str, Any]]:
+    """The cases of the module holding ``tool_name``'s case (every module the first time).
+
+    A module's setup (backups, exports, devices) costs hub requests, so once the map from
+    tool to module is known each test runs only the setup its own case needs.
+    """
+    if tool_name in _CASE_MODULE:
+        module = importlib.import_module(_CASE_MODULE[tool_name])
+        cases: dict[str, dict[str, Any]] = await module.cases(mcp)
+        return cases
     merged: dict[str, dict[str, Any]] = {}
     for info in pkgutil.iter_modules(mcp_cases.__path__):
         module = importlib.import_module(f"{mcp_cases.__name__}.{info.name}")
-        merged.update(await module.cases(mcp))
+        found = await module.cases(mcp)
+        _CASE_MODULE.update(dict.fromkeys(found, module.__name__))
+        merged.update(found)
     return merged
 
 
@@ -103,7 +118,7 @@ async def test_every_tool_through_mcp(
     hass: HomeAssistant, entry: MockConfigEntry, mcp: Mcp, tool_name: str, surface: str
 ) -> None:
     hass.config_entries.async_update_entry(entry, options={OPT_SURFACE: surface})
-    args = await _all_cases(mcp)
+    args = await _cases_for(mcp, tool_name)
     assert tool_name in args, f"add an MCP case for {tool_name} in tests/mcp_cases/"
     cls = next(c for c in TOOL_CLASSES if c.name == tool_name)
     gateway = cls.gateway()

@@ -226,3 +226,58 @@ async def test_matter_pair_on_a_hub_without_matter(
         {"radio": "matter", "action": "pair", "setup_code": "34970112332"},
     )
     assert result["error"] == "not_found" and "C-8" in result["hint"]
+
+
+async def test_update_radio_settings(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    gate = await refused(call_tool, "hub_update_radio_settings", {"radio": "zigbee", "channel": 25})
+    assert gate["error"] == "confirmation_required"
+    hub.mark_backup_now()
+    data = await ok(
+        call_tool,
+        "hub_update_radio_settings",
+        {"radio": "zigbee", "channel": 25, "inactive_device_ping": False, "confirm": True},
+    )
+    assert data["settings"] == {"channel": 25, "inactive_device_ping": False}
+    assert "not_applied" not in data and "channel" in data["note"]
+    ops = hub.ops
+    # the untouched half of each combined call was sent back as it was
+    assert (ops.zigbee_channel, ops.zigbee_power) == (25, 8)
+    assert (ops.zigbee_inactive_ping, ops.zigbee_rebuild_on_reboot) == (False, False)
+    lr = await ok(
+        call_tool,
+        "hub_update_radio_settings",
+        {"radio": "zwave", "long_range_channel": 1, "confirm": True},
+    )
+    assert lr["settings"] == {"long_range_channel": 1} and ops.zwave_long_range_channel == 1
+    off = await ok(
+        call_tool,
+        "hub_update_radio_settings",
+        {"radio": "matter", "enabled": False, "confirm": True},
+    )
+    assert ops.radio_enabled["matter"] is False and "reboot" in off["note"]
+
+
+async def test_update_radio_settings_refusals_send_nothing(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    start = len(hub.requests)
+    for args, code in (
+        ({"radio": "zwave", "channel": 15}, "invalid_request"),
+        ({"radio": "zigbee"}, "invalid_request"),
+        ({"radio": "zigbee", "power_level": 25}, "invalid_request"),  # not in powerLevels
+        ({"radio": "zigbee", "channel": 30}, "invalid_arguments"),
+        ({"radio": "zwave", "long_range_channel": 2}, "invalid_arguments"),
+    ):
+        await refused(call_tool, "hub_update_radio_settings", {**args, "confirm": True}, code)
+    sent = {p.split("?")[0] for _m, p in hub.requests[start:]}
+    assert sent <= {"/hub/zwaveDetails/json", "/hub/zigbeeDetails/json", "/hub2/localBackups"}, sent
+    hub.ops.matter = False
+    no_matter = await refused(
+        call_tool,
+        "hub_update_radio_settings",
+        {"radio": "matter", "enabled": True, "confirm": True},
+    )
+    assert "no matter radio" in no_matter["message"].lower()

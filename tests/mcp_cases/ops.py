@@ -36,6 +36,7 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
         "hub_get_zwave_repair_status": {},
         "hub_call_radio_action": {"radio": "zigbee", "action": "channel_scan"},
         "hub_delete_zwave_node": {"node_id": failed_node, "confirm": True},
+        "hub_update_radio_settings": {"radio": "zigbee", "channel": 25, "confirm": True},
         "hub_reboot_hub": {"confirm": True},
         "hub_shutdown_hub": {"confirm": True},
         "hub_check_firmware_update": {},

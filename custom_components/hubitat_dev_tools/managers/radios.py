@@ -19,6 +19,7 @@ from ..hub.radios import (
     fetch_zwave_details,
     fetch_zwave_repair_status,
     fetch_zwave_topology,
+    radio_setting,
     remove_zwave_node,
     start_zwave_repair,
 )
@@ -360,3 +361,112 @@ def normalize_setup_code(code: str) -> str:
             "the MT:... QR payload. Nothing was sent."
         )
     return compact
+
+
+RADIO_SETTING_KEYS = {
+    "zwave": {"enabled", "long_range_channel"},
+    "zigbee": {"enabled", "channel", "power_level", "rebuild_network_on_reboot",
+               "inactive_device_ping"},
+    "matter": {"enabled"},
+}  # fmt: skip
+
+
+async def update_radio_settings(
+    client: HubClient, radio: str, changes: dict[str, Any]
+) -> dict[str, Any]:
+    """Change radio settings, each checked against what the hub offers; read back."""
+    wrong = sorted(set(changes) - RADIO_SETTING_KEYS[radio])
+    if wrong:
+        raise ValidationError(
+            f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not a {radio} setting; "
+            f"{radio} settings: {', '.join(sorted(RADIO_SETTING_KEYS[radio]))}. Nothing was sent."
+        )
+    if not changes:
+        raise ValidationError("Give at least one setting to change. Nothing was sent.")
+    fetch = {
+        "zwave": fetch_zwave_details,
+        "zigbee": fetch_zigbee_details,
+        "matter": fetch_matter_details,
+    }[radio]
+    try:
+        current = await fetch(client)
+    except HubNotFoundError as err:
+        raise ValidationError(f"This hub has no {radio} radio. Nothing was sent.") from err
+    calls: list[tuple[str, dict[str, str] | None]] = []
+    if radio == "zigbee":
+        channel = changes.get("channel", current.get("channel"))
+        power = changes.get("power_level", current.get("powerLevel"))
+        for key, value, offered in (
+            ("channel", changes.get("channel"), current.get("channels")),
+            ("power_level", changes.get("power_level"), current.get("powerLevels")),
+        ):
+            if value is not None and isinstance(offered, list) and value not in offered:
+                raise ValidationError(
+                    f"{key} {value} is not offered by this hub ({', '.join(map(str, offered))})."
+                    " Nothing was sent."
+                )
+        if "channel" in changes or "power_level" in changes:
+            if channel is None or power is None:
+                raise ValidationError(
+                    "The hub did not say its current Zigbee channel/power; nothing was sent."
+                )
+            calls.append(
+                (
+                    "/hub/zigbee/updateChannelAndPower",
+                    {"channel": str(channel), "powerLevel": str(power)},
+                )
+            )
+        if "rebuild_network_on_reboot" in changes or "inactive_device_ping" in changes:
+            rebuild = changes.get(
+                "rebuild_network_on_reboot", current.get("rebuildNetworkOnReboot")
+            )
+            ping = changes.get("inactive_device_ping", current.get("inactiveDevicePingEnabled"))
+            if rebuild is None or ping is None:
+                raise ValidationError(
+                    "The hub did not say its current Zigbee settings; nothing was sent."
+                )
+            calls.append(
+                (
+                    "/hub/zigbee/updateSettings",
+                    {
+                        "rebuildNetworkOnReboot": str(bool(rebuild)).lower(),
+                        "inactiveDevicePingEnabled": str(bool(ping)).lower(),
+                    },
+                )
+            )
+    if radio == "zwave" and "long_range_channel" in changes:
+        region = current.get("region")
+        if not region:
+            raise ValidationError("The hub did not say its Z-Wave region; nothing was sent.")
+        calls.append(
+            (
+                "/hub/zwaveDetails/update",
+                {"region": str(region), "longRangeChannel": str(changes["long_range_channel"])},
+            )
+        )
+    if "enabled" in changes:  # last: the other settings are saved while the radio is on
+        calls.append((f"/hub/{radio}/enable/{str(changes['enabled']).lower()}", None))
+    for path, params in calls:
+        await radio_setting(client, path, params)
+    after = await fetch(client)
+    shown = {
+        "enabled": "enabled",
+        "long_range_channel": "longRangeChannel",
+        "channel": "channel",
+        "power_level": "powerLevel",
+        "rebuild_network_on_reboot": "rebuildNetworkOnReboot",
+        "inactive_device_ping": "inactiveDevicePingEnabled",
+    }
+    now = {key: after.get(shown[key]) for key in changes}
+    out: dict[str, Any] = {"radio": radio, "settings": now}
+    not_kept = [k for k, v in changes.items() if now.get(k) != v]
+    if not_kept:
+        out["not_applied"] = not_kept
+    if radio == "matter" and "enabled" in changes:
+        out["note"] = "Matter changes take effect after a hub reboot (hub_reboot_hub)."
+    if radio == "zigbee" and "channel" in changes:
+        out["note"] = (
+            "Zigbee devices follow the new channel over the next minutes; some older ones "
+            "may need to be paired again."
+        )
+    return out

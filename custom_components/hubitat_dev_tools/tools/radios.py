@@ -7,7 +7,7 @@ from typing import Any
 import probatio as vol
 
 from ..hub.radios import RADIO_ACTIONS
-from ..managers.radios import RadioManager
+from ..managers.radios import RadioManager, update_radio_settings
 from ..safety import ToolKind, allowed_device_ids
 from .base import HubTool, ToolCall
 
@@ -23,7 +23,7 @@ class GetRadioDetailsTool(HubTool):
         "battery) with failed nodes first; Zigbee devices (active, last message, RSSI/LQI); "
         "Matter devices. Use it for 'which Z-Wave devices are failing'. To start a Z-Wave "
         "repair use hub_start_zwave_repair; for other radio operations "
-        "hub_call_radio_action. Radio settings cannot be changed here."
+        "hub_call_radio_action; settings: hub_update_radio_settings."
     )
     domain = "radios"
     kind = ToolKind.READ
@@ -99,7 +99,7 @@ class CallRadioActionTool(HubTool):
         "matter: pair (setup_code), open_pairing_window (node_id; answers a code to share "
         "the device). Nodes are checked to exist first. Start a Z-Wave repair with "
         "hub_start_zwave_repair; remove a failed Z-Wave node with hub_delete_zwave_node. "
-        "Radio settings (channel, region, enable) are not changed here."
+        "Radio settings are in hub_update_radio_settings."
     )
     domain = "radios"
     kind = ToolKind.WRITE
@@ -170,6 +170,49 @@ class DeleteZwaveNodeTool(HubTool):
         }
 
 
+class UpdateRadioSettingsTool(HubTool):
+    """hub_update_radio_settings."""
+
+    name = "hub_update_radio_settings"
+    title = "Update radio settings"
+    description = (
+        "Change a radio's settings. zwave: enabled, long_range_channel (0, 1 or 255). "
+        "zigbee: enabled, channel and power_level (checked against what the hub offers), "
+        "rebuild_network_on_reboot, inactive_device_ping. matter: enabled (takes effect "
+        "after a reboot). Turning a radio off makes all its devices unreachable; a new "
+        "Zigbee channel can make older devices drop off. Answers the settings read back. "
+        "Z-Wave region and radio firmware are not changed here. Destructive: needs "
+        "confirm=true and a hub backup from the last 24 hours."
+    )
+    domain = "radios"
+    kind = ToolKind.DESTRUCTIVE
+    fields = {
+        vol.Required("radio", description="zwave, zigbee or matter"): vol.In(
+            ("zwave", "zigbee", "matter")
+        ),
+        vol.Optional("enabled", description="Radio on (true) or off (false)"): bool,
+        vol.Optional("long_range_channel", description="Z-Wave LR: 0, 1 or 255"): vol.In(
+            (0, 1, 255)
+        ),
+        vol.Optional("channel", description="Zigbee channel (11-26)"): vol.All(
+            int, vol.Range(min=11, max=26)
+        ),
+        vol.Optional("power_level", description="Zigbee transmit power level"): vol.All(
+            int, vol.Range(min=1, max=30)
+        ),
+        vol.Optional("rebuild_network_on_reboot", description="Zigbee"): bool,
+        vol.Optional("inactive_device_ping", description="Zigbee"): bool,
+    }
+
+    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+        """Validate against the hub's offer, set, read back."""
+        changes = {
+            k: v for k, v in args.items() if k not in ("radio", "hub", "confirm") and v is not None
+        }
+        result = await update_radio_settings(call.runtime.client, args["radio"], changes)
+        return {"summary": f"{args['radio']} settings: {result['settings']}", **result}
+
+
 ORDER = 74
 
 TOOLS: tuple[type[HubTool], ...] = (
@@ -178,4 +221,5 @@ TOOLS: tuple[type[HubTool], ...] = (
     GetZwaveRepairStatusTool,
     CallRadioActionTool,
     DeleteZwaveNodeTool,
+    UpdateRadioSettingsTool,
 )
