@@ -169,9 +169,16 @@ async def delete_app(client: HubClient, app_id: str, *, force: bool) -> None:
 
 
 async def click_button(
-    client: HubClient, app_id: str, button: str, *, state_attribute: str | None = None
+    client: HubClient,
+    app_id: str,
+    button: str,
+    *,
+    state_attribute: str | None = None,
+    page: str | None = None,
+    version: Any = None,
 ) -> None:
-    """``POST /installedapp/btn`` (the classic app engine's button click)."""
+    """``POST /installedapp/btn`` (the classic app engine's button click); with ``page`` the
+    page context the hub UI sends (formAction, currentPage, breadcrumbs, version)."""
     form = {
         "id": app_id,
         "name": button,
@@ -180,6 +187,11 @@ async def click_button(
     }
     if state_attribute:
         form["stateAttribute"] = state_attribute
+    if page is not None:
+        form["formAction"] = "update"
+        form["currentPage"] = page
+        form["pageBreadcrumbs"] = "[]" if page == "mainPage" else '["mainPage"]'
+        form["version"] = str(version if version is not None else "")
     result = await client.post_form("/installedapp/btn", form)
     if isinstance(result, dict) and result.get("success") is False:
         raise HubBadResponseError(
@@ -231,22 +243,7 @@ async def click_page_button(
     client: HubClient, app_id: str, button: str, *, page: str, version: Any
 ) -> None:
     """A button on a classic app page, with the page context the hub UI sends."""
-    form = {
-        "id": app_id,
-        "name": button,
-        f"settings[{button}]": "clicked",
-        f"{button}.type": "button",
-        "formAction": "update",
-        "currentPage": page,
-        "pageBreadcrumbs": "[]" if page == "mainPage" else '["mainPage"]',
-        "version": str(version if version is not None else ""),
-    }
-    result = await client.post_form("/installedapp/btn", form)
-    if isinstance(result, dict) and result.get("success") is False:
-        raise HubBadResponseError(
-            f"The hub refused button {button} on app {app_id}: "
-            f"{result.get('message') or 'no reason given'}"
-        )
+    await click_button(client, app_id, button, page=page, version=version)
 
 
 _CONFIGURE_ID_RE = re.compile(r"/installedapp/configure/(\d+)")
