@@ -70,7 +70,12 @@ async def fetch_backup_schedule(client: HubClient) -> dict[str, Any]:
 async def create_backup(client: HubClient) -> None:
     """Ask the hub to create a backup now (it streams the file back; we discard it)."""
     await client.request(
-        "GET", "/hub/backupDB", params={"fileName": "latest"}, expect="text", timeout=180
+        "GET",
+        "/hub/backupDB",
+        params={"fileName": "latest"},
+        expect="text",
+        timeout=180,
+        retry=False,
     )
 
 
@@ -85,6 +90,11 @@ async def delete_local_backup(client: HubClient, name: str) -> bool:
 async def restore_local_backup(client: HubClient, name: str) -> dict[str, Any]:
     """Restore one local backup by file name (the hub reboots); the hub's answer."""
     data = await client.request(
-        "GET", "/hub2/restoreLocalBackup", params={"fileName": name}, expect="any", timeout=60
+        "GET",
+        "/hub2/restoreLocalBackup",
+        params={"fileName": name},
+        expect="any",
+        timeout=60,
+        retry=False,
     )
     return data if isinstance(data, dict) else {"success": False, "message": str(data)[:200]}

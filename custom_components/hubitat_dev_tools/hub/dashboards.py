@@ -80,7 +80,12 @@ async def create_easy(
 ) -> str:
     """Create an Easy Dashboard; return its id."""
     result = _check(
-        await client.get_json("/dashboard/create", params=_query(name, device_ids, options)),
+        await client.request(
+            "GET",
+            "/dashboard/create",
+            params=_query(name, device_ids, options),
+            retry=False,
+        ),
         f"create dashboard {name!r}",
     )
     new_id = norm_id(result.get("installedAppId"))

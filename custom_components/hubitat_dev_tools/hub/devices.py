@@ -150,7 +150,7 @@ async def create_virtual(client: HubClient, type_id: str, label: str | None) -> 
     params = {"deviceTypeId": type_id}
     if label:
         params["label"] = label
-    data = await client.get_json("/device/createVirtual", params=params)
+    data = await client.request("GET", "/device/createVirtual", params=params, retry=False)
     new_id = norm_id(data.get("deviceId")) if isinstance(data, dict) else None
     if new_id is None:
         msg = data.get("error") if isinstance(data, dict) else data
@@ -188,7 +188,9 @@ async def fetch_replacement_options(client: HubClient, device_id: str) -> list[d
 
 async def replace_device(client: HubClient, old_id: str, new_id: str) -> None:
     """GET /device/replace?oldId=&newId= (the old device takes the new one's hardware)."""
-    data = await client.get_json("/device/replace", params={"oldId": old_id, "newId": new_id})
+    data = await client.request(
+        "GET", "/device/replace", params={"oldId": old_id, "newId": new_id}, retry=False
+    )
     if not _success(data):
         msg = data.get("message") if isinstance(data, dict) else data
         raise HubBadResponseError(f"The hub refused to replace device {old_id}: {msg}")

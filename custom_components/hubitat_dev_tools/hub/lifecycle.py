@@ -47,5 +47,7 @@ async def update_status(client: HubClient) -> dict[str, Any]:
 
 async def install_update(client: HubClient) -> dict[str, Any]:
     """``/hub/cloud/updatePlatform``: download, install and reboot."""
-    data = await client.request("GET", "/hub/cloud/updatePlatform", expect="any", timeout=60)
+    data = await client.request(
+        "GET", "/hub/cloud/updatePlatform", expect="any", timeout=60, retry=False
+    )
     return data if isinstance(data, dict) else {"success": False, "message": str(data)[:200]}

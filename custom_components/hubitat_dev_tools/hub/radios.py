@@ -1,4 +1,4 @@
-"""Radio endpoints: Z-Wave, Zigbee and Matter details, Z-Wave repair (§17)."""
+"""Radio endpoints: details, Z-Wave repair, radio operations and settings (§17)."""
 
 from __future__ import annotations
 

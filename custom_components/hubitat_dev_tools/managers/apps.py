@@ -1,4 +1,5 @@
-"""Installed apps and rules: tree, config pages, state, enable/disable, delete, RM and VRB."""
+"""Installed apps and rules: tree, pages, state, settings editor, enable/disable, delete,
+RM and VRB, and export/import/clone through the hub's App Cloner."""
 
 from __future__ import annotations
 

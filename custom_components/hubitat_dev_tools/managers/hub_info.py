@@ -1,4 +1,4 @@
-"""Hub identity and health basics."""
+"""Hub identity, health basics and the hub's location settings."""
 
 from __future__ import annotations
 

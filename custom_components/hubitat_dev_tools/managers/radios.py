@@ -1,4 +1,4 @@
-"""Z-Wave, Zigbee and Matter details (with a health summary) and the Z-Wave repair."""
+"""Radio details (with a health summary), Z-Wave repair, radio operations and settings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Installed-app tools: the app tree, config pages and state, enable/disable, delete, HPM."""
+"""Installed-app tools: tree, pages and state, settings editor, enable/disable, delete,
+export/clone/import (App Cloner), HPM."""
 
 from __future__ import annotations
 
@@ -258,7 +259,7 @@ class ExportAppTool(HubTool):
     kind = ToolKind.WRITE
     fields = {
         vol.Required("app_id", description="Installed app id (from hub_list_apps)"): APP_ID,
-        vol.Optional("save_as", description="Also save to this File Manager file"): file_name,
+        vol.Optional("save_as", description="Save to this File Manager file instead"): file_name,
     }
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
@@ -283,7 +284,7 @@ class CloneAppTool(HubTool):
         "'<name> (copy)'). The copy is disabled right after creation (with its child apps) "
         "so it does nothing until you enable it with hub_set_app_disabled; enable=true "
         "leaves it live. Do not repeat a call that reported a created copy. For Visual "
-        "Rules use hub_create_visual_rule; for dashboards hub_clone_dashboard."
+        "Rules use hub_create_visual_rule; for Easy Dashboards hub_clone_dashboard."
     )
     domain = "apps"
     kind = ToolKind.WRITE
@@ -316,8 +317,8 @@ class ImportAppTool(HubTool):
         "Create a new app from an App Cloner export through the hub's own App Cloner. Give "
         "exactly one of: export (the object from hub_export_app), from_file (a File Manager "
         "file holding one) or from_backup (an item backup hub_delete_app took: re-creates "
-        "a deleted app, with a new id). It lands under the parent of an existing app of the "
-        "same type (seed_app_id picks that app). Devices the export names must still exist "
+        "a deleted app, with a new id). It lands next to a seed app: seed_app_id, or by "
+        "default the first app of the export's type. Devices the export names must still exist "
         "unless allow_missing_devices=true. The new app is disabled (with its child apps) "
         "until you enable it with hub_set_app_disabled; enable=true leaves it live. Do not "
         "repeat a call that reported a created app."

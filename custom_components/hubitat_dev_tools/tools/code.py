@@ -252,8 +252,9 @@ class RestoreItemBackupTool(HubTool):
         "Put an app, driver or library code backup (from hub_list_item_backups) back on the "
         "hub. The current source is backed up first; if the hub refuses the restore, the "
         "original is put back. Code deleted since is installed again as new code (new id). "
-        "A deleted classic app comes back with hub_import_app from_backup=<backup>; rule "
-        "and dashboard snapshots are for reading and re-creating by hand."
+        "A deleted classic app (Rule Machine rules included) comes back with hub_import_app "
+        "from_backup=<backup>; Visual Rule and dashboard snapshots are for reading and "
+        "re-creating by hand."
     )
     domain = "code"
     kind = ToolKind.WRITE

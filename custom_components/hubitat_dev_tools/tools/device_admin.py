@@ -1,4 +1,4 @@
-"""Device administration: edit, create (driver or built-in virtual type), delete."""
+"""Device administration: edit, create, delete, replace, swap, compatible-device search."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hub-level tools: identity/health and backups."""
+"""Hub-level tools: identity/health, backups, hub (location) settings."""
 
 from __future__ import annotations
 
@@ -21,8 +21,9 @@ class GetHubInfoTool(HubTool):
     title = "Get hub info"
     description = (
         "Identify the Hubitat hub and its health basics in one call: name, model, firmware, "
-        "IP, safe mode, free memory, temperature, database size, active hub alerts, and whether "
-        "Maker API and Hub Security are configured. Use it first when a question is about the "
+        "IP, safe mode, free memory, temperature, database size, active hub alerts, location "
+        "settings (scale, clock, voice), and whether Maker API and Hub Security are "
+        "configured. Use it first when a question is about the "
         "hub itself. For devices use hub_list_devices."
     )
     domain = "hub"
@@ -52,7 +53,12 @@ class CreateBackupTool(HubTool):
         """Ask the hub to create a backup, then read the backup list back."""
         client = call.runtime.client
         await client.request(
-            "GET", "/hub/backupDB", params={"fileName": "latest"}, expect="discard", timeout=300
+            "GET",
+            "/hub/backupDB",
+            params={"fileName": "latest"},
+            expect="discard",
+            timeout=300,
+            retry=False,
         )
         call.runtime.last_backup_at = datetime.now(UTC)
         backups = await fetch_local_backups(client)

@@ -1,4 +1,4 @@
-"""Radio tools: Z-Wave/Zigbee/Matter details, Z-Wave repair start and status."""
+"""Radio tools: details, Z-Wave repair, radio operations, failed-node removal, settings."""
 
 from __future__ import annotations
 
