@@ -577,3 +577,20 @@ async def test_swap_device_respects_the_allowlist(
     )
     assert result.error and result.data["error"] == "device_not_allowed"
     assert hub.requests[start:] == []
+
+
+async def test_triggering_gets_are_not_retried(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """A busy answer to a GET that creates something is reported, never sent twice."""
+    before = len(hub.state.devices)
+    hub.faults.fail_paths = {"/device/createVirtual": 503}
+    result = await call_tool("hub_create_device", {"driver": "Virtual Switch", "label": "Once"})
+    assert result.error and result.data["error"] == "hub_bad_response"
+    assert len([p for _m, p in hub.requests if p.startswith("/device/createVirtual")]) == 1
+    assert len(hub.state.devices) == before
+    # a plain read is still retried once on the same answer
+    hub.faults.fail_paths = {}
+    hub.faults.error_burst, hub.faults.error_status = 1, 503
+    reads = await call_tool("hub_list_rooms")
+    assert not reads.error, reads.data

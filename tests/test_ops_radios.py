@@ -281,3 +281,14 @@ async def test_update_radio_settings_refusals_send_nothing(
         {"radio": "matter", "enabled": True, "confirm": True},
     )
     assert "no matter radio" in no_matter["message"].lower()
+
+
+async def test_radio_trigger_is_not_retried(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.fail_paths = {"/hub/startZwaveJoin": 503}
+    result = await refused(
+        call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "inclusion_start"}
+    )
+    assert result["error"] == "hub_bad_response"
+    assert len([p for _m, p in hub.requests if p.startswith("/hub/startZwaveJoin")]) == 1
