@@ -16,10 +16,10 @@ from custom_components.hubitat_dev_tools.const import (
     SURFACE_FLAT,
 )
 from custom_components.hubitat_dev_tools.domain_data import get_domain_data
+from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES
 from custom_components.hubitat_dev_tools.tools.base import cap_result, json_size
 from custom_components.hubitat_dev_tools.tools.paging import (
-    InvalidCursor,
     decode_cursor,
     encode_cursor,
     paginate,
@@ -173,9 +173,9 @@ def test_pagination_round_trip() -> None:
     assert pages == 5
     assert decode_cursor(encode_cursor(120)) == 120
     for bad in ("abc", "12", encode_cursor(10)[:-1] + "!"):
-        with pytest.raises(InvalidCursor):
+        with pytest.raises(ToolError, match='cursor'):
             decode_cursor(bad)
-    with pytest.raises(InvalidCursor):
+    with pytest.raises(ToolError, match='cursor'):
         paginate(items[:5], {"cursor": encode_cursor(99)})
 
 

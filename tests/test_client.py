@@ -194,7 +194,11 @@ async def test_unknown_device_not_found(hub: HubEmulator, session: aiohttp.Clien
     client = HubClient(session, conn(hub))
     with pytest.raises(HubNotFoundError) as err:
         await fetch_device(client, "987654")
-    assert "hub_list_devices" in err.value.hint
+    assert err.value.subject == "device" and "hub_" not in (err.value.hint or "")
+    # The advice that names a tool comes from the tools layer's table.
+    from custom_components.hubitat_dev_tools.tools.errors import hint_for
+
+    assert "hub_list_devices" in (hint_for(err.value) or "")
 
 
 async def test_maker(hub: HubEmulator, session: aiohttp.ClientSession) -> None:

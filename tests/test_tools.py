@@ -263,13 +263,14 @@ async def test_destructive_gate(
 ) -> None:
     import pytest
 
-    from custom_components.hubitat_dev_tools.safety import Refusal, check_destructive
+    from custom_components.hubitat_dev_tools.errors import ToolError
+    from custom_components.hubitat_dev_tools.safety import check_destructive
 
     runtime = entry.runtime_data
-    with pytest.raises(Refusal) as err:
+    with pytest.raises(ToolError) as err:
         await check_destructive(runtime, {})
     assert err.value.code == "confirmation_required"
-    with pytest.raises(Refusal) as err:  # the seeded newest backup is 30 h old
+    with pytest.raises(ToolError) as err:  # the seeded newest backup is 30 h old
         await check_destructive(runtime, {"confirm": True})
     assert err.value.code == "backup_required"
     hub.mark_backup_now()  # a backup made on the hub itself counts too

@@ -32,6 +32,7 @@ from .const import (
     OPT_DISABLED_GATEWAYS,
     OPT_DISABLED_TOOLS,
 )
+from .errors import ToolError
 from .hub.backups import fetch_local_backups
 from .runtime import HubRuntime
 
@@ -42,15 +43,6 @@ class ToolKind(StrEnum):
     READ = "read"
     WRITE = "write"
     DESTRUCTIVE = "destructive"
-
-
-class Refusal(Exception):
-    """A gate refused the call. Nothing was sent to the hub."""
-
-    def __init__(self, code: str, message: str, hint: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.hint = hint
 
 
 @dataclass(slots=True)
@@ -70,17 +62,17 @@ async def resolve_admin(hass: HomeAssistant, llm_context: llm.LLMContext) -> Cal
     user_id = llm_context.context.user_id if llm_context.context else None
     user = await hass.auth.async_get_user(user_id) if user_id else None
     if user is None or not user.is_active:
-        raise Refusal(
-            "not_admin",
+        raise ToolError(
             "These Hubitat tools need an authenticated Home Assistant user; this call has none.",
-            "Connect with a long-lived access token of a Home Assistant administrator.",
+            code="not_admin",
+            hint="Connect with a long-lived access token of a Home Assistant administrator.",
         )
     if not user.is_admin:
-        raise Refusal(
-            "not_admin",
+        raise ToolError(
             f"Home Assistant user '{user.name}' is not an administrator; Hubitat admin tools "
             "are for administrators only.",
-            "Use a token of a Home Assistant administrator.",
+            code="not_admin",
+            hint="Use a token of a Home Assistant administrator.",
         )
     return Caller(user)
 
@@ -98,20 +90,20 @@ def resolve_hub(hass: HomeAssistant, hub: str | None) -> HubRuntime:
     """Pick the hub a call addresses: the only one, or the one named by ``hub``."""
     runtimes = loaded_runtimes(hass)
     if not runtimes:
-        raise Refusal(
-            "no_hub",
+        raise ToolError(
             "No Hubitat hub is loaded in Home Assistant (the hub may be offline or still "
             "starting).",
-            "Check Settings > Devices & services > Hubitat Dev Tools; retry in a minute.",
+            code="no_hub",
+            hint="Check Settings > Devices & services > Hubitat Dev Tools; retry in a minute.",
         )
     names = ", ".join(f"'{r.title}' ({r.identity.hub_uid})" for r in runtimes)
     if hub is None or not str(hub).strip():
         if len(runtimes) == 1:
             return runtimes[0]
-        raise Refusal(
-            "hub_required",
+        raise ToolError(
             f"Several hubs are configured: {names}. Say which one with the 'hub' argument.",
-            "Pass hub=<name or hub_uid>.",
+            code="hub_required",
+            hint="Pass hub=<name or hub_uid>.",
         )
     wanted = str(hub).strip().lower()
     for rt in runtimes:
@@ -123,7 +115,7 @@ def resolve_hub(hass: HomeAssistant, hub: str | None) -> HubRuntime:
         }
         if wanted in keys:
             return rt
-    raise Refusal("unknown_hub", f"No hub called '{hub}'. Configured hubs: {names}.")
+    raise ToolError(f"No hub called '{hub}'. Configured hubs: {names}.", code="unknown_hub")
 
 
 def option_refusal(
@@ -133,7 +125,7 @@ def option_refusal(
     *,
     gateway: str | None = None,
     hub_access: bool = True,
-) -> Refusal | None:
+) -> ToolError | None:
     """Return the refusal this hub's options give a tool, or None if they allow it.
 
     Per-tool and per-gateway disable lists (deny-only), then the Read/Write masters (only
@@ -142,33 +134,33 @@ def option_refusal(
     """
     opts = rt.entry.options
     if tool_name in (opts.get(OPT_DISABLED_TOOLS) or []):
-        return Refusal(
-            "tool_disabled",
+        return ToolError(
             f"The tool {tool_name} is disabled for hub '{rt.title}' by a Home Assistant admin.",
-            "Do not retry; tell the user it is disabled in the integration's options "
+            code="tool_disabled",
+            hint="Do not retry; tell the user it is disabled in the integration's options "
             "(Disabled tools).",
         )
     if gateway and gateway in (opts.get(OPT_DISABLED_GATEWAYS) or []):
-        return Refusal(
-            "gateway_disabled",
+        return ToolError(
             f"The tool {tool_name} belongs to {gateway}, which is disabled for hub "
             f"'{rt.title}' by a Home Assistant admin.",
-            "Do not retry; tell the user it is disabled in the integration's options "
+            code="gateway_disabled",
+            hint="Do not retry; tell the user it is disabled in the integration's options "
             "(Disabled gateways).",
         )
     if not hub_access:
         return None
     if kind is ToolKind.READ and not opts.get(OPT_ALLOW_READ, DEFAULT_ALLOW_READ):
-        return Refusal(
-            "reads_disabled",
+        return ToolError(
             f"Reading from hub '{rt.title}' is switched off (Read master).",
-            "An admin can enable 'Allow reads' in the integration's options.",
+            code="reads_disabled",
+            hint="An admin can enable 'Allow reads' in the integration's options.",
         )
     if kind is not ToolKind.READ and not opts.get(OPT_ALLOW_WRITE, DEFAULT_ALLOW_WRITE):
-        return Refusal(
-            "writes_disabled",
+        return ToolError(
             f"Changing hub '{rt.title}' is switched off (Write master); nothing was changed.",
-            "An admin can enable 'Allow changes' in the integration's options.",
+            code="writes_disabled",
+            hint="An admin can enable 'Allow changes' in the integration's options.",
         )
     return None
 
@@ -225,11 +217,11 @@ def check_devices(rt: HubRuntime, args: dict[str, Any]) -> None:
         return
     refused = sorted({d for d in _device_ids_in(args) if d not in allowed})
     if refused:
-        raise Refusal(
-            "device_not_allowed",
+        raise ToolError(
             f"Device(s) {', '.join(refused)} are outside the assistant's device allowlist for "
             f"hub '{rt.title}'. Nothing was sent to the hub.",
-            "Do not retry with the same device; hub_list_devices shows the allowed devices. "
+            code="device_not_allowed",
+            hint="Do not retry with the same device; hub_list_devices shows the allowed devices. "
             "An admin can change the allowlist in the integration's options.",
         )
 
@@ -237,10 +229,10 @@ def check_devices(rt: HubRuntime, args: dict[str, Any]) -> None:
 async def check_destructive(rt: HubRuntime, args: dict[str, Any]) -> None:
     """Destructive tier: confirm=true and a hub backup no older than 24 hours."""
     if args.get("confirm") is not True:
-        raise Refusal(
-            "confirmation_required",
+        raise ToolError(
             "This operation is destructive and needs confirm=true. Nothing was changed.",
-            "Tell the user exactly what will be lost, get their agreement, then call again "
+            code="confirmation_required",
+            hint="Tell the user exactly what will be lost, get their agreement, then call again "
             "with confirm=true.",
         )
     now = datetime.now(UTC)
@@ -253,10 +245,10 @@ async def check_destructive(rt: HubRuntime, args: dict[str, Any]) -> None:
         rt.last_backup_at = newest if rt.last_backup_at is None else max(newest, rt.last_backup_at)
     if newest is None or now - newest > max_age:
         age = f"the newest is from {newest.isoformat(timespec='minutes')}" if newest else "none"
-        raise Refusal(
-            "backup_required",
+        raise ToolError(
             f"Destructive operations need a hub backup from the last 24 hours ({age}). "
             "Nothing was changed.",
-            "Create a backup first (hub_create_backup, or the hub's Settings > Backup and "
+            code="backup_required",
+            hint="Create a backup first (hub_create_backup, or the hub's Settings > Backup and "
             "Restore), then retry. See hub_get_tool_guide(section='safety').",
         )

@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote
 
 from .client import HubClient
-from .errors import HubBadResponseError, HubError, HubNotFoundError
+from .errors import HubBadResponseError, HubError, HubNotFoundError, HubRefusedError
 from .models import norm_id
 
 RM_PARENT_TYPES = ("Rule Machine",)
@@ -100,10 +100,7 @@ async def fetch_app_tree(client: HubClient) -> list[InstalledApp]:
 
 
 def _app_not_found(app_id: str) -> HubNotFoundError:
-    return HubNotFoundError(
-        f"No installed app with id {app_id}",
-        hint="Find the app id with hub_list_apps (or hub_list_rules for rules).",
-    )
+    return HubNotFoundError(f"No installed app with id {app_id}", subject="app")
 
 
 async def fetch_config_page(client: HubClient, app_id: str, page: str | None) -> dict[str, Any]:
@@ -151,14 +148,11 @@ async def fetch_status(client: HubClient, app_id: str) -> dict[str, Any]:
 
 async def set_app_disabled(client: HubClient, app_id: str, disabled: bool) -> None:
     """``POST /installedapp/disable`` JSON {id, disable}."""
-    result = await client.post_json(
-        "/installedapp/disable", {"id": int(app_id), "disable": disabled}
+    await client.post_json(
+        "/installedapp/disable",
+        {"id": int(app_id), "disable": disabled},
+        what=f"{'disable' if disabled else 'enable'} app {app_id}",
     )
-    if isinstance(result, dict) and result.get("success") is False:
-        raise HubBadResponseError(
-            f"The hub did not {'disable' if disabled else 'enable'} app {app_id}: "
-            f"{result.get('message') or 'no reason given'}"
-        )
 
 
 async def delete_app(client: HubClient, app_id: str, *, force: bool) -> None:
@@ -192,12 +186,7 @@ async def click_button(
         form["currentPage"] = page
         form["pageBreadcrumbs"] = "[]" if page == "mainPage" else '["mainPage"]'
         form["version"] = str(version if version is not None else "")
-    result = await client.post_form("/installedapp/btn", form)
-    if isinstance(result, dict) and result.get("success") is False:
-        raise HubBadResponseError(
-            f"The hub refused button {button} on app {app_id}: "
-            f"{result.get('message') or 'no reason given'}"
-        )
+    await client.post_form("/installedapp/btn", form, what=f"press {button} on app {app_id}")
 
 
 async def post_app_settings(
@@ -229,14 +218,13 @@ async def post_app_settings(
             device_lists.append(name)
     if device_lists:
         form["deviceList"] = ",".join(device_lists)
-    result = await client.post_form("/installedapp/update/json", form)
-    if isinstance(result, dict) and result.get("success") is False:
-        raise HubBadResponseError(
-            f"The hub refused the settings of app {app_id}: "
-            f"{result.get('message') or 'no reason given'}",
-            hint="Read the page again with hub_get_app: a setting may have changed the page.",
+    try:
+        return await client.post_form(
+            "/installedapp/update/json", form, what=f"save the settings of app {app_id}"
         )
-    return result
+    except HubRefusedError as err:
+        err.subject = "app_settings"
+        raise
 
 
 async def click_page_button(
@@ -283,14 +271,15 @@ async def fetch_rule_builder20(client: HubClient, app_id: str) -> dict[str, Any]
 
 async def save_visual_rule(client: HubClient, app_id: str, body: dict[str, Any]) -> None:
     """POST a classic Visual Rule definition."""
-    result = await client.post_json(f"/app/ruleBuilderJson/{quote(app_id, safe='')}", body)
-    if isinstance(result, dict) and result.get("success") is False:
-        raise HubBadResponseError(
-            f"The hub refused the Visual Rule definition for app {app_id}: "
-            f"{result.get('message') or result.get('errorMessage') or 'no reason given'}",
-            hint="Check the node lists (whenNodes/thenNodes/elseNodes) against an existing "
-            "rule read with hub_get_visual_rule.",
+    try:
+        await client.post_json(
+            f"/app/ruleBuilderJson/{quote(app_id, safe='')}",
+            body,
+            what=f"save the Visual Rule definition for app {app_id}",
         )
+    except HubRefusedError as err:
+        err.subject = "visual_rule"
+        raise
 
 
 async def create_visual_rule(client: HubClient) -> tuple[str, bool]:
@@ -304,11 +293,10 @@ async def create_visual_rule(client: HubClient) -> tuple[str, bool]:
 
 async def set_visual_rule_paused(client: HubClient, app_id: str, paused: bool) -> None:
     """``GET /app/ruleBuilderPause/<id>/<bool>``."""
-    result = await client.get_json(
-        f"/app/ruleBuilderPause/{quote(app_id, safe='')}/{'true' if paused else 'false'}"
+    await client.get_json(
+        f"/app/ruleBuilderPause/{quote(app_id, safe='')}/{'true' if paused else 'false'}",
+        what=f"change the pause state of rule {app_id}",
     )
-    if isinstance(result, dict) and result.get("success") is False:
-        raise HubBadResponseError(f"The hub did not change the pause state of rule {app_id}")
 
 
 # ---------------------------------------------------------------- App Cloner (§12.3, §12.6)
@@ -357,7 +345,7 @@ async def open_cloner(client: HubClient, source_id: str) -> ClonerSession:
     except HubNotFoundError as err:
         raise HubNotFoundError(
             f"The hub's App Cloner does not answer for app {source_id} (HTTP 404).",
-            hint="The app may have just been deleted (check hub_list_apps); firmware older "
+            hint="The app may have just been deleted (list the apps again); firmware older "
             "than the App Cloner does not have it.",
         ) from err
     m = _CLONER_ID_RE.search(location)

@@ -20,9 +20,11 @@ from .errors import (
     HubAuthError,
     HubBadResponseError,
     HubNotFoundError,
+    HubRefusedError,
     HubTimeoutError,
     HubUnreachableError,
     MakerNotConfiguredError,
+    failure_reason,
 )
 
 _LOGGER = logging.getLogger(__name__)
@@ -94,6 +96,19 @@ class _Reply:
     raw: bytes
     headers: dict[str, str]
     cookies: dict[str, str]
+
+
+def check_success(answer: Any, what: str) -> None:
+    """Raise :class:`HubRefusedError` if ``answer`` is the hub's failure envelope.
+
+    The envelope is ``{"success": false}`` (some endpoints send the string ``"false"``),
+    usually with the reason in ``message``/``errorMessage``/``error``.
+    """
+    if isinstance(answer, dict) and answer.get("success") in (False, "false"):
+        reason = failure_reason(answer)
+        raise HubRefusedError(
+            f"The hub refused to {what}: {reason or 'no reason given'}", reason=reason
+        )
 
 
 class HubClient:
@@ -225,8 +240,7 @@ class HubClient:
             self._cookie = None
             raise HubAuthError(
                 "Hub Security login failed: the hub rejected the username or password",
-                hint="A Home Assistant admin must re-enter the Hub Security credentials "
-                "(Settings > Devices & services > Hubitat Dev Tools > Reconfigure).",
+                subject="login",
             )
         self._cookie = cookie
         _LOGGER.debug("Logged in to hub %s", self.base_url)
@@ -249,11 +263,14 @@ class HubClient:
         expect: Expect = "json",
         timeout: float | None = None,
         retry: bool = True,
+        what: str | None = None,
     ) -> Any:
         """Call an admin endpoint: log in when needed, re-login and retry once on auth.
 
         A GET is retried once on a busy-hub status (408/502/503/504) unless ``retry`` is
         False (GETs that trigger something on the hub, e.g. radio operations).
+        With ``what`` (what was asked, e.g. "disable app 12"), the hub's failure envelope
+        (``{"success": false}``) raises :class:`HubRefusedError` instead of being returned.
         """
         conn = self.connection
         if conn.has_security and self._cookie is None:
@@ -283,19 +300,22 @@ class HubClient:
                 if conn.has_security:
                     raise HubAuthError(
                         f"The hub refused {path} even after logging in again "
-                        "(it served its login page)."
+                        "(it served its login page).",
+                        subject="login",
                     )
                 raise HubAuthError(
                     f"The hub asks for a Hub Security login on {path}, but no credentials "
                     "are configured.",
-                    hint="Hub Security is enabled on the hub. A Home Assistant admin must add "
-                    "the hub's username and password (Reconfigure the integration).",
+                    subject="no_credentials",
                 )
             if status in _RETRY_STATUSES and method == "GET" and retry and not retried_status:
                 retried_status = True
                 await asyncio.sleep(_RETRY_DELAY)
                 continue
-            return self._decode(status, body, path, expect)
+            answer = self._decode(status, body, path, expect)
+            if what is not None:
+                check_success(answer, what)
+            return answer
 
     @staticmethod
     def _decode(status: int, body: str, path: str, expect: Expect) -> Any:
@@ -344,8 +364,7 @@ class HubClient:
                     continue
                 raise HubAuthError(
                     f"The hub asks for a Hub Security login on {path}",
-                    hint="Hub Security is enabled on the hub. A Home Assistant admin must add "
-                    "or re-enter the hub's username and password (Reconfigure the integration).",
+                    subject="login" if conn.has_security else "no_credentials",
                 )
             if reply.status >= 400:
                 self._decode(reply.status, reply.body, path, "text")
@@ -359,9 +378,11 @@ class HubClient:
             return location
         raise HubAuthError(f"The hub refused {path} even after logging in again")
 
-    async def get_json(self, path: str, params: dict[str, str] | None = None) -> Any:
+    async def get_json(
+        self, path: str, params: dict[str, str] | None = None, *, what: str | None = None
+    ) -> Any:
         """GET an admin endpoint and parse JSON (content type is ignored: often text/html)."""
-        return await self.request("GET", path, params=params)
+        return await self.request("GET", path, params=params, what=what)
 
     async def get_text(self, path: str, params: dict[str, str] | None = None) -> str:
         """GET an admin endpoint that answers plain text."""
@@ -388,13 +409,27 @@ class HubClient:
             return reply.raw
         raise HubAuthError(f"The hub refused {path} even after logging in again")
 
-    async def post_json(self, path: str, body: Any) -> Any:
-        """POST a JSON body to an admin endpoint; parse a JSON answer if any."""
-        return await self.request("POST", path, json_body=body, expect="any")
+    async def post_json(
+        self, path: str, body: Any, *, what: str | None = None, check: bool = True
+    ) -> Any:
+        """POST a JSON body to an admin endpoint; parse a JSON answer if any.
 
-    async def post_form(self, path: str, form: dict[str, str]) -> Any:
-        """POST a form to an admin endpoint; parse a JSON answer if any."""
-        return await self.request("POST", path, data=form, expect="any")
+        The hub's failure envelope raises :class:`HubRefusedError` (``what`` says what was
+        asked; by default the path) unless ``check`` is False.
+        """
+        what = (what or f"accept POST {path}") if check else None
+        return await self.request("POST", path, json_body=body, expect="any", what=what)
+
+    async def post_form(
+        self, path: str, form: dict[str, str], *, what: str | None = None, check: bool = True
+    ) -> Any:
+        """POST a form to an admin endpoint; parse a JSON answer if any.
+
+        The hub's failure envelope raises :class:`HubRefusedError` (``what`` says what was
+        asked; by default the path) unless ``check`` is False.
+        """
+        what = (what or f"accept POST {path}") if check else None
+        return await self.request("POST", path, data=form, expect="any", what=what)
 
     # ------------------------------------------------------------------ Maker API
 
@@ -419,9 +454,7 @@ class HubClient:
             status, body = reply.status, reply.body
             if status == 401:
                 raise HubAuthError(
-                    "The hub rejected the Maker API access token",
-                    hint="The Maker API token was reset or the app was removed. A Home "
-                    "Assistant admin must enter the current app id and token (Reconfigure).",
+                    "The hub rejected the Maker API access token", subject="maker_token"
                 )
             if status in _RETRY_STATUSES and not retried:
                 retried = True
@@ -432,6 +465,7 @@ class HubClient:
                     f"The Maker API has no {path.split('?')[0]} (HTTP 404)",
                     hint="Check the id or name. The Maker API only sees the devices and "
                     "variables enabled in its app settings on the hub.",
+                    subject="maker",
                 )
             return self._decode(status, body, full, "any")
 

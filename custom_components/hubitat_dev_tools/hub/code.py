@@ -8,7 +8,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from .client import HubClient
-from .errors import HubBadResponseError, HubError, HubNotFoundError
+from .errors import HubBadResponseError, HubError, HubNotFoundError, HubRefusedError
 from .models import norm_id
 
 CodeKind = Literal["app", "driver", "library"]
@@ -46,9 +46,8 @@ class HubVersionConflictError(HubError):
 
     code = "version_conflict"
     default_hint = (
-        "Someone (or something) saved this code since you read it. Read it again with "
-        "hub_get_code, re-apply your change to the current source, and save with "
-        "expected_version set to the version you just read."
+        "Someone (or something) saved this code since you read it. Read it again, re-apply "
+        "your change to the current source, and save with the version you just read."
     )
 
 
@@ -131,10 +130,7 @@ async def fetch_code_list(client: HubClient, kind: CodeKind) -> list[dict[str, A
 
 
 def _not_found(kind: CodeKind, item_id: str) -> HubNotFoundError:
-    return HubNotFoundError(
-        f"No {kind} code with id {item_id} on the hub",
-        hint="List the code with hub_list_code to find the id.",
-    )
+    return HubNotFoundError(f"No {kind} code with id {item_id} on the hub", subject="code")
 
 
 async def fetch_source(client: HubClient, kind: CodeKind, item_id: str) -> CodeSource:
@@ -170,7 +166,7 @@ async def save_source(
         "source": source,
         "version": version if item_id else (None if kind == "library" else 1),
     }
-    result = await client.post_json(_SAVE_PATHS[kind], body)
+    result = await client.post_json(_SAVE_PATHS[kind], body, check=False)
     if not isinstance(result, dict):
         raise HubBadResponseError(f"Unexpected answer saving {kind} code: {str(result)[:200]}")
     if result.get("success") is True:
@@ -194,10 +190,10 @@ async def delete_code(client: HubClient, kind: CodeKind, item_id: str) -> None:
         message = ""
         if isinstance(result, dict):
             message = str(result.get("errorMessage") or result.get("message") or "")
-        raise HubBadResponseError(
+        raise HubRefusedError(
             f"The hub did not delete {kind} {item_id}: {message or 'no reason given'}",
-            hint="If code is in use, remove the apps or devices using it first "
-            "(see used_by in hub_list_code).",
+            reason=message or None,
+            subject="code_delete",
         )
 
 
@@ -237,15 +233,15 @@ async def fetch_bundles(client: HubClient) -> list[dict[str, Any]]:
 
 async def install_bundle(client: HubClient, url: str, *, private: bool) -> None:
     """Ask the hub to download and install a bundle zip (the hub fetches the URL)."""
-    result = await client.get_json(
-        "/bundle2/uploadZipFromUrl",
-        params={"url": url, "pwd": "", "private": "true" if private else "false"},
-    )
-    if isinstance(result, dict) and result.get("success") is False:
-        raise HubBadResponseError(
-            f"The hub did not install the bundle: {result.get('message') or 'no reason given'}",
-            hint="Check that the URL is a bundle .zip the hub can download.",
+    try:
+        await client.get_json(
+            "/bundle2/uploadZipFromUrl",
+            params={"url": url, "pwd": "", "private": "true" if private else "false"},
+            what="install the bundle",
         )
+    except HubRefusedError as err:
+        err.hint = "Check that the URL is a bundle .zip the hub can download."
+        raise
 
 
 async def delete_bundle(client: HubClient, bundle_id: str) -> None:

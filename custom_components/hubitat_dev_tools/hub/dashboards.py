@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from .client import HubClient
-from .errors import HubBadResponseError
+from .errors import HubBadResponseError, HubRefusedError
 from .models import norm_id
 
 _PIN_RE = re.compile(r"globalDashboardPinToken\s*=\s*['\"]([^'\"]*)['\"]")
@@ -125,7 +125,7 @@ async def legacy_tokens(client: HubClient, dashboard_id: str, access_token: str)
     if m is None:
         raise HubBadResponseError(
             f"Legacy dashboard {dashboard_id} did not give a request token",
-            hint="Open the dashboard once in the hub UI (it may need local access enabled).",
+            hint="Open the dashboard once in the hub's web UI (it may need local access enabled).",
         )
     return m.group(1)
 
@@ -151,16 +151,15 @@ async def save_legacy_layout(
     layout: dict[str, Any],
 ) -> None:
     """POST a whole layout back."""
-    result = await client.request(
-        "POST",
-        f"/apps/api/{dashboard_id}/dashboard/{dashboard_id}/layout",
-        params={"access_token": access_token, "requestToken": request_token},
-        json_body=layout,
-        expect="any",
-    )
-    if isinstance(result, dict) and result.get("success") is False:
-        raise HubBadResponseError(
-            f"The hub refused the layout of dashboard {dashboard_id}: "
-            f"{result.get('message') or 'no reason given'}",
-            hint="Every tile needs id, template, col and row (copy them from hub_get_dashboard).",
+    try:
+        await client.request(
+            "POST",
+            f"/apps/api/{dashboard_id}/dashboard/{dashboard_id}/layout",
+            params={"access_token": access_token, "requestToken": request_token},
+            json_body=layout,
+            expect="any",
+            what=f"save the layout of dashboard {dashboard_id}",
         )
+    except HubRefusedError as err:
+        err.subject = "dashboard_layout"
+        raise

@@ -7,8 +7,15 @@ from typing import Any
 from urllib.parse import quote
 
 from .client import HubClient
-from .errors import HubBadResponseError, HubError, HubNotFoundError
-from .models import DeviceDetail, DeviceSummary, norm_id, parse_device_full, parse_device_tree
+from .errors import HubBadResponseError, HubError, HubNotFoundError, HubRefusedError
+from .models import (
+    DeviceDetail,
+    DeviceSummary,
+    dict_list,
+    norm_id,
+    parse_device_full,
+    parse_device_tree,
+)
 
 
 async def fetch_devices(client: HubClient) -> list[DeviceSummary]:
@@ -28,20 +35,18 @@ async def fetch_devices(client: HubClient) -> list[DeviceSummary]:
     return devices
 
 
+def _no_device(device_id: str) -> HubNotFoundError:
+    return HubNotFoundError(f"No device with id {device_id} on the hub", subject="device")
+
+
 async def fetch_device(client: HubClient, device_id: str) -> DeviceDetail:
     """Full detail of one device."""
     try:
         payload = await client.get_json(f"/device/fullJson/{quote(device_id, safe='')}")
     except HubNotFoundError as err:
-        raise HubNotFoundError(
-            f"No device with id {device_id} on the hub",
-            hint="Use hub_list_devices (filter by text) to find the device id.",
-        ) from err
+        raise _no_device(device_id) from err
     if not isinstance(payload, dict) or not payload.get("device"):
-        raise HubNotFoundError(
-            f"No device with id {device_id} on the hub",
-            hint="Use hub_list_devices (filter by text) to find the device id.",
-        )
+        raise _no_device(device_id)
     try:
         return parse_device_full(payload)
     except ValueError as err:
@@ -52,20 +57,21 @@ async def run_command(
     client: HubClient, device_id: str, command: str, args: list[dict[str, Any]]
 ) -> None:
     """Run a command through the admin runmethod endpoint (typed args)."""
-    result = await client.post_json(
-        "/device/runmethod", {"id": int(device_id), "method": command, "args": args}
-    )
-    if isinstance(result, dict) and result.get("success") is False:
-        raise HubBadResponseError(
-            f"The hub refused {command} on device {device_id}: {result.get('message')}",
-            hint="Check the device's declared commands and arguments with hub_get_device.",
+    try:
+        await client.post_json(
+            "/device/runmethod",
+            {"id": int(device_id), "method": command, "args": args},
+            what=f"run {command} on device {device_id}",
         )
+    except HubRefusedError as err:
+        err.subject = "device_command"
+        raise
 
 
 async def fetch_device_events(client: HubClient, device_id: str) -> list[dict[str, Any]]:
     """A device's event history, newest first."""
     data = await client.get_json(f"/device/eventsJson/{quote(device_id, safe='')}")
-    return [e for e in data if isinstance(e, dict)] if isinstance(data, list) else []
+    return dict_list(data)
 
 
 async def fetch_device_raw(client: HubClient, device_id: str) -> dict[str, Any]:
@@ -73,12 +79,9 @@ async def fetch_device_raw(client: HubClient, device_id: str) -> dict[str, Any]:
     try:
         payload = await client.get_json(f"/device/fullJson/{quote(device_id, safe='')}")
     except HubNotFoundError as err:
-        raise HubNotFoundError(
-            f"No device with id {device_id} on the hub",
-            hint="Use hub_list_devices (filter by text) to find the device id.",
-        ) from err
+        raise _no_device(device_id) from err
     if not isinstance(payload, dict) or not isinstance(payload.get("device"), dict):
-        raise HubNotFoundError(f"No device with id {device_id} on the hub")
+        raise _no_device(device_id)
     return payload
 
 
@@ -93,39 +96,33 @@ async def fetch_maker_device(client: HubClient, device_id: str) -> dict[str, Any
     return data if isinstance(data, dict) else None
 
 
-def _success(result: Any) -> bool:
-    return not (isinstance(result, dict) and result.get("success") is False)
-
-
 async def post_device_update(client: HubClient, form: dict[str, str]) -> None:
     """POST the wholesale /device/update form (every omitted field is blanked by the hub)."""
-    result = await client.post_form("/device/update", form)
-    if not _success(result):
-        msg = result.get("message") if isinstance(result, dict) else result
-        raise HubBadResponseError(
-            f"The hub refused the device edit: {msg}",
-            hint="The device may have been changed meanwhile; read it again and retry once.",
-        )
+    try:
+        await client.post_form("/device/update", form, what="save the device edit")
+    except HubRefusedError as err:
+        err.hint = "The device may have been changed meanwhile; read it again and retry once."
+        raise
 
 
 async def save_preferences(
     client: HubClient, device_id: str, preferences: list[dict[str, Any]]
 ) -> None:
     """POST /device/preference/save with typed driver preferences."""
-    result = await client.post_json(
-        "/device/preference/save", {"deviceId": int(device_id), "preferences": preferences}
+    await client.post_json(
+        "/device/preference/save",
+        {"deviceId": int(device_id), "preferences": preferences},
+        what=f"save the preferences of device {device_id}",
     )
-    if not _success(result):
-        raise HubBadResponseError(f"The hub refused the preferences of device {device_id}")
 
 
 async def set_disabled(client: HubClient, device_id: str, disabled: bool) -> None:
     """POST /device/disable (must be POST)."""
-    result = await client.post_form(
-        "/device/disable", {"id": device_id, "disable": "true" if disabled else "false"}
+    await client.post_form(
+        "/device/disable",
+        {"id": device_id, "disable": "true" if disabled else "false"},
+        what=f"change device {device_id}'s enabled state",
     )
-    if not _success(result):
-        raise HubBadResponseError(f"The hub refused to change device {device_id}'s enabled state")
 
 
 async def fetch_drivers(client: HubClient) -> list[dict[str, Any]]:
@@ -137,9 +134,11 @@ async def fetch_drivers(client: HubClient) -> list[dict[str, Any]]:
 
 async def create_from_driver(client: HubClient, type_id: str) -> str:
     """GET /device/sysDriverByIdJson/<typeId> -> the new device id."""
-    data = await client.get_json(f"/device/sysDriverByIdJson/{quote(type_id, safe='')}")
+    data = await client.get_json(
+        f"/device/sysDriverByIdJson/{quote(type_id, safe='')}", what="create the device"
+    )
     new_id = norm_id(data.get("deviceId")) if isinstance(data, dict) else None
-    if not isinstance(data, dict) or data.get("success") is False or new_id is None:
+    if new_id is None:
         msg = data.get("errorMessage") if isinstance(data, dict) else data
         raise HubBadResponseError(f"The hub did not create the device: {msg}")
     return new_id
@@ -160,43 +159,44 @@ async def create_virtual(client: HubClient, type_id: str, label: str | None) -> 
 
 async def force_delete(client: HubClient, device_id: str) -> None:
     """GET /device/forceDelete/<id>/yes."""
-    data = await client.request(
-        "GET", f"/device/forceDelete/{quote(device_id, safe='')}/yes", expect="any"
+    await client.request(
+        "GET",
+        f"/device/forceDelete/{quote(device_id, safe='')}/yes",
+        expect="any",
+        what=f"delete device {device_id}",
     )
-    if not _success(data):
-        msg = data.get("message") if isinstance(data, dict) else data
-        raise HubBadResponseError(f"The hub did not delete device {device_id}: {msg}")
 
 
 async def fetch_location_events(client: HubClient) -> list[dict[str, Any]]:
     """GET /logs/eventsJson: mode, HSM and hub-variable events, newest first."""
     data = await client.get_json("/logs/eventsJson")
-    return [e for e in data if isinstance(e, dict)] if isinstance(data, list) else []
+    return dict_list(data)
 
 
 async def fetch_hub_events(client: HubClient) -> list[dict[str, Any]]:
     """GET /hub/eventsJson: hub events (startup, ...), newest first."""
     data = await client.get_json("/hub/eventsJson")
-    return [e for e in data if isinstance(e, dict)] if isinstance(data, list) else []
+    return dict_list(data)
 
 
 async def fetch_replacement_options(client: HubClient, device_id: str) -> list[dict[str, Any]]:
     """GET /device/getReplacementOptions/<id>: [{id, name, deviceTypes}]."""
     data = await client.get_json(f"/device/getReplacementOptions/{quote(device_id, safe='')}")
-    return [d for d in data if isinstance(d, dict)] if isinstance(data, list) else []
+    return dict_list(data)
 
 
 async def replace_device(client: HubClient, old_id: str, new_id: str) -> None:
     """GET /device/replace?oldId=&newId= (the old device takes the new one's hardware)."""
-    data = await client.request(
-        "GET", "/device/replace", params={"oldId": old_id, "newId": new_id}, retry=False
+    await client.request(
+        "GET",
+        "/device/replace",
+        params={"oldId": old_id, "newId": new_id},
+        retry=False,
+        what=f"replace device {old_id}",
     )
-    if not _success(data):
-        msg = data.get("message") if isinstance(data, dict) else data
-        raise HubBadResponseError(f"The hub refused to replace device {old_id}: {msg}")
 
 
 async def fetch_compatible_devices(client: HubClient) -> list[dict[str, Any]]:
     """``/hub/compatibleDevices``: Hubitat's static compatible-device catalog (~1 MB)."""
     data = await client.get_json("/hub/compatibleDevices")
-    return [d for d in data if isinstance(d, dict)] if isinstance(data, list) else []
+    return dict_list(data)

@@ -97,8 +97,4 @@ async def fetch_details(client: HubClient) -> dict[str, Any]:
 
 async def save_location(client: HubClient, body: dict[str, Any]) -> None:
     """``POST /location/update``: WHOLESALE (an omitted field is blanked on the hub)."""
-    result = await client.post_json("/location/update", body)
-    if isinstance(result, dict) and result.get("success") is False:
-        raise HubBadResponseError(
-            f"The hub refused the location settings: {result.get('message') or 'no reason'}"
-        )
+    await client.post_json("/location/update", body, what="save the location settings")

@@ -8,17 +8,13 @@ from urllib.parse import quote
 from .apps import fetch_app_tree
 from .client import HubClient
 from .errors import HubBadResponseError
+from .models import dict_list
 
 
 async def fetch_modes(client: HubClient) -> dict[str, Any]:
     """GET /modes/json: {modes:[{id,name,icon,conditions}], currentModeId, ...}."""
     data = await client.get_json("/modes/json")
     return data if isinstance(data, dict) else {}
-
-
-def _check(data: Any, what: str) -> None:
-    if isinstance(data, dict) and data.get("success") is False:
-        raise HubBadResponseError(f"The hub refused to {what}: {data.get('message')}")
 
 
 async def activate_mode_maker(client: HubClient, mode_id: str) -> Any:
@@ -28,9 +24,8 @@ async def activate_mode_maker(client: HubClient, mode_id: str) -> Any:
 
 async def activate_mode_admin(client: HubClient, mode_id: str) -> None:
     """Admin POST /location/mode/update {modeId} (the hub UI's path)."""
-    _check(
-        await client.post_json("/location/mode/update", {"modeId": int(mode_id)}),
-        "activate the mode",
+    await client.post_json(
+        "/location/mode/update", {"modeId": int(mode_id)}, what="activate the mode"
     )
 
 
@@ -39,7 +34,7 @@ async def create_mode(client: HubClient, name: str, icon: str | None) -> None:
     body: dict[str, Any] = {"name": name}
     if icon:
         body["icon"] = icon
-    _check(await client.post_json("/modes/jsonCreate", body), f"create mode '{name}'")
+    await client.post_json("/modes/jsonCreate", body, what=f"create mode '{name}'")
 
 
 async def update_mode(client: HubClient, mode_id: str, name: str, icon: str | None) -> None:
@@ -47,13 +42,14 @@ async def update_mode(client: HubClient, mode_id: str, name: str, icon: str | No
     body: dict[str, Any] = {"id": int(mode_id), "name": name}
     if icon:
         body["icon"] = icon
-    _check(await client.post_json("/modes/jsonUpdate", body), "update the mode")
+    await client.post_json("/modes/jsonUpdate", body, what="update the mode")
 
 
 async def delete_mode(client: HubClient, mode_id: str) -> None:
     """GET /modes/jsonDelete/<id>."""
-    data = await client.request("GET", f"/modes/jsonDelete/{int(mode_id)}", expect="any")
-    _check(data, "delete the mode")
+    await client.request(
+        "GET", f"/modes/jsonDelete/{int(mode_id)}", expect="any", what="delete the mode"
+    )
 
 
 async def fetch_messages(client: HubClient) -> dict[str, Any]:
@@ -71,7 +67,7 @@ async def hsm_command(client: HubClient, command: str) -> str | None:
 async def fetch_variables(client: HubClient) -> list[dict[str, Any]]:
     """Maker GET /hubvariables: [{name, value, type}]."""
     data = await client.maker_get("hubvariables")
-    return [v for v in data if isinstance(v, dict)] if isinstance(data, list) else []
+    return dict_list(data)
 
 
 async def fetch_variable(client: HubClient, name: str) -> dict[str, Any]:
@@ -128,7 +124,7 @@ async def wizard_button(
     }
     if state_attribute:
         form["stateAttribute"] = state_attribute
-    _check(await client.post_form("/installedapp/btn", form), f"click '{button}'")
+    await client.post_form("/installedapp/btn", form, what=f"click '{button}'")
 
 
 async def wizard_settings(client: HubClient, app_id: str, settings: dict[str, str]) -> None:
@@ -143,7 +139,7 @@ async def wizard_settings(client: HubClient, app_id: str, settings: dict[str, st
         form[f"settings[{key}]"] = value
         form[f"{key}.type"] = "enum" if key == "varType" else "text"
         form[f"{key}.multiple"] = "false"
-    _check(await client.post_form("/installedapp/update/json", form), "save the variable")
+    await client.post_form("/installedapp/update/json", form, what="save the variable")
 
 
 async def create_variable(client: HubClient, name: str, wizard_type: str, value: str) -> None:

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .client import HubClient
+from .models import dict_list
 
 # "<yyyy-MM-dd HH:mm:ss.SSS>\t<LEVEL>\t<type>|<id>|<name>|<msg>" (naive UTC, hub UI parser)
 _LINE_RE = re.compile(
@@ -129,10 +130,10 @@ async def fetch_stats(client: HubClient) -> dict[str, Any]:
 async def fetch_hub_events(client: HubClient) -> list[dict[str, Any]]:
     """``/hub/eventsJson``: hub events (system start, ...), newest first."""
     data = await client.get_json("/hub/eventsJson")
-    return [e for e in data if isinstance(e, dict)] if isinstance(data, list) else []
+    return dict_list(data)
 
 
 async def fetch_location_events(client: HubClient) -> list[dict[str, Any]]:
     """``/logs/eventsJson``: location events (mode, HSM, hub variables), newest first."""
     data = await client.get_json("/logs/eventsJson")
-    return [e for e in data if isinstance(e, dict)] if isinstance(data, list) else []
+    return dict_list(data)

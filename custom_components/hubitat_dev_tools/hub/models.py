@@ -14,6 +14,11 @@ from typing import Any
 UNASSIGNED_ROOM_ID = "999999"
 
 
+def dict_list(value: Any) -> list[dict[str, Any]]:
+    """The dict items of a JSON list (anything else: an empty list)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
 def norm_id(value: Any) -> str | None:
     """Normalise a hub id (int, str, "null", 0) to a string, or None when absent."""
     if value is None or isinstance(value, bool):

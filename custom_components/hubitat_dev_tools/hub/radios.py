@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from .client import HubClient
-from .errors import HubBadResponseError
 
 
 async def _json_dict(client: HubClient, path: str) -> dict[str, Any]:
@@ -111,8 +110,6 @@ async def fetch_zigbee_channel_scan(client: HubClient) -> Any:
 
 async def radio_setting(client: HubClient, path: str, params: dict[str, str] | None) -> None:
     """One radio settings GET (§17.2); a ``success: false`` answer is an error."""
-    answer = _answer(await client.request("GET", path, params=params, expect="any", retry=False))
-    if answer.get("success") in (False, "false"):
-        raise HubBadResponseError(
-            f"The hub refused the radio setting: {answer.get('message') or 'no reason'}"
-        )
+    await client.request(
+        "GET", path, params=params, expect="any", retry=False, what="change the radio setting"
+    )

@@ -31,8 +31,6 @@ async def save_room(client: HubClient, room_id: str, name: str, device_ids: list
 
 async def delete_room(client: HubClient, room_id: str) -> None:
     """POST /room/delete/<id> with {roomId}."""
-    data = await client.post_json(f"/room/delete/{int(room_id)}", {"roomId": int(room_id)})
-    if isinstance(data, dict) and data.get("success") is False:
-        raise HubBadResponseError(
-            f"The hub refused to delete room {room_id}: {data.get('message')}"
-        )
+    await client.post_json(
+        f"/room/delete/{int(room_id)}", {"roomId": int(room_id)}, what=f"delete room {room_id}"
+    )

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 from weakref import WeakKeyDictionary
 
+from ..errors import ToolError
 from ..hub.apps import (
     ClonerSession,
     InstalledApp,
@@ -44,7 +45,6 @@ from ..hub.client import HubClient
 from ..hub.devices import fetch_devices
 from ..hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ..hub.files import read_text_file
-from .errors import DeviceNotAllowed, ValidationError
 from .files import FilesManager, check_name
 from .item_backups import ItemBackups
 
@@ -191,7 +191,7 @@ def _scalar(value: Any, want: type, name: str, repairs: list[str]) -> Any:
         if isinstance(value, str) and value.strip().lower() in ("true", "false"):
             repairs.append(f"{name}: '{value}' sent as a boolean")
             return value.strip().lower() == "true"
-        raise ValidationError(f"{name} is a true/false input; got {value!r}. Nothing was sent.")
+        raise ToolError(f"{name} is a true/false input; got {value!r}. Nothing was sent.")
     kind = "a whole number" if want is int else "a number"
     number: int | float | None = None
     if isinstance(value, bool):
@@ -205,7 +205,7 @@ def _scalar(value: Any, want: type, name: str, repairs: list[str]) -> Any:
             number = int(text) if want is int else float(text)
             repairs.append(f"{name}: '{value}' sent as a number")
     if number is None or not math.isfinite(number) or abs(number) > MAX_NUMBER:
-        raise ValidationError(
+        raise ToolError(
             f"{name} takes {kind} (at most 15 digits); got {value!r}. Nothing was sent."
         )
     return want(number)
@@ -220,9 +220,7 @@ def _check_range(inp: dict[str, Any], number: float, name: str) -> None:
     except ValueError:  # a range this tool does not understand is not enforced
         return
     if (low is not None and number < low) or (high is not None and number > high):
-        raise ValidationError(
-            f"{name} must be within {inp['range']}; got {number:g}. Nothing was sent."
-        )
+        raise ToolError(f"{name} must be within {inp['range']}; got {number:g}. Nothing was sent.")
 
 
 def encode_setting(
@@ -245,7 +243,7 @@ def encode_setting(
     if input_type in ("enum", "mode") and (inp.get("options") or input_type == "enum"):
         keys = enum_keys(inp.get("options"))
         if not keys:
-            raise ValidationError(
+            raise ToolError(
                 f"{name} lists no options on this page, so it cannot be set here. Nothing "
                 "was sent.",
                 hint="Set it in the hub UI.",
@@ -254,7 +252,7 @@ def encode_setting(
         picked = [str(v) for v in values]
         bad = [v for v in picked if v not in keys]
         if bad or not picked:
-            raise ValidationError(
+            raise ToolError(
                 f"{name} takes {'some' if multiple else 'one'} of: {', '.join(keys[:50])}; "
                 f"got {', '.join(bad) or 'nothing'}. Nothing was sent.",
                 hint="Use the option keys exactly as listed.",
@@ -264,44 +262,43 @@ def encode_setting(
         values = _as_list(value, name, repairs) if multiple else [value]
         ids = [str(v).strip() for v in values]
         if not ids or not all(re.fullmatch(r"[0-9]{1,12}", i) for i in ids):
-            raise ValidationError(
+            raise ToolError(
                 f"{name} takes device ids (numbers); got {value!r}. Nothing was sent.",
                 hint="Find ids with hub_list_devices.",
             )
         missing = [i for i in ids if known_devices is not None and i not in known_devices]
         if missing:
-            raise ValidationError(
+            raise ToolError(
                 f"No device with id {', '.join(missing)} on the hub. Nothing was sent.",
                 hint="Find ids with hub_list_devices.",
             )
         hidden = [i for i in ids if not device_allowed(i)]
         if hidden:
-            raise DeviceNotAllowed(
+            raise ToolError(
                 f"Device(s) {', '.join(hidden)} are outside the assistant's device allowlist. "
                 "Nothing was sent to the hub.",
+                code="device_not_allowed",
                 hint="Do not retry with the same device; an admin can change the allowlist.",
             )
         return ",".join(ids), input_type, multiple
     if input_type == "mode" and multiple:
         listed = _as_list(value, name, repairs)
         if not listed or not all(isinstance(v, str) for v in listed):
-            raise ValidationError(
-                f"{name} takes a list of mode names; got {value!r}. Nothing was sent."
-            )
+            raise ToolError(f"{name} takes a list of mode names; got {value!r}. Nothing was sent.")
         return json.dumps(listed), input_type, True
     if input_type in _TEXT_TYPES or input_type == "mode":
         if not isinstance(value, str | int | float) or isinstance(value, bool):
-            raise ValidationError(f"{name} takes text; got {value!r}. Nothing was sent.")
+            raise ToolError(f"{name} takes text; got {value!r}. Nothing was sent.")
         text = str(value)
         if len(text) > MAX_SETTING_CHARS:
-            raise ValidationError(
+            raise ToolError(
                 f"{name} is {len(text)} characters; the limit is {MAX_SETTING_CHARS}. "
                 "Nothing was sent."
             )
         return text, input_type, False
     if input_type == "time":
         if not isinstance(value, str) or not _ISO_TIME_RE.match(value):
-            raise ValidationError(
+            raise ToolError(
                 f"{name} is a time input: give an ISO date-time such as "
                 f"2026-11-30T07:30:00.000-0500 (the form the page shows); got {value!r}. "
                 "Nothing was sent."
@@ -309,11 +306,11 @@ def encode_setting(
         return value, input_type, False
     if input_type == "date":
         if not isinstance(value, str) or not _DATE_RE.match(value):
-            raise ValidationError(
+            raise ToolError(
                 f"{name} is a date input (YYYY-MM-DD); got {value!r}. Nothing was sent."
             )
         return value, input_type, False
-    raise ValidationError(
+    raise ToolError(
         f"{name} is a '{input_type}' input, which this tool does not set. Nothing was sent.",
         hint="Set it in the hub UI.",
     )
@@ -485,7 +482,7 @@ class _AppBase:
         if app is None:
             raise HubNotFoundError(f"No installed app with id {app_id}")
         if not app.user and app.parent_id is None and app.children:
-            raise ValidationError(
+            raise ToolError(
                 f"App {app_id} ({app.name}) is a built-in parent app with {len(app.children)} "
                 "child apps; deleting it removes all of them. Refused.",
                 hint="Delete the child apps (rules, dashboards, ...) one by one, or use the "
@@ -568,17 +565,17 @@ class _AppBase:
     async def _rule(self, app_id: str, *, visual: bool | None = None) -> InstalledApp:
         app = await self.find(app_id)
         if visual is True and not app.is_visual_rule:
-            raise ValidationError(
+            raise ToolError(
                 f"App {app_id} ({app.name}, type {app.type}) is not a Visual Rule.",
                 hint="List Visual Rules with hub_list_rules engine=visual.",
             )
         if visual is False and not app.is_rm_rule:
-            raise ValidationError(
+            raise ToolError(
                 f"App {app_id} ({app.name}, type {app.type}) is not a Rule Machine rule.",
                 hint="List Rule Machine rules with hub_list_rules engine=rule_machine.",
             )
         if visual is None and not (app.is_rm_rule or app.is_visual_rule):
-            raise ValidationError(
+            raise ToolError(
                 f"App {app_id} ({app.name}, type {app.type}) is not a rule.",
                 hint="List rules with hub_list_rules.",
             )
@@ -647,7 +644,7 @@ class _AppBase:
             buttons = await self._buttons(app_id)
             name = buttons.get("run actions")
             if name is None:
-                raise ValidationError(
+                raise ToolError(
                     f"Rule {app_id} ({app.name}) shows no 'Run Actions' button on its page; "
                     "it cannot be run over the LAN. Nothing was sent.",
                     hint="Trigger it through one of its triggers (e.g. a virtual switch).",
@@ -693,13 +690,13 @@ class _AppBase:
         app_id, graph = await create_visual_rule(self._client)
         try:
             if graph:
-                raise ValidationError(
+                raise ToolError(
                     "This firmware creates Visual Rules in the graph format, which this tool "
                     "does not write. The empty rule was removed.",
                     hint="Create the rule in the hub UI.",
                 )
             await save_visual_rule(self._client, app_id, body)
-        except (HubError, ValidationError):
+        except (HubError, ToolError):
             await delete_app(self._client, app_id, force=True)
             raise
         return {"app_id": app_id, "name": body.get("name")}
@@ -708,7 +705,7 @@ class _AppBase:
         """Read-merge-write a classic Visual Rule; the previous definition is backed up."""
         current = await self.get_visual_rule(app_id)
         if current["format"] != "classic":
-            raise ValidationError(
+            raise ToolError(
                 f"Visual Rule {app_id} uses the graph format, which this tool does not write."
             )
         old = current["definition"]
@@ -775,7 +772,7 @@ def parse_export(text: str) -> tuple[dict[str, Any], bool]:
             doc = json.loads(text.replace('\\\\"', '\\"'))
             repaired = True
         except (ValueError, RecursionError) as err:
-            raise ValidationError(
+            raise ToolError(
                 f"The export is not valid JSON ({err}). Nothing was sent to the hub.",
                 hint="Pass the 'export' object exactly as hub_export_app returned it, or "
                 "the name of the file it was saved to.",
@@ -786,7 +783,7 @@ def parse_export(text: str) -> tuple[dict[str, Any], bool]:
         or not reps
         or not all(isinstance(v, dict) for v in reps.values())
     ):
-        raise ValidationError(
+        raise ToolError(
             "This is not an App Cloner export (it has no appReplacements map). Nothing was "
             "sent to the hub.",
             hint="Use a document made by hub_export_app (or the hub's Export button).",
@@ -882,7 +879,7 @@ class AppManager(_AppBase):
         try:
             await self._cloneable(app.id, "exported")
             doc, _repaired, left = await self.export_document(app)
-        except (HubError, ValidationError) as err:
+        except (HubError, ToolError) as err:
             snap["native_export_error"] = str(err)
         else:
             snap["native_export"] = json.dumps(doc, ensure_ascii=False)
@@ -893,19 +890,19 @@ class AppManager(_AppBase):
     async def _cloneable(self, app_id: str, purpose: str) -> InstalledApp:
         app = await self.find(app_id)
         if app.type in _UNCLONEABLE_TYPES:
-            raise ValidationError(
+            raise ToolError(
                 f"App {app_id} ({app.name}) is the hub's {app.type} app; it cannot be "
-                f"{purpose}. Nothing was sent.",
+                f"{purpose}. Nothing was sent."
             )
         if app.is_visual_rule:
-            raise ValidationError(
+            raise ToolError(
                 f"App {app_id} is a Visual Rule; the App Cloner handles classic apps only. "
                 "Nothing was sent.",
                 hint="Read it with hub_get_visual_rule and create a copy with "
                 "hub_create_visual_rule.",
             )
         if not app.user and app.parent_id is None:
-            raise ValidationError(
+            raise ToolError(
                 f"App {app_id} ({app.name}) is a built-in top-level app; the App Cloner "
                 f"works on the automations under it (rules, room lights, ...). It cannot be "
                 f"{purpose}. Nothing was sent.",
@@ -960,7 +957,7 @@ class AppManager(_AppBase):
             text, left = await self._export_text(app)
         try:
             doc, repaired = parse_export(text)
-        except ValidationError as err:
+        except ToolError as err:
             raise HubBadResponseError(
                 f"The hub's App Cloner export of app {app.id} could not be read: {err}",
                 hint="This firmware's export format may differ; report the firmware version.",
@@ -1202,7 +1199,7 @@ class AppManager(_AppBase):
             snap = await self.backups.read(from_backup)
             text = snap.get("native_export")
             if not isinstance(text, str):
-                raise ValidationError(
+                raise ToolError(
                     f"Backup {from_backup} holds no App Cloner export"
                     + (
                         f" ({snap['native_export_error']})"
@@ -1219,7 +1216,7 @@ class AppManager(_AppBase):
             try:
                 return await read_text_file(self._client, from_file), f"file {from_file}"
             except HubNotFoundError as err:
-                raise ValidationError(
+                raise ToolError(
                     f"There is no file '{from_file}' in the File Manager. Nothing was sent.",
                     hint="hub_list_files shows the file names (they are case-sensitive).",
                 ) from err
@@ -1228,7 +1225,7 @@ class AppManager(_AppBase):
         try:
             return json.dumps(export), "argument"
         except (TypeError, ValueError, RecursionError) as err:
-            raise ValidationError(
+            raise ToolError(
                 f"The export object cannot be read ({err}). Nothing was sent.",
                 hint="Pass the 'export' object exactly as hub_export_app returned it.",
             ) from err
@@ -1254,9 +1251,10 @@ class AppManager(_AppBase):
         wanted = [str(k) for k in devs] if isinstance(devs, dict) else []
         hidden = [d for d in wanted if not device_allowed(d)]
         if hidden:
-            raise DeviceNotAllowed(
+            raise ToolError(
                 f"The export uses device(s) {', '.join(hidden)}, outside the assistant's device "
                 "allowlist. Nothing was created.",
+                code="device_not_allowed",
                 hint="Do not retry with this export; an admin can change the allowlist.",
             )
         missing: list[str] = []
@@ -1269,7 +1267,7 @@ class AppManager(_AppBase):
                 for k, v in (devs or {}).items()
             }
             listed = ", ".join(f"{d} ({labels.get(d) or 'unknown'})" for d in missing)
-            raise ValidationError(
+            raise ToolError(
                 f"The export uses device(s) that are no longer on the hub: {listed}. Nothing "
                 "was created.",
                 hint="Pass allow_missing_devices=true to import anyway (the new app will be "
@@ -1288,7 +1286,7 @@ class AppManager(_AppBase):
                 and not (not a.user and a.parent_id is None)
             ]
             if not same:
-                raise ValidationError(
+                raise ToolError(
                     f"No installed app of type '{app_type or 'unknown'}' to seed the import: "
                     "the hub's App Cloner imports next to an existing app of the same kind. "
                     "Nothing was created.",
@@ -1363,7 +1361,7 @@ class AppManager(_AppBase):
         """Set inputs on one page of a classic app (validated first), then press a button."""
         app = await self.find(app_id)
         if app.type in _UNCLONEABLE_TYPES or app.is_visual_rule:
-            raise ValidationError(
+            raise ToolError(
                 f"App {app_id} ({app.name}, {app.type}) is not edited through its settings "
                 "here. Nothing was sent.",
                 hint="Hub variables: hub_create_variable/hub_delete_variable; Visual Rules: "
@@ -1380,7 +1378,7 @@ class AppManager(_AppBase):
         for name, value in settings.items():
             if name not in inputs:
                 listed = ", ".join(sorted(inputs)[:40]) or "none"
-                raise ValidationError(
+                raise ToolError(
                     f"Page '{page_name}' of app {app_id} has no input '{name}'. Its inputs: "
                     f"{listed}. Nothing was sent.",
                     hint="Read the page with hub_get_app (pass page= for the other pages "
@@ -1391,7 +1389,7 @@ class AppManager(_AppBase):
             )
         if press is not None and press not in buttons:
             listed = ", ".join(sorted(buttons)) or "none"
-            raise ValidationError(
+            raise ToolError(
                 f"Page '{page_name}' of app {app_id} has no button '{press}'. Its buttons: "
                 f"{listed}. Nothing was sent.",
                 hint="Buttons are listed per section under 'buttons' by hub_get_app.",

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..const import BACKUP_MAX_AGE_SECONDS
+from ..errors import ToolError
 from ..hub.backups import (
     Backup,
     create_backup,
@@ -18,13 +19,6 @@ from ..hub.backups import (
 )
 from ..hub.client import HubClient
 from ..hub.errors import HubBadResponseError, HubError
-from .errors import ValidationError
-
-
-class BackupNotFound(ValidationError):
-    """No local backup has that file name."""
-
-    code = "not_found"
 
 
 def _age_hours(created: datetime | None, now: datetime) -> float | None:
@@ -89,8 +83,9 @@ class BackupManager:
         found = next((b for b in backups if b.name == name), None)
         if found is None:
             names = ", ".join(b.name for b in backups[:5]) or "none"
-            raise BackupNotFound(
+            raise ToolError(
                 f"There is no local backup named '{name}' (newest: {names}). Nothing was changed.",
+                code="not_found",
                 hint="hub_list_backups shows the exact file names.",
             )
         return found

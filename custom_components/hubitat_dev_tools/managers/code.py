@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.code import (
     CODE_KINDS,
@@ -22,7 +23,6 @@ from ..hub.code import (
 )
 from ..hub.errors import HubError, HubNotFoundError
 from ..hub.files import list_files, valid_file_name, write_file
-from .errors import ValidationError
 from .item_backups import ItemBackups
 
 DEFAULT_PAGE = 30_000
@@ -33,7 +33,7 @@ def page_text(text: str, offset: int, length: int) -> dict[str, Any]:
     """Slice ``text`` for size-aware paging; says where the next page starts."""
     total = len(text)
     if offset > total:
-        raise ValidationError(f"offset {offset} is past the end (the text has {total} characters).")
+        raise ToolError(f"offset {offset} is past the end (the text has {total} characters).")
     chunk = text[offset : offset + length]
     end = offset + len(chunk)
     out: dict[str, Any] = {
@@ -50,13 +50,13 @@ def page_text(text: str, offset: int, length: int) -> dict[str, Any]:
 def check_source(source: str) -> None:
     """Refuse sources the hub is known to reject for non-code reasons."""
     if source.startswith("\ufeff"):
-        raise ValidationError(
+        raise ToolError(
             "The source starts with a UTF-8 byte order mark, which makes the hub's save fail "
             "with 'Unknown error occurred'. Nothing was sent.",
             hint="Remove the BOM character at the start of the source and call again.",
         )
     if not source.strip():
-        raise ValidationError("The source is empty. Nothing was sent.")
+        raise ToolError("The source is empty. Nothing was sent.")
 
 
 class CodeManager:
@@ -143,7 +143,7 @@ class CodeManager:
         source = doc.get("source")
         item_id = str(doc.get("id") or "")
         if kind not in CODE_KINDS or not isinstance(source, str) or not item_id:
-            raise ValidationError(
+            raise ToolError(
                 f"Backup {file} is not a code backup (type {kind!r}); nothing was changed.",
                 hint="Code backups have type app, driver or library.",
             )
@@ -224,11 +224,11 @@ class CodeManager:
         if not name.endswith(".zip"):
             name += ".zip"
         if not valid_file_name(name):
-            raise ValidationError(
+            raise ToolError(
                 f"'{name}' is not a valid File Manager name (letters, digits, . _ - only)."
             )
         if not overwrite and name in {f.name for f in await list_files(self._client)}:
-            raise ValidationError(
+            raise ToolError(
                 f"{name} already exists in the File Manager. Nothing was written.",
                 hint="Pass another file_name, or overwrite=true.",
             )

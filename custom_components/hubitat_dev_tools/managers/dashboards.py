@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import ToolError
 from ..hub.apps import fetch_status
 from ..hub.client import HubClient
 from ..hub.dashboards import (
@@ -18,7 +19,6 @@ from ..hub.dashboards import (
 )
 from ..hub.errors import HubNotFoundError
 from .apps import AppManager
-from .errors import ValidationError
 
 LEGACY_PARENT = "Hubitat® Dashboard"
 
@@ -86,7 +86,7 @@ class DashboardManager:
         status = status or await fetch_status(self._client, dashboard_id)
         access = status["appState"].get("accessToken")
         if not access:
-            raise ValidationError(
+            raise ToolError(
                 f"Legacy dashboard {dashboard_id} has no access token yet; its layout cannot "
                 "be read.",
                 hint="Open the dashboard once in the hub UI, then retry.",
@@ -114,7 +114,7 @@ class DashboardManager:
         missing = [t.get("id") for t in update_tiles if t.get("id") not in ids]
         missing += [i for i in remove_tile_ids if i not in ids]
         if missing:
-            raise ValidationError(
+            raise ToolError(
                 f"No tiles with id {missing} on dashboard {dashboard_id}. Nothing was sent.",
                 hint="Read the tile ids with hub_get_dashboard.",
             )
@@ -150,7 +150,7 @@ class DashboardManager:
         if easy is None:
             legacy = {d["dashboard_id"] for d in await self._legacy()}
             if dashboard_id in legacy:
-                raise ValidationError(
+                raise ToolError(
                     f"Dashboard {dashboard_id} is a legacy Hubitat Dashboard: change its tiles "
                     "with layout/add_tiles/update_tiles/remove_tile_ids; its name, devices and "
                     "cloning are not reachable here. Nothing was sent.",

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ..errors import ToolError
 from ..hub.apps import (
     click_page_button,
     delete_app,
@@ -55,7 +56,6 @@ from ..hub.models import (
 )
 from ..hub.rooms import fetch_rooms
 from .apps import encode_setting, page_inputs
-from .errors import ConfirmationRequired, ValidationError
 from .state_cache import StateCache
 
 # Capabilities whose commands can open the home, make noise or flood it: confirm first.
@@ -105,7 +105,7 @@ def _coerce_arg(param: CommandParam, value: Any, repairs: list[str]) -> Any:
     where = f"argument '{param.name}' ({ptype})"
     if ptype in _NUMBER_TYPES:
         if isinstance(value, bool):
-            raise ValidationError(f"{where} must be a number, got a boolean")
+            raise ToolError(f"{where} must be a number, got a boolean")
         if isinstance(value, int | float):
             return value
         if isinstance(value, str):
@@ -113,13 +113,13 @@ def _coerce_arg(param: CommandParam, value: Any, repairs: list[str]) -> Any:
             try:
                 number = float(text)
             except ValueError:
-                raise ValidationError(f"{where} must be a number, got {value!r}") from None
+                raise ToolError(f"{where} must be a number, got {value!r}") from None
             repaired: int | float = (
                 int(number) if number.is_integer() and "." not in text else number
             )
             repairs.append(f"{param.name}: quoted number {value!r} sent as {repaired}")
             return repaired
-        raise ValidationError(f"{where} must be a number, got {type(value).__name__}")
+        raise ToolError(f"{where} must be a number, got {type(value).__name__}")
     if ptype in _BOOL_TYPES:
         if isinstance(value, bool):
             return value
@@ -127,7 +127,7 @@ def _coerce_arg(param: CommandParam, value: Any, repairs: list[str]) -> Any:
             repaired_bool = value.strip().lower() == "true"
             repairs.append(f"{param.name}: quoted boolean {value!r} sent as {repaired_bool}")
             return repaired_bool
-        raise ValidationError(f"{where} must be true or false, got {value!r}")
+        raise ToolError(f"{where} must be true or false, got {value!r}")
     if ptype in _MAP_TYPES:
         if isinstance(value, dict):
             return value
@@ -139,7 +139,7 @@ def _coerce_arg(param: CommandParam, value: Any, repairs: list[str]) -> Any:
             if isinstance(parsed, dict):
                 repairs.append(f"{param.name}: JSON text sent as an object")
                 return parsed
-        raise ValidationError(
+        raise ToolError(
             f'{where} must be an object, e.g. {{"hue": 50, "saturation": 100, "level": 80}}'
         )
     if ptype == "ENUM":
@@ -147,9 +147,9 @@ def _coerce_arg(param: CommandParam, value: Any, repairs: list[str]) -> Any:
         if isinstance(value, int | float) and not isinstance(value, bool):
             enum_text = str(value)
         if enum_text is None:
-            raise ValidationError(f"{where} must be one of {param.constraints}")
+            raise ToolError(f"{where} must be one of {param.constraints}")
         if param.constraints and enum_text not in param.constraints:
-            raise ValidationError(f"{where} must be one of {param.constraints}, got {value!r}")
+            raise ToolError(f"{where} must be one of {param.constraints}, got {value!r}")
         if enum_text is not value:
             repairs.append(f"{param.name}: {value!r} sent as text {enum_text!r}")
         return enum_text
@@ -159,7 +159,7 @@ def _coerce_arg(param: CommandParam, value: Any, repairs: list[str]) -> Any:
     if isinstance(value, int | float) and not isinstance(value, bool):
         repairs.append(f"{param.name}: number {value!r} sent as text")
         return str(value)
-    raise ValidationError(f"{where} must be text, got {type(value).__name__}")
+    raise ToolError(f"{where} must be text, got {type(value).__name__}")
 
 
 def prepare_command(
@@ -175,19 +175,19 @@ def prepare_command(
             command, [c.name for c in detail.commands], n=3
         )
         hint = f" Did you mean {', '.join(close)}?" if close else ""
-        raise ValidationError(
+        raise ToolError(
             f"Device {detail.summary.id} ({label}) has no command '{command}'.{hint} "
             f"Its commands: {'; '.join(declared) or 'none'}",
             hint="Use one of the declared commands exactly as spelled (case-sensitive).",
         )
     args = list(arguments or [])
     if len(args) > len(cmd.params):
-        raise ValidationError(
-            f"{describe_command(cmd)} takes at most {len(cmd.params)} argument(s); got {len(args)}",
+        raise ToolError(
+            f"{describe_command(cmd)} takes at most {len(cmd.params)} argument(s); got {len(args)}"
         )
     if cmd.params and not args and cmd.params[0].type.upper() not in _STRING_TYPES:
-        raise ValidationError(
-            f"{describe_command(cmd)} needs at least its first argument '{cmd.params[0].name}'",
+        raise ToolError(
+            f"{describe_command(cmd)} needs at least its first argument '{cmd.params[0].name}'"
         )
     repairs: list[str] = []
     typed = [
@@ -292,17 +292,17 @@ class AttributeCondition:
     def validate(self) -> None:
         """Refuse conditions that cannot be evaluated (before anything is sent)."""
         if self.comparator not in COMPARATORS:
-            raise ValidationError(f"comparator must be one of {', '.join(COMPARATORS)}")
+            raise ToolError(f"comparator must be one of {', '.join(COMPARATORS)}")
         if not self.expected:
-            raise ValidationError("Give expected_value (or expected_values) to wait for.")
+            raise ToolError("Give expected_value (or expected_values) to wait for.")
         if self.comparator in ("gt", "gte", "lt", "lte") and (
             len(self.expected) != 1 or to_number(self.expected[0]) is None
         ):
-            raise ValidationError(f"comparator {self.comparator} needs one numeric value")
+            raise ToolError(f"comparator {self.comparator} needs one numeric value")
         if self.comparator == "between" and (
             len(self.expected) != 2 or any(to_number(v) is None for v in self.expected)
         ):
-            raise ValidationError("comparator between needs expected_values [low, high] (numbers)")
+            raise ToolError("comparator between needs expected_values [low, high] (numbers)")
 
     def matches(self, value: Any) -> bool:
         """Return True when ``value`` satisfies the condition."""
@@ -384,14 +384,14 @@ def coerce_preference(pref: dict[str, Any], value: Any) -> Any:
             return value
         if isinstance(value, str) and value.strip().lower() in ("true", "false"):
             return value.strip().lower() == "true"
-        raise ValidationError(f"Preference '{name}' is a bool; give true or false.")
+        raise ToolError(f"Preference '{name}' is a bool; give true or false.")
     if ptype in ("number", "decimal"):
         number = to_number(value)
         if number is None:
-            raise ValidationError(f"Preference '{name}' is a {ptype}; got {value!r}.")
+            raise ToolError(f"Preference '{name}' is a {ptype}; got {value!r}.")
         if ptype == "number":
             if not number.is_integer():
-                raise ValidationError(f"Preference '{name}' is a whole number; got {value!r}.")
+                raise ToolError(f"Preference '{name}' is a whole number; got {value!r}.")
             return int(number)
         return number
     if ptype == "enum":
@@ -404,10 +404,10 @@ def coerce_preference(pref: dict[str, Any], value: Any) -> Any:
                 keys.extend(str(k) for k in opt) if isinstance(opt, dict) else keys.append(str(opt))
         text = str(value)
         if keys and text not in keys:
-            raise ValidationError(f"Preference '{name}' must be one of {keys}; got {value!r}.")
+            raise ToolError(f"Preference '{name}' must be one of {keys}; got {value!r}.")
         return text
     if isinstance(value, dict | list):
-        raise ValidationError(f"Preference '{name}' is {ptype}; give text, not an object.")
+        raise ToolError(f"Preference '{name}' is {ptype}; give text, not an object.")
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
@@ -472,7 +472,7 @@ class DeviceManager:
         now = time.monotonic()
         want = _protocol_key(protocol) if protocol else None
         if protocol and not want:
-            raise ValidationError(f"'{protocol}' is not a protocol (e.g. Z-Wave, Zigbee).")
+            raise ToolError(f"'{protocol}' is not a protocol (e.g. Z-Wave, Zigbee).")
         if self._compatible is None or now - self._compatible[0] > COMPATIBLE_TTL_S:
             fresh = await fetch_compatible_devices(self._client)
             if not fresh:
@@ -555,15 +555,16 @@ class DeviceManager:
     @staticmethod
     def _gate(detail: DeviceDetail, prepared: PreparedCommand, confirm: bool) -> None:
         if detail.summary.disabled:
-            raise ValidationError(
+            raise ToolError(
                 f"Device {prepared.device_id} ({prepared.device_label}) is disabled on the "
                 "hub; it ignores commands.",
                 hint="Enable it first with hub_update_device(enabled=true).",
             )
         if prepared.sensitive and not confirm:
-            raise ConfirmationRequired(
+            raise ToolError(
                 f"{prepared.device_label} is a security-sensitive device (lock, garage door, "
                 f"valve, keypad or siren). Running '{prepared.command}' needs confirm=true.",
+                code="confirmation_required",
                 hint="Ask the user to confirm, then call again with confirm=true.",
             )
 
@@ -597,19 +598,16 @@ class DeviceManager:
             try:
                 item = prepare_command(detail, entry["command"], entry.get("arguments"))
                 self._gate(detail, item, confirm)
-            except ConfirmationRequired as err:
-                needs_confirm = True
-                problems.append(f"{where}: {err}")
-                continue
-            except ValidationError as err:
+            except ToolError as err:
+                needs_confirm = needs_confirm or err.code == "confirmation_required"
                 problems.append(f"{where}: {err}")
                 continue
             prepared.append(item)
         if problems:
-            cls = ConfirmationRequired if needs_confirm else ValidationError
-            raise cls(
+            raise ToolError(
                 f"Nothing was sent: {len(problems)} of {len(entries)} batch entries would be "
                 "refused. " + " | ".join(problems),
+                code="confirmation_required" if needs_confirm else "invalid_request",
                 hint="Fix or drop those entries (use hub_get_device for declared commands) "
                 "and send the batch again.",
             )
@@ -675,9 +673,9 @@ class DeviceManager:
                     hint="Use hub_list_devices to find the device id.",
                 )
             if attribute not in dev.states:
-                raise ValidationError(
+                raise ToolError(
                     f"Device {dev_id} ({dev.display_name}) has no attribute '{attribute}'. "
-                    f"Its attributes: {', '.join(sorted(dev.states)) or 'none'}.",
+                    f"Its attributes: {', '.join(sorted(dev.states)) or 'none'}."
                 )
             out[dev_id] = dev.states[attribute]
         return out
@@ -802,9 +800,9 @@ class DeviceManager:
                 pref = declared.get(pname)
                 if pref is None:
                     known = ", ".join(f"{k} ({v.get('type')})" for k, v in declared.items())
-                    raise ValidationError(
+                    raise ToolError(
                         f"Device {device_id} ({label}) has no preference '{pname}'. Its "
-                        f"preferences: {known or 'none'}.",
+                        f"preferences: {known or 'none'}."
                     )
                 prefs.append(
                     {
@@ -814,9 +812,9 @@ class DeviceManager:
                     }
                 )
         if upd.label is not None and not upd.label.strip():
-            raise ValidationError("label cannot be empty.")
+            raise ToolError("label cannot be empty.")
         if upd.name is not None and not upd.name.strip():
-            raise ValidationError("name cannot be empty.")
+            raise ToolError("name cannot be empty.")
         steps: list[tuple[str, Callable[[], Awaitable[None]]]] = []
         if upd.enabled is True and detail.summary.disabled:
             steps.append(("enabled", lambda: set_disabled(self._client, device_id, False)))
@@ -875,7 +873,7 @@ class DeviceManager:
         for r in rooms:
             if r.id == wanted or r.name.lower() == wanted.lower():
                 return r.id, r.name
-        raise ValidationError(
+        raise ToolError(
             f"No room '{room}' on the hub (rooms are never created implicitly). Rooms: "
             f"{', '.join(r.name for r in rooms) or 'none'}.",
             hint="Use an existing room, or create it first with hub_create_room.",
@@ -905,7 +903,7 @@ class DeviceManager:
             names = [str(d.get("name")) for d in drivers]
             close = difflib.get_close_matches(driver, names, n=5, cutoff=0.4)
             virtual = [n for n in names if n.startswith("Virtual ")]
-            raise ValidationError(
+            raise ToolError(
                 f"No driver '{driver}' on the hub."
                 + (f" Did you mean: {', '.join(close)}?" if close else "")
                 + f" Built-in virtual types: {', '.join(virtual) or 'none'}.",
@@ -949,17 +947,17 @@ class DeviceManager:
     async def swap_device(self, old_id: str, new_id: str) -> dict[str, Any]:
         """The hub's Swap Device app: every app using ``old_id`` is moved to ``new_id``."""
         if old_id == new_id:
-            raise ValidationError("old_device_id and new_device_id must differ. Nothing was sent.")
+            raise ToolError("old_device_id and new_device_id must differ. Nothing was sent.")
         old, new = await asyncio.gather(self.get_device(old_id), self.get_device(new_id))
         for dev in (old, new):
             if dev.summary.parent_id or dev.parent_app:
-                raise ValidationError(
+                raise ToolError(
                     f"Device {dev.summary.id} ({dev.summary.display_name}) belongs to another "
                     "device or app; Swap Device only moves free-standing devices. Nothing was "
                     "sent."
                 )
         if not old.apps_using:
-            raise ValidationError(
+            raise ToolError(
                 f"No app uses device {old_id} ({old.summary.display_name}); there is nothing "
                 "to swap. Nothing was sent."
             )
@@ -1037,13 +1035,13 @@ class DeviceManager:
     async def replace_device(self, old_id: str, new_id: str) -> dict[str, Any]:
         """Move ``new_id``'s hardware onto ``old_id`` (old id, label, room, apps are kept)."""
         if old_id == new_id:
-            raise ValidationError("old_device_id and new_device_id must differ.")
+            raise ToolError("old_device_id and new_device_id must differ.")
         old, new = await asyncio.gather(self.get_device(old_id), self.get_device(new_id))
         options = await fetch_replacement_options(self._client, old_id)
         valid = {norm_id(o.get("id")): o for o in options}
         if new_id not in valid:
             shown = ", ".join(f"{o.get('name')} ({norm_id(o.get('id'))})" for o in options[:15])
-            raise ValidationError(
+            raise ToolError(
                 f"Device {new_id} ({new.summary.display_name}) is not a valid replacement for "
                 f"{old.summary.display_name}. The hub offers: {shown or 'none'}.",
                 hint="Replacements must share the device's main capabilities.",

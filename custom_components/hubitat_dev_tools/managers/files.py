@@ -7,6 +7,7 @@ import fnmatch
 from datetime import UTC, datetime
 from typing import Any
 
+from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.errors import HubBadResponseError
 from ..hub.files import (
@@ -18,7 +19,6 @@ from ..hub.files import (
     valid_file_name,
     write_file,
 )
-from .errors import ValidationError
 
 BINARY_EXTENSIONS = frozenset(
     {
@@ -30,16 +30,10 @@ MAX_WRITE_BYTES = 1_000_000
 BACKUP_MARK = "_backup_"
 
 
-class FileNotOnHub(ValidationError):
-    """The named file does not exist."""
-
-    code = "not_found"
-
-
 def check_name(name: str) -> None:
     """Refuse names the File Manager would not accept (before anything is sent)."""
     if not valid_file_name(name):
-        raise ValidationError(
+        raise ToolError(
             f"Invalid file name '{name}'. Use letters, digits, '.', '_' and '-', starting "
             "with a letter or digit; no folders or '..'. Nothing was sent to the hub.",
             hint="Pick a plain name such as my-notes.txt.",
@@ -115,8 +109,9 @@ class FilesManager:
         check_name(name)
         found = await self._find(name)
         if found is None:
-            raise FileNotOnHub(
+            raise ToolError(
                 f"There is no file '{name}' in the hub's File Manager.",
+                code="not_found",
                 hint="hub_list_files shows the file names (they are case-sensitive).",
             )
         meta = self._as_dict(found)
@@ -128,7 +123,7 @@ class FilesManager:
             return {**meta, "content": None, "note": "Binary file: not shown; use the url."}
         total = len(text)
         if offset > total:
-            raise ValidationError(
+            raise ToolError(
                 f"offset {offset} is past the end of '{name}' ({total} characters).",
                 hint="Use an offset below total_chars.",
             )
@@ -165,7 +160,7 @@ class FilesManager:
         check_name(name)
         data = content.encode()
         if len(data) > MAX_WRITE_BYTES:
-            raise ValidationError(
+            raise ToolError(
                 f"content is {len(data)} bytes; the limit is {MAX_WRITE_BYTES}. Nothing was sent.",
                 hint="Split the content over several files.",
             )
@@ -195,8 +190,9 @@ class FilesManager:
         check_name(name)
         existing = await self._find(name)
         if existing is None:
-            raise FileNotOnHub(
+            raise ToolError(
                 f"There is no file '{name}' in the hub's File Manager; nothing was deleted.",
+                code="not_found",
                 hint="hub_list_files shows the file names (they are case-sensitive).",
             )
         backup = await self._backup_existing(existing)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.errors import HubError
 from ..hub.info import (
@@ -17,7 +18,6 @@ from ..hub.info import (
     identity_from,
     save_location,
 )
-from .errors import ValidationError
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -92,7 +92,7 @@ class HubInfoManager:
         details = await fetch_details(self._client)
         missing = [src for src in LOCATION_FIELDS.values() if src not in details]
         if missing:
-            raise ValidationError(
+            raise ToolError(
                 f"The hub's details lack {', '.join(missing)}; saving would blank them, so "
                 "nothing was sent.",
                 hint="Change these settings in the hub UI (Settings > Location).",
@@ -100,7 +100,7 @@ class HubInfoManager:
         voices = details.get("ttsVoices")
         voice = changes.get("voice")
         if voice is not None and isinstance(voices, list) and voice not in voices:
-            raise ValidationError(
+            raise ToolError(
                 f"'{voice}' is not one of the hub's voices: {', '.join(map(str, voices))}. "
                 "Nothing was sent."
             )
@@ -110,7 +110,7 @@ class HubInfoManager:
         if not changed:
             return {"changed": {}, "unchanged": True}
         if body["timeZone"] != current["timeZone"]:  # never: the tool does not take it
-            raise ValidationError("The time zone is not changed here (it reboots the hub).")
+            raise ToolError("The time zone is not changed here (it reboots the hub).")
         await save_location(self._client, body)
         after = await fetch_details(self._client)
         kept = {key: after.get(LOCATION_FIELDS[key]) for key in changed}

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.errors import HubNotFoundError
 from ..hub.files import delete_file, list_files, read_text_file, valid_file_name, write_file
-from .errors import ValidationError
 
 PREFIX = "hdt-backup_"
 MAX_PER_ITEM = 10
@@ -73,7 +73,7 @@ class ItemBackups:
     async def read(self, file: str) -> dict[str, Any]:
         """Read and parse one backup file."""
         if parse_backup_name(file) is None or not valid_file_name(file):
-            raise ValidationError(
+            raise ToolError(
                 f"'{file}' is not an item backup name (hdt-backup_<type>-<id>_<time>.json).",
                 hint="List backups with hub_list_item_backups and pass the 'backup' value.",
             )
@@ -87,9 +87,9 @@ class ItemBackups:
         try:
             data = json.loads(text)
         except ValueError as err:
-            raise ValidationError(f"Backup {file} is not valid JSON; it cannot be used.") from err
+            raise ToolError(f"Backup {file} is not valid JSON; it cannot be used.") from err
         if not isinstance(data, dict):
-            raise ValidationError(f"Backup {file} does not hold an item snapshot.")
+            raise ToolError(f"Backup {file} does not hold an item snapshot.")
         return data
 
     async def save(

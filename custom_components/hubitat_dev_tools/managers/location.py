@@ -9,13 +9,13 @@ import time
 from datetime import datetime
 from typing import Any
 
+from ..errors import ToolError
 from ..hub import location as api
 from ..hub.apps import fetch_app_tree, fetch_config_page, fetch_rule_builder, fetch_rule_builder20
 from ..hub.client import HubClient
 from ..hub.devices import fetch_location_events
 from ..hub.errors import HubBadResponseError, HubNotFoundError, MakerNotConfiguredError
 from ..hub.models import coerce_numeric_text, norm_id, parse_hub_time
-from .errors import ConfirmationRequired, ValidationError
 from .state_cache import StateCache
 
 # How long the live cache may answer the list of modes (the active mode is event-driven).
@@ -110,7 +110,7 @@ class ModeManager:
                 found: dict[str, Any] = {**m, "_active_mode": listing["active_mode"]}
                 return found
         names = ", ".join(str(m["name"]) for m in listing["modes"])
-        raise ValidationError(
+        raise ToolError(
             f"No mode '{mode}' on the hub. Modes: {names}.",
             hint="Use a mode name from hub_list_modes, or create it with hub_create_mode.",
         )
@@ -134,10 +134,10 @@ class ModeManager:
     async def _check_new_name(self, name: str, except_id: str | None = None) -> str:
         clean = name.strip()
         if not clean:
-            raise ValidationError("A mode name cannot be empty.")
+            raise ToolError("A mode name cannot be empty.")
         for m in (await self.list_modes())["modes"]:
             if str(m["name"]).lower() == clean.lower() and m["mode_id"] != except_id:
-                raise ValidationError(f"A mode named '{m['name']}' already exists.")
+                raise ToolError(f"A mode named '{m['name']}' already exists.")
         return clean
 
     async def create(self, name: str, icon: str | None) -> dict[str, Any]:
@@ -160,7 +160,7 @@ class ModeManager:
         """Delete a mode (never the active one)."""
         target = await self.resolve(mode)
         if target["active"]:
-            raise ValidationError(
+            raise ToolError(
                 f"'{target['name']}' is the active mode; the hub cannot delete it.",
                 hint="Switch to another mode with hub_set_mode first.",
             )
@@ -194,12 +194,13 @@ class HsmManager:
     async def command(self, command: str, *, confirm: bool) -> dict[str, Any]:
         """Run an HSM command through the Maker API (confirm=true required)."""
         if command not in HSM_COMMANDS:
-            raise ValidationError(f"Unknown HSM command '{command}'. Use one of {HSM_COMMANDS}.")
+            raise ToolError(f"Unknown HSM command '{command}'. Use one of {HSM_COMMANDS}.")
         if not self._client.connection.has_maker:
             raise _maker_required("Changing HSM")
         if not confirm:
-            raise ConfirmationRequired(
+            raise ToolError(
                 f"HSM '{command}' changes the home's security state and needs confirm=true.",
+                code="confirmation_required",
                 hint="Ask the user to confirm, then call again with confirm=true.",
             )
         before = await self.status()
@@ -218,39 +219,39 @@ def coerce_variable(vtype: str, value: Any, name: str) -> str:
     where = f"Hub variable '{name}' is {vtype}"
     if vtype == "integer":
         if isinstance(value, bool):
-            raise ValidationError(f"{where}; got a boolean.")
+            raise ToolError(f"{where}; got a boolean.")
         try:
             number = float(str(value).strip())
         except ValueError:
-            raise ValidationError(f"{where}; got {value!r}.") from None
+            raise ToolError(f"{where}; got {value!r}.") from None
         if not number.is_integer():
-            raise ValidationError(f"{where} (whole numbers only); got {value!r}.")
+            raise ToolError(f"{where} (whole numbers only); got {value!r}.")
         return str(int(number))
     if vtype == "bigdecimal":
         if isinstance(value, bool):
-            raise ValidationError(f"{where}; got a boolean.")
+            raise ToolError(f"{where}; got a boolean.")
         try:
             float(str(value).strip())
         except ValueError:
-            raise ValidationError(f"{where} (a number); got {value!r}.") from None
+            raise ToolError(f"{where} (a number); got {value!r}.") from None
         return str(value).strip()
     if vtype == "boolean":
         if isinstance(value, bool):
             return "true" if value else "false"
         if str(value).strip().lower() in ("true", "false"):
             return str(value).strip().lower()
-        raise ValidationError(f"{where}; give true or false, got {value!r}.")
+        raise ToolError(f"{where}; give true or false, got {value!r}.")
     if vtype == "datetime":
         if parse_hub_time(str(value)) is None:
-            raise ValidationError(
+            raise ToolError(
                 f"{where}; give an ISO date-time like 2026-06-27T10:30:00-06:00, got {value!r}."
             )
         return str(value).strip()
     if isinstance(value, dict | list):
-        raise ValidationError(f"{where}; give text, not an object.")
+        raise ToolError(f"{where}; give text, not an object.")
     text = str(value).lower() if isinstance(value, bool) else str(value)
     if not text:
-        raise ValidationError(f"{where}; the hub does not accept an empty string.")
+        raise ToolError(f"{where}; the hub does not accept an empty string.")
     return text
 
 
@@ -333,12 +334,12 @@ class VariableManager:
         self._need_maker("Creating hub variables")
         clean = name.strip()
         if not VARIABLE_NAME_RE.match(clean):
-            raise ValidationError(
+            raise ToolError(
                 f"'{name}' is not a valid hub variable name.",
                 hint="Start with a letter; then letters, digits or _ (max 64), e.g. guestCount.",
             )
         if vtype not in WIZARD_TYPES:
-            raise ValidationError(f"Unknown type '{vtype}'. Use one of {VARIABLE_TYPES}.")
+            raise ToolError(f"Unknown type '{vtype}'. Use one of {VARIABLE_TYPES}.")
         text = coerce_variable(vtype, value, clean)
         if vtype == "datetime":
             when = parse_hub_time(text)
@@ -346,7 +347,7 @@ class VariableManager:
             text = when.isoformat(timespec="seconds")
         existing = (await self._names()).get(clean.lower())
         if existing is not None:
-            raise ValidationError(
+            raise ToolError(
                 f"A hub variable named '{existing}' already exists.",
                 hint="Change it with hub_set_variable, or pick another name.",
             )
@@ -393,7 +394,7 @@ class VariableManager:
         users = await self.variable_users(name)
         if users and not force:
             listed = ", ".join(f"{u['name']} (app {u['app_id']})" for u in users)
-            raise ValidationError(
+            raise ToolError(
                 f"Hub variable '{name}' is used by {listed}; deleting it would break them.",
                 hint="Change those rules first, or pass force=true if the user accepts "
                 "breaking them.",
@@ -420,7 +421,7 @@ class VariableManager:
             return await api.fetch_variable(self._client, name)
         except HubNotFoundError:
             names = sorted((await self._names()).values(), key=str.lower)
-            raise ValidationError(
+            raise ToolError(
                 f"No hub variable '{name}' (names are case-sensitive). Variables: "
                 f"{', '.join(names) or 'none'}.",
                 hint="List them with hub_list_variables.",

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from ..errors import ToolError
 from ..hub.backups import parse_hub_time
 from ..hub.client import HubClient
 from ..hub.health import parse_uptime
@@ -27,25 +28,18 @@ from ..hub.logs import (
     fetch_stats,
     strip_tags,
 )
-from .errors import ValidationError
 
 PAGE_BUDGET_BYTES = 80_000
 MESSAGE_MAX_CHARS = 1500
 
 
-class InvalidLogCursor(ValidationError):
-    """The cursor was not produced by hub_get_logs."""
-
-    code = "invalid_cursor"
-
-
 def parse_when(value: str | None, field: str) -> datetime | None:
-    """ISO date-time (naive = UTC) -> aware datetime; ValidationError otherwise."""
+    """ISO date-time (naive = UTC) -> aware datetime; ToolError otherwise."""
     if value is None or not str(value).strip():
         return None
     parsed = parse_hub_time(str(value))
     if parsed is None:
-        raise ValidationError(
+        raise ToolError(
             f"{field} '{value}' is not an ISO date-time. Nothing was sent to the hub.",
             hint="Use e.g. 2026-11-29T08:00:00Z (UTC) or with an offset.",
         )
@@ -68,8 +62,9 @@ def _decode_cursor(cursor: str) -> tuple[datetime | None, int]:
         if offset < 0:
             raise ValueError(offset)
     except (binascii.Error, UnicodeDecodeError, ValueError, KeyError, TypeError):
-        raise InvalidLogCursor(
+        raise ToolError(
             "The cursor is not one hub_get_logs returned.",
+            code="invalid_cursor",
             hint="Omit cursor for the first page, then pass next_cursor as is.",
         ) from None
     return anchor, offset
@@ -96,9 +91,9 @@ class LogsManager:
         source_type = args.get("source_type")
         source_id = str(args["source_id"]) if args.get("source_id") is not None else None
         if source_id and not source_type:
-            raise ValidationError(
+            raise ToolError(
                 "source_id needs source_type ('dev' for a device, 'app' for an app). "
-                "Nothing was sent to the hub.",
+                "Nothing was sent to the hub."
             )
         min_level = LEVELS.index(args["level"]) if args.get("level") else 0
         patterns = [p.lower() for p in args.get("patterns") or [] if p]
@@ -131,8 +126,9 @@ class LogsManager:
         if anchor is None and matched and matched[0].time is not None:
             anchor = matched[0].time
         if offset > len(matched):
-            raise InvalidLogCursor(
+            raise ToolError(
                 "The cursor points past the end of the matching logs.",
+                code="invalid_cursor",
                 hint="Start again without a cursor.",
             )
         limit = int(args.get("limit") or 50)

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ..hub.radios import (
@@ -23,7 +24,6 @@ from ..hub.radios import (
     remove_zwave_node,
     start_zwave_repair,
 )
-from .errors import DeviceNotAllowed, ValidationError
 
 _ZWAVE_NODE_KEYS = (
     "nodeId", "deviceId", "deviceName", "deviceType", "nodeState", "security", "route",
@@ -195,7 +195,7 @@ class RadioManager:
                     break
                 _check_allowed(node.get("deviceId"), device_allowed)
                 return node
-        raise ValidationError(
+        raise ToolError(
             f"There is no Z-Wave node {node_id} (other than the hub's own controller, 1). "
             "Nothing was sent.",
             hint="hub_get_radio_details radio=zwave lists the nodes (decimal ids).",
@@ -214,23 +214,24 @@ class RadioManager:
         """One radio operation, validated first (action of that radio, node, setup code)."""
         own = [a for a, spec in RADIO_ACTIONS.items() if spec[0] == radio]
         if action not in own:
-            raise ValidationError(
+            raise ToolError(
                 f"'{action}' is not a {radio} action; {radio} actions: {', '.join(own)}. "
                 "Nothing was sent."
             )
         needs_node = RADIO_ACTIONS[action][3] is not None
         if needs_node and node_id is None:
-            raise ValidationError(f"{action} needs node_id. Nothing was sent.")
+            raise ToolError(f"{action} needs node_id. Nothing was sent.")
         if not needs_node and node_id is not None:
-            raise ValidationError(f"{action} takes no node_id. Nothing was sent.")
+            raise ToolError(f"{action} takes no node_id. Nothing was sent.")
         if (action == "pair") != (setup_code is not None):
-            raise ValidationError(
+            raise ToolError(
                 "setup_code goes with action=pair (and pair needs it). Nothing was sent."
             )
         if action == "exclusion_start" and allowlist_active:
-            raise DeviceNotAllowed(
+            raise ToolError(
                 "Exclusion can remove any Z-Wave device, and this assistant is limited to some "
                 "devices (device allowlist). Nothing was sent.",
+                code="device_not_allowed",
                 hint="Exclude the device from the hub UI, or ask an admin to lift the allowlist.",
             )
         target: dict[str, Any] = {}
@@ -243,13 +244,13 @@ class RadioManager:
             try:
                 details = await fetch_matter_details(self._client)
             except HubNotFoundError as err:
-                raise ValidationError(
+                raise ToolError(
                     "This hub has no Matter support (or it is off). Nothing was sent."
                 ) from err
             devices = [d for d in details.get("devices") or [] if isinstance(d, dict)]
             device = next((d for d in devices if str(d.get("nodeId")) == str(node_id)), None)
             if device is None:
-                raise ValidationError(
+                raise ToolError(
                     f"There is no Matter node {node_id}. Nothing was sent.",
                     hint="hub_get_radio_details radio=matter lists the nodes.",
                 )
@@ -297,7 +298,7 @@ class RadioManager:
         node = await self._zwave_node(node_id, device_allowed)
         state = str(node.get("nodeState") or "")
         if state.upper() != "FAILED":
-            raise ValidationError(
+            raise ToolError(
                 f"Z-Wave node {node_id} ({node.get('deviceName')}) is {state or 'not failed'}; "
                 "only a failed node can be removed. Nothing was sent.",
                 hint="For a working device use hub_call_radio_action action=exclusion_start "
@@ -331,9 +332,10 @@ class RadioManager:
 def _check_allowed(device_id: Any, device_allowed: Callable[[str], bool]) -> None:
     """Refuse a node whose device is outside the assistant's device allowlist."""
     if device_id is not None and not device_allowed(str(device_id)):
-        raise DeviceNotAllowed(
+        raise ToolError(
             f"That node is device {device_id}, outside the assistant's device allowlist. "
             "Nothing was sent.",
+            code="device_not_allowed",
             hint="Do not retry with this node; an admin can change the allowlist.",
         )
 
@@ -356,7 +358,7 @@ def normalize_setup_code(code: str) -> str:
     text = code.strip()
     compact = text if text.startswith("MT:") else re.sub(r"[\s-]", "", text)
     if not _SETUP_CODE_RE.match(compact):
-        raise ValidationError(
+        raise ToolError(
             "setup_code must be the 11- or 21-digit Matter pairing code (dashes allowed) or "
             "the MT:... QR payload. Nothing was sent."
         )
@@ -377,12 +379,12 @@ async def update_radio_settings(
     """Change radio settings, each checked against what the hub offers; read back."""
     wrong = sorted(set(changes) - RADIO_SETTING_KEYS[radio])
     if wrong:
-        raise ValidationError(
+        raise ToolError(
             f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not a {radio} setting; "
             f"{radio} settings: {', '.join(sorted(RADIO_SETTING_KEYS[radio]))}. Nothing was sent."
         )
     if not changes:
-        raise ValidationError("Give at least one setting to change. Nothing was sent.")
+        raise ToolError("Give at least one setting to change. Nothing was sent.")
     fetch = {
         "zwave": fetch_zwave_details,
         "zigbee": fetch_zigbee_details,
@@ -391,7 +393,7 @@ async def update_radio_settings(
     try:
         current = await fetch(client)
     except HubNotFoundError as err:
-        raise ValidationError(f"This hub has no {radio} radio. Nothing was sent.") from err
+        raise ToolError(f"This hub has no {radio} radio. Nothing was sent.") from err
     calls: list[tuple[str, dict[str, str] | None]] = []
     if radio == "zigbee":
         channel = changes.get("channel", current.get("channel"))
@@ -401,13 +403,13 @@ async def update_radio_settings(
             ("power_level", changes.get("power_level"), current.get("powerLevels")),
         ):
             if value is not None and isinstance(offered, list) and value not in offered:
-                raise ValidationError(
+                raise ToolError(
                     f"{key} {value} is not offered by this hub ({', '.join(map(str, offered))})."
                     " Nothing was sent."
                 )
         if "channel" in changes or "power_level" in changes:
             if channel is None or power is None:
-                raise ValidationError(
+                raise ToolError(
                     "The hub did not say its current Zigbee channel/power; nothing was sent."
                 )
             calls.append(
@@ -422,7 +424,7 @@ async def update_radio_settings(
             )
             ping = changes.get("inactive_device_ping", current.get("inactiveDevicePingEnabled"))
             if rebuild is None or ping is None:
-                raise ValidationError(
+                raise ToolError(
                     "The hub did not say its current Zigbee settings; nothing was sent."
                 )
             calls.append(
@@ -437,7 +439,7 @@ async def update_radio_settings(
     if radio == "zwave" and "long_range_channel" in changes:
         region = current.get("region")
         if not region:
-            raise ValidationError("The hub did not say its Z-Wave region; nothing was sent.")
+            raise ToolError("The hub did not say its Z-Wave region; nothing was sent.")
         calls.append(
             (
                 "/hub/zwaveDetails/update",

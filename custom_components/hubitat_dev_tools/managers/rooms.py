@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.models import Room
 from ..hub.rooms import delete_room, fetch_rooms, save_room
-from .errors import ValidationError
 
 Allowed = Callable[[str], bool]
 
@@ -52,7 +52,7 @@ class RoomManager:
         for r in rooms:
             if r.id == wanted or r.name.lower() == wanted.lower():
                 return r
-        raise ValidationError(
+        raise ToolError(
             f"No room '{room}' on the hub. Rooms: {', '.join(r.name for r in rooms) or 'none'}.",
             hint="Use a room name or id from hub_list_rooms.",
         )
@@ -60,10 +60,10 @@ class RoomManager:
     async def _check_name(self, name: str, *, except_id: str | None = None) -> str:
         clean = name.strip()
         if not clean:
-            raise ValidationError("A room name cannot be empty.")
+            raise ToolError("A room name cannot be empty.")
         for r in await fetch_rooms(self._client):
             if r.name.lower() == clean.lower() and r.id != except_id:
-                raise ValidationError(
+                raise ToolError(
                     f"A room named '{r.name}' already exists (id {r.id}).",
                     hint="Pick another name, or use hub_update_room on the existing room.",
                 )
@@ -85,7 +85,7 @@ class RoomManager:
             known |= {str(d.get("id")) for d in tree if isinstance(d, dict)}
         missing = [d for d in device_ids if d not in known]
         if missing:
-            raise ValidationError(
+            raise ToolError(
                 f"No device with id {', '.join(missing)} on the hub. Nothing was changed.",
                 hint="Use hub_list_devices to find device ids.",
             )
@@ -105,9 +105,9 @@ class RoomManager:
             name = await self._check_name(new_name, except_id=current.id)
         not_members = [d for d in remove_device_ids if d not in current.device_ids]
         if not_members:
-            raise ValidationError(
+            raise ToolError(
                 f"Device(s) {', '.join(not_members)} are not in room '{current.name}'. "
-                "Nothing was changed.",
+                "Nothing was changed."
             )
         await self._check_devices(add_device_ids)
         members = [d for d in current.device_ids if d not in remove_device_ids]

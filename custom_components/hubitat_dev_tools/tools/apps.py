@@ -8,8 +8,8 @@ from typing import Any
 
 import probatio as vol
 
+from ..errors import ToolError
 from ..managers.apps import AppManager
-from ..managers.errors import ValidationError
 from ..safety import ToolKind
 from .base import HubTool, ToolCall, ascii_re
 from .code import BACKUP_NAME
@@ -221,7 +221,7 @@ class UpdateAppSettingsTool(HubTool):
         """Validate, back up, set, press, read back."""
         settings = args.get("settings") or {}
         if not settings and "press" not in args:
-            raise ValidationError(
+            raise ToolError(
                 "Give settings, press, or both. Nothing was sent.",
                 hint="hub_get_app shows the page's inputs and buttons.",
             )
@@ -346,7 +346,7 @@ class ImportAppTool(HubTool):
         """Import."""
         given = [k for k in ("export", "from_file", "from_backup") if k in args]
         if len(given) != 1:
-            raise ValidationError(
+            raise ToolError(
                 "Give exactly one of export, from_file or from_backup"
                 + (f" (got {', '.join(given)})" if given else "")
                 + ". Nothing was sent.",

@@ -29,12 +29,11 @@ from homeassistant.helpers import llm
 
 from ..const import DOMAIN, RESULT_MAX_BYTES
 from ..domain_data import get_domain_data
+from ..errors import ToolError
 from ..hub.errors import HubAuthError, HubError
-from ..managers.errors import ValidationError
 from ..runtime import HubRuntime
 from ..safety import (
     Caller,
-    Refusal,
     ToolKind,
     check_destructive,
     check_devices,
@@ -45,6 +44,7 @@ from ..safety import (
     resolve_admin,
     resolve_hub,
 )
+from .errors import tool_error
 from .guide import section_for_error
 
 _LOGGER = logging.getLogger(__name__)
@@ -220,7 +220,7 @@ class HubTool(llm.Tool):
         return None if cls.core else gateway_name(cls.domain, cls.kind)
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Do the work; return JSON-able data. Raise ValidationError/HubError/Refusal."""
+        """Do the work; return JSON-able data. Raise ToolError or HubError."""
         raise NotImplementedError
 
     async def async_call(
@@ -259,11 +259,11 @@ class HubTool(llm.Tool):
             try:
                 args = self.parameters(raw_args)
             except vol.Invalid as err:
-                raise Refusal(
-                    "invalid_arguments",
+                raise ToolError(
                     f"Invalid arguments for {self.name}: {_format_invalid(err)}. "
                     "Nothing was sent to the hub.",
-                    "Fix the arguments to match the tool's input schema and call again.",
+                    code="invalid_arguments",
+                    hint="Fix the arguments to match the tool's input schema and call again.",
                 ) from None
             caller = await resolve_admin(hass, llm_context)
             if self.hub_access:
@@ -278,46 +278,33 @@ class HubTool(llm.Tool):
                 allowed = _allow_all
             call = ToolCall(hass, runtime, caller, self.name, allowed, via, llm_context)
             data = await self.run(call, args)
-        except Refusal as err:
-            return self._fail(
-                hass, caller, runtime, raw_args, err.code, str(err), err.hint, "refused", via
-            )
-        except ValidationError as err:
-            return self._fail(
-                hass, caller, runtime, raw_args, err.code, str(err), err.hint, "refused", via
-            )
-        except HubAuthError as err:
-            if runtime is not None:
+        except (ToolError, HubError, HomeAssistantError) as err:
+            failure = self._as_tool_error(err)
+            if isinstance(err, HubAuthError) and runtime is not None:
                 runtime.entry.async_start_reauth(hass)
-            return self._fail(
-                hass, caller, runtime, raw_args, err.code, str(err), err.hint, "failed", via
-            )
-        except HubError as err:
-            return self._fail(
-                hass, caller, runtime, raw_args, err.code, str(err), err.hint, "failed", via
-            )
-        except HomeAssistantError as err:
-            return self._fail(
-                hass, caller, runtime, raw_args, "error", str(err), None, "failed", via
-            )
+            return self._fail(hass, caller, runtime, raw_args, failure, via)
         except Exception:
             _LOGGER.exception("Unexpected error in tool %s", self.name)
-            return self._fail(
-                hass,
-                caller,
-                runtime,
-                raw_args,
-                "internal_error",
+            failure = ToolError(
                 f"{self.name} failed with an internal error (logged in Home Assistant).",
-                "Do not retry the same call; report it with the Home Assistant log.",
-                "failed",
-                via,
+                code="internal_error",
+                hint="Do not retry the same call; report it with the Home Assistant log.",
+                outcome="failed",
             )
+            return self._fail(hass, caller, runtime, raw_args, failure, via)
         if self.is_write:
             summary = data.get("summary") if isinstance(data, dict) else None
             self._audit(hass, caller, runtime, raw_args, "ok", summary, via)
         capped, ok = cap_result(json_safe(data), self.narrow_hint)
         return llm.ToolResult(data=capped, error=not ok)
+
+    @staticmethod
+    def _as_tool_error(err: ToolError | HubError | HomeAssistantError) -> ToolError:
+        if isinstance(err, ToolError):
+            return err
+        if isinstance(err, HubError):
+            return tool_error(err)
+        return ToolError(str(err), code="error", outcome="failed")
 
     def _fail(
         self,
@@ -325,14 +312,13 @@ class HubTool(llm.Tool):
         caller: Caller | None,
         runtime: HubRuntime | None,
         raw_args: dict[str, Any],
-        code: str,
-        message: str,
-        hint: str | None,
-        outcome: str,
+        failure: ToolError,
         via: str | None = None,
     ) -> llm.ToolResult:
+        code, message, hint = failure.code, str(failure), failure.hint
         if self.is_write:
-            self._audit(hass, caller, runtime, raw_args, outcome, f"{code}: {message}", via)
+            detail = f"{code}: {message}"
+            self._audit(hass, caller, runtime, raw_args, failure.outcome, detail, via)
         data: dict[str, Any] = {"error": code, "message": message}
         section = section_for_error(code, self.domain)
         if section and (not hint or "hub_get_tool_guide" not in hint):

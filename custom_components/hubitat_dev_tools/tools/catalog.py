@@ -13,7 +13,7 @@ import probatio as vol
 
 from ..const import SURFACE_FLAT
 from ..domain_data import get_domain_data
-from ..managers.errors import ValidationError
+from ..errors import ToolError
 from ..safety import ToolKind
 from .base import HubTool, ToolCall
 from .guide import build_sections
@@ -104,7 +104,7 @@ class GetToolGuideTool(HubTool):
         sections = build_sections(rows)
         wanted = (args.get("section") or "overview").strip().lower()
         if wanted not in sections:
-            raise ValidationError(
+            raise ToolError(
                 f"No guide section '{wanted}'. Sections: {', '.join(sections)}.",
                 hint="Call again with one of the listed sections.",
             )

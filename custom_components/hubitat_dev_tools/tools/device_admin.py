@@ -6,8 +6,8 @@ from typing import Any
 
 import probatio as vol
 
+from ..errors import ToolError
 from ..managers.devices import DeviceUpdate
-from ..managers.errors import ValidationError
 from ..safety import ToolKind
 from .base import HubTool, ToolCall
 from .devices import DEVICE_ID
@@ -65,7 +65,7 @@ class UpdateDeviceTool(HubTool):
             v is not None
             for v in (upd.label, upd.name, upd.room, upd.enabled, upd.preferences, upd.dni)
         ) and (upd.tags is None):
-            raise ValidationError("Nothing to change: give at least one field to update.")
+            raise ToolError("Nothing to change: give at least one field to update.")
         result = await call.runtime.devices.update_device(args["device_id"], upd)
         label = result["device"].get("label")
         applied = ", ".join(result["applied"]) or "nothing (already as requested)"
@@ -240,7 +240,7 @@ class SearchCompatibleDevicesTool(HubTool):
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Search the catalog."""
         if not args.get("text") and not args.get("protocol"):
-            raise ValidationError(
+            raise ToolError(
                 "Give text or protocol: the full catalog has about a thousand entries.",
                 hint="For example text='zooz dimmer' or protocol='Matter'.",
             )

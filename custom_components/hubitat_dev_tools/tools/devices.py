@@ -7,10 +7,10 @@ from typing import Any
 
 import probatio as vol
 
+from ..errors import ToolError
 from ..hub.models import parse_hub_time
 from ..managers.devices import COMPARATORS, MAX_WAIT_MS, AttributeCondition, DeviceFilter
-from ..managers.errors import ValidationError
-from ..safety import Refusal, ToolKind
+from ..safety import ToolKind
 from .base import HubTool, ToolCall, ascii_re
 from .paging import paginate, paging_fields
 
@@ -113,7 +113,7 @@ class ListDevicesTool(HubTool):
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return matching devices with states."""
         if "value" in args and "attribute" not in args:
-            raise ValidationError("value needs attribute (e.g. attribute='switch', value='on').")
+            raise ToolError("value needs attribute (e.g. attribute='switch', value='on').")
         since = parse_hub_time(args.get("changed_since")) if "changed_since" in args else None
         if "changed_within_minutes" in args:
             window = datetime.now(UTC) - timedelta(minutes=args["changed_within_minutes"])
@@ -237,13 +237,13 @@ class GetDeviceAttributeTool(HubTool):
         if "device_id" in args and args["device_id"] not in ids:
             ids.insert(0, args["device_id"])
         if not ids:
-            raise ValidationError("Give device_id or device_ids.")
+            raise ToolError("Give device_id or device_ids.")
         hidden = [i for i in ids if not call.device_allowed(i)]
         if hidden:
-            raise Refusal(
-                "device_not_allowed",
+            raise ToolError(
                 f"Device(s) {', '.join(hidden)} are not available to the assistant (device "
                 "restriction in the integration's options). Nothing was read.",
+                code="device_not_allowed",
             )
         manager = call.runtime.devices
         condition = make_condition(args)
@@ -324,13 +324,13 @@ class CallDeviceCommandTool(HubTool):
         """Validate, then send the command(s)."""
         if "commands" in args:
             if "device_id" in args or "command" in args or "wait_for" in args:
-                raise ValidationError(
+                raise ToolError(
                     "Use either commands (a batch) or device_id+command, not both; wait_for "
                     "works only with a single command."
                 )
             return await self._batch(call, args)
         if "device_id" not in args or "command" not in args:
-            raise ValidationError("Give device_id and command (or a commands batch).")
+            raise ToolError("Give device_id and command (or a commands batch).")
         manager = call.runtime.devices
         condition = make_condition(args["wait_for"]) if "wait_for" in args else None
         prepared = await manager.prepare(
@@ -363,10 +363,10 @@ class CallDeviceCommandTool(HubTool):
             {e["device_id"] for e in entries if not call.device_allowed(e["device_id"])}
         )
         if hidden:
-            raise Refusal(
-                "device_not_allowed",
+            raise ToolError(
                 f"Device(s) {', '.join(hidden)} are not available to the assistant (device "
                 "restriction in the integration's options). Nothing was sent.",
+                code="device_not_allowed",
             )
         manager = call.runtime.devices
         prepared = await manager.prepare_many(entries, confirm=args["confirm"])

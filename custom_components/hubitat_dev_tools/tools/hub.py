@@ -7,8 +7,8 @@ from typing import Any
 
 import probatio as vol
 
+from ..errors import ToolError
 from ..hub.backups import fetch_local_backups
-from ..managers.errors import ValidationError
 from ..managers.hub_info import HubInfoManager
 from ..safety import ToolKind
 from .base import HubTool, ToolCall
@@ -127,7 +127,7 @@ class UpdateHubSettingsTool(HubTool):
         }
         changes = {hub_key: args[arg] for arg, hub_key in keys.items() if arg in args}
         if not changes:
-            raise ValidationError(
+            raise ToolError(
                 "Give at least one setting to change. Nothing was sent.",
                 hint="hub_get_info shows the hub's name and basics.",
             )

@@ -27,17 +27,11 @@ from typing import Any
 
 import probatio as vol
 
-from ..managers.errors import ValidationError
+from ..errors import ToolError
 
 _PREFIX = "o:"
 
 CURSOR_DESC = "Opaque cursor from a previous next_cursor; omit for the first page."
-
-
-class InvalidCursor(ValidationError):
-    """The cursor was not produced by this tool (or is past the end)."""
-
-    code = "invalid_cursor"
 
 
 def paging_fields(*, default_limit: int = 100, max_limit: int = 500) -> dict[Any, Any]:
@@ -56,7 +50,7 @@ def encode_cursor(offset: int) -> str:
 
 
 def decode_cursor(cursor: str | None) -> int:
-    """Decode a cursor to an offset (0 for none); raise InvalidCursor if malformed."""
+    """Decode a cursor to an offset (0 for none); raise ToolError(invalid_cursor) if malformed."""
     if cursor is None or cursor == "":
         return 0
     try:
@@ -65,8 +59,9 @@ def decode_cursor(cursor: str | None) -> int:
     except (binascii.Error, UnicodeDecodeError, ValueError):
         text = ""
     if not text.startswith(_PREFIX) or not text[len(_PREFIX) :].isdigit():
-        raise InvalidCursor(
+        raise ToolError(
             "The cursor is not one this tool returned.",
+            code="invalid_cursor",
             hint="Omit cursor to start from the first page, then pass next_cursor as is.",
         )
     return int(text[len(_PREFIX) :])
@@ -83,8 +78,9 @@ def paginate(
     offset = decode_cursor(args.get("cursor"))
     total = len(items)
     if offset > total:
-        raise InvalidCursor(
+        raise ToolError(
             f"The cursor points past the end of the list ({total} items now).",
+            code="invalid_cursor",
             hint="The list changed since; start again without a cursor.",
         )
     limit = int(args.get("limit") or default_limit)

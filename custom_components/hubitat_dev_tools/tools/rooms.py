@@ -6,9 +6,9 @@ from typing import Any
 
 import probatio as vol
 
+from ..errors import ToolError
 from ..managers.devices import DeviceFilter
-from ..managers.errors import ValidationError
-from ..safety import Refusal, ToolKind
+from ..safety import ToolKind
 from .base import HubTool, ToolCall
 from .devices import DEVICE_ID
 
@@ -19,10 +19,10 @@ IDS = vol.All([DEVICE_ID], vol.Length(max=200))
 def _check_allowed(call: ToolCall, ids: list[str]) -> None:
     hidden = [i for i in ids if not call.device_allowed(i)]
     if hidden:
-        raise Refusal(
-            "device_not_allowed",
+        raise ToolError(
             f"Device(s) {', '.join(hidden)} are not available to the assistant (device "
             "restriction in the integration's options). Nothing was changed.",
+            code="device_not_allowed",
         )
 
 
@@ -123,7 +123,7 @@ class UpdateRoomTool(HubTool):
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Apply the change."""
         if not (args.get("new_name") or args["add_device_ids"] or args["remove_device_ids"]):
-            raise ValidationError(
+            raise ToolError(
                 "Nothing to change: give new_name, add_device_ids or remove_device_ids."
             )
         _check_allowed(call, args["add_device_ids"] + args["remove_device_ids"])

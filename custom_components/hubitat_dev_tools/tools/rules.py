@@ -6,8 +6,8 @@ from typing import Any
 
 import probatio as vol
 
+from ..errors import ToolError
 from ..managers.apps import AppManager
-from ..managers.errors import ValidationError
 from ..safety import ToolKind
 from .apps import APP_ID
 from .base import HubTool, ToolCall
@@ -225,7 +225,7 @@ class UpdateVisualRuleTool(HubTool):
         """Read, merge, back up, write."""
         changes = _body(args)
         if not changes:
-            raise ValidationError(
+            raise ToolError(
                 "Nothing to change: pass name, paused or a node list. Nothing was sent."
             )
         result = await _manager(call).update_visual_rule(args["app_id"], changes)

@@ -29,7 +29,8 @@ from ..const import (
     SURFACE_COMPACT,
     SURFACE_FLAT,
 )
-from ..safety import Refusal, ToolKind, loaded_runtimes, option_refusal, resolve_admin
+from ..errors import ToolError
+from ..safety import ToolKind, loaded_runtimes, option_refusal, resolve_admin
 from .base import HubTool, input_schema
 
 # Names the current call may reach (set per call by our APIInstance, which sees the list
@@ -114,7 +115,7 @@ class GatewayTool(llm.Tool):
         if not tool_name:
             try:
                 await resolve_admin(hass, llm_context)
-            except Refusal as err:
+            except ToolError as err:
                 return _error(err.code, str(err), err.hint)
             if args:
                 return _error(
@@ -133,7 +134,7 @@ class GatewayTool(llm.Tool):
         if sub is None:
             try:  # a known tool is refused by its own chokepoint (and audited); this is not
                 await resolve_admin(hass, llm_context)
-            except Refusal as err:
+            except ToolError as err:
                 return _error(err.code, str(err), err.hint)
             other = registry().get(str(tool_name))
             if other is not None and other.gateway() is not None:
