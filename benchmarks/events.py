@@ -18,7 +18,7 @@ import aiohttp
 from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
 from custom_components.hubitat_dev_tools.hub.devices import fetch_devices
 from custom_components.hubitat_dev_tools.hub.events import EVENT_PATH, HubSocket
-from custom_components.hubitat_dev_tools.managers.state_cache import StateCache
+from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
 

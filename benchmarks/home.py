@@ -22,8 +22,7 @@ from typing import Any, cast
 import aiohttp
 
 from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
-from custom_components.hubitat_dev_tools.managers.devices import DeviceManager
-from custom_components.hubitat_dev_tools.managers.rooms import RoomManager
+from custom_components.hubitat_dev_tools.managers.hub import Hub
 from custom_components.hubitat_dev_tools.tools.base import HubTool, ToolCall, json_safe
 from custom_components.hubitat_dev_tools.tools.devices import (
     CallDeviceCommandTool,
@@ -63,12 +62,8 @@ class _Bench:
                 maker_token=emu.maker_token,
             ),
         )
-        runtime = SimpleNamespace(
-            client=self.client,
-            devices=DeviceManager(self.client),
-            rooms=RoomManager(self.client),
-            cache=None,  # no live stream here: every read goes to the hub (benchmarks.events)
-        )
+        # No live stream here (hub.cache is None): every read goes to the hub.
+        runtime = SimpleNamespace(hub=Hub(self.client))
         self.call = ToolCall(
             hass=cast(Any, None), runtime=cast(Any, runtime), caller=cast(Any, None), tool_name=""
         )

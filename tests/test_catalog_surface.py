@@ -173,9 +173,9 @@ def test_pagination_round_trip() -> None:
     assert pages == 5
     assert decode_cursor(encode_cursor(120)) == 120
     for bad in ("abc", "12", encode_cursor(10)[:-1] + "!"):
-        with pytest.raises(ToolError, match='cursor'):
+        with pytest.raises(ToolError, match="cursor"):
             decode_cursor(bad)
-    with pytest.raises(ToolError, match='cursor'):
+    with pytest.raises(ToolError, match="cursor"):
         paginate(items[:5], {"cursor": encode_cursor(99)})
 
 

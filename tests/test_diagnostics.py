@@ -22,7 +22,7 @@ async def test_diagnostics_redacted(
     text = json.dumps(diag)
     assert secure_hub.password not in text
     assert secure_hub.maker_token not in text
-    cookie = entry.runtime_data.client.session_cookie
+    cookie = entry.runtime_data.hub.client.session_cookie
     assert cookie is not None
     assert cookie[1] not in text
     assert diag["hub"]["firmware"]

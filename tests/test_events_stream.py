@@ -25,7 +25,7 @@ from custom_components.hubitat_dev_tools.hub.events import (
     parse_event_frame,
     parse_log_frame,
 )
-from custom_components.hubitat_dev_tools.managers.state_cache import StateCache
+from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, add_entry
@@ -61,10 +61,10 @@ async def ensure_stream(
 ) -> StateCache:
     """The entry's live cache: the wired one, else start one here (stopped on unload)."""
     runtime = entry.runtime_data
-    if runtime.cache is None:
+    if runtime.hub.cache is None:
         stop = await event_stream.async_setup_event_stream(hass, entry, runtime, config)
         entry.async_on_unload(stop)
-    cache = runtime.cache
+    cache = runtime.hub.cache
     assert cache is not None
     await until(lambda: cache.live, what="stream live")
     return cache
@@ -417,7 +417,7 @@ async def test_unload_leaves_nothing_behind(
     await asyncio.sleep(0)
     await hass.config_entries.async_unload(entry.entry_id)
     await hass.async_block_till_done()
-    assert runtime.cache is None
+    assert runtime.hub.cache is None
     with pytest.raises(Exception, match="stream stopped"):
         await pending
     await until(lambda: hub.event_socket_count == 0 and hub.log_socket_count == 0)

@@ -11,7 +11,7 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools import event_stream
-from custom_components.hubitat_dev_tools.managers.state_cache import StateCache
+from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, add_entry
@@ -80,7 +80,7 @@ async def test_tail_logs_without_stream_uses_one_shot_socket(
 ) -> None:
     monkeypatch.setattr(event_stream, "STREAM_CONFIG", replace(FAST, enabled=False))
     entry = await add_entry(hass, hub)
-    assert entry.runtime_data.cache is None
+    assert entry.runtime_data.hub.cache is None
     later(0.2, hub, "error", "one shot", source_type="dev", source_id=3, name="X")
     result = await call_tool("hub_tail_logs", {"window_s": 0.7})
     assert not result.error, result.data
@@ -127,7 +127,7 @@ async def test_recent_events_without_stream_read_hub_history(
 ) -> None:
     monkeypatch.setattr(event_stream, "STREAM_CONFIG", replace(FAST, enabled=False))
     entry = await add_entry(hass, hub)
-    assert entry.runtime_data.cache is None
+    assert entry.runtime_data.hub.cache is None
     hub.set_mode(next(m["name"] for m in hub.modes if m["name"] != hub.current_mode))
     result = await call_tool("hub_list_recent_events", {"name": "mode"})
     assert not result.error, result.data

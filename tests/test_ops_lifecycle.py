@@ -55,7 +55,7 @@ async def test_reboot_and_wait(
     hub.reboot_downtime = 0.3
     hub.reboot_starting_time = 0.3
     hub.mark_backup_now()
-    lifecycle.POLL_INTERVAL = 0.05  # the manager reads it per instance
+    lifecycle.POLL_INTERVAL = 0.05  # the manager reads it at each wait
     try:
         data = await ok(call_tool, "hub_reboot_hub", {"confirm": True, "wait": True})
     finally:

@@ -40,7 +40,7 @@ async def test_no_secret_anywhere(
     outputs.append((await call_tool("hub_list_rooms")).data)
     secure_hub.faults.down = False
     outputs.append(await async_get_config_entry_diagnostics(hass, entry))
-    cookie = entry.runtime_data.client.session_cookie
+    cookie = entry.runtime_data.hub.client.session_cookie
     secrets = [secure_hub.password, secure_hub.maker_token] + ([cookie[1]] if cookie else [])
     text = json.dumps(outputs) + caplog.text
     for secret in secrets:

@@ -174,7 +174,7 @@ async def test_create_backup_records_time(
     result = await call_tool("hub_create_backup")
     assert not result.error, result.data
     assert result.data["backup"]["name"]
-    assert entry.runtime_data.last_backup_at is not None
+    assert entry.runtime_data.hub.backups.last_backup_at is not None
 
 
 async def test_non_admin_refused_everywhere(
@@ -275,4 +275,4 @@ async def test_destructive_gate(
     assert err.value.code == "backup_required"
     hub.mark_backup_now()  # a backup made on the hub itself counts too
     await check_destructive(runtime, {"confirm": True})
-    assert runtime.last_backup_at is not None
+    assert runtime.hub.backups.last_backup_at is not None

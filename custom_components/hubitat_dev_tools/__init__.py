@@ -17,6 +17,7 @@ from .hub.errors import HubAuthError, HubError
 from .hub.info import fetch_identity
 from .hub_alerts import async_setup_hub_alerts
 from .llm_api import async_register
+from .managers.hub import Hub
 from .mcp_exposure import async_clear_issues, async_track_exposure
 from .runtime import HubitatConfigEntry, HubRuntime
 
@@ -49,7 +50,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> b
         raise ConfigEntryAuthFailed(str(err)) from err
     except HubError as err:
         raise ConfigEntryNotReady(f"Hub {entry.title} is not reachable: {err}") from err
-    entry.runtime_data = HubRuntime.build(entry, client, identity)
+    entry.runtime_data = HubRuntime(entry, Hub(client), identity)
     # Live events: the state cache answers reads and resolves waits; up to 3 s for the
     # first connection so the first calls are already served from the cache.
     entry.async_on_unload(

@@ -288,7 +288,7 @@ class HubitatDevToolsOptionsFlow(OptionsFlow):
         if not isinstance(runtime, HubRuntime):
             return []
         try:
-            devices = await runtime.devices.list_devices(DeviceFilter())
+            devices = await runtime.hub.devices.list_devices(DeviceFilter())
         except HubError:
             return []
         return [SelectOptionDict(value=d.id, label=f"{d.label} ({d.id})") for d in devices]

@@ -46,7 +46,7 @@ async def async_get_config_entry_diagnostics(
     """Return redacted diagnostics for one hub entry."""
     rt = entry.runtime_data
     try:
-        info: dict[str, Any] = await rt.info.info()
+        info: dict[str, Any] = await rt.hub.info.info()
     except HubError as err:
         info = {"error": str(err)}
     domain = get_domain_data(hass)
@@ -55,12 +55,12 @@ async def async_get_config_entry_diagnostics(
             "entry": {"data": dict(entry.data), "options": dict(entry.options)},
             "hub": info,
             "client": {
-                "requests_sent": rt.client.requests_sent,
-                "max_in_flight_seen": rt.client.max_in_flight_seen,
-                "logged_in": rt.client.session_cookie is not None,
+                "requests_sent": rt.hub.client.requests_sent,
+                "max_in_flight_seen": rt.hub.client.max_in_flight_seen,
+                "logged_in": rt.hub.client.session_cookie is not None,
             },
             "hub_health": await async_health_diagnostics(hass, entry),
-            "event_stream": rt.cache.diagnostics() if rt.cache else {"running": False},
+            "event_stream": rt.hub.cache.diagnostics() if rt.hub.cache else {"running": False},
             "mcp_server_exposure": exposure_state(hass),
             "tool_surface": _surface(hass),
             "audit_total": len(domain.audit) if domain else 0,

@@ -1,7 +1,7 @@
 """Home Assistant glue for the live hub streams of one entry.
 
 ``async_setup_event_stream(hass, entry, runtime)`` creates the entry's :class:`StateCache`
-(``runtime.cache``), starts ``/eventsocket`` and ``/logsocket`` as config-entry background
+(``runtime.hub.cache``), starts ``/eventsocket`` and ``/logsocket`` as config-entry background
 tasks, watches their health for Repairs, and returns an async ``stop`` that closes both sockets
 and waits for the tasks (nothing is left behind; HA stop does the same).
 
@@ -35,7 +35,7 @@ from .hub.events import (
     LOG_PATH,
     HubSocket,
 )
-from .managers.state_cache import StateCache
+from .hub.state_cache import StateCache
 from .runtime import HubitatConfigEntry, HubRuntime
 
 _LOGGER = logging.getLogger(__name__)
@@ -79,9 +79,9 @@ class EventStream:
         self.entry = entry
         self.runtime = runtime
         self.config = config
-        self.cache = StateCache(runtime.client)
+        self.cache = StateCache(runtime.hub.client)
         self.events = HubSocket(
-            runtime.client,
+            runtime.hub.client,
             EVENT_PATH,
             self.cache.handle_event_text,
             on_connect=self.cache.hydrate,
@@ -95,7 +95,7 @@ class EventStream:
         self.logs: HubSocket | None = None
         if config.logs:
             self.logs = HubSocket(
-                runtime.client,
+                runtime.hub.client,
                 LOG_PATH,
                 self.cache.handle_log_text,
                 dead_peer_timeout=config.dead_peer_timeout,
@@ -165,10 +165,8 @@ class EventStream:
         self.cache.mark_stale()
         ir.async_delete_issue(self.hass, DOMAIN, issue_id(self.entry.entry_id))
         self.issue_raised = False
-        if self.runtime.cache is self.cache:
-            self.runtime.cache = None
-        if self.runtime.devices.cache is self.cache:
-            self.runtime.devices.cache = None
+        if self.runtime.hub.cache is self.cache:
+            self.runtime.hub.cache = None
 
     # ------------------------------------------------------------------ health
 
@@ -233,7 +231,7 @@ class EventStream:
             translation_key=ISSUE_STREAM_DOWN,
             translation_placeholders={
                 "hub": self.runtime.title,
-                "host": self.runtime.client.base_url,
+                "host": self.runtime.hub.client.base_url,
                 "minutes": str(max(1, round(silence / 60))),
                 "reason": reason,
             },
@@ -241,7 +239,7 @@ class EventStream:
         self.issue_raised = True
 
     def diagnostics(self) -> dict[str, Any]:
-        """Stream state for diagnostics (``runtime.cache.diagnostics()`` has the same)."""
+        """Stream state for diagnostics (``runtime.hub.cache.diagnostics()`` has the same)."""
         return {"issue_raised": self.issue_raised, **self.cache.diagnostics()}
 
 
@@ -266,8 +264,7 @@ async def async_setup_event_stream(
 
         return _nothing_to_stop
     stream = EventStream(hass, entry, runtime, config)
-    runtime.cache = stream.cache
-    runtime.devices.cache = stream.cache
+    runtime.hub.cache = stream.cache
     stream.start()
     if wait_live > 0:
         deadline = time.monotonic() + wait_live

@@ -28,7 +28,6 @@ from homeassistant.helpers.event import async_track_time_interval
 
 from .const import DOMAIN
 from .hub.errors import HubAuthError, HubError
-from .managers.health import HealthManager
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -84,7 +83,7 @@ async def async_check_hub_alerts(hass: HomeAssistant, entry: ConfigEntry[Any]) -
         return
     state.last_check = datetime.now(UTC)
     try:
-        alerts = await HealthManager(runtime.client).alerts()
+        alerts = await runtime.hub.health.alerts()
     except HubAuthError as err:
         # Re-authentication has its own flow; keep the alert issues as they are.
         state.last_error = err.code
@@ -186,7 +185,7 @@ async def async_health_diagnostics(hass: HomeAssistant, entry: ConfigEntry[Any])
     if runtime is None:
         return out
     try:
-        report = await HealthManager(runtime.client).report(history_points=0)
+        report = await runtime.hub.health.report(history_points=0)
     except HubError as err:
         out["health_report"] = {"unavailable": err.code}
         return out

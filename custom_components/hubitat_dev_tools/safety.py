@@ -33,7 +33,6 @@ from .const import (
     OPT_DISABLED_TOOLS,
 )
 from .errors import ToolError
-from .hub.backups import fetch_local_backups
 from .runtime import HubRuntime
 
 
@@ -237,12 +236,11 @@ async def check_destructive(rt: HubRuntime, args: dict[str, Any]) -> None:
         )
     now = datetime.now(UTC)
     max_age = timedelta(seconds=BACKUP_MAX_AGE_SECONDS)
-    if rt.last_backup_at and now - rt.last_backup_at <= max_age:
+    backups = rt.hub.backups
+    if backups.last_backup_at and now - backups.last_backup_at <= max_age:
         return
-    backups = await fetch_local_backups(rt.client)
-    newest = backups[0].created if backups else None
-    if newest is not None:
-        rt.last_backup_at = newest if rt.last_backup_at is None else max(newest, rt.last_backup_at)
+    newest_backup = await backups.newest()
+    newest = newest_backup.created if newest_backup else None
     if newest is None or now - newest > max_age:
         age = f"the newest is from {newest.isoformat(timespec='minutes')}" if newest else "none"
         raise ToolError(

@@ -68,13 +68,13 @@ async def fetch_backup_schedule(client: HubClient) -> dict[str, Any]:
 
 
 async def create_backup(client: HubClient) -> None:
-    """Ask the hub to create a backup now (it streams the file back; we discard it)."""
+    """Ask the hub to create a backup now (it streams the file back; we drain and drop it)."""
     await client.request(
         "GET",
         "/hub/backupDB",
         params={"fileName": "latest"},
-        expect="text",
-        timeout=180,
+        expect="discard",
+        timeout=300,
         retry=False,
     )
 

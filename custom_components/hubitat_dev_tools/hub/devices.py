@@ -167,18 +167,6 @@ async def force_delete(client: HubClient, device_id: str) -> None:
     )
 
 
-async def fetch_location_events(client: HubClient) -> list[dict[str, Any]]:
-    """GET /logs/eventsJson: mode, HSM and hub-variable events, newest first."""
-    data = await client.get_json("/logs/eventsJson")
-    return dict_list(data)
-
-
-async def fetch_hub_events(client: HubClient) -> list[dict[str, Any]]:
-    """GET /hub/eventsJson: hub events (startup, ...), newest first."""
-    data = await client.get_json("/hub/eventsJson")
-    return dict_list(data)
-
-
 async def fetch_replacement_options(client: HubClient, device_id: str) -> list[dict[str, Any]]:
     """GET /device/getReplacementOptions/<id>: [{id, name, deviceTypes}]."""
     data = await client.get_json(f"/device/getReplacementOptions/{quote(device_id, safe='')}")

@@ -43,6 +43,17 @@ class BackupManager:
 
     def __init__(self, client: HubClient) -> None:
         self._client = client
+        # When we last saw a backup made (ours, or the newest the hub listed).
+        self.last_backup_at: datetime | None = None
+
+    async def newest(self) -> Backup | None:
+        """The newest local backup the hub lists (and remember its time)."""
+        backups = await fetch_local_backups(self._client)
+        newest = backups[0] if backups else None
+        if newest is not None and newest.created is not None:
+            seen = self.last_backup_at
+            self.last_backup_at = newest.created if seen is None else max(seen, newest.created)
+        return newest
 
     async def list(self) -> dict[str, Any]:
         """Local backups (newest first), whether one is in progress, and the schedule."""
@@ -70,12 +81,20 @@ class BackupManager:
             "schedule": schedule,
         }
 
-    async def create(self) -> tuple[Backup | None, datetime]:
-        """Create a backup now; returns the newest listed backup and the creation time."""
-        started = datetime.now(UTC)
+    async def create(self) -> dict[str, Any]:
+        """Create a backup now and read the backup list back."""
         await create_backup(self._client)
+        self.last_backup_at = datetime.now(UTC)
         backups = await fetch_local_backups(self._client)
-        return (backups[0] if backups else None), started
+        newest = backups[0] if backups else None
+        return {
+            "summary": f"Backup created: {newest.name if newest else 'latest'}",
+            "backup": {
+                "name": newest.name if newest else None,
+                "created": newest.created.isoformat() if newest and newest.created else None,
+                "size": newest.size if newest else None,
+            },
+        }
 
     async def _find(self, name: str) -> Backup:
         name = name.strip()

@@ -55,8 +55,8 @@ from ..hub.models import (
     parse_hub_time,
 )
 from ..hub.rooms import fetch_rooms
+from ..hub.state_cache import StateCache
 from .apps import encode_setting, page_inputs
-from .state_cache import StateCache
 
 # Capabilities whose commands can open the home, make noise or flood it: confirm first.
 SENSITIVE_CAPABILITIES = frozenset(

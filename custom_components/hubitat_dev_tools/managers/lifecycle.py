@@ -22,7 +22,7 @@ class LifecycleManager:
 
     def __init__(self, client: HubClient, *, poll_interval: float | None = None) -> None:
         self._client = client
-        self._poll = poll_interval if poll_interval is not None else POLL_INTERVAL
+        self._poll = poll_interval  # None: the module's POLL_INTERVAL at each wait
 
     async def _uptime(self) -> int | None:
         try:
@@ -40,7 +40,7 @@ class LifecycleManager:
         seen_down = False
         last = "unknown"
         while time.monotonic() - start < timeout:
-            await asyncio.sleep(self._poll)
+            await asyncio.sleep(self._poll if self._poll is not None else POLL_INTERVAL)
             last = await hub_lifecycle.hub_status(self._client)
             if last != "running":
                 seen_down = True

@@ -13,10 +13,10 @@ from ..errors import ToolError
 from ..hub import location as api
 from ..hub.apps import fetch_app_tree, fetch_config_page, fetch_rule_builder, fetch_rule_builder20
 from ..hub.client import HubClient
-from ..hub.devices import fetch_location_events
 from ..hub.errors import HubBadResponseError, HubNotFoundError, MakerNotConfiguredError
+from ..hub.logs import fetch_location_events
 from ..hub.models import coerce_numeric_text, norm_id, parse_hub_time
-from .state_cache import StateCache
+from ..hub.state_cache import StateCache
 
 # How long the live cache may answer the list of modes (the active mode is event-driven).
 MODES_TTL = 60.0
@@ -55,7 +55,7 @@ class ModeManager:
 
     def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
         self._client = client
-        self._cache = cache
+        self.cache = cache
 
     async def _modes_payload(self) -> tuple[dict[str, Any], bool]:
         """The hub's mode list; from the live cache when it is fresh (no hub request).
@@ -63,7 +63,7 @@ class ModeManager:
         Mode changes arrive as events, so the active mode is always current; the list of
         modes itself has no event, so it is re-read after MODES_TTL seconds or our own edit.
         """
-        cache = self._cache
+        cache = self.cache
         if cache is not None and cache.live and cache.mode is not None:
             cached = cache.modes_payload
             if cached is not None and time.monotonic() - cached[0] < MODES_TTL:
@@ -74,14 +74,14 @@ class ModeManager:
         return await api.fetch_modes(self._client), False
 
     def _invalidate(self) -> None:
-        if self._cache is not None:
-            self._cache.modes_payload = None
+        if self.cache is not None:
+            self.cache.modes_payload = None
 
     async def list_modes(self) -> dict[str, Any]:
         """Modes with the active one."""
         data, from_cache = await self._modes_payload()
         current = norm_id(data.get("currentModeId"))
-        live_name = self._cache.mode if from_cache and self._cache is not None else None
+        live_name = self.cache.mode if from_cache and self.cache is not None else None
         modes = [
             {
                 "mode_id": norm_id(m.get("id")),
@@ -127,8 +127,8 @@ class ModeManager:
         else:
             await api.activate_mode_admin(self._client, str(target["mode_id"]))
             via = "admin"
-        if self._cache is not None:  # the mode event follows; reads right now are exact too
-            self._cache.mode = str(target["name"])
+        if self.cache is not None:  # the mode event follows; reads right now are exact too
+            self.cache.mode = str(target["name"])
         return {"mode": target["name"], "previous_mode": previous, "changed": True, "via": via}
 
     async def _check_new_name(self, name: str, except_id: str | None = None) -> str:
@@ -174,11 +174,11 @@ class HsmManager:
 
     def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
         self._client = client
-        self._cache = cache  # the live state cache: no hub request while it is live
+        self.cache = cache  # the live state cache: no hub request while it is live
 
     async def status(self) -> dict[str, Any]:
         """Armed status and any active alert (admin /hub/messages; no Maker API needed)."""
-        cache = self._cache
+        cache = self.cache
         if cache is not None and cache.live and cache.hsm_status is not None:
             data: dict[str, Any] = {"hsm": cache.hsm_status, "hsmAlert": cache.hsm_alert}
         else:
@@ -270,7 +270,7 @@ class VariableManager:
 
     def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
         self._client = client
-        self._cache = cache  # the live state cache: no hub request while it is live
+        self.cache = cache  # the live state cache: no hub request while it is live
 
     def _need_maker(self, what: str) -> None:
         if not self._client.connection.has_maker:
@@ -279,7 +279,7 @@ class VariableManager:
     async def list_variables(self) -> list[dict[str, Any]]:
         """Every hub variable the Maker API instance may see."""
         self._need_maker("Reading hub variables")
-        cache = self._cache
+        cache = self.cache
         if (items := cache.cached_variables() if cache is not None else None) is None:
             items = await api.fetch_variables(self._client)
             if cache is not None:
@@ -361,8 +361,8 @@ class VariableManager:
                 hint="Check Settings > Hub Variables on the hub; the Maker API instance may "
                 "not be allowed to see new variables.",
             ) from err
-        if self._cache is not None:
-            self._cache.learn_variables([item])
+        if self.cache is not None:
+            self.cache.learn_variables([item])
         return _variable(item)
 
     async def variable_users(self, name: str) -> list[dict[str, Any]]:
@@ -400,8 +400,8 @@ class VariableManager:
                 "breaking them.",
             )
         await api.delete_variable(self._client, name)
-        if self._cache is not None:
-            self._cache.variables.pop(name, None)
+        if self.cache is not None:
+            self.cache.variables.pop(name, None)
         if name in {str(v.get("name")) for v in await api.fetch_variables(self._client)}:
             raise HubBadResponseError(
                 f"The hub accepted the wizard steps but '{name}' is still listed.",

@@ -18,6 +18,9 @@ from typing import Any
 from ..errors import ToolError
 from ..hub.backups import parse_hub_time
 from ..hub.client import HubClient
+from ..hub.devices import fetch_device_events
+from ..hub.events import LOG_PATH, HubSocket, parse_log_frame
+from ..hub.events import LogLine as LiveLogLine
 from ..hub.health import parse_uptime
 from ..hub.logs import (
     LEVELS,
@@ -193,6 +196,30 @@ class LogsManager:
         merged.sort(key=lambda t: t[0] or datetime.min.replace(tzinfo=UTC), reverse=True)
         items = [{k: v for k, v in item.items() if v is not None} for _w, item in merged[:limit]]
         return {"events": items, "count": len(items), "total_matched": len(merged)}
+
+    async def listen_logs(
+        self, match: Callable[[LiveLogLine], bool], window: float, limit: int
+    ) -> list[LiveLogLine]:
+        """Live log lines for ``window`` seconds over a one-shot ``/logsocket``."""
+        lines: list[LiveLogLine] = []
+
+        def on_text(text: str) -> bool:
+            line = parse_log_frame(text)
+            if line is not None and match(line):
+                lines.append(line)
+            return len(lines) >= limit
+
+        if window > 0:
+            await HubSocket(self._client, LOG_PATH, lambda _t: None).read_for(window, on_text)
+        return lines
+
+    async def device_history(self, device_id: str) -> list[dict[str, Any]]:
+        """One device's event history from the hub, newest first."""
+        return await fetch_device_events(self._client, device_id)
+
+    async def location_history(self) -> list[dict[str, Any]]:
+        """Location events (mode, HSM, hub variables) from the hub, newest first."""
+        return await fetch_location_events(self._client)
 
     async def performance(self, kind: str, sort_by: str, limit: int) -> dict[str, Any]:
         """Device/app busy %, event counts, runtime and state size from ``/logs/json``."""

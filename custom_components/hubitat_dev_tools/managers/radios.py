@@ -328,6 +328,10 @@ class RadioManager:
             "removed": not still,
         }
 
+    async def update_settings(self, radio: str, changes: dict[str, Any]) -> dict[str, Any]:
+        """Change radio settings, each checked against what the hub offers; read back."""
+        return await update_radio_settings(self._client, radio, changes)
+
 
 def _check_allowed(device_id: Any, device_allowed: Callable[[str], bool]) -> None:
     """Refuse a node whose device is outside the assistant's device allowlist."""

@@ -22,7 +22,7 @@ PAGE_NAME = vol.All(str, vol.Match(r"^[A-Za-z0-9_]{1,80}$", msg="page must be a 
 
 
 def _manager(call: ToolCall) -> AppManager:
-    return AppManager(call.runtime.client)
+    return call.hub.apps
 
 
 class ListAppsTool(HubTool):

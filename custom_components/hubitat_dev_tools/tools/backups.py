@@ -6,7 +6,6 @@ from typing import Any
 
 import probatio as vol
 
-from ..managers.backups import BackupManager
 from ..safety import ToolKind
 from .base import HubTool, ToolCall
 
@@ -33,7 +32,7 @@ class ListBackupsTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return the backups."""
-        return await BackupManager(call.runtime.client).list()
+        return await call.hub.backups.list()
 
 
 class DeleteBackupTool(HubTool):
@@ -52,7 +51,7 @@ class DeleteBackupTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Delete and verify."""
-        return await BackupManager(call.runtime.client).delete(args["file_name"])
+        return await call.hub.backups.delete(args["file_name"])
 
 
 class RestoreBackupTool(HubTool):
@@ -74,7 +73,7 @@ class RestoreBackupTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Restore (the hub reboots)."""
-        return await BackupManager(call.runtime.client).restore(args["file_name"])
+        return await call.hub.backups.restore(args["file_name"])
 
 
 ORDER = 71

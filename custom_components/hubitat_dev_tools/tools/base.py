@@ -31,6 +31,7 @@ from ..const import DOMAIN, RESULT_MAX_BYTES
 from ..domain_data import get_domain_data
 from ..errors import ToolError
 from ..hub.errors import HubAuthError, HubError
+from ..managers.hub import Hub
 from ..runtime import HubRuntime
 from ..safety import (
     Caller,
@@ -81,6 +82,11 @@ class ToolCall:
     via: str | None = None
     # Which LLM context the call came with (catalog tools use it for visibility).
     llm_context: llm.LLMContext | None = None
+
+    @property
+    def hub(self) -> Hub:
+        """The hub this call addresses: tools reach it only through its managers."""
+        return self.runtime.hub
 
 
 def json_safe(data: Any) -> Any:

@@ -20,7 +20,7 @@ LENGTH = vol.All(int, vol.Range(min=1000, max=MAX_PAGE))
 
 
 def _manager(call: ToolCall) -> CodeManager:
-    return CodeManager(call.runtime.client)
+    return call.hub.code
 
 
 class ListCodeTool(HubTool):

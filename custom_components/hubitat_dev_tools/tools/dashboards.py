@@ -51,7 +51,7 @@ TILE_UPDATE = _tile("id")
 
 
 def _manager(call: ToolCall) -> DashboardManager:
-    return DashboardManager(call.runtime.client)
+    return call.hub.dashboards
 
 
 class ListDashboardsTool(HubTool):

@@ -127,11 +127,11 @@ class ListDevicesTool(HubTool):
             changed_since=since,
             include_disabled=args["include_disabled"],
         )
-        devices = await call.runtime.devices.list_devices(flt, allowed=call.device_allowed)
+        devices = await call.hub.devices.list_devices(flt, allowed=call.device_allowed)
         fields = args.get("fields")
         out = paginate([project(d.as_dict(), fields) for d in devices], args, key="devices")
         out["count"] = out["total"]
-        if (cache := call.runtime.cache) is not None and cache.live and not cache.is_dirty():
+        if (cache := call.hub.cache) is not None and cache.live and not cache.is_dirty():
             out["freshness"] = cache.freshness()  # answered from the live cache
         if "next_cursor" in out:
             shown = len(out["devices"])
@@ -160,7 +160,7 @@ class GetDeviceTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return the device detail."""
-        detail = await call.runtime.devices.get_device_full(args["device_id"])
+        detail = await call.hub.devices.get_device_full(args["device_id"])
         out = detail.as_dict()
         out["room_id"] = detail.summary.room_id
         out["dni"] = detail.summary.dni
@@ -245,7 +245,7 @@ class GetDeviceAttributeTool(HubTool):
                 "restriction in the integration's options). Nothing was read.",
                 code="device_not_allowed",
             )
-        manager = call.runtime.devices
+        manager = call.hub.devices
         condition = make_condition(args)
         if condition is None:
             values = await manager.read_attribute(ids, args["attribute"])
@@ -331,7 +331,7 @@ class CallDeviceCommandTool(HubTool):
             return await self._batch(call, args)
         if "device_id" not in args or "command" not in args:
             raise ToolError("Give device_id and command (or a commands batch).")
-        manager = call.runtime.devices
+        manager = call.hub.devices
         condition = make_condition(args["wait_for"]) if "wait_for" in args else None
         prepared = await manager.prepare(
             args["device_id"], args["command"], args.get("arguments"), confirm=args["confirm"]
@@ -368,7 +368,7 @@ class CallDeviceCommandTool(HubTool):
                 "restriction in the integration's options). Nothing was sent.",
                 code="device_not_allowed",
             )
-        manager = call.runtime.devices
+        manager = call.hub.devices
         prepared = await manager.prepare_many(entries, confirm=args["confirm"])
         results = await manager.execute_many(prepared)
         failed = [r for r in results if r["status"] != "sent"]
@@ -419,7 +419,7 @@ class ListDeviceEventsTool(HubTool):
         if "hours_back" in args:
             window = datetime.now(UTC) - timedelta(hours=args["hours_back"])
             since = max(since, window) if since else window
-        events = await call.runtime.devices.events(
+        events = await call.hub.devices.events(
             device_id=args["device_id"],
             since=since,
             attribute=args.get("attribute"),

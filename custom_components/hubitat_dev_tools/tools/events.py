@@ -8,9 +8,7 @@ from typing import Any
 
 import probatio as vol
 
-from ..hub.devices import fetch_device_events
-from ..hub.events import LOG_LEVELS, LOG_PATH, HubEvent, HubSocket, LogLine, level_rank
-from ..hub.events import parse_log_frame as _parse_log
+from ..hub.events import LOG_LEVELS, HubEvent, LogLine, level_rank
 from ..safety import ToolKind
 from .base import HubTool, ToolCall, ascii_re
 
@@ -83,7 +81,7 @@ class TailLogsTool(HubTool):
         match = _log_filter(args, call.device_allowed)
         window: float = args["window_s"]
         limit: int = args["limit"]
-        cache = call.runtime.cache
+        cache = call.hub.cache
         started = time.monotonic()
         recent: list[LogLine] = []
         if cache is not None and args["include_recent"]:
@@ -92,17 +90,7 @@ class TailLogsTool(HubTool):
             lines = await cache.collect_logs(match, window, limit=limit)
             via = "live_stream"
         else:
-            lines = []
-
-            def on_text(text: str) -> bool:
-                line = _parse_log(text)
-                if line is not None and match(line):
-                    lines.append(line)
-                return len(lines) >= limit
-
-            if window > 0:
-                sock = HubSocket(call.runtime.client, LOG_PATH, lambda _t: None)
-                await sock.read_for(window, on_text)
+            lines = await call.hub.logs.listen_logs(match, window, limit)
             via = "one_shot_socket"
         out: dict[str, Any] = {
             "lines": [line.as_dict() for line in lines],
@@ -190,7 +178,7 @@ class ListRecentEventsTool(HubTool):
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Answer from the ring; without a running stream, from the hub's history."""
         limit: int = args["limit"]
-        cache = call.runtime.cache
+        cache = call.hub.cache
         if cache is not None:
             events = cache.recent_events(_event_filter(args, call.device_allowed), limit=limit)
             return {
@@ -200,18 +188,13 @@ class ListRecentEventsTool(HubTool):
                 "freshness": cache.freshness(),
             }
         # No live stream: the hub's own history (one request).
-        client = call.runtime.client
         rows: list[dict[str, Any]]
         if args.get("device_id"):
-            raw = await fetch_device_events(client, args["device_id"])
+            raw = await call.hub.logs.device_history(args["device_id"])
             rows = [_history_row(r, "DEVICE") | {"device_id": args["device_id"]} for r in raw]
         else:
-            raw_loc = await client.get_json("/logs/eventsJson")
-            rows = [
-                _history_row(r, "LOCATION")
-                for r in (raw_loc if isinstance(raw_loc, list) else [])
-                if isinstance(r, dict)
-            ]
+            raw_loc = await call.hub.logs.location_history()
+            rows = [_history_row(r, "LOCATION") for r in raw_loc]
         if args.get("source"):
             rows = [r for r in rows if r["source"] == args["source"]]
         if args.get("name"):

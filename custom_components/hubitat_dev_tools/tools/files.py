@@ -7,7 +7,6 @@ from typing import Any
 import probatio as vol
 
 from ..hub.files import valid_file_name
-from ..managers.files import FilesManager
 from ..safety import ToolKind
 from .base import HubTool, ToolCall
 from .paging import paginate, paging_fields
@@ -52,7 +51,7 @@ class ListFilesTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return one page of files."""
-        listing = await FilesManager(call.runtime.client).list(args.get("filter"))
+        listing = await call.hub.files.list(args.get("filter"))
         page = paginate(listing["files"], args, key="files")
         page["free_space_bytes"] = listing["free_space_bytes"]
         page["total_size_bytes"] = listing["total_size_bytes"]
@@ -84,9 +83,7 @@ class ReadFileTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return the file's window or its metadata."""
-        return await FilesManager(call.runtime.client).read(
-            args["file_name"], args["offset"], args["length"]
-        )
+        return await call.hub.files.read(args["file_name"], args["offset"], args["length"])
 
 
 class WriteFileTool(HubTool):
@@ -110,7 +107,7 @@ class WriteFileTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Back up, write, verify."""
-        return await FilesManager(call.runtime.client).write(args["file_name"], args["content"])
+        return await call.hub.files.write(args["file_name"], args["content"])
 
 
 class DeleteFileTool(HubTool):
@@ -130,7 +127,7 @@ class DeleteFileTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Back up, delete, verify."""
-        return await FilesManager(call.runtime.client).delete(args["file_name"])
+        return await call.hub.files.delete(args["file_name"])
 
 
 ORDER = 70

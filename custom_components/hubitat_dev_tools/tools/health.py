@@ -6,7 +6,6 @@ from typing import Any
 
 import probatio as vol
 
-from ..managers.health import HealthManager
 from ..safety import ToolKind
 from .base import HubTool, ToolCall
 
@@ -34,7 +33,7 @@ class GetHealthReportTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return the report."""
-        return await HealthManager(call.runtime.client).report(args["history_points"])
+        return await call.hub.health.report(args["history_points"])
 
 
 class GetDeviceHealthTool(HubTool):
@@ -69,7 +68,7 @@ class GetDeviceHealthTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return the device health lists."""
-        return await HealthManager(call.runtime.client).device_health(
+        return await call.hub.health.device_health(
             stale_hours=args.get("stale_hours"),
             battery_threshold=args["battery_threshold"],
             error_hours=args["error_hours"],

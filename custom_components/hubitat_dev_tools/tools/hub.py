@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 import probatio as vol
 
 from ..errors import ToolError
-from ..hub.backups import fetch_local_backups
-from ..managers.hub_info import HubInfoManager
 from ..safety import ToolKind
 from .base import HubTool, ToolCall
 
@@ -32,7 +29,7 @@ class GetHubInfoTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return the hub summary."""
-        return await call.runtime.info.info()
+        return await call.hub.info.info()
 
 
 class CreateBackupTool(HubTool):
@@ -51,26 +48,7 @@ class CreateBackupTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Ask the hub to create a backup, then read the backup list back."""
-        client = call.runtime.client
-        await client.request(
-            "GET",
-            "/hub/backupDB",
-            params={"fileName": "latest"},
-            expect="discard",
-            timeout=300,
-            retry=False,
-        )
-        call.runtime.last_backup_at = datetime.now(UTC)
-        backups = await fetch_local_backups(client)
-        newest = backups[0] if backups else None
-        return {
-            "summary": f"Backup created: {newest.name if newest else 'latest'}",
-            "backup": {
-                "name": newest.name if newest else None,
-                "created": newest.created.isoformat() if newest and newest.created else None,
-                "size": newest.size if newest else None,
-            },
-        }
+        return await call.hub.backups.create()
 
 
 class UpdateHubSettingsTool(HubTool):
@@ -131,7 +109,7 @@ class UpdateHubSettingsTool(HubTool):
                 "Give at least one setting to change. Nothing was sent.",
                 hint="hub_get_info shows the hub's name and basics.",
             )
-        result = await HubInfoManager(call.runtime.client).update_settings(changes)
+        result = await call.hub.info.update_settings(changes)
         if result.get("unchanged"):
             return {"summary": "The hub already has these settings; nothing sent", **result}
         return {"summary": f"Hub settings changed: {', '.join(result['changed'])}", **result}

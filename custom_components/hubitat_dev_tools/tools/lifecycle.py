@@ -6,7 +6,6 @@ from typing import Any
 
 import probatio as vol
 
-from ..managers.lifecycle import LifecycleManager
 from ..safety import ToolKind
 from .base import HubTool, ToolCall
 
@@ -37,7 +36,7 @@ class RebootHubTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Reboot."""
-        return await LifecycleManager(call.runtime.client).reboot(args["wait"], WAIT_TIMEOUT)
+        return await call.hub.lifecycle.reboot(args["wait"], WAIT_TIMEOUT)
 
 
 class ShutdownHubTool(HubTool):
@@ -57,7 +56,7 @@ class ShutdownHubTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Shut down."""
-        return await LifecycleManager(call.runtime.client).shutdown()
+        return await call.hub.lifecycle.shutdown()
 
 
 class CheckFirmwareUpdateTool(HubTool):
@@ -76,7 +75,7 @@ class CheckFirmwareUpdateTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return the update status."""
-        return await LifecycleManager(call.runtime.client).check_update()
+        return await call.hub.lifecycle.check_update()
 
 
 class InstallFirmwareUpdateTool(HubTool):
@@ -98,9 +97,7 @@ class InstallFirmwareUpdateTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Install the update."""
-        return await LifecycleManager(call.runtime.client).install_update(
-            args["wait"], WAIT_TIMEOUT
-        )
+        return await call.hub.lifecycle.install_update(args["wait"], WAIT_TIMEOUT)
 
 
 ORDER = 75

@@ -25,15 +25,15 @@ MAKER_NOTE = (
 
 
 def _modes(call: ToolCall) -> ModeManager:
-    return ModeManager(call.runtime.client, call.runtime.cache)
+    return call.hub.modes
 
 
 def _hsm(call: ToolCall) -> HsmManager:
-    return HsmManager(call.runtime.client, call.runtime.cache)
+    return call.hub.hsm
 
 
 def _vars(call: ToolCall) -> VariableManager:
-    return VariableManager(call.runtime.client, call.runtime.cache)
+    return call.hub.variables
 
 
 class ListModesTool(HubTool):

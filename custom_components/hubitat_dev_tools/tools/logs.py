@@ -8,7 +8,7 @@ from typing import Any
 import probatio as vol
 
 from ..hub.logs import LEVELS
-from ..managers.logs import LogsManager, parse_when
+from ..managers.logs import parse_when
 from ..safety import ToolKind
 from .base import HubTool, ToolCall, ascii_re
 
@@ -56,7 +56,7 @@ class GetLogsTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return one page of matching log entries."""
-        return await LogsManager(call.runtime.client).logs(args)
+        return await call.hub.logs.logs(args)
 
 
 class ListEventsTool(HubTool):
@@ -95,9 +95,7 @@ class ListEventsTool(HubTool):
         if "hours_back" in args:
             window = datetime.now(UTC) - timedelta(hours=args["hours_back"])
             since = max(since, window) if since else window
-        return await LogsManager(call.runtime.client).events(
-            args["source"], args["limit"], since, args.get("name")
-        )
+        return await call.hub.logs.events(args["source"], args["limit"], since, args.get("name"))
 
 
 class GetPerformanceStatsTool(HubTool):
@@ -127,9 +125,7 @@ class GetPerformanceStatsTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return the statistics."""
-        return await LogsManager(call.runtime.client).performance(
-            args["type"], args["sort_by"], args["limit"]
-        )
+        return await call.hub.logs.performance(args["type"], args["sort_by"], args["limit"])
 
 
 class GetJobsTool(HubTool):
@@ -152,7 +148,7 @@ class GetJobsTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return the jobs."""
-        return await LogsManager(call.runtime.client).jobs(args["limit"])
+        return await call.hub.logs.jobs(args["limit"])
 
 
 ORDER = 72

@@ -7,7 +7,6 @@ from typing import Any
 import probatio as vol
 
 from ..hub.radios import RADIO_ACTIONS
-from ..managers.radios import RadioManager, update_radio_settings
 from ..safety import ToolKind, allowed_device_ids
 from .base import HubTool, ToolCall
 
@@ -44,7 +43,7 @@ class GetRadioDetailsTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return the radio details."""
-        return await RadioManager(call.runtime.client).details(
+        return await call.hub.radios.details(
             args["radio"], args.get("node_id"), args["include_topology"], args["limit"]
         )
 
@@ -66,7 +65,7 @@ class StartZwaveRepairTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Start the repair."""
-        return await RadioManager(call.runtime.client).start_repair()
+        return await call.hub.radios.start_repair()
 
 
 class GetZwaveRepairStatusTool(HubTool):
@@ -83,7 +82,7 @@ class GetZwaveRepairStatusTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return the repair status."""
-        return await RadioManager(call.runtime.client).repair_status()
+        return await call.hub.radios.repair_status()
 
 
 class CallRadioActionTool(HubTool):
@@ -121,7 +120,7 @@ class CallRadioActionTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Validate and run."""
-        result = await RadioManager(call.runtime.client).radio_action(
+        result = await call.hub.radios.radio_action(
             args["radio"],
             args["action"],
             args.get("node_id"),
@@ -155,9 +154,7 @@ class DeleteZwaveNodeTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Check it failed, remove, verify."""
-        result = await RadioManager(call.runtime.client).remove_failed_node(
-            args["node_id"], call.device_allowed
-        )
+        result = await call.hub.radios.remove_failed_node(args["node_id"], call.device_allowed)
         if not result["removed"]:
             result["warning"] = (
                 "The hub accepted the removal but still lists the node; check "
@@ -209,7 +206,7 @@ class UpdateRadioSettingsTool(HubTool):
         changes = {
             k: v for k, v in args.items() if k not in ("radio", "hub", "confirm") and v is not None
         }
-        result = await update_radio_settings(call.runtime.client, args["radio"], changes)
+        result = await call.hub.radios.update_settings(args["radio"], changes)
         return {"summary": f"{args['radio']} settings: {result['settings']}", **result}
 
 

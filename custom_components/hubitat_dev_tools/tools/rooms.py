@@ -40,7 +40,7 @@ class ListRoomsTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return every room."""
-        rooms = await call.runtime.rooms.list_rooms(allowed=call.device_allowed)
+        rooms = await call.hub.rooms.list_rooms(allowed=call.device_allowed)
         return {"rooms": rooms, "count": len(rooms)}
 
 
@@ -59,8 +59,8 @@ class GetRoomTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Return the room and its devices."""
-        room = await call.runtime.rooms.resolve(args["room"])
-        devices = await call.runtime.devices.list_devices(
+        room = await call.hub.rooms.resolve(args["room"])
+        devices = await call.hub.devices.list_devices(
             DeviceFilter(room=room.id), allowed=call.device_allowed
         )
         return {
@@ -92,7 +92,7 @@ class CreateRoomTool(HubTool):
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Create it."""
         _check_allowed(call, args["device_ids"])
-        result = await call.runtime.rooms.create(args["name"], args["device_ids"])
+        result = await call.hub.rooms.create(args["name"], args["device_ids"])
         return {
             "summary": f"Created room {result['name']} (id {result['room_id']}) with "
             f"{len(result['device_ids'])} device(s)",
@@ -127,7 +127,7 @@ class UpdateRoomTool(HubTool):
                 "Nothing to change: give new_name, add_device_ids or remove_device_ids."
             )
         _check_allowed(call, args["add_device_ids"] + args["remove_device_ids"])
-        result = await call.runtime.rooms.update(
+        result = await call.hub.rooms.update(
             args["room"],
             new_name=args.get("new_name"),
             add_device_ids=args["add_device_ids"],
@@ -163,7 +163,7 @@ class DeleteRoomTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Delete it."""
-        result = await call.runtime.rooms.delete(args["room"])
+        result = await call.hub.rooms.delete(args["room"])
         n = len(result["devices_now_unassigned"])
         return {
             "summary": f"Deleted room {result['name']}; {n} device(s) are now unassigned",

@@ -17,7 +17,7 @@ RULE_NAME = vol.All(str, vol.Length(min=1, max=200))
 
 
 def _manager(call: ToolCall) -> AppManager:
-    return AppManager(call.runtime.client)
+    return call.hub.apps
 
 
 class ListRulesTool(HubTool):

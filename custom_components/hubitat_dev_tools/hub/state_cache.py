@@ -25,11 +25,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from ..hub.client import HubClient
-from ..hub.devices import fetch_devices
-from ..hub.errors import HubError, HubUnreachableError
-from ..hub.events import HubEvent, HubSocket, LogLine, parse_event_frame, parse_log_frame
-from ..hub.models import DeviceSummary, coerce_numeric_text
+from .client import HubClient
+from .devices import fetch_devices
+from .errors import HubError, HubUnreachableError
+from .events import HubEvent, HubSocket, LogLine, parse_event_frame, parse_log_frame
+from .models import DeviceSummary, coerce_numeric_text
 
 _LOGGER = logging.getLogger(__name__)
 

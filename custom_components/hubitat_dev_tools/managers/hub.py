@@ -1,0 +1,62 @@
+"""One hub: its client, its live state cache and every domain manager, built once.
+
+Like a bridge object in a device library: the integration keeps one ``Hub`` per config
+entry, tools reach the hub only through its managers (``hub.devices``, ``hub.apps`` ...),
+and per-hub state (the last backup seen, caches, locks) lives on the managers themselves.
+"""
+
+from __future__ import annotations
+
+from ..hub.client import HubClient
+from ..hub.state_cache import StateCache
+from .apps import AppManager
+from .backups import BackupManager
+from .code import CodeManager
+from .dashboards import DashboardManager
+from .devices import DeviceManager
+from .files import FilesManager
+from .health import HealthManager
+from .hub_info import HubInfoManager
+from .item_backups import ItemBackups
+from .lifecycle import LifecycleManager
+from .location import HsmManager, ModeManager, VariableManager
+from .logs import LogsManager
+from .radios import RadioManager
+from .rooms import RoomManager
+
+
+class Hub:
+    """Everything the integration does with one hub goes through this object."""
+
+    def __init__(self, client: HubClient) -> None:
+        self.client = client
+        self._cache: StateCache | None = None
+        self.info = HubInfoManager(client)
+        self.devices = DeviceManager(client)
+        self.rooms = RoomManager(client)
+        self.modes = ModeManager(client)
+        self.hsm = HsmManager(client)
+        self.variables = VariableManager(client)
+        self.item_backups = ItemBackups(client)
+        self.files = FilesManager(client)
+        self.apps = AppManager(client)
+        self.code = CodeManager(client)
+        self.dashboards = DashboardManager(client)
+        self.backups = BackupManager(client)
+        self.logs = LogsManager(client)
+        self.health = HealthManager(client)
+        self.radios = RadioManager(client)
+        self.lifecycle = LifecycleManager(client)
+
+    @property
+    def cache(self) -> StateCache | None:
+        """The live state cache while the event stream runs (None otherwise)."""
+        return self._cache
+
+    @cache.setter
+    def cache(self, cache: StateCache | None) -> None:
+        self._cache = cache
+        self.devices.cache = cache
+        self.modes.cache = cache
+        self.hsm.cache = cache
+        self.variables.cache = cache
