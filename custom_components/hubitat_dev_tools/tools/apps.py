@@ -11,7 +11,8 @@ import probatio as vol
 from ..errors import ToolError
 from ..managers.apps import AppManager
 from ..safety import ToolKind
-from .base import HubTool, ToolCall, ascii_re
+from .args import ascii_re
+from .base import HubTool, ToolCall
 from .code import BACKUP_NAME
 from .files import file_name
 from .paging import paginate, paging_fields

@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import probatio as vol
 
 from ..safety import ToolKind
+from .args import ToolArgs, arg
 from .base import HubTool, ToolCall
 
-BACKUP_NAME = {
-    vol.Required("file_name", description="Backup file name exactly as hub_list_backups shows"): (
-        vol.All(str, vol.Strip, vol.Length(min=1, max=200), vol.Match(r"^[^/\\]+$"))
+TOOL_DOMAIN = "backups"
+
+BACKUP_NAME = vol.All(str, vol.Strip, vol.Length(min=1, max=200), vol.Match(r"^[^/\\]+$"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BackupNameArgs(ToolArgs):
+    file_name: str = arg(
+        BACKUP_NAME, "Backup file name exactly as hub_list_backups shows", required=True
     )
-}
 
 
-class ListBackupsTool(HubTool):
-    """hub_list_backups."""
-
+class ListBackupsTool(HubTool[ToolArgs]):
     name = "hub_list_backups"
     title = "List hub backups"
     description = (
@@ -27,55 +32,40 @@ class ListBackupsTool(HubTool):
         "running, and the automatic backup schedule. To make one now use hub_create_backup. "
         "Cloud backups are not listed."
     )
-    domain = "backups"
-    kind = ToolKind.READ
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the backups."""
+    async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
         return await call.hub.backups.list()
 
 
-class DeleteBackupTool(HubTool):
-    """hub_delete_backup."""
-
+class DeleteBackupTool(HubTool[BackupNameArgs]):
     name = "hub_delete_backup"
     title = "Delete hub backup"
     description = (
         "Delete one local hub database backup by file name (checked to exist first). It cannot "
-        "be undone. Destructive tier: needs confirm=true and a backup from the last 24 hours; "
-        "do not delete the only recent backup. To see names use hub_list_backups."
+        "be undone; do not delete the only recent backup. To see names use hub_list_backups."
     )
-    domain = "backups"
     kind = ToolKind.DESTRUCTIVE
-    fields = BACKUP_NAME
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Delete and verify."""
-        return await call.hub.backups.delete(args["file_name"])
+    async def run(self, call: ToolCall, args: BackupNameArgs) -> dict[str, Any]:
+        return await call.hub.backups.delete(args.file_name)
 
 
-class RestoreBackupTool(HubTool):
-    """hub_restore_backup."""
-
+class RestoreBackupTool(HubTool[BackupNameArgs]):
     name = "hub_restore_backup"
     title = "Restore hub backup"
     description = (
         "Restore the hub's database from one local backup. The hub REBOOTS and is offline for "
         "a few minutes; every change made after that backup (devices, apps, rules, settings) "
-        "is lost. Destructive tier: needs confirm=true and a backup from the last 24 hours "
-        "(make one first so today's state can be restored too). Cloud and uploaded backups "
-        "are not supported."
+        "is lost. Make a backup first so today's state can be restored too. Cloud and "
+        "uploaded backups are not supported."
     )
-    domain = "backups"
     kind = ToolKind.DESTRUCTIVE
     idempotent = False
-    fields = BACKUP_NAME
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Restore (the hub reboots)."""
-        return await call.hub.backups.restore(args["file_name"])
+    async def run(self, call: ToolCall, args: BackupNameArgs) -> dict[str, Any]:
+        return await call.hub.backups.restore(args.file_name)
 
 
 ORDER = 71
 
-TOOLS: tuple[type[HubTool], ...] = (ListBackupsTool, DeleteBackupTool, RestoreBackupTool)
+TOOLS: tuple[type[HubTool[Any]], ...] = (ListBackupsTool, DeleteBackupTool, RestoreBackupTool)

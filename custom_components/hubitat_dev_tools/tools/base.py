@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
-import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -45,6 +45,7 @@ from ..safety import (
     resolve_admin,
     resolve_hub,
 )
+from .args import ToolArgs, build_args, schema_fields
 from .errors import tool_error
 from .guide import section_for_error
 
@@ -52,15 +53,12 @@ _LOGGER = logging.getLogger(__name__)
 
 HUB_FIELD_DESC = "Hub name or hub_uid (only with several hubs)"
 CONFIRM_DESC = "true, once the user agreed to this destructive change"
+# Added to every destructive tool's description (the tier decides it, not each tool).
+DESTRUCTIVE_NOTE = "Destructive: needs confirm=true and a hub backup from the last 24 hours."
 DEFAULT_NARROW_HINT = (
     "Narrow the query (use the tool's filters or a smaller limit) or page through it with "
     "cursor/next_cursor."
 )
-
-
-def ascii_re(pattern: str) -> re.Pattern[str]:
-    """A schema pattern whose ``\\d`` means 0-9 only (as in JSON Schema), not any digit."""
-    return re.compile(pattern, re.ASCII)
 
 
 def _allow_all(_device_id: str) -> bool:
@@ -178,8 +176,13 @@ def cap_result(data: Any, narrow_hint: str, limit: int = RESULT_MAX_BYTES) -> tu
     }, False
 
 
-class HubTool(llm.Tool):
-    """Base class for every hubitat_dev_tools tool."""
+class HubTool[A: (ToolArgs | dict[str, Any]) = dict[str, Any]](llm.Tool):
+    """Base class for every hubitat_dev_tools tool.
+
+    ``HubTool[XArgs]``: ``XArgs`` (a :class:`ToolArgs` dataclass) declares the arguments,
+    and ``run`` receives one. The domain is the module's ``TOOL_DOMAIN`` unless a class sets
+    its own ``domain``.
+    """
 
     name: str
     title: str
@@ -187,6 +190,8 @@ class HubTool(llm.Tool):
     kind: ClassVar[ToolKind] = ToolKind.READ
     # Domain (devices, rooms, modes, ...): groups tools into gateways and the README table.
     domain: ClassVar[str] = "hub"
+    # The arguments dataclass (from the class' type parameter); None: ``fields`` dict.
+    args_type: ClassVar[type[ToolArgs] | None] = None
     # Core tools are listed directly in the compact surface; every other tool is reached
     # through its domain gateway (hub_read_<domain> for reads, hub_manage_<domain> else).
     core: ClassVar[bool] = False
@@ -197,12 +202,28 @@ class HubTool(llm.Tool):
     open_world: ClassVar[bool] = False
     # Told to the model when a result is over the size cap.
     narrow_hint: ClassVar[str] = DEFAULT_NARROW_HINT
-    # Argument fields: {vol.Required/Optional marker: validator}
+    # Argument fields: {vol.Required/Optional marker: validator} (tools without args_type)
     fields: ClassVar[dict[Any, Any]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in getattr(cls, "__orig_bases__", ()):
+            params = getattr(base, "__args__", ())
+            if params and isinstance(params[0], type) and issubclass(params[0], ToolArgs):
+                cls.args_type = params[0]
+        if "domain" not in cls.__dict__:
+            module_domain = getattr(sys.modules.get(cls.__module__), "TOOL_DOMAIN", None)
+            if isinstance(module_domain, str):
+                cls.domain = module_domain
+        own = cls.__dict__.get("description")
+        if cls.kind is ToolKind.DESTRUCTIVE and own and DESTRUCTIVE_NOTE not in own:
+            cls.description = f"{own} {DESTRUCTIVE_NOTE}"
 
     def __init__(self) -> None:
         self.integration = DOMAIN
-        schema: dict[Any, Any] = dict(self.fields)
+        schema: dict[Any, Any] = (
+            schema_fields(self.args_type) if self.args_type is not None else dict(self.fields)
+        )
         if self.kind is ToolKind.DESTRUCTIVE:
             schema[vol.Optional("confirm", description=CONFIRM_DESC)] = bool
         if self.hub_access:
@@ -225,7 +246,7 @@ class HubTool(llm.Tool):
         """The gateway this tool belongs to (None for core tools)."""
         return None if cls.core else gateway_name(cls.domain, cls.kind)
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+    async def run(self, call: ToolCall, args: A) -> dict[str, Any]:
         """Do the work; return JSON-able data. Raise ToolError or HubError."""
         raise NotImplementedError
 
@@ -283,7 +304,8 @@ class HubTool(llm.Tool):
                 runtime = self._gate_option_free(hass)
                 allowed = _allow_all
             call = ToolCall(hass, runtime, caller, self.name, allowed, via, llm_context)
-            data = await self.run(call, args)
+            typed: Any = args if self.args_type is None else build_args(self.args_type, args)
+            data = await self.run(call, typed)
         except (ToolError, HubError, HomeAssistantError) as err:
             failure = self._as_tool_error(err)
             if isinstance(err, HubAuthError) and runtime is not None:

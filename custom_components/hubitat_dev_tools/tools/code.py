@@ -8,7 +8,8 @@ import probatio as vol
 
 from ..managers.code import DEFAULT_PAGE, MAX_PAGE, CodeManager, page_text
 from ..safety import ToolKind
-from .base import HubTool, ToolCall, ascii_re
+from .args import ascii_re
+from .base import HubTool, ToolCall
 from .paging import paginate, paging_fields
 
 CODE_TYPE = vol.In(["app", "driver", "library"])

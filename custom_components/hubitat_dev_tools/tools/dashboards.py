@@ -9,7 +9,8 @@ import probatio as vol
 from ..hub.dashboards import BOOL_OPTIONS, TEXT_OPTIONS
 from ..managers.dashboards import DashboardManager
 from ..safety import ToolKind
-from .base import HubTool, ToolCall, ascii_re
+from .args import ascii_re
+from .base import HubTool, ToolCall
 
 DASH_ID = vol.All(
     vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="dashboard_id must be a numeric id")

@@ -11,7 +11,8 @@ from ..errors import ToolError
 from ..hub.models import parse_hub_time
 from ..managers.devices import COMPARATORS, MAX_WAIT_MS, AttributeCondition, DeviceFilter
 from ..safety import ToolKind
-from .base import HubTool, ToolCall, ascii_re
+from .args import ascii_re
+from .base import HubTool, ToolCall
 from .paging import paginate, paging_fields
 
 DEVICE_ID = vol.All(

@@ -10,7 +10,8 @@ import probatio as vol
 
 from ..hub.events import LOG_LEVELS, HubEvent, LogLine, level_rank
 from ..safety import ToolKind
-from .base import HubTool, ToolCall, ascii_re
+from .args import ascii_re
+from .base import HubTool, ToolCall
 
 MAX_WINDOW_S = 60
 SOURCES = ("DEVICE", "APP", "HUB", "LOCATION")

@@ -10,7 +10,8 @@ import probatio as vol
 from ..hub.logs import LEVELS
 from ..managers.logs import parse_when
 from ..safety import ToolKind
-from .base import HubTool, ToolCall, ascii_re
+from .args import ascii_re
+from .base import HubTool, ToolCall
 
 ISO_DESC = "ISO date-time, e.g. 2026-11-29T08:00:00Z (no offset = UTC)"
 

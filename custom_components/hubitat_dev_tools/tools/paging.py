@@ -23,15 +23,36 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import probatio as vol
 
 from ..errors import ToolError
+from .args import arg
 
 _PREFIX = "o:"
 
 CURSOR_DESC = "Opaque cursor from a previous next_cursor; omit for the first page."
+
+
+class Paged(Protocol):
+    """Typed arguments of a paged list tool (declare ``limit`` and ``cursor``)."""
+
+    @property
+    def limit(self) -> int: ...
+
+    @property
+    def cursor(self) -> str | None: ...
+
+
+def limit_arg(*, default: int = 100, maximum: int = 500) -> Any:
+    """The ``limit`` argument of a paged list tool (a field of its args dataclass)."""
+    return arg(vol.All(int, vol.Range(min=1, max=maximum)), "Max items per page", default=default)
+
+
+def cursor_arg() -> Any:
+    """The ``cursor`` argument of a paged list tool (a field of its args dataclass)."""
+    return arg(str, CURSOR_DESC)
 
 
 def paging_fields(*, default_limit: int = 100, max_limit: int = 500) -> dict[Any, Any]:
@@ -69,13 +90,17 @@ def decode_cursor(cursor: str | None) -> int:
 
 def paginate(
     items: Sequence[Any],
-    args: dict[str, Any],
+    args: dict[str, Any] | Paged,
     *,
     key: str = "items",
     default_limit: int = 100,
 ) -> dict[str, Any]:
     """Return one page of ``items`` with total, offset and next_cursor (if more)."""
-    offset = decode_cursor(args.get("cursor"))
+    if isinstance(args, dict):
+        cursor, wanted = args.get("cursor"), args.get("limit")
+    else:
+        cursor, wanted = args.cursor, args.limit
+    offset = decode_cursor(cursor)
     total = len(items)
     if offset > total:
         raise ToolError(
@@ -83,7 +108,7 @@ def paginate(
             code="invalid_cursor",
             hint="The list changed since; start again without a cursor.",
         )
-    limit = int(args.get("limit") or default_limit)
+    limit = int(wanted or default_limit)
     page = list(items[offset : offset + limit])
     out: dict[str, Any] = {key: page, "total": total, "offset": offset}
     if offset + limit < total:

@@ -1,0 +1,104 @@
+"""Typed tool arguments: one dataclass per tool is both the schema and what ``run`` gets.
+
+A tool declares its arguments as a frozen dataclass deriving from :class:`ToolArgs`::
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class GetDeviceArgs(ToolArgs):
+        device_id: str = arg(DEVICE_ID, "Device id", required=True)
+        include_events: bool = arg(bool, "Add recent events", default=False)
+        room: str | None = arg(str, "Room name or id")  # absent: None
+
+and derives from ``HubTool[GetDeviceArgs]``. The served schema (and so the JSON schema in
+``tools/list``) is built from those fields in declaration order, the call's arguments are
+validated by it, and ``run`` receives a ``GetDeviceArgs`` instance. ``hub`` and
+``confirm`` are added by the base class (``confirm`` for the destructive tier only).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import probatio as vol
+
+_ABSENT: Any = object()
+_META = "hubitat_dev_tools_arg"
+
+
+@dataclass(frozen=True, slots=True)
+class ArgSpec:
+    """How one argument appears in the schema."""
+
+    validator: Any
+    description: str | None
+    required: bool
+    default: Any  # _ABSENT: an omitted optional argument arrives as None
+
+
+def arg(
+    validator: Any,
+    description: str | None = None,
+    *,
+    required: bool = False,
+    default: Any = _ABSENT,
+) -> Any:
+    """Declare one tool argument (a dataclass field carrying its schema entry).
+
+    ``default`` is what the schema fills in when the argument is omitted (and shows in the
+    JSON schema); ``list``/``dict`` mean a fresh empty one. Without it an omitted optional
+    argument is ``None``.
+    """
+    spec = ArgSpec(validator, description, required, default)
+    metadata = {_META: spec}
+    if required:
+        return dataclasses.field(metadata=metadata)
+    if default is _ABSENT:
+        return dataclasses.field(default=None, metadata=metadata)
+    if default is list or default is dict:
+        return dataclasses.field(default_factory=default, metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolArgs:
+    """Arguments every tool may get: ``hub`` (several hubs) and ``confirm`` (destructive)."""
+
+    hub: str | None = None
+    confirm: bool | None = None
+
+
+def schema_fields(args_type: type[ToolArgs]) -> dict[Any, Any]:
+    """The schema entries of a tool's own arguments, in declaration order."""
+    out: dict[Any, Any] = {}
+    for f in dataclasses.fields(args_type):
+        spec = f.metadata.get(_META)
+        if not isinstance(spec, ArgSpec):
+            continue  # hub / confirm: added by the base class
+        if spec.required:
+            key: Any = vol.Required(f.name, description=spec.description)
+        elif spec.default is _ABSENT:
+            key = vol.Optional(f.name, description=spec.description)
+        else:
+            key = vol.Optional(f.name, default=spec.default, description=spec.description)
+        out[key] = spec.validator
+    return out
+
+
+def build_args[A: ToolArgs](args_type: type[A], validated: dict[str, Any]) -> A:
+    """The typed arguments from a schema-validated dict."""
+    return args_type(**validated)
+
+
+def ascii_re(pattern: str) -> re.Pattern[str]:
+    """A schema pattern whose ``\\d`` means 0-9 only (as in JSON Schema), not any digit."""
+    return re.compile(pattern, re.ASCII)
+
+
+def numeric_id(field_name: str) -> Any:
+    """Validator of a numeric hub id (``device_id``, ``app_id`` ...): digits 0-9, as a str."""
+    return vol.All(
+        vol.Coerce(str),
+        vol.Match(ascii_re(r"^\d+$"), msg=f"{field_name} must be a numeric id"),
+    )
