@@ -23,6 +23,7 @@ from .location import HsmManager, ModeManager, VariableManager
 from .logs import LogsManager
 from .radios import RadioManager
 from .rooms import RoomManager
+from .swap import SwapManager
 
 
 class Hub:
@@ -33,6 +34,7 @@ class Hub:
         self._cache: StateCache | None = None
         self.info = HubInfoManager(client)
         self.devices = DeviceManager(client)
+        self.swap = SwapManager(client, self.devices)
         self.rooms = RoomManager(client)
         self.modes = ModeManager(client)
         self.hsm = HsmManager(client)

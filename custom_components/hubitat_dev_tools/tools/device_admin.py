@@ -195,7 +195,7 @@ class SwapDeviceTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Swap it."""
-        result = await call.hub.devices.swap_device(args["old_device_id"], args["new_device_id"])
+        result = await call.hub.swap.swap_device(args["old_device_id"], args["new_device_id"])
         old, new = result["old_device"], result["new_device"]
         return {
             "summary": f"{len(result['apps_moved'])} app(s) moved from {old['label']} to "
