@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
 
 import pytest
 from homeassistant.auth.models import User
@@ -29,7 +29,27 @@ from hubitat_emulator import HubEmulator
 
 from .mcp_client import Mcp
 
-ToolCaller = Callable[..., Awaitable[llm.ToolResult]]
+
+class ToolReply(Protocol):
+    """An llm.ToolResult as the tests read it.
+
+    Our tools always answer with a JSON object; each test knows the shape it asked for, so
+    the values are read as ``Any`` instead of narrowing every JSON union by hand.
+    """
+
+    @property
+    def data(self) -> dict[str, Any]: ...
+
+    @property
+    def error(self) -> bool: ...
+
+
+class ToolCaller(Protocol):
+    """The ``call_tool`` fixture: one tool through the real llm.API."""
+
+    async def __call__(
+        self, name: str, args: dict[str, Any] | None = None, *, user: User | None | str = "admin"
+    ) -> ToolReply: ...
 
 
 @pytest.fixture(autouse=True)
@@ -125,7 +145,7 @@ def call_tool(hass: HomeAssistant, hass_admin_user: User) -> ToolCaller:
 
     async def _call(
         name: str, args: dict[str, Any] | None = None, *, user: User | None | str = "admin"
-    ) -> llm.ToolResult:
+    ) -> ToolReply:
         who = hass_admin_user if user == "admin" else user
         assert not isinstance(who, str)
         try:

@@ -64,7 +64,7 @@ async def ensure_stream(
     if runtime.cache is None:
         stop = await event_stream.async_setup_event_stream(hass, entry, runtime, config)
         entry.async_on_unload(stop)
-    cache = runtime.cache
+    cache: StateCache | None = runtime.cache
     assert cache is not None
     await until(lambda: cache.live, what="stream live")
     return cache
