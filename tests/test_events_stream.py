@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from dataclasses import replace
-from typing import Any
 
 import pytest
 from homeassistant.core import HomeAssistant
@@ -28,67 +26,13 @@ from custom_components.hubitat_dev_tools.hub.events import (
 from custom_components.hubitat_dev_tools.managers.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry
+from .conftest import FAST, ToolCaller, a_switch, add_entry, ensure_stream, until
 
-FAST = event_stream.StreamConfig(
-    dead_peer_timeout=30.0,
-    backoff_initial=0.05,
-    backoff_max=0.2,
-    stale_after=0.4,
-    check_interval=0.05,
-    connect_timeout=2.0,
-)
-
-
-async def until(cond: Any, timeout: float = 5.0, what: str = "condition") -> None:
-    """Wait (real time) until ``cond()`` is truthy."""
-    deadline = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
-
-
-@pytest.fixture(autouse=True)
-def fast_stream(monkeypatch: pytest.MonkeyPatch) -> event_stream.StreamConfig:
-    """Small timings for every stream started in these tests (wired or not)."""
-    monkeypatch.setattr(event_stream, "STREAM_CONFIG", FAST)
-    return FAST
-
-
-async def ensure_stream(
-    hass: HomeAssistant, entry: MockConfigEntry, config: event_stream.StreamConfig | None = None
-) -> StateCache:
-    """The entry's live cache: the wired one, else start one here (stopped on unload)."""
-    runtime = entry.runtime_data
-    if runtime.cache is None:
-        stop = await event_stream.async_setup_event_stream(hass, entry, runtime, config)
-        entry.async_on_unload(stop)
-    cache: StateCache | None = runtime.cache
-    assert cache is not None
-    await until(lambda: cache.live, what="stream live")
-    return cache
-
-
-@pytest.fixture
-async def live(hass: HomeAssistant, entry: MockConfigEntry) -> AsyncIterator[StateCache]:
-    """The entry with its stream live."""
-    cache = await ensure_stream(hass, entry)
-    yield cache
-    await hass.config_entries.async_unload(entry.entry_id)
-    await hass.async_block_till_done()
+pytestmark = pytest.mark.usefixtures("fast_stream")
 
 
 def reqs(hub: HubEmulator, prefix: str) -> int:
     return sum(1 for _m, p in hub.requests if p.startswith(prefix))
-
-
-def a_switch(hub: HubEmulator) -> int:
-    for dev_id in hub.device_ids():
-        dev = hub.device(dev_id)
-        if "switch" in dev["attributes"] and not dev.get("disabled"):
-            return dev_id
-    raise AssertionError("no switch in the emulated home")
 
 
 # ---------------------------------------------------------------------- frames

@@ -6,8 +6,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .ops_util import ok, refused
+from .conftest import ToolCaller, ok, refused
+from .ops_util import wait_for_status
 
 
 async def test_list_backups(
@@ -68,8 +68,6 @@ async def test_restore_reboots_and_tools_recover(
     data = await ok(call_tool, "hub_restore_backup", {"file_name": backup.name, "confirm": True})
     assert data["rebooting"] is True and "reboot" in data["note"]
     # the hub goes away, then comes back; the next calls just work again
-    from .test_ops_lifecycle import wait_for_status
-
     await wait_for_status(hub, "down")
     await wait_for_status(hub, "running", timeout=5)
     info = await ok(call_tool, "hub_get_info")

@@ -8,8 +8,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry
-from .ops_util import ok, refused, writes
+from .conftest import ToolCaller, add_entry, ok, refused
+from .ops_util import writes
 
 
 async def test_list_files(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:

@@ -9,8 +9,7 @@ from custom_components.hubitat_dev_tools.hub.health import parse_memory_history
 from custom_components.hubitat_dev_tools.managers.health import memory_trend
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .ops_util import ok, refused
+from .conftest import ToolCaller, ok, refused
 
 
 def test_memory_history_both_date_forms() -> None:

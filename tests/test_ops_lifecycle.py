@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.managers import lifecycle
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .ops_util import ok, refused
-
-
-async def wait_for_status(hub: HubEmulator, status: str, timeout: float = 3.0) -> None:
-    """Wait until the emulated hub reaches ``status``."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while hub.status != status:
-        assert loop.time() < deadline, f"hub never became {status} (is {hub.status})"
-        await asyncio.sleep(0.01)
+from .conftest import ToolCaller, ok, refused
+from .ops_util import wait_for_status
 
 
 async def test_reboot_gate(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:

@@ -10,8 +10,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry
-from .ops_util import ok, refused
+from .conftest import ToolCaller, add_entry, ok, refused
 
 
 def zwave_mode(hub: HubEmulator) -> str | None:

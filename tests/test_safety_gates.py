@@ -29,12 +29,8 @@ from custom_components.hubitat_dev_tools.tools.base import HubTool
 from custom_components.hubitat_dev_tools.tools.surface import GatewayTool
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ToolReply, llm_context
+from .conftest import ToolCaller, ToolReply, llm_context, sent_since
 from .mcp_client import Mcp
-
-
-def sent_since(hub: HubEmulator, before: int) -> list[tuple[str, str]]:
-    return [(m, p) for m, p in hub.requests[before:]]
 
 
 async def device_ids(call_tool: ToolCaller, n: int = 2) -> list[str]:
