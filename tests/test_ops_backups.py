@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
@@ -75,7 +76,7 @@ async def test_restore_reboots_and_tools_recover(
 
 
 async def test_restore_refused_by_hub(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     hub.mark_backup_now()
     hub.faults.error_burst = 0
@@ -95,6 +96,6 @@ async def test_restore_refused_by_hub(
             hub.faults.error_burst = 1
         return orig(path)
 
-    hub.faults.delay_for = burst_on_restore  # type: ignore[method-assign]
+    monkeypatch.setattr(hub.faults, "delay_for", burst_on_restore)
     data = await refused(call_tool, "hub_restore_backup", {"file_name": name, "confirm": True})
     assert data["error"] == "hub_bad_response" and hub.status == "running"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.managers import lifecycle
@@ -54,11 +55,11 @@ async def test_reboot_and_wait(
 
 
 async def test_reboot_with_security_relogs_in(
-    hass: object, secure_hub: HubEmulator, call_tool: ToolCaller
+    hass: HomeAssistant, secure_hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     from .conftest import add_entry
 
-    await add_entry(hass, secure_hub)  # type: ignore[arg-type]
+    await add_entry(hass, secure_hub)
     secure_hub.reboot_downtime = 0.2
     secure_hub.reboot_starting_time = 0.1
     secure_hub.mark_backup_now()

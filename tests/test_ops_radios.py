@@ -71,13 +71,13 @@ async def test_zwave_repair_start_progress_and_already_running(
 
 
 async def test_repair_respects_write_master(
-    hass: object, hub: HubEmulator, call_tool: ToolCaller
+    hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     from custom_components.hubitat_dev_tools.const import OPT_ALLOW_WRITE
 
     from .conftest import add_entry
 
-    await add_entry(hass, hub, options={OPT_ALLOW_WRITE: False})  # type: ignore[arg-type]
+    await add_entry(hass, hub, options={OPT_ALLOW_WRITE: False})
     before = len(hub.requests)
     await refused(call_tool, "hub_start_zwave_repair", {}, "writes_disabled")
     assert hub.requests[before:] == []
