@@ -19,6 +19,7 @@ from custom_components.hubitat_dev_tools import event_stream
 from custom_components.hubitat_dev_tools.const import DOMAIN
 from custom_components.hubitat_dev_tools.hub.events import (
     HubEvent,
+    HubSocket,
     backoff_delay,
     parse_event_frame,
     parse_log_frame,
@@ -29,6 +30,17 @@ from hubitat_emulator import HubEmulator
 from .conftest import FAST, ToolCaller, a_switch, add_entry, ensure_stream, until
 
 pytestmark = pytest.mark.usefixtures("fast_stream")
+
+
+async def streaming(
+    hass: HomeAssistant, hub: HubEmulator
+) -> tuple[MockConfigEntry, StateCache, HubSocket]:
+    """An entry for ``hub`` with its stream live: the entry, its cache and event socket."""
+    entry = await add_entry(hass, hub)
+    cache = await ensure_stream(hass, entry)
+    sock = cache.event_socket
+    assert sock is not None
+    return entry, cache, sock
 
 
 def reqs(hub: HubEmulator, prefix: str) -> int:
@@ -211,10 +223,7 @@ async def test_dead_peer_is_detected_and_pings_keep_alive(
     emu = HubEmulator(ping_interval=0.4)
     await emu.start()
     try:
-        entry = await add_entry(hass, emu)
-        cache = await ensure_stream(hass, entry)
-        sock = cache.event_socket
-        assert sock is not None
+        entry, _cache, sock = await streaming(hass, emu)
         await asyncio.sleep(2.5)  # a quiet home, but the hub pings every 0.4 s of silence
         assert sock.stats.pings >= 3, sock.stats
         assert sock.stats.reconnects == 0, sock.stats
@@ -229,10 +238,7 @@ async def test_silent_peer_reconnects(
 ) -> None:
     # the hub fixture pings every 120 s: with a 0.3 s dead-peer timer the quiet socket is dead
     monkeypatch.setattr(event_stream, "STREAM_CONFIG", replace(FAST, dead_peer_timeout=0.3))
-    entry = await add_entry(hass, hub)
-    cache = await ensure_stream(hass, entry)
-    sock = cache.event_socket
-    assert sock is not None
+    entry, cache, sock = await streaming(hass, hub)
     await until(lambda: sock.stats.reconnects >= 1, what="dead-peer reconnect")
     assert "dead peer" in (sock.stats.last_error or "") or sock.connected
     assert cache.hydrations == sock.stats.connects
@@ -243,10 +249,7 @@ async def test_silent_peer_reconnects(
 async def test_hub_security_cookie_and_relogin(
     hass: HomeAssistant, secure_hub: HubEmulator
 ) -> None:
-    entry = await add_entry(hass, secure_hub)
-    cache = await ensure_stream(hass, entry)
-    sock = cache.event_socket
-    assert sock is not None
+    entry, cache, sock = await streaming(hass, secure_hub)
     logins = reqs(secure_hub, "/login")
     secure_hub.expire_sessions()
     secure_hub.drop_sockets()
@@ -259,10 +262,7 @@ async def test_hub_security_cookie_and_relogin(
 async def test_changed_password_on_the_socket_starts_reauth(
     hass: HomeAssistant, secure_hub: HubEmulator
 ) -> None:
-    entry = await add_entry(hass, secure_hub)
-    cache = await ensure_stream(hass, entry)
-    sock = cache.event_socket
-    assert sock is not None
+    entry, _cache, sock = await streaming(hass, secure_hub)
     assert not hass.config_entries.flow.async_progress_by_handler(DOMAIN)
     secure_hub.password = "changed-on-the-hub"
     secure_hub.expire_sessions()
