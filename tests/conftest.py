@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Protocol
 
 import pytest
 from homeassistant.auth.models import User
 from homeassistant.const import CONF_HOST, CONF_PASSWORD, CONF_PORT, CONF_USERNAME
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import Unauthorized
+from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -19,17 +22,39 @@ from yarl import URL
 # Bind our package before any hass fixture runs: otherwise HA resolves the phcc testing
 # package as `custom_components` and reports "Integration not found".
 import custom_components.hubitat_dev_tools  # noqa: F401
+from custom_components.hubitat_dev_tools import event_stream
 from custom_components.hubitat_dev_tools.const import (
     API_ID,
     CONF_MAKER_APP_ID,
     CONF_MAKER_TOKEN,
     DOMAIN,
 )
+from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
 from .mcp_client import Mcp
 
-ToolCaller = Callable[..., Awaitable[llm.ToolResult]]
+
+class ToolReply(Protocol):
+    """An llm.ToolResult as the tests read it.
+
+    Our tools always answer with a JSON object; each test knows the shape it asked for, so
+    the values are read as ``Any`` instead of narrowing every JSON union by hand.
+    """
+
+    @property
+    def data(self) -> dict[str, Any]: ...
+
+    @property
+    def error(self) -> bool: ...
+
+
+class ToolCaller(Protocol):
+    """The ``call_tool`` fixture: one tool through the real llm.API."""
+
+    async def __call__(
+        self, name: str, args: dict[str, Any] | None = None, *, user: User | None | str = "admin"
+    ) -> ToolReply: ...
 
 
 @pytest.fixture(autouse=True)
@@ -44,8 +69,6 @@ def _event_stream_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     The tests/test_events_*.py files turn the stream on with their own fixtures.
     """
     from dataclasses import replace
-
-    from custom_components.hubitat_dev_tools import event_stream
 
     monkeypatch.setattr(
         event_stream, "STREAM_CONFIG", replace(event_stream.STREAM_CONFIG, enabled=False)
@@ -125,7 +148,7 @@ def call_tool(hass: HomeAssistant, hass_admin_user: User) -> ToolCaller:
 
     async def _call(
         name: str, args: dict[str, Any] | None = None, *, user: User | None | str = "admin"
-    ) -> llm.ToolResult:
+    ) -> ToolReply:
         who = hass_admin_user if user == "admin" else user
         assert not isinstance(who, str)
         try:
@@ -174,3 +197,99 @@ async def mcp(
     """An MCP client talking to the real mcp_server, which serves our API (admin token)."""
     await setup_mcp_server(hass, apis=[API_ID])
     return Mcp(await hass_client())
+
+
+# ------------------------------------------------------------ tool calls, requests, issues
+
+
+async def ok(
+    call_tool: ToolCaller, name: str, args: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Call a tool and assert it succeeded; return its data."""
+    result = await call_tool(name, args or {})
+    assert not result.error, result.data
+    return result.data
+
+
+async def refused(
+    call_tool: ToolCaller, name: str, args: dict[str, Any], code: str | None = None
+) -> dict[str, Any]:
+    """Call a tool and assert it failed (with ``code`` if given); return its data."""
+    result = await call_tool(name, args)
+    assert result.error, result.data
+    data = result.data
+    if code is not None:
+        assert data["error"] == code, data
+    return data
+
+
+def sent_since(hub: HubEmulator, before: int = 0) -> list[tuple[str, str]]:
+    """The (method, path) requests the hub received since index ``before``."""
+    return hub.requests[before:]
+
+
+def our_issues(hass: HomeAssistant) -> set[str]:
+    """Ids of this integration's open Repairs issues."""
+    return {iid for (dom, iid) in ir.async_get(hass).issues if dom == DOMAIN}
+
+
+async def until(cond: Callable[[], object], timeout: float = 5.0, what: str = "condition") -> None:
+    """Wait (real time: the hub and its sockets are real) until ``cond()`` is truthy."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+# ------------------------------------------------------------ live event stream
+# The stream is off by default (above); tests/test_events_*.py turn it on with
+# ``pytestmark = pytest.mark.usefixtures("fast_stream")`` (autouse fixtures run first).
+
+FAST = event_stream.StreamConfig(
+    dead_peer_timeout=30.0,
+    backoff_initial=0.05,
+    backoff_max=0.2,
+    stale_after=0.4,
+    check_interval=0.05,
+    connect_timeout=2.0,
+)
+
+
+@pytest.fixture
+def fast_stream(monkeypatch: pytest.MonkeyPatch) -> event_stream.StreamConfig:
+    """The stream on, with small timings for every stream started in the test (wired or not)."""
+    monkeypatch.setattr(event_stream, "STREAM_CONFIG", FAST)
+    return FAST
+
+
+async def ensure_stream(
+    hass: HomeAssistant, entry: MockConfigEntry, config: event_stream.StreamConfig | None = None
+) -> StateCache:
+    """The entry's live cache: the wired one, else start one here (stopped on unload)."""
+    runtime = entry.runtime_data
+    if runtime.hub.cache is None:
+        stop = await event_stream.async_setup_event_stream(hass, entry, runtime, config)
+        entry.async_on_unload(stop)
+    cache: StateCache | None = runtime.hub.cache
+    assert cache is not None
+    await until(lambda: cache.live, what="stream live")
+    return cache
+
+
+@pytest.fixture
+async def live(hass: HomeAssistant, entry: MockConfigEntry) -> AsyncIterator[StateCache]:
+    """The entry with its stream live; unloaded at the end."""
+    cache = await ensure_stream(hass, entry)
+    yield cache
+    await hass.config_entries.async_unload(entry.entry_id)
+    await hass.async_block_till_done()
+
+
+def a_switch(hub: HubEmulator) -> int:
+    """An enabled switch of the emulated home."""
+    for dev_id in hub.device_ids():
+        dev = hub.device(dev_id)
+        if "switch" in dev["attributes"] and not dev.get("disabled"):
+            return dev_id
+    raise AssertionError("no switch in the emulated home")

@@ -38,3 +38,9 @@ class Mcp:
         except ValueError:
             data = text
         return bool(result.get("isError")), data
+
+    async def ok(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Call a tool and assert it succeeded with a JSON object; return that object."""
+        is_error, data = await self.call(name, args)
+        assert not is_error and isinstance(data, dict), (name, data)
+        return data

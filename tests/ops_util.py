@@ -1,17 +1,18 @@
-"""Helpers shared by the hub-operations tests (tests/test_ops_*.py)."""
+"""Helpers for the hub-operations tests (tests/test_ops_*.py).
+
+``ok`` and ``refused`` live in conftest.py with the other shared helpers; they are
+re-exported here so tests that import them from this module keep working.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
 
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
+from .conftest import ok, refused, sent_since
 
-
-def sent(hub: HubEmulator, since: int = 0) -> list[tuple[str, str]]:
-    """Requests the hub received since index ``since``."""
-    return hub.requests[since:]
+__all__ = ["ok", "refused", "wait_for_status", "writes"]
 
 
 def writes(hub: HubEmulator, since: int = 0) -> list[tuple[str, str]]:
@@ -23,23 +24,13 @@ def writes(hub: HubEmulator, since: int = 0) -> list[tuple[str, str]]:
         "/hub2/hubData",
         "/local/",
     )
-    return [(m, p) for m, p in hub.requests[since:] if not p.startswith(reads)]
+    return [(m, p) for m, p in sent_since(hub, since) if not p.startswith(reads)]
 
 
-async def ok(call_tool: ToolCaller, name: str, args: dict[str, Any] | None = None) -> Any:
-    """Call a tool and assert it succeeded; return its data."""
-    result = await call_tool(name, args or {})
-    assert not result.error, result.data
-    return result.data
-
-
-async def refused(
-    call_tool: ToolCaller, name: str, args: dict[str, Any], code: str | None = None
-) -> dict[str, Any]:
-    """Call a tool and assert it failed (with ``code`` if given); return its data."""
-    result = await call_tool(name, args)
-    assert result.error, result.data
-    data: dict[str, Any] = result.data
-    if code is not None:
-        assert data["error"] == code, data
-    return data
+async def wait_for_status(hub: HubEmulator, status: str, timeout: float = 3.0) -> None:
+    """Wait until the emulated hub reaches ``status``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while hub.status != status:
+        assert loop.time() < deadline, f"hub never became {status} (is {hub.status})"
+        await asyncio.sleep(0.01)

@@ -220,4 +220,4 @@ async def test_maker(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
     none = HubClient(session, conn(hub, maker=False))
     with pytest.raises(MakerNotConfiguredError) as err2:
         await none.maker_get("modes")
-    assert "Maker API" in err2.value.hint
+    assert "Maker API" in (err2.value.hint or "")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 from homeassistant import config_entries
@@ -23,6 +23,9 @@ from custom_components.hubitat_dev_tools.const import (
 from hubitat_emulator import HubEmulator
 
 from .conftest import add_entry, entry_data
+
+if TYPE_CHECKING:
+    from homeassistant.helpers.service_info.dhcp import DhcpServiceInfo
 
 
 async def _start(hass: HomeAssistant) -> str:
@@ -128,19 +131,24 @@ async def test_options(hass: HomeAssistant, entry: MockConfigEntry) -> None:
     assert entry.options[OPT_DISABLED_TOOLS] == ["hub_get_info"]
 
 
-def _dhcp(ip: str = "127.0.0.1") -> Any:
+def _dhcp(ip: str = "127.0.0.1") -> DhcpServiceInfo:
     from homeassistant.helpers.service_info.dhcp import DhcpServiceInfo
 
     return DhcpServiceInfo(ip=ip, hostname="hubitat", macaddress="34e1d1aabbcc")
+
+
+async def _start_dhcp(hass: HomeAssistant) -> config_entries.ConfigFlowResult:
+    """Start a DHCP discovery flow for a hub at 127.0.0.1."""
+    return await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": config_entries.SOURCE_DHCP}, data=_dhcp()
+    )
 
 
 async def test_dhcp_discovery_creates_entry(
     hass: HomeAssistant, hub: HubEmulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(HubitatDevToolsConfigFlow, "DISCOVERY_PORT", URL(hub.url).port)
-    result = await hass.config_entries.flow.async_init(
-        DOMAIN, context={"source": config_entries.SOURCE_DHCP}, data=_dhcp()
-    )
+    result = await _start_dhcp(hass)
     assert result["type"] is FlowResultType.FORM
     assert result["step_id"] == "discovery_confirm"
     result = await hass.config_entries.flow.async_configure(result["flow_id"], {})
@@ -157,9 +165,7 @@ async def test_dhcp_updates_host_of_known_hub(
         domain=DOMAIN, data={**entry_data(hub), CONF_HOST: "localhost"}, unique_id=hub.hub_uid
     )
     entry.add_to_hass(hass)
-    result = await hass.config_entries.flow.async_init(
-        DOMAIN, context={"source": config_entries.SOURCE_DHCP}, data=_dhcp()
-    )
+    result = await _start_dhcp(hass)
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "already_configured"
     assert entry.data[CONF_HOST] == "127.0.0.1"
@@ -169,9 +175,7 @@ async def test_dhcp_secure_hub_asks_for_login(
     hass: HomeAssistant, secure_hub: HubEmulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(HubitatDevToolsConfigFlow, "DISCOVERY_PORT", URL(secure_hub.url).port)
-    result = await hass.config_entries.flow.async_init(
-        DOMAIN, context={"source": config_entries.SOURCE_DHCP}, data=_dhcp()
-    )
+    result = await _start_dhcp(hass)
     assert result["step_id"] == "discovery_confirm"
     result = await hass.config_entries.flow.async_configure(
         result["flow_id"], {CONF_USERNAME: secure_hub.username, CONF_PASSWORD: "wrong"}
@@ -195,8 +199,6 @@ async def test_dhcp_not_a_hub(
         sock.bind(("127.0.0.1", 0))
         closed_port = sock.getsockname()[1]
     monkeypatch.setattr(HubitatDevToolsConfigFlow, "DISCOVERY_PORT", closed_port)
-    result = await hass.config_entries.flow.async_init(
-        DOMAIN, context={"source": config_entries.SOURCE_DHCP}, data=_dhcp()
-    )
+    result = await _start_dhcp(hass)
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "not_hubitat"

@@ -4,31 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 
 import pytest
 from homeassistant.core import HomeAssistant
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.hubitat_dev_tools import event_stream
 from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .test_events_stream import FAST, a_switch, ensure_stream, until
+from .conftest import ToolCaller, a_switch, until
 
-
-@pytest.fixture(autouse=True)
-def fast_stream(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(event_stream, "STREAM_CONFIG", FAST)
-
-
-@pytest.fixture
-async def live(hass: HomeAssistant, entry: MockConfigEntry) -> AsyncIterator[StateCache]:
-    cache = await ensure_stream(hass, entry)
-    yield cache
-    await hass.config_entries.async_unload(entry.entry_id)
-    await hass.async_block_till_done()
+pytestmark = pytest.mark.usefixtures("fast_stream")
 
 
 def other(hub: HubEmulator, dev_id: int) -> str:

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from dataclasses import replace
-from typing import Any
 
 import pytest
 from homeassistant.core import HomeAssistant
@@ -21,6 +19,7 @@ from custom_components.hubitat_dev_tools import event_stream
 from custom_components.hubitat_dev_tools.const import DOMAIN
 from custom_components.hubitat_dev_tools.hub.events import (
     HubEvent,
+    HubSocket,
     backoff_delay,
     parse_event_frame,
     parse_log_frame,
@@ -28,67 +27,24 @@ from custom_components.hubitat_dev_tools.hub.events import (
 from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry
+from .conftest import FAST, ToolCaller, a_switch, add_entry, ensure_stream, until
 
-FAST = event_stream.StreamConfig(
-    dead_peer_timeout=30.0,
-    backoff_initial=0.05,
-    backoff_max=0.2,
-    stale_after=0.4,
-    check_interval=0.05,
-    connect_timeout=2.0,
-)
+pytestmark = pytest.mark.usefixtures("fast_stream")
 
 
-async def until(cond: Any, timeout: float = 5.0, what: str = "condition") -> None:
-    """Wait (real time) until ``cond()`` is truthy."""
-    deadline = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
-
-
-@pytest.fixture(autouse=True)
-def fast_stream(monkeypatch: pytest.MonkeyPatch) -> event_stream.StreamConfig:
-    """Small timings for every stream started in these tests (wired or not)."""
-    monkeypatch.setattr(event_stream, "STREAM_CONFIG", FAST)
-    return FAST
-
-
-async def ensure_stream(
-    hass: HomeAssistant, entry: MockConfigEntry, config: event_stream.StreamConfig | None = None
-) -> StateCache:
-    """The entry's live cache: the wired one, else start one here (stopped on unload)."""
-    runtime = entry.runtime_data
-    if runtime.hub.cache is None:
-        stop = await event_stream.async_setup_event_stream(hass, entry, runtime, config)
-        entry.async_on_unload(stop)
-    cache = runtime.hub.cache
-    assert cache is not None
-    await until(lambda: cache.live, what="stream live")
-    return cache
-
-
-@pytest.fixture
-async def live(hass: HomeAssistant, entry: MockConfigEntry) -> AsyncIterator[StateCache]:
-    """The entry with its stream live."""
+async def streaming(
+    hass: HomeAssistant, hub: HubEmulator
+) -> tuple[MockConfigEntry, StateCache, HubSocket]:
+    """An entry for ``hub`` with its stream live: the entry, its cache and event socket."""
+    entry = await add_entry(hass, hub)
     cache = await ensure_stream(hass, entry)
-    yield cache
-    await hass.config_entries.async_unload(entry.entry_id)
-    await hass.async_block_till_done()
+    sock = cache.event_socket
+    assert sock is not None
+    return entry, cache, sock
 
 
 def reqs(hub: HubEmulator, prefix: str) -> int:
     return sum(1 for _m, p in hub.requests if p.startswith(prefix))
-
-
-def a_switch(hub: HubEmulator) -> int:
-    for dev_id in hub.device_ids():
-        dev = hub.device(dev_id)
-        if "switch" in dev["attributes"] and not dev.get("disabled"):
-            return dev_id
-    raise AssertionError("no switch in the emulated home")
 
 
 # ---------------------------------------------------------------------- frames
@@ -267,10 +223,7 @@ async def test_dead_peer_is_detected_and_pings_keep_alive(
     emu = HubEmulator(ping_interval=0.4)
     await emu.start()
     try:
-        entry = await add_entry(hass, emu)
-        cache = await ensure_stream(hass, entry)
-        sock = cache.event_socket
-        assert sock is not None
+        entry, _cache, sock = await streaming(hass, emu)
         await asyncio.sleep(2.5)  # a quiet home, but the hub pings every 0.4 s of silence
         assert sock.stats.pings >= 3, sock.stats
         assert sock.stats.reconnects == 0, sock.stats
@@ -285,10 +238,7 @@ async def test_silent_peer_reconnects(
 ) -> None:
     # the hub fixture pings every 120 s: with a 0.3 s dead-peer timer the quiet socket is dead
     monkeypatch.setattr(event_stream, "STREAM_CONFIG", replace(FAST, dead_peer_timeout=0.3))
-    entry = await add_entry(hass, hub)
-    cache = await ensure_stream(hass, entry)
-    sock = cache.event_socket
-    assert sock is not None
+    entry, cache, sock = await streaming(hass, hub)
     await until(lambda: sock.stats.reconnects >= 1, what="dead-peer reconnect")
     assert "dead peer" in (sock.stats.last_error or "") or sock.connected
     assert cache.hydrations == sock.stats.connects
@@ -299,10 +249,7 @@ async def test_silent_peer_reconnects(
 async def test_hub_security_cookie_and_relogin(
     hass: HomeAssistant, secure_hub: HubEmulator
 ) -> None:
-    entry = await add_entry(hass, secure_hub)
-    cache = await ensure_stream(hass, entry)
-    sock = cache.event_socket
-    assert sock is not None
+    entry, cache, sock = await streaming(hass, secure_hub)
     logins = reqs(secure_hub, "/login")
     secure_hub.expire_sessions()
     secure_hub.drop_sockets()
@@ -315,10 +262,7 @@ async def test_hub_security_cookie_and_relogin(
 async def test_changed_password_on_the_socket_starts_reauth(
     hass: HomeAssistant, secure_hub: HubEmulator
 ) -> None:
-    entry = await add_entry(hass, secure_hub)
-    cache = await ensure_stream(hass, entry)
-    sock = cache.event_socket
-    assert sock is not None
+    entry, _cache, sock = await streaming(hass, secure_hub)
     assert not hass.config_entries.flow.async_progress_by_handler(DOMAIN)
     secure_hub.password = "changed-on-the-hub"
     secure_hub.expire_sessions()

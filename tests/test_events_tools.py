@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from homeassistant.core import HomeAssistant
@@ -14,26 +14,21 @@ from custom_components.hubitat_dev_tools import event_stream
 from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry
-from .test_events_stream import FAST, a_switch, ensure_stream, until
+from .conftest import FAST, ToolCaller, a_switch, add_entry, until
 
-
-@pytest.fixture(autouse=True)
-def fast_stream(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(event_stream, "STREAM_CONFIG", FAST)
+pytestmark = pytest.mark.usefixtures("fast_stream")
 
 
 @pytest.fixture
-async def live(hass: HomeAssistant, entry: MockConfigEntry) -> AsyncIterator[StateCache]:
-    cache = await ensure_stream(hass, entry)
-    await until(lambda: cache.logs_live, what="log socket")
-    yield cache
-    await hass.config_entries.async_unload(entry.entry_id)
-    await hass.async_block_till_done()
+async def live(live: StateCache) -> StateCache:
+    """The stream live (conftest), its log socket too."""
+    await until(lambda: live.logs_live, what="log socket")
+    return live
 
 
-def later(delay: float, hub: HubEmulator, level: str, msg: str, **kw: object) -> None:
-    asyncio.get_running_loop().call_later(delay, lambda: hub.add_log(level, msg, **kw))  # type: ignore[arg-type]
+def later(delay: float, hub: HubEmulator, level: str, msg: str, **kw: Any) -> None:
+    """Let the hub log ``msg`` after ``delay`` seconds (``kw`` as for ``hub.add_log``)."""
+    asyncio.get_running_loop().call_later(delay, lambda: hub.add_log(level, msg, **kw))
 
 
 async def test_tail_logs_live_with_filters(

@@ -10,23 +10,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry
-
-
-def sent(hub: HubEmulator, before: int, prefix: str = "") -> list[str]:
-    """Paths of the non-GET requests since ``before`` (optionally under ``prefix``)."""
-    return [p for m, p in hub.requests[before:] if m != "GET" and p.startswith(prefix)]
-
-
-async def ok(call_tool: ToolCaller, name: str, args: dict[str, Any] | None = None) -> Any:
-    result = await call_tool(name, args or {})
-    assert not result.error, result.data
-    return result.data
-
-
-def dev_id(hub: HubEmulator, label: str) -> str:
-    return str(hub.find_device(label)["id"])
-
+from .conftest import ToolCaller, add_entry, ok
+from .home_util import dev_id, sent
 
 # ---------------------------------------------------------------- hub_list_devices
 

@@ -9,8 +9,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry
-from .test_home_devices import ok, sent
+from .conftest import ToolCaller, add_entry, ok
+from .home_util import sent
 
 
 async def test_modes(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:

@@ -6,8 +6,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .test_home_devices import dev_id, ok, sent
+from .conftest import ToolCaller, ok
+from .home_util import dev_id, sent
 
 
 def room_of(hub: HubEmulator, label: str) -> str | None:

@@ -11,7 +11,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller
-from .test_home_devices import dev_id
+from .home_util import dev_id
 
 
 class Counter:

@@ -10,8 +10,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.routes_hubvars import _HubVarRoutes
 
-from .conftest import ToolCaller, add_entry
-from .test_home_devices import ok, sent
+from .conftest import ToolCaller, add_entry, ok
+from .home_util import sent
 
 
 def _rule_id(hub: HubEmulator) -> int:

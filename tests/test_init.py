@@ -17,11 +17,16 @@ def api_registered(hass: HomeAssistant) -> bool:
     return API_ID in {api.id for api in llm.async_get_apis(hass)}
 
 
+def state_now(entry: MockConfigEntry) -> ConfigEntryState:
+    """The entry's state read afresh: mypy keeps ``entry.state`` narrowed across awaits."""
+    return entry.state
+
+
 async def test_setup_and_unload(hass: HomeAssistant, entry: MockConfigEntry) -> None:
     assert entry.state is ConfigEntryState.LOADED
     assert api_registered(hass)
     assert await hass.config_entries.async_unload(entry.entry_id)
-    assert entry.state is ConfigEntryState.NOT_LOADED
+    assert state_now(entry) is ConfigEntryState.NOT_LOADED
     assert not api_registered(hass)
 
 

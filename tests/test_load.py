@@ -12,7 +12,7 @@ from .mcp_client import Mcp
 
 async def test_hundred_concurrent_calls(mcp: Mcp, hub: HubEmulator) -> None:
     hub.faults.delay = 0.01  # make overlap likely
-    _err, listing = await mcp.call("hub_list_devices", {"capability": "Switch", "limit": 200})
+    listing = await mcp.ok("hub_list_devices", {"capability": "Switch", "limit": 200})
     switches = [
         d for d in listing["devices"] if not d.get("disabled") and "Lock" not in d["capabilities"]
     ]

@@ -24,18 +24,7 @@ from custom_components.hubitat_dev_tools.hub_alerts import (
 )
 from hubitat_emulator import HubEmulator
 
-
-def our_issues(hass: HomeAssistant) -> set[str]:
-    return {iid for (dom, iid) in ir.async_get(hass).issues if dom == DOMAIN}
-
-
-async def until(check: Callable[[], bool], timeout: float = 3.0) -> None:
-    """Wait for a background check (real HTTP to the emulated hub) to land."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        assert loop.time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.02)
+from .conftest import our_issues, until
 
 
 async def _setup(hass: HomeAssistant, entry: MockConfigEntry) -> Callable[[], None] | None:
@@ -77,14 +66,14 @@ async def test_periodic_check(
     unload = await _setup(hass, entry)
     state = get_alert_state(hass, entry.entry_id)
     assert state is not None
-    await until(lambda: state.last_check is not None)  # the first check has run
+    await until(lambda: state.last_check is not None, 3.0)  # the first check has run
     first = state.last_check
     await asyncio.sleep(0.05)
     hub.ops.alerts["localBackupFailed"] = True
     async_fire_time_changed(hass, dt_util.utcnow() + CHECK_INTERVAL * 1.1)
     await hass.async_block_till_done()
     issue = alert_issue_id(entry.entry_id, "localBackupFailed")
-    await until(lambda: issue in our_issues(hass))
+    await until(lambda: issue in our_issues(hass), 3.0)
     assert state.last_check != first
     if unload is not None:
         unload()
@@ -135,7 +124,7 @@ async def test_leftover_issues_from_before_restart_are_cleared(
         unload = None
     else:
         unload = await _setup(hass, entry)
-    await until(lambda: stale not in our_issues(hass))
+    await until(lambda: stale not in our_issues(hass), 3.0)
     if unload is not None:
         unload()
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .ops_util import ok, refused
+from .conftest import ToolCaller, ok, refused
+from .ops_util import wait_for_status
 
 
 async def test_list_backups(
@@ -68,8 +69,6 @@ async def test_restore_reboots_and_tools_recover(
     data = await ok(call_tool, "hub_restore_backup", {"file_name": backup.name, "confirm": True})
     assert data["rebooting"] is True and "reboot" in data["note"]
     # the hub goes away, then comes back; the next calls just work again
-    from .test_ops_lifecycle import wait_for_status
-
     await wait_for_status(hub, "down")
     await wait_for_status(hub, "running", timeout=5)
     info = await ok(call_tool, "hub_get_info")
@@ -77,7 +76,7 @@ async def test_restore_reboots_and_tools_recover(
 
 
 async def test_restore_refused_by_hub(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     hub.mark_backup_now()
     hub.faults.error_burst = 0
@@ -97,6 +96,6 @@ async def test_restore_refused_by_hub(
             hub.faults.error_burst = 1
         return orig(path)
 
-    hub.faults.delay_for = burst_on_restore  # type: ignore[method-assign]
+    monkeypatch.setattr(hub.faults, "delay_for", burst_on_restore)
     data = await refused(call_tool, "hub_restore_backup", {"file_name": name, "confirm": True})
     assert data["error"] == "hub_bad_response" and hub.status == "running"

@@ -8,8 +8,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry
-from .ops_util import ok, refused, writes
+from .conftest import ToolCaller, add_entry, ok, refused
+from .ops_util import writes
 
 
 async def test_list_files(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
@@ -162,5 +162,6 @@ async def test_write_with_hub_security(
     data = await ok(
         call_tool, "hub_write_file", {"file_name": "notes.txt", "content": "x", "confirm": True}
     )
-    assert secure_hub.files.read(data["backup_file"], "").startswith(b"line 1")  # type: ignore[union-attr]
+    backup = secure_hub.files.read(data["backup_file"], "")
+    assert backup is not None and backup.startswith(b"line 1")
     assert secure_hub.files.read("notes.txt") == b"x"

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from aiohttp import web
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.hub.health import parse_memory_history
 from custom_components.hubitat_dev_tools.managers.health import memory_trend
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .ops_util import ok, refused
+from .conftest import ToolCaller, ok, refused
 
 
 def test_memory_history_both_date_forms() -> None:
@@ -56,14 +56,12 @@ async def test_health_report_partial_when_endpoints_missing(
     for resource in list(routes.resources()):
         if resource.canonical == "/hub/cpuInfo":
             for route in resource:
-                route._handler = _not_found  # type: ignore[attr-defined]
+                route._handler = _not_found
     data = await ok(call_tool, "hub_get_health_report")
     assert data["cpu"] is None and data["unavailable"] == {"cpu": "not_found"}
 
 
-async def _not_found(request: object) -> object:
-    from aiohttp import web
-
+async def _not_found(request: web.Request) -> web.StreamResponse:
     return web.Response(status=404, text="Not Found")
 
 

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
-
+from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.managers import lifecycle
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .ops_util import ok, refused
-
-
-async def wait_for_status(hub: HubEmulator, status: str, timeout: float = 3.0) -> None:
-    """Wait until the emulated hub reaches ``status``."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while hub.status != status:
-        assert loop.time() < deadline, f"hub never became {status} (is {hub.status})"
-        await asyncio.sleep(0.01)
+from .conftest import ToolCaller, ok, refused
+from .ops_util import wait_for_status
 
 
 async def test_reboot_gate(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
@@ -65,11 +55,11 @@ async def test_reboot_and_wait(
 
 
 async def test_reboot_with_security_relogs_in(
-    hass: object, secure_hub: HubEmulator, call_tool: ToolCaller
+    hass: HomeAssistant, secure_hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     from .conftest import add_entry
 
-    await add_entry(hass, secure_hub)  # type: ignore[arg-type]
+    await add_entry(hass, secure_hub)
     secure_hub.reboot_downtime = 0.2
     secure_hub.reboot_starting_time = 0.1
     secure_hub.mark_backup_now()

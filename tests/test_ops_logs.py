@@ -9,8 +9,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.hub.logs import parse_log_lines
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .ops_util import ok, refused
+from .conftest import ToolCaller, ok, refused
 
 
 def test_parser_joins_continuations_and_strips_html() -> None:

@@ -15,49 +15,45 @@ from custom_components.hubitat_dev_tools.const import (
     ISSUE_MCP_NOT_EXPOSING,
 )
 
-from .conftest import setup_mcp_server
-
-
-def issues(hass: HomeAssistant) -> set[str]:
-    return {iid for (dom, iid) in ir.async_get(hass).issues if dom == DOMAIN}
+from .conftest import our_issues, setup_mcp_server
 
 
 async def test_missing_mcp_server_raises_issue_and_unload_clears(
     hass: HomeAssistant, entry: MockConfigEntry
 ) -> None:
-    assert issues(hass) == {ISSUE_MCP_MISSING}
+    assert our_issues(hass) == {ISSUE_MCP_MISSING}
     issue = ir.async_get(hass).async_get_issue(DOMAIN, ISSUE_MCP_MISSING)
     assert issue is not None
     assert not issue.is_fixable
     await hass.config_entries.async_unload(entry.entry_id)
-    assert issues(hass) == set()
+    assert our_issues(hass) == set()
 
 
 async def test_exposed_by_selection(hass: HomeAssistant, entry: MockConfigEntry) -> None:
     await setup_mcp_server(hass, apis=[API_ID])
-    assert issues(hass) == set()
+    assert our_issues(hass) == set()
 
 
 async def test_exposed_by_all_apis(hass: HomeAssistant, entry: MockConfigEntry) -> None:
     await setup_mcp_server(hass, apis=[], all_apis=True)
-    assert issues(hass) == set()
+    assert our_issues(hass) == set()
 
 
 async def test_not_exposing_then_unloaded_then_fixed_live(
     hass: HomeAssistant, entry: MockConfigEntry
 ) -> None:
     mcp = await setup_mcp_server(hass, apis=["assist"])
-    assert issues(hass) == {ISSUE_MCP_NOT_EXPOSING}
+    assert our_issues(hass) == {ISSUE_MCP_NOT_EXPOSING}
     # The id is compared, not the domain: a name-alike does not count.
     hass.config_entries.async_update_entry(mcp, data={**mcp.data, "llm_hass_api": ["hubitat"]})
     await hass.async_block_till_done()
-    assert issues(hass) == {ISSUE_MCP_NOT_EXPOSING}
+    assert our_issues(hass) == {ISSUE_MCP_NOT_EXPOSING}
     hass.config_entries.async_update_entry(mcp, data={**mcp.data, "llm_hass_api": [API_ID]})
     await hass.async_block_till_done()
-    assert issues(hass) == set()
+    assert our_issues(hass) == set()
     await hass.config_entries.async_unload(mcp.entry_id)
     await hass.async_block_till_done()
-    assert issues(hass) == {ISSUE_MCP_MISSING}
+    assert our_issues(hass) == {ISSUE_MCP_MISSING}
 
 
 async def test_fix_flow_adds_our_api(
@@ -80,4 +76,4 @@ async def test_fix_flow_adds_our_api(
     assert (await resp.json())["type"] == "create_entry"
     await hass.async_block_till_done()
     assert mcp.data["llm_hass_api"] == ["assist", API_ID]
-    assert issues(hass) == set()
+    assert our_issues(hass) == set()

@@ -25,15 +25,12 @@ from custom_components.hubitat_dev_tools.const import (
 )
 from custom_components.hubitat_dev_tools.domain_data import get_domain_data
 from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES
+from custom_components.hubitat_dev_tools.tools.base import HubTool
 from custom_components.hubitat_dev_tools.tools.surface import GatewayTool
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, llm_context
+from .conftest import ToolCaller, ToolReply, llm_context, sent_since
 from .mcp_client import Mcp
-
-
-def sent_since(hub: HubEmulator, before: int) -> list[tuple[str, str]]:
-    return [(m, p) for m, p in hub.requests[before:]]
 
 
 async def device_ids(call_tool: ToolCaller, n: int = 2) -> list[str]:
@@ -141,8 +138,8 @@ async def test_gate_refuses_and_sends_nothing(
     hass.config_entries.async_update_entry(entry, options=opts)
     args = _fill(args, dev, other)
     before = len(hub.requests)
-    if path == "gateway" and cls.gateway() is not None:
-        result = await call_tool(cls.gateway(), {"tool": tool, "args": args})
+    if path == "gateway" and (gateway := cls.gateway()) is not None:
+        result = await call_tool(gateway, {"tool": tool, "args": args})
     else:
         # by name: listed (core, flat), or a sub-tool of a listed gateway (compact)
         result = await call_tool(tool, args)
@@ -306,13 +303,13 @@ async def test_read_only_filter_blocks_writes_by_any_path(
             result = await api.async_call_tool(llm.ToolInput(tool_name=cls.name, tool_args={}))
             assert result.error
             assert result.data["error"] == "tool_not_available", (cls.name, result.data)
-            if cls.gateway():
+            if gateway := cls.gateway():
                 result = await api.async_call_tool(
-                    llm.ToolInput(tool_name=cls.gateway(), tool_args={"tool": cls.name, "args": {}})
+                    llm.ToolInput(tool_name=gateway, tool_args={"tool": cls.name, "args": {}})
                 )
                 assert result.data["error"] == "tool_not_available", result.data
         # Search shows no write either.
-        found = await api.async_call_tool(
+        found: ToolReply = await api.async_call_tool(
             llm.ToolInput(tool_name="hub_search_tools", tool_args={"query": "delete create set"})
         )
         assert all(r["kind"] == "read" for r in found.data["results"]), found.data
@@ -385,6 +382,7 @@ async def test_catalog_tools_need_admin_and_follow_disable_lists(
     assert not (await call_tool("hub_get_tool_guide")).error
     # ...and with both masters off only the catalog tools remain listed.
     for tool in await listed(hass, hass_admin_user):
+        assert isinstance(tool, GatewayTool | HubTool), tool
         subs = tool.tools if isinstance(tool, GatewayTool) else [tool]
         assert all(not t.hub_access for t in subs), tool.name
     hass.config_entries.async_update_entry(
@@ -401,6 +399,7 @@ async def test_options_flow_surface_gateways_allowlist(
     dev, _other = await device_ids(call_tool)
     result = await hass.config_entries.options.async_init(entry.entry_id)
     assert result["type"] is FlowResultType.FORM
+    assert result["data_schema"] is not None
     schema = result["data_schema"].schema
     keys = {str(k): v for k, v in schema.items()}
     assert {OPT_SURFACE, OPT_DISABLED_GATEWAYS, OPT_ALLOWED_DEVICES} <= set(keys)

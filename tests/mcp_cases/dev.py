@@ -17,22 +17,16 @@ def off() { }
 NEW_DRIVER = PLUG.replace("Acme Smart Plug", "MCP Case Driver")
 
 
-async def _call(mcp: Mcp, name: str, args: dict[str, Any]) -> dict[str, Any]:
-    """Call a tool (unlisted tools are routed through their gateway by the API)."""
-    is_error, data = await mcp.call(name, args)
-    assert not is_error and isinstance(data, dict), data
-    return data
-
-
 async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
     """Arguments for a successful call of each development tool."""
     await mcp.call("hub_create_backup", {})
-    upd = await _call(
-        mcp, "hub_update_code", {"type": "driver", "id": "1", "source": PLUG + "// setup\n"}
+    # setup calls by name: unlisted tools are routed through their gateway by the API
+    upd = await mcp.ok(
+        "hub_update_code", {"type": "driver", "id": "1", "source": PLUG + "// setup\n"}
     )
     backup = upd["item_backup"]["backup"]
-    vrb = await _call(mcp, "hub_get_visual_rule", {"app_id": "170"})
-    export = (await _call(mcp, "hub_export_app", {"app_id": "142"}))["export"]
+    vrb = await mcp.ok("hub_get_visual_rule", {"app_id": "170"})
+    export = (await mcp.ok("hub_export_app", {"app_id": "142"}))["export"]
     return {
         "hub_list_code": {"type": "app"},
         "hub_get_code": {"type": "library", "id": "1"},

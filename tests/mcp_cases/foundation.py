@@ -9,7 +9,7 @@ from ..mcp_client import Mcp
 
 async def first_device_id(mcp: Mcp, **flt: Any) -> str:
     """Find a device id through the MCP path itself."""
-    _err, listing = await mcp.call("hub_list_devices", {**flt, "limit": 1})
+    listing = await mcp.ok("hub_list_devices", {**flt, "limit": 1})
     device_id: str = listing["devices"][0]["device_id"]
     return device_id
 

@@ -7,28 +7,22 @@ from typing import Any
 from ..mcp_client import Mcp
 
 
-async def _ok(mcp: Mcp, tool: str, args: dict[str, Any] | None = None) -> Any:
-    is_error, data = await mcp.call(tool, args or {})
-    assert not is_error, (tool, data)
-    return data
-
-
 async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
     """Arguments for a successful call of each home-surface tool (setup through MCP too)."""
-    light = (await _ok(mcp, "hub_list_devices", {"text": "Kitchen Light", "limit": 1}))["devices"][
-        0
-    ]["device_id"]
+    light = (await mcp.ok("hub_list_devices", {"text": "Kitchen Light", "limit": 1}))["devices"][0][
+        "device_id"
+    ]
     # things the destructive cases delete, and the backup the destructive tier needs
-    await _ok(mcp, "hub_create_backup")
-    doomed = (await _ok(mcp, "hub_create_device", {"driver": "Virtual Switch", "label": "Tmp"}))[
+    await mcp.ok("hub_create_backup")
+    doomed = (await mcp.ok("hub_create_device", {"driver": "Virtual Switch", "label": "Tmp"}))[
         "device"
     ]["device_id"]
     shell = (
-        await _ok(mcp, "hub_create_device", {"driver": "Generic Z-Wave Dimmer", "label": "Shell"})
+        await mcp.ok("hub_create_device", {"driver": "Generic Z-Wave Dimmer", "label": "Shell"})
     )["device"]["device_id"]
-    await _ok(mcp, "hub_create_room", {"name": "Tmp Room"})
-    await _ok(mcp, "hub_create_mode", {"name": "Tmp Mode"})
-    await _ok(mcp, "hub_create_variable", {"name": "tmpVar", "type": "string", "value": "x"})
+    await mcp.ok("hub_create_room", {"name": "Tmp Room"})
+    await mcp.ok("hub_create_mode", {"name": "Tmp Mode"})
+    await mcp.ok("hub_create_variable", {"name": "tmpVar", "type": "string", "value": "x"})
     return {
         "hub_get_device_attribute": {
             "device_id": light,

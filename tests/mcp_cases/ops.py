@@ -10,12 +10,11 @@ from ..mcp_client import Mcp
 async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
     """Arguments for a successful call of each hub-operations tool."""
     # Destructive tools need a backup from the last 24 hours: make one through MCP.
-    is_error, created = await mcp.call("hub_create_backup", {})
-    assert not is_error, created
-    _err, listing = await mcp.call("hub_list_backups", {})
+    await mcp.ok("hub_create_backup")
+    listing = await mcp.ok("hub_list_backups")
     oldest = listing["backups"][-1]["name"]
     newest = listing["backups"][0]["name"]
-    _err, radios = await mcp.call("hub_get_radio_details", {"radio": "zwave"})
+    radios = await mcp.ok("hub_get_radio_details", {"radio": "zwave"})
     failed_node = radios["zwave"]["failed_nodes"][0]["node_id"]
     return {
         "hub_list_files": {"filter": "*.txt"},
