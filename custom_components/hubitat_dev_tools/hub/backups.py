@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .client import HubClient
+from .models import parse_hub_time
 
 
 @dataclass(slots=True)
@@ -16,20 +17,6 @@ class Backup:
     name: str
     created: datetime | None
     size: int | None
-
-
-def parse_hub_time(text: str | None) -> datetime | None:
-    """Parse hub timestamps: ISO with +0000 offsets, or naive UTC."""
-    if not text:
-        return None
-    value = str(text).strip().replace("Z", "+00:00")
-    if len(value) > 5 and value[-5] in "+-" and value[-4:].isdigit():
-        value = f"{value[:-2]}:{value[-2:]}"  # +0000 -> +00:00
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 async def fetch_local_backups(client: HubClient) -> list[Backup]:

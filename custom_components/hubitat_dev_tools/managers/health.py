@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ..hub.backups import fetch_local_backups, parse_hub_time
+from ..hub.backups import fetch_local_backups
 from ..hub.client import HubClient
 from ..hub.devices import fetch_devices
 from ..hub.errors import HubError
 from ..hub.health import MemorySample, fetch_cpu_info, fetch_memory_history, parse_uptime
 from ..hub.info import fetch_hub_data, fetch_identity, fetch_plain_number
 from ..hub.logs import fetch_past_logs, fetch_stats
+from ..hub.models import parse_hub_time
 
 # The hub's own alert flags (/hub2/hubData alerts): severity and plain-language text.
 ALERTS: dict[str, tuple[str, str, str]] = {

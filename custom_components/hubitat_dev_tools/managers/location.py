@@ -11,6 +11,7 @@ from typing import Any
 
 from ..errors import ToolError
 from ..hub import location as api
+from ..hub import variables_wizard
 from ..hub.apps import fetch_app_tree, fetch_config_page, fetch_rule_builder, fetch_rule_builder20
 from ..hub.client import HubClient
 from ..hub.errors import HubBadResponseError, HubNotFoundError, MakerNotConfiguredError
@@ -351,7 +352,7 @@ class VariableManager:
                 f"A hub variable named '{existing}' already exists.",
                 hint="Change it with hub_set_variable, or pick another name.",
             )
-        await api.create_variable(self._client, clean, WIZARD_TYPES[vtype], text)
+        await variables_wizard.create_variable(self._client, clean, WIZARD_TYPES[vtype], text)
         try:
             item = await api.fetch_variable(self._client, clean)
         except HubNotFoundError as err:
@@ -399,7 +400,7 @@ class VariableManager:
                 hint="Change those rules first, or pass force=true if the user accepts "
                 "breaking them.",
             )
-        await api.delete_variable(self._client, name)
+        await variables_wizard.delete_variable(self._client, name)
         if self.cache is not None:
             self.cache.variables.pop(name, None)
         if name in {str(v.get("name")) for v in await api.fetch_variables(self._client)}:

@@ -16,7 +16,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..errors import ToolError
-from ..hub.backups import parse_hub_time
 from ..hub.client import HubClient
 from ..hub.devices import fetch_device_events
 from ..hub.events import LOG_PATH, HubSocket, parse_log_frame
@@ -31,6 +30,7 @@ from ..hub.logs import (
     fetch_stats,
     strip_tags,
 )
+from ..hub.models import parse_hub_time
 
 PAGE_BUDGET_BYTES = 80_000
 MESSAGE_MAX_CHARS = 1500
