@@ -15,6 +15,7 @@ from typing import Any
 
 import aiohttp
 
+from benchmarks._figures import p95
 from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
 from custom_components.hubitat_dev_tools.hub.devices import fetch_devices
 from custom_components.hubitat_dev_tools.hub.events import EVENT_PATH, HubSocket
@@ -23,11 +24,9 @@ from scripts.ha_launcher import hub_settings, running_hub
 
 
 def _ms(values: list[float]) -> str:
-    values = sorted(values)
-    p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
     return (
-        f"median {statistics.median(values) * 1000:.3f} ms, p95 {p95 * 1000:.3f} ms, "
-        f"max {values[-1] * 1000:.3f} ms"
+        f"median {statistics.median(values) * 1000:.3f} ms, p95 {p95(values) * 1000:.3f} ms, "
+        f"max {max(values) * 1000:.3f} ms"
     )
 
 

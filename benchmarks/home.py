@@ -21,6 +21,7 @@ from typing import Any, cast
 
 import aiohttp
 
+from benchmarks._figures import p95
 from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
 from custom_components.hubitat_dev_tools.managers.devices import DeviceManager
 from custom_components.hubitat_dev_tools.managers.rooms import RoomManager
@@ -35,9 +36,7 @@ from scripts.ha_launcher import hub_settings, running_hub
 
 
 def _stats(values: list[float]) -> str:
-    values = sorted(values)
-    p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
-    return f"median {statistics.median(values) * 1000:7.2f} ms  p95 {p95 * 1000:7.2f} ms"
+    return f"median {statistics.median(values) * 1000:7.2f} ms  p95 {p95(values) * 1000:7.2f} ms"
 
 
 async def _time(fn: Callable[[], Awaitable[Any]], n: int) -> list[float]:
