@@ -11,50 +11,17 @@ flow). Prints the figures against the targets; exits 1 if a target is missed.
 from __future__ import annotations
 
 import asyncio
-import json
-import os
-import shutil
 import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 
-from hubitat_emulator import HubEmulator
-from scripts.demo import (
-    DOMAIN,
-    REPO,
-    config_flow,
-    free_port,
-    long_lived_token,
-    onboard,
-    wait_for_http,
-    write_config,
-)
+from scripts.ha_launcher import DOMAIN, HomeAssistantLauncher, tools_list
 
 COMPACT_TARGET = 21 * 1024
 FLAT_TARGET = 100 * 1024
 # The on-hub MCP server's equivalents (reference/anchor-mcp-servers.md).
 ANCHOR = {"compact": 52.6 * 1024, "flat": 120.5 * 1024}
-
-
-async def served_tools_list(
-    session: aiohttp.ClientSession, mcp_url: str, token: str
-) -> tuple[int, list[dict[str, Any]]]:
-    """(bytes of the tools/list response body, the tools)."""
-    async with session.post(
-        mcp_url,
-        json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},
-        headers={
-            "Authorization": f"Bearer {token}",
-            "Accept": "application/json, text/event-stream",
-        },
-    ) as resp:
-        body = await resp.read()
-        if resp.status != 200:
-            raise RuntimeError(f"tools/list: HTTP {resp.status} {body[:200]!r}")
-    return len(body), json.loads(body)["result"]["tools"]
 
 
 async def set_surface(
@@ -91,61 +58,15 @@ def reachable(tools: list[dict[str, Any]]) -> set[str]:
 
 async def measure() -> dict[str, Any]:
     """Start everything, measure both surfaces, stop everything."""
-    hub = HubEmulator()
-    hub_url = await hub.start()
-    port = free_port()
-    config_dir = Path(tempfile.mkdtemp(prefix="hdt-bench-"))
-    write_config(config_dir, port)
-    url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    stderr = (config_dir / "hass-stderr.log").open("wb")
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "homeassistant",
-        "--config",
-        str(config_dir),
-        "--skip-pip",
-        env=env,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=stderr,
-    )
-    try:
-        async with aiohttp.ClientSession() as session:
-            await wait_for_http(session, url, timeout=180)
-            token = await long_lived_token(session, url, await onboard(session, url))
-            host, _, hub_port = hub_url.removeprefix("http://").partition(":")
-            created = await config_flow(
-                session,
-                url,
-                token,
-                DOMAIN,
-                {
-                    "host": host,
-                    "port": int(hub_port),
-                    "maker_app_id": str(hub.maker_app_id),
-                    "maker_token": hub.maker_token,
-                },
-            )
-            await config_flow(session, url, token, "mcp_server", {})
-            mcp_url = f"{url}/api/mcp/{DOMAIN}"
-            out: dict[str, Any] = {}
-            for surface in ("compact", "flat"):
-                if surface != "compact":
-                    await set_surface(session, url, token, created["result"]["entry_id"], surface)
-                size, tools = await served_tools_list(session, mcp_url, token)
-                out[surface] = {"bytes": size, "tools": len(tools), "reachable": reachable(tools)}
-            return out
-    finally:
-        if proc.returncode is None:
-            proc.terminate()
-            try:
-                await asyncio.wait_for(proc.wait(), 30)
-            except TimeoutError:
-                proc.kill()
-        await hub.stop()
-        stderr.close()
-        shutil.rmtree(config_dir, ignore_errors=True)
+    async with HomeAssistantLauncher(temp_prefix="hdt-bench-") as ha:
+        mcp_url = f"{ha.url}/api/mcp/{DOMAIN}"
+        out: dict[str, Any] = {}
+        for surface in ("compact", "flat"):
+            if surface != "compact":
+                await set_surface(ha.session, ha.url, ha.token, ha.entry_id, surface)
+            size, tools = await tools_list(ha.session, mcp_url, ha.token)
+            out[surface] = {"bytes": size, "tools": len(tools), "reachable": reachable(tools)}
+        return out
 
 
 def main() -> int:

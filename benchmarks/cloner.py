@@ -22,6 +22,7 @@ from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnect
 from custom_components.hubitat_dev_tools.managers.apps import AppManager
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed import RULE_MOTION
+from scripts.ha_launcher import hub_settings, running_hub
 
 TARGET_REQUESTS = 30
 
@@ -42,12 +43,9 @@ async def _measure(
 
 async def run(reps: int = 5) -> dict[str, tuple[float, float]]:
     """{operation: (median ms, median hub requests)}."""
-    emu = HubEmulator()
-    url = await emu.start()
-    host, port = url.removeprefix("http://").split(":")
     out: dict[str, tuple[float, float]] = {}
-    async with aiohttp.ClientSession() as session:
-        apps = AppManager(HubClient(session, HubConnection(host=host, port=int(port))))
+    async with running_hub() as emu, aiohttp.ClientSession() as session:
+        apps = AppManager(HubClient(session, HubConnection(**hub_settings(emu, maker=False))))
         rule = str(RULE_MOTION)
         doc = (await apps.export_app(rule, None))["export"]
         for swallow in (True, False):
@@ -70,7 +68,6 @@ async def run(reps: int = 5) -> dict[str, tuple[float, float]]:
                 ),
                 reps,
             )
-    await emu.stop()
     return out
 
 

@@ -19,7 +19,7 @@ import aiohttp
 from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
 from custom_components.hubitat_dev_tools.hub.info import fetch_identity
 from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
-from hubitat_emulator import HubEmulator
+from scripts.ha_launcher import hub_settings, running_hub
 
 TARGET_MEMORY_MB = 10.0
 TARGET_SETUP_S = 2.0
@@ -27,15 +27,10 @@ TARGET_SETUP_S = 2.0
 
 async def run(devices: int = 500, reps: int = 5) -> dict[str, float]:
     """Return setup time and retained memory for one hub of ``devices`` devices."""
-    emu = HubEmulator(device_count=devices)
-    url = await emu.start()
-    host, port = url.removeprefix("http://").split(":")
-    conn = HubConnection(
-        host=host, port=int(port), maker_app_id=str(emu.maker_app_id), maker_token=emu.maker_token
-    )
     times: list[float] = []
     retained = 0
-    async with aiohttp.ClientSession() as session:
+    async with running_hub(device_count=devices) as emu, aiohttp.ClientSession() as session:
+        conn = HubConnection(**hub_settings(emu))
         for i in range(reps):
             gc.collect()
             if i == reps - 1:
@@ -51,7 +46,6 @@ async def run(devices: int = 500, reps: int = 5) -> dict[str, float]:
                 retained, _peak = tracemalloc.get_traced_memory()
                 tracemalloc.stop()
             assert len(cache.devices) >= devices
-    await emu.stop()
     return {
         "devices": devices,
         "setup_median_s": statistics.median(times),

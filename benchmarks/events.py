@@ -15,19 +15,18 @@ from typing import Any
 
 import aiohttp
 
+from benchmarks._figures import p95
 from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
 from custom_components.hubitat_dev_tools.hub.devices import fetch_devices
 from custom_components.hubitat_dev_tools.hub.events import EVENT_PATH, HubSocket
 from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
-from hubitat_emulator import HubEmulator
+from scripts.ha_launcher import hub_settings, running_hub
 
 
 def _ms(values: list[float]) -> str:
-    values = sorted(values)
-    p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
     return (
-        f"median {statistics.median(values) * 1000:.3f} ms, p95 {p95 * 1000:.3f} ms, "
-        f"max {values[-1] * 1000:.3f} ms"
+        f"median {statistics.median(values) * 1000:.3f} ms, p95 {p95(values) * 1000:.3f} ms, "
+        f"max {max(values) * 1000:.3f} ms"
     )
 
 
@@ -35,20 +34,9 @@ async def run(
     devices: int = 200, reads: int = 1000, waits: int = 100, burst: int = 5000
 ) -> dict[str, Any]:
     """Run the benchmark against a fresh emulated hub; return the figures."""
-    emu = HubEmulator(device_count=devices)
-    url = await emu.start()
-    host, port = url.removeprefix("http://").split(":")
     figures: dict[str, Any] = {"devices": devices}
-    async with aiohttp.ClientSession() as session:
-        client = HubClient(
-            session,
-            HubConnection(
-                host=host,
-                port=int(port),
-                maker_app_id=str(emu.maker_app_id),
-                maker_token=emu.maker_token,
-            ),
-        )
+    async with running_hub(device_count=devices) as emu, aiohttp.ClientSession() as session:
+        client = HubClient(session, HubConnection(**hub_settings(emu)))
         cache = StateCache(client)
         sock = HubSocket(client, EVENT_PATH, cache.handle_event_text, on_connect=cache.hydrate)
         cache.event_socket = sock
@@ -119,7 +107,6 @@ async def run(
             await sock.stop()
             await asyncio.wait([task], timeout=3)
             task.cancel()
-    await emu.stop()
     return figures
 
 

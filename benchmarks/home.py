@@ -21,6 +21,7 @@ from typing import Any, cast
 
 import aiohttp
 
+from benchmarks._figures import p95
 from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from custom_components.hubitat_dev_tools.tools.base import HubTool, ToolCall, json_safe
@@ -30,12 +31,11 @@ from custom_components.hubitat_dev_tools.tools.devices import (
     ListDevicesTool,
 )
 from hubitat_emulator import HubEmulator
+from scripts.ha_launcher import hub_settings, running_hub
 
 
 def _stats(values: list[float]) -> str:
-    values = sorted(values)
-    p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
-    return f"median {statistics.median(values) * 1000:7.2f} ms  p95 {p95 * 1000:7.2f} ms"
+    return f"median {statistics.median(values) * 1000:7.2f} ms  p95 {p95(values) * 1000:7.2f} ms"
 
 
 async def _time(fn: Callable[[], Awaitable[Any]], n: int) -> list[float]:
@@ -50,18 +50,9 @@ async def _time(fn: Callable[[], Awaitable[Any]], n: int) -> list[float]:
 
 class _Bench:
     def __init__(self, emu: HubEmulator, session: aiohttp.ClientSession) -> None:
-        host, port = emu.url.removeprefix("http://").split(":")
         self.emu = emu
         self.session = session
-        self.client = HubClient(
-            session,
-            HubConnection(
-                host=host,
-                port=int(port),
-                maker_app_id=str(emu.maker_app_id),
-                maker_token=emu.maker_token,
-            ),
-        )
+        self.client = HubClient(session, HubConnection(**hub_settings(emu)))
         # No live stream here (hub.cache is None): every read goes to the hub.
         runtime = SimpleNamespace(hub=Hub(self.client))
         self.call = ToolCall(
@@ -79,80 +70,74 @@ class _Bench:
 
 async def run(reps: int = 30) -> None:
     """Run every figure and print it."""
-    async with aiohttp.ClientSession() as session:
-        small = HubEmulator(device_count=40)
-        big = HubEmulator(device_count=500)
-        await small.start()
-        await big.start()
-        try:
-            b40, b500 = _Bench(small, session), _Bench(big, session)
-            list_tool, get_tool, cmd_tool = (
-                ListDevicesTool(),
-                GetDeviceTool(),
-                CallDeviceCommandTool(),
-            )
-            dev_id = str(sorted(small.device_ids())[0])
+    async with (
+        aiohttp.ClientSession() as session,
+        running_hub(device_count=40) as small,
+        running_hub(device_count=500) as big,
+    ):
+        b40, b500 = _Bench(small, session), _Bench(big, session)
+        list_tool, get_tool, cmd_tool = (
+            ListDevicesTool(),
+            GetDeviceTool(),
+            CallDeviceCommandTool(),
+        )
+        dev_id = str(sorted(small.device_ids())[0])
 
-            print("1. Tool overhead over the raw hub request (40-device hub)")
-            raw_get = await _time(lambda: b40.raw(f"/device/fullJson/{dev_id}"), reps)
-            tool_get = await _time(lambda: b40.tool(get_tool, {"device_id": dev_id}), reps)
-            print(f"   raw GET /device/fullJson           {_stats(raw_get)}")
-            print(f"   hub_get_device (+Maker values)     {_stats(tool_get)}")
-            print(
-                "   overhead (median)                  "
-                f"{(statistics.median(tool_get) - statistics.median(raw_get)) * 1000:7.2f} ms"
-            )
-            raw_list = await _time(lambda: b40.raw("/hub2/devicesList"), reps)
-            tool_list = await _time(lambda: b40.tool(list_tool, {}), reps)
-            print(f"   raw GET /hub2/devicesList          {_stats(raw_list)}")
-            print(f"   hub_list_devices (2 requests)      {_stats(tool_list)}")
-            print(
-                "   overhead (median)                  "
-                f"{(statistics.median(tool_list) - statistics.median(raw_list)) * 1000:7.2f} ms"
-            )
+        print("1. Tool overhead over the raw hub request (40-device hub)")
+        raw_get = await _time(lambda: b40.raw(f"/device/fullJson/{dev_id}"), reps)
+        tool_get = await _time(lambda: b40.tool(get_tool, {"device_id": dev_id}), reps)
+        print(f"   raw GET /device/fullJson           {_stats(raw_get)}")
+        print(f"   hub_get_device (+Maker values)     {_stats(tool_get)}")
+        print(
+            "   overhead (median)                  "
+            f"{(statistics.median(tool_get) - statistics.median(raw_get)) * 1000:7.2f} ms"
+        )
+        raw_list = await _time(lambda: b40.raw("/hub2/devicesList"), reps)
+        tool_list = await _time(lambda: b40.tool(list_tool, {}), reps)
+        print(f"   raw GET /hub2/devicesList          {_stats(raw_list)}")
+        print(f"   hub_list_devices (2 requests)      {_stats(tool_list)}")
+        print(
+            "   overhead (median)                  "
+            f"{(statistics.median(tool_list) - statistics.median(raw_list)) * 1000:7.2f} ms"
+        )
 
-            print("2. hub_list_devices by home size")
-            for label, bench in (("40", b40), ("500", b500)):
-                for variant, args in (
-                    ("full", {"limit": 1000}),
-                    (
-                        "fields=label,states.switch",
-                        {"limit": 1000, "fields": ["label", "states.switch"]},
-                    ),
-                    ("room filter", {"room": "Kitchen"}),
-                ):
-                    times = await _time(functools.partial(bench.tool, list_tool, args), reps)
-                    size = len(json.dumps(await bench.tool(list_tool, args)))
-                    print(f"   {label:>3} devices, {variant:<28} {_stats(times)}  {size:>8} bytes")
+        print("2. hub_list_devices by home size")
+        for label, bench in (("40", b40), ("500", b500)):
+            for variant, args in (
+                ("full", {"limit": 1000}),
+                (
+                    "fields=label,states.switch",
+                    {"limit": 1000, "fields": ["label", "states.switch"]},
+                ),
+                ("room filter", {"room": "Kitchen"}),
+            ):
+                times = await _time(functools.partial(bench.tool, list_tool, args), reps)
+                size = len(json.dumps(await bench.tool(list_tool, args)))
+                print(f"   {label:>3} devices, {variant:<28} {_stats(times)}  {size:>8} bytes")
 
-            print("3. 20 commands: one batch call vs 20 single calls vs one command")
-            switches = [
-                d["device_id"]
-                for d in (await b40.tool(list_tool, {"capability": "Switch", "limit": 1000}))[
-                    "devices"
-                ]
-                if not d.get("disabled")
-            ][:20]
-            if len(switches) < 20:
-                switches = (switches * 20)[:20]
-            batch_args = {"commands": [{"device_id": i, "command": "on"} for i in switches]}
+        print("3. 20 commands: one batch call vs 20 single calls vs one command")
+        switches = [
+            d["device_id"]
+            for d in (await b40.tool(list_tool, {"capability": "Switch", "limit": 1000}))["devices"]
+            if not d.get("disabled")
+        ][:20]
+        if len(switches) < 20:
+            switches = (switches * 20)[:20]
+        batch_args = {"commands": [{"device_id": i, "command": "on"} for i in switches]}
 
-            async def singles() -> None:
-                for i in switches:
-                    await b40.tool(cmd_tool, {"device_id": i, "command": "on"})
+        async def singles() -> None:
+            for i in switches:
+                await b40.tool(cmd_tool, {"device_id": i, "command": "on"})
 
-            one = await _time(
-                lambda: b40.tool(cmd_tool, {"device_id": switches[0], "command": "on"}), reps
-            )
-            batch = await _time(lambda: b40.tool(cmd_tool, batch_args), max(5, reps // 3))
-            serial = await _time(singles, max(5, reps // 3))
-            print(f"   one command                        {_stats(one)}")
-            print(f"   batch of 20 (1 call, <=4 parallel) {_stats(batch)}")
-            print(f"   20 single calls in a row           {_stats(serial)}")
-            print(f"   max requests in flight (client side): {b40.client.max_in_flight_seen}")
-        finally:
-            await small.stop()
-            await big.stop()
+        one = await _time(
+            lambda: b40.tool(cmd_tool, {"device_id": switches[0], "command": "on"}), reps
+        )
+        batch = await _time(lambda: b40.tool(cmd_tool, batch_args), max(5, reps // 3))
+        serial = await _time(singles, max(5, reps // 3))
+        print(f"   one command                        {_stats(one)}")
+        print(f"   batch of 20 (1 call, <=4 parallel) {_stats(batch)}")
+        print(f"   20 single calls in a row           {_stats(serial)}")
+        print(f"   max requests in flight (client side): {b40.client.max_in_flight_seen}")
 
 
 if __name__ == "__main__":

@@ -98,28 +98,47 @@ def _errors_for(err: Exception) -> str:
     return "unknown"
 
 
-def _user_schema(defaults: Mapping[str, Any]) -> vol.Schema:
+# The user and reconfigure steps show the whole hub form; these steps show part of it.
+# A discovered hub's host (and port) is known: ask only for the optional login and Maker API.
+_DISCOVERY_FIELDS = (CONF_USERNAME, CONF_PASSWORD, CONF_MAKER_APP_ID, CONF_MAKER_TOKEN)
+# Re-authentication: new login and/or Maker API token (the app id stays).
+_REAUTH_FIELDS = (CONF_USERNAME, CONF_PASSWORD, CONF_MAKER_TOKEN)
+
+
+def _hub_schema(defaults: Mapping[str, Any], fields: tuple[str, ...] | None = None) -> vol.Schema:
+    """The hub form: every field, or only ``fields`` (in the form's order).
+
+    A non-empty value in ``defaults`` is that field's default; secrets (password, Maker API
+    token) never get one: they are not shown back.
+    """
+
     def d(key: str) -> dict[str, Any]:
         value = defaults.get(key)
         return {"default": value} if value not in (None, "") else {}
 
+    every: dict[vol.Marker, Any] = {
+        vol.Required(CONF_HOST, **d(CONF_HOST)): str,
+        vol.Optional(CONF_PORT, **d(CONF_PORT)): vol.All(
+            vol.Coerce(int), vol.Range(min=1, max=65535)
+        ),
+        vol.Optional(CONF_USE_SSL, default=bool(defaults.get(CONF_USE_SSL, False))): bool,
+        vol.Optional(CONF_USERNAME, **d(CONF_USERNAME)): str,
+        vol.Optional(CONF_PASSWORD): _PASSWORD,
+        vol.Optional(CONF_MAKER_APP_ID, **d(CONF_MAKER_APP_ID)): str,
+        vol.Optional(CONF_MAKER_TOKEN): _PASSWORD,
+    }
     return vol.Schema(
-        {
-            vol.Required(CONF_HOST, **d(CONF_HOST)): str,
-            vol.Optional(CONF_PORT, **d(CONF_PORT)): vol.All(
-                vol.Coerce(int), vol.Range(min=1, max=65535)
-            ),
-            vol.Optional(CONF_USE_SSL, default=bool(defaults.get(CONF_USE_SSL, False))): bool,
-            vol.Optional(CONF_USERNAME, **d(CONF_USERNAME)): str,
-            vol.Optional(CONF_PASSWORD): _PASSWORD,
-            vol.Optional(CONF_MAKER_APP_ID, **d(CONF_MAKER_APP_ID)): str,
-            vol.Optional(CONF_MAKER_TOKEN): _PASSWORD,
-        }
+        {key: value for key, value in every.items() if fields is None or key.schema in fields}
     )
 
 
+def _filled(user_input: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields the user filled in (empty ones are left out)."""
+    return {k: v for k, v in user_input.items() if v not in (None, "")}
+
+
 def _clean(user_input: Mapping[str, Any]) -> dict[str, Any]:
-    data = {k: v for k, v in user_input.items() if v not in (None, "")}
+    data = _filled(user_input)
     data[CONF_HOST] = str(data[CONF_HOST]).strip()
     return data
 
@@ -136,17 +155,24 @@ class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
         """Start with nothing discovered."""
         self._discovered: dict[str, Any] = {}
 
-    async def _async_validate_and_create(
-        self, data: dict[str, Any]
+    async def _async_validate_and_save(
+        self, data: dict[str, Any], entry: ConfigEntry[Any] | None = None
     ) -> tuple[ConfigFlowResult | None, dict[str, str]]:
-        """Validate the hub; create its entry (or abort: already configured, host updated)."""
+        """Validate the hub, then save ``data``: a new entry, or ``entry`` updated and reloaded.
+
+        A new entry for a hub already configured aborts instead (its host updated); an
+        update that reaches a different hub aborts with ``wrong_hub``.
+        """
         try:
             identity = await validate_hub(self.hass, data)
         except Exception as err:
             return None, {"base": _errors_for(err)}
         await self.async_set_unique_id(identity.hub_uid)
-        self._abort_if_unique_id_configured(updates={CONF_HOST: data[CONF_HOST]})
-        return self.async_create_entry(title=identity.name, data=data), {}
+        if entry is None:
+            self._abort_if_unique_id_configured(updates={CONF_HOST: data[CONF_HOST]})
+            return self.async_create_entry(title=identity.name, data=data), {}
+        self._abort_if_unique_id_mismatch(reason="wrong_hub")
+        return self.async_update_reload_and_abort(entry, data=data), {}
 
     async def async_step_dhcp(self, discovery_info: DhcpServiceInfo) -> ConfigFlowResult:
         """A device with a Hubitat MAC prefix joined the network: confirm it is a hub."""
@@ -179,22 +205,14 @@ class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
         """Confirm a discovered hub; credentials and Maker API are optional as in the user step."""
         errors: dict[str, str] = {}
         if user_input is not None:
-            result, errors = await self._async_validate_and_create(
+            result, errors = await self._async_validate_and_save(
                 _clean({**self._discovered, **user_input})
             )
             if result is not None:
                 return result
-        schema = vol.Schema(
-            {
-                vol.Optional(CONF_USERNAME): str,
-                vol.Optional(CONF_PASSWORD): _PASSWORD,
-                vol.Optional(CONF_MAKER_APP_ID): str,
-                vol.Optional(CONF_MAKER_TOKEN): _PASSWORD,
-            }
-        )
         return self.async_show_form(
             step_id="discovery_confirm",
-            data_schema=schema,
+            data_schema=_hub_schema({}, _DISCOVERY_FIELDS),
             errors=errors,
             description_placeholders={"host": str(self._discovered.get(CONF_HOST))},
         )
@@ -203,11 +221,11 @@ class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
         """Ask for the hub address and credentials, validate, create the entry."""
         errors: dict[str, str] = {}
         if user_input is not None:
-            result, errors = await self._async_validate_and_create(_clean(user_input))
+            result, errors = await self._async_validate_and_save(_clean(user_input))
             if result is not None:
                 return result
         return self.async_show_form(
-            step_id="user", data_schema=_user_schema(user_input or {}), errors=errors
+            step_id="user", data_schema=_hub_schema(user_input or {}), errors=errors
         )
 
     async def async_step_reauth(self, entry_data: Mapping[str, Any]) -> ConfigFlowResult:
@@ -221,27 +239,13 @@ class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
         entry = self._get_reauth_entry()
         errors: dict[str, str] = {}
         if user_input is not None:
-            data = {**entry.data, **{k: v for k, v in user_input.items() if v not in (None, "")}}
-            try:
-                identity = await validate_hub(self.hass, data)
-            except Exception as err:
-                errors["base"] = _errors_for(err)
-            else:
-                await self.async_set_unique_id(identity.hub_uid)
-                self._abort_if_unique_id_mismatch(reason="wrong_hub")
-                return self.async_update_reload_and_abort(entry, data=data)
-        schema = vol.Schema(
-            {
-                vol.Optional(
-                    CONF_USERNAME, default=entry.data.get(CONF_USERNAME) or vol.UNDEFINED
-                ): str,
-                vol.Optional(CONF_PASSWORD): _PASSWORD,
-                vol.Optional(CONF_MAKER_TOKEN): _PASSWORD,
-            }
-        )
+            data = {**entry.data, **_filled(user_input)}
+            result, errors = await self._async_validate_and_save(data, entry)
+            if result is not None:
+                return result
         return self.async_show_form(
             step_id="reauth_confirm",
-            data_schema=schema,
+            data_schema=_hub_schema(entry.data, _REAUTH_FIELDS),
             errors=errors,
             description_placeholders={"name": entry.title},
         )
@@ -258,17 +262,12 @@ class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
             for key in (CONF_PASSWORD, CONF_MAKER_TOKEN):
                 if key not in data and entry.data.get(key):
                     data[key] = entry.data[key]
-            try:
-                identity = await validate_hub(self.hass, data)
-            except Exception as err:
-                errors["base"] = _errors_for(err)
-            else:
-                await self.async_set_unique_id(identity.hub_uid)
-                self._abort_if_unique_id_mismatch(reason="wrong_hub")
-                return self.async_update_reload_and_abort(entry, data=data)
+            result, errors = await self._async_validate_and_save(data, entry)
+            if result is not None:
+                return result
         return self.async_show_form(
             step_id="reconfigure",
-            data_schema=_user_schema(user_input or entry.data),
+            data_schema=_hub_schema(user_input or entry.data),
             errors=errors,
         )
 
@@ -277,6 +276,53 @@ class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
     def async_get_options_flow(config_entry: ConfigEntry[Any]) -> OptionsFlow:
         """Return the options flow."""
         return HubitatDevToolsOptionsFlow()
+
+
+def _multi_select(options: list[Any], *, custom_value: bool = False) -> SelectSelector:
+    """A dropdown of several choices; ``custom_value``: values not listed may be entered."""
+    config = SelectSelectorConfig(options=options, multiple=True)
+    if custom_value:
+        config["custom_value"] = True
+    config["mode"] = SelectSelectorMode.DROPDOWN
+    return SelectSelector(config)
+
+
+def _options_schema(opts: Mapping[str, Any], devices: list[SelectOptionDict]) -> vol.Schema:
+    """The options form, the stored options (or their defaults) filled in.
+
+    ``devices``: the hub's devices as choices; allowlisted ids it did not list are added.
+    """
+    chosen = [str(d) for d in opts.get(OPT_ALLOWED_DEVICES, [])]
+    known = {o["value"] for o in devices}
+    devices = [*devices, *(SelectOptionDict(value=d, label=d) for d in chosen if d not in known)]
+    return vol.Schema(
+        {
+            vol.Required(
+                OPT_ALLOW_READ, default=opts.get(OPT_ALLOW_READ, DEFAULT_ALLOW_READ)
+            ): bool,
+            vol.Required(
+                OPT_ALLOW_WRITE, default=opts.get(OPT_ALLOW_WRITE, DEFAULT_ALLOW_WRITE)
+            ): bool,
+            vol.Required(
+                OPT_SURFACE, default=opts.get(OPT_SURFACE, DEFAULT_SURFACE)
+            ): SelectSelector(
+                SelectSelectorConfig(
+                    options=[SURFACE_COMPACT, SURFACE_FLAT],
+                    translation_key=OPT_SURFACE,
+                    mode=SelectSelectorMode.LIST,
+                )
+            ),
+            vol.Optional(
+                OPT_DISABLED_TOOLS, default=list(opts.get(OPT_DISABLED_TOOLS, []))
+            ): _multi_select(sorted(cls.name for cls in TOOL_CLASSES)),
+            vol.Optional(
+                OPT_DISABLED_GATEWAYS, default=list(opts.get(OPT_DISABLED_GATEWAYS, []))
+            ): _multi_select(sorted(gateway_groups(registry().values()))),
+            vol.Optional(OPT_ALLOWED_DEVICES, default=chosen): _multi_select(
+                devices, custom_value=True
+            ),
+        }
+    )
 
 
 class HubitatDevToolsOptionsFlow(OptionsFlow):
@@ -297,52 +343,7 @@ class HubitatDevToolsOptionsFlow(OptionsFlow):
         """Show and save the options."""
         if user_input is not None:
             return self.async_create_entry(data=user_input)
-        opts = self.config_entry.options
-        tool_names = sorted(cls.name for cls in TOOL_CLASSES)
-        gateway_names = sorted(gateway_groups(registry().values()))
         devices = await self._device_options()
-        known = {o["value"] for o in devices}
-        chosen = [str(d) for d in opts.get(OPT_ALLOWED_DEVICES, [])]
-        devices += [SelectOptionDict(value=d, label=d) for d in chosen if d not in known]
-        schema = vol.Schema(
-            {
-                vol.Required(
-                    OPT_ALLOW_READ, default=opts.get(OPT_ALLOW_READ, DEFAULT_ALLOW_READ)
-                ): bool,
-                vol.Required(
-                    OPT_ALLOW_WRITE, default=opts.get(OPT_ALLOW_WRITE, DEFAULT_ALLOW_WRITE)
-                ): bool,
-                vol.Required(
-                    OPT_SURFACE, default=opts.get(OPT_SURFACE, DEFAULT_SURFACE)
-                ): SelectSelector(
-                    SelectSelectorConfig(
-                        options=[SURFACE_COMPACT, SURFACE_FLAT],
-                        translation_key=OPT_SURFACE,
-                        mode=SelectSelectorMode.LIST,
-                    )
-                ),
-                vol.Optional(
-                    OPT_DISABLED_TOOLS, default=list(opts.get(OPT_DISABLED_TOOLS, []))
-                ): SelectSelector(
-                    SelectSelectorConfig(
-                        options=tool_names, multiple=True, mode=SelectSelectorMode.DROPDOWN
-                    )
-                ),
-                vol.Optional(
-                    OPT_DISABLED_GATEWAYS, default=list(opts.get(OPT_DISABLED_GATEWAYS, []))
-                ): SelectSelector(
-                    SelectSelectorConfig(
-                        options=gateway_names, multiple=True, mode=SelectSelectorMode.DROPDOWN
-                    )
-                ),
-                vol.Optional(OPT_ALLOWED_DEVICES, default=chosen): SelectSelector(
-                    SelectSelectorConfig(
-                        options=devices,
-                        multiple=True,
-                        custom_value=True,
-                        mode=SelectSelectorMode.DROPDOWN,
-                    )
-                ),
-            }
+        return self.async_show_form(
+            step_id="init", data_schema=_options_schema(self.config_entry.options, devices)
         )
-        return self.async_show_form(step_id="init", data_schema=schema)
