@@ -7,6 +7,8 @@ Capability and command names follow the Hubitat capability list; argument types 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .capabilities import (
     CAPABILITIES,
     FAN_MODES,
@@ -44,16 +46,23 @@ __all__ = [
 ]
 
 
-def capability_commands(driver: DriverSpec) -> list[tuple[str | None, CmdDef]]:
-    """Every command of a driver with its capability, in capability order, WITH duplicates."""
-    out: list[tuple[str | None, CmdDef]] = []
+def _per_capability[T](
+    driver: DriverSpec, members: Callable[[Capability], tuple[T, ...]], custom: tuple[T, ...]
+) -> list[tuple[str | None, T]]:
+    """``members`` of each known capability of a driver in order, then the driver's own
+    (``custom``, capability None), WITH duplicates."""
+    out: list[tuple[str | None, T]] = []
     for cap_name in driver.capabilities:
         cap = CAPABILITIES.get(cap_name)
-        if cap is None:
-            continue
-        out.extend((cap_name, cmd) for cmd in cap.commands)
-    out.extend((None, cmd) for cmd in driver.custom_commands)
+        if cap is not None:
+            out.extend((cap_name, m) for m in members(cap))
+    out.extend((None, m) for m in custom)
     return out
+
+
+def capability_commands(driver: DriverSpec) -> list[tuple[str | None, CmdDef]]:
+    """Every command of a driver with its capability, in capability order, WITH duplicates."""
+    return _per_capability(driver, lambda cap: cap.commands, driver.custom_commands)
 
 
 def unique_commands(driver: DriverSpec) -> list[tuple[str | None, CmdDef]]:
@@ -68,14 +77,7 @@ def unique_commands(driver: DriverSpec) -> list[tuple[str | None, CmdDef]]:
 
 def capability_attributes(driver: DriverSpec) -> list[tuple[str | None, AttrDef]]:
     """Every attribute of a driver, per capability in order, WITH duplicates."""
-    out: list[tuple[str | None, AttrDef]] = []
-    for cap_name in driver.capabilities:
-        cap = CAPABILITIES.get(cap_name)
-        if cap is None:
-            continue
-        out.extend((cap_name, a) for a in cap.attributes)
-    out.extend((None, a) for a in driver.custom_attributes)
-    return out
+    return _per_capability(driver, lambda cap: cap.attributes, driver.custom_attributes)
 
 
 def unique_attributes(driver: DriverSpec) -> dict[str, AttrDef]:

@@ -184,18 +184,18 @@ class _AdminRoutes(Routes):
             )
         dev = self._device(dev_raw)
         if dev is None:
-            return self.http.json({"success": False, "message": f"Device {dev_raw} not found"})
+            return self.http.result(False, f"Device {dev_raw} not found")
         try:
             self.home.run_command(dev.id, method, args)
         except CommandError as err:
             return self.http.json({"success": False, "message": str(err)})
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def update(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
         dev = self._device(form.get("id"))
         if dev is None:
-            return self.http.json({"success": False, "message": "Device not found"})
+            return self.http.result(False, "Device not found")
         version = _to_int(form.get("version"))
         if version is not None and version != dev.version:
             return self.http.json(
@@ -234,13 +234,13 @@ class _AdminRoutes(Routes):
         dev.default_icon = f("defaultIcon") or None
         dev.notes = f("notes")
         dev.version += 1
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def save(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
         dev = self._device(form.get("id"))
         if dev is None:
-            return self.http.json({"success": False, "message": "Device not found"})
+            return self.http.result(False, "Device not found")
         if "label" in form:
             dev.label = str(form["label"]) or None
         if "name" in form:
@@ -252,16 +252,16 @@ class _AdminRoutes(Routes):
             dev.driver = DRIVERS[type_id]
         # roomId is silently ignored here (use /room/save)
         dev.version += 1
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def disable(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
         dev = self._device(form.get("id"))
         if dev is None:
-            return self.http.json({"success": False, "message": "Device not found"})
+            return self.http.result(False, "Device not found")
         dev.disabled = str(form.get("disable", "true")).lower() == "true"
         dev.version += 1
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def method_not_allowed(self, request: web.Request) -> web.StreamResponse:
         return web.Response(status=405, text="Method Not Allowed", headers={"Allow": "POST"})
@@ -295,7 +295,7 @@ class _AdminRoutes(Routes):
         except (ValueError, AttributeError):
             return self.http.html_page("<html><body>HTTP ERROR 500</body></html>", status=500)
         if dev is None:
-            return self.http.json({"success": False, "message": "Device not found"})
+            return self.http.result(False, "Device not found")
         if "showOnHome" in body:
             dev.show_on_home = bool(body["showOnHome"])
         if "defaultCurrentState" in body:
@@ -379,7 +379,7 @@ class _AdminRoutes(Routes):
         old = self._device(request.query.get("oldId"))
         new = self._device(request.query.get("newId"))
         if old is None or new is None:
-            return self.http.json({"success": False, "message": "Device not found"})
+            return self.http.result(False, "Device not found")
         if new.id not in self._replacement_ids(old):
             return self.http.json(
                 {"success": False, "message": "Device is not a valid replacement"}
@@ -389,7 +389,7 @@ class _AdminRoutes(Routes):
         old.attrs = dict(new.attrs)
         old.version += 1
         self.home.delete_device(new.id)
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     # ------------------------------------------------------------------ rooms
 
@@ -441,12 +441,12 @@ class _AdminRoutes(Routes):
     async def room_delete(self, request: web.Request) -> web.StreamResponse:
         room_id = _to_int(request.match_info["id"])
         if room_id is None or room_id not in self.st.rooms:
-            return self.http.json({"success": False, "message": "Room not found"})
+            return self.http.result(False, "Room not found")
         del self.st.rooms[room_id]
         for dev in self.st.devices.values():
             if dev.room_id == room_id:
                 dev.room_id = None
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     # ------------------------------------------------------------------ modes
 
@@ -478,46 +478,46 @@ class _AdminRoutes(Routes):
         body = await self._mode_body(request)
         name = str((body or {}).get("name") or "").strip()
         if not name:
-            return self.http.json({"success": False, "message": "Mode name is required"})
+            return self.http.result(False, "Mode name is required")
         if self.st.mode_by_name(name) is not None:
-            return self.http.json({"success": False, "message": f"Mode {name} already exists"})
+            return self.http.result(False, f"Mode {name} already exists")
         mode = Mode(self.st.next_mode_id, name, str((body or {}).get("icon") or "fa-circle"))
         self.st.next_mode_id += 1
         self.st.modes.append(mode)
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def mode_update(self, request: web.Request) -> web.StreamResponse:
         body = await self._mode_body(request) or {}
         mode = self.st.mode_by_id(_to_int(body.get("id")) or -1)
         if mode is None:
-            return self.http.json({"success": False, "message": "Mode not found"})
+            return self.http.result(False, "Mode not found")
         name = str(body.get("name") or "").strip()
         if not name:
-            return self.http.json({"success": False, "message": "Mode name is required"})
+            return self.http.result(False, "Mode name is required")
         other = self.st.mode_by_name(name)
         if other is not None and other.id != mode.id:
-            return self.http.json({"success": False, "message": f"Mode {name} already exists"})
+            return self.http.result(False, f"Mode {name} already exists")
         mode.name = name
         if body.get("icon"):
             mode.icon = str(body["icon"])
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def mode_delete(self, request: web.Request) -> web.StreamResponse:
         mode = self.st.mode_by_id(_to_int(request.match_info["id"]) or -1)
         if mode is None:
-            return self.http.json({"success": False, "message": "Mode not found"})
+            return self.http.result(False, "Mode not found")
         if mode.id == self.st.current_mode_id:
-            return self.http.json({"success": False, "message": "Cannot delete the current mode"})
+            return self.http.result(False, "Cannot delete the current mode")
         self.st.modes.remove(mode)
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def mode_activate(self, request: web.Request) -> web.StreamResponse:
         body = await self._mode_body(request) or {}
         mode = self.st.mode_by_id(_to_int(body.get("modeId")) or -1)
         if mode is None:
-            return self.http.json({"success": False, "message": "Mode not found"})
+            return self.http.result(False, "Mode not found")
         self.home.activate_mode(mode)
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
 
 def _pref_value(ptype: str, value: object) -> object:

@@ -180,7 +180,7 @@ class AppRoutes(Routes):
             return self.http.error(500, "Server Error")
         app = self.apps.get(int(body.get("id", 0))) if isinstance(body, dict) else None
         if app is None:
-            return self.http.json({"success": False, "message": "App not found"})
+            return self.http.result(False, "App not found")
         app.disabled = bool(body.get("disable"))
         return self.http.json({"success": True})
 
@@ -189,10 +189,10 @@ class AppRoutes(Routes):
         app = self.app_by_id(str(form.get("id", "")))
         name = str(form.get("name", ""))
         if app is None:
-            return self.http.json({"success": False, "message": "App not found"})
+            return self.http.result(False, "App not found")
         internals = self._internals(app)
         if name not in {b["name"] for b in internals.buttons}:
-            return self.http.json({"success": False, "message": f"No button {name}"})
+            return self.http.result(False, f"No button {name}")
         st = internals.state
         if name == "pausRule":
             st["paused"] = not st.get("paused")
@@ -201,11 +201,11 @@ class AppRoutes(Routes):
         elif app.type == SWAP_TYPE and name == "swapDevices":
             problem = self._swap(internals)
             if problem:
-                return self.http.json({"success": False, "message": problem})
+                return self.http.result(False, problem)
         elif name == "runRuleAct":
             internals.runs += 1
             self.home.emit_app_event(app.id, "runRuleAct", internals.runs, "Actions run")
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def update(self, request: web.Request) -> web.StreamResponse:
         """The settings submit of a classic app page: known inputs take the posted values.
@@ -219,7 +219,7 @@ class AppRoutes(Routes):
         form = await request.post()
         app = self.app_by_id(str(form.get("id", "")))
         if app is None:
-            return self.http.json({"success": False, "message": "App not found"})
+            return self.http.result(False, "App not found")
         internals = self._internals(app)
         by_name = {i["name"]: i for i in internals.inputs}
         for key, value in form.items():
@@ -349,17 +349,17 @@ class AppRoutes(Routes):
     async def rule_builder_post(self, request: web.Request) -> web.StreamResponse:
         app = self._app(request)
         if app is None or app.id not in self.dev.vrb:
-            return self.http.json({"success": False, "message": "Not a Visual Rule"})
+            return self.http.result(False, "Not a Visual Rule")
         try:
             body = json.loads(await request.text())
         except ValueError:
-            return self.http.json({"success": False, "message": "Invalid JSON"})
+            return self.http.result(False, "Invalid JSON")
         keys = ("whenNodes", "thenNodes", "elseNodes")
         if not isinstance(body, dict) or not all(
             isinstance(body.get(k, []), list) and all(isinstance(n, dict) for n in body.get(k, []))
             for k in keys
         ):
-            return self.http.json({"success": False, "message": "Invalid rule definition"})
+            return self.http.result(False, "Invalid rule definition")
         rule = self.dev.vrb[app.id]
         for key in ("name", "rulePaused", "whenNodes", "thenNodes", "elseNodes"):
             if key in body:
@@ -369,7 +369,7 @@ class AppRoutes(Routes):
         return self.http.json({"success": True})
 
     async def rule_builder20(self, request: web.Request) -> web.StreamResponse:
-        return self.http.json({"success": False, "message": "Rule builder instance not found"})
+        return self.http.result(False, "Rule builder instance not found")
 
     async def create_vrb(self, request: web.Request) -> web.StreamResponse:
         new_id = self.dev.alloc_app_id()

@@ -71,6 +71,7 @@ CLONER_TYPE = "App Cloner"
 CLONER_LABEL = "Export/Import/Clone"
 CLONER_TYPE_ID = 150
 UPLOAD_HREF_INDEX = 55
+CLONER_PAGE = "<html><body><div id='cloner'>Export/Import/Clone</div></body>"
 _HREF_RE = re.compile(r"^_action_href_name\|(\w+)\|(\d+)$")
 # what a form refresh must carry for each view (its inputs' type markers)
 VIEW_INPUTS = {
@@ -169,7 +170,7 @@ class ClonerRoutes(Routes):
         if request.query.get("access_token") != s.token:
             return self.http.text("Unauthorized", status=401)
         s.seeded = True
-        return self.http.html_page("<html><body><div id='cloner'>Export/Import/Clone</div></body>")
+        return self.http.html_page(CLONER_PAGE)
 
     async def configure_page(self, request: web.Request) -> web.StreamResponse:
         s = self._session(request.match_info["id"])
@@ -177,7 +178,7 @@ class ClonerRoutes(Routes):
             return await self.fallback.configure_page(request)
         if s.location == f"/installedapp/configure/{s.id}":
             s.seeded = True
-        return self.http.html_page("<html><body><div id='cloner'>Export/Import/Clone</div></body>")
+        return self.http.html_page(CLONER_PAGE)
 
     async def configure_json(self, request: web.Request) -> web.StreamResponse:
         s = self._session(request.match_info["id"])
@@ -197,10 +198,10 @@ class ClonerRoutes(Routes):
         s.clicks[name] = s.clicks.get(name, 0) + 1
         swallowable = name in ("cloneRuleButton", "importNow")
         if swallowable and self.knobs.swallow_first_click and s.clicks[name] == 1:
-            return self.http.json({"success": True, "message": None})
+            return self.http.result(True)
         if s.seeded:
             s.pending = name
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def update(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()

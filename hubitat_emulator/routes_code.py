@@ -175,20 +175,20 @@ class _CodeRoutes(Routes):
 
     async def _save(self, kind: str, request: web.Request) -> web.StreamResponse:
         if request.content_type != "application/json":
-            return self.http.json({"success": False, "message": "Unknown error occurred"})
+            return self.http.result(False, "Unknown error occurred")
         try:
             body = json.loads(await request.text())
         except ValueError:
-            return self.http.json({"success": False, "message": "Unknown error occurred"})
+            return self.http.result(False, "Unknown error occurred")
         if not isinstance(body, dict) or not isinstance(body.get("source"), str):
-            return self.http.json({"success": False, "message": "Unknown error occurred"})
+            return self.http.result(False, "Unknown error occurred")
         raw_id = body.get("id")
         source: str = body["source"]
         existing: CodeItem | None = None
         if raw_id not in (None, "", 0):
             existing = self.dev.code.get((kind, int(str(raw_id))))
             if existing is None:
-                return self.http.json({"success": False, "message": f"No {kind} with id {raw_id}"})
+                return self.http.result(False, f"No {kind} with id {raw_id}")
             version = body.get("version")
             if version is None or int(version) != existing.version:
                 return self.http.json(
@@ -283,9 +283,9 @@ class _CodeRoutes(Routes):
     async def delete_library(self, request: web.Request) -> web.StreamResponse:
         item = self._item("library", request)
         if item is None:
-            return self.http.json({"success": False, "message": "Library not found"})
+            return self.http.result(False, "Library not found")
         del self.dev.code[("library", item.id)]
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     # ------------------------------------------------------------------ bundles
 
@@ -306,7 +306,7 @@ class _CodeRoutes(Routes):
             drivers=list(template.drivers),
             libraries=list(template.libraries),
         )
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def bundle_list_page(self, request: web.Request) -> web.StreamResponse:
         names = "".join(f"<li>{b.name}</li>" for b in self.dev.bundles.values())

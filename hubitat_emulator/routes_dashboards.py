@@ -77,7 +77,7 @@ class _DashRoutes(Routes):
     async def create(self, request: web.Request) -> web.StreamResponse:
         name = request.query.get("name", "").strip()
         if not name:
-            return self.http.json({"success": False, "message": "Name is required"})
+            return self.http.result(False, "Name is required")
         new_id = self.dev.alloc_app_id()
         self.dev.easy_dashboards[new_id] = self._config(request.query, new_id)
         return self.http.json({"success": True, "installedAppId": new_id, "name": name})
@@ -85,7 +85,7 @@ class _DashRoutes(Routes):
     async def update(self, request: web.Request) -> web.StreamResponse:
         raw = request.query.get("id", "")
         if not raw.isdigit() or int(raw) not in self.dev.easy_dashboards:
-            return self.http.json({"success": False, "message": "Dashboard not found"})
+            return self.http.result(False, "Dashboard not found")
         cfg = self._config(request.query, int(raw))
         self.dev.easy_dashboards[int(raw)] = cfg
         return self.http.json({"success": True, "installedAppId": int(raw), "name": cfg["name"]})
@@ -93,9 +93,9 @@ class _DashRoutes(Routes):
     async def delete(self, request: web.Request) -> web.StreamResponse:
         raw = request.query.get("id", "")
         if request.query.get("pinToken") != self.dev.pin_token:
-            return self.http.json({"success": False, "message": "Invalid pin token"})
+            return self.http.result(False, "Invalid pin token")
         if not raw.isdigit() or self.dev.easy_dashboards.pop(int(raw), None) is None:
-            return self.http.json({"success": False, "message": "Dashboard not found"})
+            return self.http.result(False, "Dashboard not found")
         return self.http.json({"success": True, "message": "deleted"})
 
     # ------------------------------------------------------------------ legacy layouts
@@ -130,11 +130,11 @@ class _DashRoutes(Routes):
         try:
             body = json.loads(await request.text())
         except ValueError:
-            return self.http.json({"success": False, "message": "Invalid JSON"})
+            return self.http.result(False, "Invalid JSON")
         tiles = body.get("tiles") if isinstance(body, dict) else None
         if not isinstance(tiles, list) or not all(
             isinstance(t, dict) and {"id", "template", "col", "row"} <= set(t) for t in tiles
         ):
-            return self.http.json({"success": False, "message": "Invalid layout"})
+            return self.http.result(False, "Invalid layout")
         self.dev.layouts[dash_id] = body
         return self.http.json(body)

@@ -139,9 +139,9 @@ class _HubRoutes(Routes):
         try:
             body = json.loads(await request.text())
         except ValueError:
-            return self.http.json({"success": False, "message": "Invalid JSON"})
+            return self.http.result(False, "Invalid JSON")
         if not isinstance(body, dict):
-            return self.http.json({"success": False, "message": "Invalid JSON"})
+            return self.http.result(False, "Invalid JSON")
 
         def text(key: str) -> str:
             value = body.get(key)

@@ -294,7 +294,7 @@ class _OpsRoutes(Routes):
         ops.repair_done_nodes = 0
         ops.repair_total_nodes = len(self._zwave_devices())
         self._repair = self.home.tasks.spawn(self._run_repair())
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def zwave_repair_status(self, request: web.Request) -> web.StreamResponse:
         ops = self.ops
@@ -319,7 +319,7 @@ class _OpsRoutes(Routes):
             self._repair.cancel()
         self.ops.repair_running = False
         self.ops.repair_stage = "IDLE"
-        return self.http.json({"success": True, "message": None})
+        return self.http.result(True)
 
     # ------------------------------------------------------------------ radio operations
 
@@ -328,7 +328,7 @@ class _OpsRoutes(Routes):
         return self.http.json({"success": True, "message": None, **extra})
 
     def _refuse(self, message: str) -> web.Response:
-        return self.http.json({"success": False, "message": message})
+        return self.http.result(False, message)
 
     def _zwave_busy(self, want: str) -> str | None:
         if self.ops.repair_running:
@@ -337,27 +337,28 @@ class _OpsRoutes(Routes):
             return f"Z-Wave {self.ops.zwave_mode} is running"
         return None
 
-    async def zwave_join(self, request: web.Request) -> web.StreamResponse:
-        if busy := self._zwave_busy("including"):
+    def _zwave_start(self, request: web.Request, mode: str) -> web.Response:
+        if busy := self._zwave_busy(mode):
             return self._refuse(busy)
-        self.ops.zwave_mode = "including"
+        self.ops.zwave_mode = mode
         return self._ok(request.path)
+
+    def _zwave_stop(self, request: web.Request, mode: str) -> web.Response:
+        if self.ops.zwave_mode == mode:
+            self.ops.zwave_mode = None
+        return self._ok(request.path)
+
+    async def zwave_join(self, request: web.Request) -> web.StreamResponse:
+        return self._zwave_start(request, "including")
 
     async def zwave_stop_join(self, request: web.Request) -> web.StreamResponse:
-        if self.ops.zwave_mode == "including":
-            self.ops.zwave_mode = None
-        return self._ok(request.path)
+        return self._zwave_stop(request, "including")
 
     async def zwave_exclude(self, request: web.Request) -> web.StreamResponse:
-        if busy := self._zwave_busy("excluding"):
-            return self._refuse(busy)
-        self.ops.zwave_mode = "excluding"
-        return self._ok(request.path)
+        return self._zwave_start(request, "excluding")
 
     async def zwave_stop_exclude(self, request: web.Request) -> web.StreamResponse:
-        if self.ops.zwave_mode == "excluding":
-            self.ops.zwave_mode = None
-        return self._ok(request.path)
+        return self._zwave_stop(request, "excluding")
 
     async def zwave_exclude_status(self, request: web.Request) -> web.StreamResponse:
         return self.http.json({"excluding": self.ops.zwave_mode == "excluding"})
@@ -479,6 +480,6 @@ class _OpsRoutes(Routes):
     async def restore_local(self, request: web.Request) -> web.StreamResponse:
         name = request.query.get("fileName", "")
         if not any(b.name == name for b in self.st.backups):
-            return self.http.json({"success": False, "message": "Backup not found"})
+            return self.http.result(False, "Backup not found")
         self.server.reboot_soon()
         return self.http.json({"success": True})
