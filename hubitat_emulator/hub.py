@@ -52,6 +52,7 @@ from typing import Any, overload
 from aiohttp import web
 
 from . import (
+    model,
     routes_admin,
     routes_apps,
     routes_cloner,
@@ -68,17 +69,7 @@ from .commands import Change
 from .faults import Faults
 from .files import FileStore
 from .home import Home
-from .model import (
-    Backup,
-    Device,
-    DeviceEvent,
-    HomeState,
-    HubEvent,
-    LocationEvent,
-    LogEntry,
-    MakerSettings,
-    Mode,
-)
+from .model import Device, MakerSettings, Mode
 from .ops import OpsState
 from .postdelivery import PostDelivery
 from .responses import Responses
@@ -129,7 +120,7 @@ class HubEmulator:
     status = _Forward[str]("server", "status")  # running | starting | down
     json_content_type = _Forward[str]("http", "json_content_type")
     # the home
-    state = _Forward[HomeState]("home", "state")
+    state = _Forward[model.HomeState]("home", "state")
     files = _Forward[FileStore]("home", "files")  # the File Manager (files.py)
     ops = _Forward[OpsState]("home", "ops")  # alerts, radios, firmware (ops.py)
     command_delay = _Forward[float]("home", "command_delay")
@@ -260,7 +251,7 @@ class HubEmulator:
 
     def apply_changes(
         self, dev: Device, changes: list[Change], *, etype: str | None = "digital"
-    ) -> list[DeviceEvent]:
+    ) -> list[model.DeviceEvent]:
         """Apply attribute changes to a device, recording events and notifying listeners."""
         return self.home.apply_changes(dev, changes, etype=etype)
 
@@ -336,7 +327,7 @@ class HubEmulator:
         """Append a hub log line (past logs + a /logsocket frame)."""
         self.home.add_log(level, msg, source_type=source_type, source_id=source_id, name=name)
 
-    def mark_backup_now(self) -> Backup:
+    def mark_backup_now(self) -> model.Backup:
         """Add a fresh local backup created now."""
         return self.home.mark_backup_now()
 
@@ -376,7 +367,7 @@ class HubEmulator:
                 return self.device(dev.id)
         raise KeyError(label)
 
-    def device_events(self, device_id: int) -> list[DeviceEvent]:
+    def device_events(self, device_id: int) -> list[model.DeviceEvent]:
         return list(self.home.device_obj(device_id).events)
 
     @property
@@ -421,17 +412,17 @@ class HubEmulator:
         }
 
     @property
-    def backups(self) -> list[Backup]:
+    def backups(self) -> list[model.Backup]:
         return list(self.home.state.backups)
 
     @property
-    def location_events(self) -> list[LocationEvent]:
+    def location_events(self) -> list[model.LocationEvent]:
         return list(self.home.state.location_events)
 
     @property
-    def hub_events(self) -> list[HubEvent]:
+    def hub_events(self) -> list[model.HubEvent]:
         return list(self.home.state.hub_events)
 
     @property
-    def logs(self) -> list[LogEntry]:
+    def logs(self) -> list[model.LogEntry]:
         return list(self.home.state.logs)

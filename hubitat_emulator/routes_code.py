@@ -40,6 +40,11 @@ def setup(app: web.Application, home: Home, http: Responses) -> None:
     add.add_get("/bundle/list", r.bundle_list_page)
 
 
+def _ident(item: CodeItem | Bundle) -> dict[str, Any]:
+    """The ``id``, ``name`` and ``namespace`` that lead every code and bundle listing entry."""
+    return {"id": item.id, "name": item.name, "namespace": item.namespace}
+
+
 def _ms(item: CodeItem) -> int | None:
     return int(item.modified.timestamp() * 1000) if item.modified else None
 
@@ -64,9 +69,7 @@ class _CodeRoutes(Routes):
         return self.http.json(
             [
                 {
-                    "id": c.id,
-                    "name": c.name,
-                    "namespace": c.namespace,
+                    **_ident(c),
                     "oauth": c.oauth,
                     "lastModified": _ms(c),
                     "usedBy": self._used_by_apps(c.id),
@@ -85,9 +88,7 @@ class _CodeRoutes(Routes):
             ]
             out.append(
                 {
-                    "id": c.id,
-                    "name": c.name,
-                    "namespace": c.namespace,
+                    **_ident(c),
                     "capabilities": list(c.capabilities),
                     "lastModified": _ms(c),
                     "usedBy": used,
@@ -117,9 +118,7 @@ class _CodeRoutes(Routes):
         return self.http.json(
             [
                 {
-                    "id": b.id,
-                    "name": b.name,
-                    "namespace": b.namespace,
+                    **_ident(b),
                     "private": b.private,
                     "content": b.content(),
                 }

@@ -10,6 +10,7 @@ from .devstate import DevState
 from .home import Home
 from .model import App, HomeState
 from .responses import Responses
+from .server import HubServer
 
 
 class Routes:
@@ -34,6 +35,14 @@ class Routes:
     def app_by_id(self, raw: str) -> App | None:
         """The installed app whose id is the text ``raw``, or None."""
         return self.apps.get(int(raw)) if raw.isdigit() else None
+
+
+class ServerRoutes(Routes):
+    """Routes that also drive the server (its status, reboots, sessions)."""
+
+    def __init__(self, home: Home, http: Responses, server: HubServer) -> None:
+        super().__init__(home, http)
+        self.server = server
 
 
 class AppPages(Protocol):

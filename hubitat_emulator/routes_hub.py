@@ -13,7 +13,7 @@ from .clock import HUB_TZ, HUB_TZ_NAME, fmt_event, fmt_log, fmt_uptime, fmt_utc,
 from .home import Home
 from .model import App
 from .responses import NO_COOKIE, Responses, login_page, redirect
-from .routes_common import Routes
+from .routes_common import ServerRoutes
 from .server import HubServer
 
 
@@ -50,10 +50,9 @@ def setup(app: web.Application, home: Home, http: Responses, server: HubServer) 
     add.add_get("/hub2/appsList", r.apps_list)
 
 
-class _HubRoutes(Routes):
+class _HubRoutes(ServerRoutes):
     def __init__(self, home: Home, http: Responses, server: HubServer) -> None:
-        super().__init__(home, http)
-        self.server = server
+        super().__init__(home, http, server)
         self.security = server.security
 
     # ------------------------------------------------------------------ login

@@ -44,7 +44,7 @@ from .clock import HUB_TZ, utcnow
 from .home import Home
 from .ops import OpsState
 from .responses import Responses
-from .routes_common import Routes
+from .routes_common import ServerRoutes
 from .server import HubServer
 
 HEADER = "Date/time,Free OS,5m CPU avg,Total Java,Free Java,Direct Java"
@@ -92,10 +92,9 @@ def setup(app: web.Application, home: Home, http: Responses, server: HubServer) 
     add.add_get("/hub2/restoreLocalBackup", r.restore_local)
 
 
-class _OpsRoutes(Routes):
+class _OpsRoutes(ServerRoutes):
     def __init__(self, home: Home, http: Responses, server: HubServer) -> None:
-        super().__init__(home, http)
-        self.server = server
+        super().__init__(home, http, server)
         self._repair: asyncio.Task[Any] | None = None
 
     @property
