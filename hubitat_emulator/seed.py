@@ -16,10 +16,8 @@ from .catalog import (
 from .clock import HUB_TZ, utcnow
 from .commands import describe, to_attr_value, value_str
 from .model import (
-    App,
     AttrState,
     Backup,
-    Dashboard,
     Device,
     DeviceEvent,
     HomeState,
@@ -31,19 +29,14 @@ from .model import (
     Setting,
     Variable,
 )
-from .seed_dev import seed_dev
+from .seed_dev import seed_apps, seed_dev
 from .seed_specs import (
-    APP_BASIC_RULES,
-    APP_DASHBOARD,
     APP_ECOBEE,
     APP_HSM,
-    APP_MODE_MANAGER,
-    APP_ROOM_LIGHTING,
     APP_RULE_MACHINE,
     ATTR_DEFAULTS,
     BR_PORCH,
     DASH_MAIN,
-    DASH_TABLET,
     HISTORY,
     HOME,
     PAD_DRIVERS,
@@ -449,73 +442,6 @@ def _seed_logs(
     state.logs = logs
 
 
-def _seed_apps(state: HomeState, maker_app_id: int) -> None:
-    apps = [
-        App(APP_HSM, "Hubitat® Safety Monitor", None, "Hubitat® Safety Monitor", app_type_id=1),
-        App(APP_MODE_MANAGER, "Mode Manager", None, "Mode Manager", app_type_id=2),
-        App(APP_RULE_MACHINE, "Rule Machine", None, "Rule Machine", app_type_id=3),
-        App(
-            RULE_MOTION,
-            "Rule-5.1",
-            "<b>Motion Lights - Kitchen</b>",
-            "Rule-5.1",
-            parent_id=APP_RULE_MACHINE,
-            app_type_id=4,
-        ),
-        App(
-            RULE_LEAK,
-            "Rule-5.1",
-            "<b>Leak Alarm</b>",
-            "Rule-5.1",
-            parent_id=APP_RULE_MACHINE,
-            app_type_id=4,
-        ),
-        App(
-            RULE_GOODNIGHT,
-            "Rule-5.1",
-            "Goodnight",
-            "Rule-5.1",
-            parent_id=APP_RULE_MACHINE,
-            app_type_id=4,
-        ),
-        App(APP_ROOM_LIGHTING, "Room Lighting", None, "Room Lighting", app_type_id=5),
-        App(
-            RL_OFFICE,
-            "Room Lights",
-            "Office Lights",
-            "Room Lights",
-            parent_id=APP_ROOM_LIGHTING,
-            app_type_id=6,
-        ),
-        App(APP_BASIC_RULES, "Basic Rules", None, "Basic Rules", app_type_id=7),
-        App(
-            BR_PORCH,
-            "Basic Rule",
-            "Porch light at sunset",
-            "Basic Rule",
-            parent_id=APP_BASIC_RULES,
-            app_type_id=8,
-        ),
-        App(APP_ECOBEE, "Ecobee Integration", None, "Ecobee Integration", app_type_id=9),
-        App(APP_DASHBOARD, "Hubitat® Dashboard", None, "Hubitat® Dashboard", app_type_id=10),
-        App(DASH_MAIN, "Dashboard", "Main", "Dashboard", parent_id=APP_DASHBOARD, app_type_id=11),
-        App(
-            DASH_TABLET,
-            "Dashboard",
-            "Kitchen Tablet",
-            "Dashboard",
-            parent_id=APP_DASHBOARD,
-            app_type_id=11,
-        ),
-        App(maker_app_id, "Maker API", "Maker API - Home Assistant", "Maker API", app_type_id=15),
-    ]
-    state.apps = {a.id: a for a in apps}
-    state.dashboards = {
-        DASH_MAIN: Dashboard(DASH_MAIN, "Main"),
-        DASH_TABLET: Dashboard(DASH_TABLET, "Kitchen Tablet"),
-    }
-
-
 def _seed_variables(now: datetime) -> dict[str, Variable]:
     from .clock import fmt_event
 
@@ -579,7 +505,7 @@ def seed_home(
     )
     state.next_room_id = max(state.rooms) + 1
     state.next_mode_id = 5
-    _seed_apps(state, maker_app_id)
+    seed_apps(state, maker_app_id)
     ids = _Ids(rng)
     events: list[DeviceEvent] = []
     built: list[Device] = []
