@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .catalog import FAN_SPEEDS, AttrDef, CmdDef, capability_commands
+from .colors import clamp, color_name_from_ct, color_name_from_hue, hsv_hex
 from .model import Device
 
 
@@ -158,48 +159,6 @@ def coerce_args(cmd: CmdDef, raw: list[object]) -> list[object]:
 # --------------------------------------------------------------------------- helpers
 
 
-def _clamp(v: int | float, lo: int, hi: int) -> int:
-    return int(max(lo, min(hi, round(v))))
-
-
-def _color_name_from_ct(ct: int) -> str:
-    if ct < 2600:
-        return "Incandescent"
-    if ct < 3500:
-        return "Soft White"
-    if ct < 4500:
-        return "Moonlight"
-    if ct < 5500:
-        return "Daylight"
-    return "Cool White"
-
-
-def _color_name_from_hue(hue: int, sat: int) -> str:
-    if sat < 10:
-        return "White"
-    deg = hue * 3.6
-    names: tuple[tuple[int, str], ...] = (
-        (15, "Red"),
-        (45, "Orange"),
-        (75, "Yellow"),
-        (150, "Green"),
-        (195, "Cyan"),
-        (255, "Blue"),
-        (285, "Violet"),
-        (330, "Magenta"),
-        (361, "Red"),
-    )
-    for limit, nm in names:
-        if deg < limit:
-            return nm
-    return "Red"
-
-
-def _hsv_hex(hue: int, sat: int, level: int) -> str:
-    r, g, b = colorsys.hsv_to_rgb(hue / 100.0, sat / 100.0, max(level, 1) / 100.0)
-    return f"#{int(r * 255):02X}{int(g * 255):02X}{int(b * 255):02X}"
-
-
 def _caps(dev: Device) -> tuple[str, ...]:
     return dev.driver.capabilities
 
@@ -263,7 +222,7 @@ def _off(dev: Device, args: list[object], out: Outcome, travel: float) -> None:
 
 
 def _set_level(dev: Device, args: list[object], out: Outcome, travel: float) -> None:
-    level = _clamp(number(args[0]), 0, 100)
+    level = clamp(number(args[0]), 0, 100)
     if "WindowShade" in _caps(dev):
         _set_position(dev, [level], out, travel)
         return
@@ -275,13 +234,13 @@ def _set_level(dev: Device, args: list[object], out: Outcome, travel: float) -> 
 
 
 def _set_ct(dev: Device, args: list[object], out: Outcome, travel: float) -> None:
-    ct = _clamp(number(args[0]), 1000, 10000)
+    ct = clamp(number(args[0]), 1000, 10000)
     out.set("colorTemperature", ct)
-    out.set("colorName", _color_name_from_ct(ct))
+    out.set("colorName", color_name_from_ct(ct))
     if "ColorMode" in _caps(dev):
         out.set("colorMode", "CT")
     if len(args) > 1 and args[1] is not None:
-        out.set("level", _clamp(number(args[1]), 1, 100))
+        out.set("level", clamp(number(args[1]), 1, 100))
     _switch_on(dev, out)
 
 
@@ -291,10 +250,10 @@ def _apply_hsl(dev: Device, out: Outcome, hue: int, sat: int, level: int | None)
     if level is not None:
         out.set("level", level)
     lv = level if level is not None else int(number(dev.value("level") or 100))
-    hexv = _hsv_hex(hue, sat, lv)
+    hexv = hsv_hex(hue, sat, lv)
     out.set("RGB", hexv)
     out.set("color", hexv)
-    out.set("colorName", _color_name_from_hue(hue, sat))
+    out.set("colorName", color_name_from_hue(hue, sat))
     if "ColorMode" in _caps(dev):
         out.set("colorMode", "RGB")
     _switch_on(dev, out)
@@ -311,10 +270,10 @@ def _set_color(dev: Device, args: list[object], out: Outcome, travel: float) -> 
             h, s, v = colorsys.rgb_to_hsv(r, g, b)
             _apply_hsl(dev, out, round(h * 100), round(s * 100), max(1, round(v * 100)))
             return
-        hue = _clamp(number(cmap.get("hue", dev.value("hue") or 0)), 0, 100)
-        sat = _clamp(number(cmap.get("saturation", dev.value("saturation") or 0)), 0, 100)
+        hue = clamp(number(cmap.get("hue", dev.value("hue") or 0)), 0, 100)
+        sat = clamp(number(cmap.get("saturation", dev.value("saturation") or 0)), 0, 100)
         lvl = cmap.get("level")
-        level = _clamp(number(lvl), 0, 100) if lvl is not None else None
+        level = clamp(number(lvl), 0, 100) if lvl is not None else None
     except (ValueError, TypeError, IndexError) as err:
         raise CommandError(f"Invalid color map: {err}") from err
     _apply_hsl(dev, out, hue, sat, level)
@@ -322,12 +281,12 @@ def _set_color(dev: Device, args: list[object], out: Outcome, travel: float) -> 
 
 def _set_hue(dev: Device, args: list[object], out: Outcome, travel: float) -> None:
     sat = int(number(dev.value("saturation") or 100))
-    _apply_hsl(dev, out, _clamp(number(args[0]), 0, 100), sat, None)
+    _apply_hsl(dev, out, clamp(number(args[0]), 0, 100), sat, None)
 
 
 def _set_sat(dev: Device, args: list[object], out: Outcome, travel: float) -> None:
     hue = int(number(dev.value("hue") or 0))
-    _apply_hsl(dev, out, hue, _clamp(number(args[0]), 0, 100), None)
+    _apply_hsl(dev, out, hue, clamp(number(args[0]), 0, 100), None)
 
 
 def _lock(dev: Device, args: list[object], out: Outcome, travel: float) -> None:
@@ -363,7 +322,7 @@ def _delete_code(dev: Device, args: list[object], out: Outcome, travel: float) -
 
 
 def _set_code_length(dev: Device, args: list[object], out: Outcome, travel: float) -> None:
-    out.set("codeLength", _clamp(number(args[0]), 4, 8))
+    out.set("codeLength", clamp(number(args[0]), 4, 8))
 
 
 def _noop(dev: Device, args: list[object], out: Outcome, travel: float) -> None:
@@ -419,7 +378,7 @@ def _shade_pos(dev: Device, pos: int) -> list[Change]:
 
 
 def _set_position(dev: Device, args: list[object], out: Outcome, travel: float) -> None:
-    pos = _clamp(number(args[0]), 0, 100)
+    pos = clamp(number(args[0]), 0, 100)
     final = "closed" if pos == 0 else "open" if pos == 100 else "partially open"
     cur = int(number(dev.value("position") or 0))
     if pos == cur:

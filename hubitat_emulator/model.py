@@ -244,3 +244,14 @@ class HomeState:
 
     def children_of(self, device_id: int) -> list[Device]:
         return [d for d in self.devices.values() if d.parent_id == device_id]
+
+
+@dataclass
+class MakerSettings:
+    """The Maker API instance: its app id and token, and its configuration."""
+
+    app_id: int
+    token: str
+    device_ids: set[int] | None = None  # None = every device is authorised
+    post_url: str | None = None  # postURL (deliveries only to loopback hosts)
+    post_location_events: bool = False  # "Include location events"

@@ -60,11 +60,7 @@ def maker_device(state: HomeState, dev: Device) -> JSON:
     attrs = [_attr_entry(dev, a) for _cap, a in capability_attributes(dev.driver)]
     attrs += [_attr_entry(dev, a) for a in dev.extra_attr_defs.values()]
     return {
-        "id": str(dev.id),
-        "name": dev.name,
-        "label": dev.display_name,
-        "type": dev.driver.name,
-        "room": state.room_name(dev.room_id),
+        **maker_device_summary(state, dev),
         "capabilities": _interleaved_caps(dev, with_values=False),
         "attributes": attrs,
         "commands": sorted(c.name for _cap, c in capability_commands(dev.driver)),

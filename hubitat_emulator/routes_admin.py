@@ -28,17 +28,17 @@ Decisions where the reference is silent or split:
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
 from . import render
 from .catalog import DRIVERS
 from .commands import CommandError
-from .model import Device, HomeState, Mode, Room, Setting
-
-if TYPE_CHECKING:
-    from .hub import HubEmulator
+from .home import Home
+from .model import Device, Mode, Room, Setting
+from .responses import Responses
+from .routes_common import Routes
 
 # Form fields of the wholesale POST /device/update (omitted ones are blanked).
 UPDATE_FIELDS = (
@@ -66,8 +66,8 @@ UPDATE_FIELDS = (
 )
 
 
-def setup(app: web.Application, emu: HubEmulator) -> None:
-    r = _AdminRoutes(emu)
+def setup(app: web.Application, home: Home, http: Responses) -> None:
+    r = _AdminRoutes(home, http)
     add = app.router
     add.add_get("/hub2/devicesList", r.devices_list)
     add.add_get("/device/fullJson/{id}", r.full_json)
@@ -116,20 +116,13 @@ def _bool_field(value: str | None) -> bool:
     return (value or "").strip().lower() in ("on", "true", "1")
 
 
-class _AdminRoutes:
-    def __init__(self, emu: HubEmulator) -> None:
-        self.emu = emu
-
-    @property
-    def st(self) -> HomeState:
-        return self.emu.state
-
+class _AdminRoutes(Routes):
     def _device(self, raw: object) -> Device | None:
         dev_id = _to_int(raw)
         return self.st.devices.get(dev_id) if dev_id is not None else None
 
     def _not_found(self) -> web.Response:
-        return self.emu.json({"error": "Device not found"}, status=404)
+        return self.http.json({"error": "Device not found"}, status=404)
 
     async def _json_body(self, request: web.Request) -> Any:
         raw = await request.text()
@@ -138,20 +131,20 @@ class _AdminRoutes:
     # ------------------------------------------------------------------ device reads
 
     async def devices_list(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json(render.devices_list(self.st))
+        return self.http.json(render.devices_list(self.st))
 
     async def full_json(self, request: web.Request) -> web.StreamResponse:
         dev = self._device(request.match_info["id"])
         if dev is None:
             return self._not_found()
-        return self.emu.json(render.full_json(self.st, dev))
+        return self.http.json(render.full_json(self.st, dev))
 
     async def list_with_capabilities(self, request: web.Request) -> web.StreamResponse:
         out = [
             {"id": d.id, "label": d.display_name, "capabilities": list(d.driver.capabilities)}
             for d in self.st.devices.values()
         ]
-        return self.emu.json(out)
+        return self.http.json(out)
 
     async def list_json(self, request: web.Request) -> web.StreamResponse:
         cap = request.query.get("capability", "")
@@ -161,13 +154,13 @@ class _AdminRoutes:
             for d in self.st.devices.values()
             if not cap or cap.lower() in (c.lower() for c in d.driver.capabilities)
         ]
-        return self.emu.json(out)
+        return self.http.json(out)
 
     async def events_json(self, request: web.Request) -> web.StreamResponse:
         dev = self._device(request.match_info["id"])
         if dev is None:
             return self._not_found()
-        return self.emu.json([render.admin_event(e) for e in reversed(dev.events)])
+        return self.http.json([render.admin_event(e) for e in reversed(dev.events)])
 
     # ------------------------------------------------------------------ device writes
 
@@ -186,26 +179,26 @@ class _AdminRoutes:
                     raise TypeError("argument is not a {type,value} map")
                 args.append(a["value"])
         except (ValueError, KeyError, TypeError) as err:
-            return self.emu.html_page(
+            return self.http.html_page(
                 f"<html><body><h2>HTTP ERROR 500</h2><p>{err}</p></body></html>", status=500
             )
         dev = self._device(dev_raw)
         if dev is None:
-            return self.emu.json({"success": False, "message": f"Device {dev_raw} not found"})
+            return self.http.result(False, f"Device {dev_raw} not found")
         try:
-            self.emu.run_command(dev.id, method, args)
+            self.home.run_command(dev.id, method, args)
         except CommandError as err:
-            return self.emu.json({"success": False, "message": str(err)})
-        return self.emu.json({"success": True, "message": None})
+            return self.http.json({"success": False, "message": str(err)})
+        return self.http.result(True)
 
     async def update(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
         dev = self._device(form.get("id"))
         if dev is None:
-            return self.emu.json({"success": False, "message": "Device not found"})
+            return self.http.result(False, "Device not found")
         version = _to_int(form.get("version"))
         if version is not None and version != dev.version:
-            return self.emu.json(
+            return self.http.json(
                 {
                     "success": False,
                     "message": "Device was modified by another process, please reload and retry",
@@ -241,13 +234,13 @@ class _AdminRoutes:
         dev.default_icon = f("defaultIcon") or None
         dev.notes = f("notes")
         dev.version += 1
-        return self.emu.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def save(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
         dev = self._device(form.get("id"))
         if dev is None:
-            return self.emu.json({"success": False, "message": "Device not found"})
+            return self.http.result(False, "Device not found")
         if "label" in form:
             dev.label = str(form["label"]) or None
         if "name" in form:
@@ -259,16 +252,16 @@ class _AdminRoutes:
             dev.driver = DRIVERS[type_id]
         # roomId is silently ignored here (use /room/save)
         dev.version += 1
-        return self.emu.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def disable(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
         dev = self._device(form.get("id"))
         if dev is None:
-            return self.emu.json({"success": False, "message": "Device not found"})
+            return self.http.result(False, "Device not found")
         dev.disabled = str(form.get("disable", "true")).lower() == "true"
         dev.version += 1
-        return self.emu.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def method_not_allowed(self, request: web.Request) -> web.StreamResponse:
         return web.Response(status=405, text="Method Not Allowed", headers={"Allow": "POST"})
@@ -277,15 +270,15 @@ class _AdminRoutes:
         dev = self._device(request.query.get("deviceId"))
         room_id = _to_int(request.query.get("roomId"))
         if dev is None or room_id is None or (room_id and room_id not in self.st.rooms):
-            return self.emu.text("false")
+            return self.http.text("false")
         dev.room_id = room_id or None
-        return self.emu.text("true")
+        return self.http.text("true")
 
     async def update_room(self, request: web.Request) -> web.StreamResponse:
         dev = self._device(request.query.get("deviceId"))
         name = request.query.get("room", "")
         if dev is None or not name:
-            return self.emu.text("false")
+            return self.http.text("false")
         room = next((r for r in self.st.rooms.values() if r.name == name), None)
         if room is None:
             # faithful trap: an unknown name (or an id passed by mistake) creates a new room
@@ -293,16 +286,16 @@ class _AdminRoutes:
             self.st.next_room_id += 1
             self.st.rooms[room.id] = room
         dev.room_id = room.id
-        return self.emu.text("true")
+        return self.http.text("true")
 
     async def preference_save(self, request: web.Request) -> web.StreamResponse:
         try:
             body = await self._json_body(request)
             dev = self._device(body.get("deviceId"))
         except (ValueError, AttributeError):
-            return self.emu.html_page("<html><body>HTTP ERROR 500</body></html>", status=500)
+            return self.http.html_page("<html><body>HTTP ERROR 500</body></html>", status=500)
         if dev is None:
-            return self.emu.json({"success": False, "message": "Device not found"})
+            return self.http.result(False, "Device not found")
         if "showOnHome" in body:
             dev.show_on_home = bool(body["showOnHome"])
         if "defaultCurrentState" in body:
@@ -316,13 +309,13 @@ class _AdminRoutes:
                     str(pref["name"]), ptype, _pref_value(ptype, pref.get("value"))
                 )
         # any other flat key (a driver preference sent flat) is a silent no-op
-        return self.emu.json({"success": True})
+        return self.http.json({"success": True})
 
     # ------------------------------------------------------------------ drivers / create
 
     async def compatible_devices(self, request: web.Request) -> web.StreamResponse:
         """The static catalog (a small slice of the real ~1083 entries, same fields)."""
-        return self.emu.json(COMPATIBLE_DEVICES)
+        return self.http.json(COMPATIBLE_DEVICES)
 
     async def drivers(self, request: web.Request) -> web.StreamResponse:
         out = [
@@ -338,41 +331,41 @@ class _AdminRoutes:
             }
             for d in DRIVERS.values()
         ]
-        return self.emu.json({"drivers": out})
+        return self.http.json({"drivers": out})
 
     async def sys_driver_by_id(self, request: web.Request) -> web.StreamResponse:
-        driver = self.emu.driver(request.match_info["typeId"])
+        driver = self.home.driver(request.match_info["typeId"])
         if driver is None or driver.type == "dep":
-            return self.emu.json(
+            return self.http.json(
                 {"success": False, "deviceId": None, "errorMessage": "Driver not found"}
             )
-        dev = self.emu.create_device(driver)
-        return self.emu.json({"success": True, "deviceId": dev.id, "errorMessage": None})
+        dev = self.home.create_device(driver)
+        return self.http.json({"success": True, "deviceId": dev.id, "errorMessage": None})
 
     async def create_virtual(self, request: web.Request) -> web.StreamResponse:
-        driver = self.emu.driver(request.query.get("deviceTypeId", ""))
+        driver = self.home.driver(request.query.get("deviceTypeId", ""))
         if driver is None or driver.type == "dep":
-            return self.emu.json({"deviceId": None, "error": "Invalid device type"})
-        dev = self.emu.create_device(driver, label=request.query.get("label") or None)
-        return self.emu.json({"deviceId": dev.id})
+            return self.http.json({"deviceId": None, "error": "Invalid device type"})
+        dev = self.home.create_device(driver, label=request.query.get("label") or None)
+        return self.http.json({"deviceId": dev.id})
 
     async def force_delete(self, request: web.Request) -> web.StreamResponse:
-        ok = self.emu.delete_device(_to_int(request.match_info["id"]) or -1)
-        return self.emu.json({"success": ok, "message": None if ok else "Device not found"})
+        ok = self.home.delete_device(_to_int(request.match_info["id"]) or -1)
+        return self.http.json({"success": ok, "message": None if ok else "Device not found"})
 
     async def available_tags(self, request: web.Request) -> web.StreamResponse:
         tags = sorted({t for d in self.st.devices.values() for t in d.tags})
-        return self.emu.json(tags)
+        return self.http.json(tags)
 
     async def replacement_options(self, request: web.Request) -> web.StreamResponse:
         dev = self._device(request.match_info["id"])
         if dev is None:
-            return self.emu.json([])
+            return self.http.json([])
         out = [
             {"id": d.id, "name": d.display_name, "deviceTypes": [d.driver.name]}
             for d in (self.st.devices[i] for i in self._replacement_ids(dev))
         ]
-        return self.emu.json(out)
+        return self.http.json(out)
 
     def _replacement_ids(self, dev: Device) -> list[int]:
         primary = set(dev.driver.capabilities) - {"Actuator", "Sensor", "Refresh", "Configuration"}
@@ -386,30 +379,32 @@ class _AdminRoutes:
         old = self._device(request.query.get("oldId"))
         new = self._device(request.query.get("newId"))
         if old is None or new is None:
-            return self.emu.json({"success": False, "message": "Device not found"})
+            return self.http.result(False, "Device not found")
         if new.id not in self._replacement_ids(old):
-            return self.emu.json({"success": False, "message": "Device is not a valid replacement"})
+            return self.http.json(
+                {"success": False, "message": "Device is not a valid replacement"}
+            )
         old.dni, old.zigbee_id, old.driver = new.dni, new.zigbee_id, new.driver
         old.data = dict(new.data)
         old.attrs = dict(new.attrs)
         old.version += 1
-        self.emu.delete_device(new.id)
-        return self.emu.json({"success": True, "message": None})
+        self.home.delete_device(new.id)
+        return self.http.result(True)
 
     # ------------------------------------------------------------------ rooms
 
     async def rooms_list(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json(render.rooms_list(self.st))
+        return self.http.json(render.rooms_list(self.st))
 
     async def list_rooms(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json([{"id": r.id, "name": r.name} for r in self.st.rooms.values()])
+        return self.http.json([{"id": r.id, "name": r.name} for r in self.st.rooms.values()])
 
     async def list_room_names(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json([r.name for r in self.st.rooms.values()])
+        return self.http.json([r.name for r in self.st.rooms.values()])
 
     async def room_save(self, request: web.Request) -> web.StreamResponse:
         if not request.content_type.startswith("application/json"):
-            return self.emu.html_page(
+            return self.http.html_page(
                 "<html><body><h2>HTTP ERROR 500</h2><p>Unsupported content</p></body></html>",
                 status=500,
             )
@@ -418,15 +413,15 @@ class _AdminRoutes:
             if not isinstance(body, dict):
                 raise ValueError("not an object")
         except ValueError:
-            return self.emu.html_page("<html><body>HTTP ERROR 500</body></html>", status=500)
+            return self.http.html_page("<html><body>HTTP ERROR 500</body></html>", status=500)
         room_id = _to_int(body.get("roomId")) if "roomId" in body else None
         if room_id is None or (room_id != 0 and room_id not in self.st.rooms):
-            return self.emu.json({"roomId": None, "error": "Invalid room id"})
+            return self.http.json({"roomId": None, "error": "Invalid room id"})
         name = str(body.get("name") or "").strip()
         if not name:
-            return self.emu.json({"roomId": None, "error": "Room name is required"})
+            return self.http.json({"roomId": None, "error": "Room name is required"})
         if any(r.name.lower() == name.lower() and r.id != room_id for r in self.st.rooms.values()):
-            return self.emu.json({"roomId": None, "error": f"A room named {name} already exists"})
+            return self.http.json({"roomId": None, "error": f"A room named {name} already exists"})
         if room_id == 0:
             room = Room(self.st.next_room_id, name)
             self.st.next_room_id += 1
@@ -441,22 +436,22 @@ class _AdminRoutes:
                 dev.room_id = room.id
             elif dev.room_id == room.id:
                 dev.room_id = None
-        return self.emu.json({"roomId": room.id})
+        return self.http.json({"roomId": room.id})
 
     async def room_delete(self, request: web.Request) -> web.StreamResponse:
         room_id = _to_int(request.match_info["id"])
         if room_id is None or room_id not in self.st.rooms:
-            return self.emu.json({"success": False, "message": "Room not found"})
+            return self.http.result(False, "Room not found")
         del self.st.rooms[room_id]
         for dev in self.st.devices.values():
             if dev.room_id == room_id:
                 dev.room_id = None
-        return self.emu.json({"success": True, "message": None})
+        return self.http.result(True)
 
     # ------------------------------------------------------------------ modes
 
     async def modes_json(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json(
+        return self.http.json(
             {
                 "modes": [
                     {"id": m.id, "name": m.name, "icon": m.icon, "conditions": m.conditions}
@@ -470,7 +465,7 @@ class _AdminRoutes:
         )
 
     async def modes_list(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json([{"id": m.id, "name": m.name} for m in self.st.modes])
+        return self.http.json([{"id": m.id, "name": m.name} for m in self.st.modes])
 
     async def _mode_body(self, request: web.Request) -> dict[str, Any] | None:
         try:
@@ -483,46 +478,46 @@ class _AdminRoutes:
         body = await self._mode_body(request)
         name = str((body or {}).get("name") or "").strip()
         if not name:
-            return self.emu.json({"success": False, "message": "Mode name is required"})
+            return self.http.result(False, "Mode name is required")
         if self.st.mode_by_name(name) is not None:
-            return self.emu.json({"success": False, "message": f"Mode {name} already exists"})
+            return self.http.result(False, f"Mode {name} already exists")
         mode = Mode(self.st.next_mode_id, name, str((body or {}).get("icon") or "fa-circle"))
         self.st.next_mode_id += 1
         self.st.modes.append(mode)
-        return self.emu.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def mode_update(self, request: web.Request) -> web.StreamResponse:
         body = await self._mode_body(request) or {}
         mode = self.st.mode_by_id(_to_int(body.get("id")) or -1)
         if mode is None:
-            return self.emu.json({"success": False, "message": "Mode not found"})
+            return self.http.result(False, "Mode not found")
         name = str(body.get("name") or "").strip()
         if not name:
-            return self.emu.json({"success": False, "message": "Mode name is required"})
+            return self.http.result(False, "Mode name is required")
         other = self.st.mode_by_name(name)
         if other is not None and other.id != mode.id:
-            return self.emu.json({"success": False, "message": f"Mode {name} already exists"})
+            return self.http.result(False, f"Mode {name} already exists")
         mode.name = name
         if body.get("icon"):
             mode.icon = str(body["icon"])
-        return self.emu.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def mode_delete(self, request: web.Request) -> web.StreamResponse:
         mode = self.st.mode_by_id(_to_int(request.match_info["id"]) or -1)
         if mode is None:
-            return self.emu.json({"success": False, "message": "Mode not found"})
+            return self.http.result(False, "Mode not found")
         if mode.id == self.st.current_mode_id:
-            return self.emu.json({"success": False, "message": "Cannot delete the current mode"})
+            return self.http.result(False, "Cannot delete the current mode")
         self.st.modes.remove(mode)
-        return self.emu.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def mode_activate(self, request: web.Request) -> web.StreamResponse:
         body = await self._mode_body(request) or {}
         mode = self.st.mode_by_id(_to_int(body.get("modeId")) or -1)
         if mode is None:
-            return self.emu.json({"success": False, "message": "Mode not found"})
-        self.emu.activate_mode(mode)
-        return self.emu.json({"success": True, "message": None})
+            return self.http.result(False, "Mode not found")
+        self.home.activate_mode(mode)
+        return self.http.result(True)
 
 
 def _pref_value(ptype: str, value: object) -> object:

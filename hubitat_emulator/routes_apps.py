@@ -18,16 +18,14 @@ old device no app uses. Other ``create/<typeId>`` ids are 404 here.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
-from .devstate import APP_VRB, AppInternals, DevState
-from .hub import error_page
+from .devstate import APP_VRB, AppInternals
 from .model import App
-
-if TYPE_CHECKING:
-    from .hub import HubEmulator
+from .responses import redirect
+from .routes_common import Routes
 
 RM_TYPES = ("Rule-5.1", "Rule-5.0", "Rule-4.1", "Rule-4.0")
 SWAP_TYPE = "Swap Device"
@@ -35,8 +33,7 @@ SWAP_TYPE_ID = 160
 VRB_TYPE = "Visual Rule Builder"
 
 
-def setup(app: web.Application, emu: HubEmulator) -> None:
-    r = _AppRoutes(emu)
+def setup(app: web.Application, r: AppRoutes) -> None:
     add = app.router
     add.add_get("/installedapp/json/{id}", r.app_json)
     add.add_get("/installedapp/configure/json/{id}", r.configure)
@@ -58,35 +55,20 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
     add.add_get("/app/ruleBuilderPause/{id}/{paused}", r.vrb_pause)
 
 
-class _AppRoutes:
-    def __init__(self, emu: HubEmulator) -> None:
-        self.emu = emu
-
-    @property
-    def dev(self) -> DevState:
-        dev: DevState = self.emu.state.dev
-        return dev
-
-    @property
-    def apps(self) -> dict[int, App]:
-        apps: dict[int, App] = self.emu.state.apps
-        return apps
+class AppRoutes(Routes):
+    """Installed-app pages and rule builders (the generic handlers, see :class:`AppPages`)."""
 
     def _app(self, request: web.Request) -> App | None:
-        raw = request.match_info["id"]
-        return self.apps.get(int(raw)) if raw.isdigit() else None
+        return self.app_by_id(request.match_info["id"])
 
     def _internals(self, app: App) -> AppInternals:
         return self.dev.internals.setdefault(app.id, AppInternals(page_title=app.label or app.name))
 
-    def _not_found(self) -> web.StreamResponse:
-        return self.emu.html_page(error_page(404, "Not Found"), status=404)
-
     async def app_json(self, request: web.Request) -> web.StreamResponse:
         app = self._app(request)
         if app is None:
-            return self._not_found()
-        return self.emu.json(
+            return self.http.not_found()
+        return self.http.json(
             {
                 "id": app.id,
                 "name": app.label or app.name,
@@ -99,8 +81,8 @@ class _AppRoutes:
     async def configure(self, request: web.Request) -> web.StreamResponse:
         app = self._app(request)
         if app is None:
-            return self._not_found()
-        return self.emu.json(self._render(app, request.match_info.get("page", "mainPage")))
+            return self.http.not_found()
+        return self.http.json(self._render(app, request.match_info.get("page", "mainPage")))
 
     def _render(self, app: App, page: str) -> dict[str, Any]:
         internals = self._internals(app)
@@ -153,13 +135,13 @@ class _AppRoutes:
     async def status(self, request: web.Request) -> web.StreamResponse:
         app = self._app(request)
         if app is None:
-            return self._not_found()
+            return self.http.not_found()
         internals = self._internals(app)
         app_state = [
             {"name": k, "value": json.dumps(v) if k == "manifests" else v}
             for k, v in internals.state.items()
         ]
-        return self.emu.json(
+        return self.http.json(
             {
                 "id": app.id,
                 "installedApp": {
@@ -195,23 +177,22 @@ class _AppRoutes:
         try:
             body = json.loads(await request.text())
         except ValueError:
-            return self.emu.html_page(error_page(500, "Server Error"), status=500)
+            return self.http.error(500, "Server Error")
         app = self.apps.get(int(body.get("id", 0))) if isinstance(body, dict) else None
         if app is None:
-            return self.emu.json({"success": False, "message": "App not found"})
+            return self.http.result(False, "App not found")
         app.disabled = bool(body.get("disable"))
-        return self.emu.json({"success": True})
+        return self.http.json({"success": True})
 
     async def button(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
-        raw = str(form.get("id", ""))
-        app = self.apps.get(int(raw)) if raw.isdigit() else None
+        app = self.app_by_id(str(form.get("id", "")))
         name = str(form.get("name", ""))
         if app is None:
-            return self.emu.json({"success": False, "message": "App not found"})
+            return self.http.result(False, "App not found")
         internals = self._internals(app)
         if name not in {b["name"] for b in internals.buttons}:
-            return self.emu.json({"success": False, "message": f"No button {name}"})
+            return self.http.result(False, f"No button {name}")
         st = internals.state
         if name == "pausRule":
             st["paused"] = not st.get("paused")
@@ -220,11 +201,11 @@ class _AppRoutes:
         elif app.type == SWAP_TYPE and name == "swapDevices":
             problem = self._swap(internals)
             if problem:
-                return self.emu.json({"success": False, "message": problem})
+                return self.http.result(False, problem)
         elif name == "runRuleAct":
             internals.runs += 1
-            self.emu.emit_app_event(app.id, "runRuleAct", internals.runs, "Actions run")
-        return self.emu.json({"success": True, "message": None})
+            self.home.emit_app_event(app.id, "runRuleAct", internals.runs, "Actions run")
+        return self.http.result(True)
 
     async def update(self, request: web.Request) -> web.StreamResponse:
         """The settings submit of a classic app page: known inputs take the posted values.
@@ -236,10 +217,9 @@ class _AppRoutes:
         ``{"success": false}``.
         """
         form = await request.post()
-        raw = str(form.get("id", ""))
-        app = self.apps.get(int(raw)) if raw.isdigit() else None
+        app = self.app_by_id(str(form.get("id", "")))
         if app is None:
-            return self.emu.json({"success": False, "message": "App not found"})
+            return self.http.result(False, "App not found")
         internals = self._internals(app)
         by_name = {i["name"]: i for i in internals.inputs}
         for key, value in form.items():
@@ -255,7 +235,7 @@ class _AppRoutes:
             chosen = {i["name"]: i.get("value") for i in internals.inputs}
             if chosen.get("oldDev") and chosen.get("newDev"):
                 internals.buttons = [{"name": "swapDevices", "title": "Swap devices"}]
-        return self.emu.json(self._render(app, str(form.get("currentPage") or "mainPage")))
+        return self.http.json(self._render(app, str(form.get("currentPage") or "mainPage")))
 
     # ------------------------------------------------------------------ Swap Device
 
@@ -266,7 +246,7 @@ class _AppRoutes:
 
     async def create_instance(self, request: web.Request) -> web.StreamResponse:
         if request.match_info["type_id"] != str(SWAP_TYPE_ID):
-            return self._not_found()
+            return self.http.not_found()
         new_id = self.dev.alloc_app_id()
         self.apps[new_id] = App(new_id, SWAP_TYPE, None, SWAP_TYPE, app_type_id=SWAP_TYPE_ID)
         self.dev.internals[new_id] = AppInternals(
@@ -276,11 +256,11 @@ class _AppRoutes:
                 {"name": "newDev", "type": "capability.*", "title": "New device"},
             ],
         )
-        return web.Response(status=302, headers={"Location": f"/installedapp/configure/{new_id}"})
+        return redirect(f"/installedapp/configure/{new_id}")
 
     def _swap(self, internals: AppInternals) -> str | None:
         chosen = {i["name"]: i.get("value") for i in internals.inputs}
-        devices = self.emu.state.devices
+        devices = self.st.devices
         try:
             old = devices[int(str(chosen.get("oldDev")))]
             new = devices[int(str(chosen.get("newDev")))]
@@ -316,7 +296,7 @@ class _AppRoutes:
         if kind.startswith(("capability.", "device.")):
             ids = [int(p) for p in value.split(",") if p.strip().isdigit()]
             uses = self.apps[app_id].type != SWAP_TYPE  # the swap picker is not a use
-            for dev in self.emu.state.devices.values():
+            for dev in self.st.devices.values():
                 if uses and dev.id in ids and app_id not in dev.apps_using:
                     dev.apps_using.append(app_id)
             inp["deviceIdsForDeviceList"] = ids
@@ -329,7 +309,7 @@ class _AppRoutes:
         self.apps.pop(app_id, None)
         self.dev.internals.pop(app_id, None)
         self.dev.vrb.pop(app_id, None)
-        for d in self.emu.state.devices.values():
+        for d in self.st.devices.values():
             if app_id in d.apps_using:
                 d.apps_using.remove(app_id)
 
@@ -337,24 +317,24 @@ class _AppRoutes:
         app = self._app(request)
         if app is not None:
             self._remove(app.id)
-        return web.Response(status=302, headers={"Location": "/installedapp/list"})
+        return redirect("/installedapp/list")
 
     async def list_page(self, request: web.Request) -> web.StreamResponse:
         rows = "".join(f"<li>{a.label or a.name}</li>" for a in self.apps.values())
-        return self.emu.html_page(f"<html><body><ul>{rows}</ul></body></html>")
+        return self.http.html_page(f"<html><body><ul>{rows}</ul></body></html>")
 
     # ------------------------------------------------------------------ rule builder
 
     async def rule_builder_get(self, request: web.Request) -> web.StreamResponse:
         app = self._app(request)
         if app is None:
-            return self.emu.json({})
+            return self.http.json({})
         if app.id in self.dev.vrb:
-            return self.emu.json(self.dev.vrb[app.id])
+            return self.http.json(self.dev.vrb[app.id])
         internals = self._internals(app)
         if app.type in RM_TYPES:
             marked = any("**BROKEN**" in p for p in internals.paragraphs)
-            return self.emu.json(
+            return self.http.json(
                 {
                     "broken": marked and app.id not in self.dev.broken_pending,
                     "eval": [],
@@ -364,32 +344,32 @@ class _AppRoutes:
                     "paused": bool(internals.state.get("paused")),
                 }
             )
-        return self.emu.json(dict(internals.state))
+        return self.http.json(dict(internals.state))
 
     async def rule_builder_post(self, request: web.Request) -> web.StreamResponse:
         app = self._app(request)
         if app is None or app.id not in self.dev.vrb:
-            return self.emu.json({"success": False, "message": "Not a Visual Rule"})
+            return self.http.result(False, "Not a Visual Rule")
         try:
             body = json.loads(await request.text())
         except ValueError:
-            return self.emu.json({"success": False, "message": "Invalid JSON"})
+            return self.http.result(False, "Invalid JSON")
         keys = ("whenNodes", "thenNodes", "elseNodes")
         if not isinstance(body, dict) or not all(
             isinstance(body.get(k, []), list) and all(isinstance(n, dict) for n in body.get(k, []))
             for k in keys
         ):
-            return self.emu.json({"success": False, "message": "Invalid rule definition"})
+            return self.http.result(False, "Invalid rule definition")
         rule = self.dev.vrb[app.id]
         for key in ("name", "rulePaused", "whenNodes", "thenNodes", "elseNodes"):
             if key in body:
                 rule[key] = body[key]
         if body.get("name"):
             app.label = str(body["name"])
-        return self.emu.json({"success": True})
+        return self.http.json({"success": True})
 
     async def rule_builder20(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json({"success": False, "message": "Rule builder instance not found"})
+        return self.http.result(False, "Rule builder instance not found")
 
     async def create_vrb(self, request: web.Request) -> web.StreamResponse:
         new_id = self.dev.alloc_app_id()
@@ -410,7 +390,7 @@ class _AppRoutes:
             "elseNodes": [],
             "promptHistory": [],
         }
-        return self.emu.html_page(
+        return self.http.html_page(
             "<html><head><script>window.HubitatRuleBuilderAppId = "
             f"{new_id};</script></head><body><div id='app'></div></body></html>"
         )
@@ -418,6 +398,6 @@ class _AppRoutes:
     async def vrb_pause(self, request: web.Request) -> web.StreamResponse:
         app = self._app(request)
         if app is None or app.id not in self.dev.vrb:
-            return self.emu.json({"success": False})
+            return self.http.json({"success": False})
         self.dev.vrb[app.id]["rulePaused"] = request.match_info["paused"] == "true"
-        return self.emu.json({"success": True})
+        return self.http.json({"success": True})

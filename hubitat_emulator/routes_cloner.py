@@ -56,22 +56,22 @@ import json
 import re
 import secrets
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from .devstate import AppInternals, DevState
-from .hub import error_page
+from .devstate import AppInternals
+from .home import Home
 from .model import App
-
-if TYPE_CHECKING:
-    from .hub import HubEmulator
+from .responses import Responses, redirect
+from .routes_common import AppPages, Routes
 
 CLONER_TYPE = "App Cloner"
 CLONER_LABEL = "Export/Import/Clone"
 CLONER_TYPE_ID = 150
 UPLOAD_HREF_INDEX = 55
+CLONER_PAGE = "<html><body><div id='cloner'>Export/Import/Clone</div></body>"
 _HREF_RE = re.compile(r"^_action_href_name\|(\w+)\|(\d+)$")
 # what a form refresh must carry for each view (its inputs' type markers)
 VIEW_INPUTS = {
@@ -110,10 +110,8 @@ class ClonerSession:
     created: list[int] = field(default_factory=list)
 
 
-def setup(app: web.Application, emu: HubEmulator) -> None:
+def setup(app: web.Application, r: ClonerRoutes) -> None:
     """Register before routes_maker (``/apps/api``) and routes_hubvars (shared paths)."""
-    r = _ClonerRoutes(emu)
-    emu.cloner = r
     add = app.router
     add.add_get("/installedapp/sysAppApi/appCloner/app/{src}", r.entry)
     add.add_get("/apps/api/{cid}/app/{src}", r.source_context)
@@ -128,21 +126,14 @@ def _plain(label: str | None) -> str:
     return re.sub(r"<[^>]+>", "", label or "").strip()
 
 
-class _ClonerRoutes:
-    def __init__(self, emu: HubEmulator) -> None:
-        self.emu = emu
+class ClonerRoutes(Routes):
+    """The cloner instances; requests for other apps go to ``fallback``."""
+
+    def __init__(self, home: Home, http: Responses, *, fallback: AppPages) -> None:
+        super().__init__(home, http)
+        self.fallback = fallback
         self.knobs = ClonerKnobs()
         self.sessions: dict[int, ClonerSession] = {}
-
-    @property
-    def apps(self) -> dict[int, App]:
-        apps: dict[int, App] = self.emu.state.apps
-        return apps
-
-    @property
-    def dev(self) -> DevState:
-        dev: DevState = self.emu.state.dev
-        return dev
 
     def _session(self, raw: str) -> ClonerSession | None:
         if not raw.isdigit():
@@ -152,24 +143,13 @@ class _ClonerRoutes:
             return None
         return s
 
-    # ------------------------------------------------------------------ fall-through
-
-    async def _next_configure_page(self, request: web.Request) -> web.StreamResponse:
-        response: web.StreamResponse = await self.emu.hubvar_routes.configure_page(request)
-        return response
-
-    async def _next_configure_json(self, request: web.Request) -> web.StreamResponse:
-        from .routes_apps import _AppRoutes
-
-        return await _AppRoutes(self.emu).configure(request)
-
     # ------------------------------------------------------------------ entry
 
     async def entry(self, request: web.Request) -> web.StreamResponse:
         raw = request.match_info["src"]
         source = self.apps.get(int(raw)) if raw.isdigit() else None
         if source is None:
-            return self.emu.html_page(error_page(404, "Not Found"), status=404)
+            return self.http.not_found()
         cid = self.dev.alloc_app_id()
         self.apps[cid] = App(
             cid, CLONER_TYPE, CLONER_LABEL, CLONER_TYPE, hidden=True, app_type_id=CLONER_TYPE_ID
@@ -181,31 +161,31 @@ class _ClonerRoutes:
         else:
             location = f"/apps/api/{cid}/app/{source.id}?access_token={token}"
         self.sessions[cid] = ClonerSession(cid, source.id, token, location)
-        return web.Response(status=302, headers={"Location": location})
+        return redirect(location)
 
     async def source_context(self, request: web.Request) -> web.StreamResponse:
         s = self._session(request.match_info["cid"])
         if s is None or request.match_info["src"] != str(s.source_id):
-            return self.emu.html_page(error_page(404, "Not Found"), status=404)
+            return self.http.not_found()
         if request.query.get("access_token") != s.token:
-            return self.emu.text("Unauthorized", status=401)
+            return self.http.text("Unauthorized", status=401)
         s.seeded = True
-        return self.emu.html_page("<html><body><div id='cloner'>Export/Import/Clone</div></body>")
+        return self.http.html_page(CLONER_PAGE)
 
     async def configure_page(self, request: web.Request) -> web.StreamResponse:
         s = self._session(request.match_info["id"])
         if s is None:
-            return await self._next_configure_page(request)
+            return await self.fallback.configure_page(request)
         if s.location == f"/installedapp/configure/{s.id}":
             s.seeded = True
-        return self.emu.html_page("<html><body><div id='cloner'>Export/Import/Clone</div></body>")
+        return self.http.html_page(CLONER_PAGE)
 
     async def configure_json(self, request: web.Request) -> web.StreamResponse:
         s = self._session(request.match_info["id"])
         if s is None:
-            return await self._next_configure_json(request)
+            return await self.fallback.configure(request)
         s.primed = True
-        return self.emu.json(self._page(s))
+        return self.http.json(self._page(s))
 
     # ------------------------------------------------------------------ clicks and refreshes
 
@@ -213,23 +193,21 @@ class _ClonerRoutes:
         form = await request.post()
         s = self._session(str(form.get("id", "")))
         if s is None:
-            response: web.StreamResponse = await self.emu.hubvar_routes.button(request)
-            return response
+            return await self.fallback.button(request)
         name = str(form.get("name", ""))
         s.clicks[name] = s.clicks.get(name, 0) + 1
         swallowable = name in ("cloneRuleButton", "importNow")
         if swallowable and self.knobs.swallow_first_click and s.clicks[name] == 1:
-            return self.emu.json({"success": True, "message": None})
+            return self.http.result(True)
         if s.seeded:
             s.pending = name
-        return self.emu.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def update(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
         s = self._session(str(form.get("id", "")))
         if s is None:
-            response: web.StreamResponse = await self.emu.hubvar_routes.update(request)
-            return response
+            return await self.fallback.update(request)
         values = {str(k): str(v) for k, v in form.items()}
         referrer = urlsplit(values.get("referrer", "")).path
         page = values.get("currentPage", "main")
@@ -240,7 +218,7 @@ class _ClonerRoutes:
         own_url = urlsplit(values.get("url", "")).path == f"/installedapp/configure/{s.id}/main"
         if not s.seeded or not own_url or not all(k in values for k in VIEW_INPUTS[s.view]):
             # the wrong view's fields (or a foreign page) stall the cloner silently
-            return self.emu.json(self._page(s))
+            return self.http.json(self._page(s))
         if s.view == "source" and upload and s.primed:
             if referrer == f"/installedapp/configure/{s.id}/main":
                 self._take_upload(s, upload)
@@ -265,8 +243,8 @@ class _ClonerRoutes:
                 # every press that lands makes an app (a second press, a second app)
                 self._schedule_create(s)
                 if self.knobs.error_after_create:
-                    return self.emu.html_page(error_page(500, "Server Error"), status=500)
-        return self.emu.json(self._page(s, export_text=export_text))
+                    return self.http.error(500, "Server Error")
+        return self.http.json(self._page(s, export_text=export_text))
 
     def _schedule_create(self, s: ClonerSession) -> None:
         if self.knobs.slow_create <= 0:
@@ -380,7 +358,7 @@ class _ClonerRoutes:
         return out
 
     def _export(self, source_id: int) -> dict[str, Any]:
-        devices = self.emu.state.devices
+        devices = self.st.devices
         app_reps: dict[str, Any] = {}
         dev_reps: dict[str, Any] = {}
         data: dict[str, Any] = {}
@@ -438,7 +416,7 @@ class _ClonerRoutes:
         doc = s.payload
         seed = self.apps.get(s.source_id)
         target_parent = seed.parent_id if seed else None
-        devices = self.emu.state.devices
+        devices = self.st.devices
         raw_data = doc.get("appData")
         data: dict[str, Any] = raw_data if isinstance(raw_data, dict) else {}
         id_map: dict[str, int] = {}

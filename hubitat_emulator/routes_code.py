@@ -5,22 +5,21 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
 from .clock import utcnow
-from .devstate import Bundle, CodeItem, DevState, compile_source
-from .hub import error_page
-
-if TYPE_CHECKING:
-    from .hub import HubEmulator
+from .devstate import Bundle, CodeItem, compile_source
+from .home import Home
+from .responses import Responses, redirect
+from .routes_common import Routes
 
 KINDS = {"app": "app", "driver": "driver", "library": "library"}
 
 
-def setup(app: web.Application, emu: HubEmulator) -> None:
-    r = _CodeRoutes(emu)
+def setup(app: web.Application, home: Home, http: Responses) -> None:
+    r = _CodeRoutes(home, http)
     add = app.router
     add.add_get("/hub2/userAppTypes", r.user_app_types)
     add.add_get("/hub2/userDeviceTypes", r.user_device_types)
@@ -41,23 +40,20 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
     add.add_get("/bundle/list", r.bundle_list_page)
 
 
+def _ident(item: CodeItem | Bundle) -> dict[str, Any]:
+    """The ``id``, ``name`` and ``namespace`` that lead every code and bundle listing entry."""
+    return {"id": item.id, "name": item.name, "namespace": item.namespace}
+
+
 def _ms(item: CodeItem) -> int | None:
     return int(item.modified.timestamp() * 1000) if item.modified else None
 
 
-class _CodeRoutes:
-    def __init__(self, emu: HubEmulator) -> None:
-        self.emu = emu
-
-    @property
-    def dev(self) -> DevState:
-        dev: DevState = self.emu.state.dev
-        return dev
-
+class _CodeRoutes(Routes):
     def _used_by_apps(self, code_id: int) -> list[dict[str, Any]]:
         return [
             {"id": a.id, "name": a.label or a.name}
-            for a in self.emu.state.apps.values()
+            for a in self.st.apps.values()
             if a.user and a.app_type_id == code_id
         ]
 
@@ -70,12 +66,10 @@ class _CodeRoutes:
     # ------------------------------------------------------------------ listings
 
     async def user_app_types(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json(
+        return self.http.json(
             [
                 {
-                    "id": c.id,
-                    "name": c.name,
-                    "namespace": c.namespace,
+                    **_ident(c),
                     "oauth": c.oauth,
                     "lastModified": _ms(c),
                     "usedBy": self._used_by_apps(c.id),
@@ -89,20 +83,18 @@ class _CodeRoutes:
         for c in self.dev.items("driver"):
             used = [
                 {"id": d.id, "name": d.display_name}
-                for d in self.emu.state.devices.values()
+                for d in self.st.devices.values()
                 if d.driver.name == c.name
             ]
             out.append(
                 {
-                    "id": c.id,
-                    "name": c.name,
-                    "namespace": c.namespace,
+                    **_ident(c),
                     "capabilities": list(c.capabilities),
                     "lastModified": _ms(c),
                     "usedBy": used,
                 }
             )
-        return self.emu.json(out)
+        return self.http.json(out)
 
     async def user_libraries(self, request: web.Request) -> web.StreamResponse:
         out = []
@@ -120,15 +112,13 @@ class _CodeRoutes:
                     "usedByDeviceTypes": drivers,
                 }
             )
-        return self.emu.json(out)
+        return self.http.json(out)
 
     async def user_bundles(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json(
+        return self.http.json(
             [
                 {
-                    "id": b.id,
-                    "name": b.name,
-                    "namespace": b.namespace,
+                    **_ident(b),
                     "private": b.private,
                     "content": b.content(),
                 }
@@ -142,8 +132,8 @@ class _CodeRoutes:
         raw = request.query.get("id", "")
         item = self.dev.code.get((kind, int(raw))) if raw.isdigit() else None
         if item is None:
-            return self.emu.json({"status": "error", "errorMessage": f"No {kind} with id {raw}"})
-        return self.emu.json(
+            return self.http.json({"status": "error", "errorMessage": f"No {kind} with id {raw}"})
+        return self.http.json(
             {
                 "id": item.id,
                 "name": item.name,
@@ -163,9 +153,9 @@ class _CodeRoutes:
         raw = request.match_info["id"]
         item = self.dev.code.get(("library", int(raw))) if raw.isdigit() else None
         if item is None:
-            return self.emu.json([])
+            return self.http.json([])
         apps, drivers = self._used_by_libs(item)
-        return self.emu.json(
+        return self.http.json(
             [
                 {
                     "id": item.id,
@@ -184,23 +174,23 @@ class _CodeRoutes:
 
     async def _save(self, kind: str, request: web.Request) -> web.StreamResponse:
         if request.content_type != "application/json":
-            return self.emu.json({"success": False, "message": "Unknown error occurred"})
+            return self.http.result(False, "Unknown error occurred")
         try:
             body = json.loads(await request.text())
         except ValueError:
-            return self.emu.json({"success": False, "message": "Unknown error occurred"})
+            return self.http.result(False, "Unknown error occurred")
         if not isinstance(body, dict) or not isinstance(body.get("source"), str):
-            return self.emu.json({"success": False, "message": "Unknown error occurred"})
+            return self.http.result(False, "Unknown error occurred")
         raw_id = body.get("id")
         source: str = body["source"]
         existing: CodeItem | None = None
         if raw_id not in (None, "", 0):
             existing = self.dev.code.get((kind, int(str(raw_id))))
             if existing is None:
-                return self.emu.json({"success": False, "message": f"No {kind} with id {raw_id}"})
+                return self.http.result(False, f"No {kind} with id {raw_id}")
             version = body.get("version")
             if version is None or int(version) != existing.version:
-                return self.emu.json(
+                return self.http.json(
                     {
                         "success": False,
                         "message": "Version mismatch: the code was modified since it was "
@@ -210,14 +200,14 @@ class _CodeRoutes:
                 )
         error, meta = compile_source(self.dev, kind, source)
         if error:
-            return self.emu.json({"success": False, "id": raw_id, "message": error})
+            return self.http.json({"success": False, "id": raw_id, "message": error})
         for other in self.dev.items(kind):
             if (
                 other is not existing
                 and other.name == meta["name"]
                 and other.namespace == meta["namespace"]
             ):
-                return self.emu.json(
+                return self.http.json(
                     {
                         "success": False,
                         "message": f"A {kind} named {meta['namespace']}.{meta['name']} "
@@ -244,7 +234,7 @@ class _CodeRoutes:
             existing.name = meta["name"]
             existing.namespace = meta["namespace"]
             existing.modified = utcnow()
-        return self.emu.json(
+        return self.http.json(
             {"success": True, "id": existing.id, "version": existing.version, "message": None}
         )
 
@@ -266,9 +256,9 @@ class _CodeRoutes:
     async def delete_app(self, request: web.Request) -> web.StreamResponse:
         item = self._item("app", request)
         if item is None:
-            return self.emu.json({"status": False, "errorMessage": "App not found"})
+            return self.http.json({"status": False, "errorMessage": "App not found"})
         if self._used_by_apps(item.id):
-            return self.emu.json(
+            return self.http.json(
                 {
                     "status": False,
                     "errorMessage": "Cannot delete: there are installed instances of this app. "
@@ -276,25 +266,25 @@ class _CodeRoutes:
                 }
             )
         del self.dev.code[("app", item.id)]
-        return self.emu.json({"status": True})
+        return self.http.json({"status": True})
 
     async def delete_driver(self, request: web.Request) -> web.StreamResponse:
         item = self._item("driver", request)
         if item is None:
-            return self.emu.json({"status": False, "errorMessage": "Driver not found"})
-        if any(d.driver.name == item.name for d in self.emu.state.devices.values()):
-            return self.emu.json(
+            return self.http.json({"status": False, "errorMessage": "Driver not found"})
+        if any(d.driver.name == item.name for d in self.st.devices.values()):
+            return self.http.json(
                 {"status": False, "errorMessage": "Cannot delete: devices use this driver."}
             )
         del self.dev.code[("driver", item.id)]
-        return self.emu.json({"status": True})
+        return self.http.json({"status": True})
 
     async def delete_library(self, request: web.Request) -> web.StreamResponse:
         item = self._item("library", request)
         if item is None:
-            return self.emu.json({"success": False, "message": "Library not found"})
+            return self.http.result(False, "Library not found")
         del self.dev.code[("library", item.id)]
-        return self.emu.json({"success": True, "message": None})
+        return self.http.result(True)
 
     # ------------------------------------------------------------------ bundles
 
@@ -302,7 +292,7 @@ class _CodeRoutes:
         url = request.query.get("url", "")
         template = self.dev.bundle_urls.get(url)
         if template is None:
-            return self.emu.json(
+            return self.http.json(
                 {"success": False, "message": f"Error downloading bundle from {url}: 404"}
             )
         new_id = max(self.dev.bundles, default=0) + 1
@@ -315,23 +305,23 @@ class _CodeRoutes:
             drivers=list(template.drivers),
             libraries=list(template.libraries),
         )
-        return self.emu.json({"success": True, "message": None})
+        return self.http.result(True)
 
     async def bundle_list_page(self, request: web.Request) -> web.StreamResponse:
         names = "".join(f"<li>{b.name}</li>" for b in self.dev.bundles.values())
-        return self.emu.html_page(f"<html><body><ul>{names}</ul></body></html>")
+        return self.http.html_page(f"<html><body><ul>{names}</ul></body></html>")
 
     async def bundle_delete(self, request: web.Request) -> web.StreamResponse:
         raw = request.match_info["id"]
         if raw.isdigit():
             self.dev.bundles.pop(int(raw), None)
-        return web.Response(status=302, headers={"Location": "/bundle/list"})
+        return redirect("/bundle/list")
 
     async def bundle_export(self, request: web.Request) -> web.StreamResponse:
         raw = request.match_info["id"]
         bundle = self.dev.bundles.get(int(raw)) if raw.isdigit() else None
         if bundle is None:
-            return self.emu.html_page(error_page(404, "Not Found"), status=404)
+            return self.http.not_found()
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w") as zf:
             zf.writestr("install.txt", f"{bundle.namespace}.{bundle.name}\n")

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
-from .devstate import DevState
-
-if TYPE_CHECKING:
-    from .hub import HubEmulator
+from .home import Home
+from .responses import Responses
+from .routes_common import Routes
 
 BOOL_KEYS = (
     "showModeTile",
@@ -36,8 +35,8 @@ BOOL_KEYS = (
 )
 
 
-def setup(app: web.Application, emu: HubEmulator) -> None:
-    r = _DashRoutes(emu)
+def setup(app: web.Application, home: Home, http: Responses) -> None:
+    r = _DashRoutes(home, http)
     add = app.router
     add.add_get("/dashboard/select", r.select)
     add.add_get("/dashboard/all", r.all)
@@ -49,26 +48,21 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
     add.add_post("/apps/api/{app_id}/dashboard/{dash_id}/layout", r.legacy_layout)
 
 
-class _DashRoutes:
-    def __init__(self, emu: HubEmulator) -> None:
-        self.emu = emu
+class _DashRoutes(Routes):
+    def __init__(self, home: Home, http: Responses) -> None:
+        super().__init__(home, http)
         self.request_tokens: set[str] = set()
 
-    @property
-    def dev(self) -> DevState:
-        dev: DevState = self.emu.state.dev
-        return dev
-
     async def select(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.html_page(
+        return self.http.html_page(
             "<html><head><script>var globalDashboardPinToken = "
             f"'{self.dev.pin_token}';</script></head><body></body></html>"
         )
 
     async def all(self, request: web.Request) -> web.StreamResponse:
         if request.query.get("pinToken") != self.dev.pin_token:
-            return self.emu.json([])
-        return self.emu.json([dict(d) for d in self.dev.easy_dashboards.values()])
+            return self.http.json([])
+        return self.http.json([dict(d) for d in self.dev.easy_dashboards.values()])
 
     def _config(self, q: Any, app_id: int) -> dict[str, Any]:
         ids = [s for s in str(q.get("deviceIds", "")).split(",") if s.strip().isdigit()]
@@ -83,26 +77,26 @@ class _DashRoutes:
     async def create(self, request: web.Request) -> web.StreamResponse:
         name = request.query.get("name", "").strip()
         if not name:
-            return self.emu.json({"success": False, "message": "Name is required"})
+            return self.http.result(False, "Name is required")
         new_id = self.dev.alloc_app_id()
         self.dev.easy_dashboards[new_id] = self._config(request.query, new_id)
-        return self.emu.json({"success": True, "installedAppId": new_id, "name": name})
+        return self.http.json({"success": True, "installedAppId": new_id, "name": name})
 
     async def update(self, request: web.Request) -> web.StreamResponse:
         raw = request.query.get("id", "")
         if not raw.isdigit() or int(raw) not in self.dev.easy_dashboards:
-            return self.emu.json({"success": False, "message": "Dashboard not found"})
+            return self.http.result(False, "Dashboard not found")
         cfg = self._config(request.query, int(raw))
         self.dev.easy_dashboards[int(raw)] = cfg
-        return self.emu.json({"success": True, "installedAppId": int(raw), "name": cfg["name"]})
+        return self.http.json({"success": True, "installedAppId": int(raw), "name": cfg["name"]})
 
     async def delete(self, request: web.Request) -> web.StreamResponse:
         raw = request.query.get("id", "")
         if request.query.get("pinToken") != self.dev.pin_token:
-            return self.emu.json({"success": False, "message": "Invalid pin token"})
+            return self.http.result(False, "Invalid pin token")
         if not raw.isdigit() or self.dev.easy_dashboards.pop(int(raw), None) is None:
-            return self.emu.json({"success": False, "message": "Dashboard not found"})
-        return self.emu.json({"success": True, "message": "deleted"})
+            return self.http.result(False, "Dashboard not found")
+        return self.http.json({"success": True, "message": "deleted"})
 
     # ------------------------------------------------------------------ legacy layouts
 
@@ -119,10 +113,10 @@ class _DashRoutes:
     async def legacy_page(self, request: web.Request) -> web.StreamResponse:
         dash_id = self._legacy_ok(request)
         if dash_id is None:
-            return self.emu.text("Unauthorized", status=401)
+            return self.http.text("Unauthorized", status=401)
         token = "req-" + secrets.token_hex(6)
         self.request_tokens.add(token)
-        return self.emu.html_page(
+        return self.http.html_page(
             f"<html><head><script>var javascriptRequestToken = '{token}';</script></head>"
             "<body></body></html>"
         )
@@ -130,17 +124,17 @@ class _DashRoutes:
     async def legacy_layout(self, request: web.Request) -> web.StreamResponse:
         dash_id = self._legacy_ok(request)
         if dash_id is None or request.query.get("requestToken") not in self.request_tokens:
-            return self.emu.text("Unauthorized", status=401)
+            return self.http.text("Unauthorized", status=401)
         if request.method == "GET":
-            return self.emu.json(self.dev.layouts[dash_id])
+            return self.http.json(self.dev.layouts[dash_id])
         try:
             body = json.loads(await request.text())
         except ValueError:
-            return self.emu.json({"success": False, "message": "Invalid JSON"})
+            return self.http.result(False, "Invalid JSON")
         tiles = body.get("tiles") if isinstance(body, dict) else None
         if not isinstance(tiles, list) or not all(
             isinstance(t, dict) and {"id", "template", "col", "row"} <= set(t) for t in tiles
         ):
-            return self.emu.json({"success": False, "message": "Invalid layout"})
+            return self.http.result(False, "Invalid layout")
         self.dev.layouts[dash_id] = body
-        return self.emu.json(body)
+        return self.http.json(body)

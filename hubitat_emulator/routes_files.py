@@ -25,116 +25,19 @@ from __future__ import annotations
 import json
 import mimetypes
 import re
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from aiohttp import BodyPartReader, web
 
-from .clock import utcnow
-
-if TYPE_CHECKING:
-    from .hub import HubEmulator
+from .files import FileStore
+from .responses import Responses
 
 MAX_UPLOAD = 10 * 1024 * 1024
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 TOTAL_SPACE = 1_000_000_000
 
 
-def error_page(status: int, reason: str) -> str:
-    from .hub import error_page as page  # hub.py imports this module at load time
-
-    return page(status, reason)
-
-
-@dataclass
-class StoredFile:
-    """One file (or folder) in the File Manager."""
-
-    name: str
-    data: bytes
-    modified: datetime
-    id: int
-    folder: str = ""
-    is_dir: bool = False
-
-
-@dataclass
-class FileStore:
-    """The File Manager's files, keyed by (folder, name)."""
-
-    files: dict[tuple[str, str], StoredFile] = field(default_factory=dict)
-    bare_list: bool = False
-    next_id: int = 1000
-
-    def put(
-        self, name: str, data: bytes | str, *, folder: str = "", when: datetime | None = None
-    ) -> None:
-        """Create or overwrite a file."""
-        raw = data.encode() if isinstance(data, str) else bytes(data)
-        self.next_id += 1
-        old = self.files.get((folder, name))
-        self.files[(folder, name)] = StoredFile(
-            name, raw, when or utcnow(), old.id if old else self.next_id, folder
-        )
-
-    def write(self, name: str, data: bytes, folder: str = "") -> None:
-        """Create or overwrite a file (same as ``put``)."""
-        self.put(name, data, folder=folder)
-
-    def mkdir(self, name: str) -> None:
-        """Add a folder to the root."""
-        self.next_id += 1
-        self.files[("", name)] = StoredFile(name, b"", utcnow(), self.next_id, "", True)
-
-    def get(self, name: str, folder: str = "") -> StoredFile | None:
-        """The file (not a folder) with this name, or None."""
-        found = self.files.get((folder, name))
-        return found if found is not None and not found.is_dir else None
-
-    def read(self, name: str, folder: str = "") -> bytes | None:
-        """Return a file's bytes, or None."""
-        found = self.get(name, folder)
-        return found.data if found else None
-
-    def names(self, folder: str = "") -> list[str]:
-        """File names (no folders) in a folder, sorted."""
-        return sorted(n for (f, n), sf in self.files.items() if f == folder and not sf.is_dir)
-
-    def delete(self, name: str, folder: str = "") -> bool:
-        """Delete a file; False when there is none."""
-        if self.get(name, folder) is None:
-            return False
-        del self.files[(folder, name)]
-        return True
-
-    @property
-    def used(self) -> int:
-        """Bytes used by all files."""
-        return sum(len(f.data) for f in self.files.values())
-
-
-def seed_files() -> FileStore:
-    """A few realistic files: JSON, text, CSV, a binary image, a folder with a file."""
-    store = FileStore()
-    now = utcnow()
-    store.mkdir("firmware")
-    store.put(
-        "deviceProfiles.json",
-        json.dumps({"profiles": [{"name": "Aeotec", "params": {"1": 0}}]}, indent=2),
-        when=now - timedelta(days=40),
-    )
-    notes = "\n".join(f"line {i}: notes about the hub setup" for i in range(1, 401))
-    store.put("notes.txt", notes + "\n", when=now - timedelta(days=3))
-    store.put("energy-2026.csv", "date,kwh\n2026-01-01,12.5\n2026-01-02,11.9\n", when=now)
-    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8
-    store.put("logo.png", png, when=now - timedelta(days=100))
-    store.put("fw-notes.txt", "zigbee firmware notes\n", folder="firmware")
-    return store
-
-
-def setup(app: web.Application, emu: HubEmulator) -> None:
-    r = _FileRoutes(emu)
+def setup(app: web.Application, store: FileStore, http: Responses) -> None:
+    r = _FileRoutes(store, http)
     add = app.router
     add.add_get("/hub/fileManager/json", r.list_json)
     add.add_get("/local/{name}", r.download)
@@ -145,13 +48,9 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
 
 
 class _FileRoutes:
-    def __init__(self, emu: HubEmulator) -> None:
-        self.emu = emu
-
-    @property
-    def store(self) -> FileStore:
-        store: FileStore = self.emu.files
-        return store
+    def __init__(self, store: FileStore, http: Responses) -> None:
+        self.store = store
+        self.http = http
 
     async def list_json(self, request: web.Request) -> web.StreamResponse:
         folder = request.query.get("folder", "").strip("/")
@@ -160,7 +59,7 @@ class _FileRoutes:
             key=lambda f: f.name.lower(),
         )
         if self.store.bare_list:
-            return self.emu.json(
+            return self.http.json(
                 [
                     {
                         "name": f.name,
@@ -171,7 +70,7 @@ class _FileRoutes:
                     if not f.is_dir
                 ]
             )
-        return self.emu.json(
+        return self.http.json(
             {
                 "files": [
                     {
@@ -192,7 +91,7 @@ class _FileRoutes:
         name = request.match_info["name"]
         found = self.store.get(name, request.match_info.get("folder", ""))
         if found is None:
-            return self.emu.html_page(error_page(404, "Not Found"), status=404)
+            return self.http.not_found()
         ctype = mimetypes.guess_type(name)[0] or "application/octet-stream"
         return web.Response(body=found.data, content_type=ctype)
 
@@ -229,15 +128,15 @@ class _FileRoutes:
         if not NAME_RE.fullmatch(name) or ".." in name:
             return self._fail(400, f"Invalid file name: {name}")
         self.store.put(name, data, folder=folder)
-        return self.emu.json({"success": True})
+        return self.http.json({"success": True})
 
     async def delete(self, request: web.Request) -> web.StreamResponse:
         try:
             body = json.loads(await request.text())
         except ValueError:
-            return self.emu.html_page(error_page(500, "Server Error"), status=500)
+            return self.http.error(500, "Server Error")
         if not isinstance(body, dict):
-            return self.emu.html_page(error_page(500, "Server Error"), status=500)
+            return self.http.error(500, "Server Error")
         folder = str(body.get("folder") or "").strip("/")
         ok = self.store.delete(str(body.get("name") or ""), folder)
-        return self.emu.json({"status": ok})
+        return self.http.json({"status": ok})

@@ -2,29 +2,28 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
 from .catalog import time_zones
 from .clock import HUB_TZ, HUB_TZ_NAME, fmt_event, fmt_log, fmt_uptime, fmt_utc, utcnow
-from .hub import NO_COOKIE, error_page, login_page
+from .home import Home
 from .model import App
+from .responses import NO_COOKIE, Responses, login_page, redirect
+from .routes_common import ServerRoutes
+from .server import HubServer
 
-if TYPE_CHECKING:
-    from .hub import HubEmulator
 
-
-def setup(app: web.Application, emu: HubEmulator) -> None:
-    r = _HubRoutes(emu)
+def setup(app: web.Application, home: Home, http: Responses, server: HubServer) -> None:
+    r = _HubRoutes(home, http, server)
     add = app.router
     add.add_get("/login", r.login_form)
     add.add_post("/login", r.login)
     add.add_get("/logout", r.logout)
-    add.add_get("/", r.home)
+    add.add_get("/", r.home_page)
     add.add_get("/hub/details/json", r.details)
     add.add_post("/location/update", r.location_update)
     add.add_get("/hub2/hubData", r.hub_data)
@@ -51,40 +50,37 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
     add.add_get("/hub2/appsList", r.apps_list)
 
 
-class _HubRoutes:
-    def __init__(self, emu: HubEmulator) -> None:
-        self.emu = emu
-
-    @property
-    def st(self) -> Any:
-        return self.emu.state
+class _HubRoutes(ServerRoutes):
+    def __init__(self, home: Home, http: Responses, server: HubServer) -> None:
+        super().__init__(home, http, server)
+        self.security = server.security
 
     # ------------------------------------------------------------------ login
 
     async def login_form(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.html_page(login_page())
+        return self.http.html_page(login_page())
 
     async def login(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
         user = str(form.get("username", ""))
         pwd = str(form.get("password", ""))
-        if self.emu.security and (user != self.emu.username or pwd != self.emu.password):
-            resp = self.emu.html_page(login_page("Invalid username or password"))
+        if not self.security.accepts(user, pwd):
+            resp = self.http.html_page(login_page("Invalid username or password"))
             resp.headers[NO_COOKIE] = "1"
             return resp
-        token = self.emu.new_session()
-        resp = web.Response(status=302, headers={"Location": "/"})
+        token = self.security.new_session()
+        resp = redirect("/")
         resp.headers.add("Set-Cookie", f"HUBSESSION={token}; Path=/")
         return resp
 
     async def logout(self, request: web.Request) -> web.StreamResponse:
         token = request.cookies.get("HUBSESSION")
         if token:
-            self.emu._sessions.discard(token)
-        return web.Response(status=302, headers={"Location": "/login"})
+            self.security.end_session(token)
+        return redirect("/login")
 
-    async def home(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.html_page(
+    async def home_page(self, request: web.Request) -> web.StreamResponse:
+        return self.http.html_page(
             f"<!DOCTYPE html><html><head><title>{self.st.hub_name}</title></head>"
             '<body><div id="app">Hubitat Elevation&reg;</div></body></html>'
         )
@@ -92,7 +88,7 @@ class _HubRoutes:
     # ------------------------------------------------------------------ identity / health
 
     def _ip(self) -> str:
-        return self.emu._host
+        return self.server.host
 
     async def details(self, request: web.Request) -> web.StreamResponse:
         now = utcnow()
@@ -128,13 +124,13 @@ class _HubRoutes:
             "ttsCurrent": self.st.tts_voice,
             "tempScale": self.st.temp_scale,
             "mdnsName": self.st.mdns_name,
-            "users": [{"id": 1, "username": self.emu.username, "admin": True}],
+            "users": [{"id": 1, "username": self.security.username, "admin": True}],
             "sunrise": fmt_utc(sunrise),
             "sunset": fmt_utc(sunset),
         }
-        for key in self.emu.details_omit:
+        for key in self.home.details_omit:
             data.pop(key, None)
-        return self.emu.json(data)
+        return self.http.json(data)
 
     async def location_update(self, request: web.Request) -> web.StreamResponse:
         """Settings > Location save (§18.2): WHOLESALE, so an omitted field is blanked; a
@@ -142,9 +138,9 @@ class _HubRoutes:
         try:
             body = json.loads(await request.text())
         except ValueError:
-            return self.emu.json({"success": False, "message": "Invalid JSON"})
+            return self.http.result(False, "Invalid JSON")
         if not isinstance(body, dict):
-            return self.emu.json({"success": False, "message": "Invalid JSON"})
+            return self.http.result(False, "Invalid JSON")
 
         def text(key: str) -> str:
             value = body.get(key)
@@ -166,16 +162,11 @@ class _HubRoutes:
         st.mdns_name = text("mdnsName")
         st.time_zone = text("timeZone")
         if st.time_zone != old_zone:
-
-            async def later() -> None:
-                await asyncio.sleep(0.05)
-                self.emu.reboot(self.emu.reboot_downtime)
-
-            self.emu._spawn(later())
-        return self.emu.json({"success": True})
+            self.server.reboot_soon()
+        return self.http.json({"success": True})
 
     async def hub_data(self, request: web.Request) -> web.StreamResponse:
-        data = {
+        data: dict[str, Any] = {
             "hubId": self.st.hub_uid,
             "ipAddress": self._ip(),
             "version": self.st.version,
@@ -211,12 +202,12 @@ class _HubRoutes:
             "excludeVirtualDevicesFromSummary": False,
             "zwaveJSInstalled": False,
         }
-        data["alerts"].update(self.emu.ops.alerts)
-        return self.emu.json(data)
+        data["alerts"].update(self.home.ops.alerts)
+        return self.http.json(data)
 
     async def messages(self, request: web.Request) -> web.StreamResponse:
         mode = self.st.current_mode
-        return self.emu.json(
+        return self.http.json(
             {
                 "messages": [],
                 "mode": {"locationId": 1, "id": mode.id, "icon": mode.icon, "name": mode.name},
@@ -226,8 +217,8 @@ class _HubRoutes:
         )
 
     async def hub_status(self, request: web.Request) -> web.StreamResponse:
-        starting = self.emu.status == "starting"
-        return self.emu.json(
+        starting = self.server.status == "starting"
+        return self.http.json(
             {
                 "serverInitPercentage": f"Initializing Hub: {60 if starting else 100}%",
                 "serverInitDetails": "starting apps" if starting else "preparing UI",
@@ -236,7 +227,7 @@ class _HubRoutes:
         )
 
     async def rebooting_json(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json(
+        return self.http.json(
             {
                 "hubId": self.st.hub_uid,
                 "ipAddress": self._ip(),
@@ -246,23 +237,25 @@ class _HubRoutes:
         )
 
     async def init_percentage(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json({"serverInitPercentage": 60 if self.emu.status == "starting" else 100})
+        return self.http.json(
+            {"serverInitPercentage": 60 if self.server.status == "starting" else 100}
+        )
 
     async def free_memory(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.text(str(914716 - (len(self.st.devices) * 40)))
+        return self.http.text(str(914716 - (len(self.st.devices) * 40)))
 
     async def temperature(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.text("38.2")
+        return self.http.text("38.2")
 
     async def database_size(self, request: web.Request) -> web.StreamResponse:
         # Unit disputed (MB per a live capture, KB per a fixture); we follow the live capture.
-        return self.emu.text("21")
+        return self.http.text("21")
 
     async def cpu_info(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.text("Processors 4 Load Average 0.15")
+        return self.http.text("Processors 4 Load Average 0.15")
 
     async def zwave_version(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.text("7.22")
+        return self.http.text("7.22")
 
     async def logs_json(self, request: web.Request) -> web.StreamResponse:
         uptime = (utcnow() - self.st.boot_time).total_seconds()
@@ -281,7 +274,7 @@ class _HubRoutes:
             }
             for d in devs
         ]
-        return self.emu.json(
+        return self.http.json(
             {
                 "uptime": fmt_uptime(uptime),
                 "totalDevicesRuntime": total,
@@ -292,7 +285,7 @@ class _HubRoutes:
                 "maxStates": 30,
                 "deviceStats": stats,
                 "appStats": [],
-                "jobs": self.emu.ops.scheduled_jobs(),
+                "jobs": self.home.ops.scheduled_jobs(),
                 "runningJobs": [],
                 "hubCommands": [],
             }
@@ -313,7 +306,7 @@ class _HubRoutes:
                 f"{fmt_log(e.date)}\t{e.level.upper()}\t{e.type}|{e.source_id}|{e.name}|{e.msg}"
             )
             lines.extend(e.continuation)
-        return self.emu.json(lines)
+        return self.http.json(lines)
 
     async def location_events(self, request: web.Request) -> web.StreamResponse:
         out = [
@@ -328,7 +321,7 @@ class _HubRoutes:
             }
             for e in reversed(self.st.location_events)
         ]
-        return self.emu.json(out)
+        return self.http.json(out)
 
     async def hub_events(self, request: web.Request) -> web.StreamResponse:
         out = [
@@ -342,7 +335,7 @@ class _HubRoutes:
             }
             for e in reversed(self.st.hub_events)
         ]
-        return self.emu.json(out)
+        return self.http.json(out)
 
     # ------------------------------------------------------------------ backups
 
@@ -356,16 +349,16 @@ class _HubRoutes:
             }
             for b in self.st.backups
         ]
-        return self.emu.json(out)
+        return self.http.json(out)
 
     async def backup_db(self, request: web.Request) -> web.StreamResponse:
         name = request.query.get("fileName", "latest")
         if name == "latest":
-            backup = self.emu.mark_backup_now()
+            backup = self.home.mark_backup_now()
         else:
             found = next((b for b in self.st.backups if b.name == name), None)
             if found is None:
-                return self.emu.html_page(error_page(404, "Not Found"), status=404)
+                return self.http.not_found()
             backup = found
         resp = web.StreamResponse(
             headers={
@@ -373,7 +366,7 @@ class _HubRoutes:
                 "Content-Disposition": f'attachment; filename="{backup.name}"',
             }
         )
-        self.emu.backup_in_progress = True
+        self.home.backup_in_progress = True
         try:
             await resp.prepare(request)
             seed = hashlib.sha256(backup.name.encode()).digest()
@@ -381,16 +374,16 @@ class _HubRoutes:
                 await resp.write(b"LZF\x00" + seed * 64 + bytes([i]) * 1024)
             await resp.write_eof()
         finally:
-            self.emu.backup_in_progress = False
+            self.home.backup_in_progress = False
         return resp
 
     async def backup_status(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json(
-            {"backupInProgress": self.emu.backup_in_progress, "cloudBackupInProgress": False}
+        return self.http.json(
+            {"backupInProgress": self.home.backup_in_progress, "cloudBackupInProgress": False}
         )
 
     async def backup_schedule(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json(
+        return self.http.json(
             {
                 "localBackupFrequency": 1,
                 "cloudBackupFrequency": 0,
@@ -404,20 +397,16 @@ class _HubRoutes:
         name = request.query.get("fileName", "")
         before = len(self.st.backups)
         self.st.backups[:] = [b for b in self.st.backups if b.name != name]
-        return self.emu.json({"success": len(self.st.backups) < before})
+        return self.http.json({"success": len(self.st.backups) < before})
 
     # ------------------------------------------------------------------ lifecycle / apps
 
     async def reboot(self, request: web.Request) -> web.StreamResponse:
-        async def later() -> None:
-            await asyncio.sleep(0.05)
-            self.emu.reboot(self.emu.reboot_downtime)
-
-        self.emu._spawn(later())
-        return self.emu.json({"success": True})
+        self.server.reboot_soon()
+        return self.http.json({"success": True})
 
     async def reboot_get(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.html_page(error_page(404, "Not Found"), status=404)
+        return self.http.not_found()
 
     async def apps_list(self, request: web.Request) -> web.StreamResponse:
         apps: dict[int, App] = self.st.apps
@@ -442,6 +431,6 @@ class _HubRoutes:
             }
 
         tops = [a for a in apps.values() if a.parent_id is None]
-        return self.emu.json(
+        return self.http.json(
             {"systemAppTypes": [], "userAppTypes": [], "apps": [node(a) for a in tops]}
         )

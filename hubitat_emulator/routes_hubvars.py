@@ -16,16 +16,16 @@ Maker API ``/hubvariables`` serves); a create emits the usual ``variable:<name>`
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
 from .devstate import AppInternals
-from .hub import error_page
+from .home import Home
 from .model import App
-
-if TYPE_CHECKING:
-    from .hub import HubEmulator
+from .responses import Responses, redirect
+from .routes_apps import AppRoutes
+from .routes_common import Routes
 
 HUBVARS_TYPE = "Hub Variables"
 HUBVARS_TYPE_ID = 140
@@ -40,10 +40,8 @@ _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _SETTING_RE = re.compile(r"^settings\[(\w+)\]$")
 
 
-def setup(app: web.Application, emu: HubEmulator) -> None:
+def setup(app: web.Application, r: HubVarRoutes) -> None:
     """Register before ``routes_apps`` so the singleton's button clicks land here first."""
-    r = _HubVarRoutes(emu)
-    emu.hubvar_routes = r
     add = app.router
     add.add_get("/installedapp/direct/hubVariables", r.direct)
     add.add_get("/installedapp/configure/{id}", r.configure_page)
@@ -51,73 +49,77 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
     add.add_post("/installedapp/update/json", r.update)
 
 
-class _HubVarRoutes:
-    def __init__(self, emu: HubEmulator) -> None:
-        self.emu = emu
+class HubVarRoutes(Routes):
+    """The singleton's wizard; requests for other apps go to ``fallback`` (see
+    :class:`~hubitat_emulator.routes_common.AppPages`, which this class implements)."""
+
+    def __init__(self, home: Home, http: Responses, *, fallback: AppRoutes) -> None:
+        super().__init__(home, http)
+        self.fallback = fallback
         self.pending: dict[str, str] = {}  # wizard settings of the add form
         self.adding = False
         self.delete_name: str | None = None
 
     def _singleton(self, *, install: bool) -> App | None:
-        apps: dict[int, App] = self.emu.state.apps
+        apps = self.apps
         for app in apps.values():
             if app.type == HUBVARS_TYPE:
                 return app
         if not install:
             return None
-        new_id = self.emu.state.dev.alloc_app_id()
+        new_id = self.dev.alloc_app_id()
         apps[new_id] = App(new_id, HUBVARS_TYPE, None, HUBVARS_TYPE, app_type_id=HUBVARS_TYPE_ID)
         self._refresh(apps[new_id])
         return apps[new_id]
 
     def _refresh(self, app: App) -> None:
-        internals: dict[int, AppInternals] = self.emu.state.dev.internals
-        info = internals.setdefault(app.id, AppInternals(page_title="Hub Variables"))
-        variables = self.emu.state.variables.values()
+        info = self.dev.internals.setdefault(app.id, AppInternals(page_title="Hub Variables"))
+        variables = self.st.variables.values()
         info.paragraphs = [f"{v.name} ({v.type}): {v.value}" for v in variables]
         info.buttons = [{"name": "moreVar", "title": "Create New Variable"}]
         info.state = {"adding": self.adding, "deleteGV": self.delete_name}
 
     def _ok(self, app: App) -> web.Response:
         self._refresh(app)
-        return self.emu.json({"success": True, "message": None})
+        return self.http.result(True)
 
     def _fail(self, message: str) -> web.Response:
-        return self.emu.json({"success": False, "message": message})
+        return self.http.result(False, message)
 
     async def direct(self, request: web.Request) -> web.StreamResponse:
         app = self._singleton(install=True)
         assert app is not None
         self._refresh(app)
-        return web.Response(status=302, headers={"Location": f"/installedapp/configure/{app.id}"})
+        return redirect(f"/installedapp/configure/{app.id}")
 
     async def configure_page(self, request: web.Request) -> web.StreamResponse:
         app = self._singleton(install=False)
         if app is None or request.match_info["id"] != str(app.id):
-            return self.emu.html_page(error_page(404, "Not Found"), status=404)
-        return self.emu.html_page("<html><body><h2>Hub Variables</h2></body></html>")
+            return self.http.not_found()
+        return self.http.html_page("<html><body><h2>Hub Variables</h2></body></html>")
+
+    async def configure(self, request: web.Request) -> web.StreamResponse:
+        return await self.fallback.configure(request)
 
     async def button(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
         app = self._singleton(install=False)
         if app is None or str(form.get("id", "")) != str(app.id):
-            from .routes_apps import _AppRoutes
-
-            return await _AppRoutes(self.emu).button(request)
+            return await self.fallback.button(request)
         name = str(form.get("name", ""))
         attribute = str(form.get("stateAttribute", ""))
         if name == "moreVar":
             self.adding, self.pending = True, {}
             return self._ok(app)
         if attribute == "deleteGV":
-            if name not in self.emu.state.variables:
+            if name not in self.st.variables:
                 return self._fail(f"No hub variable {name}")
             self.delete_name = name
             return self._ok(app)
         if name == "delConfirm":
             if self.delete_name is None:
                 return self._fail("Nothing to delete")
-            self.emu.state.variables.pop(self.delete_name, None)
+            self.st.variables.pop(self.delete_name, None)
             self.delete_name = None
             return self._ok(app)
         if name == "dateTimeDone":
@@ -132,9 +134,7 @@ class _HubVarRoutes:
         form = await request.post()
         app = self._singleton(install=False)
         if app is None or str(form.get("id", "")) != str(app.id):
-            from .routes_apps import _AppRoutes
-
-            return await _AppRoutes(self.emu).update(request)
+            return await self.fallback.update(request)
         for key, value in form.items():
             if m := _SETTING_RE.match(key):
                 self.pending[m.group(1)] = str(value)
@@ -152,7 +152,7 @@ class _HubVarRoutes:
         self.adding, self.pending = False, {}
         if not _NAME_RE.match(name):
             return self._fail(f"Invalid variable name '{name}'")
-        if name in self.emu.state.variables:
+        if name in self.st.variables:
             return self._fail(f"Variable {name} already exists")
         vtype = WIZARD_TYPES.get(wizard_type)
         if vtype is None:
@@ -160,8 +160,11 @@ class _HubVarRoutes:
         if vtype == "string" and not value:
             return self._fail("A String variable needs a value")
         try:
-            self.emu.convert_variable(vtype, value)
+            self.home.convert_variable(vtype, value)
         except ValueError:
             return self._fail(f"Invalid {wizard_type} value '{value}'")
-        self.emu.set_variable(name, value, vtype=vtype)
+        self.home.set_variable(name, value, vtype=vtype)
         return self._ok(app)
+
+
+_HubVarRoutes = HubVarRoutes  # the old name (tests patch it)

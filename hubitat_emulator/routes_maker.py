@@ -15,36 +15,33 @@ Decisions where the reference is silent:
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import unquote
 
 from aiohttp import web
 
 from . import render
 from .commands import CommandError, UnknownCommand
+from .home import Home
 from .model import Device
-
-if TYPE_CHECKING:
-    from .hub import HubEmulator
+from .responses import Responses
+from .routes_common import Routes
 
 INVALID_TOKEN = "<oauth><error>invalid_token</error></oauth>"
 
 
-def setup(app: web.Application, emu: HubEmulator) -> None:
-    r = _MakerRoutes(emu)
+def setup(app: web.Application, home: Home, http: Responses) -> None:
+    r = _MakerRoutes(home, http)
     app.router.add_route("*", "/apps/api/{app_id}/{tail:.*}", r.dispatch)
     app.router.add_route("*", "/apps/api/{app_id}", r.dispatch)
 
 
-class _MakerRoutes:
-    def __init__(self, emu: HubEmulator) -> None:
-        self.emu = emu
-
+class _MakerRoutes(Routes):
     def ok(self, data: object, status: int = 200) -> web.Response:
-        return self.emu.json(data, status=status, maker=True)
+        return self.http.json(data, status=status, maker=True)
 
     def err(self, status: int, message: str) -> web.Response:
-        return self.emu.json({"error": message}, status=status, maker=True)
+        return self.http.json({"error": message}, status=status, maker=True)
 
     def _token(self, request: web.Request) -> str | None:
         token = request.query.get("access_token")
@@ -56,10 +53,12 @@ class _MakerRoutes:
         return None
 
     async def dispatch(self, request: web.Request) -> web.StreamResponse:
-        emu = self.emu
-        if request.match_info["app_id"] != str(emu.maker_app_id):
-            return emu.html_page("<html><body><h2>HTTP ERROR 404</h2></body></html>", status=404)
-        if self._token(request) != emu.maker_token:
+        maker = self.home.maker
+        if request.match_info["app_id"] != str(maker.app_id):
+            return self.http.html_page(
+                "<html><body><h2>HTTP ERROR 404</h2></body></html>", status=404
+            )
+        if self._token(request) != maker.token:
             return web.Response(
                 status=401, text=INVALID_TOKEN, content_type="application/xml", charset="utf-8"
             )
@@ -67,7 +66,7 @@ class _MakerRoutes:
             return web.Response(status=405, text="Method Not Allowed", headers={"Allow": "GET"})
         # split the raw path so URL-encoded '/' inside an argument survives
         raw_tail = request.raw_path.split("?", 1)[0]
-        prefix = f"/apps/api/{emu.maker_app_id}"
+        prefix = f"/apps/api/{maker.app_id}"
         parts = [unquote(p) for p in raw_tail[len(prefix) :].split("/") if p != ""]
         if not parts:
             return self.err(404, "Not found")
@@ -84,28 +83,28 @@ class _MakerRoutes:
             return self._rooms()
         if head == "postURL":
             url = "/".join(rest) or None
-            emu.post_url = url
+            maker.post_url = url
             return self.ok({"url": url})
         return self.err(404, "Not found")
 
     # ------------------------------------------------------------------ devices
 
     def _authorised(self) -> list[Device]:
-        ids = self.emu.maker_device_ids
-        return [d for d in self.emu.state.devices.values() if ids is None or d.id in ids]
+        ids = self.home.maker.device_ids
+        return [d for d in self.st.devices.values() if ids is None or d.id in ids]
 
     def _find(self, raw: str) -> Device | None:
         try:
             dev_id = int(raw)
         except ValueError:
             return None
-        ids = self.emu.maker_device_ids
+        ids = self.home.maker.device_ids
         if ids is not None and dev_id not in ids:
             return None
-        return self.emu.state.devices.get(dev_id)
+        return self.st.devices.get(dev_id)
 
     def _devices(self, request: web.Request, rest: list[str]) -> web.Response:
-        st = self.emu.state
+        st = self.st
         if not rest:
             return self.ok([render.maker_device_summary(st, d) for d in self._authorised()])
         if rest == ["all"]:
@@ -144,7 +143,7 @@ class _MakerRoutes:
         before = render.maker_device(st, dev)
         arg_text = "/".join(rest[2:])
         try:
-            self.emu.run_command(dev.id, sub, _split_args(arg_text))
+            self.home.run_command(dev.id, sub, _split_args(arg_text))
         except UnknownCommand:
             return self.err(404, "Command not found")
         except CommandError as e:
@@ -154,26 +153,26 @@ class _MakerRoutes:
     # ------------------------------------------------------------------ modes / hsm
 
     def _mode_list(self) -> list[dict[str, Any]]:
-        cur = self.emu.state.current_mode_id
-        return [{"active": m.id == cur, "id": m.id, "name": m.name} for m in self.emu.state.modes]
+        cur = self.st.current_mode_id
+        return [{"active": m.id == cur, "id": m.id, "name": m.name} for m in self.st.modes]
 
     def _modes(self, rest: list[str]) -> web.Response:
         if not rest:
             return self.ok(self._mode_list())
         try:
-            mode = self.emu.state.mode_by_id(int(rest[0]))
+            mode = self.st.mode_by_id(int(rest[0]))
         except ValueError:
             mode = None
         if mode is None or len(rest) > 1:
             return self.err(404, "Mode not found")
-        self.emu.activate_mode(mode)
+        self.home.activate_mode(mode)
         return self.ok(self._mode_list())
 
     def _hsm(self, rest: list[str]) -> web.Response:
         if not rest:
-            return self.ok({"hsm": self.emu.state.hsm_status})
+            return self.ok({"hsm": self.st.hsm_status})
         try:
-            status = self.emu.hsm_command(rest[0])
+            status = self.home.hsm_command(rest[0])
         except ValueError:
             return self.err(404, f"Invalid HSM command {rest[0]}")
         return self.ok({"hsm": status})
@@ -181,7 +180,7 @@ class _MakerRoutes:
     # ------------------------------------------------------------------ variables / rooms
 
     def _variables(self, rest: list[str]) -> web.Response:
-        vars_ = self.emu.state.variables
+        vars_ = self.st.variables
         if not rest:
             return self.ok(
                 [{"name": v.name, "value": v.value, "type": v.type} for v in vars_.values()]
@@ -192,13 +191,13 @@ class _MakerRoutes:
         if len(rest) > 1:
             raw = "/".join(rest[1:])
             try:
-                self.emu.set_variable(var.name, raw)
+                self.home.set_variable(var.name, raw)
             except ValueError:
                 return self.err(400, f"Invalid value '{raw}' for {var.type} variable {var.name}")
         return self.ok({"name": var.name, "value": var.value, "type": var.type})
 
     def _rooms(self) -> web.Response:
-        st = self.emu.state
+        st = self.st
         out = [
             {
                 "id": r.id,

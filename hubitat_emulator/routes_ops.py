@@ -35,58 +35,23 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
-from .clock import HUB_TZ, fmt_event, utcnow
-
-if TYPE_CHECKING:
-    from .hub import HubEmulator
+from .clock import HUB_TZ, utcnow
+from .home import Home
+from .ops import OpsState
+from .responses import Responses
+from .routes_common import ServerRoutes
+from .server import HubServer
 
 HEADER = "Date/time,Free OS,5m CPU avg,Total Java,Free Java,Direct Java"
 
 
-@dataclass
-class OpsState:
-    """Switches and state for the operations endpoints."""
-
-    alerts: dict[str, Any] = field(default_factory=dict)
-    update_version: str | None = None
-    update_status: str = "IDLE"
-    matter: bool = True
-    failed_zwave_nodes: set[int] = field(default_factory=set)
-    repair_step: float = 0.02
-    repair_running: bool = False
-    repair_stage: str = "IDLE"
-    repair_done_nodes: int = 0
-    repair_total_nodes: int = 0
-    shutdown: bool = False
-    history_rows: int = 288
-    memory_trend_kb: int = -900  # free memory change per 5-minute row (negative: a leak)
-    zwave_firmware: str = "7.18"
-    jobs: list[dict[str, Any]] = field(default_factory=list)
-    zwave_mode: str | None = None  # including | excluding
-    radio_enabled: dict[str, bool] = field(
-        default_factory=lambda: {"zwave": True, "zigbee": True, "matter": True}
-    )
-    zigbee_channel: int = 20
-    zigbee_power: int = 8
-    zigbee_rebuild_on_reboot: bool = False
-    zigbee_inactive_ping: bool = True
-    zwave_long_range_channel: int = 0
-    channel_scan: list[dict[str, Any]] = field(default_factory=list)
-    radio_calls: list[str] = field(default_factory=list)
-
-    def scheduled_jobs(self) -> list[dict[str, Any]]:
-        """``/logs/json`` ``jobs``: ``{id, name, recurring, methodName, nextRun}``."""
-        return [dict(j) for j in self.jobs]
-
-
-def setup(app: web.Application, emu: HubEmulator) -> None:
-    r = _OpsRoutes(emu)
+def setup(app: web.Application, home: Home, http: Responses, server: HubServer) -> None:
+    r = _OpsRoutes(home, http, server)
     add = app.router
     add.add_get("/hub/advanced/freeOSMemoryHistory", r.memory_history)
     add.add_get("/hub/advanced/freeOSMemoryLast", r.memory_last)
@@ -127,22 +92,22 @@ def setup(app: web.Application, emu: HubEmulator) -> None:
     add.add_get("/hub2/restoreLocalBackup", r.restore_local)
 
 
-class _OpsRoutes:
-    def __init__(self, emu: HubEmulator) -> None:
-        self.emu = emu
+class _OpsRoutes(ServerRoutes):
+    def __init__(self, home: Home, http: Responses, server: HubServer) -> None:
+        super().__init__(home, http, server)
         self._repair: asyncio.Task[Any] | None = None
 
     @property
     def ops(self) -> OpsState:
-        return self.emu.ops
+        return self.home.ops
 
     # ------------------------------------------------------------------ memory history
 
     def _history(self) -> list[str]:
         now = utcnow()
-        boot = self.emu.state.boot_time
+        boot = self.st.boot_time
         rows = min(self.ops.history_rows, max(1, int((now - boot).total_seconds() // 300)))
-        base = 914716 - len(self.emu.state.devices) * 40
+        base = 914716 - len(self.st.devices) * 40
         out = []
         for i in range(rows):
             t = now - timedelta(minutes=5 * (rows - 1 - i))
@@ -153,17 +118,17 @@ class _OpsRoutes:
         return out
 
     async def memory_history(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.text("\n".join([HEADER, *self._history()]) + "\n")
+        return self.http.text("\n".join([HEADER, *self._history()]) + "\n")
 
     async def memory_last(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.text(self._history()[-1] + "\n")
+        return self.http.text(self._history()[-1] + "\n")
 
     # ------------------------------------------------------------------ radios
 
     def _zwave_devices(self) -> list[Any]:
         return [
             d
-            for d in self.emu.state.devices.values()
+            for d in self.st.devices.values()
             if d.driver.protocol == "zwave" and d.parent_id is None
         ]
 
@@ -212,7 +177,7 @@ class _OpsRoutes:
                 }
             )
             zw_devices[str(node)] = {"id": d.id, "label": d.display_name}
-        return self.emu.json(
+        return self.http.json(
             {
                 "enabled": self.ops.radio_enabled["zwave"],
                 "healthy": not self.ops.failed_zwave_nodes
@@ -234,7 +199,7 @@ class _OpsRoutes:
     async def zigbee_details(self, request: web.Request) -> web.StreamResponse:
         now = utcnow()
         devices = []
-        for d in self.emu.state.devices.values():
+        for d in self.st.devices.values():
             if d.driver.protocol != "zigbee" or d.parent_id is not None:
                 continue
             last = d.last_activity or now
@@ -253,7 +218,7 @@ class _OpsRoutes:
                 }
             )
         offline = bool(self.ops.alerts.get("zigbeeOffline"))
-        return self.emu.json(
+        return self.http.json(
             {
                 "enabled": self.ops.radio_enabled["zigbee"],
                 "healthy": not offline,
@@ -276,10 +241,8 @@ class _OpsRoutes:
 
     async def matter_details(self, request: web.Request) -> web.StreamResponse:
         if not self.ops.matter:
-            from .hub import error_page
-
-            return self.emu.html_page(error_page(404, "Not Found"), status=404)
-        return self.emu.json(
+            return self.http.not_found()
+        return self.http.json(
             {
                 "enabled": self.ops.radio_enabled["matter"],
                 "installed": True,
@@ -304,7 +267,7 @@ class _OpsRoutes:
 
     async def zwave_topology(self, request: web.Request) -> web.StreamResponse:
         lines = [f"{int(d.dni, 16):02X}: 01" for d in self._zwave_devices()]
-        return self.emu.text("\n".join(lines) + "\n")
+        return self.http.text("\n".join(lines) + "\n")
 
     # ------------------------------------------------------------------ Z-Wave repair
 
@@ -322,15 +285,15 @@ class _OpsRoutes:
     async def zwave_repair(self, request: web.Request) -> web.StreamResponse:
         ops = self.ops
         if ops.repair_running:
-            return self.emu.json(
+            return self.http.json(
                 {"success": False, "message": "Inclusion or rebuild is already running"}
             )
         ops.repair_running = True
         ops.repair_stage = "STARTING"
         ops.repair_done_nodes = 0
         ops.repair_total_nodes = len(self._zwave_devices())
-        self._repair = self.emu._spawn(self._run_repair())
-        return self.emu.json({"success": True, "message": None})
+        self._repair = self.home.tasks.spawn(self._run_repair())
+        return self.http.result(True)
 
     async def zwave_repair_status(self, request: web.Request) -> web.StreamResponse:
         ops = self.ops
@@ -343,10 +306,10 @@ class _OpsRoutes:
             html = f"Stage: Finished<br/>Repaired {ops.repair_done_nodes} nodes"
         else:
             html = "Stage: Idle"
-        return self.emu.json({"stage": ops.repair_stage, "html": html})
+        return self.http.json({"stage": ops.repair_stage, "html": html})
 
     async def zwave_repair_running(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json(
+        return self.http.json(
             {"isZWaveNetworkHealRunning": "true" if self.ops.repair_running else "false"}
         )
 
@@ -355,16 +318,16 @@ class _OpsRoutes:
             self._repair.cancel()
         self.ops.repair_running = False
         self.ops.repair_stage = "IDLE"
-        return self.emu.json({"success": True, "message": None})
+        return self.http.result(True)
 
     # ------------------------------------------------------------------ radio operations
 
     def _ok(self, path: str, **extra: Any) -> web.Response:
         self.ops.radio_calls.append(path)
-        return self.emu.json({"success": True, "message": None, **extra})
+        return self.http.json({"success": True, "message": None, **extra})
 
     def _refuse(self, message: str) -> web.Response:
-        return self.emu.json({"success": False, "message": message})
+        return self.http.result(False, message)
 
     def _zwave_busy(self, want: str) -> str | None:
         if self.ops.repair_running:
@@ -373,30 +336,31 @@ class _OpsRoutes:
             return f"Z-Wave {self.ops.zwave_mode} is running"
         return None
 
-    async def zwave_join(self, request: web.Request) -> web.StreamResponse:
-        if busy := self._zwave_busy("including"):
+    def _zwave_start(self, request: web.Request, mode: str) -> web.Response:
+        if busy := self._zwave_busy(mode):
             return self._refuse(busy)
-        self.ops.zwave_mode = "including"
+        self.ops.zwave_mode = mode
         return self._ok(request.path)
+
+    def _zwave_stop(self, request: web.Request, mode: str) -> web.Response:
+        if self.ops.zwave_mode == mode:
+            self.ops.zwave_mode = None
+        return self._ok(request.path)
+
+    async def zwave_join(self, request: web.Request) -> web.StreamResponse:
+        return self._zwave_start(request, "including")
 
     async def zwave_stop_join(self, request: web.Request) -> web.StreamResponse:
-        if self.ops.zwave_mode == "including":
-            self.ops.zwave_mode = None
-        return self._ok(request.path)
+        return self._zwave_stop(request, "including")
 
     async def zwave_exclude(self, request: web.Request) -> web.StreamResponse:
-        if busy := self._zwave_busy("excluding"):
-            return self._refuse(busy)
-        self.ops.zwave_mode = "excluding"
-        return self._ok(request.path)
+        return self._zwave_start(request, "excluding")
 
     async def zwave_stop_exclude(self, request: web.Request) -> web.StreamResponse:
-        if self.ops.zwave_mode == "excluding":
-            self.ops.zwave_mode = None
-        return self._ok(request.path)
+        return self._zwave_stop(request, "excluding")
 
     async def zwave_exclude_status(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json({"excluding": self.ops.zwave_mode == "excluding"})
+        return self.http.json({"excluding": self.ops.zwave_mode == "excluding"})
 
     async def zwave_node(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
@@ -409,7 +373,7 @@ class _OpsRoutes:
             if node not in self.ops.failed_zwave_nodes:
                 return self._refuse(f"Node {node} is not failed; exclude it instead")
             self.ops.failed_zwave_nodes.discard(node)
-            self.emu.state.devices.pop(device.id, None)
+            self.st.devices.pop(device.id, None)
         return self._ok(request.path)
 
     async def zigbee_op(self, request: web.Request) -> web.StreamResponse:
@@ -420,13 +384,11 @@ class _OpsRoutes:
         return self._ok(request.path)
 
     async def zigbee_scan_json(self, request: web.Request) -> web.StreamResponse:
-        return self.emu.json({"results": self.ops.channel_scan})
+        return self.http.json({"results": self.ops.channel_scan})
 
     async def matter_pair(self, request: web.Request) -> web.StreamResponse:
         if not self.ops.matter:
-            from .hub import error_page
-
-            return self.emu.html_page(error_page(404, "Not Found"), status=404)
+            return self.http.not_found()
         code = request.query.get("setupCode", "")
         if not code:
             return self._refuse("setupCode is required")
@@ -434,9 +396,7 @@ class _OpsRoutes:
 
     async def matter_window(self, request: web.Request) -> web.StreamResponse:
         if not self.ops.matter:
-            from .hub import error_page
-
-            return self.emu.html_page(error_page(404, "Not Found"), status=404)
+            return self.http.not_found()
         if request.query.get("node") != "3001":
             return self._refuse("Matter node not found")
         return self._ok(request.path, setupCode="34970112332")
@@ -479,19 +439,17 @@ class _OpsRoutes:
     # ------------------------------------------------------------------ lifecycle
 
     async def shutdown(self, request: web.Request) -> web.StreamResponse:
-        async def later() -> None:
-            await asyncio.sleep(0.05)
+        def power_off() -> None:
             self.ops.shutdown = True
-            self.emu.reboot(10**6)
 
-        self.emu._spawn(later())
-        return self.emu.json({"success": True})
+        self.server.reboot_soon(10**6, before=power_off)
+        return self.http.json({"success": True})
 
     async def check_update(self, request: web.Request) -> web.StreamResponse:
         version = self.ops.update_version
-        return self.emu.json(
+        return self.http.json(
             {
-                "version": version or self.emu.state.version,
+                "version": version or self.st.version,
                 "upgrade": version is not None,
                 "status": "UPDATE_AVAILABLE" if version else "NO_UPDATE_AVAILABLE",
                 "releaseNotesUrl": "https://community.hubitat.com/t/release-notes",
@@ -503,55 +461,24 @@ class _OpsRoutes:
     async def update_platform(self, request: web.Request) -> web.StreamResponse:
         version = self.ops.update_version
         if version is None:
-            return self.emu.json({"success": "false", "message": "No update available"})
+            return self.http.json({"success": "false", "message": "No update available"})
         self.ops.update_status = "DOWNLOADING"
 
-        async def later() -> None:
-            await asyncio.sleep(0.05)
-            self.emu.state.version = version
+        def install() -> None:
+            self.st.version = version
             self.ops.update_version = None
             self.ops.update_status = "IDLE"
-            self.emu.reboot(self.emu.reboot_downtime)
 
-        self.emu._spawn(later())
-        return self.emu.json({"success": "true"})
+        self.server.reboot_soon(before=install)
+        return self.http.json({"success": "true"})
 
     async def update_status(self, request: web.Request) -> web.StreamResponse:
         percent = 40 if self.ops.update_status == "DOWNLOADING" else 0
-        return self.emu.json({"status": self.ops.update_status, "percent": percent})
+        return self.http.json({"status": self.ops.update_status, "percent": percent})
 
     async def restore_local(self, request: web.Request) -> web.StreamResponse:
         name = request.query.get("fileName", "")
-        if not any(b.name == name for b in self.emu.state.backups):
-            return self.emu.json({"success": False, "message": "Backup not found"})
-
-        async def later() -> None:
-            await asyncio.sleep(0.05)
-            self.emu.reboot(self.emu.reboot_downtime)
-
-        self.emu._spawn(later())
-        return self.emu.json({"success": True})
-
-
-def seed_ops(state: Any) -> OpsState:
-    """The default operations state: one failed Z-Wave node (the last one)."""
-    ops = OpsState()
-    nodes = [
-        int(d.dni, 16)
-        for d in state.devices.values()
-        if d.driver.protocol == "zwave" and d.parent_id is None
-    ]
-    if nodes:
-        ops.failed_zwave_nodes.add(max(nodes))
-    tomorrow = (utcnow() + timedelta(hours=9)).replace(minute=0, second=0, microsecond=0)
-    for n, app in enumerate(list(state.apps.values())[:4]):
-        ops.jobs.append(
-            {
-                "id": 9100 + n,
-                "name": app.label or app.name,
-                "recurring": n % 2 == 0,
-                "methodName": ("periodicHandler", "sunsetHandler", "pollDevices", "cleanup")[n],
-                "nextRun": fmt_event(tomorrow + timedelta(minutes=15 * n)),
-            }
-        )
-    return ops
+        if not any(b.name == name for b in self.st.backups):
+            return self.http.result(False, "Backup not found")
+        self.server.reboot_soon()
+        return self.http.json({"success": True})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import aiohttp
@@ -110,7 +110,9 @@ async def next_frame(ws: aiohttp.ClientWebSocketResponse, timeout: float = 2.0) 
 
 
 async def frames_until(
-    ws: aiohttp.ClientWebSocketResponse, pred: Any, timeout: float = 2.0
+    ws: aiohttp.ClientWebSocketResponse,
+    pred: Callable[[dict[str, Any]], object],
+    timeout: float = 2.0,
 ) -> list[dict[str, Any]]:
     """Collect frames until one satisfies ``pred`` (returned list ends with it)."""
     out: list[dict[str, Any]] = []
@@ -123,7 +125,7 @@ async def frames_until(
             return out
 
 
-async def eventually(check: Any, timeout: float = 2.0) -> None:
+async def eventually(check: Callable[[], object], timeout: float = 2.0) -> None:
     """Poll ``check()`` until it is truthy (robust against slow CI machines)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout

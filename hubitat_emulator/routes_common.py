@@ -1,0 +1,58 @@
+"""What the route modules share: the :class:`Routes` base and the app-page handler protocol."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from aiohttp import web
+
+from .devstate import DevState
+from .home import Home
+from .model import App, HomeState
+from .responses import Responses
+from .server import HubServer
+
+
+class Routes:
+    """A group of handlers over the :class:`Home`, answering through :class:`Responses`."""
+
+    def __init__(self, home: Home, http: Responses) -> None:
+        self.home = home
+        self.http = http
+
+    @property
+    def st(self) -> HomeState:
+        return self.home.state
+
+    @property
+    def apps(self) -> dict[int, App]:
+        return self.st.apps
+
+    @property
+    def dev(self) -> DevState:
+        return self.st.dev
+
+    def app_by_id(self, raw: str) -> App | None:
+        """The installed app whose id is the text ``raw``, or None."""
+        return self.apps.get(int(raw)) if raw.isdigit() else None
+
+
+class ServerRoutes(Routes):
+    """Routes that also drive the server (its status, reboots, sessions)."""
+
+    def __init__(self, home: Home, http: Responses, server: HubServer) -> None:
+        super().__init__(home, http)
+        self.server = server
+
+
+class AppPages(Protocol):
+    """The installed-app page handlers a system app's routes fall through to when the request
+    is not for one of their own instances (``/installedapp/configure``, ``btn``, ``update``)."""
+
+    async def configure_page(self, request: web.Request) -> web.StreamResponse: ...
+
+    async def configure(self, request: web.Request) -> web.StreamResponse: ...
+
+    async def button(self, request: web.Request) -> web.StreamResponse: ...
+
+    async def update(self, request: web.Request) -> web.StreamResponse: ...

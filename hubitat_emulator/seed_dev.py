@@ -1,0 +1,476 @@
+"""The seeded development domains: code, app internals, rules and dashboards."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from .devstate import (
+    APP_ANNOUNCER,
+    APP_HPM,
+    APP_VRB,
+    BUNDLE_HPM,
+    CODE_APP_ANNOUNCER,
+    CODE_APP_HPM,
+    CODE_APP_REPORT,
+    CODE_DRIVER_PLUG,
+    CODE_DRIVER_SPARE,
+    CODE_LIB_UTILS,
+    VRB_PORCH,
+    AppInternals,
+    Bundle,
+    CodeItem,
+)
+from .model import App, Dashboard, HomeState
+from .seed_specs import (
+    APP_BASIC_RULES,
+    APP_DASHBOARD,
+    APP_ECOBEE,
+    APP_HSM,
+    APP_MODE_MANAGER,
+    APP_ROOM_LIGHTING,
+    APP_RULE_MACHINE,
+    BR_PORCH,
+    DASH_MAIN,
+    DASH_TABLET,
+    RL_OFFICE,
+    RULE_GOODNIGHT,
+    RULE_LEAK,
+    RULE_MOTION,
+)
+
+ANNOUNCER_SOURCE = """definition(
+    name: "Motion Announcer",
+    namespace: "acme",
+    author: "Acme",
+    description: "Announce motion on a speaker",
+    category: "Convenience",
+    iconUrl: "",
+    iconX2Url: ""
+)
+
+#include acme.Utils
+
+preferences {
+    section("Devices") {
+        input "motion", "capability.motionSensor", title: "Motion sensor"
+        input "speaker", "capability.speechSynthesis", title: "Speaker"
+    }
+}
+
+def installed() { initialize() }
+
+def updated() {
+    unsubscribe()
+    initialize()
+}
+
+def initialize() {
+    subscribe(motion, "motion.active", handler)
+}
+
+def handler(evt) {
+    speaker.speak("Motion on ${evt.displayName}")
+}
+"""
+
+PLUG_SOURCE = """metadata {
+    definition(name: "Acme Smart Plug", namespace: "acme", author: "Acme") {
+        capability "Switch"
+        capability "PowerMeter"
+        capability "Refresh"
+    }
+}
+
+def on() { sendEvent(name: "switch", value: "on") }
+
+def off() { sendEvent(name: "switch", value: "off") }
+
+def refresh() { }
+"""
+
+SPARE_SOURCE = """metadata {
+    definition(name: "Spare Test Driver", namespace: "acme", author: "Acme") {
+        capability "Sensor"
+    }
+}
+"""
+
+UTILS_SOURCE = """library(
+    name: "Utils",
+    namespace: "acme",
+    author: "Acme",
+    description: "Shared helpers"
+)
+
+def logDebug(msg) { if (settings.debug) log.debug msg }
+"""
+
+HPM_SOURCE = """definition(
+    name: "Hubitat Package Manager",
+    namespace: "dcm.hpm",
+    author: "Dominick Meglio",
+    description: "Install and update community packages"
+)
+
+def installed() { }
+"""
+
+
+def seed_apps(state: HomeState, maker_app_id: int) -> None:
+    apps = [
+        App(APP_HSM, "Hubitat® Safety Monitor", None, "Hubitat® Safety Monitor", app_type_id=1),
+        App(APP_MODE_MANAGER, "Mode Manager", None, "Mode Manager", app_type_id=2),
+        App(APP_RULE_MACHINE, "Rule Machine", None, "Rule Machine", app_type_id=3),
+        App(
+            RULE_MOTION,
+            "Rule-5.1",
+            "<b>Motion Lights - Kitchen</b>",
+            "Rule-5.1",
+            parent_id=APP_RULE_MACHINE,
+            app_type_id=4,
+        ),
+        App(
+            RULE_LEAK,
+            "Rule-5.1",
+            "<b>Leak Alarm</b>",
+            "Rule-5.1",
+            parent_id=APP_RULE_MACHINE,
+            app_type_id=4,
+        ),
+        App(
+            RULE_GOODNIGHT,
+            "Rule-5.1",
+            "Goodnight",
+            "Rule-5.1",
+            parent_id=APP_RULE_MACHINE,
+            app_type_id=4,
+        ),
+        App(APP_ROOM_LIGHTING, "Room Lighting", None, "Room Lighting", app_type_id=5),
+        App(
+            RL_OFFICE,
+            "Room Lights",
+            "Office Lights",
+            "Room Lights",
+            parent_id=APP_ROOM_LIGHTING,
+            app_type_id=6,
+        ),
+        App(APP_BASIC_RULES, "Basic Rules", None, "Basic Rules", app_type_id=7),
+        App(
+            BR_PORCH,
+            "Basic Rule",
+            "Porch light at sunset",
+            "Basic Rule",
+            parent_id=APP_BASIC_RULES,
+            app_type_id=8,
+        ),
+        App(APP_ECOBEE, "Ecobee Integration", None, "Ecobee Integration", app_type_id=9),
+        App(APP_DASHBOARD, "Hubitat® Dashboard", None, "Hubitat® Dashboard", app_type_id=10),
+        App(DASH_MAIN, "Dashboard", "Main", "Dashboard", parent_id=APP_DASHBOARD, app_type_id=11),
+        App(
+            DASH_TABLET,
+            "Dashboard",
+            "Kitchen Tablet",
+            "Dashboard",
+            parent_id=APP_DASHBOARD,
+            app_type_id=11,
+        ),
+        App(maker_app_id, "Maker API", "Maker API - Home Assistant", "Maker API", app_type_id=15),
+    ]
+    state.apps = {a.id: a for a in apps}
+    state.dashboards = {
+        DASH_MAIN: Dashboard(DASH_MAIN, "Main"),
+        DASH_TABLET: Dashboard(DASH_TABLET, "Kitchen Tablet"),
+    }
+
+
+def _report_source() -> str:
+    head = (
+        'definition(name: "Big Report", namespace: "acme", author: "Acme", '
+        'description: "A large generated app")\n\n'
+    )
+    body = "".join(
+        f'def section{i:04d}() {{\n    log.info "report section {i:04d} ' + "x" * 60 + '"\n}\n\n'
+        for i in range(1500)
+    )
+    return head + body
+
+
+def _rm_internals(
+    label: str, trigger: str, actions: list[str], devices: list[int], **state: Any
+) -> AppInternals:
+    return AppInternals(
+        page_title=f"Edit Rule {label}",
+        inputs=[
+            {"name": "origLabel", "type": "text", "title": "Name this Rule", "value": label},
+            {
+                "name": "tDev0",
+                "type": "capability.motionSensor",
+                "title": "Trigger devices",
+                "multiple": True,
+                "value": ",".join(str(d) for d in devices),
+            },
+            {
+                "name": "logging",
+                "type": "enum",
+                "title": "Logging",
+                "options": ["Events", "Triggers", "Actions"],
+                "value": ["Events"],
+            },
+            {
+                "name": "modesRestrict",
+                "type": "enum",
+                "title": "Only in these modes",
+                "multiple": True,
+                "options": [{"Day": "Day"}, {"Evening": "Evening"}, {"Night": "Night"}],
+                "value": '["Day","Evening"]',
+            },
+        ],
+        paragraphs=[f"<b>Trigger Events</b>: {trigger}", "<b>Actions</b>", *actions],
+        buttons=[
+            {"name": "updateRule", "title": "Update Rule"},
+            {"name": "runRuleAct", "title": "Run Actions"},
+            {"name": "stopRule", "title": "Stop Rule"},
+            {"name": "pausRule", "title": "Pause Rule"},
+        ],
+        state={"paused": False, "stopped": False, "privateBoolean": True, **state},
+        subscriptions=["motion", "contact"],
+        version=3,
+    )
+
+
+def seed_dev(state: HomeState) -> None:
+    """Add the development domains to a freshly seeded home."""
+    dev = state.dev
+    now = state.boot_time
+    dev.add_code(
+        CodeItem(
+            CODE_APP_ANNOUNCER,
+            "app",
+            "Motion Announcer",
+            "acme",
+            ANNOUNCER_SOURCE,
+            version=4,
+            modified=now - timedelta(days=9),
+            author="Acme",
+            description="Announce motion on a speaker",
+        )
+    )
+    dev.add_code(
+        CodeItem(
+            CODE_APP_REPORT,
+            "app",
+            "Big Report",
+            "acme",
+            _report_source(),
+            version=2,
+            modified=now - timedelta(days=30),
+            author="Acme",
+        )
+    )
+    dev.add_code(
+        CodeItem(
+            CODE_APP_HPM,
+            "app",
+            "Hubitat Package Manager",
+            "dcm.hpm",
+            HPM_SOURCE,
+            version=12,
+            modified=now - timedelta(days=60),
+            author="Dominick Meglio",
+        )
+    )
+    dev.add_code(
+        CodeItem(
+            CODE_DRIVER_PLUG,
+            "driver",
+            "Acme Smart Plug",
+            "acme",
+            PLUG_SOURCE,
+            version=7,
+            modified=now - timedelta(days=3),
+            author="Acme",
+            capabilities=["Switch", "PowerMeter", "Refresh"],
+        )
+    )
+    dev.add_code(
+        CodeItem(
+            CODE_DRIVER_SPARE,
+            "driver",
+            "Spare Test Driver",
+            "acme",
+            SPARE_SOURCE,
+            version=1,
+            modified=now - timedelta(days=1),
+            author="Acme",
+            capabilities=["Sensor"],
+        )
+    )
+    dev.add_code(
+        CodeItem(
+            CODE_LIB_UTILS,
+            "library",
+            "Utils",
+            "acme",
+            UTILS_SOURCE,
+            version=2,
+            modified=now - timedelta(days=10),
+            author="Acme",
+            description="Shared helpers",
+        )
+    )
+    dev.bundles[BUNDLE_HPM] = Bundle(
+        BUNDLE_HPM,
+        "HubitatPackageManager_Bundle",
+        "dcm.hpm",
+        apps=["Hubitat Package Manager"],
+    )
+    dev.bundle_urls["https://example.com/bundles/acme-tools.zip"] = Bundle(
+        0, "AcmeTools", "acme", drivers=["Acme Contact"], libraries=[]
+    )
+    # user app instances, the HPM instance, Visual Rules
+    state.apps[APP_ANNOUNCER] = App(
+        APP_ANNOUNCER,
+        "Motion Announcer",
+        "Hall motion announcer",
+        "Motion Announcer",
+        user=True,
+        app_type_id=CODE_APP_ANNOUNCER,
+    )
+    state.apps[APP_HPM] = App(
+        APP_HPM,
+        "Hubitat Package Manager",
+        None,
+        "Hubitat Package Manager",
+        user=True,
+        app_type_id=CODE_APP_HPM,
+    )
+    state.apps[APP_VRB] = App(
+        APP_VRB, "Visual Rules Builder", None, "Visual Rules Builder", app_type_id=108
+    )
+    state.apps[VRB_PORCH] = App(
+        VRB_PORCH,
+        "Visual Rule Builder",
+        "Porch light on motion",
+        "Visual Rule Builder",
+        parent_id=APP_VRB,
+        hidden=True,
+        app_type_id=109,
+    )
+    dev.vrb[VRB_PORCH] = {
+        "name": "Porch light on motion",
+        "rulePaused": False,
+        "whenNodes": [
+            {"type": "device", "deviceIds": [], "attribute": "motion", "value": "active"}
+        ],
+        "thenNodes": [{"type": "command", "deviceIds": [], "command": "on"}],
+        "elseNodes": [],
+        "promptHistory": [],
+    }
+    for app in state.apps.values():
+        dev.internals[app.id] = AppInternals(page_title=app.label or app.name)
+    dev.internals[APP_ANNOUNCER] = AppInternals(
+        page_title="Motion Announcer",
+        inputs=[
+            {"name": "motion", "type": "capability.motionSensor", "title": "Motion sensor"},
+            {"name": "speaker", "type": "capability.speechSynthesis", "title": "Speaker"},
+            {
+                "name": "volume",
+                "type": "number",
+                "title": "Volume",
+                "range": "0..100",
+                "value": 60,
+            },
+            {"name": "quietAtNight", "type": "bool", "title": "Quiet at night", "value": True},
+        ],
+        state={"announcements": 12},
+        subscriptions=["motion.active"],
+    )
+    dev.internals[APP_HPM] = AppInternals(
+        page_title="Hubitat Package Manager",
+        state={
+            "manifests": {
+                "https://example.com/acme/packageManifest.json": {
+                    "packageName": "Acme Tools",
+                    "version": "1.4.2",
+                    "beta": False,
+                    "apps": [{"id": "a1", "name": "Motion Announcer", "heID": CODE_APP_ANNOUNCER}],
+                    "drivers": [{"id": "d1", "name": "Acme Smart Plug", "heID": CODE_DRIVER_PLUG}],
+                },
+                "https://example.com/hpm/packageManifest.json": {
+                    "packageName": "Hubitat Package Manager",
+                    "version": "1.9.3",
+                    "beta": False,
+                    "apps": [{"id": "h1", "name": "Hubitat Package Manager", "heID": 3}],
+                    "drivers": [],
+                },
+            }
+        },
+    )
+    dev.internals[RULE_MOTION] = _rm_internals(
+        "Motion Lights - Kitchen",
+        "Kitchen Motion active",
+        ["On: Kitchen Lights", "Wait for event: Kitchen Motion inactive and stays 5:00"],
+        [],
+        allLocalVars={"timeout": {"type": "integer", "value": 300}},
+    )
+    dev.internals[RULE_LEAK] = _rm_internals(
+        "Leak Alarm",
+        "**BROKEN** Basement Leak Sensor wet",
+        ["Siren: **BROKEN** Hall Siren", "Notify: Phones"],
+        [],
+    )
+    dev.broken_pending.add(RULE_LEAK)
+    dev.internals[RULE_GOODNIGHT] = _rm_internals(
+        "Goodnight", "Mode becomes Night", ["Off: all lights", "Lock: Front Door"], []
+    )
+    dev.easy_dashboards[400] = {
+        "installedAppId": 400,
+        "name": "Living Room",
+        "showModeTile": True,
+        "showClockTile": False,
+        "showCalendarTile": False,
+        "showHSMTile": False,
+        "showEdit": True,
+        "showNavigation": True,
+        "showTutorial": False,
+        "navigationSelection": "",
+        "theme": "dark",
+        "deviceIds": "[]",
+    }
+    some = sorted(state.devices)[:4]
+    for dash_id, name in ((DASH_MAIN, "Main"), (DASH_TABLET, "Kitchen Tablet")):
+        dev.internals[dash_id] = AppInternals(
+            page_title=name,
+            inputs=[
+                {
+                    "name": "devicesPicked",
+                    "type": "capability.*",
+                    "title": "Authorized devices",
+                    "multiple": True,
+                    "value": [str(d) for d in some],
+                    "deviceIdsForDeviceList": list(some),
+                },
+                {"name": "localAccess", "type": "bool", "title": "Local access", "value": True},
+            ],
+            state={"accessToken": f"dash-token-{dash_id}"},
+        )
+        dev.layouts[dash_id] = {
+            "name": name,
+            "cols": 6,
+            "rows": 4,
+            "bgColor": "#000000",
+            "tiles": [
+                {"id": 0, "template": "clock", "col": 1, "row": 1, "colSpan": 1, "rowSpan": 1},
+                {
+                    "id": 1,
+                    "template": "attribute",
+                    "device": str(some[0]),
+                    "col": 2,
+                    "row": 1,
+                    "colSpan": 1,
+                    "rowSpan": 1,
+                },
+            ],
+        }
+    dev.next_app_id = max(max(state.apps) + 1, 401)
