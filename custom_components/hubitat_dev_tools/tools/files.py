@@ -96,7 +96,7 @@ class WriteFileTool(HubTool[WriteFileArgs]):
     kind = ToolKind.DESTRUCTIVE
 
     async def run(self, call: ToolCall, args: WriteFileArgs) -> dict[str, Any]:
-        return await call.hub.files.write(args.file_name, args.content)
+        return dict(await call.hub.files.write(args.file_name, args.content))
 
 
 class DeleteFileTool(HubTool[FileNameArgs]):
@@ -110,7 +110,7 @@ class DeleteFileTool(HubTool[FileNameArgs]):
     kind = ToolKind.DESTRUCTIVE
 
     async def run(self, call: ToolCall, args: FileNameArgs) -> dict[str, Any]:
-        return await call.hub.files.delete(args.file_name)
+        return dict(await call.hub.files.delete(args.file_name))
 
 
 ORDER = 70
