@@ -57,7 +57,7 @@ class VariableUpdate(TypedDict):
     """A hub variable set to a new value."""
 
     name: str
-    type: Any
+    type: str
     previous: Any
     value: Any
 
