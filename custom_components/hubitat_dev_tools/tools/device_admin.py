@@ -66,7 +66,7 @@ class UpdateDeviceTool(HubTool):
             for v in (upd.label, upd.name, upd.room, upd.enabled, upd.preferences, upd.dni)
         ) and (upd.tags is None):
             raise ToolError("Nothing to change: give at least one field to update.")
-        result = await call.hub.devices.update_device(args["device_id"], upd)
+        result = await call.hub.devices.admin.update_device(args["device_id"], upd)
         label = result["device"].get("label")
         applied = ", ".join(result["applied"]) or "nothing (already as requested)"
         return {"summary": f"Updated {label} (device {args['device_id']}): {applied}", **result}
@@ -99,7 +99,7 @@ class CreateDeviceTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Create it."""
-        result = await call.hub.devices.create_device(args["driver"], args.get("label"))
+        result = await call.hub.devices.admin.create_device(args["driver"], args.get("label"))
         dev = result["device"]
         if result["note"] is None:
             result.pop("note")
@@ -128,7 +128,7 @@ class DeleteDeviceTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Delete it."""
-        result = await call.hub.devices.delete_device(args["device_id"])
+        result = await call.hub.devices.admin.delete_device(args["device_id"])
         apps = result["apps_that_used_it"]
         summary = f"Deleted {result['label']} (device {result['device_id']})"
         if apps:
@@ -162,7 +162,9 @@ class ReplaceDeviceTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Replace it."""
-        result = await call.hub.devices.replace_device(args["old_device_id"], args["new_device_id"])
+        result = await call.hub.devices.admin.replace_device(
+            args["old_device_id"], args["new_device_id"]
+        )
         kept, new = result["kept"], result["new_hardware_from"]
         return {
             "summary": f"{kept['label']} (device {kept['device_id']}) now uses the hardware of "
@@ -240,7 +242,7 @@ class SearchCompatibleDevicesTool(HubTool):
                 "Give text or protocol: the full catalog has about a thousand entries.",
                 hint="For example text='zooz dimmer' or protocol='Matter'.",
             )
-        return await call.hub.devices.compatible_devices(
+        return await call.hub.devices.compatible.search(
             args.get("text"), args.get("protocol"), args["limit"], args["include_instructions"]
         )
 

@@ -251,7 +251,7 @@ class GetDeviceAttributeTool(HubTool):
         if condition is None:
             values = await manager.read_attribute(ids, args["attribute"])
             return {"attribute": args["attribute"], "values": values}
-        result = await manager.wait_attribute(
+        result = await manager.waits.wait_attribute(
             ids,
             args["attribute"],
             condition,
@@ -334,10 +334,10 @@ class CallDeviceCommandTool(HubTool):
             raise ToolError("Give device_id and command (or a commands batch).")
         manager = call.hub.devices
         condition = make_condition(args["wait_for"]) if "wait_for" in args else None
-        prepared = await manager.prepare(
+        prepared = await manager.commands.prepare(
             args["device_id"], args["command"], args.get("arguments"), confirm=args["confirm"]
         )
-        await manager.execute(prepared)
+        await manager.commands.execute(prepared)
         out: dict[str, Any] = {
             "summary": f"Sent {prepared.command} to {prepared.device_label} "
             f"(device {prepared.device_id})",
@@ -349,7 +349,7 @@ class CallDeviceCommandTool(HubTool):
             out["repairs"] = prepared.repairs
         if condition is not None:
             spec = args["wait_for"]
-            out["wait"] = await manager.wait_attribute(
+            out["wait"] = await manager.waits.wait_attribute(
                 [prepared.device_id],
                 spec["attribute"],
                 condition,
@@ -370,8 +370,8 @@ class CallDeviceCommandTool(HubTool):
                 code="device_not_allowed",
             )
         manager = call.hub.devices
-        prepared = await manager.prepare_many(entries, confirm=args["confirm"])
-        results = await manager.execute_many(prepared)
+        prepared = await manager.commands.prepare_many(entries, confirm=args["confirm"])
+        results = await manager.commands.execute_many(prepared)
         failed = [r for r in results if r["status"] != "sent"]
         summary = f"Sent {len(results) - len(failed)} of {len(results)} commands"
         if failed:
