@@ -25,6 +25,7 @@ import probatio as vol
 
 _ABSENT: Any = object()
 _META = "hubitat_dev_tools_arg"
+_BASE_FIELDS = frozenset({"hub", "confirm"})  # ToolArgs' own fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +71,15 @@ class ToolArgs:
 
 
 def schema_fields(args_type: type[ToolArgs]) -> dict[Any, Any]:
-    """The schema entries of a tool's own arguments, in declaration order."""
+    """The schema entries of a tool's own arguments, in declaration order.
+
+    A tool that declares ``confirm`` itself (a write tool's own confirmation) gets it after
+    its other arguments, where it is declared (a dataclass keeps a redeclared field at the
+    base class' position).
+    """
     out: dict[Any, Any] = {}
-    for f in dataclasses.fields(args_type):
+    fields = dataclasses.fields(args_type)
+    for f in sorted(fields, key=lambda f: f.name in _BASE_FIELDS):
         spec = f.metadata.get(_META)
         if not isinstance(spec, ArgSpec):
             continue  # hub / confirm: added by the base class

@@ -7,6 +7,8 @@ from .admin import DeviceAdmin, DeviceUpdate, coerce_preference, edit_form
 from .commands import (
     HARMLESS_COMMANDS,
     SENSITIVE_CAPABILITIES,
+    BatchResult,
+    CommandEntry,
     DeviceCommands,
     PreparedCommand,
     describe_command,
@@ -24,6 +26,8 @@ __all__ = [
     "SENSITIVE_CAPABILITIES",
     "AttributeCondition",
     "AttributeWaits",
+    "BatchResult",
+    "CommandEntry",
     "CompatibleDevices",
     "DeviceAdmin",
     "DeviceCommands",

@@ -6,7 +6,7 @@ import asyncio
 import difflib
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from ...errors import ToolError
 from ...hub.client import HubClient
@@ -46,6 +46,34 @@ def describe_command(cmd: Command) -> str:
     return f"{cmd.name}({params})"
 
 
+class CommandEntry(TypedDict):
+    """One entry of a command batch (as the tool's schema validated it)."""
+
+    device_id: str
+    command: str
+    arguments: NotRequired[list[Any]]
+
+
+class TypedArgument(TypedDict):
+    """A command argument as the hub's runmethod takes it."""
+
+    type: str
+    value: Any
+
+
+class BatchResult(TypedDict):
+    """What happened to one entry of a batch."""
+
+    device_id: str
+    label: str
+    command: str
+    arguments: list[Any]
+    repairs: NotRequired[list[str]]
+    status: NotRequired[str]  # sent | failed (always set once the entry ran)
+    error: NotRequired[str]
+    message: NotRequired[str]
+
+
 @dataclass(slots=True)
 class PreparedCommand:
     """A command checked against the device's declaration, ready to send."""
@@ -53,7 +81,7 @@ class PreparedCommand:
     device_id: str
     device_label: str
     command: str
-    args: list[dict[str, Any]]
+    args: list[TypedArgument]
     repairs: list[str] = field(default_factory=list)
     sensitive: bool = False
 
@@ -149,7 +177,7 @@ def prepare_command(
             f"{describe_command(cmd)} needs at least its first argument '{cmd.params[0].name}'"
         )
     repairs: list[str] = []
-    typed = [
+    typed: list[TypedArgument] = [
         {"type": param.type, "value": _coerce_arg(param, value, repairs)}
         for param, value in zip(cmd.params, args, strict=False)
     ]
@@ -202,7 +230,7 @@ class DeviceCommands:
         return prepared
 
     async def prepare_many(
-        self, entries: list[dict[str, Any]], *, confirm: bool
+        self, entries: list[CommandEntry], *, confirm: bool
     ) -> list[PreparedCommand]:
         """Validate every entry of a batch; refuse the whole batch if any entry is invalid."""
         ids = sorted({str(e["device_id"]) for e in entries})
@@ -247,12 +275,12 @@ class DeviceCommands:
 
     async def execute_many(
         self, prepared: list[PreparedCommand], *, concurrency: int = BATCH_CONCURRENCY
-    ) -> list[dict[str, Any]]:
+    ) -> list[BatchResult]:
         """Send prepared commands with bounded concurrency; one result per entry, in order."""
         sem = asyncio.Semaphore(concurrency)
 
-        async def one(item: PreparedCommand) -> dict[str, Any]:
-            out: dict[str, Any] = {
+        async def one(item: PreparedCommand) -> BatchResult:
+            out: BatchResult = {
                 "device_id": item.device_id,
                 "label": item.device_label,
                 "command": item.command,
@@ -264,7 +292,9 @@ class DeviceCommands:
                 try:
                     await self.execute(item)
                 except HubError as err:
-                    out.update(status="failed", error=err.code, message=str(err))
+                    out["status"] = "failed"
+                    out["error"] = err.code
+                    out["message"] = str(err)
                     return out
             out["status"] = "sent"
             return out
