@@ -97,8 +97,6 @@ class CreateDeviceTool(HubTool[CreateDeviceArgs]):
     async def run(self, call: ToolCall, args: CreateDeviceArgs) -> dict[str, Any]:
         result = await call.hub.devices.admin.create_device(args.driver, args.label)
         dev = result["device"]
-        if result["note"] is None:
-            result.pop("note")
         return {
             "summary": f"Created {dev['label']} (device {dev['device_id']}, {result['driver']})",
             **result,
@@ -221,9 +219,10 @@ class SearchCompatibleDevicesTool(HubTool[SearchCompatibleDevicesArgs]):
                 "Give text or protocol: the full catalog has about a thousand entries.",
                 hint="For example text='zooz dimmer' or protocol='Matter'.",
             )
-        return await call.hub.devices.compatible.search(
+        found = await call.hub.devices.compatible.search(
             args.text, args.protocol, args.limit, args.include_instructions
         )
+        return {**found}
 
 
 ORDER = 25

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, NotRequired, TypedDict
@@ -59,7 +60,7 @@ def _timestamp(value: Any) -> str:
     return str(value)
 
 
-def project(device: dict[str, Any], fields: list[str] | None) -> dict[str, Any]:
+def project(device: Mapping[str, Any], fields: list[str] | None) -> Mapping[str, Any]:
     """Keep device_id plus the requested fields (``states.<attr>`` picks single states)."""
     if not fields:
         return device

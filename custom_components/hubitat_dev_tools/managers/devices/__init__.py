@@ -3,7 +3,16 @@ and administer them (the parts are described in ``query.DeviceManager``)."""
 
 from __future__ import annotations
 
-from .admin import DeviceAdmin, DeviceUpdate, coerce_preference, edit_form
+from .admin import (
+    CreateResult,
+    DeleteResult,
+    DeviceAdmin,
+    DeviceUpdate,
+    ReplaceResult,
+    UpdateResult,
+    coerce_preference,
+    edit_form,
+)
 from .commands import (
     HARMLESS_COMMANDS,
     SENSITIVE_CAPABILITIES,
@@ -14,10 +23,10 @@ from .commands import (
     describe_command,
     prepare_command,
 )
-from .compatible import CompatibleDevices
+from .compatible import CompatibleDevices, CompatibleSearch
 from .query import DeviceFilter, DeviceManager
 from .values import to_number, values_equal
-from .waits import COMPARATORS, MAX_WAIT_MS, AttributeCondition, AttributeWaits
+from .waits import COMPARATORS, MAX_WAIT_MS, AttributeCondition, AttributeWaits, WaitResult
 
 __all__ = [
     "COMPARATORS",
@@ -29,12 +38,18 @@ __all__ = [
     "BatchResult",
     "CommandEntry",
     "CompatibleDevices",
+    "CompatibleSearch",
+    "CreateResult",
+    "DeleteResult",
     "DeviceAdmin",
     "DeviceCommands",
     "DeviceFilter",
     "DeviceManager",
     "DeviceUpdate",
     "PreparedCommand",
+    "ReplaceResult",
+    "UpdateResult",
+    "WaitResult",
     "coerce_preference",
     "describe_command",
     "edit_form",

@@ -6,7 +6,7 @@ import asyncio
 import difflib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from ...errors import ToolError
 from ...hub.client import HubClient
@@ -23,7 +23,14 @@ from ...hub.devices import (
     set_disabled,
 )
 from ...hub.errors import HubError
-from ...hub.models import norm_id, parse_csv, parse_device_full
+from ...hub.models import (
+    AppUse,
+    DeviceDetailEntry,
+    DeviceEntry,
+    norm_id,
+    parse_csv,
+    parse_device_full,
+)
 from ...hub.rooms import fetch_rooms
 from .values import to_number
 
@@ -126,6 +133,47 @@ class DeviceUpdate:
         return any(v is not None for v in (self.label, self.name, self.room, self.dni, self.tags))
 
 
+class UpdateResult(TypedDict):
+    """The steps that landed and the device as it is now."""
+
+    applied: list[str]
+    room_name: str | None
+    device: DeviceDetailEntry
+
+
+class CreateResult(TypedDict):
+    device: DeviceEntry
+    driver: str
+    virtual: bool
+    note: NotRequired[str]  # a radio driver's shell: how to pair real hardware instead
+
+
+class DeleteResult(TypedDict):
+    device_id: str
+    label: str
+    child_ids_removed: list[str]
+    apps_that_used_it: list[AppUse]
+
+
+class DeviceRef(TypedDict):
+    device_id: str
+    label: str
+
+
+class KeptDevice(DeviceRef):
+    apps_using: list[AppUse]
+
+
+class HardwareSource(DeviceRef):
+    driver: str | None
+
+
+class ReplaceResult(TypedDict):
+    device: DeviceEntry
+    kept: KeptDevice
+    new_hardware_from: HardwareSource
+
+
 class DeviceAdmin:
     """Device edits, creation, deletion and hardware replacement."""
 
@@ -133,7 +181,7 @@ class DeviceAdmin:
         self._client = client
         self._devices = devices
 
-    async def update_device(self, device_id: str, upd: DeviceUpdate) -> dict[str, Any]:
+    async def update_device(self, device_id: str, upd: DeviceUpdate) -> UpdateResult:
         """Edit a device in a safe order; validate everything before sending anything.
 
         Order: the wholesale edit form (label, name, DNI, tags, room; re-posted complete
@@ -211,11 +259,13 @@ class DeviceAdmin:
                 ) from err
             done.append(name)
         after = await self._devices.get_device(device_id)
+        device = after.summary.detail_entry()
+        device["preferences"] = after.preferences
+        device["dni"] = after.summary.dni
         return {
             "applied": done,
             "room_name": room_name,
-            "device": after.summary.as_dict()
-            | {"preferences": after.preferences, "dni": after.summary.dni},
+            "device": device,
         }
 
     async def _resolve_room(self, room: str) -> tuple[str, str | None]:
@@ -241,7 +291,7 @@ class DeviceAdmin:
             if d.get("type") != "dep" and d.get("category") != "Hidden"
         ]
 
-    async def create_device(self, driver: str, label: str | None) -> dict[str, Any]:
+    async def create_device(self, driver: str, label: str | None) -> CreateResult:
         """Create a device from a driver type (built-in virtual types via createVirtual)."""
         drivers = await self.drivers()
         wanted = driver.strip().lower()
@@ -276,18 +326,20 @@ class DeviceAdmin:
                 form["label"] = label
                 await post_device_update(self._client, form)
         detail = await self._devices.get_device(new_id)
-        return {
+        out: CreateResult = {
             "device": detail.summary.as_dict(),
             "driver": name,
             "virtual": is_virtual,
-            "note": None
-            if is_virtual or match.get("type") == "usr"
-            else "A radio driver creates an unpaired shell; pair real hardware by inclusion "
-            "instead (hub_call_radio_action action=inclusion_start, or the hub's Add Device "
-            "page).",
         }
+        if not is_virtual and match.get("type") != "usr":
+            out["note"] = (
+                "A radio driver creates an unpaired shell; pair real hardware by inclusion "
+                "instead (hub_call_radio_action action=inclusion_start, or the hub's Add Device "
+                "page)."
+            )
+        return out
 
-    async def delete_device(self, device_id: str) -> dict[str, Any]:
+    async def delete_device(self, device_id: str) -> DeleteResult:
         """Delete a device; report the apps that referenced it."""
         detail = await self._devices.get_device(device_id)
         await force_delete(self._client, device_id)
@@ -298,7 +350,7 @@ class DeviceAdmin:
             "apps_that_used_it": detail.apps_using,
         }
 
-    async def replace_device(self, old_id: str, new_id: str) -> dict[str, Any]:
+    async def replace_device(self, old_id: str, new_id: str) -> ReplaceResult:
         """Move ``new_id``'s hardware onto ``old_id`` (old id, label, room, apps are kept)."""
         if old_id == new_id:
             raise ToolError("old_device_id and new_device_id must differ.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any
+from typing import Any, TypedDict
 
 from ...errors import ToolError
 from ...hub.client import HubClient
@@ -24,6 +24,14 @@ def _plain_text(value: Any) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+class CompatibleSearch(TypedDict):
+    """Catalog rows (empty fields left out), how many are shown and how many matched."""
+
+    devices: list[dict[str, Any]]
+    count: int
+    matches: int
+
+
 class CompatibleDevices:
     """Search of the compatible-device catalog."""
 
@@ -33,7 +41,7 @@ class CompatibleDevices:
 
     async def search(
         self, text: str | None, protocol: str | None, limit: int, instructions: bool
-    ) -> dict[str, Any]:
+    ) -> CompatibleSearch:
         """Search Hubitat's compatible-device catalog (cached for a day: it is static)."""
         now = time.monotonic()
         want = _protocol_key(protocol) if protocol else None

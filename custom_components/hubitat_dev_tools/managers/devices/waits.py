@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ...errors import ToolError
 from .values import to_number, values_equal
@@ -16,6 +16,17 @@ if TYPE_CHECKING:
 COMPARATORS = ("eq", "ne", "gt", "gte", "lt", "lte", "between")
 MAX_WAIT_MS = 60_000
 POLL_INTERVAL = 0.25
+
+
+class WaitResult(TypedDict):
+    """How a wait ended: matched (or timed out), how long it took, the last values read."""
+
+    matched: bool
+    condition: str
+    mode: str
+    waited_ms: int
+    values: dict[str, Any]
+    matched_devices: list[str]
 
 
 @dataclass(slots=True)
@@ -81,7 +92,7 @@ class AttributeWaits:
         mode: str = "all",
         stable_for_ms: int = 0,
         timeout_ms: int = 10_000,
-    ) -> dict[str, Any]:
+    ) -> WaitResult:
         """Wait until the condition holds (on any/all devices) for ``stable_for_ms``.
 
         Event-driven while the live cache runs (reads from the cache, wakes on the next
