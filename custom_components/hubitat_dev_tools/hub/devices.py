@@ -36,6 +36,11 @@ async def fetch_devices(client: HubClient) -> list[DeviceSummary]:
     return devices
 
 
+async def fetch_device_states(client: HubClient) -> list[DeviceSummary]:
+    """Every device with room and current states, without capabilities (one request)."""
+    return parse_device_tree(await client.get_json("/hub2/devicesList"))
+
+
 def _no_device(device_id: str) -> HubNotFoundError:
     return HubNotFoundError(f"No device with id {device_id} on the hub", subject="device")
 

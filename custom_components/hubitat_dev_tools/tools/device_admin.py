@@ -59,10 +59,7 @@ class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
             dni=args.dni,
             tags=args.tags,
         )
-        if not any(
-            v is not None
-            for v in (upd.label, upd.name, upd.room, upd.enabled, upd.preferences, upd.dni)
-        ) and (upd.tags is None):
+        if upd.is_empty:
             raise ToolError("Nothing to change: give at least one field to update.")
         result = await call.hub.devices.admin.update_device(args.device_id, upd)
         label = result["device"].get("label")

@@ -132,6 +132,11 @@ class DeviceUpdate:
         """True when the wholesale edit form is needed."""
         return any(v is not None for v in (self.label, self.name, self.room, self.dni, self.tags))
 
+    @property
+    def is_empty(self) -> bool:
+        """True when nothing is asked to change."""
+        return not self.form_fields and self.enabled is None and self.preferences is None
+
 
 class UpdateResult(TypedDict):
     """The steps that landed and the device as it is now."""

@@ -16,13 +16,18 @@ from typing import Any
 
 from ...errors import ToolError
 from ...hub.client import HubClient
-from ...hub.devices import fetch_device, fetch_device_events, fetch_devices, fetch_maker_device
+from ...hub.devices import (
+    fetch_device,
+    fetch_device_events,
+    fetch_device_states,
+    fetch_devices,
+    fetch_maker_device,
+)
 from ...hub.errors import HubNotFoundError
 from ...hub.models import (
     DeviceDetail,
     DeviceSummary,
     coerce_numeric_text,
-    parse_device_tree,
     parse_hub_time,
 )
 from ...hub.state_cache import StateCache
@@ -77,12 +82,19 @@ class DeviceFilter:
         return self.include_disabled or not dev.disabled
 
 
+def _no_device(device_id: str) -> HubNotFoundError:
+    return HubNotFoundError(
+        f"No device with id {device_id} on the hub",
+        hint="Use hub_list_devices to find the device id.",
+    )
+
+
 def _clean_text(value: Any) -> Any:
     return _TAG_RE.sub("", value).strip() if isinstance(value, str) else value
 
 
 class DeviceManager:
-    """Device reads, commands and administration."""
+    """Device reads; waits, commands, administration and the catalog are its parts."""
 
     def __init__(self, client: HubClient) -> None:
         self._client = client
@@ -141,16 +153,12 @@ class DeviceManager:
             detail = await self.get_device(device_ids[0])
             found = {detail.summary.id: detail.summary}
         else:
-            tree = await self._client.get_json("/hub2/devicesList")
-            found = {d.id: d for d in parse_device_tree(tree)}
+            found = {d.id: d for d in await fetch_device_states(self._client)}
         out: dict[str, Any] = {}
         for dev_id in device_ids:
             dev = found.get(dev_id)
             if dev is None:
-                raise HubNotFoundError(
-                    f"No device with id {dev_id} on the hub",
-                    hint="Use hub_list_devices to find the device id.",
-                )
+                raise _no_device(dev_id)
             if attribute not in dev.states:
                 raise ToolError(
                     f"Device {dev_id} ({dev.display_name}) has no attribute '{attribute}'. "
@@ -171,10 +179,7 @@ class DeviceManager:
         try:
             raw = await fetch_device_events(self._client, device_id)
         except HubNotFoundError as err:
-            raise HubNotFoundError(
-                f"No device with id {device_id} on the hub",
-                hint="Use hub_list_devices to find the device id.",
-            ) from err
+            raise _no_device(device_id) from err
         out: list[dict[str, Any]] = []
         for ev in raw:
             when = parse_hub_time(ev.get("date"))
