@@ -24,6 +24,7 @@ import aiohttp
 from benchmarks._figures import p95
 from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
 from custom_components.hubitat_dev_tools.managers.hub import Hub
+from custom_components.hubitat_dev_tools.tools.args import build_args
 from custom_components.hubitat_dev_tools.tools.base import HubTool, ToolCall, json_safe
 from custom_components.hubitat_dev_tools.tools.devices import (
     CallDeviceCommandTool,
@@ -59,8 +60,10 @@ class _Bench:
             hass=cast(Any, None), runtime=cast(Any, runtime), caller=cast(Any, None), tool_name=""
         )
 
-    async def tool(self, tool: HubTool, args: dict[str, Any]) -> Any:
-        data = await tool.run(self.call, tool.parameters(args))
+    async def tool(self, tool: HubTool[Any], args: dict[str, Any]) -> Any:
+        validated = tool.parameters(args)
+        typed = validated if tool.args_type is None else build_args(tool.args_type, validated)
+        data = await tool.run(self.call, typed)
         return json_safe(data)
 
     async def raw(self, path: str) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
@@ -35,6 +36,11 @@ async def fetch_devices(client: HubClient) -> list[DeviceSummary]:
     return devices
 
 
+async def fetch_device_states(client: HubClient) -> list[DeviceSummary]:
+    """Every device with room and current states, without capabilities (one request)."""
+    return parse_device_tree(await client.get_json("/hub2/devicesList"))
+
+
 def _no_device(device_id: str) -> HubNotFoundError:
     return HubNotFoundError(f"No device with id {device_id} on the hub", subject="device")
 
@@ -54,13 +60,13 @@ async def fetch_device(client: HubClient, device_id: str) -> DeviceDetail:
 
 
 async def run_command(
-    client: HubClient, device_id: str, command: str, args: list[dict[str, Any]]
+    client: HubClient, device_id: str, command: str, args: Sequence[Mapping[str, Any]]
 ) -> None:
     """Run a command through the admin runmethod endpoint (typed args)."""
     try:
         await client.post_json(
             "/device/runmethod",
-            {"id": int(device_id), "method": command, "args": args},
+            {"id": int(device_id), "method": command, "args": list(args)},
             what=f"run {command} on device {device_id}",
         )
     except HubRefusedError as err:
@@ -129,7 +135,7 @@ async def fetch_drivers(client: HubClient) -> list[dict[str, Any]]:
     """GET /device/drivers: [{id, name, namespace, type (sys|usr|dep), category, ...}]."""
     data = await client.get_json("/device/drivers")
     items = data.get("drivers") if isinstance(data, dict) else data
-    return [d for d in items or [] if isinstance(d, dict)]
+    return dict_list(items)
 
 
 async def create_from_driver(client: HubClient, type_id: str) -> str:

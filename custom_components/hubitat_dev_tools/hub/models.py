@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 UNASSIGNED_ROOM_ID = "999999"
 
@@ -138,6 +138,45 @@ def parse_commands(raw: Any) -> list[Command]:
     return list(result.values())
 
 
+class DeviceEntry(TypedDict):
+    """A device as listed (``DeviceSummary.as_dict``)."""
+
+    device_id: str
+    label: str
+    name: str
+    room: str | None
+    type: str | None
+    states: dict[str, Any]
+    capabilities: NotRequired[list[str]]
+    disabled: NotRequired[bool]
+    last_activity: NotRequired[str]
+    parent_id: NotRequired[str]
+    child_ids: NotRequired[list[str]]
+    tags: NotRequired[list[str]]
+
+
+class AppUse(TypedDict):
+    """An app or rule that uses a device."""
+
+    app_id: str | None
+    label: Any
+    name: Any
+    disabled: bool
+
+
+class DeviceDetailEntry(DeviceEntry):
+    """A device in full (``DeviceDetail.as_dict``, plus what the device tools add)."""
+
+    driver: NotRequired[str | None]
+    attributes: NotRequired[list[dict[str, Any]]]
+    commands: NotRequired[list[dict[str, Any]]]
+    preferences: NotRequired[list[dict[str, Any]]]
+    apps_using: NotRequired[list[AppUse]]
+    parent_app: NotRequired[dict[str, Any]]
+    room_id: NotRequired[str | None]
+    dni: NotRequired[str | None]
+
+
 @dataclass(slots=True)
 class DeviceSummary:
     """A device as listed: identity, room and current states in one record."""
@@ -162,9 +201,9 @@ class DeviceSummary:
         """Return the label, or the name when there is no label."""
         return self.label or self.name
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> DeviceEntry:
         """Return JSON-safe data (empty optional fields left out)."""
-        out: dict[str, Any] = {
+        out: DeviceEntry = {
             "device_id": self.id,
             "label": self.display_name,
             "name": self.name,
@@ -185,6 +224,10 @@ class DeviceSummary:
         if self.tags:
             out["tags"] = self.tags
         return out
+
+    def detail_entry(self) -> DeviceDetailEntry:
+        """``as_dict()`` as the start of a detail entry (whose further keys are optional)."""
+        return cast(DeviceDetailEntry, self.as_dict())
 
 
 def _states_from_list(raw: Any) -> dict[str, Any]:
@@ -289,7 +332,7 @@ class DeviceDetail:
     commands: list[Command]
     driver: str | None = None
     preferences: list[dict[str, Any]] = field(default_factory=list)
-    apps_using: list[dict[str, Any]] = field(default_factory=list)
+    apps_using: list[AppUse] = field(default_factory=list)
     parent_app: dict[str, Any] | None = None
     version: int | None = None
     raw_device: dict[str, Any] = field(default_factory=dict)
@@ -301,9 +344,9 @@ class DeviceDetail:
                 return cmd
         return None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> DeviceDetailEntry:
         """Return JSON-safe data."""
-        out = self.summary.as_dict()
+        out = self.summary.detail_entry()
         out["driver"] = self.driver
         out["attributes"] = [a.as_dict() for a in self.attributes]
         out["commands"] = [c.as_dict() for c in self.commands]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import probatio as vol
@@ -9,13 +10,30 @@ import probatio as vol
 from ..errors import ToolError
 from ..managers.devices import DeviceUpdate
 from ..safety import ToolKind
+from .args import ToolArgs, arg
 from .base import HubTool, ToolCall
 from .devices import DEVICE_ID
 
+TOOL_DOMAIN = "devices"
 
-class UpdateDeviceTool(HubTool):
-    """hub_update_device."""
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UpdateDeviceArgs(ToolArgs):
+    device_id: str = arg(DEVICE_ID, "Device id (from hub_list_devices)", required=True)
+    label: str | None = arg(vol.All(str, vol.Length(max=200)), "New label (what users see)")
+    name: str | None = arg(vol.All(str, vol.Length(max=200)), "New device name")
+    room: str | None = arg(str, "Room name or id; 'unassigned' to clear")
+    enabled: bool | None = arg(bool, "false disables the device, true enables it")
+    preferences: dict[str, Any] | None = arg(
+        vol.All(dict, vol.Length(min=1, max=50)), "Driver preferences, e.g. {'logEnable': false}"
+    )
+    dni: str | None = arg(vol.All(str, vol.Length(min=1, max=100)), "Device network id")
+    tags: list[str] | None = arg(
+        vol.All([str], vol.Length(max=50)), "Tags (replaces the current list)"
+    )
+
+
+class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
     name = "hub_update_device"
     title = "Update device"
     description = (
@@ -28,53 +46,38 @@ class UpdateDeviceTool(HubTool):
         "landed. To move many devices into one room use hub_update_room. Cannot change the "
         "driver."
     )
-    domain = "devices"
     kind = ToolKind.WRITE
     idempotent = True
-    fields = {
-        vol.Required("device_id", description="Device id (from hub_list_devices)"): DEVICE_ID,
-        vol.Optional("label", description="New label (what users see)"): vol.All(
-            str, vol.Length(max=200)
-        ),
-        vol.Optional("name", description="New device name"): vol.All(str, vol.Length(max=200)),
-        vol.Optional("room", description="Room name or id; 'unassigned' to clear"): str,
-        vol.Optional("enabled", description="false disables the device, true enables it"): bool,
-        vol.Optional(
-            "preferences", description="Driver preferences, e.g. {'logEnable': false}"
-        ): vol.All(dict, vol.Length(min=1, max=50)),
-        vol.Optional("dni", description="Device network id"): vol.All(
-            str, vol.Length(min=1, max=100)
-        ),
-        vol.Optional("tags", description="Tags (replaces the current list)"): vol.All(
-            [str], vol.Length(max=50)
-        ),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Apply the edits."""
+    async def run(self, call: ToolCall, args: UpdateDeviceArgs) -> dict[str, Any]:
         upd = DeviceUpdate(
-            label=args.get("label"),
-            name=args.get("name"),
-            room=args.get("room"),
-            enabled=args.get("enabled"),
-            preferences=args.get("preferences"),
-            dni=args.get("dni"),
-            tags=args.get("tags"),
+            label=args.label,
+            name=args.name,
+            room=args.room,
+            enabled=args.enabled,
+            preferences=args.preferences,
+            dni=args.dni,
+            tags=args.tags,
         )
-        if not any(
-            v is not None
-            for v in (upd.label, upd.name, upd.room, upd.enabled, upd.preferences, upd.dni)
-        ) and (upd.tags is None):
+        if upd.is_empty:
             raise ToolError("Nothing to change: give at least one field to update.")
-        result = await call.hub.devices.update_device(args["device_id"], upd)
+        result = await call.hub.devices.admin.update_device(args.device_id, upd)
         label = result["device"].get("label")
         applied = ", ".join(result["applied"]) or "nothing (already as requested)"
-        return {"summary": f"Updated {label} (device {args['device_id']}): {applied}", **result}
+        return {"summary": f"Updated {label} (device {args.device_id}): {applied}", **result}
 
 
-class CreateDeviceTool(HubTool):
-    """hub_create_device."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateDeviceArgs(ToolArgs):
+    driver: str = arg(
+        vol.All(vol.Coerce(str), vol.Length(min=1, max=200)),
+        "Driver name (e.g. 'Virtual Switch') or id",
+        required=True,
+    )
+    label: str | None = arg(vol.All(str, vol.Length(min=1, max=200)), "Label of the new device")
 
+
+class CreateDeviceTool(HubTool[CreateDeviceArgs]):
     name = "hub_create_device"
     title = "Create device"
     description = (
@@ -85,50 +88,37 @@ class CreateDeviceTool(HubTool):
         "inclusion (hub_call_radio_action). Set its room etc. afterwards with "
         "hub_update_device; delete with hub_delete_device."
     )
-    domain = "devices"
     kind = ToolKind.WRITE
     idempotent = False
-    fields = {
-        vol.Required("driver", description="Driver name (e.g. 'Virtual Switch') or id"): vol.All(
-            vol.Coerce(str), vol.Length(min=1, max=200)
-        ),
-        vol.Optional("label", description="Label of the new device"): vol.All(
-            str, vol.Length(min=1, max=200)
-        ),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Create it."""
-        result = await call.hub.devices.create_device(args["driver"], args.get("label"))
+    async def run(self, call: ToolCall, args: CreateDeviceArgs) -> dict[str, Any]:
+        result = await call.hub.devices.admin.create_device(args.driver, args.label)
         dev = result["device"]
-        if result["note"] is None:
-            result.pop("note")
         return {
             "summary": f"Created {dev['label']} (device {dev['device_id']}, {result['driver']})",
             **result,
         }
 
 
-class DeleteDeviceTool(HubTool):
-    """hub_delete_device."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeleteDeviceArgs(ToolArgs):
+    device_id: str = arg(DEVICE_ID, "Device id to delete", required=True)
 
+
+class DeleteDeviceTool(HubTool[DeleteDeviceArgs]):
     name = "hub_delete_device"
     title = "Delete device"
     description = (
         "Permanently delete a device (virtual or real; a real device's radio pairing is lost "
         "and child devices go with it). Apps and rules that used it lose it: check "
-        "apps_using with hub_get_device first and tell the user. Needs confirm=true and a hub "
-        "backup from the last 24 hours (hub_create_backup). To disable instead, use "
+        "apps_using with hub_get_device first and tell the user. To disable instead, use "
         "hub_update_device(enabled=false)."
     )
-    domain = "devices"
     kind = ToolKind.DESTRUCTIVE
     idempotent = True
-    fields = {vol.Required("device_id", description="Device id to delete"): DEVICE_ID}
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Delete it."""
-        result = await call.hub.devices.delete_device(args["device_id"])
+    async def run(self, call: ToolCall, args: DeleteDeviceArgs) -> dict[str, Any]:
+        result = await call.hub.devices.admin.delete_device(args.device_id)
         apps = result["apps_that_used_it"]
         summary = f"Deleted {result['label']} (device {result['device_id']})"
         if apps:
@@ -138,9 +128,13 @@ class DeleteDeviceTool(HubTool):
         return {"summary": summary, **result}
 
 
-class ReplaceDeviceTool(HubTool):
-    """hub_replace_device."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplaceDeviceArgs(ToolArgs):
+    old_device_id: str = arg(DEVICE_ID, "Device to keep (id, apps, room)", required=True)
+    new_device_id: str = arg(DEVICE_ID, "Device whose hardware it takes", required=True)
 
+
+class ReplaceDeviceTool(HubTool[ReplaceDeviceArgs]):
     name = "hub_replace_device"
     title = "Replace device hardware"
     description = (
@@ -149,20 +143,13 @@ class ReplaceDeviceTool(HubTool):
         "states); the new device's record disappears. Use it when a physical device was "
         "swapped for a new one that was paired as a separate device. The new device must be "
         "one the hub offers as a replacement (same main capabilities); otherwise the refusal "
-        "lists them. Needs confirm=true and a hub backup from the last 24 hours. To point apps at "
-        "a different device id instead, use hub_swap_device."
+        "lists them. To point apps at a different device id instead, use hub_swap_device."
     )
-    domain = "devices"
     kind = ToolKind.DESTRUCTIVE
     idempotent = False
-    fields = {
-        vol.Required("old_device_id", description="Device to keep (id, apps, room)"): DEVICE_ID,
-        vol.Required("new_device_id", description="Device whose hardware it takes"): DEVICE_ID,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Replace it."""
-        result = await call.hub.devices.replace_device(args["old_device_id"], args["new_device_id"])
+    async def run(self, call: ToolCall, args: ReplaceDeviceArgs) -> dict[str, Any]:
+        result = await call.hub.devices.admin.replace_device(args.old_device_id, args.new_device_id)
         kept, new = result["kept"], result["new_hardware_from"]
         return {
             "summary": f"{kept['label']} (device {kept['device_id']}) now uses the hardware of "
@@ -171,9 +158,13 @@ class ReplaceDeviceTool(HubTool):
         }
 
 
-class SwapDeviceTool(HubTool):
-    """hub_swap_device."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SwapDeviceArgs(ToolArgs):
+    old_device_id: str = arg(DEVICE_ID, "Device the apps use now", required=True)
+    new_device_id: str = arg(DEVICE_ID, "Device the apps should use", required=True)
 
+
+class SwapDeviceTool(HubTool[SwapDeviceArgs]):
     name = "hub_swap_device"
     title = "Swap a device in every app"
     description = (
@@ -182,20 +173,13 @@ class SwapDeviceTool(HubTool):
         "unused). Use it to move automations to a different device; when a physical device "
         "was replaced and should keep its id, label and room, use hub_replace_device. Both "
         "devices must be free-standing (not child/component devices) and the old one must be "
-        "used by at least one app. Answers which apps moved. Needs confirm=true and a hub "
-        "backup from the last 24 hours."
+        "used by at least one app. Answers which apps moved."
     )
-    domain = "devices"
     kind = ToolKind.DESTRUCTIVE
     idempotent = False
-    fields = {
-        vol.Required("old_device_id", description="Device the apps use now"): DEVICE_ID,
-        vol.Required("new_device_id", description="Device the apps should use"): DEVICE_ID,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Swap it."""
-        result = await call.hub.swap.swap_device(args["old_device_id"], args["new_device_id"])
+    async def run(self, call: ToolCall, args: SwapDeviceArgs) -> dict[str, Any]:
+        result = await call.hub.swap.swap_device(args.old_device_id, args.new_device_id)
         old, new = result["old_device"], result["new_device"]
         return {
             "summary": f"{len(result['apps_moved'])} app(s) moved from {old['label']} to "
@@ -204,9 +188,17 @@ class SwapDeviceTool(HubTool):
         }
 
 
-class SearchCompatibleDevicesTool(HubTool):
-    """hub_search_compatible_devices."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SearchCompatibleDevicesArgs(ToolArgs):
+    text: str | None = arg(vol.All(str, vol.Length(max=200)), "Words to match, e.g. 'zooz dimmer'")
+    protocol: str | None = arg(
+        vol.All(str, vol.Length(max=20)), "Z-Wave, Zigbee, Matter, LAN, Cloud"
+    )
+    limit: int = arg(vol.All(int, vol.Range(min=1, max=100)), "Max devices", default=20)
+    include_instructions: bool = arg(bool, "Pairing/exclusion/reset steps", default=True)
 
+
+class SearchCompatibleDevicesTool(HubTool[SearchCompatibleDevicesArgs]):
     name = "hub_search_compatible_devices"
     title = "Search compatible devices"
     description = (
@@ -216,38 +208,23 @@ class SearchCompatibleDevicesTool(HubTool):
         "factory-reset it. For devices already on this hub use hub_list_devices; to start "
         "pairing use hub_call_radio_action."
     )
-    domain = "devices"
     kind = ToolKind.READ
-    fields = {
-        vol.Optional("text", description="Words to match, e.g. 'zooz dimmer'"): vol.All(
-            str, vol.Length(max=200)
-        ),
-        vol.Optional("protocol", description="Z-Wave, Zigbee, Matter, LAN, Cloud"): vol.All(
-            str, vol.Length(max=20)
-        ),
-        vol.Optional("limit", default=20, description="Max devices"): vol.All(
-            int, vol.Range(min=1, max=100)
-        ),
-        vol.Optional(
-            "include_instructions", default=True, description="Pairing/exclusion/reset steps"
-        ): bool,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Search the catalog."""
-        if not args.get("text") and not args.get("protocol"):
+    async def run(self, call: ToolCall, args: SearchCompatibleDevicesArgs) -> dict[str, Any]:
+        if not args.text and not args.protocol:
             raise ToolError(
                 "Give text or protocol: the full catalog has about a thousand entries.",
                 hint="For example text='zooz dimmer' or protocol='Matter'.",
             )
-        return await call.hub.devices.compatible_devices(
-            args.get("text"), args.get("protocol"), args["limit"], args["include_instructions"]
+        found = await call.hub.devices.compatible.search(
+            args.text, args.protocol, args.limit, args.include_instructions
         )
+        return {**found}
 
 
 ORDER = 25
 
-TOOLS: tuple[type[HubTool], ...] = (
+TOOLS: tuple[type[HubTool[Any]], ...] = (
     UpdateDeviceTool,
     CreateDeviceTool,
     DeleteDeviceTool,

@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import probatio as vol
 
 from ..errors import ToolError
 from ..hub.models import parse_hub_time
-from ..managers.devices import COMPARATORS, MAX_WAIT_MS, AttributeCondition, DeviceFilter
-from ..safety import ToolKind
-from .args import ascii_re
-from .base import HubTool, ToolCall
-from .paging import paginate, paging_fields
-
-DEVICE_ID = vol.All(
-    vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="device_id must be a numeric id")
+from ..managers.devices import (
+    COMPARATORS,
+    MAX_WAIT_MS,
+    AttributeCondition,
+    CommandEntry,
+    DeviceFilter,
 )
+from ..safety import ToolKind
+from .args import ToolArgs, arg, numeric_id
+from .base import HubTool, ToolCall
+from .paging import cursor_arg, limit_arg, paginate
+
+TOOL_DOMAIN = "devices"
+
+DEVICE_ID = numeric_id("device_id")
 LIST_FIELDS = (
     "label",
     "name",
@@ -52,7 +60,7 @@ def _timestamp(value: Any) -> str:
     return str(value)
 
 
-def project(device: dict[str, Any], fields: list[str] | None) -> dict[str, Any]:
+def project(device: Mapping[str, Any], fields: list[str] | None) -> Mapping[str, Any]:
     """Keep device_id plus the requested fields (``states.<attr>`` picks single states)."""
     if not fields:
         return device
@@ -72,9 +80,29 @@ def project(device: dict[str, Any], fields: list[str] | None) -> dict[str, Any]:
     return out
 
 
-class ListDevicesTool(HubTool):
-    """hub_list_devices."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListDevicesArgs(ToolArgs):
+    text: str | None = arg(str, "Label/name part, or exact id")
+    room: str | None = arg(str, "Room name or id, or 'unassigned'")
+    capability: str | None = arg(str, "e.g. Switch, SwitchLevel, Lock")
+    attribute: str | None = arg(str, "Has this attribute, e.g. lock")
+    value: str | int | float | bool | None = arg(
+        vol.Any(str, int, float, bool), "With attribute: current value equals"
+    )
+    changed_within_minutes: int | None = arg(
+        vol.All(int, vol.Range(min=1, max=10080)), "Active in the last N minutes"
+    )
+    changed_since: str | None = arg(vol.All(str, _timestamp), "Active after this time")
+    include_disabled: bool = arg(bool, None, default=True)
+    fields: list[str] | None = arg(
+        vol.All([str], _fields_ok),
+        "Fields besides device_id: " + ", ".join(LIST_FIELDS) + ", states.<attr>",
+    )
+    limit: int = limit_arg(default=200, maximum=1000)
+    cursor: str | None = cursor_arg()
 
+
+class ListDevicesTool(HubTool[ListDevicesArgs]):
     name = "hub_list_devices"
     title = "List devices"
     description = (
@@ -86,51 +114,27 @@ class ListDevicesTool(HubTool):
         "argument types: hub_get_device; history: hub_list_device_events. Read-only; devices "
         "outside the integration's allowlist are not shown."
     )
-    domain = "devices"
     core = True
     kind = ToolKind.READ
-    fields = {
-        vol.Optional("text", description="Label/name part, or exact id"): str,
-        vol.Optional("room", description="Room name or id, or 'unassigned'"): str,
-        vol.Optional("capability", description="e.g. Switch, SwitchLevel, Lock"): str,
-        vol.Optional("attribute", description="Has this attribute, e.g. lock"): str,
-        vol.Optional("value", description="With attribute: current value equals"): vol.Any(
-            str, int, float, bool
-        ),
-        vol.Optional("changed_within_minutes", description="Active in the last N minutes"): vol.All(
-            int, vol.Range(min=1, max=10080)
-        ),
-        vol.Optional("changed_since", description="Active after this time"): vol.All(
-            str, _timestamp
-        ),
-        vol.Optional("include_disabled", default=True): (bool),
-        vol.Optional(
-            "fields",
-            description="Fields besides device_id: " + ", ".join(LIST_FIELDS) + ", states.<attr>",
-        ): vol.All([str], _fields_ok),
-        **paging_fields(default_limit=200, max_limit=1000),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return matching devices with states."""
-        if "value" in args and "attribute" not in args:
+    async def run(self, call: ToolCall, args: ListDevicesArgs) -> dict[str, Any]:
+        if args.value is not None and args.attribute is None:
             raise ToolError("value needs attribute (e.g. attribute='switch', value='on').")
-        since = parse_hub_time(args.get("changed_since")) if "changed_since" in args else None
-        if "changed_within_minutes" in args:
-            window = datetime.now(UTC) - timedelta(minutes=args["changed_within_minutes"])
+        since = parse_hub_time(args.changed_since) if args.changed_since is not None else None
+        if args.changed_within_minutes is not None:
+            window = datetime.now(UTC) - timedelta(minutes=args.changed_within_minutes)
             since = max(since, window) if since else window
         flt = DeviceFilter(
-            text=args.get("text"),
-            room=args.get("room"),
-            capability=args.get("capability"),
-            attribute=args.get("attribute"),
-            value=args.get("value"),
+            text=args.text,
+            room=args.room,
+            capability=args.capability,
+            attribute=args.attribute,
+            value=args.value,
             changed_since=since,
-            include_disabled=args["include_disabled"],
+            include_disabled=args.include_disabled,
         )
         devices = await call.hub.devices.list_devices(flt, allowed=call.device_allowed)
-        fields = args.get("fields")
-        out = paginate([project(d.as_dict(), fields) for d in devices], args, key="devices")
+        out = paginate([project(d.as_dict(), args.fields) for d in devices], args, key="devices")
         out["count"] = out["total"]
         if (cache := call.hub.cache) is not None and cache.live and not cache.is_dirty():
             out["freshness"] = cache.freshness()  # answered from the live cache
@@ -143,9 +147,12 @@ class ListDevicesTool(HubTool):
         return out
 
 
-class GetDeviceTool(HubTool):
-    """hub_get_device."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeviceIdArgs(ToolArgs):
+    device_id: str = arg(DEVICE_ID, "Device id (from hub_list_devices)", required=True)
 
+
+class GetDeviceTool(HubTool[DeviceIdArgs]):
     name = "hub_get_device"
     title = "Get device"
     description = (
@@ -155,56 +162,57 @@ class GetDeviceTool(HubTool):
         "children and the apps and rules that use it. Find the device_id with "
         "hub_list_devices (which is cheaper for states of many devices)."
     )
-    domain = "devices"
     kind = ToolKind.READ
-    fields = {vol.Required("device_id", description="Device id (from hub_list_devices)"): DEVICE_ID}
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the device detail."""
-        detail = await call.hub.devices.get_device_full(args["device_id"])
+    async def run(self, call: ToolCall, args: DeviceIdArgs) -> dict[str, Any]:
+        detail = await call.hub.devices.get_device_full(args.device_id)
         out = detail.as_dict()
         out["room_id"] = detail.summary.room_id
         out["dni"] = detail.summary.dni
         return {"device": out}
 
 
-def _condition_fields() -> dict[Any, Any]:
-    return {
-        vol.Optional(
-            "expected_value", description="Value to wait for (with comparator, default eq)"
-        ): vol.Any(str, int, float, bool),
-        vol.Optional(
-            "expected_values", description="Several values (eq: any of; between: [low, high])"
-        ): vol.All(list, vol.Length(min=1, max=20)),
-        vol.Optional("comparator", default="eq", description="eq ne gt gte lt lte between"): vol.In(
-            COMPARATORS
-        ),
-        vol.Optional(
-            "stable_for_ms", default=0, description="The condition must hold this long"
-        ): vol.All(int, vol.Range(min=0, max=MAX_WAIT_MS)),
-        vol.Optional(
-            "timeout_ms", default=10_000, description="Give up after this long (max 60000)"
-        ): vol.All(int, vol.Range(min=0, max=MAX_WAIT_MS)),
-    }
+EXPECTED_VALUE = vol.Any(str, int, float, bool)
+WAIT_MS = vol.All(int, vol.Range(min=0, max=MAX_WAIT_MS))
 
 
-def make_condition(spec: dict[str, Any]) -> AttributeCondition | None:
+def make_condition(
+    expected_value: Any, expected_values: list[Any] | None, comparator: str
+) -> AttributeCondition | None:
     """An AttributeCondition from expected_value(s)/comparator, or None when not waiting."""
-    expected: list[Any] = []
-    if "expected_values" in spec:
-        expected = list(spec["expected_values"])
-    if "expected_value" in spec:
-        expected.insert(0, spec["expected_value"])
+    expected = list(expected_values) if expected_values is not None else []
+    if expected_value is not None:
+        expected.insert(0, expected_value)
     if not expected:
         return None
-    condition = AttributeCondition(spec.get("comparator", "eq"), expected)
+    condition = AttributeCondition(comparator, expected)
     condition.validate()
     return condition
 
 
-class GetDeviceAttributeTool(HubTool):
-    """hub_get_device_attribute."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GetDeviceAttributeArgs(ToolArgs):
+    device_id: str | None = arg(DEVICE_ID, "One device id")
+    device_ids: list[str] | None = arg(
+        vol.All([DEVICE_ID], vol.Length(min=1, max=MAX_BATCH)), "Several device ids (max 20)"
+    )
+    attribute: str = arg(
+        vol.All(str, vol.Length(min=1, max=100)), "Attribute name, case-sensitive", required=True
+    )
+    expected_value: str | int | float | bool | None = arg(
+        EXPECTED_VALUE, "Value to wait for (with comparator, default eq)"
+    )
+    expected_values: list[Any] | None = arg(
+        vol.All(list, vol.Length(min=1, max=20)),
+        "Several values (eq: any of; between: [low, high])",
+    )
+    comparator: str = arg(vol.In(COMPARATORS), "eq ne gt gte lt lte between", default="eq")
+    stable_for_ms: int = arg(WAIT_MS, "The condition must hold this long", default=0)
+    timeout_ms: int = arg(WAIT_MS, "Give up after this long (max 60000)", default=10_000)
+    mode: str = arg(vol.In(("any", "all")), "Several devices: any or all", default="all")
 
+
+class GetDeviceAttributeTool(HubTool[GetDeviceAttributeArgs]):
     name = "hub_get_device_attribute"
     title = "Get or wait for a device attribute"
     description = (
@@ -216,50 +224,29 @@ class GetDeviceAttributeTool(HubTool):
         "use hub_list_devices; to change a device use hub_call_device_command (it has its "
         "own wait_for)."
     )
-    domain = "devices"
     kind = ToolKind.READ
-    fields = {
-        vol.Optional("device_id", description="One device id"): DEVICE_ID,
-        vol.Optional("device_ids", description="Several device ids (max 20)"): vol.All(
-            [DEVICE_ID], vol.Length(min=1, max=MAX_BATCH)
-        ),
-        vol.Required("attribute", description="Attribute name, case-sensitive"): vol.All(
-            str, vol.Length(min=1, max=100)
-        ),
-        **_condition_fields(),
-        vol.Optional("mode", default="all", description="Several devices: any or all"): vol.In(
-            ("any", "all")
-        ),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Read now, or wait for the condition."""
-        ids = list(dict.fromkeys(args.get("device_ids") or []))
-        if "device_id" in args and args["device_id"] not in ids:
-            ids.insert(0, args["device_id"])
+    async def run(self, call: ToolCall, args: GetDeviceAttributeArgs) -> dict[str, Any]:
+        # The safety chokepoint has already refused ids outside the device allowlist.
+        ids = list(dict.fromkeys(args.device_ids or []))
+        if args.device_id is not None and args.device_id not in ids:
+            ids.insert(0, args.device_id)
         if not ids:
             raise ToolError("Give device_id or device_ids.")
-        hidden = [i for i in ids if not call.device_allowed(i)]
-        if hidden:
-            raise ToolError(
-                f"Device(s) {', '.join(hidden)} are not available to the assistant (device "
-                "restriction in the integration's options). Nothing was read.",
-                code="device_not_allowed",
-            )
         manager = call.hub.devices
-        condition = make_condition(args)
+        condition = make_condition(args.expected_value, args.expected_values, args.comparator)
         if condition is None:
-            values = await manager.read_attribute(ids, args["attribute"])
-            return {"attribute": args["attribute"], "values": values}
-        result = await manager.wait_attribute(
+            values = await manager.read_attribute(ids, args.attribute)
+            return {"attribute": args.attribute, "values": values}
+        result = await manager.waits.wait_attribute(
             ids,
-            args["attribute"],
+            args.attribute,
             condition,
-            mode=args["mode"],
-            stable_for_ms=args["stable_for_ms"],
-            timeout_ms=args["timeout_ms"],
+            mode=args.mode,
+            stable_for_ms=args.stable_for_ms,
+            timeout_ms=args.timeout_ms,
         )
-        return {"attribute": args["attribute"], **result}
+        return {"attribute": args.attribute, **result}
 
 
 BATCH_ENTRY = vol.Schema(
@@ -269,21 +256,51 @@ BATCH_ENTRY = vol.Schema(
         vol.Optional("arguments"): list,
     }
 )
+
+
+class WaitFor(TypedDict):
+    """hub_call_device_command's wait_for, as its schema validated it (defaults filled)."""
+
+    attribute: str
+    expected_value: NotRequired[str | int | float | bool]
+    expected_values: NotRequired[list[Any]]
+    comparator: str
+    stable_for_ms: int
+    timeout_ms: int
+
+
 WAIT_FOR = vol.Schema(
     {
         vol.Required("attribute"): str,
-        vol.Optional("expected_value"): vol.Any(str, int, float, bool),
+        vol.Optional("expected_value"): EXPECTED_VALUE,
         vol.Optional("expected_values"): list,
         vol.Optional("comparator", default="eq"): vol.In(COMPARATORS),
-        vol.Optional("stable_for_ms", default=0): vol.All(int, vol.Range(min=0, max=MAX_WAIT_MS)),
-        vol.Optional("timeout_ms", default=10_000): vol.All(int, vol.Range(min=0, max=MAX_WAIT_MS)),
+        vol.Optional("stable_for_ms", default=0): WAIT_MS,
+        vol.Optional("timeout_ms", default=10_000): WAIT_MS,
     }
 )
 
 
-class CallDeviceCommandTool(HubTool):
-    """hub_call_device_command."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallDeviceCommandArgs(ToolArgs):
+    device_id: str | None = arg(DEVICE_ID, "Device id")
+    command: str | None = arg(
+        vol.All(str, vol.Length(min=1, max=100)), "Case-sensitive, e.g. setLevel"
+    )
+    arguments: list[Any] | None = arg(vol.All(list, vol.Length(max=10)), "Positional, e.g. [50]")
+    commands: list[CommandEntry] | None = arg(
+        vol.All([BATCH_ENTRY], vol.Length(min=1, max=MAX_BATCH)),
+        "Batch instead of device_id/command",
+    )
+    wait_for: WaitFor | None = arg(
+        WAIT_FOR,
+        "Wait for {attribute, expected_value(s), comparator, timeout_ms, "
+        "stable_for_ms}; see hub_get_device_attribute",
+    )
+    confirm: bool = arg(bool, "true for security-sensitive devices", default=False)
 
+
+class CallDeviceCommandTool(HubTool[CallDeviceCommandArgs]):
     name = "hub_call_device_command"
     title = "Call device command"
     description = (
@@ -295,49 +312,33 @@ class CallDeviceCommandTool(HubTool):
         "e.g. {attribute:'lock', expected_value:'locked'}. Ids: hub_list_devices; argument "
         "types: hub_get_device."
     )
-    domain = "devices"
     core = True
     kind = ToolKind.WRITE
     idempotent = False
-    fields = {
-        vol.Optional("device_id", description="Device id"): DEVICE_ID,
-        vol.Optional("command", description="Case-sensitive, e.g. setLevel"): vol.All(
-            str, vol.Length(min=1, max=100)
-        ),
-        vol.Optional("arguments", description="Positional, e.g. [50]"): vol.All(
-            list, vol.Length(max=10)
-        ),
-        vol.Optional(
-            "commands",
-            description="Batch instead of device_id/command",
-        ): vol.All([BATCH_ENTRY], vol.Length(min=1, max=MAX_BATCH)),
-        vol.Optional(
-            "wait_for",
-            description="Wait for {attribute, expected_value(s), comparator, timeout_ms, "
-            "stable_for_ms}; see hub_get_device_attribute",
-        ): WAIT_FOR,
-        vol.Optional(
-            "confirm", default=False, description="true for security-sensitive devices"
-        ): bool,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Validate, then send the command(s)."""
-        if "commands" in args:
-            if "device_id" in args or "command" in args or "wait_for" in args:
+    async def run(self, call: ToolCall, args: CallDeviceCommandArgs) -> dict[str, Any]:
+        if args.commands is not None:
+            if args.device_id is not None or args.command is not None or args.wait_for is not None:
                 raise ToolError(
                     "Use either commands (a batch) or device_id+command, not both; wait_for "
                     "works only with a single command."
                 )
-            return await self._batch(call, args)
-        if "device_id" not in args or "command" not in args:
+            return await self._batch(call, args.commands, confirm=args.confirm)
+        if args.device_id is None or args.command is None:
             raise ToolError("Give device_id and command (or a commands batch).")
         manager = call.hub.devices
-        condition = make_condition(args["wait_for"]) if "wait_for" in args else None
-        prepared = await manager.prepare(
-            args["device_id"], args["command"], args.get("arguments"), confirm=args["confirm"]
+        spec = args.wait_for
+        condition = (
+            make_condition(
+                spec.get("expected_value"), spec.get("expected_values"), spec["comparator"]
+            )
+            if spec is not None
+            else None
         )
-        await manager.execute(prepared)
+        prepared = await manager.commands.prepare(
+            args.device_id, args.command, args.arguments, confirm=args.confirm
+        )
+        await manager.commands.execute(prepared)
         out: dict[str, Any] = {
             "summary": f"Sent {prepared.command} to {prepared.device_label} "
             f"(device {prepared.device_id})",
@@ -347,9 +348,8 @@ class CallDeviceCommandTool(HubTool):
         }
         if prepared.repairs:
             out["repairs"] = prepared.repairs
-        if condition is not None:
-            spec = args["wait_for"]
-            out["wait"] = await manager.wait_attribute(
+        if spec is not None and condition is not None:
+            out["wait"] = await manager.waits.wait_attribute(
                 [prepared.device_id],
                 spec["attribute"],
                 condition,
@@ -358,20 +358,14 @@ class CallDeviceCommandTool(HubTool):
             )
         return out
 
-    async def _batch(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        entries: list[dict[str, Any]] = args["commands"]
-        hidden = sorted(
-            {e["device_id"] for e in entries if not call.device_allowed(e["device_id"])}
-        )
-        if hidden:
-            raise ToolError(
-                f"Device(s) {', '.join(hidden)} are not available to the assistant (device "
-                "restriction in the integration's options). Nothing was sent.",
-                code="device_not_allowed",
-            )
+    @staticmethod
+    async def _batch(
+        call: ToolCall, entries: list[CommandEntry], *, confirm: bool
+    ) -> dict[str, Any]:
+        # The safety chokepoint has already refused entries outside the device allowlist.
         manager = call.hub.devices
-        prepared = await manager.prepare_many(entries, confirm=args["confirm"])
-        results = await manager.execute_many(prepared)
+        prepared = await manager.commands.prepare_many(entries, confirm=confirm)
+        results = await manager.commands.execute_many(prepared)
         failed = [r for r in results if r["status"] != "sent"]
         summary = f"Sent {len(results) - len(failed)} of {len(results)} commands"
         if failed:
@@ -386,9 +380,19 @@ class CallDeviceCommandTool(HubTool):
         }
 
 
-class ListDeviceEventsTool(HubTool):
-    """hub_list_device_events."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListDeviceEventsArgs(ToolArgs):
+    device_id: str = arg(DEVICE_ID, "Device id", required=True)
+    attribute: str | None = arg(str, "Only events with this name, e.g. switch")
+    limit: int = arg(vol.All(int, vol.Range(min=1, max=500)), "Max events", default=50)
+    hours_back: int | float | None = arg(
+        vol.All(vol.Any(int, float), vol.Range(min=0.01, max=168)),
+        "Only the last N hours (max 168)",
+    )
+    since: str | None = arg(vol.All(str, _timestamp), "Only events strictly after this date")
 
+
+class ListDeviceEventsTool(HubTool[ListDeviceEventsArgs]):
     name = "hub_list_device_events"
     title = "List device events"
     description = (
@@ -398,35 +402,20 @@ class ListDeviceEventsTool(HubTool):
         "and hub events are in hub_list_events. For 'what changed recently' across all "
         "devices, hub_list_devices(changed_within_minutes=...) is one call."
     )
-    domain = "devices"
     kind = ToolKind.READ
-    fields = {
-        vol.Required("device_id", description="Device id"): DEVICE_ID,
-        vol.Optional("attribute", description="Only events with this name, e.g. switch"): str,
-        vol.Optional("limit", default=50, description="Max events"): vol.All(
-            int, vol.Range(min=1, max=500)
-        ),
-        vol.Optional("hours_back", description="Only the last N hours (max 168)"): vol.All(
-            vol.Any(int, float), vol.Range(min=0.01, max=168)
-        ),
-        vol.Optional("since", description="Only events strictly after this date"): vol.All(
-            str, _timestamp
-        ),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return events."""
-        since = parse_hub_time(args["since"]) if "since" in args else None
-        if "hours_back" in args:
-            window = datetime.now(UTC) - timedelta(hours=args["hours_back"])
+    async def run(self, call: ToolCall, args: ListDeviceEventsArgs) -> dict[str, Any]:
+        since = parse_hub_time(args.since) if args.since is not None else None
+        if args.hours_back is not None:
+            window = datetime.now(UTC) - timedelta(hours=args.hours_back)
             since = max(since, window) if since else window
         events = await call.hub.devices.events(
-            device_id=args["device_id"],
+            device_id=args.device_id,
             since=since,
-            attribute=args.get("attribute"),
-            limit=args["limit"],
+            attribute=args.attribute,
+            limit=args.limit,
         )
-        out: dict[str, Any] = {"device_id": args["device_id"], "events": events}
+        out: dict[str, Any] = {"device_id": args.device_id, "events": events}
         out["count"] = len(events)
         if events:
             out["newest_date"] = events[0]["date"]
@@ -435,7 +424,7 @@ class ListDeviceEventsTool(HubTool):
 
 ORDER = 20
 
-TOOLS: tuple[type[HubTool], ...] = (
+TOOLS: tuple[type[HubTool[Any]], ...] = (
     ListDevicesTool,
     GetDeviceTool,
     GetDeviceAttributeTool,

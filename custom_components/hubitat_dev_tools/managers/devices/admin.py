@@ -1,0 +1,388 @@
+"""Device administration: update, create, delete, replace."""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+
+from ...errors import ToolError
+from ...hub.client import HubClient
+from ...hub.devices import (
+    create_from_driver,
+    create_virtual,
+    fetch_device_raw,
+    fetch_drivers,
+    fetch_replacement_options,
+    force_delete,
+    post_device_update,
+    replace_device,
+    save_preferences,
+    set_disabled,
+)
+from ...hub.errors import HubError
+from ...hub.models import (
+    AppUse,
+    DeviceDetailEntry,
+    DeviceEntry,
+    norm_id,
+    parse_csv,
+    parse_device_full,
+)
+from ...hub.rooms import fetch_rooms
+from .values import to_number
+
+if TYPE_CHECKING:
+    from .query import DeviceManager
+
+
+def _s(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _flag(value: Any) -> str:
+    return "on" if value is True or str(value).lower() in ("true", "on") else "false"
+
+
+def edit_form(raw: dict[str, Any]) -> dict[str, str]:
+    """The COMPLETE /device/update form from a fresh fullJson read (omitted = blanked)."""
+    dev: dict[str, Any] = raw["device"]
+    dashboards = raw.get("dashboards") or []
+    return {
+        "id": _s(dev.get("id")),
+        "version": _s(dev.get("version")),
+        "name": _s(dev.get("name")),
+        "label": _s(dev.get("label")),
+        "zigbeeId": _s(dev.get("zigbeeId")),
+        "maxEvents": _s(dev.get("maxEvents")),
+        "maxStates": _s(dev.get("maxStates")),
+        "spammyThreshold": _s(dev.get("spammyThreshold")),
+        "deviceNetworkId": _s(dev.get("deviceNetworkId")),
+        "deviceTypeId": _s(dev.get("deviceTypeId")),
+        "deviceTypeReadableType": _s(dev.get("deviceTypeReadableType")),
+        "roomId": _s(dev.get("roomId") or 0),
+        "meshEnabled": _flag(dev.get("meshEnabled")),
+        "retryEnabled": _flag(dev.get("retryEnabled")),
+        "meshFullSync": _flag(dev.get("meshFullSync")),
+        "homeKitEnabled": _flag(raw.get("homeKitEnabled")),
+        "locationId": _s(dev.get("locationId")),
+        "hubId": _s(dev.get("hubId")),
+        "groupId": _s(dev.get("groupId")),
+        "dashboardIds": ",".join(
+            str(d.get("id")) for d in dashboards if isinstance(d, dict) and d.get("selected")
+        ),
+        "tags": ",".join(parse_csv(dev.get("tags"))),
+        "defaultIcon": _s(dev.get("defaultIcon")),
+        "notes": _s(dev.get("notes")),
+        "controllerType": _s(dev.get("controllerType")),
+    }
+
+
+def coerce_preference(pref: dict[str, Any], value: Any) -> Any:
+    """Type a driver preference value by its declared type; refuse unsafe mismatches."""
+    name, ptype = pref.get("name"), str(pref.get("type") or "text").lower()
+    if ptype == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            return value.strip().lower() == "true"
+        raise ToolError(f"Preference '{name}' is a bool; give true or false.")
+    if ptype in ("number", "decimal"):
+        number = to_number(value)
+        if number is None:
+            raise ToolError(f"Preference '{name}' is a {ptype}; got {value!r}.")
+        if ptype == "number":
+            if not number.is_integer():
+                raise ToolError(f"Preference '{name}' is a whole number; got {value!r}.")
+            return int(number)
+        return number
+    if ptype == "enum":
+        options = pref.get("options")
+        keys: list[str] = []
+        if isinstance(options, dict):
+            keys = [str(k) for k in options]
+        elif isinstance(options, list):
+            for opt in options:
+                keys.extend(str(k) for k in opt) if isinstance(opt, dict) else keys.append(str(opt))
+        text = str(value)
+        if keys and text not in keys:
+            raise ToolError(f"Preference '{name}' must be one of {keys}; got {value!r}.")
+        return text
+    if isinstance(value, dict | list):
+        raise ToolError(f"Preference '{name}' is {ptype}; give text, not an object.")
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@dataclass(slots=True)
+class DeviceUpdate:
+    """Requested edits of one device (None = leave as is)."""
+
+    label: str | None = None
+    name: str | None = None
+    room: str | None = None
+    enabled: bool | None = None
+    preferences: dict[str, Any] | None = None
+    dni: str | None = None
+    tags: list[str] | None = None
+
+    @property
+    def form_fields(self) -> bool:
+        """True when the wholesale edit form is needed."""
+        return any(v is not None for v in (self.label, self.name, self.room, self.dni, self.tags))
+
+    @property
+    def is_empty(self) -> bool:
+        """True when nothing is asked to change."""
+        return not self.form_fields and self.enabled is None and self.preferences is None
+
+
+class UpdateResult(TypedDict):
+    """The steps that landed and the device as it is now."""
+
+    applied: list[str]
+    room_name: str | None
+    device: DeviceDetailEntry
+
+
+class CreateResult(TypedDict):
+    device: DeviceEntry
+    driver: str
+    virtual: bool
+    note: NotRequired[str]  # a radio driver's shell: how to pair real hardware instead
+
+
+class DeleteResult(TypedDict):
+    device_id: str
+    label: str
+    child_ids_removed: list[str]
+    apps_that_used_it: list[AppUse]
+
+
+class DeviceRef(TypedDict):
+    device_id: str
+    label: str
+
+
+class KeptDevice(DeviceRef):
+    apps_using: list[AppUse]
+
+
+class HardwareSource(DeviceRef):
+    driver: str | None
+
+
+class ReplaceResult(TypedDict):
+    device: DeviceEntry
+    kept: KeptDevice
+    new_hardware_from: HardwareSource
+
+
+class DeviceAdmin:
+    """Device edits, creation, deletion and hardware replacement."""
+
+    def __init__(self, client: HubClient, devices: DeviceManager) -> None:
+        self._client = client
+        self._devices = devices
+
+    async def update_device(self, device_id: str, upd: DeviceUpdate) -> UpdateResult:
+        """Edit a device in a safe order; validate everything before sending anything.
+
+        Order: the wholesale edit form (label, name, DNI, tags, room; re-posted complete
+        from a fresh read), then driver preferences, then enable/disable last. Each step is
+        reported; a failure says which steps landed.
+        """
+        raw = await fetch_device_raw(self._client, device_id)
+        detail = parse_device_full(raw)
+        label = detail.summary.display_name
+        room_id: str | None = None
+        room_name: str | None = None
+        if upd.room is not None:
+            room_id, room_name = await self._resolve_room(upd.room)
+        prefs: list[dict[str, Any]] = []
+        if upd.preferences:
+            declared = {str(p.get("name")): p for p in detail.preferences if p.get("name")}
+            for pname, pvalue in upd.preferences.items():
+                pref = declared.get(pname)
+                if pref is None:
+                    known = ", ".join(f"{k} ({v.get('type')})" for k, v in declared.items())
+                    raise ToolError(
+                        f"Device {device_id} ({label}) has no preference '{pname}'. Its "
+                        f"preferences: {known or 'none'}."
+                    )
+                prefs.append(
+                    {
+                        "name": pname,
+                        "type": str(pref.get("type") or "text"),
+                        "value": coerce_preference(pref, pvalue),
+                    }
+                )
+        if upd.label is not None and not upd.label.strip():
+            raise ToolError("label cannot be empty.")
+        if upd.name is not None and not upd.name.strip():
+            raise ToolError("name cannot be empty.")
+        steps: list[tuple[str, Callable[[], Awaitable[None]]]] = []
+        if upd.enabled is True and detail.summary.disabled:
+            steps.append(("enabled", lambda: set_disabled(self._client, device_id, False)))
+        if upd.form_fields:
+            changed: list[str] = []
+
+            async def form_step() -> None:
+                fresh = await fetch_device_raw(self._client, device_id)
+                form = edit_form(fresh)
+                if upd.label is not None:
+                    form["label"] = upd.label.strip()
+                if upd.name is not None:
+                    form["name"] = upd.name.strip()
+                if upd.dni is not None:
+                    form["deviceNetworkId"] = upd.dni.strip()
+                if upd.tags is not None:
+                    form["tags"] = ",".join(t.strip() for t in upd.tags if t.strip())
+                if room_id is not None:
+                    form["roomId"] = room_id
+                await post_device_update(self._client, form)
+
+            for key in ("label", "name", "room", "dni", "tags"):
+                if getattr(upd, key) is not None:
+                    changed.append(key)
+            steps.append(("+".join(changed), form_step))
+        if prefs:
+            steps.append(("preferences", lambda: save_preferences(self._client, device_id, prefs)))
+        if upd.enabled is False and not detail.summary.disabled:
+            steps.append(("disabled", lambda: set_disabled(self._client, device_id, True)))
+        done: list[str] = []
+        for name, step in steps:
+            try:
+                await step()
+            except HubError as err:
+                pending = [n for n, _ in steps if n not in done]
+                raise type(err)(
+                    f"{err} Applied: {', '.join(done) or 'nothing'}; NOT applied: "
+                    f"{', '.join(pending)}.",
+                    hint=err.hint,
+                ) from err
+            done.append(name)
+        after = await self._devices.get_device(device_id)
+        device = after.summary.detail_entry()
+        device["preferences"] = after.preferences
+        device["dni"] = after.summary.dni
+        return {
+            "applied": done,
+            "room_name": room_name,
+            "device": device,
+        }
+
+    async def _resolve_room(self, room: str) -> tuple[str, str | None]:
+        """Room name or id -> (room id, canonical name); '' / 'unassigned' -> ('0', None)."""
+        wanted = room.strip()
+        if wanted.lower() in ("", "unassigned", "none"):
+            return "0", None
+        rooms = await fetch_rooms(self._client)
+        for r in rooms:
+            if r.id == wanted or r.name.lower() == wanted.lower():
+                return r.id, r.name
+        raise ToolError(
+            f"No room '{room}' on the hub (rooms are never created implicitly). Rooms: "
+            f"{', '.join(r.name for r in rooms) or 'none'}.",
+            hint="Use an existing room, or create it first with hub_create_room.",
+        )
+
+    async def drivers(self) -> list[dict[str, Any]]:
+        """Driver types a device can be created from (no dependency or hidden ones)."""
+        return [
+            d
+            for d in await fetch_drivers(self._client)
+            if d.get("type") != "dep" and d.get("category") != "Hidden"
+        ]
+
+    async def create_device(self, driver: str, label: str | None) -> CreateResult:
+        """Create a device from a driver type (built-in virtual types via createVirtual)."""
+        drivers = await self.drivers()
+        wanted = driver.strip().lower()
+        match = next(
+            (
+                d
+                for d in drivers
+                if str(d.get("id")) == wanted or str(d.get("name", "")).lower() == wanted
+            ),
+            None,
+        )
+        if match is None:
+            names = [str(d.get("name")) for d in drivers]
+            close = difflib.get_close_matches(driver, names, n=5, cutoff=0.4)
+            virtual = [n for n in names if n.startswith("Virtual ")]
+            raise ToolError(
+                f"No driver '{driver}' on the hub."
+                + (f" Did you mean: {', '.join(close)}?" if close else "")
+                + f" Built-in virtual types: {', '.join(virtual) or 'none'}.",
+                hint="Pass the driver's exact name or id.",
+            )
+        type_id = str(match.get("id"))
+        name = str(match.get("name"))
+        is_virtual = name.startswith("Virtual ") or match.get("category") == "Virtual"
+        if is_virtual:
+            new_id = await create_virtual(self._client, type_id, label)
+        else:
+            new_id = await create_from_driver(self._client, type_id)
+            if label:
+                fresh = await fetch_device_raw(self._client, new_id)
+                form = edit_form(fresh)
+                form["label"] = label
+                await post_device_update(self._client, form)
+        detail = await self._devices.get_device(new_id)
+        out: CreateResult = {
+            "device": detail.summary.as_dict(),
+            "driver": name,
+            "virtual": is_virtual,
+        }
+        if not is_virtual and match.get("type") != "usr":
+            out["note"] = (
+                "A radio driver creates an unpaired shell; pair real hardware by inclusion "
+                "instead (hub_call_radio_action action=inclusion_start, or the hub's Add Device "
+                "page)."
+            )
+        return out
+
+    async def delete_device(self, device_id: str) -> DeleteResult:
+        """Delete a device; report the apps that referenced it."""
+        detail = await self._devices.get_device(device_id)
+        await force_delete(self._client, device_id)
+        return {
+            "device_id": device_id,
+            "label": detail.summary.display_name,
+            "child_ids_removed": detail.summary.child_ids,
+            "apps_that_used_it": detail.apps_using,
+        }
+
+    async def replace_device(self, old_id: str, new_id: str) -> ReplaceResult:
+        """Move ``new_id``'s hardware onto ``old_id`` (old id, label, room, apps are kept)."""
+        if old_id == new_id:
+            raise ToolError("old_device_id and new_device_id must differ.")
+        old, new = await asyncio.gather(
+            self._devices.get_device(old_id), self._devices.get_device(new_id)
+        )
+        options = await fetch_replacement_options(self._client, old_id)
+        valid = {norm_id(o.get("id")): o for o in options}
+        if new_id not in valid:
+            shown = ", ".join(f"{o.get('name')} ({norm_id(o.get('id'))})" for o in options[:15])
+            raise ToolError(
+                f"Device {new_id} ({new.summary.display_name}) is not a valid replacement for "
+                f"{old.summary.display_name}. The hub offers: {shown or 'none'}.",
+                hint="Replacements must share the device's main capabilities.",
+            )
+        await replace_device(self._client, old_id, new_id)
+        after = await self._devices.get_device(old_id)
+        return {
+            "device": after.summary.as_dict(),
+            "kept": {
+                "device_id": old_id,
+                "label": old.summary.display_name,
+                "apps_using": old.apps_using,
+            },
+            "new_hardware_from": {
+                "device_id": new_id,
+                "label": new.summary.display_name,
+                "driver": new.driver,
+            },
+        }

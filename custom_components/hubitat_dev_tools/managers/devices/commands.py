@@ -1,0 +1,302 @@
+"""Device commands: validated against what each device declares, sent singly or in batches."""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+
+from ...errors import ToolError
+from ...hub.client import HubClient
+from ...hub.devices import run_command
+from ...hub.errors import HubError
+from ...hub.models import Command, CommandParam, DeviceDetail
+
+if TYPE_CHECKING:
+    from .query import DeviceManager
+
+# Capabilities whose commands can open the home, make noise or flood it: confirm first.
+SENSITIVE_CAPABILITIES = frozenset(
+    {
+        "Lock",
+        "GarageDoorControl",
+        "DoorControl",
+        "Valve",
+        "SecurityKeypad",
+        "Alarm",
+        "Siren",
+    }
+)
+# Commands that never change anything physical.
+HARMLESS_COMMANDS = frozenset({"refresh", "poll", "configure", "ping"})
+
+_NUMBER_TYPES = {"NUMBER", "DECIMAL", "INTEGER", "LONG", "FLOAT", "DOUBLE"}
+_BOOL_TYPES = {"BOOL", "BOOLEAN"}
+_MAP_TYPES = {"COLOR_MAP", "JSON_OBJECT", "MAP"}
+_STRING_TYPES = {"STRING", "TEXT", "DATE", "PASSWORD"}
+
+
+def describe_command(cmd: Command) -> str:
+    """Render ``setLevel(level: NUMBER, duration: NUMBER)``."""
+    params = ", ".join(
+        f"{p.name}: {p.type}" + (f" {p.constraints}" if p.constraints else "") for p in cmd.params
+    )
+    return f"{cmd.name}({params})"
+
+
+class CommandEntry(TypedDict):
+    """One entry of a command batch (as the tool's schema validated it)."""
+
+    device_id: str
+    command: str
+    arguments: NotRequired[list[Any]]
+
+
+class TypedArgument(TypedDict):
+    """A command argument as the hub's runmethod takes it."""
+
+    type: str
+    value: Any
+
+
+class BatchResult(TypedDict):
+    """What happened to one entry of a batch."""
+
+    device_id: str
+    label: str
+    command: str
+    arguments: list[Any]
+    repairs: NotRequired[list[str]]
+    status: NotRequired[str]  # sent | failed (always set once the entry ran)
+    error: NotRequired[str]
+    message: NotRequired[str]
+
+
+@dataclass(slots=True)
+class PreparedCommand:
+    """A command checked against the device's declaration, ready to send."""
+
+    device_id: str
+    device_label: str
+    command: str
+    args: list[TypedArgument]
+    repairs: list[str] = field(default_factory=list)
+    sensitive: bool = False
+
+
+def _coerce_arg(param: CommandParam, value: Any, repairs: list[str]) -> Any:
+    """Return ``value`` as the declared type, repairing only safe mismatches."""
+    ptype = param.type.upper()
+    where = f"argument '{param.name}' ({ptype})"
+    if ptype in _NUMBER_TYPES:
+        if isinstance(value, bool):
+            raise ToolError(f"{where} must be a number, got a boolean")
+        if isinstance(value, int | float):
+            return value
+        if isinstance(value, str):
+            text = value.strip()
+            try:
+                number = float(text)
+            except ValueError:
+                raise ToolError(f"{where} must be a number, got {value!r}") from None
+            repaired: int | float = (
+                int(number) if number.is_integer() and "." not in text else number
+            )
+            repairs.append(f"{param.name}: quoted number {value!r} sent as {repaired}")
+            return repaired
+        raise ToolError(f"{where} must be a number, got {type(value).__name__}")
+    if ptype in _BOOL_TYPES:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            repaired_bool = value.strip().lower() == "true"
+            repairs.append(f"{param.name}: quoted boolean {value!r} sent as {repaired_bool}")
+            return repaired_bool
+        raise ToolError(f"{where} must be true or false, got {value!r}")
+    if ptype in _MAP_TYPES:
+        if isinstance(value, dict):
+            return value
+        if isinstance(value, str):
+            try:
+                parsed = json.loads(value)
+            except ValueError:
+                parsed = None
+            if isinstance(parsed, dict):
+                repairs.append(f"{param.name}: JSON text sent as an object")
+                return parsed
+        raise ToolError(
+            f'{where} must be an object, e.g. {{"hue": 50, "saturation": 100, "level": 80}}'
+        )
+    if ptype == "ENUM":
+        enum_text: str | None = value if isinstance(value, str) else None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            enum_text = str(value)
+        if enum_text is None:
+            raise ToolError(f"{where} must be one of {param.constraints}")
+        if param.constraints and enum_text not in param.constraints:
+            raise ToolError(f"{where} must be one of {param.constraints}, got {value!r}")
+        if enum_text is not value:
+            repairs.append(f"{param.name}: {value!r} sent as text {enum_text!r}")
+        return enum_text
+    # STRING and anything unknown: text. Numbers become text losslessly; objects do not.
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        repairs.append(f"{param.name}: number {value!r} sent as text")
+        return str(value)
+    raise ToolError(f"{where} must be text, got {type(value).__name__}")
+
+
+def prepare_command(
+    detail: DeviceDetail, command: str, arguments: list[Any] | None
+) -> PreparedCommand:
+    """Validate a command and its arguments against the device's declared commands."""
+    label = detail.summary.display_name
+    cmd = detail.command(command)
+    if cmd is None:
+        declared = [describe_command(c) for c in detail.commands]
+        by_case = [c.name for c in detail.commands if c.name.lower() == command.lower()]
+        close = by_case or difflib.get_close_matches(
+            command, [c.name for c in detail.commands], n=3
+        )
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        raise ToolError(
+            f"Device {detail.summary.id} ({label}) has no command '{command}'.{hint} "
+            f"Its commands: {'; '.join(declared) or 'none'}",
+            hint="Use one of the declared commands exactly as spelled (case-sensitive).",
+        )
+    args = list(arguments or [])
+    if len(args) > len(cmd.params):
+        raise ToolError(
+            f"{describe_command(cmd)} takes at most {len(cmd.params)} argument(s); got {len(args)}"
+        )
+    if cmd.params and not args and cmd.params[0].type.upper() not in _STRING_TYPES:
+        raise ToolError(
+            f"{describe_command(cmd)} needs at least its first argument '{cmd.params[0].name}'"
+        )
+    repairs: list[str] = []
+    typed: list[TypedArgument] = [
+        {"type": param.type, "value": _coerce_arg(param, value, repairs)}
+        for param, value in zip(cmd.params, args, strict=False)
+    ]
+    sensitive = bool(SENSITIVE_CAPABILITIES.intersection(detail.summary.capabilities)) and (
+        cmd.name not in HARMLESS_COMMANDS
+    )
+    return PreparedCommand(
+        device_id=detail.summary.id,
+        device_label=label,
+        command=cmd.name,
+        args=typed,
+        repairs=repairs,
+        sensitive=sensitive,
+    )
+
+
+BATCH_CONCURRENCY = 4
+
+
+class DeviceCommands:
+    """Command validation (single and batch) and sending."""
+
+    def __init__(self, client: HubClient, devices: DeviceManager) -> None:
+        self._client = client
+        self._devices = devices
+
+    @staticmethod
+    def _gate(detail: DeviceDetail, prepared: PreparedCommand, confirm: bool) -> None:
+        if detail.summary.disabled:
+            raise ToolError(
+                f"Device {prepared.device_id} ({prepared.device_label}) is disabled on the "
+                "hub; it ignores commands.",
+                hint="Enable it first with hub_update_device(enabled=true).",
+            )
+        if prepared.sensitive and not confirm:
+            raise ToolError(
+                f"{prepared.device_label} is a security-sensitive device (lock, garage door, "
+                f"valve, keypad or siren). Running '{prepared.command}' needs confirm=true.",
+                code="confirmation_required",
+                hint="Ask the user to confirm, then call again with confirm=true.",
+            )
+
+    async def prepare(
+        self, device_id: str, command: str, arguments: list[Any] | None, *, confirm: bool
+    ) -> PreparedCommand:
+        """Validate a command before anything is sent; raise if it would be refused."""
+        detail = await self._devices.get_device(device_id)
+        prepared = prepare_command(detail, command, arguments)
+        self._gate(detail, prepared, confirm)
+        return prepared
+
+    async def prepare_many(
+        self, entries: list[CommandEntry], *, confirm: bool
+    ) -> list[PreparedCommand]:
+        """Validate every entry of a batch; refuse the whole batch if any entry is invalid."""
+        ids = sorted({str(e["device_id"]) for e in entries})
+        results = await asyncio.gather(
+            *(self._devices.get_device(i) for i in ids), return_exceptions=True
+        )
+        details: dict[str, DeviceDetail | BaseException] = dict(zip(ids, results, strict=True))
+        prepared: list[PreparedCommand] = []
+        problems: list[str] = []
+        needs_confirm = False
+        for idx, entry in enumerate(entries):
+            detail = details[str(entry["device_id"])]
+            where = f"#{idx + 1} (device {entry['device_id']}, {entry['command']})"
+            if isinstance(detail, HubError):
+                problems.append(f"{where}: {detail}")
+                continue
+            if isinstance(detail, BaseException):
+                raise detail
+            try:
+                item = prepare_command(detail, entry["command"], entry.get("arguments"))
+                self._gate(detail, item, confirm)
+            except ToolError as err:
+                needs_confirm = needs_confirm or err.code == "confirmation_required"
+                problems.append(f"{where}: {err}")
+                continue
+            prepared.append(item)
+        if problems:
+            raise ToolError(
+                f"Nothing was sent: {len(problems)} of {len(entries)} batch entries would be "
+                "refused. " + " | ".join(problems),
+                code="confirmation_required" if needs_confirm else "invalid_request",
+                hint="Fix or drop those entries (use hub_get_device for declared commands) "
+                "and send the batch again.",
+            )
+        return prepared
+
+    async def execute(self, prepared: PreparedCommand) -> None:
+        """Send a prepared command to the hub."""
+        if self._devices.cache is not None:
+            self._devices.cache.mark_dirty(prepared.device_id)
+        await run_command(self._client, prepared.device_id, prepared.command, prepared.args)
+
+    async def execute_many(
+        self, prepared: list[PreparedCommand], *, concurrency: int = BATCH_CONCURRENCY
+    ) -> list[BatchResult]:
+        """Send prepared commands with bounded concurrency; one result per entry, in order."""
+        sem = asyncio.Semaphore(concurrency)
+
+        async def one(item: PreparedCommand) -> BatchResult:
+            out: BatchResult = {
+                "device_id": item.device_id,
+                "label": item.device_label,
+                "command": item.command,
+                "arguments": [a["value"] for a in item.args],
+            }
+            if item.repairs:
+                out["repairs"] = item.repairs
+            async with sem:
+                try:
+                    await self.execute(item)
+                except HubError as err:
+                    out["status"] = "failed"
+                    out["error"] = err.code
+                    out["message"] = str(err)
+                    return out
+            out["status"] = "sent"
+            return out
+
+        return list(await asyncio.gather(*(one(p) for p in prepared)))

@@ -1,0 +1,207 @@
+"""Device reads: list with filters, detail, current attribute values, event history.
+
+``DeviceManager`` answers the reads itself and holds the other device responsibilities as
+parts: ``waits`` (attribute waits), ``commands`` (validation and batches), ``admin``
+(update/create/delete/replace) and ``compatible`` (the compatible-device catalog).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ...errors import ToolError
+from ...hub.client import HubClient
+from ...hub.devices import (
+    fetch_device,
+    fetch_device_events,
+    fetch_device_states,
+    fetch_devices,
+    fetch_maker_device,
+)
+from ...hub.errors import HubNotFoundError
+from ...hub.models import (
+    DeviceDetail,
+    DeviceSummary,
+    coerce_numeric_text,
+    parse_hub_time,
+)
+from ...hub.state_cache import StateCache
+from .admin import DeviceAdmin
+from .commands import DeviceCommands
+from .compatible import CompatibleDevices
+from .values import values_equal
+from .waits import AttributeWaits
+
+_TAG_RE = re.compile(r"<[^>]+>")
+
+
+@dataclass(slots=True)
+class DeviceFilter:
+    """Filters for listing devices."""
+
+    text: str | None = None
+    room: str | None = None
+    capability: str | None = None
+    attribute: str | None = None
+    value: Any = None
+    changed_since: datetime | None = None
+    include_disabled: bool = True
+
+    def matches(self, dev: DeviceSummary) -> bool:
+        """Return True when the device passes every filter."""
+        if self.text:
+            needle = self.text.strip().lower()
+            hay = (dev.label.lower(), dev.name.lower())
+            if dev.id != needle.lstrip("#") and not any(needle in h for h in hay):
+                return False
+        if self.room:
+            wanted = self.room.strip().lower()
+            if wanted in ("unassigned", "none", ""):
+                if dev.room:
+                    return False
+            elif (dev.room or "").lower() != wanted and dev.room_id != self.room.strip():
+                return False
+        if self.capability:
+            wanted_cap = self.capability.strip().lower().replace(" ", "")
+            if not any(c.lower() == wanted_cap for c in dev.capabilities):
+                return False
+        if self.attribute:
+            if self.attribute not in dev.states:
+                return False
+            if self.value is not None and not values_equal(dev.states[self.attribute], self.value):
+                return False
+        if self.changed_since is not None:
+            last = parse_hub_time(dev.last_activity)
+            if last is None or last < self.changed_since:
+                return False
+        return self.include_disabled or not dev.disabled
+
+
+def _no_device(device_id: str) -> HubNotFoundError:
+    return HubNotFoundError(
+        f"No device with id {device_id} on the hub",
+        hint="Use hub_list_devices to find the device id.",
+    )
+
+
+def _clean_text(value: Any) -> Any:
+    return _TAG_RE.sub("", value).strip() if isinstance(value, str) else value
+
+
+class DeviceManager:
+    """Device reads; waits, commands, administration and the catalog are its parts."""
+
+    def __init__(self, client: HubClient) -> None:
+        self._client = client
+        # The live state cache (set by event_stream.py while the hub's event stream runs):
+        # reads answer from it with no hub request, waits resolve on the events.
+        self.cache: StateCache | None = None
+        self.waits = AttributeWaits(self)
+        self.commands = DeviceCommands(client, self)
+        self.admin = DeviceAdmin(client, self)
+        self.compatible = CompatibleDevices(client)
+
+    async def list_devices(
+        self, flt: DeviceFilter, *, allowed: Callable[[str], bool] | None = None
+    ) -> list[DeviceSummary]:
+        """Devices passing the filter (and the allowlist), sorted by label."""
+        if self.cache is not None and self.cache.live and not self.cache.is_dirty():
+            devices, _fresh = await self.cache.read_devices()
+        else:
+            devices = await fetch_devices(self._client)
+        out = [d for d in devices if (allowed is None or allowed(d.id)) and flt.matches(d)]
+        return sorted(out, key=lambda d: (d.display_name.lower(), d.id))
+
+    async def get_device(self, device_id: str) -> DeviceDetail:
+        """Full detail of one device."""
+        return await fetch_device(self._client, device_id)
+
+    async def get_device_full(self, device_id: str) -> DeviceDetail:
+        """Full detail plus allowed attribute values (from the Maker API when configured)."""
+        detail: DeviceDetail
+        maker: dict[str, Any] | None
+        detail, maker = await asyncio.gather(
+            fetch_device(self._client, device_id), fetch_maker_device(self._client, device_id)
+        )
+        if maker and isinstance(maker.get("attributes"), list):
+            allowed_values: dict[str, list[str]] = {}
+            for attr in maker["attributes"]:
+                if isinstance(attr, dict) and isinstance(attr.get("values"), list):
+                    allowed_values[str(attr.get("name"))] = [str(v) for v in attr["values"]]
+            for state in detail.attributes:
+                if state.name in allowed_values:
+                    state.values = allowed_values[state.name]
+        return detail
+
+    async def read_attribute(self, device_ids: list[str], attribute: str) -> dict[str, Any]:
+        """Current value of ``attribute`` on each device (one request for one or many; none
+        when the live cache knows every device)."""
+        cache = self.cache
+        found: dict[str, DeviceSummary]
+        if (
+            cache is not None
+            and cache.live
+            and all(d in cache.devices and not cache.is_dirty(d) for d in device_ids)
+        ):
+            found = {d: cache.devices[d] for d in device_ids}
+        elif len(device_ids) == 1:
+            detail = await self.get_device(device_ids[0])
+            found = {detail.summary.id: detail.summary}
+        else:
+            found = {d.id: d for d in await fetch_device_states(self._client)}
+        out: dict[str, Any] = {}
+        for dev_id in device_ids:
+            dev = found.get(dev_id)
+            if dev is None:
+                raise _no_device(dev_id)
+            if attribute not in dev.states:
+                raise ToolError(
+                    f"Device {dev_id} ({dev.display_name}) has no attribute '{attribute}'. "
+                    f"Its attributes: {', '.join(sorted(dev.states)) or 'none'}."
+                )
+            out[dev_id] = dev.states[attribute]
+        return out
+
+    async def events(
+        self,
+        *,
+        device_id: str,
+        since: datetime | None = None,
+        attribute: str | None = None,
+        limit: int = 50,
+    ) -> list[dict[str, Any]]:
+        """One device's events, newest first, strictly after ``since``."""
+        try:
+            raw = await fetch_device_events(self._client, device_id)
+        except HubNotFoundError as err:
+            raise _no_device(device_id) from err
+        out: list[dict[str, Any]] = []
+        for ev in raw:
+            when = parse_hub_time(ev.get("date"))
+            if since is not None and (when is None or when <= since):
+                continue
+            if attribute and ev.get("name") != attribute:
+                continue
+            item: dict[str, Any] = {
+                "date": ev.get("date"),
+                "name": ev.get("name"),
+                "value": coerce_numeric_text(ev.get("value")),
+            }
+            for src, dst in (
+                ("unit", "unit"),
+                ("descriptionText", "description"),
+                ("type", "type"),
+                ("source", "source"),
+            ):
+                if ev.get(src) not in (None, "", "null"):
+                    item[dst] = _clean_text(ev.get(src))
+            item["is_state_change"] = bool(ev.get("isStateChange"))
+            out.append(item)
+            if len(out) >= limit:
+                break
+        return out

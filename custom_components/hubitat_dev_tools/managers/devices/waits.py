@@ -1,0 +1,137 @@
+"""Waiting for a device attribute condition (event-driven with the live cache, else polling)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from ...errors import ToolError
+from .values import to_number, values_equal
+
+if TYPE_CHECKING:
+    from .query import DeviceManager
+
+COMPARATORS = ("eq", "ne", "gt", "gte", "lt", "lte", "between")
+MAX_WAIT_MS = 60_000
+POLL_INTERVAL = 0.25
+
+
+class WaitResult(TypedDict):
+    """How a wait ended: matched (or timed out), how long it took, the last values read."""
+
+    matched: bool
+    condition: str
+    mode: str
+    waited_ms: int
+    values: dict[str, Any]
+    matched_devices: list[str]
+
+
+@dataclass(slots=True)
+class AttributeCondition:
+    """``value <comparator> expected``: eq/ne take one or more values, between two numbers."""
+
+    comparator: str
+    expected: list[Any]
+
+    def validate(self) -> None:
+        """Refuse conditions that cannot be evaluated (before anything is sent)."""
+        if self.comparator not in COMPARATORS:
+            raise ToolError(f"comparator must be one of {', '.join(COMPARATORS)}")
+        if not self.expected:
+            raise ToolError("Give expected_value (or expected_values) to wait for.")
+        if self.comparator in ("gt", "gte", "lt", "lte") and (
+            len(self.expected) != 1 or to_number(self.expected[0]) is None
+        ):
+            raise ToolError(f"comparator {self.comparator} needs one numeric value")
+        if self.comparator == "between" and (
+            len(self.expected) != 2 or any(to_number(v) is None for v in self.expected)
+        ):
+            raise ToolError("comparator between needs expected_values [low, high] (numbers)")
+
+    def matches(self, value: Any) -> bool:
+        """Return True when ``value`` satisfies the condition."""
+        if self.comparator == "eq":
+            return any(values_equal(value, e) for e in self.expected)
+        if self.comparator == "ne":
+            return not any(values_equal(value, e) for e in self.expected)
+        number = to_number(value)
+        if number is None:
+            return False
+        bounds = [to_number(e) or 0.0 for e in self.expected]
+        if self.comparator == "between":
+            return min(bounds) <= number <= max(bounds)
+        limit = bounds[0]
+        return {
+            "gt": number > limit,
+            "gte": number >= limit,
+            "lt": number < limit,
+            "lte": number <= limit,
+        }[self.comparator]
+
+    def describe(self) -> str:
+        """Human text, e.g. ``switch eq on``."""
+        shown = self.expected[0] if len(self.expected) == 1 else self.expected
+        return f"{self.comparator} {shown}"
+
+
+class AttributeWaits:
+    """Waits on device attributes."""
+
+    def __init__(self, devices: DeviceManager) -> None:
+        self._devices = devices
+
+    async def wait_attribute(
+        self,
+        device_ids: list[str],
+        attribute: str,
+        condition: AttributeCondition,
+        *,
+        mode: str = "all",
+        stable_for_ms: int = 0,
+        timeout_ms: int = 10_000,
+    ) -> WaitResult:
+        """Wait until the condition holds (on any/all devices) for ``stable_for_ms``.
+
+        Event-driven while the live cache runs (reads from the cache, wakes on the next
+        event for these devices and attribute, at the end of a stable_for_ms window, on a
+        re-sync or on timeout: no hub request); polls the hub otherwise. Same contract.
+        """
+        timeout = min(timeout_ms, MAX_WAIT_MS) / 1000
+        stable = stable_for_ms / 1000
+        start = time.monotonic()
+        since: dict[str, float] = {}
+        while True:
+            values = await self._devices.read_attribute(device_ids, attribute)
+            now = time.monotonic()
+            for dev_id, value in values.items():
+                if condition.matches(value):
+                    since.setdefault(dev_id, now)
+                else:
+                    since.pop(dev_id, None)
+            settled = [d for d in device_ids if d in since and now - since[d] >= stable]
+            done = bool(settled) if mode == "any" else len(settled) == len(device_ids)
+            elapsed = now - start
+            if done or elapsed >= timeout:
+                return {
+                    "matched": done,
+                    "condition": f"{attribute} {condition.describe()}",
+                    "mode": mode,
+                    "waited_ms": int(elapsed * 1000),
+                    "values": values,
+                    "matched_devices": settled,
+                }
+            cache = self._devices.cache
+            if cache is not None and cache.live:
+                ends = [since[d] + stable - now for d in since if d not in settled]
+                await cache.wait_for(
+                    lambda e: (
+                        e.kind == "device" and e.device_id in device_ids and e.name == attribute
+                    ),
+                    max(0.0, min([timeout - elapsed, *ends])),
+                    wake_on_resync=True,
+                )
+            else:
+                await asyncio.sleep(max(0.02, min(POLL_INTERVAL, timeout - elapsed)))
