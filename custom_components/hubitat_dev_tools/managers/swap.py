@@ -21,7 +21,7 @@ from ..hub.apps import (
 )
 from ..hub.client import HubClient
 from ..hub.errors import HubBadResponseError, HubError
-from .apps import encode_setting, page_inputs
+from .apps.page_model import encode_setting, page_inputs
 from .devices import DeviceManager
 
 

@@ -226,7 +226,7 @@ class UpdateAppSettingsTool(HubTool):
                 "Give settings, press, or both. Nothing was sent.",
                 hint="hub_get_app shows the page's inputs and buttons.",
             )
-        result = await _manager(call).update_settings(
+        result = await call.hub.app_settings.update_settings(
             args["app_id"],
             page=args.get("page"),
             settings=settings,
@@ -265,7 +265,7 @@ class ExportAppTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Export."""
-        result = await _manager(call).export_app(args["app_id"], args.get("save_as"))
+        result = await call.hub.cloner.export_app(args["app_id"], args.get("save_as"))
         where = f" to {result['saved_as']}" if result.get("saved_as") else ""
         return {
             "summary": f"Exported app {args['app_id']} ({result['name']}) with "
@@ -298,7 +298,7 @@ class CloneAppTool(HubTool):
 
     async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
         """Clone."""
-        result = await _manager(call).clone_app(
+        result = await call.hub.cloner.clone_app(
             args["app_id"], args.get("new_name"), args["enable"]
         )
         state = "enabled" if result["enabled"] else "disabled"
@@ -354,7 +354,7 @@ class ImportAppTool(HubTool):
                 hint="hub_export_app returns 'export' (or 'saved_as' for large ones); "
                 "hub_delete_app returns item_backup.backup.",
             )
-        result = await _manager(call).import_app(
+        result = await call.hub.cloner.import_app(
             export=args.get("export"),
             from_file=args.get("from_file"),
             from_backup=args.get("from_backup"),

@@ -7,7 +7,7 @@ from typing import Any
 import probatio as vol
 
 from ..errors import ToolError
-from ..managers.apps import AppManager
+from ..managers.apps import RuleManager
 from ..safety import ToolKind
 from .apps import APP_ID
 from .base import HubTool, ToolCall
@@ -16,8 +16,8 @@ NODES = vol.All(list, vol.Length(max=200))
 RULE_NAME = vol.All(str, vol.Length(min=1, max=200))
 
 
-def _manager(call: ToolCall) -> AppManager:
-    return call.hub.apps
+def _manager(call: ToolCall) -> RuleManager:
+    return call.hub.rules
 
 
 class ListRulesTool(HubTool):
