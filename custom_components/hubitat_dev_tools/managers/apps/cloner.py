@@ -7,25 +7,15 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from ...errors import ToolError
-from ...hub.apps import (
-    ClonerSession,
-    InstalledApp,
-    cloner_action_index,
-    cloner_click,
-    cloner_export_text,
-    cloner_refresh,
-    close_cloner,
-    fetch_app_tree,
-    fetch_cloner_page,
-    open_cloner,
-    set_app_disabled,
-)
+from ...hub.app_cloner import ClonerPage, cloner_action_index, cloner_export_text, open_cloner
+from ...hub.app_page import Setting, TransientApp, setting_fields
+from ...hub.apps import InstalledApp, fetch_app_tree, set_app_disabled
 from ...hub.client import HubClient
 from ...hub.devices import fetch_devices
 from ...hub.errors import HubBadResponseError, HubError
@@ -141,38 +131,42 @@ class AppCloner:
             )
         return app
 
-    async def _close(self, session: ClonerSession) -> str | None:
-        """Remove the cloner; return its id when that failed (it is then left behind)."""
-        try:
-            await close_cloner(self._client, session)
-        except HubError as err:
-            _LOGGER.warning("Could not remove App Cloner instance %s: %s", session.cloner_id, err)
-            return session.cloner_id
-        return None
+    @contextlib.asynccontextmanager
+    async def _open(self, source_id: str) -> AsyncIterator[tuple[ClonerPage, TransientApp]]:
+        """A primed cloner on ``source_id``, removed on exit (``left_behind`` if it could
+        not be)."""
+        session = await open_cloner(self._client, source_id)
+        async with TransientApp(self._client, session.app_id, verify=False) as helper:
+            await session.prime()
+            yield session, helper
 
     async def _poll(
-        self, session: ClonerSession, found: Callable[[dict[str, Any]], bool]
+        self, session: ClonerPage, found: Callable[[dict[str, Any]], bool]
     ) -> dict[str, Any] | None:
         for delay in CLONER_POLL_DELAYS:
             await asyncio.sleep(delay)
-            page = await fetch_cloner_page(self._client, session)
+            await session.reload()
+            page = session.config
             if found(page):
                 return page
         return None
+
+    async def _poll_import_index(self, session: ClonerPage) -> int | None:
+        """The import link's index once the cloner's page shows it (None if it does not)."""
+        polled = await self._poll(
+            session, lambda p: cloner_action_index(p, "importRule") is not None
+        )
+        return cloner_action_index(polled, "importRule") if polled else None
 
     # ------------------------------------------------------------------ export
 
     async def _export_text(self, app: InstalledApp) -> tuple[str, str | None]:
         """Run the cloner's Export; returns (document text, cloner id left behind)."""
-        session = await open_cloner(self._client, app.id)
-        try:
-            await cloner_click(self._client, session, "exportRuleButton")
-            page = await cloner_refresh(
-                self._client, session, page="main", view="source", referrer=session.context_url
-            )
+        async with self._open(app.id) as (session, helper):
+            await session.click("exportRuleButton")
+            page = await session.refresh(page="main", view="source", referrer=session.context_url)
             text = cloner_export_text(page)
-        finally:
-            left = await self._close(session)
+        left = session.app_id if helper.left_behind else None
         if text is None:
             raise HubBadResponseError(
                 f"The hub's App Cloner produced no export for app {app.id} ({app.name}).",
@@ -234,18 +228,15 @@ class AppCloner:
     # ------------------------------------------------------------------ clone / import
 
     async def _commit(
-        self, session: ClonerSession, *, index: int, referrer: str, target: _Target
+        self, session: ClonerPage, *, index: int, referrer: str, target: _Target
     ) -> tuple[_NewApp, str | None]:
         """Open the cloner's import page, name the app, press Import; find the new app.
 
         Returns (new app, warning). Once Import has been pressed an app may exist, so from
         then on a hub error is answered by looking for the app rather than by giving up.
         """
-        client = self._client
         link = f"_action_href_name|importRule|{index}"
-        page = await cloner_refresh(
-            client,
-            session,
+        page = await session.refresh(
             page="main",
             view="confirmation",
             referrer=referrer,
@@ -260,25 +251,19 @@ class AppCloner:
                 hint="Retry once; if it persists, report the firmware version.",
             )
         press = {  # the import page's inputs: the new name and the Import button
-            f"settings[{field_name}]": target.name,
-            f"{field_name}.type": "text",
-            f"{field_name}.multiple": "false",
+            **setting_fields(field_name, Setting(target.name, "text", False)),
             "importNow.type": "button",
             "importNow.multiple": "false",
             "settings[importNow]": "",
         }
-        await cloner_refresh(
-            client, session, page="importRule", view="importRule", referrer=referrer, extras=press
-        )
+        await session.refresh(page="importRule", view="importRule", referrer=referrer, extras=press)
         # The hub can lose the first Import click. A second press is made only after the
         # first had time to show its app, so a slow hub never gets two presses.
         waits = (CLONER_POLL_DELAYS[:2], CLONER_POLL_DELAYS)
         for attempt, delays in enumerate(waits):
             try:
-                await cloner_click(client, session, "importNow")
-                await cloner_refresh(
-                    client,
-                    session,
+                await session.click("importNow")
+                await session.refresh(
                     page="importRule",
                     view="importRule",
                     referrer=referrer,
@@ -385,17 +370,13 @@ class AppCloner:
         """Deep-copy one app (child apps, settings, state) under the same parent."""
         app = await self._cloneable(app_id, "cloned")
         name = (new_name or f"{app.name} (copy)").strip()
-        client = self._client
         async with self._lock:
-            session = await open_cloner(client, app.id)
-            try:
+            async with self._open(app.id) as (session, helper):
                 before = {a.id for a in await fetch_app_tree(self._client)}
                 index: int | None = None
                 for _attempt in range(2):  # the hub can lose the first Clone click
-                    await cloner_click(client, session, "cloneRuleButton")
-                    page = await cloner_refresh(
-                        client,
-                        session,
+                    await session.click("cloneRuleButton")
+                    page = await session.refresh(
                         page="main",
                         view="source",
                         referrer=session.context_url,
@@ -404,22 +385,18 @@ class AppCloner:
                     if index is not None:
                         break
                 if index is None:
-                    polled = await self._poll(
-                        session, lambda p: cloner_action_index(p, "importRule") is not None
-                    )
-                    index = cloner_action_index(polled, "importRule") if polled else None
+                    index = await self._poll_import_index(session)
                 if index is None:
                     raise HubBadResponseError(
                         f"The App Cloner did not offer a copy of app {app_id}; nothing was "
                         "created.",
                         hint="Retry once; if it persists, report the firmware version.",
                     )
-                target = _Target(before, session.cloner_id, name, app.parent_id, app.type)
+                target = _Target(before, session.app_id, name, app.parent_id, app.type)
                 new, warning = await self._commit(
                     session, index=index, referrer=session.context_url, target=target
                 )
-            finally:
-                left = await self._close(session)
+            left = session.app_id if helper.left_behind else None
         out = {"source_app_id": app_id, **await self._stage(new, enable)}
         _add_warnings(out, warning, left)
         return out
@@ -492,14 +469,10 @@ class AppCloner:
             seed = same[0]
         name = (new_name or str(first.get("appLabel") or "Imported app")).strip()
         canonical = json.dumps(doc, ensure_ascii=False)
-        client = self._client
         async with self._lock:
-            session = await open_cloner(client, seed.id)
-            try:
+            async with self._open(seed.id) as (session, helper):
                 before = {a.id for a in await fetch_app_tree(self._client)}
-                page = await cloner_refresh(
-                    client,
-                    session,
+                page = await session.refresh(
                     page="main",
                     view="source",
                     referrer=session.config_url,
@@ -515,21 +488,17 @@ class AppCloner:
                     )
                 index = cloner_action_index(page, "importRule")
                 if index is None:
-                    polled = await self._poll(
-                        session, lambda p: cloner_action_index(p, "importRule") is not None
-                    )
-                    index = cloner_action_index(polled, "importRule") if polled else None
+                    index = await self._poll_import_index(session)
                 if index is None:
                     raise HubBadResponseError(
                         "The App Cloner did not accept the uploaded export; nothing was created.",
                         hint="Retry once; if it persists, report the firmware version.",
                     )
-                target = _Target(before, session.cloner_id, name, seed.parent_id, app_type)
+                target = _Target(before, session.app_id, name, seed.parent_id, app_type)
                 new, warning = await self._commit(
                     session, index=index, referrer=session.config_url, target=target
                 )
-            finally:
-                left = await self._close(session)
+            left = session.app_id if helper.left_behind else None
         out: dict[str, Any] = {
             "source": origin,
             "original_app_id": original_id,

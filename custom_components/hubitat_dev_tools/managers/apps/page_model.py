@@ -1,5 +1,6 @@
 """What a classic app page shows and takes: the page summary the tools answer with, and the
-validation and encoding of setting values (used by the settings editor and Swap Device)."""
+validation and encoding of setting values (the one place for both the settings editor and
+Swap Device; the page itself is read and posted by ``hub.app_page``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...errors import ToolError
+from ...hub.app_page import DEVICE_TYPES, PageInput, Setting
 from ...hub.apps import maybe_json
 
 MAX_VALUE_CHARS = 2000
@@ -83,30 +85,11 @@ def summarize_page(page: Any) -> dict[str, Any]:
     }
 
 
-DEVICE_TYPES = ("capability.", "device.")
 _TEXT_TYPES = ("text", "textarea", "string", "password", "email", "phone", "paragraph_text")
 _ISO_TIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _RANGE_RE = re.compile(r"^\s*(-?\d+(?:\.\d+)?|\*)\s*\.\.\s*(-?\d+(?:\.\d+)?|\*)\s*$")
 MAX_SETTING_CHARS = 10_000
-
-
-def page_inputs(config: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], set[str]]:
-    """The settable inputs (by name) and the button names of a configure/json page."""
-    inputs: dict[str, dict[str, Any]] = {}
-    buttons: set[str] = set()
-    page = config.get("configPage")
-    sections = page.get("sections") if isinstance(page, dict) else None
-    for sec in sections if isinstance(sections, list) else []:
-        items = sec.get("input") if isinstance(sec, dict) else None
-        for inp in items if isinstance(items, list) else []:
-            if not isinstance(inp, dict) or not isinstance(inp.get("name"), str):
-                continue
-            if inp.get("type") == "button":
-                buttons.add(inp["name"])
-            elif inp.get("type") not in ("href", "paragraph", "image", "label_text"):
-                inputs[inp["name"]] = inp
-    return inputs, buttons
 
 
 def enum_keys(options: Any) -> list[str]:
@@ -162,8 +145,8 @@ def _scalar(value: Any, want: type, name: str, repairs: list[str]) -> Any:
     return want(number)
 
 
-def _check_range(inp: dict[str, Any], number: float, name: str) -> None:
-    m = _RANGE_RE.match(str(inp.get("range") or ""))
+def _check_range(inp: PageInput, number: float, name: str) -> None:
+    m = _RANGE_RE.match(str(inp.range or ""))
     if m is None:
         return
     try:
@@ -171,28 +154,30 @@ def _check_range(inp: dict[str, Any], number: float, name: str) -> None:
     except ValueError:  # a range this tool does not understand is not enforced
         return
     if (low is not None and number < low) or (high is not None and number > high):
-        raise ToolError(f"{name} must be within {inp['range']}; got {number:g}. Nothing was sent.")
+        raise ToolError(f"{name} must be within {inp.range}; got {number:g}. Nothing was sent.")
 
 
 def encode_setting(
-    inp: dict[str, Any],
+    inp: PageInput,
     value: Any,
     known_devices: set[str] | None,
     device_allowed: Callable[[str], bool],
     repairs: list[str],
-) -> tuple[str, str, bool]:
+) -> Setting:
     """Validate one value against its input and encode it as the hub's form does."""
-    name = str(inp["name"])
-    input_type = str(inp.get("type") or "")
-    multiple = bool(inp.get("multiple"))
+    name = inp.name
+    input_type = inp.type
+    multiple = inp.multiple
     if input_type == "bool":
-        return ("true" if _scalar(value, bool, name, repairs) else "false"), input_type, False
+        return Setting(
+            ("true" if _scalar(value, bool, name, repairs) else "false"), input_type, False
+        )
     if input_type in ("number", "decimal"):
         number = _scalar(value, int if input_type == "number" else float, name, repairs)
         _check_range(inp, float(number), name)
-        return str(number), input_type, False
-    if input_type in ("enum", "mode") and (inp.get("options") or input_type == "enum"):
-        keys = enum_keys(inp.get("options"))
+        return Setting(str(number), input_type, False)
+    if input_type in ("enum", "mode") and (inp.options or input_type == "enum"):
+        keys = enum_keys(inp.options)
         if not keys:
             raise ToolError(
                 f"{name} lists no options on this page, so it cannot be set here. Nothing "
@@ -208,7 +193,7 @@ def encode_setting(
                 f"got {', '.join(bad) or 'nothing'}. Nothing was sent.",
                 hint="Use the option keys exactly as listed.",
             )
-        return (json.dumps(picked) if multiple else picked[0]), input_type, multiple
+        return Setting((json.dumps(picked) if multiple else picked[0]), input_type, multiple)
     if input_type.startswith(DEVICE_TYPES):
         values = _as_list(value, name, repairs) if multiple else [value]
         ids = [str(v).strip() for v in values]
@@ -231,12 +216,12 @@ def encode_setting(
                 code="device_not_allowed",
                 hint="Do not retry with the same device; an admin can change the allowlist.",
             )
-        return ",".join(ids), input_type, multiple
+        return Setting(",".join(ids), input_type, multiple)
     if input_type == "mode" and multiple:
         listed = _as_list(value, name, repairs)
         if not listed or not all(isinstance(v, str) for v in listed):
             raise ToolError(f"{name} takes a list of mode names; got {value!r}. Nothing was sent.")
-        return json.dumps(listed), input_type, True
+        return Setting(json.dumps(listed), input_type, True)
     if input_type in _TEXT_TYPES or input_type == "mode":
         if not isinstance(value, str | int | float) or isinstance(value, bool):
             raise ToolError(f"{name} takes text; got {value!r}. Nothing was sent.")
@@ -246,7 +231,7 @@ def encode_setting(
                 f"{name} is {len(text)} characters; the limit is {MAX_SETTING_CHARS}. "
                 "Nothing was sent."
             )
-        return text, input_type, False
+        return Setting(text, input_type, False)
     if input_type == "time":
         if not isinstance(value, str) or not _ISO_TIME_RE.match(value):
             raise ToolError(
@@ -254,33 +239,33 @@ def encode_setting(
                 f"2026-11-30T07:30:00.000-0500 (the form the page shows); got {value!r}. "
                 "Nothing was sent."
             )
-        return value, input_type, False
+        return Setting(value, input_type, False)
     if input_type == "date":
         if not isinstance(value, str) or not _DATE_RE.match(value):
             raise ToolError(
                 f"{name} is a date input (YYYY-MM-DD); got {value!r}. Nothing was sent."
             )
-        return value, input_type, False
+        return Setting(value, input_type, False)
     raise ToolError(
         f"{name} is a '{input_type}' input, which this tool does not set. Nothing was sent.",
         hint="Set it in the hub UI.",
     )
 
 
-def same_setting(inp: dict[str, Any], current: Any, encoded: str) -> bool:
+def same_setting(inp: PageInput, encoded: str) -> bool:
     """Whether the page now shows the value that was sent (tolerant of the hub's shapes)."""
-    input_type = str(inp.get("type") or "")
+    input_type = inp.type
+    current = inp.value
     try:
         if input_type.startswith(DEVICE_TYPES):
-            ids = inp.get("deviceIdsForDeviceList")
-            if isinstance(ids, list):
-                now = {str(i) for i in ids}
+            if inp.device_ids is not None:
+                now = {str(i) for i in inp.device_ids}
             elif isinstance(current, list):
                 now = {str(c.get("id") if isinstance(c, dict) else c) for c in current}
             else:
                 now = {p.strip() for p in str(current or "").split(",") if p.strip()}
             return now == {p for p in encoded.split(",") if p}
-        if inp.get("multiple") and input_type in ("enum", "mode"):
+        if inp.multiple and input_type in ("enum", "mode"):
             now_list = maybe_json(current) if isinstance(current, str) else current
             if not isinstance(now_list, list):
                 now_list = [] if now_list is None else [now_list]

@@ -9,9 +9,9 @@ import re
 from typing import Any
 
 from ...errors import ToolError
+from ...hub.app_page import AppPage
 from ...hub.apps import (
     InstalledApp,
-    click_button,
     create_visual_rule,
     delete_app,
     fetch_config_page,
@@ -131,35 +131,27 @@ class RuleManager:
         ]
         return {"app_id": app_id, "name": app.name, "variables": rows, "count": len(rows)}
 
-    async def _buttons(self, app_id: str) -> dict[str, str]:
-        config = await fetch_config_page(self._client, app_id, None)
-        found: dict[str, str] = {}
-        for sec in (config.get("configPage") or {}).get("sections") or []:
-            for inp in sec.get("input") or [] if isinstance(sec, dict) else []:
-                if isinstance(inp, dict) and inp.get("type") == "button":
-                    found[text_of(inp.get("title")).lower()] = str(inp.get("name"))
-        return found
-
     async def call_rule(self, app_id: str, action: str) -> dict[str, Any]:
         """Run a rule's actions (its own Run Actions button), stop or start it."""
         app = await self._rule(app_id, visual=False)
         if action == "run_actions":
-            buttons = await self._buttons(app_id)
-            name = buttons.get("run actions")
+            page = await AppPage.load(self._client, app_id)
+            titles = {text_of(b.title).lower(): b.name for b in page.buttons.values()}
+            name = titles.get("run actions")
             if name is None:
                 raise ToolError(
                     f"Rule {app_id} ({app.name}) shows no 'Run Actions' button on its page; "
                     "it cannot be run over the LAN. Nothing was sent.",
                     hint="Trigger it through one of its triggers (e.g. a virtual switch).",
                 )
-            await click_button(self._client, app_id, name)
+            await page.click(name)
             return {"app_id": app_id, "name": app.name, "action": action}
         st = (await fetch_status(self._client, app_id))["appState"]
         stopped = bool(st.get("stopped"))
         want_stopped = action == "stop"
         if stopped == want_stopped:
             return {"app_id": app_id, "name": app.name, "action": action, "unchanged": True}
-        await click_button(self._client, app_id, "stopRule")
+        await AppPage(self._client, app_id).click("stopRule")
         return {"app_id": app_id, "name": app.name, "action": action}
 
     async def set_paused(self, app_id: str, paused: bool) -> dict[str, Any]:
@@ -171,7 +163,7 @@ class RuleManager:
         st = (await fetch_status(self._client, app_id))["appState"]
         if bool(st.get("paused")) == paused:
             return {"app_id": app_id, "name": app.name, "paused": paused, "unchanged": True}
-        await click_button(self._client, app_id, "pausRule")
+        await AppPage(self._client, app_id).click("pausRule")
         after = (await fetch_status(self._client, app_id))["appState"]
         if bool(after.get("paused")) != paused:
             raise HubBadResponseError(f"Rule {app_id} did not change its pause state")

@@ -7,29 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 from ...errors import ToolError
-from ...hub.apps import click_page_button, fetch_config_page, post_app_settings
+from ...hub.app_page import AppPage, Setting
 from ...hub.client import HubClient
 from ...hub.devices import fetch_devices
 from ..item_backups import ItemBackups
 from .cloner import UNCLONEABLE_TYPES
 from .installed import AppManager
-from .page_model import (
-    DEVICE_TYPES,
-    bounded,
-    encode_setting,
-    page_inputs,
-    same_setting,
-    summarize_page,
-)
-
-
-def _page_name_version(config: dict[str, Any], page: str | None) -> tuple[str, Any]:
-    """The page's name and the app's config version (the settings submit sends it back)."""
-    page_info = config.get("configPage")
-    app_info = config.get("app")
-    name = page_info.get("name") if isinstance(page_info, dict) else None
-    version = app_info.get("version") if isinstance(app_info, dict) else None
-    return str(name or page or "mainPage"), version
+from .page_model import bounded, encode_setting, same_setting, summarize_page
 
 
 class AppSettingsManager:
@@ -58,13 +42,12 @@ class AppSettingsManager:
                 hint="Hub variables: hub_create_variable/hub_delete_variable; Visual Rules: "
                 "hub_update_visual_rule.",
             )
-        config = await fetch_config_page(self._client, app_id, page)
-        page_name, version = _page_name_version(config, page)
-        inputs, buttons = page_inputs(config)
+        form = await AppPage.load(self._client, app_id, page)
+        page_name, inputs, buttons = form.name, form.inputs, form.buttons
         known_devices: set[str] | None = None
-        if any(str(inputs.get(k, {}).get("type", "")).startswith(DEVICE_TYPES) for k in settings):
+        if any(k in inputs and inputs[k].is_device for k in settings):
             known_devices = {d.id for d in await fetch_devices(self._client)}
-        fields: dict[str, tuple[str, str, bool]] = {}
+        fields: dict[str, Setting] = {}
         repairs: list[str] = []
         for name, value in settings.items():
             if name not in inputs:
@@ -93,24 +76,20 @@ class AppSettingsManager:
             series=True,
         )
         if fields:
-            await post_app_settings(
-                self._client, app_id, page=page_name, version=version, fields=fields
-            )
+            await form.set(fields)
         if press is not None:
             if fields:  # the submit moved the page's version on: press with the new one
-                _name, version = _page_name_version(
-                    await fetch_config_page(self._client, app_id, page_name), page_name
-                )
-            await click_page_button(self._client, app_id, press, page=page_name, version=version)
-        after = await fetch_config_page(self._client, app_id, page_name)
-        now_inputs, _ = page_inputs(after)
+                await form.reload()
+            await form.click(press, with_context=True)
+        await form.reload()
         applied, not_applied = [], []
-        for name, (encoded, _type, _multiple) in fields.items():
-            current = now_inputs.get(name, {}).get("value")
-            if name in now_inputs and same_setting(now_inputs[name], current, encoded):
+        for name, sent in fields.items():
+            now = form.inputs.get(name)
+            if now is not None and same_setting(now, sent.value):
                 applied.append(name)
             else:
-                not_applied.append({"name": name, "sent": encoded, "now": bounded(current)})
+                current = now.value if now is not None else None
+                not_applied.append({"name": name, "sent": sent.value, "now": bounded(current)})
         out: dict[str, Any] = {
             "app_id": app_id,
             "name": app.name,
@@ -118,7 +97,7 @@ class AppSettingsManager:
             "applied": applied,
             "item_backup": backup,
             "config_page": summarize_page(
-                after["configPage"] if isinstance(after.get("configPage"), dict) else {}
+                form.config["configPage"] if isinstance(form.config.get("configPage"), dict) else {}
             ),
         }
         if press is not None:
