@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok
+from .conftest import ToolCaller, add_entry, ok
 from .home_util import dev_id, sent
 
 
@@ -74,6 +76,26 @@ async def test_room_refusals_send_nothing(
         result = await call_tool(tool, args)
         assert result.error and word in result.data["message"], (tool, args, result.data)
     assert sent(hub, before) == []
+
+
+async def test_room_writes_respect_allowlist(
+    hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """The safety chokepoint refuses every device id list of the room tools."""
+    lamp, fan = dev_id(hub, "Guest Lamp"), dev_id(hub, "Living Room Fan")
+    await add_entry(hass, hub, options={OPT_ALLOWED_DEVICES: [lamp]})
+    rooms = await ok(call_tool, "hub_list_rooms")
+    assert [d for r in rooms["rooms"] for d in r["device_ids"]] == [lamp]
+    before = len(hub.requests)
+    for tool, args in (
+        ("hub_create_room", {"name": "Attic", "device_ids": [lamp, fan]}),
+        ("hub_update_room", {"room": "Office", "add_device_ids": [fan]}),
+        ("hub_update_room", {"room": "Office", "remove_device_ids": [fan]}),
+    ):
+        result = await call_tool(tool, args)
+        assert result.error and result.data["error"] == "device_not_allowed", (tool, args)
+        assert fan in result.data["message"] and lamp not in result.data["message"]
+    assert len(hub.requests) == before
 
 
 async def test_room_hub_error(

@@ -6,12 +6,18 @@ from typing import Any
 
 from .client import HubClient
 from .errors import HubBadResponseError
-from .models import Room, norm_id, parse_rooms_tree
+from .models import Room, dict_list, norm_id, parse_rooms_tree
 
 
 async def fetch_rooms(client: HubClient) -> list[Room]:
     """Every room with its device ids (/hub2/roomsList)."""
     return parse_rooms_tree(await client.get_json("/hub2/roomsList"))
+
+
+async def fetch_device_ids(client: HubClient) -> set[str]:
+    """The id of every device on the hub (/device/listWithCapabilities/json)."""
+    tree = await client.get_json("/device/listWithCapabilities/json")
+    return {str(d.get("id")) for d in dict_list(tree)}
 
 
 async def save_room(client: HubClient, room_id: str, name: str, device_ids: list[str]) -> str:

@@ -16,14 +16,16 @@ from .dashboards import DashboardManager
 from .devices import DeviceManager
 from .files import FilesManager
 from .health import HealthManager
+from .hsm import HsmManager
 from .hub_info import HubInfoManager
 from .item_backups import ItemBackups
 from .lifecycle import LifecycleManager
-from .location import HsmManager, ModeManager, VariableManager
 from .logs import LogsManager
+from .modes import ModeManager
 from .radios import RadioManager
 from .rooms import RoomManager
 from .swap import SwapManager
+from .variables import VariableManager
 
 
 class Hub:

@@ -3,14 +3,50 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypedDict
 
 from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.models import Room
-from ..hub.rooms import delete_room, fetch_rooms, save_room
+from ..hub.rooms import delete_room, fetch_device_ids, fetch_rooms, save_room
 
 Allowed = Callable[[str], bool]
+
+
+class RoomSummary(TypedDict):
+    """A room in the list: its (allowed) devices' count and ids."""
+
+    room_id: str
+    name: str
+    device_count: int
+    device_ids: list[str]
+
+
+class CreatedRoom(TypedDict):
+    """A new room and the devices moved into it."""
+
+    room_id: str
+    name: str
+    device_ids: list[str]
+
+
+class RoomUpdate(TypedDict):
+    """What hub_update_room changed (``renamed_from`` None when the name stayed)."""
+
+    room_id: str
+    name: str
+    renamed_from: str | None
+    added: list[str]
+    removed: list[str]
+    device_count: int
+
+
+class DeletedRoom(TypedDict):
+    """A deleted room and its devices, now in no room."""
+
+    room_id: str
+    name: str
+    devices_now_unassigned: list[str]
 
 
 def _allow_all(_device_id: str) -> bool:
@@ -23,9 +59,7 @@ class RoomManager:
     def __init__(self, client: HubClient) -> None:
         self._client = client
 
-    async def list_rooms(
-        self, *, allowed: set[str] | Allowed | None = None
-    ) -> list[dict[str, Any]]:
+    async def list_rooms(self, *, allowed: set[str] | Allowed | None = None) -> list[RoomSummary]:
         """Every room with its device count and ids (restricted to allowed devices)."""
         ok = self._predicate(allowed)
         rooms = await fetch_rooms(self._client)
@@ -33,7 +67,7 @@ class RoomManager:
         for room in rooms:
             ids = [d for d in room.device_ids if ok(d)]
             out.append(
-                {"room_id": room.id, "name": room.name, "device_count": len(ids), "device_ids": ids}
+                RoomSummary(room_id=room.id, name=room.name, device_count=len(ids), device_ids=ids)
             )
         return sorted(out, key=lambda r: str(r["name"]).lower())
 
@@ -69,7 +103,7 @@ class RoomManager:
                 )
         return clean
 
-    async def create(self, name: str, device_ids: list[str]) -> dict[str, Any]:
+    async def create(self, name: str, device_ids: list[str]) -> CreatedRoom:
         """Create a room, optionally moving devices into it."""
         clean = await self._check_name(name)
         await self._check_devices(device_ids)
@@ -80,9 +114,7 @@ class RoomManager:
         if not device_ids:
             return
         known = {d for r in await fetch_rooms(self._client) for d in r.device_ids}
-        tree = await self._client.get_json("/device/listWithCapabilities/json")
-        if isinstance(tree, list):
-            known |= {str(d.get("id")) for d in tree if isinstance(d, dict)}
+        known |= await fetch_device_ids(self._client)
         missing = [d for d in device_ids if d not in known]
         if missing:
             raise ToolError(
@@ -97,7 +129,7 @@ class RoomManager:
         new_name: str | None,
         add_device_ids: list[str],
         remove_device_ids: list[str],
-    ) -> dict[str, Any]:
+    ) -> RoomUpdate:
         """Rename a room and/or change its devices (the complete membership is re-sent)."""
         current = await self.resolve(room)
         name = current.name
@@ -122,7 +154,7 @@ class RoomManager:
             "device_count": len(members),
         }
 
-    async def delete(self, room: str) -> dict[str, Any]:
+    async def delete(self, room: str) -> DeletedRoom:
         """Delete a room; its devices become unassigned."""
         current = await self.resolve(room)
         await delete_room(self._client, current.id)

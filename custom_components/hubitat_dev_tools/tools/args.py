@@ -17,6 +17,7 @@ validated by it, and ``run`` receives a ``GetDeviceArgs`` instance. ``hub`` and
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,7 @@ import probatio as vol
 
 _ABSENT: Any = object()
 _META = "hubitat_dev_tools_arg"
+_DECLARED = itertools.count()  # the order arg() was called in: the schema's order
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +37,7 @@ class ArgSpec:
     description: str | None
     required: bool
     default: Any  # _ABSENT: an omitted optional argument arrives as None
+    seq: int = dataclasses.field(default_factory=lambda: next(_DECLARED), compare=False)
 
 
 def arg(
@@ -70,18 +73,24 @@ class ToolArgs:
 
 
 def schema_fields(args_type: type[ToolArgs]) -> dict[Any, Any]:
-    """The schema entries of a tool's own arguments, in declaration order."""
+    """The schema entries of a tool's own arguments, in declaration order.
+
+    A field a tool re-declares (its own ``confirm`` with a default, say) sits where the tool
+    declares it, not where the base class has it.
+    """
+    specs = [
+        (f.name, spec)
+        for f in dataclasses.fields(args_type)
+        if isinstance(spec := f.metadata.get(_META), ArgSpec)  # hub / confirm: the base class
+    ]
     out: dict[Any, Any] = {}
-    for f in dataclasses.fields(args_type):
-        spec = f.metadata.get(_META)
-        if not isinstance(spec, ArgSpec):
-            continue  # hub / confirm: added by the base class
+    for name, spec in sorted(specs, key=lambda item: item[1].seq):
         if spec.required:
-            key: Any = vol.Required(f.name, description=spec.description)
+            key: Any = vol.Required(name, description=spec.description)
         elif spec.default is _ABSENT:
-            key = vol.Optional(f.name, description=spec.description)
+            key = vol.Optional(name, description=spec.description)
         else:
-            key = vol.Optional(f.name, default=spec.default, description=spec.description)
+            key = vol.Optional(name, default=spec.default, description=spec.description)
         out[key] = spec.validator
     return out
 
@@ -102,3 +111,8 @@ def numeric_id(field_name: str) -> Any:
         vol.Coerce(str),
         vol.Match(ascii_re(r"^\d+$"), msg=f"{field_name} must be a numeric id"),
     )
+
+
+def short_text(max_length: int = 100) -> Any:
+    """Validator of a name or id given as text (numbers are coerced): 1..max_length chars."""
+    return vol.All(vol.Coerce(str), vol.Length(min=1, max=max_length))

@@ -1,19 +1,55 @@
-"""Hub-level tools: identity/health, backups, hub (location) settings."""
+"""Hub-level tools: identity/health, create a backup, hub (location) settings."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import probatio as vol
 
 from ..errors import ToolError
 from ..safety import ToolKind
+from .args import ToolArgs, arg
 from .base import HubTool, ToolCall
 
+TOOL_DOMAIN = "hub"
 
-class GetHubInfoTool(HubTool):
-    """hub_get_info."""
+HOST_NAME = vol.Match(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$", msg="not a host name")
 
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HubSettingsArgs(ToolArgs):
+    hub_name: str | None = arg(vol.All(str, vol.Strip, vol.Length(min=1, max=64)), "The hub's name")
+    latitude: float | None = arg(
+        vol.All(vol.Any(int, float), vol.Range(min=-90, max=90)), "Decimal degrees"
+    )
+    longitude: float | None = arg(
+        vol.All(vol.Any(int, float), vol.Range(min=-180, max=180)), "Decimal degrees"
+    )
+    zip_code: str | None = arg(vol.All(str, vol.Strip, vol.Length(max=16)), "Postal code")
+    temperature_scale: str | None = arg(vol.In(("F", "C")), "F or C")
+    time_format: str | None = arg(vol.In(("12", "24")), "12 or 24")
+    tts_voice: str | None = arg(
+        vol.All(str, vol.Length(min=1, max=40)), "A text-to-speech voice of the hub"
+    )
+    mdns_name: str | None = arg(vol.All(str, HOST_NAME), "Local network name (hubitat.local)")
+
+    def changes(self) -> dict[str, Any]:
+        """The given settings, keyed as the hub's location save names them."""
+        given = {
+            "name": self.hub_name,
+            "latitude": self.latitude,
+            "longitude": self.longitude,
+            "zipCode": self.zip_code,
+            "temperatureScale": self.temperature_scale,
+            "clock": self.time_format,
+            "voice": self.tts_voice,
+            "mdnsName": self.mdns_name,
+        }
+        return {hub_key: value for hub_key, value in given.items() if value is not None}
+
+
+class GetHubInfoTool(HubTool[ToolArgs]):
     name = "hub_get_info"
     title = "Get hub info"
     description = (
@@ -23,18 +59,14 @@ class GetHubInfoTool(HubTool):
         "configured. Use it first when a question is about the "
         "hub itself. For devices use hub_list_devices."
     )
-    domain = "hub"
     core = True
     kind = ToolKind.READ
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the hub summary."""
+    async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
         return await call.hub.info.info()
 
 
-class CreateBackupTool(HubTool):
-    """hub_create_backup."""
-
+class CreateBackupTool(HubTool[ToolArgs]):
     name = "hub_create_backup"
     title = "Create hub backup"
     description = (
@@ -42,18 +74,15 @@ class CreateBackupTool(HubTool):
         "destructive tools require a backup from the last 24 hours. Takes up to a minute on "
         "large hubs. Does not download the file."
     )
-    domain = "hub"
     kind = ToolKind.WRITE
     idempotent = False
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+    async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
         """Ask the hub to create a backup, then read the backup list back."""
         return await call.hub.backups.create()
 
 
-class UpdateHubSettingsTool(HubTool):
-    """hub_update_hub_settings."""
-
+class UpdateHubSettingsTool(HubTool[HubSettingsArgs]):
     name = "hub_update_hub_settings"
     title = "Update hub settings"
     description = (
@@ -65,45 +94,11 @@ class UpdateHubSettingsTool(HubTool):
         "hub), date format, network and cloud settings are not changed here. Read the "
         "current values with hub_get_info."
     )
-    domain = "hub"
     kind = ToolKind.WRITE
-    fields = {
-        vol.Optional("hub_name", description="The hub's name"): vol.All(
-            str, vol.Strip, vol.Length(min=1, max=64)
-        ),
-        vol.Optional("latitude", description="Decimal degrees"): vol.All(
-            vol.Any(int, float), vol.Range(min=-90, max=90)
-        ),
-        vol.Optional("longitude", description="Decimal degrees"): vol.All(
-            vol.Any(int, float), vol.Range(min=-180, max=180)
-        ),
-        vol.Optional("zip_code", description="Postal code"): vol.All(
-            str, vol.Strip, vol.Length(max=16)
-        ),
-        vol.Optional("temperature_scale", description="F or C"): vol.In(("F", "C")),
-        vol.Optional("time_format", description="12 or 24"): vol.In(("12", "24")),
-        vol.Optional("tts_voice", description="A text-to-speech voice of the hub"): vol.All(
-            str, vol.Length(min=1, max=40)
-        ),
-        vol.Optional("mdns_name", description="Local network name (hubitat.local)"): vol.All(
-            str,
-            vol.Match(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$", msg="not a host name"),
-        ),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
+    async def run(self, call: ToolCall, args: HubSettingsArgs) -> dict[str, Any]:
         """Read, merge, save, verify."""
-        keys = {
-            "hub_name": "name",
-            "latitude": "latitude",
-            "longitude": "longitude",
-            "zip_code": "zipCode",
-            "temperature_scale": "temperatureScale",
-            "time_format": "clock",
-            "tts_voice": "voice",
-            "mdns_name": "mdnsName",
-        }
-        changes = {hub_key: args[arg] for arg, hub_key in keys.items() if arg in args}
+        changes = args.changes()
         if not changes:
             raise ToolError(
                 "Give at least one setting to change. Nothing was sent.",
@@ -117,7 +112,7 @@ class UpdateHubSettingsTool(HubTool):
 
 ORDER = 10
 
-TOOLS: tuple[type[HubTool], ...] = (
+TOOLS: tuple[type[HubTool[Any]], ...] = (
     GetHubInfoTool,
     CreateBackupTool,
     UpdateHubSettingsTool,

@@ -1,7 +1,13 @@
-"""Room tools."""
+"""Room tools: list, read with device states, create, rename and assign, delete.
+
+The device ids a call names (``device_ids``, ``add_device_ids``, ``remove_device_ids``) are
+checked against the device allowlist by the safety chokepoint before ``run``; the reads
+filter what they list with ``call.device_allowed``.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import probatio as vol
@@ -9,57 +15,57 @@ import probatio as vol
 from ..errors import ToolError
 from ..managers.devices import DeviceFilter
 from ..safety import ToolKind
+from .args import ToolArgs, arg, numeric_id, short_text
 from .base import HubTool, ToolCall
-from .devices import DEVICE_ID
 
-ROOM = vol.All(vol.Coerce(str), vol.Length(min=1, max=100))
-IDS = vol.All([DEVICE_ID], vol.Length(max=200))
+TOOL_DOMAIN = "rooms"
 
-
-def _check_allowed(call: ToolCall, ids: list[str]) -> None:
-    hidden = [i for i in ids if not call.device_allowed(i)]
-    if hidden:
-        raise ToolError(
-            f"Device(s) {', '.join(hidden)} are not available to the assistant (device "
-            "restriction in the integration's options). Nothing was changed.",
-            code="device_not_allowed",
-        )
+ROOM = short_text()
+IDS = vol.All([numeric_id("device_id")], vol.Length(max=200))
 
 
-class ListRoomsTool(HubTool):
-    """hub_list_rooms."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoomArgs(ToolArgs):
+    room: str = arg(ROOM, "Room name or id", required=True)
 
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateRoomArgs(ToolArgs):
+    name: str = arg(ROOM, "Room name", required=True)
+    device_ids: list[str] = arg(IDS, "Devices to move into it", default=list)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UpdateRoomArgs(ToolArgs):
+    room: str = arg(ROOM, "Room name or id", required=True)
+    new_name: str | None = arg(ROOM, "New room name")
+    add_device_ids: list[str] = arg(IDS, "Devices to move in", default=list)
+    remove_device_ids: list[str] = arg(IDS, "Devices to take out", default=list)
+
+
+class ListRoomsTool(HubTool[ToolArgs]):
     name = "hub_list_rooms"
     title = "List rooms"
     description = (
         "List the hub's rooms with their device counts and device ids. To see the devices of "
         "a room with their current states, use hub_get_room or hub_list_devices(room=...)."
     )
-    domain = "rooms"
-    kind = ToolKind.READ
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return every room."""
+    async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
         rooms = await call.hub.rooms.list_rooms(allowed=call.device_allowed)
         return {"rooms": rooms, "count": len(rooms)}
 
 
-class GetRoomTool(HubTool):
-    """hub_get_room."""
-
+class GetRoomTool(HubTool[RoomArgs]):
     name = "hub_get_room"
     title = "Get room"
     description = (
         "One room (by name or id) with its devices and their current states. To filter "
         "devices across rooms, use hub_list_devices."
     )
-    domain = "rooms"
-    kind = ToolKind.READ
-    fields = {vol.Required("room", description="Room name or id"): ROOM}
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the room and its devices."""
-        room = await call.hub.rooms.resolve(args["room"])
+    async def run(self, call: ToolCall, args: RoomArgs) -> dict[str, Any]:
+        room = await call.hub.rooms.resolve(args.room)
         devices = await call.hub.devices.list_devices(
             DeviceFilter(room=room.id), allowed=call.device_allowed
         )
@@ -71,9 +77,7 @@ class GetRoomTool(HubTool):
         }
 
 
-class CreateRoomTool(HubTool):
-    """hub_create_room."""
-
+class CreateRoomTool(HubTool[CreateRoomArgs]):
     name = "hub_create_room"
     title = "Create room"
     description = (
@@ -81,18 +85,11 @@ class CreateRoomTool(HubTool):
         "it (they leave their current room). Rename or change devices later with "
         "hub_update_room."
     )
-    domain = "rooms"
     kind = ToolKind.WRITE
     idempotent = False
-    fields = {
-        vol.Required("name", description="Room name"): ROOM,
-        vol.Optional("device_ids", default=list, description="Devices to move into it"): IDS,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Create it."""
-        _check_allowed(call, args["device_ids"])
-        result = await call.hub.rooms.create(args["name"], args["device_ids"])
+    async def run(self, call: ToolCall, args: CreateRoomArgs) -> dict[str, Any]:
+        result = await call.hub.rooms.create(args.name, args.device_ids)
         return {
             "summary": f"Created room {result['name']} (id {result['room_id']}) with "
             f"{len(result['device_ids'])} device(s)",
@@ -100,9 +97,7 @@ class CreateRoomTool(HubTool):
         }
 
 
-class UpdateRoomTool(HubTool):
-    """hub_update_room."""
-
+class UpdateRoomTool(HubTool[UpdateRoomArgs]):
     name = "hub_update_room"
     title = "Update room"
     description = (
@@ -110,28 +105,19 @@ class UpdateRoomTool(HubTool):
         "current room) or remove devices from it (they become unassigned). To move a single "
         "device you can also use hub_update_device(room=...)."
     )
-    domain = "rooms"
     kind = ToolKind.WRITE
     idempotent = True
-    fields = {
-        vol.Required("room", description="Room name or id"): ROOM,
-        vol.Optional("new_name", description="New room name"): ROOM,
-        vol.Optional("add_device_ids", default=list, description="Devices to move in"): IDS,
-        vol.Optional("remove_device_ids", default=list, description="Devices to take out"): IDS,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Apply the change."""
-        if not (args.get("new_name") or args["add_device_ids"] or args["remove_device_ids"]):
+    async def run(self, call: ToolCall, args: UpdateRoomArgs) -> dict[str, Any]:
+        if not (args.new_name or args.add_device_ids or args.remove_device_ids):
             raise ToolError(
                 "Nothing to change: give new_name, add_device_ids or remove_device_ids."
             )
-        _check_allowed(call, args["add_device_ids"] + args["remove_device_ids"])
         result = await call.hub.rooms.update(
-            args["room"],
-            new_name=args.get("new_name"),
-            add_device_ids=args["add_device_ids"],
-            remove_device_ids=args["remove_device_ids"],
+            args.room,
+            new_name=args.new_name,
+            add_device_ids=args.add_device_ids,
+            remove_device_ids=args.remove_device_ids,
         )
         parts = []
         if result["renamed_from"]:
@@ -146,24 +132,18 @@ class UpdateRoomTool(HubTool):
         }
 
 
-class DeleteRoomTool(HubTool):
-    """hub_delete_room."""
-
+class DeleteRoomTool(HubTool[RoomArgs]):
     name = "hub_delete_room"
     title = "Delete room"
     description = (
         "Delete a room. Its devices are NOT deleted: they become unassigned (listed in the "
-        "result). Needs confirm=true and a hub backup from the last 24 hours. To rename "
-        "instead, use hub_update_room."
+        "result). To rename instead, use hub_update_room."
     )
-    domain = "rooms"
     kind = ToolKind.DESTRUCTIVE
     idempotent = True
-    fields = {vol.Required("room", description="Room name or id"): ROOM}
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Delete it."""
-        result = await call.hub.rooms.delete(args["room"])
+    async def run(self, call: ToolCall, args: RoomArgs) -> dict[str, Any]:
+        result = await call.hub.rooms.delete(args.room)
         n = len(result["devices_now_unassigned"])
         return {
             "summary": f"Deleted room {result['name']}; {n} device(s) are now unassigned",
@@ -173,7 +153,7 @@ class DeleteRoomTool(HubTool):
 
 ORDER = 30
 
-TOOLS: tuple[type[HubTool], ...] = (
+TOOLS: tuple[type[HubTool[Any]], ...] = (
     ListRoomsTool,
     GetRoomTool,
     CreateRoomTool,

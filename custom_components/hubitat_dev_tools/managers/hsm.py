@@ -1,0 +1,88 @@
+"""Hubitat Safety Monitor: status (live cache aware) and commands (Maker API)."""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+from ..errors import ToolError
+from ..hub import hsm as api
+from ..hub.client import HubClient
+from ..hub.state_cache import StateCache
+from .maker import require_maker
+
+HSM_COMMANDS = (
+    "armAway",
+    "armHome",
+    "armNight",
+    "armAll",
+    "disarm",
+    "disarmAll",
+    "armRules",
+    "disarmRules",
+    "cancelAlerts",
+)
+
+
+class HsmStatus(TypedDict):
+    """Armed status, any active alert and what can be done about it."""
+
+    status: Any
+    active_alert: Any
+    commands: list[str]
+    can_change: bool
+
+
+class HsmChange(TypedDict):
+    """An HSM command and the status before and right after it."""
+
+    command: str
+    previous_status: Any
+    status: str | None
+    note: NotRequired[str]
+
+
+class HsmManager:
+    """Hubitat Safety Monitor."""
+
+    def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
+        self._client = client
+        self.cache = cache  # the live state cache: no hub request while it is live
+
+    async def status(self) -> HsmStatus:
+        """Armed status and any active alert (admin /hub/messages; no Maker API needed)."""
+        cache = self.cache
+        if cache is not None and cache.live and cache.hsm_status is not None:
+            data: dict[str, Any] = {"hsm": cache.hsm_status, "hsmAlert": cache.hsm_alert}
+        else:
+            data = await api.fetch_messages(self._client)
+        alert = data.get("hsmAlert")
+        return {
+            "status": data.get("hsm"),
+            "active_alert": alert if alert not in (None, "", "null", "cancel") else None,
+            "commands": list(HSM_COMMANDS),
+            "can_change": self._client.connection.has_maker,
+        }
+
+    async def command(self, command: str, *, confirm: bool) -> HsmChange:
+        """Run an HSM command through the Maker API (confirm=true required)."""
+        if command not in HSM_COMMANDS:
+            raise ToolError(f"Unknown HSM command '{command}'. Use one of {HSM_COMMANDS}.")
+        require_maker(self._client, "Changing HSM")
+        if not confirm:
+            raise ToolError(
+                f"HSM '{command}' changes the home's security state and needs confirm=true.",
+                code="confirmation_required",
+                hint="Ask the user to confirm, then call again with confirm=true.",
+            )
+        before = await self.status()
+        status = await api.hsm_command(self._client, command)
+        out: HsmChange = {
+            "command": command,
+            "previous_status": before["status"],
+            "status": status,
+        }
+        if status and status.startswith("arming"):
+            out["note"] = (
+                "HSM is arming (exit delay); read hub_get_hsm_status later to see it armed."
+            )
+        return out

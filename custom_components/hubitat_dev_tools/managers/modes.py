@@ -1,0 +1,171 @@
+"""Location modes: list (live cache aware), switch, create, rename, delete."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, NotRequired, TypedDict
+
+from ..errors import ToolError
+from ..hub import modes as api
+from ..hub.client import HubClient
+from ..hub.models import norm_id
+from ..hub.state_cache import StateCache
+
+# How long the live cache may answer the list of modes (the active mode is event-driven).
+MODES_TTL = 60.0
+
+
+class Mode(TypedDict):
+    """One location mode as the tools show it."""
+
+    mode_id: str | None
+    name: Any
+    icon: Any
+    active: bool
+
+
+class ModeList(TypedDict):
+    """The hub's modes with the active one."""
+
+    modes: list[Mode]
+    active_mode: Any
+    mode_manager: Any
+
+
+class ModeSwitch(TypedDict):
+    """What hub_set_mode did (``via`` only when the mode changed)."""
+
+    mode: Any
+    previous_mode: Any
+    changed: bool
+    via: NotRequired[str]
+
+
+class ModeRef(TypedDict):
+    """A created or deleted mode."""
+
+    mode_id: str | None
+    name: Any
+
+
+class ModeRename(ModeRef):
+    """A renamed mode."""
+
+    renamed_from: Any
+
+
+class ModeManager:
+    """Location modes."""
+
+    def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
+        self._client = client
+        self.cache = cache
+
+    async def _modes_payload(self) -> tuple[dict[str, Any], bool]:
+        """The hub's mode list; from the live cache when it is fresh (no hub request).
+
+        Mode changes arrive as events, so the active mode is always current; the list of
+        modes itself has no event, so it is re-read after MODES_TTL seconds or our own edit.
+        """
+        cache = self.cache
+        if cache is not None and cache.live and cache.mode is not None:
+            cached = cache.modes_payload
+            if cached is not None and time.monotonic() - cached[0] < MODES_TTL:
+                return cached[1], True
+            data = await api.fetch_modes(self._client)
+            cache.modes_payload = (time.monotonic(), data)
+            return data, True
+        return await api.fetch_modes(self._client), False
+
+    def _invalidate(self) -> None:
+        if self.cache is not None:
+            self.cache.modes_payload = None
+
+    async def list_modes(self) -> ModeList:
+        """Modes with the active one."""
+        data, from_cache = await self._modes_payload()
+        current = norm_id(data.get("currentModeId"))
+        live_name = self.cache.mode if from_cache and self.cache is not None else None
+        modes = [
+            Mode(
+                mode_id=norm_id(m.get("id")),
+                name=m.get("name"),
+                icon=m.get("icon"),
+                active=(m.get("name") == live_name)
+                if live_name is not None
+                else norm_id(m.get("id")) == current,
+            )
+            for m in data.get("modes") or []
+            if isinstance(m, dict)
+        ]
+        active = next((m["name"] for m in modes if m["active"]), None)
+        return {
+            "modes": modes,
+            "active_mode": active,
+            "mode_manager": data.get("selectedModeManager"),
+        }
+
+    async def resolve(self, mode: str) -> tuple[Mode, Any]:
+        """A mode by name (case-insensitive) or id, with the name of the active mode."""
+        listing = await self.list_modes()
+        wanted = mode.strip().lower()
+        for m in listing["modes"]:
+            if str(m["mode_id"]) == wanted or str(m["name"]).lower() == wanted:
+                return m, listing["active_mode"]
+        names = ", ".join(str(m["name"]) for m in listing["modes"])
+        raise ToolError(
+            f"No mode '{mode}' on the hub. Modes: {names}.",
+            hint="Use a mode name from hub_list_modes, or create it with hub_create_mode.",
+        )
+
+    async def set_mode(self, mode: str) -> ModeSwitch:
+        """Activate a mode (Maker API when configured, else the hub UI's endpoint)."""
+        target, previous = await self.resolve(mode)
+        if target["active"]:
+            return {"mode": target["name"], "previous_mode": previous, "changed": False}
+        if self._client.connection.has_maker:
+            await api.activate_mode_maker(self._client, str(target["mode_id"]))
+            via = "maker_api"
+        else:
+            await api.activate_mode_admin(self._client, str(target["mode_id"]))
+            via = "admin"
+        if self.cache is not None:  # the mode event follows; reads right now are exact too
+            self.cache.mode = str(target["name"])
+        return {"mode": target["name"], "previous_mode": previous, "changed": True, "via": via}
+
+    async def _check_new_name(self, name: str, except_id: str | None = None) -> str:
+        clean = name.strip()
+        if not clean:
+            raise ToolError("A mode name cannot be empty.")
+        for m in (await self.list_modes())["modes"]:
+            if str(m["name"]).lower() == clean.lower() and m["mode_id"] != except_id:
+                raise ToolError(f"A mode named '{m['name']}' already exists.")
+        return clean
+
+    async def create(self, name: str, icon: str | None) -> ModeRef:
+        """Create a mode."""
+        clean = await self._check_new_name(name)
+        await api.create_mode(self._client, clean, icon)
+        self._invalidate()
+        created, _active = await self.resolve(clean)
+        return {"mode_id": created["mode_id"], "name": clean}
+
+    async def rename(self, mode: str, new_name: str, icon: str | None) -> ModeRename:
+        """Rename a mode (and/or change its icon)."""
+        target, _active = await self.resolve(mode)
+        clean = await self._check_new_name(new_name, except_id=target["mode_id"])
+        await api.update_mode(self._client, str(target["mode_id"]), clean, icon)
+        self._invalidate()
+        return {"mode_id": target["mode_id"], "name": clean, "renamed_from": target["name"]}
+
+    async def delete(self, mode: str) -> ModeRef:
+        """Delete a mode (never the active one)."""
+        target, _active = await self.resolve(mode)
+        if target["active"]:
+            raise ToolError(
+                f"'{target['name']}' is the active mode; the hub cannot delete it.",
+                hint="Switch to another mode with hub_set_mode first.",
+            )
+        await api.delete_mode(self._client, str(target["mode_id"]))
+        self._invalidate()
+        return {"mode_id": target["mode_id"], "name": target["name"]}

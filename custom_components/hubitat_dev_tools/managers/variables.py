@@ -1,0 +1,298 @@
+"""Hub variables: Maker API reads and sets, recent changes, wizard create and delete."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from datetime import datetime
+from typing import Any, NotRequired, TypedDict
+
+from ..errors import ToolError
+from ..hub import variables as api
+from ..hub import variables_wizard
+from ..hub.apps import fetch_app_tree, fetch_config_page, fetch_rule_builder, fetch_rule_builder20
+from ..hub.client import HubClient
+from ..hub.errors import HubBadResponseError, HubNotFoundError
+from ..hub.logs import fetch_location_events
+from ..hub.models import coerce_numeric_text, parse_hub_time
+from ..hub.state_cache import StateCache
+from .maker import require_maker
+
+VARIABLE_TYPES = ("integer", "bigdecimal", "boolean", "string", "datetime")
+# The Hub Variables wizard's type names (settings[varType]).
+WIZARD_TYPES = {
+    "integer": "Number",
+    "bigdecimal": "Decimal",
+    "boolean": "Boolean",
+    "string": "String",
+    "datetime": "DateTime",
+}
+VARIABLE_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+
+
+class Variable(TypedDict):
+    """One hub variable, its value typed by the variable's type."""
+
+    name: Any
+    type: str
+    value: Any
+
+
+class VariableChange(TypedDict):
+    """One change of a hub variable (a location event)."""
+
+    name: str
+    value: Any
+    date: Any
+
+
+class VariableDetail(Variable):
+    """A hub variable with its recent changes, newest first."""
+
+    recent_changes: list[VariableChange]
+
+
+class VariableUpdate(TypedDict):
+    """A hub variable set to a new value."""
+
+    name: str
+    type: str
+    previous: Any
+    value: Any
+
+
+class VariableUser(TypedDict):
+    """A rule whose definition mentions a hub variable."""
+
+    app_id: str
+    name: str
+    engine: str
+
+
+class DeletedVariable(TypedDict):
+    """A deleted hub variable (``broken_users`` only when forced past rules using it)."""
+
+    name: str
+    type: str
+    last_value: Any
+    broken_users: NotRequired[list[VariableUser]]
+
+
+def coerce_variable(vtype: str, value: Any, name: str) -> str:
+    """Check a value against a hub variable's type; return the text to send."""
+    where = f"Hub variable '{name}' is {vtype}"
+    if vtype == "integer":
+        if isinstance(value, bool):
+            raise ToolError(f"{where}; got a boolean.")
+        try:
+            number = float(str(value).strip())
+        except ValueError:
+            raise ToolError(f"{where}; got {value!r}.") from None
+        if not number.is_integer():
+            raise ToolError(f"{where} (whole numbers only); got {value!r}.")
+        return str(int(number))
+    if vtype == "bigdecimal":
+        if isinstance(value, bool):
+            raise ToolError(f"{where}; got a boolean.")
+        try:
+            float(str(value).strip())
+        except ValueError:
+            raise ToolError(f"{where} (a number); got {value!r}.") from None
+        return str(value).strip()
+    if vtype == "boolean":
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if str(value).strip().lower() in ("true", "false"):
+            return str(value).strip().lower()
+        raise ToolError(f"{where}; give true or false, got {value!r}.")
+    if vtype == "datetime":
+        if parse_hub_time(str(value)) is None:
+            raise ToolError(
+                f"{where}; give an ISO date-time like 2026-06-27T10:30:00-06:00, got {value!r}."
+            )
+        return str(value).strip()
+    if isinstance(value, dict | list):
+        raise ToolError(f"{where}; give text, not an object.")
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    if not text:
+        raise ToolError(f"{where}; the hub does not accept an empty string.")
+    return text
+
+
+def _variable(item: dict[str, Any]) -> Variable:
+    vtype = str(item.get("type") or "string").lower()
+    value = item.get("value")
+    if vtype in ("integer", "bigdecimal"):
+        value = coerce_numeric_text(value)
+    elif vtype == "boolean" and isinstance(value, str):
+        value = value.lower() == "true"
+    return {"name": item.get("name"), "type": vtype, "value": value}
+
+
+class VariableManager:
+    """Hub variables (Maker API), with their recent changes (location events)."""
+
+    def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
+        self._client = client
+        self.cache = cache  # the live state cache: no hub request while it is live
+
+    async def list_variables(self) -> list[Variable]:
+        """Every hub variable the Maker API instance may see."""
+        require_maker(self._client, "Reading hub variables")
+        cache = self.cache
+        if (items := cache.cached_variables() if cache is not None else None) is None:
+            items = await api.fetch_variables(self._client)
+            if cache is not None:
+                cache.learn_variables(items)
+        return sorted((_variable(v) for v in items), key=lambda v: str(v["name"]).lower())
+
+    async def get_variable(self, name: str, *, history: int = 10) -> VariableDetail:
+        """One variable with its recent changes."""
+        require_maker(self._client, "Reading hub variables")
+        item, changes = await asyncio.gather(
+            api.fetch_variable(self._client, name), self.changes(name=name, limit=history)
+        )
+        variable = _variable(item)
+        return {
+            "name": variable["name"],
+            "type": variable["type"],
+            "value": variable["value"],
+            "recent_changes": changes,
+        }
+
+    async def changes(
+        self, *, name: str | None = None, since: datetime | None = None, limit: int = 50
+    ) -> list[VariableChange]:
+        """Hub variable changes (location events ``variable:<name>``), newest first."""
+        out: list[VariableChange] = []
+        for ev in await fetch_location_events(self._client):
+            ev_name = str(ev.get("name") or "")
+            if not ev_name.startswith("variable:"):
+                continue
+            var = ev_name.removeprefix("variable:")
+            if name is not None and var != name:
+                continue
+            when = parse_hub_time(ev.get("date"))
+            if since is not None and (when is None or when <= since):
+                continue
+            out.append({"name": var, "value": ev.get("value"), "date": ev.get("date")})
+            if len(out) >= limit:
+                break
+        return out
+
+    async def set_variable(self, name: str, value: Any) -> VariableUpdate:
+        """Set a variable after checking the value against its type."""
+        require_maker(self._client, "Setting hub variables")
+        current = _variable(await api.fetch_variable(self._client, name))
+        text = coerce_variable(str(current["type"]), value, name)
+        updated = _variable(await api.set_variable(self._client, name, text))
+        return {
+            "name": name,
+            "type": current["type"],
+            "previous": current["value"],
+            "value": updated["value"],
+        }
+
+    async def _names(self) -> dict[str, str]:
+        """Existing variable names (lower-cased -> as spelled), read fresh from the hub."""
+        items = await api.fetch_variables(self._client)
+        return {str(v.get("name")).lower(): str(v.get("name")) for v in items}
+
+    async def create_variable(self, name: str, vtype: str, value: Any) -> Variable:
+        """Create a variable through the Hub Variables wizard; verified via the Maker API."""
+        require_maker(self._client, "Creating hub variables")
+        clean = name.strip()
+        if not VARIABLE_NAME_RE.match(clean):
+            raise ToolError(
+                f"'{name}' is not a valid hub variable name.",
+                hint="Start with a letter; then letters, digits or _ (max 64), e.g. guestCount.",
+            )
+        if vtype not in WIZARD_TYPES:
+            raise ToolError(f"Unknown type '{vtype}'. Use one of {VARIABLE_TYPES}.")
+        text = coerce_variable(vtype, value, clean)
+        if vtype == "datetime":
+            when = parse_hub_time(text)
+            assert when is not None  # coerce_variable checked it
+            text = when.isoformat(timespec="seconds")
+        existing = (await self._names()).get(clean.lower())
+        if existing is not None:
+            raise ToolError(
+                f"A hub variable named '{existing}' already exists.",
+                hint="Change it with hub_set_variable, or pick another name.",
+            )
+        await variables_wizard.create_variable(self._client, clean, WIZARD_TYPES[vtype], text)
+        try:
+            item = await api.fetch_variable(self._client, clean)
+        except HubNotFoundError as err:
+            raise HubBadResponseError(
+                f"The hub accepted the wizard steps but '{clean}' does not show in the Maker "
+                "API's hub variables.",
+                hint="Check Settings > Hub Variables on the hub; the Maker API instance may "
+                "not be allowed to see new variables.",
+            ) from err
+        if self.cache is not None:
+            self.cache.learn_variables([item])
+        return _variable(item)
+
+    async def variable_users(self, name: str) -> list[VariableUser]:
+        """Rule Machine rules and Visual Rules whose definition mentions the variable."""
+        word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])")
+        rules = [a for a in await fetch_app_tree(self._client) if a.is_rm_rule or a.is_visual_rule]
+
+        async def definition(app_id: str, visual: bool) -> Any:
+            if not visual:
+                return await fetch_config_page(self._client, app_id, None)
+            data: Any = await fetch_rule_builder(self._client, app_id)
+            return data or await fetch_rule_builder20(self._client, app_id)
+
+        found = await asyncio.gather(*(definition(r.id, r.is_visual_rule) for r in rules))
+        return [
+            VariableUser(
+                app_id=r.id,
+                name=r.name,
+                engine="visual" if r.is_visual_rule else "rule_machine",
+            )
+            for r, body in zip(rules, found, strict=True)
+            if word.search(json.dumps(body, default=str))
+        ]
+
+    async def delete_variable(self, name: str, *, force: bool = False) -> DeletedVariable:
+        """Delete a variable through the wizard; refused while a rule uses it unless force."""
+        require_maker(self._client, "Deleting hub variables")
+        current = _variable(await self._fetch_existing(name))
+        users = await self.variable_users(name)
+        if users and not force:
+            listed = ", ".join(f"{u['name']} (app {u['app_id']})" for u in users)
+            raise ToolError(
+                f"Hub variable '{name}' is used by {listed}; deleting it would break them.",
+                hint="Change those rules first, or pass force=true if the user accepts "
+                "breaking them.",
+            )
+        await variables_wizard.delete_variable(self._client, name)
+        if self.cache is not None:
+            self.cache.variables.pop(name, None)
+        if name in {str(v.get("name")) for v in await api.fetch_variables(self._client)}:
+            raise HubBadResponseError(
+                f"The hub accepted the wizard steps but '{name}' is still listed.",
+                hint="Check Settings > Hub Variables on the hub.",
+            )
+        out: DeletedVariable = {
+            "name": name,
+            "type": current["type"],
+            "last_value": current["value"],
+        }
+        if users:
+            out["broken_users"] = users
+        return out
+
+    async def _fetch_existing(self, name: str) -> dict[str, Any]:
+        try:
+            return await api.fetch_variable(self._client, name)
+        except HubNotFoundError:
+            names = sorted((await self._names()).values(), key=str.lower)
+            raise ToolError(
+                f"No hub variable '{name}' (names are case-sensitive). Variables: "
+                f"{', '.join(names) or 'none'}.",
+                hint="List them with hub_list_variables.",
+            ) from None

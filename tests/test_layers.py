@@ -1,0 +1,112 @@
+"""The layers stay layers: a library that stands alone, tools that only reach managers.
+
+Read from the source (AST), so a violation fails here whatever the tests exercise:
+- ``hub/`` imports nothing of Home Assistant and nothing above it (managers, tools, glue),
+  and none of its text names one of our tools or a Home Assistant screen;
+- ``managers/`` imports no Home Assistant and no tools;
+- ``tools/`` never imports the hub client and never calls a request method: every hub
+  request goes through a manager.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES
+from custom_components.hubitat_dev_tools.tools.surface import gateway_groups, registry
+
+PACKAGE = Path(__file__).parent.parent / "custom_components" / "hubitat_dev_tools"
+REQUEST_METHODS = {"request", "get_json", "get_text", "get_bytes", "post_json", "post_form"}
+REQUEST_METHODS |= {"maker_get", "get_location"}
+# Home Assistant's own screens and roles (the hub's screens, "Settings > Hub Variables" on
+# the hub, are the library's business).
+HA_SCREENS = re.compile(r"Devices & services|Reconfigure|Home Assistant (admin|user)", re.I)
+
+
+def _modules(layer: str) -> Iterator[tuple[Path, ast.Module]]:
+    for path in sorted((PACKAGE / layer).rglob("*.py")):
+        yield path, ast.parse(path.read_text(), filename=str(path))
+
+
+def _imports(tree: ast.Module) -> Iterator[str]:
+    """Every imported module, relative ones written with their leading dots."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            yield "." * node.level + (node.module or "")
+
+
+def _strings(tree: ast.Module) -> Iterator[str]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.value
+
+
+@pytest.mark.parametrize("layer", ["hub", "managers"])
+def test_no_home_assistant_below_the_glue(layer: str) -> None:
+    offenders = [
+        f"{path.name}: {name}"
+        for path, tree in _modules(layer)
+        for name in _imports(tree)
+        if name.startswith(("homeassistant", "probatio", "voluptuous"))
+    ]
+    assert offenders == []
+
+
+def _tool_names() -> re.Pattern[str]:
+    names = [cls.name for cls in TOOL_CLASSES] + list(gateway_groups(registry().values()))
+    return re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b")
+
+
+def test_hub_library_stands_alone() -> None:
+    tool_name = _tool_names()
+    upward = [
+        f"{path.name}: {name}"
+        for path, tree in _modules("hub")
+        for name in _imports(tree)
+        if name.startswith("..")  # hub/ may import only itself
+    ]
+    assert upward == []
+    texts = [
+        f"{path.name}: {text[:80]!r}"
+        for path, tree in _modules("hub")
+        for text in _strings(tree)
+        if tool_name.search(text) or HA_SCREENS.search(text)
+    ]
+    assert texts == [], "hints naming tools or HA screens belong in tools/errors.py"
+
+
+def test_managers_do_not_import_tools() -> None:
+    offenders = [
+        f"{path.name}: {name}"
+        for path, tree in _modules("managers")
+        for name in _imports(tree)
+        if name.startswith("..tools") or name.startswith("...tools")
+    ]
+    assert offenders == []
+
+
+def test_tools_reach_the_hub_only_through_managers() -> None:
+    offenders: list[str] = []
+    for path, tree in _modules("tools"):
+        offenders += [
+            f"{path.name}: imports {name}"
+            for name in _imports(tree)
+            if name.endswith("hub.client") or name.endswith("hub.state_cache")
+        ]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "client":
+                offenders.append(f"{path.name}:{node.lineno}: .client")
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in REQUEST_METHODS
+            ):
+                offenders.append(f"{path.name}:{node.lineno}: .{node.func.attr}()")
+    assert offenders == []
