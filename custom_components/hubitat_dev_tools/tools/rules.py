@@ -117,7 +117,7 @@ class ListRuleLocalVariablesTool(HubTool[RmRuleArgs]):
     )
 
     async def run(self, call: ToolCall, args: RmRuleArgs) -> dict[str, Any]:
-        return await call.hub.rules.local_variables(args.app_id)
+        return dict(await call.hub.rules.local_variables(args.app_id))
 
 
 class CallRuleTool(HubTool[CallRuleArgs]):
@@ -170,7 +170,7 @@ class GetVisualRuleTool(HubTool[VisualRuleArgs]):
     )
 
     async def run(self, call: ToolCall, args: VisualRuleArgs) -> dict[str, Any]:
-        return await call.hub.rules.get_visual_rule(args.app_id)
+        return dict(await call.hub.rules.get_visual_rule(args.app_id))
 
 
 def _body(args: CreateVisualRuleArgs | UpdateVisualRuleArgs) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from ...errors import ToolError
 from ...hub.apps import (
@@ -22,6 +22,33 @@ from .page_model import bounded, summarize_page, text_of
 
 if TYPE_CHECKING:
     from .cloner import AppCloner
+
+
+class AppDisabled(TypedDict):
+    """An app's disabled state after hub_set_app_disabled (``unchanged``: it already was)."""
+
+    app_id: str
+    name: str
+    disabled: bool
+    unchanged: NotRequired[bool]
+
+
+class DeletedApp(TypedDict):
+    """A deleted app and the item backup taken first."""
+
+    app_id: str
+    name: str
+    type: str
+    children_deleted: int
+    still_listed: bool  # a soft delete the app refused: it is still installed
+    item_backup: dict[str, Any]
+
+
+class HpmPackages(TypedDict):
+    """The packages Hubitat Package Manager tracks."""
+
+    hpm_app_id: str
+    packages: list[dict[str, Any]]
 
 
 async def find_app(client: HubClient, app_id: str) -> InstalledApp:
@@ -132,7 +159,7 @@ class AppManager:
             out["child_device_count"] = status.get("childDeviceCount")
         return out
 
-    async def set_disabled(self, app_id: str, disabled: bool) -> dict[str, Any]:
+    async def set_disabled(self, app_id: str, disabled: bool) -> AppDisabled:
         """Enable or disable an app; verified by reading it back."""
         app = await self.find(app_id)
         if app.disabled == disabled:
@@ -161,7 +188,7 @@ class AppManager:
         snap.update(await self._cloner.backup_export(app))
         return snap
 
-    async def delete(self, app_id: str, *, force: bool) -> dict[str, Any]:
+    async def delete(self, app_id: str, *, force: bool) -> DeletedApp:
         """Snapshot to the File Manager, then delete (children go too)."""
         apps = await self.tree()
         app = next((a for a in apps if a.id == app_id), None)
@@ -190,7 +217,7 @@ class AppManager:
             "item_backup": backup,
         }
 
-    async def hpm_packages(self) -> dict[str, Any]:
+    async def hpm_packages(self) -> HpmPackages:
         """HPM's package registry (state.manifests of the HPM app)."""
         apps = await self.tree()
         hpm = next((a for a in apps if "package manager" in a.name.lower() and a.user), None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ...errors import ToolError
 from ...hub.app_page import AppPage
@@ -28,6 +28,56 @@ from .installed import AppManager
 from .page_model import text_of
 
 NODE_KEYS = ("whenNodes", "thenNodes", "elseNodes")
+
+
+class RuleLocals(TypedDict):
+    """A Rule Machine rule's local variables."""
+
+    app_id: str
+    name: str
+    variables: list[dict[str, Any]]
+    count: int
+
+
+class RuleAction(TypedDict):
+    """What hub_call_rule did (``unchanged``: the rule already was so)."""
+
+    app_id: str
+    name: str
+    action: str
+    unchanged: NotRequired[bool]
+
+
+class RulePaused(TypedDict):
+    """A rule's pause state (``unchanged``: it already was so)."""
+
+    app_id: str
+    name: str
+    paused: bool
+    unchanged: NotRequired[bool]
+
+
+class VisualRule(TypedDict):
+    """A Visual Rule's definition: ``format`` classic or graph."""
+
+    app_id: str
+    name: str
+    format: str
+    definition: dict[str, Any]
+
+
+class SavedVisualRule(TypedDict):
+    """A created or updated Visual Rule (an update backs up the previous definition)."""
+
+    app_id: str
+    name: Any  # the name the definition carries
+    item_backup: NotRequired[dict[str, Any]]
+
+
+class DeletedVisualRule(VisualRule):
+    """A deleted Visual Rule: its definition before the delete, also in the item backup."""
+
+    item_backup: dict[str, Any]
 
 
 class RuleManager:
@@ -119,7 +169,7 @@ class RuleManager:
             out["note"] += "rule is re-saved. Treat the markers as authoritative."
         return out
 
-    async def local_variables(self, app_id: str) -> dict[str, Any]:
+    async def local_variables(self, app_id: str) -> RuleLocals:
         """A Rule Machine rule's local variables (state.allLocalVars)."""
         app = await self._rule(app_id, visual=False)
         st = (await fetch_status(self._client, app_id))["appState"]
@@ -131,7 +181,7 @@ class RuleManager:
         ]
         return {"app_id": app_id, "name": app.name, "variables": rows, "count": len(rows)}
 
-    async def call_rule(self, app_id: str, action: str) -> dict[str, Any]:
+    async def call_rule(self, app_id: str, action: str) -> RuleAction:
         """Run a rule's actions (its own Run Actions button), stop or start it."""
         app = await self._rule(app_id, visual=False)
         if action == "run_actions":
@@ -154,7 +204,7 @@ class RuleManager:
         await AppPage(self._client, app_id).click("stopRule")
         return {"app_id": app_id, "name": app.name, "action": action}
 
-    async def set_paused(self, app_id: str, paused: bool) -> dict[str, Any]:
+    async def set_paused(self, app_id: str, paused: bool) -> RulePaused:
         """Pause or resume an RM rule (toggle button, state read first) or a Visual Rule."""
         app = await self._rule(app_id)
         if app.is_visual_rule:
@@ -169,7 +219,7 @@ class RuleManager:
             raise HubBadResponseError(f"Rule {app_id} did not change its pause state")
         return {"app_id": app_id, "name": app.name, "paused": paused}
 
-    async def get_visual_rule(self, app_id: str) -> dict[str, Any]:
+    async def get_visual_rule(self, app_id: str) -> VisualRule:
         """A Visual Rule's definition and its format."""
         app = await self._rule(app_id, visual=True)
         graph = await fetch_rule_builder20(self._client, app_id)
@@ -178,7 +228,7 @@ class RuleManager:
         data = await fetch_rule_builder(self._client, app_id)
         return {"app_id": app_id, "name": app.name, "format": "classic", "definition": data}
 
-    async def create_visual_rule(self, body: dict[str, Any]) -> dict[str, Any]:
+    async def create_visual_rule(self, body: dict[str, Any]) -> SavedVisualRule:
         """Create a Visual Rule and write its definition; a failed write is cleaned up."""
         app_id, graph = await create_visual_rule(self._client)
         try:
@@ -194,7 +244,7 @@ class RuleManager:
             raise
         return {"app_id": app_id, "name": body.get("name")}
 
-    async def update_visual_rule(self, app_id: str, changes: dict[str, Any]) -> dict[str, Any]:
+    async def update_visual_rule(self, app_id: str, changes: dict[str, Any]) -> SavedVisualRule:
         """Read-merge-write a classic Visual Rule; the previous definition is backed up."""
         current = await self.get_visual_rule(app_id)
         if current["format"] != "classic":
@@ -214,7 +264,7 @@ class RuleManager:
         await save_visual_rule(self._client, app_id, body)
         return {"app_id": app_id, "name": body.get("name"), "item_backup": backup}
 
-    async def delete_visual_rule(self, app_id: str) -> dict[str, Any]:
+    async def delete_visual_rule(self, app_id: str) -> DeletedVisualRule:
         """Back up and return the definition, then force-delete the rule."""
         current = await self.get_visual_rule(app_id)
         backup = await self._backups.save(
