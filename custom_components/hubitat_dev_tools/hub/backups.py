@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .client import HubClient
+from .errors import HubRefusedError, failure_reason
 from .models import parse_hub_time
 
 
@@ -67,15 +68,26 @@ async def create_backup(client: HubClient) -> None:
 
 
 async def delete_local_backup(client: HubClient, name: str) -> bool:
-    """Delete one local backup by file name; True when the hub says it did."""
+    """Delete one local backup by file name; True when the hub says it did.
+
+    The hub's ``{"success": false}`` raises :class:`HubRefusedError`.
+    """
     data = await client.request(
-        "GET", "/hub2/deleteLocalBackup", params={"fileName": name}, expect="any"
+        "GET",
+        "/hub2/deleteLocalBackup",
+        params={"fileName": name},
+        expect="any",
+        what=f"delete the backup {name}",
     )
-    return isinstance(data, dict) and data.get("success") in (True, "true")
+    return _succeeded(data)
 
 
-async def restore_local_backup(client: HubClient, name: str) -> dict[str, Any]:
-    """Restore one local backup by file name (the hub reboots); the hub's answer."""
+async def restore_local_backup(client: HubClient, name: str) -> None:
+    """Restore one local backup by file name (the hub reboots).
+
+    Raises :class:`HubRefusedError` unless the hub answers ``{"success": true}``.
+    """
+    what = f"restore {name}"
     data = await client.request(
         "GET",
         "/hub2/restoreLocalBackup",
@@ -83,5 +95,12 @@ async def restore_local_backup(client: HubClient, name: str) -> dict[str, Any]:
         expect="any",
         timeout=60,
         retry=False,
+        what=what,
     )
-    return data if isinstance(data, dict) else {"success": False, "message": str(data)[:200]}
+    if not _succeeded(data):  # no envelope at all: not a success either
+        detail = failure_reason(data) or str(data)[:200]
+        raise HubRefusedError(f"The hub refused to {what}: {detail}", reason=detail)
+
+
+def _succeeded(answer: Any) -> bool:
+    return isinstance(answer, dict) and answer.get("success") in (True, "true")

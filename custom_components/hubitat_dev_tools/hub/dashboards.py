@@ -69,6 +69,11 @@ def _query(name: str, device_ids: list[str], options: dict[str, Any]) -> dict[st
 
 
 def _check(result: Any, what: str) -> dict[str, Any]:
+    """The hub's answer to ``what``, which must say ``"success": true``.
+
+    The request is sent with ``what=``, so a ``{"success": false}`` envelope has already
+    raised :class:`HubRefusedError`; anything else that is not a success is refused here.
+    """
     if not isinstance(result, dict) or result.get("success") is not True:
         message = result.get("message") if isinstance(result, dict) else str(result)[:200]
         raise HubBadResponseError(f"The hub did not {what}: {message or 'no reason given'}")
@@ -79,16 +84,11 @@ async def create_easy(
     client: HubClient, name: str, device_ids: list[str], options: dict[str, Any]
 ) -> str:
     """Create an Easy Dashboard; return its id."""
-    result = _check(
-        await client.request(
-            "GET",
-            "/dashboard/create",
-            params=_query(name, device_ids, options),
-            retry=False,
-        ),
-        f"create dashboard {name!r}",
+    what = f"create dashboard {name!r}"
+    result = await client.request(
+        "GET", "/dashboard/create", params=_query(name, device_ids, options), retry=False, what=what
     )
-    new_id = norm_id(result.get("installedAppId"))
+    new_id = norm_id(_check(result, what).get("installedAppId"))
     if new_id is None:
         raise HubBadResponseError("The hub did not say the new dashboard's id")
     return new_id
@@ -98,16 +98,16 @@ async def update_easy(
     client: HubClient, dashboard_id: str, name: str, device_ids: list[str], options: dict[str, Any]
 ) -> None:
     """Wholesale update (the caller must read-merge first)."""
+    what = f"update {dashboard_id}"
     params = {"id": dashboard_id, **_query(name, device_ids, options)}
-    _check(await client.get_json("/dashboard/update", params=params), f"update {dashboard_id}")
+    _check(await client.get_json("/dashboard/update", params=params, what=what), what)
 
 
 async def delete_easy(client: HubClient, dashboard_id: str, pin: str) -> None:
     """Delete an Easy Dashboard."""
-    result = await client.get_json(
-        "/dashboard/delete", params={"id": dashboard_id, "pinToken": pin}
-    )
-    _check(result, f"delete dashboard {dashboard_id}")
+    what = f"delete dashboard {dashboard_id}"
+    params = {"id": dashboard_id, "pinToken": pin}
+    _check(await client.get_json("/dashboard/delete", params=params, what=what), what)
 
 
 _REQ_RE = re.compile(r"javascriptRequestToken\s*=\s*['\"]([^'\"]+)['\"]")

@@ -111,7 +111,9 @@ async def write_file(client: HubClient, name: str, data: bytes) -> None:
 async def delete_file(client: HubClient, name: str) -> None:
     """Delete one file."""
     result = await client.post_json(
-        "/hub/fileManager/delete", {"folder": "", "name": name, "type": "file"}
+        "/hub/fileManager/delete",
+        {"folder": "", "name": name, "type": "file"},
+        what=f"delete {name}",
     )
-    if isinstance(result, dict) and result.get("status") is False:
+    if isinstance(result, dict) and result.get("status") is False:  # its own envelope
         raise HubBadResponseError(f"The hub did not delete {name}")

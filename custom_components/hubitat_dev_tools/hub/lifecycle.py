@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .client import HubClient
-from .errors import HubError, HubNotFoundError
+from .errors import HubError, HubNotFoundError, HubRefusedError
 
 
 async def reboot(client: HubClient) -> Any:
@@ -45,9 +45,19 @@ async def update_status(client: HubClient) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-async def install_update(client: HubClient) -> dict[str, Any]:
-    """``/hub/cloud/updatePlatform``: download, install and reboot."""
+async def install_update(client: HubClient) -> None:
+    """``/hub/cloud/updatePlatform``: download, install and reboot.
+
+    Any answer other than ``{"success": true}`` raises :class:`HubRefusedError` (with the
+    hub's reason when it sent its failure envelope).
+    """
     data = await client.request(
-        "GET", "/hub/cloud/updatePlatform", expect="any", timeout=60, retry=False
+        "GET",
+        "/hub/cloud/updatePlatform",
+        expect="any",
+        timeout=60,
+        retry=False,
+        what="start the firmware update",
     )
-    return data if isinstance(data, dict) else {"success": False, "message": str(data)[:200]}
+    if not (isinstance(data, dict) and data.get("success") in (True, "true")):
+        raise HubRefusedError(f"The hub did not start the firmware update: {str(data)[:200]}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -39,15 +39,9 @@ class LogLine:
     message: str
 
     def as_dict(self) -> dict[str, Any]:
-        """Return JSON-safe data."""
-        return {
-            "time": self.time.isoformat(timespec="milliseconds") if self.time else None,
-            "level": self.level,
-            "source_type": self.source_type,
-            "source_id": self.source_id,
-            "name": self.name,
-            "message": self.message,
-        }
+        """Return JSON-safe data (the fields in order, the time as ISO text)."""
+        when = self.time.isoformat(timespec="milliseconds") if self.time else None
+        return asdict(self) | {"time": when}
 
 
 def _parse_time(text: str) -> datetime | None:

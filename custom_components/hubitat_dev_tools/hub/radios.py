@@ -78,8 +78,11 @@ def _answer(data: Any) -> dict[str, Any]:
 async def call_radio_action(
     client: HubClient, action: str, *, node_id: int | None = None, setup_code: str | None = None
 ) -> dict[str, Any]:
-    """Run one radio operation (§17.3); returns the hub's ``{success, message, ...}``."""
-    _radio, method, path, node_param = RADIO_ACTIONS[action]
+    """Run one radio operation (§17.3); returns the hub's ``{success, message, ...}``.
+
+    The hub's failure envelope raises :class:`HubRefusedError`.
+    """
+    radio, method, path, node_param = RADIO_ACTIONS[action]
     params: dict[str, str] = {}
     form: dict[str, str] | None = None
     if node_param is not None and node_id is not None:
@@ -90,17 +93,27 @@ async def call_radio_action(
     if setup_code is not None:
         params["setupCode"] = setup_code
     data = await client.request(
-        method, path, params=params or None, data=form, expect="any", retry=False
+        method,
+        path,
+        params=params or None,
+        data=form,
+        expect="any",
+        retry=False,
+        what=f"run the {radio} operation {action}",
     )
     return _answer(data)
 
 
-async def remove_zwave_node(client: HubClient, node_id: int) -> dict[str, Any]:
-    """``POST /hub/zwave/nodeRemove`` (form ``zwaveNodeId``): drop a failed node."""
-    data = await client.request(
-        "POST", "/hub/zwave/nodeRemove", data={"zwaveNodeId": str(node_id)}, expect="any"
+async def remove_zwave_node(client: HubClient, node_id: int) -> None:
+    """``POST /hub/zwave/nodeRemove`` (form ``zwaveNodeId``): drop a failed node.
+
+    The hub's failure envelope raises :class:`HubRefusedError`.
+    """
+    await client.post_form(
+        "/hub/zwave/nodeRemove",
+        {"zwaveNodeId": str(node_id)},
+        what=f"remove Z-Wave node {node_id}",
     )
-    return _answer(data)
 
 
 async def fetch_zigbee_channel_scan(client: HubClient) -> Any:

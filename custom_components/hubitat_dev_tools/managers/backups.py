@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from ..const import BACKUP_MAX_AGE_SECONDS
 from ..errors import ToolError
@@ -18,14 +18,24 @@ from ..hub.backups import (
     restore_local_backup,
 )
 from ..hub.client import HubClient
-from ..hub.errors import HubBadResponseError, HubError
+from ..hub.errors import HubBadResponseError, HubError, HubRefusedError
 
 
 def _age_hours(created: datetime | None, now: datetime) -> float | None:
     return round((now - created).total_seconds() / 3600, 1) if created else None
 
 
-def backup_dict(b: Backup, now: datetime | None = None) -> dict[str, Any]:
+class BackupEntry(TypedDict):
+    """One local backup as the backup answers show it."""
+
+    name: str
+    created: str | None
+    age_hours: float | None
+    size_bytes: int | None
+    fresh_for_destructive: bool
+
+
+def backup_dict(b: Backup, now: datetime | None = None) -> BackupEntry:
     """JSON-safe backup entry with its age and whether it satisfies the 24 h rule."""
     now = now or datetime.now(UTC)
     age = _age_hours(b.created, now)
@@ -125,12 +135,11 @@ class BackupManager:
     async def restore(self, name: str) -> dict[str, Any]:
         """Restore one local backup; the hub reboots."""
         found = await self._find(name)
-        result = await restore_local_backup(self._client, found.name)
-        if result.get("success") not in (True, "true"):
-            raise HubBadResponseError(
-                f"The hub refused to restore {found.name}: {result.get('message') or result}",
-                hint="Check the name with hub_list_backups; nothing was restored.",
-            )
+        try:
+            await restore_local_backup(self._client, found.name)
+        except HubRefusedError as err:
+            err.hint = "Check the name with hub_list_backups; nothing was restored."
+            raise
         return {
             "summary": f"Restoring hub backup {found.name}; the hub is rebooting",
             "restored": backup_dict(found),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..errors import ToolError
 from ..hub.client import HubClient
@@ -23,10 +23,68 @@ from ..hub.code import (
 )
 from ..hub.errors import HubError, HubNotFoundError
 from ..hub.files import list_files, valid_file_name, write_file
-from .item_backups import ItemBackups
+from .item_backups import ItemBackups, SavedBackup
 
 DEFAULT_PAGE = 30_000
 MAX_PAGE = 60_000
+
+
+class InstalledCode(TypedDict):
+    """New code: its id and version."""
+
+    id: str
+    version: int | None
+
+
+class UpdatedCode(TypedDict):
+    """An update: saved (previous -> new version, backup) or ``unchanged``."""
+
+    id: str
+    name: NotRequired[str]
+    previous_version: NotRequired[int | None]
+    version: int | None
+    unchanged: NotRequired[bool]
+    item_backup: NotRequired[SavedBackup]
+
+
+class DeletedCode(TypedDict):
+    """A deleted item and the backup of its source."""
+
+    id: str
+    name: str
+    item_backup: SavedBackup
+
+
+class RestoredCode(TypedDict):
+    """A restore: saved over the current code, installed as new, or ``unchanged``."""
+
+    restored_as_new: NotRequired[bool]
+    id: str
+    previous_version: NotRequired[int | None]
+    version: int | None
+    unchanged: NotRequired[bool]
+    note: NotRequired[str]
+    item_backup: NotRequired[SavedBackup]
+
+
+class InstalledBundles(TypedDict):
+    """The bundles a bundle install added."""
+
+    installed: list[dict[str, Any]]
+
+
+class DeletedBundle(TypedDict):
+    """The bundle that was deleted, as listed before."""
+
+    deleted: dict[str, Any]
+
+
+class ExportedBundle(TypedDict):
+    """Where a bundle's .zip was saved."""
+
+    bundle_id: str
+    file: str
+    size: int
 
 
 def page_text(text: str, offset: int, length: int) -> dict[str, Any]:
@@ -86,13 +144,15 @@ class CodeManager:
         """Full source and version."""
         return await fetch_source(self._client, kind, item_id)
 
-    async def install(self, kind: CodeKind, source: str) -> dict[str, Any]:
+    async def install(self, kind: CodeKind, source: str) -> InstalledCode:
         """Install new code; compile errors come back verbatim."""
         check_source(source)
         saved = await save_source(self._client, kind, None, source, None)
         return {"id": saved.id, "version": saved.version}
 
-    async def _backup_source(self, current: CodeSource, reason: str, *, series: bool) -> Any:
+    async def _backup_source(
+        self, current: CodeSource, reason: str, *, series: bool
+    ) -> SavedBackup:
         return await self.backups.save(
             current.kind,
             current.id,
@@ -103,7 +163,7 @@ class CodeManager:
 
     async def update(
         self, kind: CodeKind, item_id: str, source: str, expected_version: int | None
-    ) -> dict[str, Any]:
+    ) -> UpdatedCode:
         """Back up the current source, then save with the hub's optimistic version check."""
         check_source(source)
         current = await self.get_source(kind, item_id)
@@ -129,14 +189,14 @@ class CodeManager:
             "item_backup": backup,
         }
 
-    async def delete(self, kind: CodeKind, item_id: str) -> dict[str, Any]:
+    async def delete(self, kind: CodeKind, item_id: str) -> DeletedCode:
         """Back up the current source, then delete."""
         current = await self.get_source(kind, item_id)
         backup = await self._backup_source(current, "before delete", series=False)
         await delete_code(self._client, kind, item_id)
         return {"id": item_id, "name": current.name, "item_backup": backup}
 
-    async def restore(self, file: str) -> dict[str, Any]:
+    async def restore(self, file: str) -> RestoredCode:
         """Put a code backup back; the current source is backed up first; undone on failure."""
         doc = await self.backups.read(file)
         kind = doc.get("kind")
@@ -192,35 +252,36 @@ class CodeManager:
         """Installed bundles."""
         return await fetch_bundles(self._client)
 
-    async def install_bundle(self, url: str, *, private: bool) -> dict[str, Any]:
+    async def install_bundle(self, url: str, *, private: bool) -> InstalledBundles:
         """Have the hub download and install a bundle; report the new bundles."""
         before = {b["id"] for b in await fetch_bundles(self._client)}
         await install_bundle(self._client, url, private=private)
         after = await fetch_bundles(self._client)
         return {"installed": [b for b in after if b["id"] not in before]}
 
-    async def delete_bundle(self, bundle_id: str) -> dict[str, Any]:
-        """Delete a bundle container and verify it is gone."""
+    async def _bundle(self, bundle_id: str) -> dict[str, Any]:
+        """The installed bundle with this id (HubNotFoundError if none)."""
         bundles = {b["id"]: b for b in await fetch_bundles(self._client)}
         if bundle_id not in bundles:
             raise HubNotFoundError(
                 f"No bundle with id {bundle_id}", hint="List bundles with hub_list_bundles."
             )
+        return bundles[bundle_id]
+
+    async def delete_bundle(self, bundle_id: str) -> DeletedBundle:
+        """Delete a bundle container and verify it is gone."""
+        bundle = await self._bundle(bundle_id)
         await delete_bundle(self._client, bundle_id)
         if bundle_id in {b["id"] for b in await fetch_bundles(self._client)}:
             raise HubError(f"The hub still lists bundle {bundle_id} after deleting it")
-        return {"deleted": bundles[bundle_id]}
+        return {"deleted": bundle}
 
     async def export_bundle(
         self, bundle_id: str, file_name: str | None, *, overwrite: bool
-    ) -> dict[str, Any]:
+    ) -> ExportedBundle:
         """Save a bundle's .zip into the File Manager."""
-        bundles = {b["id"]: b for b in await fetch_bundles(self._client)}
-        if bundle_id not in bundles:
-            raise HubNotFoundError(
-                f"No bundle with id {bundle_id}", hint="List bundles with hub_list_bundles."
-            )
-        name = file_name or f"{bundles[bundle_id]['name']}.zip"
+        bundle = await self._bundle(bundle_id)
+        name = file_name or f"{bundle['name']}.zip"
         if not name.endswith(".zip"):
             name += ".zip"
         if not valid_file_name(name):

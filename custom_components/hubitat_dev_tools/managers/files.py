@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import fnmatch
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..errors import ToolError
 from ..hub.client import HubClient
@@ -28,6 +28,31 @@ BINARY_EXTENSIONS = frozenset(
 )  # fmt: skip
 MAX_WRITE_BYTES = 1_000_000
 BACKUP_MARK = "_backup_"
+
+
+class FileListing(TypedDict):
+    """The File Manager's files (entries as :meth:`FilesManager.list` describes them)."""
+
+    files: list[dict[str, Any]]
+    free_space_bytes: int | None
+    total_size_bytes: int
+
+
+class FileWritten(TypedDict):
+    """A write: the stored file, and where the previous version was copied."""
+
+    summary: str
+    file: dict[str, Any]
+    created: bool
+    backup_file: NotRequired[str]
+
+
+class FileDeleted(TypedDict):
+    """A delete, and where the copy is kept (none for backup copies)."""
+
+    summary: str
+    deleted: str
+    backup_file: NotRequired[str]
 
 
 def check_name(name: str) -> None:
@@ -80,7 +105,19 @@ class FilesManager:
         files, _free = await list_files_with_space(self._client)
         return next((f for f in files if f.name == name and not f.is_dir), None)
 
-    async def list(self, text: str | None = None) -> dict[str, Any]:
+    async def _existing(self, name: str, *, nothing_done: str = "") -> HubFile:
+        """The file ``name`` (checked first); a not_found ToolError if there is none."""
+        check_name(name)
+        found = await self._find(name)
+        if found is None:
+            raise ToolError(
+                f"There is no file '{name}' in the hub's File Manager{nothing_done}.",
+                code="not_found",
+                hint="hub_list_files shows the file names (they are case-sensitive).",
+            )
+        return found
+
+    async def list(self, text: str | None = None) -> FileListing:
         """Files (folders last), newest first, filtered by substring or glob."""
         files, free = await list_files_with_space(self._client)
         if text:
@@ -106,14 +143,7 @@ class FilesManager:
 
     async def read(self, name: str, offset: int, length: int) -> dict[str, Any]:
         """Text inline (a character window); binary as size + download URL."""
-        check_name(name)
-        found = await self._find(name)
-        if found is None:
-            raise ToolError(
-                f"There is no file '{name}' in the hub's File Manager.",
-                code="not_found",
-                hint="hub_list_files shows the file names (they are case-sensitive).",
-            )
+        found = await self._existing(name)
         meta = self._as_dict(found)
         if is_binary_name(name):
             return {**meta, "content": None, "note": "Binary file: not shown; use the url."}
@@ -155,7 +185,7 @@ class FilesManager:
             )
         return target
 
-    async def write(self, name: str, content: str) -> dict[str, Any]:
+    async def write(self, name: str, content: str) -> FileWritten:
         """Create or overwrite a text file; an existing file is backed up first."""
         check_name(name)
         data = content.encode()
@@ -175,7 +205,7 @@ class FilesManager:
                 hint="Check the hub's free space and retry.",
             )
         action = "Overwrote" if existing is not None else "Created"
-        out: dict[str, Any] = {
+        out: FileWritten = {
             "summary": f"{action} {name} ({len(data)} bytes)"
             + (f"; previous version saved as {backup}" if backup else ""),
             "file": self._as_dict(stored),
@@ -185,21 +215,14 @@ class FilesManager:
             out["backup_file"] = backup
         return out
 
-    async def delete(self, name: str) -> dict[str, Any]:
+    async def delete(self, name: str) -> FileDeleted:
         """Delete a file after backing it up (backups themselves are deleted directly)."""
-        check_name(name)
-        existing = await self._find(name)
-        if existing is None:
-            raise ToolError(
-                f"There is no file '{name}' in the hub's File Manager; nothing was deleted.",
-                code="not_found",
-                hint="hub_list_files shows the file names (they are case-sensitive).",
-            )
+        existing = await self._existing(name, nothing_done="; nothing was deleted")
         backup = await self._backup_existing(existing)
         await delete_file(self._client, name)
         if await self._find(name) is not None:
             raise HubBadResponseError(f"The hub still lists '{name}' after deleting it.")
-        out: dict[str, Any] = {
+        out: FileDeleted = {
             "summary": f"Deleted {name}"
             + (f"; a copy is kept as {backup}" if backup else " (it was a backup copy)"),
             "deleted": name,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -52,10 +52,14 @@ STALE_HOURS_MAINS = 72.0
 STALE_HOURS_PRESENCE = 24.0
 
 
+def _alert_flags(hub_data: dict[str, Any]) -> dict[str, Any]:
+    raw = hub_data.get("alerts")
+    return raw if isinstance(raw, dict) else {}
+
+
 def active_alerts(hub_data: dict[str, Any]) -> list[dict[str, Any]]:
     """The hub's active alerts as [{key, severity, title, detail}] (stable order)."""
-    raw = hub_data.get("alerts") if isinstance(hub_data.get("alerts"), dict) else {}
-    assert isinstance(raw, dict)
+    raw = _alert_flags(hub_data)
     out: list[dict[str, Any]] = []
     for key, value in raw.items():
         if value is not True:
@@ -170,8 +174,7 @@ class HealthManager:
         )
         free_mem, temp, db_size, cpu, stats, history, backups = optionals
         alerts = active_alerts(hub_data)
-        raw_alerts = hub_data.get("alerts") if isinstance(hub_data.get("alerts"), dict) else {}
-        assert isinstance(raw_alerts, dict)
+        raw_alerts = _alert_flags(hub_data)
         uptime = stats.value.get("uptime") if isinstance(stats.value, dict) else None
         samples: list[MemorySample] = history.value or []
         newest_backup = backups.value[0] if backups.value else None
@@ -235,7 +238,7 @@ class HealthManager:
         battery_threshold: int,
         error_hours: float,
         include_virtual: bool,
-        device_allowed: Any,
+        device_allowed: Callable[[str], bool],
         limit: int,
     ) -> dict[str, Any]:
         """Silent devices, low batteries, disabled devices, devices with recent errors."""

@@ -14,6 +14,7 @@ from .backups import BackupManager
 from .code import CodeManager
 from .dashboards import DashboardManager
 from .devices import DeviceManager
+from .events import LiveEventsManager
 from .files import FilesManager
 from .health import HealthManager
 from .hsm import HsmManager
@@ -51,6 +52,7 @@ class Hub:
         self.dashboards = DashboardManager(client, self.apps, self.item_backups)
         self.backups = BackupManager(client)
         self.logs = LogsManager(client)
+        self.live = LiveEventsManager(client)
         self.health = HealthManager(client)
         self.radios = RadioManager(client)
         self.lifecycle = LifecycleManager(client)
@@ -67,3 +69,4 @@ class Hub:
         self.modes.cache = cache
         self.hsm.cache = cache
         self.variables.cache = cache
+        self.live.cache = cache

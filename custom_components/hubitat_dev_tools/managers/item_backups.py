@@ -13,7 +13,7 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..errors import ToolError
 from ..hub.client import HubClient
@@ -24,6 +24,15 @@ PREFIX = "hdt-backup_"
 MAX_PER_ITEM = 10
 SERIES_WINDOW = timedelta(hours=1)
 _NAME_RE = re.compile(r"^hdt-backup_([a-z]+)-(\d+)_(\d{8}-\d{6})(?:-\d+)?\.json$")
+
+
+class SavedBackup(TypedDict):
+    """What :meth:`ItemBackups.save` answers (it goes into tool answers as ``item_backup``)."""
+
+    backup: str
+    reused: bool
+    note: NotRequired[str]  # reused: which pre-edit original was kept
+    pruned: NotRequired[list[str]]  # new: the old snapshots deleted to keep MAX_PER_ITEM
 
 
 @dataclass(slots=True)
@@ -100,7 +109,7 @@ class ItemBackups:
         *,
         reason: str,
         series: bool = False,
-    ) -> dict[str, Any]:
+    ) -> SavedBackup:
         """Store a snapshot; with ``series`` reuse a backup younger than an hour."""
         now = datetime.now(UTC)
         existing = await self.list(kind, item_id)
@@ -130,7 +139,7 @@ class ItemBackups:
         for old in existing[MAX_PER_ITEM - 1 :]:
             await delete_file(self._client, old.file)
             pruned.append(old.file)
-        out: dict[str, Any] = {"backup": name, "reused": False}
+        out: SavedBackup = {"backup": name, "reused": False}
         if pruned:
             out["pruned"] = pruned
         return out

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..hub import lifecycle as hub_lifecycle
 from ..hub.client import HubClient
-from ..hub.errors import HubBadResponseError, HubError
+from ..hub.errors import HubError, HubRefusedError
 from ..hub.health import parse_uptime
 from ..hub.info import fetch_identity
 from ..hub.logs import fetch_stats
@@ -120,12 +120,11 @@ class LifecycleManager:
                 "installed": False,
                 **check,
             }
-        result = await hub_lifecycle.install_update(self._client)
-        if result.get("success") not in (True, "true"):
-            raise HubBadResponseError(
-                f"The hub did not start the update: {result.get('message') or result}",
-                hint="Check the hub's cloud connection (hub_get_health_report) and retry.",
-            )
+        try:
+            await hub_lifecycle.install_update(self._client)
+        except HubRefusedError as err:
+            err.hint = "Check the hub's cloud connection (hub_get_health_report) and retry."
+            raise
         out: dict[str, Any] = {
             "summary": f"Installing firmware {check['available_version']}; the hub reboots",
             "installed": True,

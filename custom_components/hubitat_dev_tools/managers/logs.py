@@ -12,14 +12,12 @@ import base64
 import binascii
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..errors import ToolError
 from ..hub.client import HubClient
-from ..hub.devices import fetch_device_events
-from ..hub.events import LOG_PATH, HubSocket, parse_log_frame
-from ..hub.events import LogLine as LiveLogLine
 from ..hub.health import parse_uptime
 from ..hub.logs import (
     LEVELS,
@@ -47,6 +45,31 @@ def parse_when(value: str | None, field: str) -> datetime | None:
             hint="Use e.g. 2026-11-29T08:00:00Z (UTC) or with an offset.",
         )
     return parsed
+
+
+def window_start(since: str | None, hours_back: float | None) -> datetime | None:
+    """The start of a time window: ``since`` (ISO), or the last ``hours_back`` hours if
+    that is later."""
+    start = parse_when(since, "since")
+    if hours_back:
+        back = datetime.now(UTC) - timedelta(hours=hours_back)
+        start = max(start, back) if start else back
+    return start
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogQuery:
+    """Which past log entries to return: filters and the page."""
+
+    since: datetime | None = None
+    until: datetime | None = None
+    level: str | None = None  # this level and above
+    source_type: str | None = None  # dev | app
+    source_id: str | None = None  # needs source_type
+    patterns: tuple[str, ...] = ()  # case-insensitive, in name or message
+    match_all: bool = False  # every pattern (else any)
+    limit: int = 50
+    cursor: str | None = None
 
 
 def _encode_cursor(anchor: datetime | None, offset: int) -> str:
@@ -83,24 +106,19 @@ class LogsManager:
     def __init__(self, client: HubClient) -> None:
         self._client = client
 
-    async def logs(self, args: dict[str, Any]) -> dict[str, Any]:
-        """Filtered, newest-first, paged past logs (see the tool for the arguments)."""
-        since = parse_when(args.get("since"), "since")
-        until = parse_when(args.get("until"), "until")
-        if args.get("hours_back"):
-            back = datetime.now(UTC) - timedelta(hours=float(args["hours_back"]))
-            since = max(since, back) if since else back
-        anchor, offset = _decode_cursor(args["cursor"]) if args.get("cursor") else (None, 0)
-        source_type = args.get("source_type")
-        source_id = str(args["source_id"]) if args.get("source_id") is not None else None
+    async def logs(self, query: LogQuery) -> dict[str, Any]:
+        """Filtered, newest-first, paged past logs."""
+        since, until = query.since, query.until
+        anchor, offset = _decode_cursor(query.cursor) if query.cursor else (None, 0)
+        source_type, source_id = query.source_type, query.source_id
         if source_id and not source_type:
             raise ToolError(
                 "source_id needs source_type ('dev' for a device, 'app' for an app). "
                 "Nothing was sent to the hub."
             )
-        min_level = LEVELS.index(args["level"]) if args.get("level") else 0
-        patterns = [p.lower() for p in args.get("patterns") or [] if p]
-        mode_all = args.get("pattern_mode", "any") == "all"
+        min_level = LEVELS.index(query.level) if query.level else 0
+        patterns = [p.lower() for p in query.patterns if p]
+        mode_all = query.match_all
 
         lines = await fetch_past_logs(self._client, source_type, source_id)
 
@@ -134,7 +152,7 @@ class LogsManager:
                 code="invalid_cursor",
                 hint="Start again without a cursor.",
             )
-        limit = int(args.get("limit") or 50)
+        limit = query.limit
         page: list[dict[str, Any]] = []
         used = 0
         for line in matched[offset : offset + limit]:
@@ -196,30 +214,6 @@ class LogsManager:
         merged.sort(key=lambda t: t[0] or datetime.min.replace(tzinfo=UTC), reverse=True)
         items = [{k: v for k, v in item.items() if v is not None} for _w, item in merged[:limit]]
         return {"events": items, "count": len(items), "total_matched": len(merged)}
-
-    async def listen_logs(
-        self, match: Callable[[LiveLogLine], bool], window: float, limit: int
-    ) -> list[LiveLogLine]:
-        """Live log lines for ``window`` seconds over a one-shot ``/logsocket``."""
-        lines: list[LiveLogLine] = []
-
-        def on_text(text: str) -> bool:
-            line = parse_log_frame(text)
-            if line is not None and match(line):
-                lines.append(line)
-            return len(lines) >= limit
-
-        if window > 0:
-            await HubSocket(self._client, LOG_PATH, lambda _t: None).read_for(window, on_text)
-        return lines
-
-    async def device_history(self, device_id: str) -> list[dict[str, Any]]:
-        """One device's event history from the hub, newest first."""
-        return await fetch_device_events(self._client, device_id)
-
-    async def location_history(self) -> list[dict[str, Any]]:
-        """Location events (mode, HSM, hub variables) from the hub, newest first."""
-        return await fetch_location_events(self._client)
 
     async def performance(self, kind: str, sort_by: str, limit: int) -> dict[str, Any]:
         """Device/app busy %, event counts, runtime and state size from ``/logs/json``."""

@@ -10,7 +10,8 @@ from typing import Any
 
 from ..errors import ToolError
 from ..hub.client import HubClient
-from ..hub.errors import HubBadResponseError, HubError, HubNotFoundError
+from ..hub.errors import HubBadResponseError, HubError, HubNotFoundError, HubRefusedError
+from ..hub.models import dict_list
 from ..hub.radios import (
     RADIO_ACTIONS,
     call_radio_action,
@@ -52,7 +53,7 @@ class RadioManager:
 
     async def zwave(self, node_id: int | None, topology: bool, limit: int) -> dict[str, Any]:
         data = await fetch_zwave_details(self._client)
-        nodes = [n for n in data.get("nodes") or [] if isinstance(n, dict)]
+        nodes = dict_list(data.get("nodes"))
         if node_id is not None:
             nodes = [n for n in nodes if str(n.get("nodeId")) == str(node_id)]
         failed = [n for n in nodes if str(n.get("nodeState", "OK")).upper() not in ("OK", "")]
@@ -86,7 +87,7 @@ class RadioManager:
 
     async def zigbee(self, limit: int) -> dict[str, Any]:
         data = await fetch_zigbee_details(self._client)
-        devices = [d for d in data.get("devices") or [] if isinstance(d, dict)]
+        devices = dict_list(data.get("devices"))
         inactive = [d for d in devices if d.get("active") is False]
         devices.sort(key=lambda d: (d.get("active") is not False, str(d.get("name") or "")))
         return {
@@ -110,7 +111,7 @@ class RadioManager:
             data = await fetch_matter_details(self._client)
         except HubNotFoundError:
             return {"available": False, "note": "This hub has no Matter support (or it is off)."}
-        devices = [d for d in data.get("devices") or [] if isinstance(d, dict)]
+        devices = dict_list(data.get("devices"))
         return {
             "available": True,
             "enabled": data.get("enabled"),
@@ -189,8 +190,8 @@ class RadioManager:
         self, node_id: int, device_allowed: Callable[[str], bool]
     ) -> dict[str, Any]:
         data = await fetch_zwave_details(self._client)
-        for node in data.get("nodes") or []:
-            if isinstance(node, dict) and str(node.get("nodeId")) == str(node_id):
+        for node in dict_list(data.get("nodes")):
+            if str(node.get("nodeId")) == str(node_id):
                 if node_id == 1:
                     break
                 _check_allowed(node.get("deviceId"), device_allowed)
@@ -247,7 +248,7 @@ class RadioManager:
                 raise ToolError(
                     "This hub has no Matter support (or it is off). Nothing was sent."
                 ) from err
-            devices = [d for d in details.get("devices") or [] if isinstance(d, dict)]
+            devices = dict_list(details.get("devices"))
             device = next((d for d in devices if str(d.get("nodeId")) == str(node_id)), None)
             if device is None:
                 raise ToolError(
@@ -266,13 +267,19 @@ class RadioManager:
                 if radio == "matter"
                 else "This firmware may not have it; check hub_check_firmware_update.",
             ) from err
-        if answer.get("success") in (False, "false"):
-            raise HubBadResponseError(
-                f"The hub refused {radio} {action}: {answer.get('message') or 'no reason'}",
-                hint="A Z-Wave repair, inclusion or exclusion may be running: stop it first "
-                "(hub_get_zwave_repair_status, action=inclusion_stop/exclusion_stop).",
+        except HubRefusedError as err:
+            err.hint = (
+                "A Z-Wave repair, inclusion or exclusion may be running: stop it first "
+                "(hub_get_zwave_repair_status, action=inclusion_stop/exclusion_stop)."
             )
-        out: dict[str, Any] = {"radio": radio, "action": action, **target}
+            raise
+        on_node = f" on node {node_id}" if target.get("node_id") else ""
+        out: dict[str, Any] = {
+            "summary": f"{radio} {action}{on_node}: done",
+            "radio": radio,
+            "action": action,
+            **target,
+        }
         if action == "open_pairing_window":
             out["setup_code"] = answer.get("setupCode")
         if action == "channel_scan":
@@ -304,33 +311,40 @@ class RadioManager:
                 hint="For a working device use hub_call_radio_action action=exclusion_start "
                 "and its exclusion button, or hub_delete_device.",
             )
-        answer = await remove_zwave_node(self._client, node_id)
-        if answer.get("success") in (False, "false"):
-            raise HubBadResponseError(
-                f"The hub did not remove node {node_id}: {answer.get('message') or 'no reason'}",
-                hint="The node may have answered again (it is then no longer failed); check "
-                "hub_get_radio_details.",
+        try:
+            await remove_zwave_node(self._client, node_id)
+        except HubRefusedError as err:
+            err.hint = (
+                "The node may have answered again (it is then no longer failed); check "
+                "hub_get_radio_details."
             )
+            raise
         still = True
         for delay in (0.0, 0.5, 1.0, 2.0):  # the hub may list the node a moment longer
             await asyncio.sleep(delay)
             data = await fetch_zwave_details(self._client)
-            still = any(
-                isinstance(n, dict) and str(n.get("nodeId")) == str(node_id)
-                for n in data.get("nodes") or []
-            )
+            still = any(str(n.get("nodeId")) == str(node_id) for n in dict_list(data.get("nodes")))
             if not still:
                 break
-        return {
+        verb = "Asked the hub to remove" if still else "Removed"
+        out: dict[str, Any] = {
+            "summary": f"{verb} failed Z-Wave node {node_id} ({node.get('deviceName')})",
             "node_id": node_id,
             "device_id": node.get("deviceId"),
             "device_name": node.get("deviceName"),
             "removed": not still,
         }
+        if still:
+            out["warning"] = (
+                "The hub accepted the removal but still lists the node; check "
+                "hub_get_radio_details in a minute before trying again."
+            )
+        return out
 
     async def update_settings(self, radio: str, changes: dict[str, Any]) -> dict[str, Any]:
         """Change radio settings, each checked against what the hub offers; read back."""
-        return await update_radio_settings(self._client, radio, changes)
+        result = await update_radio_settings(self._client, radio, changes)
+        return {"summary": f"{radio} settings: {result['settings']}", **result}
 
 
 def _check_allowed(device_id: Any, device_allowed: Callable[[str], bool]) -> None:

@@ -2,31 +2,40 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import probatio as vol
 
-from ..managers.code import DEFAULT_PAGE, MAX_PAGE, CodeManager, page_text
+from ..hub.code import CodeKind
+from ..managers.code import DEFAULT_PAGE, MAX_PAGE, page_text
 from ..safety import ToolKind
-from .args import ascii_re
+from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall
-from .paging import paginate, paging_fields
+from .paging import cursor_arg, limit_arg, paginate
+
+TOOL_DOMAIN = "code"
 
 CODE_TYPE = vol.In(["app", "driver", "library"])
-CODE_ID = vol.All(vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="id must be a numeric id"))
+CODE_ID = numeric_id("id")
 SOURCE = vol.All(str, vol.Length(min=1, max=1_000_000))
 BACKUP_NAME = vol.All(str, vol.Length(min=1, max=128))
 OFFSET = vol.All(int, vol.Range(min=0))
 LENGTH = vol.All(int, vol.Range(min=1000, max=MAX_PAGE))
+TYPE_DESC = "app, driver or library"
+ID_DESC = "Code id (from hub_list_code)"
+ITEM_BACKUP_DESC = "Backup file name from hub_list_item_backups"
 
 
-def _manager(call: ToolCall) -> CodeManager:
-    return call.hub.code
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListCodeArgs(ToolArgs):
+    type: CodeKind | None = arg(CODE_TYPE, "app, driver or library; omit for all")
+    text: str | None = arg(str, "Part of the name or namespace, or an exact id")
+    limit: int = limit_arg(default=200, maximum=500)
+    cursor: str | None = cursor_arg()
 
 
-class ListCodeTool(HubTool):
-    """hub_list_code."""
-
+class ListCodeTool(HubTool[ListCodeArgs]):
     name = "hub_list_code"
     title = "List apps, drivers and libraries code"
     description = (
@@ -37,22 +46,25 @@ class ListCodeTool(HubTool):
         "drivers have no readable source and are not listed; running app instances are in "
         "hub_list_apps."
     )
-    domain = "code"
-    fields = {
-        vol.Optional("type", description="app, driver or library; omit for all"): CODE_TYPE,
-        vol.Optional("text", description="Part of the name or namespace, or an exact id"): str,
-        **paging_fields(default_limit=200, max_limit=500),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the code items."""
-        items = await _manager(call).list_code(args.get("type"), args.get("text"))
+    async def run(self, call: ToolCall, args: ListCodeArgs) -> dict[str, Any]:
+        items = await call.hub.code.list_code(args.type, args.text)
         return paginate(items, args, key="code", default_limit=200)
 
 
-class GetCodeTool(HubTool):
-    """hub_get_code."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CodeRefArgs(ToolArgs):
+    type: CodeKind = arg(CODE_TYPE, TYPE_DESC, required=True)
+    id: str = arg(CODE_ID, ID_DESC, required=True)
 
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GetCodeArgs(CodeRefArgs):
+    offset: int = arg(OFFSET, "Character offset to start at", default=0)
+    length: int = arg(LENGTH, f"Characters per page (max {MAX_PAGE})", default=DEFAULT_PAGE)
+
+
+class GetCodeTool(HubTool[GetCodeArgs]):
     name = "hub_get_code"
     title = "Get code source"
     description = (
@@ -61,20 +73,10 @@ class GetCodeTool(HubTool):
         "offset=next_offset until next_offset is null. Keep the version: pass it as "
         "expected_version to hub_update_code so a concurrent edit is detected."
     )
-    domain = "code"
-    fields = {
-        vol.Required("type", description="app, driver or library"): CODE_TYPE,
-        vol.Required("id", description="Code id (from hub_list_code)"): CODE_ID,
-        vol.Optional("offset", default=0, description="Character offset to start at"): OFFSET,
-        vol.Optional(
-            "length", default=DEFAULT_PAGE, description=f"Characters per page (max {MAX_PAGE})"
-        ): LENGTH,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return one page of the source."""
-        src = await _manager(call).get_source(args["type"], args["id"])
-        page = page_text(src.source, args["offset"], args["length"])
+    async def run(self, call: ToolCall, args: GetCodeArgs) -> dict[str, Any]:
+        src = await call.hub.code.get_source(args.type, args.id)
+        page = page_text(src.source, args.offset, args.length)
         source = page.pop("text")
         return {
             "type": src.kind,
@@ -86,9 +88,13 @@ class GetCodeTool(HubTool):
         }
 
 
-class InstallCodeTool(HubTool):
-    """hub_install_code."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InstallCodeArgs(ToolArgs):
+    type: CodeKind = arg(CODE_TYPE, TYPE_DESC, required=True)
+    source: str = arg(SOURCE, "The complete Groovy source", required=True)
 
+
+class InstallCodeTool(HubTool[InstallCodeArgs]):
     name = "hub_install_code"
     title = "Install new code"
     description = (
@@ -98,27 +104,27 @@ class InstallCodeTool(HubTool):
         "code use hub_update_code; to run an app after installing its code, add it in the "
         "hub UI (Apps > Add User App)."
     )
-    domain = "code"
     kind = ToolKind.WRITE
     idempotent = False
-    fields = {
-        vol.Required("type", description="app, driver or library"): CODE_TYPE,
-        vol.Required("source", description="The complete Groovy source"): SOURCE,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Install and report the new id."""
-        result = await _manager(call).install(args["type"], args["source"])
+    async def run(self, call: ToolCall, args: InstallCodeArgs) -> dict[str, Any]:
+        result = await call.hub.code.install(args.type, args.source)
         return {
-            "summary": f"Installed new {args['type']} code with id {result['id']}",
-            "type": args["type"],
+            "summary": f"Installed new {args.type} code with id {result['id']}",
+            "type": args.type,
             **result,
         }
 
 
-class UpdateCodeTool(HubTool):
-    """hub_update_code."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UpdateCodeArgs(CodeRefArgs):
+    source: str = arg(SOURCE, "The complete new Groovy source", required=True)
+    expected_version: int | None = arg(
+        vol.All(int, vol.Range(min=0)), "The version you read with hub_get_code"
+    )
 
+
+class UpdateCodeTool(HubTool[UpdateCodeArgs]):
     name = "hub_update_code"
     title = "Update code"
     description = (
@@ -130,64 +136,52 @@ class UpdateCodeTool(HubTool):
         "error version_conflict. Compile errors come back verbatim with the line number and "
         "leave the old code running."
     )
-    domain = "code"
     kind = ToolKind.WRITE
-    fields = {
-        vol.Required("type", description="app, driver or library"): CODE_TYPE,
-        vol.Required("id", description="Code id (from hub_list_code)"): CODE_ID,
-        vol.Required("source", description="The complete new Groovy source"): SOURCE,
-        vol.Optional(
-            "expected_version", description="The version you read with hub_get_code"
-        ): vol.All(int, vol.Range(min=0)),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Back up and save."""
-        result = await _manager(call).update(
-            args["type"], args["id"], args["source"], args.get("expected_version")
-        )
+    async def run(self, call: ToolCall, args: UpdateCodeArgs) -> dict[str, Any]:
+        result = await call.hub.code.update(args.type, args.id, args.source, args.expected_version)
         if result.get("unchanged"):
-            summary = f"{args['type']} {args['id']} already has this source; nothing saved"
+            summary = f"{args.type} {args.id} already has this source; nothing saved"
         else:
             summary = (
-                f"Saved {args['type']} {args['id']} ({result['name']}): version "
+                f"Saved {args.type} {args.id} ({result['name']}): version "
                 f"{result['previous_version']} -> {result['version']}"
             )
-        return {"summary": summary, "type": args["type"], **result}
+        return {"summary": summary, "type": args.type, **result}
 
 
-class DeleteCodeTool(HubTool):
-    """hub_delete_code."""
-
+class DeleteCodeTool(HubTool[CodeRefArgs]):
     name = "hub_delete_code"
     title = "Delete code"
     description = (
         "Permanently delete app, driver or library code from the hub. The source is saved "
         "as an item backup in the File Manager first (restore with hub_restore_item_backup). "
-        "The hub refuses while installed apps or devices use the code: remove those first. "
-        "Destructive: needs confirm=true and a hub backup from the last 24 hours."
+        "The hub refuses while installed apps or devices use the code: remove those first."
     )
-    domain = "code"
     kind = ToolKind.DESTRUCTIVE
-    fields = {
-        vol.Required("type", description="app, driver or library"): CODE_TYPE,
-        vol.Required("id", description="Code id (from hub_list_code)"): CODE_ID,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Back up and delete."""
-        result = await _manager(call).delete(args["type"], args["id"])
+    async def run(self, call: ToolCall, args: CodeRefArgs) -> dict[str, Any]:
+        result = await call.hub.code.delete(args.type, args.id)
         return {
-            "summary": f"Deleted {args['type']} {args['id']} ({result['name']}); backup "
+            "summary": f"Deleted {args.type} {args.id} ({result['name']}); backup "
             f"{result['item_backup']['backup']}",
-            "type": args["type"],
+            "type": args.type,
             **result,
         }
 
 
-class ListItemBackupsTool(HubTool):
-    """hub_list_item_backups."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListItemBackupsArgs(ToolArgs):
+    type: str | None = arg(
+        vol.All(str, vol.Match(r"^[a-z]+$")),
+        "app, driver, library, installedapp, visualrule or dashboard",
+    )
+    id: str | None = arg(CODE_ID, "Item id")
+    limit: int = limit_arg(default=100, maximum=500)
+    cursor: str | None = cursor_arg()
 
+
+class ListItemBackupsTool(HubTool[ListItemBackupsArgs]):
     name = "hub_list_item_backups"
     title = "List item backups"
     description = (
@@ -197,24 +191,24 @@ class ListItemBackupsTool(HubTool):
         "hub_get_item_backup, put code back with hub_restore_item_backup. Whole-hub database "
         "backups are a different thing (hub_create_backup)."
     )
-    domain = "code"
-    fields = {
-        vol.Optional(
-            "type", description="app, driver, library, installedapp, visualrule or dashboard"
-        ): vol.All(str, vol.Match(r"^[a-z]+$")),
-        vol.Optional("id", description="Item id"): CODE_ID,
-        **paging_fields(default_limit=100, max_limit=500),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the backups."""
-        refs = await _manager(call).backups.list(args.get("type"), args.get("id"))
+    async def run(self, call: ToolCall, args: ListItemBackupsArgs) -> dict[str, Any]:
+        refs = await call.hub.code.backups.list(args.type, args.id)
         return paginate([r.as_dict() for r in refs], args, key="backups")
 
 
-class GetItemBackupTool(HubTool):
-    """hub_get_item_backup."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemBackupArgs(ToolArgs):
+    backup: str = arg(BACKUP_NAME, ITEM_BACKUP_DESC, required=True)
 
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GetItemBackupArgs(ItemBackupArgs):
+    offset: int = arg(OFFSET, "Source character offset", default=0)
+    length: int = arg(LENGTH, "Characters per page", default=DEFAULT_PAGE)
+
+
+class GetItemBackupTool(HubTool[GetItemBackupArgs]):
     name = "hub_get_item_backup"
     title = "Get item backup"
     description = (
@@ -222,31 +216,20 @@ class GetItemBackupTool(HubTool):
         "taken, and its content; a code backup's source is paged like hub_get_code "
         "(offset/length, next_offset)."
     )
-    domain = "code"
-    fields = {
-        vol.Required("backup", description="Backup file name from hub_list_item_backups"): (
-            BACKUP_NAME
-        ),
-        vol.Optional("offset", default=0, description="Source character offset"): OFFSET,
-        vol.Optional("length", default=DEFAULT_PAGE, description="Characters per page"): LENGTH,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the backup."""
-        doc = await _manager(call).backups.read(args["backup"])
-        out: dict[str, Any] = {"backup": args["backup"]}
+    async def run(self, call: ToolCall, args: GetItemBackupArgs) -> dict[str, Any]:
+        doc = await call.hub.code.backups.read(args.backup)
+        out: dict[str, Any] = {"backup": args.backup}
         source = doc.pop("source", None)
         out.update(doc)
         if isinstance(source, str):
-            page = page_text(source, args["offset"], args["length"])
+            page = page_text(source, args.offset, args.length)
             out.update({k: v for k, v in page.items() if k != "text"})
             out["source"] = page["text"]
         return out
 
 
-class RestoreItemBackupTool(HubTool):
-    """hub_restore_item_backup."""
-
+class RestoreItemBackupTool(HubTool[ItemBackupArgs]):
     name = "hub_restore_item_backup"
     title = "Restore code from an item backup"
     description = (
@@ -257,32 +240,23 @@ class RestoreItemBackupTool(HubTool):
         "from_backup=<backup>; Visual Rule and dashboard snapshots are for reading and "
         "re-creating by hand."
     )
-    domain = "code"
     kind = ToolKind.WRITE
-    fields = {
-        vol.Required("backup", description="Backup file name from hub_list_item_backups"): (
-            BACKUP_NAME
-        ),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Restore."""
-        result = await _manager(call).restore(args["backup"])
+    async def run(self, call: ToolCall, args: ItemBackupArgs) -> dict[str, Any]:
+        result = await call.hub.code.restore(args.backup)
         if result.get("unchanged"):
             summary = "The hub already has this source; nothing restored"
         elif result.get("restored_as_new"):
             summary = str(result["note"])
         else:
             summary = (
-                f"Restored {args['backup']}: version {result['previous_version']} -> "
+                f"Restored {args.backup}: version {result['previous_version']} -> "
                 f"{result['version']}"
             )
         return {"summary": summary, **result}
 
 
-class ListBundlesTool(HubTool):
-    """hub_list_bundles."""
-
+class ListBundlesTool(HubTool[ToolArgs]):
     name = "hub_list_bundles"
     title = "List bundles"
     description = (
@@ -290,17 +264,27 @@ class ListBundlesTool(HubTool):
         "installs deliver code in): id, name, namespace, private, and the apps, drivers and "
         "libraries each contains. The code itself is in hub_list_code."
     )
-    domain = "code"
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the bundles."""
-        bundles = await _manager(call).list_bundles()
+    async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
+        bundles = await call.hub.code.list_bundles()
         return {"bundles": bundles, "count": len(bundles)}
 
 
-class InstallBundleTool(HubTool):
-    """hub_install_bundle."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InstallBundleArgs(ToolArgs):
+    url: str = arg(
+        vol.All(
+            str,
+            vol.Match(r"^https?://\S+$", msg="url must be an http(s) URL"),
+            vol.Length(max=2000),
+        ),
+        "https URL of the bundle .zip",
+        required=True,
+    )
+    private: bool = arg(bool, "Install as a private bundle", default=False)
 
+
+class InstallBundleTool(HubTool[InstallBundleArgs]):
     name = "hub_install_bundle"
     title = "Install bundle from URL"
     description = (
@@ -309,50 +293,46 @@ class InstallBundleTool(HubTool):
         "URLs the user gave or trusts. Existing code with the same names is overwritten by "
         "the hub without an item backup; back it up with hub_get_code first if needed."
     )
-    domain = "code"
     kind = ToolKind.WRITE
     idempotent = False
     open_world = True
-    fields = {
-        vol.Required("url", description="https URL of the bundle .zip"): vol.All(
-            str,
-            vol.Match(r"^https?://\S+$", msg="url must be an http(s) URL"),
-            vol.Length(max=2000),
-        ),
-        vol.Optional("private", default=False, description="Install as a private bundle"): bool,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Install and report the new bundles."""
-        result = await _manager(call).install_bundle(args["url"], private=args["private"])
+    async def run(self, call: ToolCall, args: InstallBundleArgs) -> dict[str, Any]:
+        result = await call.hub.code.install_bundle(args.url, private=args.private)
         names = ", ".join(str(b["name"]) for b in result["installed"]) or "no new bundle listed"
-        return {"summary": f"Installed bundle from {args['url']}: {names}", **result}
+        return {"summary": f"Installed bundle from {args.url}: {names}", **result}
 
 
-class DeleteBundleTool(HubTool):
-    """hub_delete_bundle."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeleteBundleArgs(ToolArgs):
+    bundle_id: str = arg(CODE_ID, "Bundle id", required=True)
 
+
+class DeleteBundleTool(HubTool[DeleteBundleArgs]):
     name = "hub_delete_bundle"
     title = "Delete bundle"
     description = (
         "Delete an installed bundle container by id (from hub_list_bundles); verified by "
         "listing again. The code it delivered may stay in Apps/Drivers/Libraries Code: "
-        "delete that separately with hub_delete_code. Destructive: needs confirm=true and a "
-        "hub backup from the last 24 hours."
+        "delete that separately with hub_delete_code."
     )
-    domain = "code"
     kind = ToolKind.DESTRUCTIVE
-    fields = {vol.Required("bundle_id", description="Bundle id"): CODE_ID}
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Delete."""
-        result = await _manager(call).delete_bundle(args["bundle_id"])
-        return {"summary": f"Deleted bundle {args['bundle_id']}", **result}
+    async def run(self, call: ToolCall, args: DeleteBundleArgs) -> dict[str, Any]:
+        result = await call.hub.code.delete_bundle(args.bundle_id)
+        return {"summary": f"Deleted bundle {args.bundle_id}", **result}
 
 
-class ExportBundleTool(HubTool):
-    """hub_export_bundle."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExportBundleArgs(ToolArgs):
+    bundle_id: str = arg(CODE_ID, "Bundle id (from hub_list_bundles)", required=True)
+    file_name: str | None = arg(
+        vol.All(str, vol.Length(min=1, max=120)), "File name; default <bundle name>.zip"
+    )
+    overwrite: bool = arg(bool, "Replace an existing file", default=False)
 
+
+class ExportBundleTool(HubTool[ExportBundleArgs]):
     name = "hub_export_bundle"
     title = "Export bundle to File Manager"
     description = (
@@ -360,23 +340,14 @@ class ExportBundleTool(HubTool):
         "File Manager, e.g. before deleting it; downloadable at /local/<file>. Refuses to "
         "overwrite an existing file unless overwrite=true."
     )
-    domain = "code"
     kind = ToolKind.WRITE
-    fields = {
-        vol.Required("bundle_id", description="Bundle id (from hub_list_bundles)"): CODE_ID,
-        vol.Optional("file_name", description="File name; default <bundle name>.zip"): vol.All(
-            str, vol.Length(min=1, max=120)
-        ),
-        vol.Optional("overwrite", default=False, description="Replace an existing file"): bool,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Export."""
-        result = await _manager(call).export_bundle(
-            args["bundle_id"], args.get("file_name"), overwrite=args["overwrite"]
+    async def run(self, call: ToolCall, args: ExportBundleArgs) -> dict[str, Any]:
+        result = await call.hub.code.export_bundle(
+            args.bundle_id, args.file_name, overwrite=args.overwrite
         )
         return {
-            "summary": f"Exported bundle {args['bundle_id']} to {result['file']} "
+            "summary": f"Exported bundle {args.bundle_id} to {result['file']} "
             f"({result['size']} bytes)",
             **result,
         }
@@ -384,7 +355,7 @@ class ExportBundleTool(HubTool):
 
 ORDER = 60
 
-TOOLS: tuple[type[HubTool], ...] = (
+TOOLS: tuple[type[HubTool[Any]], ...] = (
     ListCodeTool,
     GetCodeTool,
     InstallCodeTool,

@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import probatio as vol
 
 from ..hub.dashboards import BOOL_OPTIONS, TEXT_OPTIONS
-from ..managers.dashboards import DashboardManager
 from ..safety import ToolKind
-from .args import ascii_re
+from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall
 
-DASH_ID = vol.All(
-    vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="dashboard_id must be a numeric id")
-)
-DEVICE_IDS = vol.All(
-    [vol.All(vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="device ids are numeric"))],
-    vol.Length(max=500),
-)
+TOOL_DOMAIN = "dashboards"
+
+DASH_ID = numeric_id("dashboard_id")
+DEVICE_IDS = vol.All([numeric_id("device_id")], vol.Length(max=500))
 OPTIONS = vol.Schema(
     {
         **{vol.Optional(k): bool for k in BOOL_OPTIONS},
@@ -51,30 +48,25 @@ NEW_TILE = _tile("template", "col", "row")
 TILE_UPDATE = _tile("id")
 
 
-def _manager(call: ToolCall) -> DashboardManager:
-    return call.hub.dashboards
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DashboardIdArgs(ToolArgs):
+    dashboard_id: str = arg(DASH_ID, "Dashboard id", required=True)
 
 
-class ListDashboardsTool(HubTool):
-    """hub_list_dashboards."""
-
+class ListDashboardsTool(HubTool[ToolArgs]):
     name = "hub_list_dashboards"
     title = "List dashboards"
     description = (
         "List the hub's dashboards: Easy Dashboards and legacy Hubitat Dashboards, with "
         "dashboard_id, name and type (easy or legacy). Read one with hub_get_dashboard."
     )
-    domain = "dashboards"
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the dashboards."""
-        items = await _manager(call).list_all()
+    async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
+        items = await call.hub.dashboards.list_all()
         return {"dashboards": items, "count": len(items)}
 
 
-class GetDashboardTool(HubTool):
-    """hub_get_dashboard."""
-
+class GetDashboardTool(HubTool[DashboardIdArgs]):
     name = "hub_get_dashboard"
     title = "Get dashboard"
     description = (
@@ -82,17 +74,19 @@ class GetDashboardTool(HubTool):
         "dashboard's authorised devices and its tile layout (tiles with id, template, "
         "device, col, row, spans)."
     )
-    domain = "dashboards"
-    fields = {vol.Required("dashboard_id", description="Dashboard id"): DASH_ID}
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the dashboard."""
-        return await _manager(call).get(args["dashboard_id"])
+    async def run(self, call: ToolCall, args: DashboardIdArgs) -> dict[str, Any]:
+        return await call.hub.dashboards.get(args.dashboard_id)
 
 
-class CreateDashboardTool(HubTool):
-    """hub_create_dashboard."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateDashboardArgs(ToolArgs):
+    name: str = arg(NAME, "Dashboard name", required=True)
+    device_ids: list[str] = arg(DEVICE_IDS, "Device ids to show", default=list)
+    options: dict[str, Any] = arg(OPTIONS, OPTIONS_DESC, default=dict)
 
+
+class CreateDashboardTool(HubTool[CreateDashboardArgs]):
     name = "hub_create_dashboard"
     title = "Create Easy Dashboard"
     description = (
@@ -100,27 +94,41 @@ class CreateDashboardTool(HubTool):
         "clock, calendar, HSM tiles, theme, PINs). Legacy dashboards are created in the "
         "hub UI. To copy an existing one use hub_clone_dashboard."
     )
-    domain = "dashboards"
     kind = ToolKind.WRITE
     idempotent = False
-    fields = {
-        vol.Required("name", description="Dashboard name"): NAME,
-        vol.Optional("device_ids", default=list, description="Device ids to show"): DEVICE_IDS,
-        vol.Optional("options", default=dict, description=OPTIONS_DESC): OPTIONS,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Create."""
-        result = await _manager(call).create(args["name"], args["device_ids"], args["options"])
+    async def run(self, call: ToolCall, args: CreateDashboardArgs) -> dict[str, Any]:
+        result = await call.hub.dashboards.create(args.name, args.device_ids, args.options)
         return {
-            "summary": f"Created Easy Dashboard {result['dashboard_id']} ({args['name']})",
+            "summary": f"Created Easy Dashboard {result['dashboard_id']} ({args.name})",
             **result,
         }
 
 
-class UpdateDashboardTool(HubTool):
-    """hub_update_dashboard."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UpdateDashboardArgs(ToolArgs):
+    dashboard_id: str = arg(DASH_ID, "Easy Dashboard id", required=True)
+    name: str | None = arg(NAME, "New name")
+    device_ids: list[str] | None = arg(DEVICE_IDS, "Replace the device list")
+    add_device_ids: list[str] = arg(DEVICE_IDS, "Devices to add", default=list)
+    remove_device_ids: list[str] = arg(DEVICE_IDS, "Devices to remove", default=list)
+    options: dict[str, Any] = arg(OPTIONS, OPTIONS_DESC, default=dict)
+    layout: dict[str, Any] | None = arg(
+        vol.Schema({vol.Required("tiles"): [NEW_TILE]}, extra=vol.ALLOW_EXTRA),
+        "Legacy: the whole new layout (cols, rows, tiles)",
+    )
+    add_tiles: list[dict[str, Any]] = arg(
+        vol.All([NEW_TILE], vol.Length(max=100)), "Legacy: tiles to add", default=list
+    )
+    update_tiles: list[dict[str, Any]] = arg(
+        vol.All([TILE_UPDATE], vol.Length(max=100)), "Legacy: tile changes by id", default=list
+    )
+    remove_tile_ids: list[int] = arg(
+        vol.All([int], vol.Length(max=100)), "Legacy: tile ids", default=list
+    )
 
+
+class UpdateDashboardTool(HubTool[UpdateDashboardArgs]):
     name = "hub_update_dashboard"
     title = "Update dashboard"
     description = (
@@ -132,106 +140,74 @@ class UpdateDashboardTool(HubTool):
         "or edit single tiles (add_tiles, update_tiles by id, remove_tile_ids); their name "
         "and devices are not changed here."
     )
-    domain = "dashboards"
     kind = ToolKind.WRITE
-    fields = {
-        vol.Required("dashboard_id", description="Easy Dashboard id"): DASH_ID,
-        vol.Optional("name", description="New name"): NAME,
-        vol.Optional("device_ids", description="Replace the device list"): DEVICE_IDS,
-        vol.Optional("add_device_ids", default=list, description="Devices to add"): DEVICE_IDS,
-        vol.Optional("remove_device_ids", default=list, description="Devices to remove"): (
-            DEVICE_IDS
-        ),
-        vol.Optional("options", default=dict, description=OPTIONS_DESC): OPTIONS,
-        vol.Optional("layout", description="Legacy: the whole new layout (cols, rows, tiles)"): (
-            vol.Schema({vol.Required("tiles"): [NEW_TILE]}, extra=vol.ALLOW_EXTRA)
-        ),
-        vol.Optional("add_tiles", default=list, description="Legacy: tiles to add"): vol.All(
-            [NEW_TILE], vol.Length(max=100)
-        ),
-        vol.Optional(
-            "update_tiles", default=list, description="Legacy: tile changes by id"
-        ): vol.All([TILE_UPDATE], vol.Length(max=100)),
-        vol.Optional("remove_tile_ids", default=list, description="Legacy: tile ids"): vol.All(
-            [int], vol.Length(max=100)
-        ),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Read, merge, write."""
-        manager = _manager(call)
+    async def run(self, call: ToolCall, args: UpdateDashboardArgs) -> dict[str, Any]:
+        manager = call.hub.dashboards
         tile_ops = (
-            "layout" in args or args["add_tiles"] or args["update_tiles"] or args["remove_tile_ids"]
+            args.layout is not None or args.add_tiles or args.update_tiles or args.remove_tile_ids
         )
         if tile_ops:
             result = await manager.update_legacy_layout(
-                args["dashboard_id"],
-                layout=args.get("layout"),
-                add_tiles=args["add_tiles"],
-                update_tiles=args["update_tiles"],
-                remove_tile_ids=args["remove_tile_ids"],
+                args.dashboard_id,
+                layout=args.layout,
+                add_tiles=args.add_tiles,
+                update_tiles=args.update_tiles,
+                remove_tile_ids=args.remove_tile_ids,
             )
-            return {"summary": f"Updated the layout of dashboard {args['dashboard_id']}", **result}
+            return {"summary": f"Updated the layout of dashboard {args.dashboard_id}", **result}
         result = await manager.update(
-            args["dashboard_id"],
-            name=args.get("name"),
-            device_ids=args.get("device_ids"),
-            add_device_ids=args["add_device_ids"],
-            remove_device_ids=args["remove_device_ids"],
-            options=args["options"],
+            args.dashboard_id,
+            name=args.name,
+            device_ids=args.device_ids,
+            add_device_ids=args.add_device_ids,
+            remove_device_ids=args.remove_device_ids,
+            options=args.options,
         )
-        return {"summary": f"Updated Easy Dashboard {args['dashboard_id']}", **result}
+        return {"summary": f"Updated Easy Dashboard {args.dashboard_id}", **result}
 
 
-class CloneDashboardTool(HubTool):
-    """hub_clone_dashboard."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CloneDashboardArgs(ToolArgs):
+    dashboard_id: str = arg(DASH_ID, "Easy Dashboard id to copy", required=True)
+    name: str | None = arg(NAME, "Name of the copy")
 
+
+class CloneDashboardTool(HubTool[CloneDashboardArgs]):
     name = "hub_clone_dashboard"
     title = "Clone Easy Dashboard"
     description = (
         "Copy an Easy Dashboard (devices and options) into a new Easy Dashboard with a new "
         "name (default '<name> (copy)'). Legacy dashboards are refused."
     )
-    domain = "dashboards"
     kind = ToolKind.WRITE
     idempotent = False
-    fields = {
-        vol.Required("dashboard_id", description="Easy Dashboard id to copy"): DASH_ID,
-        vol.Optional("name", description="Name of the copy"): NAME,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Clone."""
-        result = await _manager(call).clone(args["dashboard_id"], args.get("name"))
+    async def run(self, call: ToolCall, args: CloneDashboardArgs) -> dict[str, Any]:
+        result = await call.hub.dashboards.clone(args.dashboard_id, args.name)
         return {
-            "summary": f"Cloned dashboard {args['dashboard_id']} as {result['dashboard_id']}",
+            "summary": f"Cloned dashboard {args.dashboard_id} as {result['dashboard_id']}",
             **result,
         }
 
 
-class DeleteDashboardTool(HubTool):
-    """hub_delete_dashboard."""
-
+class DeleteDashboardTool(HubTool[DashboardIdArgs]):
     name = "hub_delete_dashboard"
     title = "Delete dashboard"
     description = (
         "Delete an Easy or legacy dashboard. Its configuration is saved as an item backup "
-        "first and (Easy) returned, so it can be re-created with hub_create_dashboard. "
-        "Destructive: needs confirm=true and a hub backup from the last 24 hours."
+        "first and (Easy) returned, so it can be re-created with hub_create_dashboard."
     )
-    domain = "dashboards"
     kind = ToolKind.DESTRUCTIVE
-    fields = {vol.Required("dashboard_id", description="Dashboard id"): DASH_ID}
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Back up and delete."""
-        result = await _manager(call).delete(args["dashboard_id"])
-        return {"summary": f"Deleted dashboard {args['dashboard_id']}", **result}
+    async def run(self, call: ToolCall, args: DashboardIdArgs) -> dict[str, Any]:
+        result = await call.hub.dashboards.delete(args.dashboard_id)
+        return {"summary": f"Deleted dashboard {args.dashboard_id}", **result}
 
 
 ORDER = 66
 
-TOOLS: tuple[type[HubTool], ...] = (
+TOOLS: tuple[type[HubTool[Any]], ...] = (
     ListDashboardsTool,
     GetDashboardTool,
     CreateDashboardTool,

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import probatio as vol
 
-from ..safety import ToolKind
+from .args import ToolArgs, arg
 from .base import HubTool, ToolCall
 
+TOOL_DOMAIN = "health"
 
-class GetHealthReportTool(HubTool):
-    """hub_get_health_report."""
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HealthReportArgs(ToolArgs):
+    history_points: int = arg(
+        vol.All(int, vol.Range(min=0, max=288)),
+        "Recent history rows to include (0-288)",
+        default=12,
+    )
+
+
+class GetHealthReportTool(HubTool[HealthReportArgs]):
     name = "hub_get_health_report"
     title = "Get hub health report"
     description = (
@@ -23,22 +33,30 @@ class GetHealthReportTool(HubTool):
         "it for 'is my hub healthy / why is it slow'; then hub_get_performance_stats for the "
         "busy devices and apps, hub_get_device_health for failing devices."
     )
-    domain = "health"
-    kind = ToolKind.READ
-    fields = {
-        vol.Optional(
-            "history_points", default=12, description="Recent history rows to include (0-288)"
-        ): vol.All(int, vol.Range(min=0, max=288)),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the report."""
-        return await call.hub.health.report(args["history_points"])
+    async def run(self, call: ToolCall, args: HealthReportArgs) -> dict[str, Any]:
+        return await call.hub.health.report(args.history_points)
 
 
-class GetDeviceHealthTool(HubTool):
-    """hub_get_device_health."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeviceHealthArgs(ToolArgs):
+    stale_hours: float | None = arg(
+        vol.All(vol.Coerce(float), vol.Range(min=0.1, max=24 * 365)),
+        "Silent threshold for every device",
+    )
+    battery_threshold: int = arg(
+        vol.All(int, vol.Range(min=1, max=100)), "Low battery below %", default=20
+    )
+    error_hours: float = arg(
+        vol.All(vol.Coerce(float), vol.Range(min=0.1, max=24 * 31)),
+        "Look for log errors in the last N hours",
+        default=24,
+    )
+    include_virtual: bool = arg(bool, "Check virtual devices", default=False)
+    limit: int = arg(vol.All(int, vol.Range(min=1, max=500)), "Max devices per list", default=50)
 
+
+class GetDeviceHealthTool(HubTool[DeviceHealthArgs]):
     name = "hub_get_device_health"
     title = "Get device health"
     description = (
@@ -48,36 +66,18 @@ class GetDeviceHealthTool(HubTool):
         "Virtual and child devices are not checked for silence unless asked. For radio-level "
         "detail (failed Z-Wave nodes, routes) use hub_get_radio_details."
     )
-    domain = "health"
-    kind = ToolKind.READ
-    fields = {
-        vol.Optional("stale_hours", description="Silent threshold for every device"): vol.All(
-            vol.Coerce(float), vol.Range(min=0.1, max=24 * 365)
-        ),
-        vol.Optional("battery_threshold", default=20, description="Low battery below %"): vol.All(
-            int, vol.Range(min=1, max=100)
-        ),
-        vol.Optional(
-            "error_hours", default=24, description="Look for log errors in the last N hours"
-        ): vol.All(vol.Coerce(float), vol.Range(min=0.1, max=24 * 31)),
-        vol.Optional("include_virtual", default=False, description="Check virtual devices"): bool,
-        vol.Optional("limit", default=50, description="Max devices per list"): vol.All(
-            int, vol.Range(min=1, max=500)
-        ),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the device health lists."""
+    async def run(self, call: ToolCall, args: DeviceHealthArgs) -> dict[str, Any]:
         return await call.hub.health.device_health(
-            stale_hours=args.get("stale_hours"),
-            battery_threshold=args["battery_threshold"],
-            error_hours=args["error_hours"],
-            include_virtual=args["include_virtual"],
+            stale_hours=args.stale_hours,
+            battery_threshold=args.battery_threshold,
+            error_hours=args.error_hours,
+            include_virtual=args.include_virtual,
             device_allowed=call.device_allowed,
-            limit=args["limit"],
+            limit=args.limit,
         )
 
 
 ORDER = 73
 
-TOOLS: tuple[type[HubTool], ...] = (GetHealthReportTool, GetDeviceHealthTool)
+TOOLS: tuple[type[HubTool[Any]], ...] = (GetHealthReportTool, GetDeviceHealthTool)

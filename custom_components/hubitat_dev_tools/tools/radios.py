@@ -2,18 +2,45 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import probatio as vol
 
 from ..hub.radios import RADIO_ACTIONS
-from ..safety import ToolKind, allowed_device_ids
+from ..safety import ToolKind
+from .args import ToolArgs, arg
 from .base import HubTool, ToolCall
 
+TOOL_DOMAIN = "radios"
 
-class GetRadioDetailsTool(HubTool):
-    """hub_get_radio_details."""
+RADIO = vol.In(("zwave", "zigbee", "matter"))
+RADIO_DESC = "zwave, zigbee or matter"
 
+
+def allowlist_active(call: ToolCall) -> bool:
+    """True when a device allowlist limits this call.
+
+    Without an allowlist every id is allowed; an allowlist never holds the empty id.
+    """
+    return not call.device_allowed("")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RadioDetailsArgs(ToolArgs):
+    radio: str = arg(
+        vol.In(("zwave", "zigbee", "matter", "all")), "zwave, zigbee, matter or all", default="all"
+    )
+    node_id: int | None = arg(
+        vol.All(int, vol.Range(min=1, max=4000)), "Only this Z-Wave node id (decimal)"
+    )
+    include_topology: bool = arg(bool, "Add the Z-Wave route table", default=False)
+    limit: int = arg(
+        vol.All(int, vol.Range(min=1, max=500)), "Max nodes/devices per radio", default=100
+    )
+
+
+class GetRadioDetailsTool(HubTool[RadioDetailsArgs]):
     name = "hub_get_radio_details"
     title = "Get radio details"
     description = (
@@ -24,33 +51,14 @@ class GetRadioDetailsTool(HubTool):
         "repair use hub_start_zwave_repair; for other radio operations "
         "hub_call_radio_action; settings: hub_update_radio_settings."
     )
-    domain = "radios"
-    kind = ToolKind.READ
-    fields = {
-        vol.Optional("radio", default="all", description="zwave, zigbee, matter or all"): vol.In(
-            ("zwave", "zigbee", "matter", "all")
-        ),
-        vol.Optional("node_id", description="Only this Z-Wave node id (decimal)"): vol.All(
-            int, vol.Range(min=1, max=4000)
-        ),
-        vol.Optional(
-            "include_topology", default=False, description="Add the Z-Wave route table"
-        ): bool,
-        vol.Optional("limit", default=100, description="Max nodes/devices per radio"): vol.All(
-            int, vol.Range(min=1, max=500)
-        ),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the radio details."""
+    async def run(self, call: ToolCall, args: RadioDetailsArgs) -> dict[str, Any]:
         return await call.hub.radios.details(
-            args["radio"], args.get("node_id"), args["include_topology"], args["limit"]
+            args.radio, args.node_id, args.include_topology, args.limit
         )
 
 
-class StartZwaveRepairTool(HubTool):
-    """hub_start_zwave_repair."""
-
+class StartZwaveRepairTool(HubTool[ToolArgs]):
     name = "hub_start_zwave_repair"
     title = "Start Z-Wave repair"
     description = (
@@ -59,35 +67,40 @@ class StartZwaveRepairTool(HubTool):
         "restarted. Follow progress with hub_get_zwave_repair_status. It does not remove "
         "failed nodes."
     )
-    domain = "radios"
     kind = ToolKind.WRITE
     idempotent = False
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Start the repair."""
+    async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
         return await call.hub.radios.start_repair()
 
 
-class GetZwaveRepairStatusTool(HubTool):
-    """hub_get_zwave_repair_status."""
-
+class GetZwaveRepairStatusTool(HubTool[ToolArgs]):
     name = "hub_get_zwave_repair_status"
     title = "Get Z-Wave repair status"
     description = (
         "Whether a Z-Wave repair is running, its stage and progress text. To start one use "
         "hub_start_zwave_repair."
     )
-    domain = "radios"
-    kind = ToolKind.READ
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the repair status."""
+    async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
         return await call.hub.radios.repair_status()
 
 
-class CallRadioActionTool(HubTool):
-    """hub_call_radio_action."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RadioActionArgs(ToolArgs):
+    radio: str = arg(RADIO, RADIO_DESC, required=True)
+    action: str = arg(
+        vol.In(tuple(RADIO_ACTIONS)), "The operation (see the description)", required=True
+    )
+    node_id: int | None = arg(
+        vol.All(int, vol.Range(min=1, max=2**64)), "Z-Wave node id (decimal) or Matter node id"
+    )
+    setup_code: str | None = arg(
+        vol.All(str, vol.Length(min=11, max=200)), "Matter pairing code, for action=pair"
+    )
 
+
+class CallRadioActionTool(HubTool[RadioActionArgs]):
     name = "hub_call_radio_action"
     title = "Run a radio operation"
     description = (
@@ -100,76 +113,56 @@ class CallRadioActionTool(HubTool):
         "hub_start_zwave_repair; remove a failed Z-Wave node with hub_delete_zwave_node. "
         "Radio settings are in hub_update_radio_settings."
     )
-    domain = "radios"
     kind = ToolKind.WRITE
     idempotent = False
-    fields = {
-        vol.Required("radio", description="zwave, zigbee or matter"): vol.In(
-            ("zwave", "zigbee", "matter")
-        ),
-        vol.Required("action", description="The operation (see the description)"): vol.In(
-            tuple(RADIO_ACTIONS)
-        ),
-        vol.Optional("node_id", description="Z-Wave node id (decimal) or Matter node id"): (
-            vol.All(int, vol.Range(min=1, max=2**64))
-        ),
-        vol.Optional("setup_code", description="Matter pairing code, for action=pair"): vol.All(
-            str, vol.Length(min=11, max=200)
-        ),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Validate and run."""
-        result = await call.hub.radios.radio_action(
-            args["radio"],
-            args["action"],
-            args.get("node_id"),
-            args.get("setup_code"),
+    async def run(self, call: ToolCall, args: RadioActionArgs) -> dict[str, Any]:
+        return await call.hub.radios.radio_action(
+            args.radio,
+            args.action,
+            args.node_id,
+            args.setup_code,
             device_allowed=call.device_allowed,
-            allowlist_active=allowed_device_ids(call.runtime) is not None,
+            allowlist_active=allowlist_active(call),
         )
-        node = f" on node {result['node_id']}" if result.get("node_id") else ""
-        return {"summary": f"{args['radio']} {args['action']}{node}: done", **result}
 
 
-class DeleteZwaveNodeTool(HubTool):
-    """hub_delete_zwave_node."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeleteZwaveNodeArgs(ToolArgs):
+    node_id: int = arg(
+        vol.All(int, vol.Range(min=2, max=4000)), "Z-Wave node id (decimal)", required=True
+    )
 
+
+class DeleteZwaveNodeTool(HubTool[DeleteZwaveNodeArgs]):
     name = "hub_delete_zwave_node"
     title = "Remove a failed Z-Wave node"
     description = (
         "Remove a FAILED Z-Wave node from the network; the hub deletes the device on it too "
         "(its apps lose it). Refused for a node that is not failed: exclude a working device "
         "with hub_call_radio_action action=exclusion_start instead. hub_get_radio_details "
-        "lists failed nodes first. Destructive: needs confirm=true and a hub backup from the "
-        "last 24 hours."
+        "lists failed nodes first."
     )
-    domain = "radios"
     kind = ToolKind.DESTRUCTIVE
-    fields = {
-        vol.Required("node_id", description="Z-Wave node id (decimal)"): vol.All(
-            int, vol.Range(min=2, max=4000)
-        ),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Check it failed, remove, verify."""
-        result = await call.hub.radios.remove_failed_node(args["node_id"], call.device_allowed)
-        if not result["removed"]:
-            result["warning"] = (
-                "The hub accepted the removal but still lists the node; check "
-                "hub_get_radio_details in a minute before trying again."
-            )
-        verb = "Removed" if result["removed"] else "Asked the hub to remove"
-        return {
-            "summary": f"{verb} failed Z-Wave node {args['node_id']} ({result['device_name']})",
-            **result,
-        }
+    async def run(self, call: ToolCall, args: DeleteZwaveNodeArgs) -> dict[str, Any]:
+        return await call.hub.radios.remove_failed_node(args.node_id, call.device_allowed)
 
 
-class UpdateRadioSettingsTool(HubTool):
-    """hub_update_radio_settings."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RadioSettingsArgs(ToolArgs):
+    radio: str = arg(RADIO, RADIO_DESC, required=True)
+    enabled: bool | None = arg(bool, "Radio on (true) or off (false)")
+    long_range_channel: int | None = arg(vol.In((0, 1, 255)), "Z-Wave LR: 0, 1 or 255")
+    channel: int | None = arg(vol.All(int, vol.Range(min=11, max=26)), "Zigbee channel (11-26)")
+    power_level: int | None = arg(
+        vol.All(int, vol.Range(min=1, max=30)), "Zigbee transmit power level"
+    )
+    rebuild_network_on_reboot: bool | None = arg(bool, "Zigbee")
+    inactive_device_ping: bool | None = arg(bool, "Zigbee")
 
+
+class UpdateRadioSettingsTool(HubTool[RadioSettingsArgs]):
     name = "hub_update_radio_settings"
     title = "Update radio settings"
     description = (
@@ -178,41 +171,26 @@ class UpdateRadioSettingsTool(HubTool):
         "rebuild_network_on_reboot, inactive_device_ping. matter: enabled (takes effect "
         "after a reboot). Turning a radio off makes all its devices unreachable; a new "
         "Zigbee channel can make older devices drop off. Answers the settings read back. "
-        "Z-Wave region and radio firmware are not changed here. Destructive: needs "
-        "confirm=true and a hub backup from the last 24 hours."
+        "Z-Wave region and radio firmware are not changed here."
     )
-    domain = "radios"
     kind = ToolKind.DESTRUCTIVE
-    fields = {
-        vol.Required("radio", description="zwave, zigbee or matter"): vol.In(
-            ("zwave", "zigbee", "matter")
-        ),
-        vol.Optional("enabled", description="Radio on (true) or off (false)"): bool,
-        vol.Optional("long_range_channel", description="Z-Wave LR: 0, 1 or 255"): vol.In(
-            (0, 1, 255)
-        ),
-        vol.Optional("channel", description="Zigbee channel (11-26)"): vol.All(
-            int, vol.Range(min=11, max=26)
-        ),
-        vol.Optional("power_level", description="Zigbee transmit power level"): vol.All(
-            int, vol.Range(min=1, max=30)
-        ),
-        vol.Optional("rebuild_network_on_reboot", description="Zigbee"): bool,
-        vol.Optional("inactive_device_ping", description="Zigbee"): bool,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Validate against the hub's offer, set, read back."""
-        changes = {
-            k: v for k, v in args.items() if k not in ("radio", "hub", "confirm") and v is not None
+    async def run(self, call: ToolCall, args: RadioSettingsArgs) -> dict[str, Any]:
+        wanted = {
+            "enabled": args.enabled,
+            "long_range_channel": args.long_range_channel,
+            "channel": args.channel,
+            "power_level": args.power_level,
+            "rebuild_network_on_reboot": args.rebuild_network_on_reboot,
+            "inactive_device_ping": args.inactive_device_ping,
         }
-        result = await call.hub.radios.update_settings(args["radio"], changes)
-        return {"summary": f"{args['radio']} settings: {result['settings']}", **result}
+        changes = {key: value for key, value in wanted.items() if value is not None}
+        return await call.hub.radios.update_settings(args.radio, changes)
 
 
 ORDER = 74
 
-TOOLS: tuple[type[HubTool], ...] = (
+TOOLS: tuple[type[HubTool[Any]], ...] = (
     GetRadioDetailsTool,
     StartZwaveRepairTool,
     GetZwaveRepairStatusTool,

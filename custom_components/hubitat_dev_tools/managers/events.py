@@ -1,0 +1,191 @@
+"""Live events: log lines as they happen and the ring of recent hub events.
+
+While the event stream runs, answers come from the state cache (its rings and live log
+waiters); without it, from a one-shot ``/logsocket`` or from the hub's own event history.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..hub.client import HubClient
+from ..hub.devices import fetch_device_events
+from ..hub.events import LOG_PATH, HubEvent, HubSocket, LogLine, level_rank, parse_log_frame
+from ..hub.logs import fetch_location_events
+from ..hub.state_cache import EventPredicate, LogPredicate, StateCache
+
+DeviceAllowed = Callable[[str], bool]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogFilter:
+    """Which live log lines match (every given condition)."""
+
+    level: str | None = None  # this severity and more severe
+    source_type: str | None = None  # dev | app
+    source_id: str | None = None
+    source: str | None = None  # part of the device or app name
+    text: str | None = None  # part of the message
+
+    def predicate(self, device_allowed: DeviceAllowed) -> LogPredicate:
+        """The line predicate; device lines outside the allowlist never match."""
+        max_rank = level_rank(self.level or "trace")
+        name = (self.source or "").strip().lower()
+        text = (self.text or "").strip().lower()
+
+        def match(line: LogLine) -> bool:
+            if level_rank(line.level) > max_rank:
+                return False
+            if line.source_type == "dev" and line.source_id and not device_allowed(line.source_id):
+                return False
+            if self.source_type and line.source_type != self.source_type:
+                return False
+            if self.source_id and line.source_id != self.source_id:
+                return False
+            if name and name not in (line.name or "").lower():
+                return False
+            return not text or text in line.message.lower()
+
+        return match
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EventFilter:
+    """Which recent hub events match (every given condition)."""
+
+    device_id: str | None = None
+    source: str | None = None  # DEVICE | APP | HUB | LOCATION
+    name: str | None = None
+    since_s: float | None = None  # only the last N seconds
+
+    def predicate(self, device_allowed: DeviceAllowed) -> EventPredicate:
+        """The event predicate; events of devices outside the allowlist never match."""
+        since = time.time() - self.since_s if self.since_s else None
+
+        def match(event: HubEvent) -> bool:
+            if self.device_id and event.device_id != self.device_id:
+                return False
+            if event.device_id is not None and not device_allowed(event.device_id):
+                return False
+            if self.source and event.source != self.source:
+                return False
+            if self.name and event.name != self.name:
+                return False
+            return since is None or event.received_at >= since
+
+        return match
+
+
+def history_row(row: dict[str, Any], source: str) -> dict[str, Any]:
+    """One event of the hub's own history in the shape of a live event."""
+    out = {
+        "time": row.get("date"),
+        "source": source,
+        "name": row.get("name"),
+        "value": row.get("value"),
+    }
+    if row.get("deviceId") is not None:
+        out["device_id"] = str(row["deviceId"])
+    if row.get("descriptionText"):
+        out["description"] = row["descriptionText"]
+    return out
+
+
+NO_LOG_RING_NOTE = (
+    "No live log ring for this hub (the event stream is not running); "
+    "use hub_get_logs for past lines."
+)
+
+
+class LiveEventsManager:
+    """Live log lines and recent events (the cache is set while the event stream runs)."""
+
+    def __init__(self, client: HubClient) -> None:
+        self._client = client
+        self.cache: StateCache | None = None
+
+    async def tail_logs(
+        self,
+        log_filter: LogFilter,
+        window: float,
+        limit: int,
+        *,
+        include_recent: bool,
+        device_allowed: DeviceAllowed,
+    ) -> dict[str, Any]:
+        """Log lines arriving within ``window`` seconds (and, optionally, recent ones)."""
+        match = log_filter.predicate(device_allowed)
+        cache = self.cache
+        started = time.monotonic()
+        recent: list[LogLine] = []
+        if cache is not None and include_recent:
+            recent = cache.recent_logs(match, limit=limit)
+        if cache is not None and cache.logs_live:
+            lines = await cache.collect_logs(match, window, limit=limit)
+            via = "live_stream"
+        else:
+            lines = await self._listen_logs(match, window, limit)
+            via = "one_shot_socket"
+        out: dict[str, Any] = {
+            "lines": [line.as_dict() for line in lines],
+            "count": len(lines),
+            "listened_s": round(time.monotonic() - started, 2),
+            "via": via,
+        }
+        if include_recent:
+            out["recent"] = [line.as_dict() for line in reversed(recent)]
+            if cache is None:
+                out["recent_note"] = NO_LOG_RING_NOTE
+        if len(lines) >= limit:
+            out["truncated"] = f"Stopped at {limit} lines; narrow with level/source/text."
+        return out
+
+    async def _listen_logs(self, match: LogPredicate, window: float, limit: int) -> list[LogLine]:
+        """Live log lines for ``window`` seconds over a one-shot ``/logsocket``."""
+        lines: list[LogLine] = []
+
+        def on_text(text: str) -> bool:
+            line = parse_log_frame(text)
+            if line is not None and match(line):
+                lines.append(line)
+            return len(lines) >= limit
+
+        if window > 0:
+            await HubSocket(self._client, LOG_PATH, lambda _t: None).read_for(window, on_text)
+        return lines
+
+    async def recent_events(
+        self, event_filter: EventFilter, limit: int, device_allowed: DeviceAllowed
+    ) -> dict[str, Any]:
+        """Newest first from the ring; without a running stream, from the hub's history."""
+        cache = self.cache
+        if cache is not None:
+            events = cache.recent_events(event_filter.predicate(device_allowed), limit=limit)
+            return {
+                "events": [e.as_dict() for e in events],
+                "count": len(events),
+                "ring_size": len(cache.events),
+                "freshness": cache.freshness(),
+            }
+        # No live stream: the hub's own history (one request).
+        device_id = event_filter.device_id
+        if device_id:
+            raw = await fetch_device_events(self._client, device_id)
+            rows = [history_row(r, "DEVICE") | {"device_id": device_id} for r in raw]
+        else:
+            raw = await fetch_location_events(self._client)
+            rows = [history_row(r, "LOCATION") for r in raw]
+        if event_filter.source:
+            rows = [r for r in rows if r["source"] == event_filter.source]
+        if event_filter.name:
+            rows = [r for r in rows if r["name"] == event_filter.name]
+        return {
+            "events": rows[:limit],
+            "count": min(len(rows), limit),
+            "freshness": {"source": "hub_history", "live": False},
+            "note": "The live event stream is not running for this hub; this is the hub's "
+            + ("device history." if device_id else "location event history."),
+        }
