@@ -17,7 +17,7 @@ from ...hub.apps import (
 )
 from ...hub.client import HubClient
 from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError
-from ..item_backups import ItemBackups
+from ..item_backups import ItemBackups, SavedBackup
 from .page_model import bounded, summarize_page, text_of
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class DeletedApp(TypedDict):
     type: str
     children_deleted: int
     still_listed: bool  # a soft delete the app refused: it is still installed
-    item_backup: dict[str, Any]
+    item_backup: SavedBackup
 
 
 class HpmPackages(TypedDict):

@@ -23,7 +23,7 @@ from ...hub.apps import (
 )
 from ...hub.client import HubClient
 from ...hub.errors import HubBadResponseError, HubError
-from ..item_backups import ItemBackups
+from ..item_backups import ItemBackups, SavedBackup
 from .installed import AppManager
 from .page_model import text_of
 
@@ -71,13 +71,13 @@ class SavedVisualRule(TypedDict):
 
     app_id: str
     name: Any  # the name the definition carries
-    item_backup: NotRequired[dict[str, Any]]
+    item_backup: NotRequired[SavedBackup]
 
 
 class DeletedVisualRule(VisualRule):
     """A deleted Visual Rule: its definition before the delete, also in the item backup."""
 
-    item_backup: dict[str, Any]
+    item_backup: SavedBackup
 
 
 class RuleManager:
