@@ -19,7 +19,7 @@ from typing import Any
 import aiohttp
 
 from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
-from custom_components.hubitat_dev_tools.managers.apps import AppManager
+from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed import RULE_MOTION
 from scripts.ha_launcher import hub_settings, running_hub
@@ -45,7 +45,7 @@ async def run(reps: int = 5) -> dict[str, tuple[float, float]]:
     """{operation: (median ms, median hub requests)}."""
     out: dict[str, tuple[float, float]] = {}
     async with running_hub() as emu, aiohttp.ClientSession() as session:
-        apps = AppManager(HubClient(session, HubConnection(**hub_settings(emu, maker=False))))
+        apps = Hub(HubClient(session, HubConnection(**hub_settings(emu, maker=False)))).cloner
         rule = str(RULE_MOTION)
         doc = (await apps.export_app(rule, None))["export"]
         for swallow in (True, False):

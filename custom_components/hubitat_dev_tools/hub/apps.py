@@ -1,4 +1,5 @@
-"""Installed apps, Rule Machine and Visual Rules endpoints (hub reference §12)."""
+"""Installed apps, Rule Machine and Visual Rules endpoints (hub reference §12); the classic
+app pages are driven through ``app_page``."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, quote
+from urllib.parse import quote
 
 from .client import HubClient
-from .errors import HubBadResponseError, HubError, HubNotFoundError, HubRefusedError
+from .errors import HubBadResponseError, HubNotFoundError, HubRefusedError
 from .models import norm_id
 
 RM_PARENT_TYPES = ("Rule Machine",)
@@ -162,78 +163,6 @@ async def delete_app(client: HubClient, app_id: str, *, force: bool) -> None:
     await client.request("GET", path, expect="text")
 
 
-async def click_button(
-    client: HubClient,
-    app_id: str,
-    button: str,
-    *,
-    state_attribute: str | None = None,
-    page: str | None = None,
-    version: Any = None,
-) -> None:
-    """``POST /installedapp/btn`` (the classic app engine's button click); with ``page`` the
-    page context the hub UI sends (formAction, currentPage, breadcrumbs, version)."""
-    form = {
-        "id": app_id,
-        "name": button,
-        f"settings[{button}]": "clicked",
-        f"{button}.type": "button",
-    }
-    if state_attribute:
-        form["stateAttribute"] = state_attribute
-    if page is not None:
-        form["formAction"] = "update"
-        form["currentPage"] = page
-        form["pageBreadcrumbs"] = "[]" if page == "mainPage" else '["mainPage"]'
-        form["version"] = str(version if version is not None else "")
-    await client.post_form("/installedapp/btn", form, what=f"press {button} on app {app_id}")
-
-
-async def post_app_settings(
-    client: HubClient,
-    app_id: str,
-    *,
-    page: str,
-    version: Any,
-    fields: dict[str, tuple[str, str, bool]],
-) -> Any:
-    """``POST /installedapp/update/json``: the classic app engine's settings submit.
-
-    ``fields`` maps an input name to (encoded value, input type, multiple). Device inputs also
-    name themselves in ``deviceList``, as the hub's page does.
-    """
-    form: dict[str, str] = {
-        "id": app_id,
-        "version": str(version if version is not None else ""),
-        "formAction": "update",
-        "currentPage": page,
-        "pageBreadcrumbs": "[]" if page == "mainPage" else '["mainPage"]',
-    }
-    device_lists = []
-    for name, (value, input_type, multiple) in fields.items():
-        form[f"settings[{name}]"] = value
-        form[f"{name}.type"] = input_type
-        form[f"{name}.multiple"] = "true" if multiple else "false"
-        if input_type.startswith(("capability.", "device.")):
-            device_lists.append(name)
-    if device_lists:
-        form["deviceList"] = ",".join(device_lists)
-    try:
-        return await client.post_form(
-            "/installedapp/update/json", form, what=f"save the settings of app {app_id}"
-        )
-    except HubRefusedError as err:
-        err.subject = "app_settings"
-        raise
-
-
-async def click_page_button(
-    client: HubClient, app_id: str, button: str, *, page: str, version: Any
-) -> None:
-    """A button on a classic app page, with the page context the hub UI sends."""
-    await click_button(client, app_id, button, page=page, version=version)
-
-
 _CONFIGURE_ID_RE = re.compile(r"/installedapp/configure/(\d+)")
 
 
@@ -297,150 +226,3 @@ async def set_visual_rule_paused(client: HubClient, app_id: str, paused: bool) -
         f"/app/ruleBuilderPause/{quote(app_id, safe='')}/{'true' if paused else 'false'}",
         what=f"change the pause state of rule {app_id}",
     )
-
-
-# ---------------------------------------------------------------- App Cloner (§12.3, §12.6)
-
-CLONER_ACTION_RE = r"_action_href_name\|{action}\|(\d+)"
-_CLONER_ID_RE = re.compile(r"/(?:apps/api|installedapp/configure)/(\d+)")
-_CLONER_VIEWS: dict[str, dict[str, str]] = {
-    # the input triplets each rendered view posts back on a form refresh
-    "source": {
-        "exportRuleButton.type": "button",
-        "exportRuleButton.multiple": "false",
-        "settings[exportRuleButton]": "",
-        "ruleUpload.type": "file-text",
-        "ruleUpload.multiple": "false",
-        "settings[ruleUpload]": "",
-        "cloneRuleButton.type": "button",
-        "cloneRuleButton.multiple": "false",
-        "settings[cloneRuleButton]": "",
-    },
-    "confirmation": {
-        "cancelUpload.type": "button",
-        "cancelUpload.multiple": "false",
-        "settings[cancelUpload]": "",
-    },
-    "importRule": {},
-}
-
-
-@dataclass(slots=True)
-class ClonerSession:
-    """One transient App Cloner instance opened on a source app."""
-
-    cloner_id: str
-    source_id: str
-    context_path: str  # the redirect target (path and query): the source-context render
-    context_url: str  # the same as a full URL: the referrer of the clone path
-    config_url: str  # the cloner's own page: the referrer of the import path
-
-
-async def open_cloner(client: HubClient, source_id: str) -> ClonerSession:
-    """Create a cloner for ``source_id``, render its source context and prime its page."""
-    try:
-        location = await client.get_location(
-            f"/installedapp/sysAppApi/appCloner/app/{quote(source_id, safe='')}"
-        )
-    except HubNotFoundError as err:
-        raise HubNotFoundError(
-            f"The hub's App Cloner does not answer for app {source_id} (HTTP 404).",
-            hint="The app may have just been deleted (list the apps again); firmware older "
-            "than the App Cloner does not have it.",
-        ) from err
-    m = _CLONER_ID_RE.search(location)
-    if m is None:
-        raise HubBadResponseError(
-            f"The App Cloner answered with an unexpected redirect for app {source_id}",
-            hint="This firmware's App Cloner is not supported; report the firmware version.",
-        )
-    cloner_id = m.group(1)
-    path = re.sub(r"^https?://[^/]+", "", location)
-    session = ClonerSession(
-        cloner_id=cloner_id,
-        source_id=source_id,
-        context_path=path,
-        context_url=f"{client.base_url}{path}",
-        config_url=f"{client.base_url}/installedapp/configure/{cloner_id}/main",
-    )
-    try:
-        # The source-context render seeds the cloner with its source; the configure/json read
-        # primes the page (an upload posted before it is dropped by the hub). The query (an
-        # access token) goes as params so that no error message can carry it.
-        bare, _, query = path.partition("?")
-        await client.request("GET", bare, params=dict(parse_qsl(query)), expect="text")
-        await fetch_cloner_page(client, session)
-    except HubError:
-        await close_cloner(client, session)
-        raise
-    return session
-
-
-async def fetch_cloner_page(client: HubClient, session: ClonerSession) -> dict[str, Any]:
-    """The cloner's current view (``configure/json/<id>/main``)."""
-    data = await client.get_json(f"/installedapp/configure/json/{session.cloner_id}/main")
-    return data if isinstance(data, dict) else {}
-
-
-async def cloner_refresh(
-    client: HubClient,
-    session: ClonerSession,
-    *,
-    page: str,
-    view: str,
-    referrer: str,
-    extras: dict[str, str] | None = None,
-) -> dict[str, Any]:
-    """The form refresh the hub UI posts after a click or a change; returns the new view."""
-    form = {
-        "formAction": "update",
-        "id": session.cloner_id,
-        "version": "1",
-        "appTypeId": "",
-        "appTypeName": "",
-        "currentPage": page,
-        "pageBreadcrumbs": "[]" if page == "main" else '["main"]',
-        "referrer": referrer,
-        "url": session.config_url,
-        "_cancellable": "false",
-        **_CLONER_VIEWS[view],
-        **(extras or {}),
-    }
-    data = await client.post_form("/installedapp/update/json", form)
-    if not isinstance(data, dict):
-        raise HubBadResponseError(
-            f"The App Cloner (app {session.cloner_id}) answered a form refresh with no page"
-        )
-    return data
-
-
-async def cloner_click(client: HubClient, session: ClonerSession, button: str) -> None:
-    """Click one of the cloner's buttons."""
-    await click_button(client, session.cloner_id, button)
-
-
-def cloner_action_index(page: dict[str, Any], action: str) -> int | None:
-    """The session-scoped index of an ``_action_href_name|<action>|<idx>`` link on a view."""
-    m = re.search(CLONER_ACTION_RE.format(action=re.escape(action)), json.dumps(page))
-    return int(m.group(1)) if m else None
-
-
-def cloner_export_text(page: dict[str, Any]) -> str | None:
-    """The export document a refresh after the Export click carries (a download input)."""
-    config = page.get("configPage")
-    sections = config.get("sections") if isinstance(config, dict) else None
-    for section in sections if isinstance(sections, list) else []:
-        if not isinstance(section, dict):
-            continue
-        for key in ("input", "inputs", "body"):
-            items = section.get(key)
-            for item in items if isinstance(items, list) else []:
-                text = item.get("filecontent") if isinstance(item, dict) else None
-                if isinstance(text, str) and text.startswith("{") and "appReplacements" in text:
-                    return text
-    return None
-
-
-async def close_cloner(client: HubClient, session: ClonerSession) -> None:
-    """Remove the transient cloner instance."""
-    await delete_app(client, session.cloner_id, force=True)

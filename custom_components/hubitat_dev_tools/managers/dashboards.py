@@ -19,6 +19,7 @@ from ..hub.dashboards import (
 )
 from ..hub.errors import HubNotFoundError
 from .apps import AppManager
+from .item_backups import ItemBackups
 
 LEGACY_PARENT = "Hubitat® Dashboard"
 
@@ -26,9 +27,10 @@ LEGACY_PARENT = "Hubitat® Dashboard"
 class DashboardManager:
     """Easy and legacy dashboards."""
 
-    def __init__(self, client: HubClient) -> None:
+    def __init__(self, client: HubClient, apps: AppManager, backups: ItemBackups) -> None:
         self._client = client
-        self._apps = AppManager(client)
+        self._apps = apps
+        self._backups = backups
 
     async def _easy(self) -> tuple[str, list[dict[str, Any]]]:
         pin = await fetch_pin_token(self._client)
@@ -129,7 +131,7 @@ class DashboardManager:
             tiles.append({"colSpan": 1, "rowSpan": 1, **tile, "id": next_id})
             next_id += 1
         new["tiles"] = tiles
-        backup = await self._apps.backups.save(
+        backup = await self._backups.save(
             "dashboard",
             dashboard_id,
             {"name": current.get("name"), "layout": current},
@@ -186,7 +188,7 @@ class DashboardManager:
         ids = [i for i in ids if i not in set(remove_device_ids)]
         merged_options = {**current["options"], **options}
         new_name = name or current["name"]
-        backup = await self._apps.backups.save(
+        backup = await self._backups.save(
             "dashboard",
             dashboard_id,
             {"name": current["name"], "definition": current},
@@ -219,7 +221,7 @@ class DashboardManager:
                 raise HubNotFoundError(f"No dashboard with id {dashboard_id}")
             result = await self._apps.delete(dashboard_id, force=True)
             return {"dashboard_id": dashboard_id, "type": "legacy", **result}
-        backup = await self._apps.backups.save(
+        backup = await self._backups.save(
             "dashboard",
             dashboard_id,
             {"name": easy["name"], "definition": easy},

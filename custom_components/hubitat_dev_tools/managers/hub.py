@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..hub.client import HubClient
 from ..hub.state_cache import StateCache
-from .apps import AppManager
+from .apps import AppCloner, AppManager, AppSettingsManager, RuleManager
 from .backups import BackupManager
 from .code import CodeManager
 from .dashboards import DashboardManager
@@ -44,9 +44,12 @@ class Hub:
         self.variables = VariableManager(client)
         self.item_backups = ItemBackups(client)
         self.files = FilesManager(client)
-        self.apps = AppManager(client)
+        self.cloner = AppCloner(client, self.item_backups, self.files)
+        self.apps = AppManager(client, self.item_backups, self.cloner)
+        self.rules = RuleManager(client, self.apps, self.item_backups)
+        self.app_settings = AppSettingsManager(client, self.apps, self.item_backups)
         self.code = CodeManager(client)
-        self.dashboards = DashboardManager(client)
+        self.dashboards = DashboardManager(client, self.apps, self.item_backups)
         self.backups = BackupManager(client)
         self.logs = LogsManager(client)
         self.live = LiveEventsManager(client)

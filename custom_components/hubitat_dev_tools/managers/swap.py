@@ -7,34 +7,22 @@ driven like its page, and removed on every path.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 from ..errors import ToolError
-from ..hub.apps import (
-    click_page_button,
-    delete_app,
-    fetch_app_tree,
-    fetch_config_page,
-    open_direct_app,
-    post_app_settings,
-)
+from ..hub.app_page import AppPage, TransientApp
+from ..hub.apps import open_direct_app
 from ..hub.client import HubClient
 from ..hub.errors import HubBadResponseError, HubError
-from .apps import encode_setting, page_inputs
+from .apps.page_model import encode_setting
 from .devices import DeviceManager
 
 
-def _swap_button(config: dict[str, Any]) -> str | None:
+def _swap_button(page: AppPage) -> str | None:
     """The Swap Device page's swap button (found by name or title, not assumed)."""
-    page = config.get("configPage")
-    sections = page.get("sections") if isinstance(page, dict) else None
-    for sec in sections if isinstance(sections, list) else []:
-        for inp in (sec.get("input") if isinstance(sec, dict) else None) or []:
-            if not isinstance(inp, dict) or inp.get("type") != "button":
-                continue
-            if "swap" in f"{inp.get('name')} {inp.get('title')}".lower():
-                return str(inp["name"])
+    for button in page.buttons.values():
+        if "swap" in f"{button.name} {button.title}".lower():
+            return button.name
     return None
 
 
@@ -65,39 +53,34 @@ class SwapManager:
                 "to swap. Nothing was sent."
             )
         app_id = await open_direct_app(self._client, "swapDevice")
-        try:
-            config = await fetch_config_page(self._client, app_id, None)
-            inputs, _buttons = page_inputs(config)
-            if not {"oldDev", "newDev"} <= inputs.keys():
+        async with TransientApp(self._client, app_id) as helper:
+            page = await AppPage.load(self._client, app_id)
+            if not {"oldDev", "newDev"} <= page.inputs.keys():
                 raise HubBadResponseError(
                     "The hub's Swap Device page has no oldDev/newDev inputs; nothing was swapped.",
                     hint="This firmware's Swap Device page differs; report the firmware version.",
                 )
             repairs: list[str] = []
-            fields = {
-                name: encode_setting(inputs[name], dev_id, None, lambda _d: True, repairs)
-                for name, dev_id in (("oldDev", old_id), ("newDev", new_id))
-            }
-            page = str((config.get("configPage") or {}).get("name") or "mainPage")
-            version = (config.get("app") or {}).get("version")
-            await post_app_settings(self._client, app_id, page=page, version=version, fields=fields)
-            after = await fetch_config_page(self._client, app_id, page)
-            button = _swap_button(after)
+            await page.set(
+                {
+                    name: encode_setting(page.inputs[name], dev_id, None, lambda _d: True, repairs)
+                    for name, dev_id in (("oldDev", old_id), ("newDev", new_id))
+                }
+            )
+            await page.reload()
+            button = _swap_button(page)
             if button is None:
                 raise HubBadResponseError(
                     "The hub's Swap Device page offered no swap button for these devices; "
                     "nothing was swapped.",
                     hint="The hub may not accept this pair (e.g. different device types).",
                 )
-            version = (after.get("app") or {}).get("version", version)
             try:
-                await click_page_button(self._client, app_id, button, page=page, version=version)
+                await page.click(button, with_context=True)
             except HubError as err:
                 click_error: HubError | None = err
             else:
                 click_error = None
-        finally:
-            left_behind = await self._remove_transient_app(app_id)
         old_after = await self._devices.get_device(old_id)
         before_ids = {str(a.get("app_id")) for a in old.apps_using}
         after_ids = {str(a.get("app_id")) for a in old_after.apps_using} - {app_id}
@@ -109,7 +92,7 @@ class SwapManager:
             "new_device": {"device_id": new_id, "label": new.summary.display_name},
             "apps_moved": moved,
         }
-        if left_behind:
+        if helper.left_behind:
             out["swap_app_left_behind"] = app_id
         still = [a for a in old_after.apps_using if str(a.get("app_id")) != app_id]
         if click_error is not None:
@@ -125,12 +108,3 @@ class SwapManager:
                 "that cannot take the new device. Check them with hub_get_app."
             ).strip()
         return out
-
-    async def _remove_transient_app(self, app_id: str) -> bool:
-        """Force-delete a transient classic app; True when it is still there afterwards."""
-        with contextlib.suppress(HubError):
-            await delete_app(self._client, app_id, force=True)
-        try:
-            return any(a.id == app_id for a in await fetch_app_tree(self._client))
-        except HubError:
-            return True

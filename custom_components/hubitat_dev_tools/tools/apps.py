@@ -4,31 +4,61 @@ export/clone/import (App Cloner), HPM."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import probatio as vol
 
 from ..errors import ToolError
-from ..managers.apps import AppManager
 from ..safety import ToolKind
-from .args import ascii_re
+from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall
 from .code import BACKUP_NAME
 from .files import file_name
-from .paging import paginate, paging_fields
+from .paging import cursor_arg, limit_arg, paginate
 
-APP_ID = vol.All(vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="app_id must be a numeric id"))
+TOOL_DOMAIN = "apps"
+
+APP_ID = numeric_id("app_id")
 NEW_NAME = vol.All(str, vol.Strip, vol.Length(min=1, max=200))
 PAGE_NAME = vol.All(str, vol.Match(r"^[A-Za-z0-9_]{1,80}$", msg="page must be a page name"))
+APPS = "Installed app id (from hub_list_apps)"
 
 
-def _manager(call: ToolCall) -> AppManager:
-    return call.hub.apps
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListAppsArgs(ToolArgs):
+    text: str | None = arg(str, "Part of the name or type, or an exact app id")
+    kind: str = arg(
+        vol.In(["all", "user", "builtin", "disabled", "parents"]),
+        "all, user, builtin, disabled, parents",
+        default="all",
+    )
+    device_id: str | None = arg(numeric_id("device_id"), "Only apps that use this device")
+    include_hidden: bool = arg(bool, "Include hidden apps", default=False)
+    limit: int = limit_arg(default=200, maximum=500)
+    cursor: str | None = cursor_arg()
 
 
-class ListAppsTool(HubTool):
-    """hub_list_apps."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GetAppArgs(ToolArgs):
+    app_id: str = arg(APP_ID, APPS, required=True)
+    page: str | None = arg(PAGE_NAME, "Config page name; omit for the main page")
+    include_state: bool = arg(bool, "Include the app's state", default=True)
 
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetAppDisabledArgs(ToolArgs):
+    app_id: str = arg(APP_ID, "Installed app id", required=True)
+    disabled: bool = arg(bool, "true to disable, false to enable", required=True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeleteAppArgs(ToolArgs):
+    app_id: str = arg(APP_ID, "Installed app id", required=True)
+    force: bool = arg(bool, "Hard delete (default)", default=True)
+
+
+class ListAppsTool(HubTool[ListAppsArgs]):
     name = "hub_list_apps"
     title = "List installed apps"
     description = (
@@ -38,33 +68,18 @@ class ListAppsTool(HubTool):
         "device. Rules are apps too; hub_list_rules adds their paused/stopped status. App "
         "code (the Groovy) is in hub_list_code."
     )
-    domain = "apps"
-    fields = {
-        vol.Optional("text", description="Part of the name or type, or an exact app id"): str,
-        vol.Optional("kind", default="all", description="all, user, builtin, disabled, parents"): (
-            vol.In(["all", "user", "builtin", "disabled", "parents"])
-        ),
-        vol.Optional("device_id", description="Only apps that use this device"): vol.All(
-            vol.Coerce(str), vol.Match(ascii_re(r"^\d+$"), msg="device_id must be a numeric id")
-        ),
-        vol.Optional("include_hidden", default=False, description="Include hidden apps"): bool,
-        **paging_fields(default_limit=200, max_limit=500),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the apps."""
-        apps = await _manager(call).list_apps(
-            text=args.get("text"),
-            kind=args["kind"],
-            device_id=args.get("device_id"),
-            include_hidden=args["include_hidden"],
+    async def run(self, call: ToolCall, args: ListAppsArgs) -> dict[str, Any]:
+        apps = await call.hub.apps.list_apps(
+            text=args.text,
+            kind=args.kind,
+            device_id=args.device_id,
+            include_hidden=args.include_hidden,
         )
         return paginate(apps, args, key="apps", default_limit=200)
 
 
-class GetAppTool(HubTool):
-    """hub_get_app."""
-
+class GetAppTool(HubTool[GetAppArgs]):
     name = "hub_get_app"
     title = "Get installed app"
     description = (
@@ -74,23 +89,12 @@ class GetAppTool(HubTool):
         "jobs). Multi-page apps: pass page= one of the page names listed under 'pages'. "
         "Very large values are cut. For a rule's health use hub_get_rule_health."
     )
-    domain = "apps"
-    fields = {
-        vol.Required("app_id", description="Installed app id (from hub_list_apps)"): APP_ID,
-        vol.Optional("page", description="Config page name; omit for the main page"): PAGE_NAME,
-        vol.Optional("include_state", default=True, description="Include the app's state"): bool,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the app."""
-        return await _manager(call).get_app(
-            args["app_id"], args.get("page"), include_state=args["include_state"]
-        )
+    async def run(self, call: ToolCall, args: GetAppArgs) -> dict[str, Any]:
+        return await call.hub.apps.get_app(args.app_id, args.page, include_state=args.include_state)
 
 
-class SetAppDisabledTool(HubTool):
-    """hub_set_app_disabled."""
-
+class SetAppDisabledTool(HubTool[SetAppDisabledArgs]):
     name = "hub_set_app_disabled"
     title = "Enable or disable app"
     description = (
@@ -98,24 +102,16 @@ class SetAppDisabledTool(HubTool):
         "without deleting it; a disabled app does nothing until enabled. Verified by reading "
         "it back. To pause a rule while keeping it enabled use hub_set_rule_paused."
     )
-    domain = "apps"
     kind = ToolKind.WRITE
-    fields = {
-        vol.Required("app_id", description="Installed app id"): APP_ID,
-        vol.Required("disabled", description="true to disable, false to enable"): bool,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Set and verify."""
-        result = await _manager(call).set_disabled(args["app_id"], args["disabled"])
-        verb = "disabled" if args["disabled"] else "enabled"
+    async def run(self, call: ToolCall, args: SetAppDisabledArgs) -> dict[str, Any]:
+        result = await call.hub.apps.set_disabled(args.app_id, args.disabled)
+        verb = "disabled" if args.disabled else "enabled"
         note = " (already)" if result.get("unchanged") else ""
-        return {"summary": f"App {args['app_id']} ({result['name']}) {verb}{note}", **result}
+        return {"summary": f"App {args.app_id} ({result['name']}) {verb}{note}", **result}
 
 
-class DeleteAppTool(HubTool):
-    """hub_delete_app."""
-
+class DeleteAppTool(HubTool[DeleteAppArgs]):
     name = "hub_delete_app"
     title = "Delete installed app"
     description = (
@@ -124,30 +120,21 @@ class DeleteAppTool(HubTool):
         "item backup in the File Manager; hub_import_app from_backup=<backup> re-creates "
         "it with a new id. force=true (default) removes it without the app's own "
         "uninstall prompts; force=false is the hub's soft delete. Built-in parent apps "
-        "with children are refused. For Visual Rules prefer hub_delete_visual_rule. "
-        "Destructive: needs confirm=true and a hub backup from the last 24 hours."
+        "with children are refused. For Visual Rules prefer hub_delete_visual_rule."
     )
-    domain = "apps"
     kind = ToolKind.DESTRUCTIVE
-    fields = {
-        vol.Required("app_id", description="Installed app id"): APP_ID,
-        vol.Optional("force", default=True, description="Hard delete (default)"): bool,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Snapshot and delete."""
-        result = await _manager(call).delete(args["app_id"], force=args["force"])
+    async def run(self, call: ToolCall, args: DeleteAppArgs) -> dict[str, Any]:
+        result = await call.hub.apps.delete(args.app_id, force=args.force)
         kids = f" and {result['children_deleted']} child apps" if result["children_deleted"] else ""
         return {
-            "summary": f"Deleted app {args['app_id']} ({result['name']}){kids}; backup "
+            "summary": f"Deleted app {args.app_id} ({result['name']}){kids}; backup "
             f"{result['item_backup']['backup']}",
             **result,
         }
 
 
-class ListHpmPackagesTool(HubTool):
-    """hub_list_hpm_packages."""
-
+class ListHpmPackagesTool(HubTool[ToolArgs]):
     name = "hub_list_hpm_packages"
     title = "List HPM packages"
     description = (
@@ -156,11 +143,9 @@ class ListHpmPackagesTool(HubTool):
         "state; fails with not_found when HPM is not installed. Compare with hub_list_code "
         "to spot code that HPM does not know about."
     )
-    domain = "apps"
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the packages."""
-        result = await _manager(call).hpm_packages()
+    async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
+        result = await call.hub.apps.hpm_packages()
         return {**result, "count": len(result["packages"])}
 
 
@@ -189,9 +174,42 @@ def settings_map(value: Any) -> dict[str, Any]:
     return value
 
 
-class UpdateAppSettingsTool(HubTool):
-    """hub_update_app_settings."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UpdateAppSettingsArgs(ToolArgs):
+    app_id: str = arg(APP_ID, APPS, required=True)
+    page: str | None = arg(PAGE_NAME, "Config page name; omit for the main page")
+    settings: dict[str, Any] | None = arg(vol.All(dict, settings_map), "{input name: value}")
+    press: str | None = arg(BUTTON_NAME, "A button on the page to press afterwards")
 
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExportAppArgs(ToolArgs):
+    app_id: str = arg(APP_ID, APPS, required=True)
+    save_as: str | None = arg(file_name, "Save to this File Manager file instead")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CloneAppArgs(ToolArgs):
+    app_id: str = arg(APP_ID, "Installed app id to copy", required=True)
+    new_name: str | None = arg(NEW_NAME, "Name of the copy")
+    enable: bool = arg(bool, "Leave the copy enabled", default=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ImportAppArgs(ToolArgs):
+    export: dict[str, Any] | str | None = arg(
+        vol.Any(dict, vol.All(str, vol.Length(min=2, max=1_000_000))),
+        "The export object (or its JSON text)",
+    )
+    from_file: str | None = arg(file_name, "File Manager file holding an export")
+    from_backup: str | None = arg(BACKUP_NAME, "Item backup name from hub_delete_app")
+    seed_app_id: str | None = arg(APP_ID, "An app under the target parent")
+    new_name: str | None = arg(NEW_NAME, "Name of the new app")
+    enable: bool = arg(bool, "Leave the new app enabled", default=False)
+    allow_missing_devices: bool = arg(bool, "Import even if devices are gone", default=False)
+
+
+class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
     name = "hub_update_app_settings"
     title = "Update app settings"
     description = (
@@ -206,45 +224,33 @@ class UpdateAppSettingsTool(HubTool):
         "keep. The app is backed up to the File Manager first (once per hour of edits). "
         "Visual Rules: hub_update_visual_rule; hub variables: their own tools."
     )
-    domain = "apps"
     kind = ToolKind.WRITE
     idempotent = False
-    fields = {
-        vol.Required("app_id", description="Installed app id (from hub_list_apps)"): APP_ID,
-        vol.Optional("page", description="Config page name; omit for the main page"): PAGE_NAME,
-        vol.Optional("settings", description="{input name: value}"): vol.All(dict, settings_map),
-        vol.Optional("press", description="A button on the page to press afterwards"): (
-            BUTTON_NAME
-        ),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Validate, back up, set, press, read back."""
-        settings = args.get("settings") or {}
-        if not settings and "press" not in args:
+    async def run(self, call: ToolCall, args: UpdateAppSettingsArgs) -> dict[str, Any]:
+        settings = args.settings or {}
+        if not settings and args.press is None:
             raise ToolError(
                 "Give settings, press, or both. Nothing was sent.",
                 hint="hub_get_app shows the page's inputs and buttons.",
             )
-        result = await _manager(call).update_settings(
-            args["app_id"],
-            page=args.get("page"),
+        result = await call.hub.app_settings.update_settings(
+            args.app_id,
+            page=args.page,
             settings=settings,
-            press=args.get("press"),
+            press=args.press,
             device_allowed=call.device_allowed,
         )
         done = f"set {len(result['applied'])} of {len(settings)}" if settings else ""
         pressed = f"pressed {result['pressed']}" if result.get("pressed") else ""
         return {
-            "summary": f"App {args['app_id']} ({result['name']}), page {result['page']}: "
+            "summary": f"App {args.app_id} ({result['name']}), page {result['page']}: "
             + ", ".join(p for p in (done, pressed) if p),
             **result,
         }
 
 
-class ExportAppTool(HubTool):
-    """hub_export_app."""
-
+class ExportAppTool(HubTool[ExportAppArgs]):
     name = "hub_export_app"
     title = "Export installed app"
     description = (
@@ -256,27 +262,19 @@ class ExportAppTool(HubTool):
         "helper app. Visual Rules are not classic apps (use hub_get_visual_rule); a rule "
         "with a Required Expression cannot be exported by the hub."
     )
-    domain = "apps"
     kind = ToolKind.WRITE
-    fields = {
-        vol.Required("app_id", description="Installed app id (from hub_list_apps)"): APP_ID,
-        vol.Optional("save_as", description="Save to this File Manager file instead"): file_name,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Export."""
-        result = await _manager(call).export_app(args["app_id"], args.get("save_as"))
+    async def run(self, call: ToolCall, args: ExportAppArgs) -> dict[str, Any]:
+        result = await call.hub.cloner.export_app(args.app_id, args.save_as)
         where = f" to {result['saved_as']}" if result.get("saved_as") else ""
         return {
-            "summary": f"Exported app {args['app_id']} ({result['name']}) with "
+            "summary": f"Exported app {args.app_id} ({result['name']}) with "
             f"{len(result['apps'])} app(s) and {len(result['devices'])} device(s){where}",
             **result,
         }
 
 
-class CloneAppTool(HubTool):
-    """hub_clone_app."""
-
+class CloneAppTool(HubTool[CloneAppArgs]):
     name = "hub_clone_app"
     title = "Clone installed app"
     description = (
@@ -287,31 +285,20 @@ class CloneAppTool(HubTool):
         "leaves it live. Do not repeat a call that reported a created copy. For Visual "
         "Rules use hub_create_visual_rule; for Easy Dashboards hub_clone_dashboard."
     )
-    domain = "apps"
     kind = ToolKind.WRITE
     idempotent = False
-    fields = {
-        vol.Required("app_id", description="Installed app id to copy"): APP_ID,
-        vol.Optional("new_name", description="Name of the copy"): NEW_NAME,
-        vol.Optional("enable", default=False, description="Leave the copy enabled"): bool,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Clone."""
-        result = await _manager(call).clone_app(
-            args["app_id"], args.get("new_name"), args["enable"]
-        )
+    async def run(self, call: ToolCall, args: CloneAppArgs) -> dict[str, Any]:
+        result = await call.hub.cloner.clone_app(args.app_id, args.new_name, args.enable)
         state = "enabled" if result["enabled"] else "disabled"
         return {
-            "summary": f"Cloned app {args['app_id']} as app {result['new_app_id']} "
+            "summary": f"Cloned app {args.app_id} as app {result['new_app_id']} "
             f"({result['name']}, {state})",
             **result,
         }
 
 
-class ImportAppTool(HubTool):
-    """hub_import_app."""
-
+class ImportAppTool(HubTool[ImportAppArgs]):
     name = "hub_import_app"
     title = "Import app from an export"
     description = (
@@ -324,28 +311,16 @@ class ImportAppTool(HubTool):
         "until you enable it with hub_set_app_disabled; enable=true leaves it live. Do not "
         "repeat a call that reported a created app."
     )
-    domain = "apps"
     kind = ToolKind.WRITE
     idempotent = False
-    fields = {
-        vol.Optional("export", description="The export object (or its JSON text)"): vol.Any(
-            dict, vol.All(str, vol.Length(min=2, max=1_000_000))
-        ),
-        vol.Optional("from_file", description="File Manager file holding an export"): file_name,
-        vol.Optional("from_backup", description="Item backup name from hub_delete_app"): (
-            BACKUP_NAME
-        ),
-        vol.Optional("seed_app_id", description="An app under the target parent"): APP_ID,
-        vol.Optional("new_name", description="Name of the new app"): NEW_NAME,
-        vol.Optional("enable", default=False, description="Leave the new app enabled"): bool,
-        vol.Optional(
-            "allow_missing_devices", default=False, description="Import even if devices are gone"
-        ): bool,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Import."""
-        given = [k for k in ("export", "from_file", "from_backup") if k in args]
+    async def run(self, call: ToolCall, args: ImportAppArgs) -> dict[str, Any]:
+        sources = (
+            ("export", args.export),
+            ("from_file", args.from_file),
+            ("from_backup", args.from_backup),
+        )
+        given = [k for k, v in sources if v is not None]
         if len(given) != 1:
             raise ToolError(
                 "Give exactly one of export, from_file or from_backup"
@@ -354,14 +329,14 @@ class ImportAppTool(HubTool):
                 hint="hub_export_app returns 'export' (or 'saved_as' for large ones); "
                 "hub_delete_app returns item_backup.backup.",
             )
-        result = await _manager(call).import_app(
-            export=args.get("export"),
-            from_file=args.get("from_file"),
-            from_backup=args.get("from_backup"),
-            seed_app_id=args.get("seed_app_id"),
-            new_name=args.get("new_name"),
-            enable=args["enable"],
-            allow_missing_devices=args["allow_missing_devices"],
+        result = await call.hub.cloner.import_app(
+            export=args.export,
+            from_file=args.from_file,
+            from_backup=args.from_backup,
+            seed_app_id=args.seed_app_id,
+            new_name=args.new_name,
+            enable=args.enable,
+            allow_missing_devices=args.allow_missing_devices,
             device_allowed=call.device_allowed,
         )
         state = "enabled" if result["enabled"] else "disabled"
@@ -374,7 +349,7 @@ class ImportAppTool(HubTool):
 
 ORDER = 62
 
-TOOLS: tuple[type[HubTool], ...] = (
+TOOLS: tuple[type[HubTool[Any]], ...] = (
     ListAppsTool,
     GetAppTool,
     SetAppDisabledTool,

@@ -2,27 +2,85 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import probatio as vol
 
 from ..errors import ToolError
-from ..managers.apps import AppManager
 from ..safety import ToolKind
-from .apps import APP_ID
+from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall
 
+TOOL_DOMAIN = "rules"
+
+APP_ID = numeric_id("app_id")
 NODES = vol.All(list, vol.Length(max=200))
 RULE_NAME = vol.All(str, vol.Length(min=1, max=200))
 
 
-def _manager(call: ToolCall) -> AppManager:
-    return call.hub.apps
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListRulesArgs(ToolArgs):
+    engine: str = arg(
+        vol.In(["all", "rule_machine", "visual"]), "all, rule_machine or visual", default="all"
+    )
+    with_status: bool = arg(bool, "Read paused/stopped", default=True)
 
 
-class ListRulesTool(HubTool):
-    """hub_list_rules."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleArgs(ToolArgs):
+    app_id: str = arg(APP_ID, "Rule app id", required=True)
 
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleHealthArgs(ToolArgs):
+    app_id: str = arg(APP_ID, "Rule app id (from hub_list_rules)", required=True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RmRuleArgs(ToolArgs):
+    app_id: str = arg(APP_ID, "RM rule app id", required=True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallRuleArgs(ToolArgs):
+    app_id: str = arg(APP_ID, "RM rule app id", required=True)
+    action: str = arg(
+        vol.In(["run_actions", "stop", "start"]), "run_actions, stop or start", required=True
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetRulePausedArgs(ToolArgs):
+    app_id: str = arg(APP_ID, "Rule app id", required=True)
+    paused: bool = arg(bool, "true to pause, false to resume", required=True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VisualRuleArgs(ToolArgs):
+    app_id: str = arg(APP_ID, "Visual Rule app id", required=True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateVisualRuleArgs(ToolArgs):
+    name: str = arg(RULE_NAME, "Rule name", required=True)
+    when_nodes: list[Any] | None = arg(NODES, "whenNodes (triggers/conditions) list")
+    then_nodes: list[Any] | None = arg(NODES, "thenNodes (actions) list")
+    else_nodes: list[Any] | None = arg(NODES, "elseNodes list")
+    paused: bool | None = arg(bool, "Start paused")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UpdateVisualRuleArgs(ToolArgs):
+    app_id: str = arg(APP_ID, "Visual Rule app id", required=True)
+    name: str | None = arg(RULE_NAME, "New name")
+    when_nodes: list[Any] | None = arg(NODES, "whenNodes (triggers/conditions) list")
+    then_nodes: list[Any] | None = arg(NODES, "thenNodes (actions) list")
+    else_nodes: list[Any] | None = arg(NODES, "elseNodes list")
+    paused: bool | None = arg(bool, "Start paused")
+
+
+class ListRulesTool(HubTool[ListRulesArgs]):
     name = "hub_list_rules"
     title = "List rules"
     description = (
@@ -31,23 +89,13 @@ class ListRulesTool(HubTool):
         "with_status=false skips the per-rule status reads on hubs with many rules. Read a "
         "rule's page with hub_get_app, its health with hub_get_rule_health."
     )
-    domain = "rules"
-    fields = {
-        vol.Optional("engine", default="all", description="all, rule_machine or visual"): vol.In(
-            ["all", "rule_machine", "visual"]
-        ),
-        vol.Optional("with_status", default=True, description="Read paused/stopped"): bool,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the rules."""
-        rules = await _manager(call).list_rules(args["engine"], with_status=args["with_status"])
+    async def run(self, call: ToolCall, args: ListRulesArgs) -> dict[str, Any]:
+        rules = await call.hub.rules.list_rules(args.engine, with_status=args.with_status)
         return {"rules": rules, "count": len(rules)}
 
 
-class GetRuleHealthTool(HubTool):
-    """hub_get_rule_health."""
-
+class GetRuleHealthTool(HubTool[RuleHealthArgs]):
     name = "hub_get_rule_health"
     title = "Get rule health"
     description = (
@@ -55,34 +103,24 @@ class GetRuleHealthTool(HubTool):
         "(e.g. a deleted device), page errors, RM's compiled broken flag (which can lag the "
         "markers), and Visual Rule validation errors. healthy=true when none are found."
     )
-    domain = "rules"
-    fields = {vol.Required("app_id", description="Rule app id (from hub_list_rules)"): APP_ID}
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the health."""
-        return await _manager(call).rule_health(args["app_id"])
+    async def run(self, call: ToolCall, args: RuleHealthArgs) -> dict[str, Any]:
+        return await call.hub.rules.rule_health(args.app_id)
 
 
-class ListRuleLocalVariablesTool(HubTool):
-    """hub_list_rule_local_variables."""
-
+class ListRuleLocalVariablesTool(HubTool[RmRuleArgs]):
     name = "hub_list_rule_local_variables"
     title = "List rule local variables"
     description = (
         "List a Rule Machine rule's local variables (name, type, value). These belong to "
         "the rule; hub variables (global) are a different list."
     )
-    domain = "rules"
-    fields = {vol.Required("app_id", description="RM rule app id"): APP_ID}
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the variables."""
-        return await _manager(call).local_variables(args["app_id"])
+    async def run(self, call: ToolCall, args: RmRuleArgs) -> dict[str, Any]:
+        return dict(await call.hub.rules.local_variables(args.app_id))
 
 
-class CallRuleTool(HubTool):
-    """hub_call_rule."""
-
+class CallRuleTool(HubTool[CallRuleArgs]):
     name = "hub_call_rule"
     title = "Run, stop or start a rule"
     description = (
@@ -92,29 +130,19 @@ class CallRuleTool(HubTool):
         "Setting a rule's private boolean is not reachable over the LAN. Pause with "
         "hub_set_rule_paused."
     )
-    domain = "rules"
     kind = ToolKind.WRITE
     idempotent = False
-    fields = {
-        vol.Required("app_id", description="RM rule app id"): APP_ID,
-        vol.Required("action", description="run_actions, stop or start"): vol.In(
-            ["run_actions", "stop", "start"]
-        ),
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Click the right button."""
-        result = await _manager(call).call_rule(args["app_id"], args["action"])
+    async def run(self, call: ToolCall, args: CallRuleArgs) -> dict[str, Any]:
+        result = await call.hub.rules.call_rule(args.app_id, args.action)
         note = " (already so)" if result.get("unchanged") else ""
         return {
-            "summary": f"{args['action']} on rule {args['app_id']} ({result['name']}){note}",
+            "summary": f"{args.action} on rule {args.app_id} ({result['name']}){note}",
             **result,
         }
 
 
-class SetRulePausedTool(HubTool):
-    """hub_set_rule_paused."""
-
+class SetRulePausedTool(HubTool[SetRulePausedArgs]):
     name = "hub_set_rule_paused"
     title = "Pause or resume a rule"
     description = (
@@ -122,24 +150,16 @@ class SetRulePausedTool(HubTool):
         "The current state is read first, so calling it twice is safe. A paused rule stays "
         "enabled; to disable an app entirely use hub_set_app_disabled."
     )
-    domain = "rules"
     kind = ToolKind.WRITE
-    fields = {
-        vol.Required("app_id", description="Rule app id"): APP_ID,
-        vol.Required("paused", description="true to pause, false to resume"): bool,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Pause or resume."""
-        result = await _manager(call).set_paused(args["app_id"], args["paused"])
-        verb = "paused" if args["paused"] else "resumed"
+    async def run(self, call: ToolCall, args: SetRulePausedArgs) -> dict[str, Any]:
+        result = await call.hub.rules.set_paused(args.app_id, args.paused)
+        verb = "paused" if args.paused else "resumed"
         note = " (already so)" if result.get("unchanged") else ""
-        return {"summary": f"Rule {args['app_id']} ({result['name']}) {verb}{note}", **result}
+        return {"summary": f"Rule {args.app_id} ({result['name']}) {verb}{note}", **result}
 
 
-class GetVisualRuleTool(HubTool):
-    """hub_get_visual_rule."""
-
+class GetVisualRuleTool(HubTool[VisualRuleArgs]):
     name = "hub_get_visual_rule"
     title = "Get Visual Rule"
     description = (
@@ -148,41 +168,29 @@ class GetVisualRuleTool(HubTool):
         "template for hub_create_visual_rule / hub_update_visual_rule. List Visual Rules "
         "with hub_list_rules engine=visual."
     )
-    domain = "rules"
-    fields = {vol.Required("app_id", description="Visual Rule app id"): APP_ID}
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Return the definition."""
-        return await _manager(call).get_visual_rule(args["app_id"])
+    async def run(self, call: ToolCall, args: VisualRuleArgs) -> dict[str, Any]:
+        return dict(await call.hub.rules.get_visual_rule(args.app_id))
 
 
-_NODE_FIELDS = {
-    vol.Optional("when_nodes", description="whenNodes (triggers/conditions) list"): NODES,
-    vol.Optional("then_nodes", description="thenNodes (actions) list"): NODES,
-    vol.Optional("else_nodes", description="elseNodes list"): NODES,
-    vol.Optional("paused", description="Start paused"): bool,
-}
-
-
-def _body(args: dict[str, Any]) -> dict[str, Any]:
+def _body(args: CreateVisualRuleArgs | UpdateVisualRuleArgs) -> dict[str, Any]:
+    """The Visual Rule definition keys the call gives."""
     body: dict[str, Any] = {}
-    if "name" in args:
-        body["name"] = args["name"]
-    if "paused" in args:
-        body["rulePaused"] = args["paused"]
-    for arg, key in (
-        ("when_nodes", "whenNodes"),
-        ("then_nodes", "thenNodes"),
-        ("else_nodes", "elseNodes"),
+    if args.name is not None:
+        body["name"] = args.name
+    if args.paused is not None:
+        body["rulePaused"] = args.paused
+    for nodes, key in (
+        (args.when_nodes, "whenNodes"),
+        (args.then_nodes, "thenNodes"),
+        (args.else_nodes, "elseNodes"),
     ):
-        if arg in args:
-            body[key] = args[arg]
+        if nodes is not None:
+            body[key] = nodes
     return body
 
 
-class CreateVisualRuleTool(HubTool):
-    """hub_create_visual_rule."""
-
+class CreateVisualRuleTool(HubTool[CreateVisualRuleArgs]):
     name = "hub_create_visual_rule"
     title = "Create Visual Rule"
     description = (
@@ -190,22 +198,17 @@ class CreateVisualRuleTool(HubTool):
         "copy the node shapes from an existing rule (hub_get_visual_rule). If the hub "
         "refuses the definition the new empty rule is removed again."
     )
-    domain = "rules"
     kind = ToolKind.WRITE
     idempotent = False
-    fields = {vol.Required("name", description="Rule name"): RULE_NAME, **_NODE_FIELDS}
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Create and write."""
+    async def run(self, call: ToolCall, args: CreateVisualRuleArgs) -> dict[str, Any]:
         body = {"rulePaused": False, "whenNodes": [], "thenNodes": [], "elseNodes": []}
         body.update(_body(args))
-        result = await _manager(call).create_visual_rule(body)
-        return {"summary": f"Created Visual Rule {result['app_id']} ({args['name']})", **result}
+        result = await call.hub.rules.create_visual_rule(body)
+        return {"summary": f"Created Visual Rule {result['app_id']} ({args.name})", **result}
 
 
-class UpdateVisualRuleTool(HubTool):
-    """hub_update_visual_rule."""
-
+class UpdateVisualRuleTool(HubTool[UpdateVisualRuleArgs]):
     name = "hub_update_visual_rule"
     title = "Update Visual Rule"
     description = (
@@ -213,49 +216,36 @@ class UpdateVisualRuleTool(HubTool):
         "when/then/else node lists; omitted parts are kept). The previous definition is "
         "saved as an item backup first."
     )
-    domain = "rules"
     kind = ToolKind.WRITE
-    fields = {
-        vol.Required("app_id", description="Visual Rule app id"): APP_ID,
-        vol.Optional("name", description="New name"): RULE_NAME,
-        **_NODE_FIELDS,
-    }
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Read, merge, back up, write."""
+    async def run(self, call: ToolCall, args: UpdateVisualRuleArgs) -> dict[str, Any]:
         changes = _body(args)
         if not changes:
             raise ToolError(
                 "Nothing to change: pass name, paused or a node list. Nothing was sent."
             )
-        result = await _manager(call).update_visual_rule(args["app_id"], changes)
-        return {"summary": f"Updated Visual Rule {args['app_id']}", **result}
+        result = await call.hub.rules.update_visual_rule(args.app_id, changes)
+        return {"summary": f"Updated Visual Rule {args.app_id}", **result}
 
 
-class DeleteVisualRuleTool(HubTool):
-    """hub_delete_visual_rule."""
-
+class DeleteVisualRuleTool(HubTool[VisualRuleArgs]):
     name = "hub_delete_visual_rule"
     title = "Delete Visual Rule"
     description = (
         "Delete a Visual Rules Builder rule. Returns its pre-delete definition (also saved "
         "as an item backup) so it can be re-created with hub_create_visual_rule. Only "
-        "Visual Rules: other apps are refused (use hub_delete_app). Destructive: needs "
-        "confirm=true and a hub backup from the last 24 hours."
+        "Visual Rules: other apps are refused (use hub_delete_app)."
     )
-    domain = "rules"
     kind = ToolKind.DESTRUCTIVE
-    fields = {vol.Required("app_id", description="Visual Rule app id"): APP_ID}
 
-    async def run(self, call: ToolCall, args: dict[str, Any]) -> dict[str, Any]:
-        """Back up and delete."""
-        result = await _manager(call).delete_visual_rule(args["app_id"])
-        return {"summary": f"Deleted Visual Rule {args['app_id']} ({result['name']})", **result}
+    async def run(self, call: ToolCall, args: VisualRuleArgs) -> dict[str, Any]:
+        result = await call.hub.rules.delete_visual_rule(args.app_id)
+        return {"summary": f"Deleted Visual Rule {args.app_id} ({result['name']})", **result}
 
 
 ORDER = 64
 
-TOOLS: tuple[type[HubTool], ...] = (
+TOOLS: tuple[type[HubTool[Any]], ...] = (
     ListRulesTool,
     GetRuleHealthTool,
     ListRuleLocalVariablesTool,

@@ -1,0 +1,281 @@
+"""The classic app page engine: read one page of a classic (Groovy UI) app, post its
+settings submit, click its buttons, and run transient helper apps.
+
+Every driver of a classic app page (the settings editor, Rule Machine buttons, Swap Device,
+the Hub Variables wizard, the App Cloner) goes through :class:`AppPage`, so a fix to how a
+button is clicked or a submit is posted is made once. The forms are the ones the hub's own
+page sends:
+
+* settings submit, ``POST /installedapp/update/json``: ``id``, ``version`` (versioned pages),
+  ``formAction=update``, ``currentPage``, ``pageBreadcrumbs``, then per input
+  ``settings[<name>]``, ``<name>.type``, ``<name>.multiple``, and ``deviceList`` naming the
+  device inputs;
+* button click, ``POST /installedapp/btn``: ``id``, ``name``, ``settings[<button>]=clicked``,
+  ``<button>.type=button``, with the page context (``formAction``, ``currentPage``,
+  ``pageBreadcrumbs``, ``version``) when the page's UI sends it, and ``stateAttribute``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Self
+
+from .apps import delete_app, fetch_app_tree, fetch_config_page
+from .client import HubClient
+from .errors import HubError, HubRefusedError
+
+_LOGGER = logging.getLogger(__name__)
+
+DEVICE_TYPES = ("capability.", "device.")
+_NOT_SETTABLE = ("href", "paragraph", "image", "label_text")
+
+
+@dataclass(frozen=True, slots=True)
+class PageInput:
+    """One settable input of a page, with its current value."""
+
+    name: str
+    type: str
+    multiple: bool
+    options: Any
+    value: Any
+    range: Any  # e.g. "1..100" (number inputs)
+    device_ids: list[Any] | None  # device inputs: the ids the page lists as picked
+
+    @classmethod
+    def from_json(cls, inp: dict[str, Any]) -> PageInput:
+        """From one ``input`` entry of a configure/json section."""
+        ids = inp.get("deviceIdsForDeviceList")
+        return cls(
+            name=str(inp["name"]),
+            type=str(inp.get("type") or ""),
+            multiple=bool(inp.get("multiple")),
+            options=inp.get("options"),
+            value=inp.get("value"),
+            range=inp.get("range"),
+            device_ids=ids if isinstance(ids, list) else None,
+        )
+
+    @property
+    def is_device(self) -> bool:
+        """Whether the input takes devices."""
+        return self.type.startswith(DEVICE_TYPES)
+
+
+@dataclass(frozen=True, slots=True)
+class PageButton:
+    """One button of a page (``title`` as the page gives it, markup included)."""
+
+    name: str
+    title: str
+
+
+class Setting(NamedTuple):
+    """One input's value as the settings submit posts it."""
+
+    value: str
+    type: str
+    multiple: bool
+
+
+def setting_fields(name: str, setting: Setting) -> dict[str, str]:
+    """The form fields of one input in a settings submit."""
+    return {
+        f"settings[{name}]": setting.value,
+        f"{name}.type": setting.type,
+        f"{name}.multiple": "true" if setting.multiple else "false",
+    }
+
+
+def parse_page(config: dict[str, Any]) -> tuple[dict[str, PageInput], dict[str, PageButton]]:
+    """The settable inputs and the buttons (both by name) of a configure/json answer."""
+    inputs: dict[str, PageInput] = {}
+    buttons: dict[str, PageButton] = {}
+    page = config.get("configPage")
+    sections = page.get("sections") if isinstance(page, dict) else None
+    for sec in sections if isinstance(sections, list) else []:
+        items = sec.get("input") if isinstance(sec, dict) else None
+        for inp in items if isinstance(items, list) else []:
+            if not isinstance(inp, dict) or not isinstance(inp.get("name"), str):
+                continue
+            if inp.get("type") == "button":
+                buttons[inp["name"]] = PageButton(inp["name"], str(inp.get("title") or ""))
+            elif inp.get("type") not in _NOT_SETTABLE:
+                inputs[inp["name"]] = PageInput.from_json(inp)
+    return inputs, buttons
+
+
+def breadcrumbs(page: str, root: str) -> str:
+    """``pageBreadcrumbs`` as a page's UI posts it: empty on the app's root page."""
+    return "[]" if page == root else json.dumps([root])
+
+
+class AppPage:
+    """One page of one installed classic app: what it shows, and its submit and buttons.
+
+    ``load`` reads the page; an ``AppPage`` built directly is not read (enough to click a
+    button that needs no page context). ``versioned=False`` pages post no ``version``
+    (the Hub Variables wizard's page does not).
+    """
+
+    root_page = "mainPage"  # the page whose breadcrumbs are empty
+
+    def __init__(
+        self,
+        client: HubClient,
+        app_id: str,
+        *,
+        name: str | None = None,
+        versioned: bool = True,
+    ) -> None:
+        self.client = client
+        self.app_id = app_id
+        self.name = name or self.root_page
+        self.versioned = versioned
+        self.version: Any = None
+        self.config: dict[str, Any] = {}
+        self.inputs: dict[str, PageInput] = {}
+        self.buttons: dict[str, PageButton] = {}
+
+    @classmethod
+    async def load(cls, client: HubClient, app_id: str, page: str | None = None) -> Self:
+        """Read ``/installedapp/configure/json/<id>[/<page>]`` (no page: the app's first)."""
+        loaded = cls(client, app_id, name=page)
+        loaded._parse(await loaded._read(page), initial=True)
+        return loaded
+
+    async def reload(self) -> None:
+        """Read the page again (a submit or a click changes it, and the app's version)."""
+        self._parse(await self._read(self.name), initial=False)
+
+    async def _read(self, page: str | None) -> dict[str, Any]:
+        return await fetch_config_page(self.client, self.app_id, page)
+
+    def _parse(self, config: dict[str, Any], *, initial: bool) -> None:
+        self.config = config
+        page_info, app_info = config.get("configPage"), config.get("app")
+        if initial and isinstance(page_info, dict) and page_info.get("name"):
+            self.name = str(page_info["name"])
+        if isinstance(app_info, dict):  # a read that carries no version keeps the known one
+            self.version = app_info.get("version", self.version)
+        self.inputs, self.buttons = parse_page(config)
+
+    def _location(self) -> dict[str, str]:
+        return {
+            "formAction": "update",
+            "currentPage": self.name,
+            "pageBreadcrumbs": breadcrumbs(self.name, self.root_page),
+        }
+
+    def _version(self) -> dict[str, str]:
+        if not self.versioned:
+            return {}
+        return {"version": str(self.version if self.version is not None else "")}
+
+    def settings_form(self, fields: dict[str, Setting]) -> dict[str, str]:
+        """The settings submit of ``fields`` (input name -> value) on this page."""
+        form = {"id": self.app_id, **self._version(), **self._location()}
+        for name, setting in fields.items():
+            form.update(setting_fields(name, setting))
+        device_lists = [n for n, s in fields.items() if s.type.startswith(DEVICE_TYPES)]
+        if device_lists:
+            form["deviceList"] = ",".join(device_lists)
+        return form
+
+    async def set(
+        self,
+        fields: dict[str, Setting],
+        *,
+        what: str | None = None,
+        subject: str | None = "app_settings",
+    ) -> Any:
+        """Post the settings submit; a refusal is a :class:`HubRefusedError` (``subject``)."""
+        return await self.post_update(
+            self.settings_form(fields),
+            what=what or f"save the settings of app {self.app_id}",
+            subject=subject,
+        )
+
+    async def post_update(
+        self, form: dict[str, str], *, what: str | None, subject: str | None = None
+    ) -> Any:
+        """``POST /installedapp/update/json`` with a ready form."""
+        try:
+            return await self.client.post_form("/installedapp/update/json", form, what=what)
+        except HubRefusedError as err:
+            if subject is not None:
+                err.subject = subject
+            raise
+
+    def button_form(
+        self, button: str, *, state_attribute: str | None = None, with_context: bool = False
+    ) -> dict[str, str]:
+        """The click of ``button``, with this page's context when ``with_context``."""
+        form = {
+            "id": self.app_id,
+            "name": button,
+            f"settings[{button}]": "clicked",
+            f"{button}.type": "button",
+        }
+        if with_context:
+            form.update(self._location())
+            form.update(self._version())
+        if state_attribute:
+            form["stateAttribute"] = state_attribute
+        return form
+
+    async def click(
+        self,
+        button: str,
+        *,
+        state_attribute: str | None = None,
+        with_context: bool = False,
+        what: str | None = None,
+    ) -> None:
+        """``POST /installedapp/btn``: click one of the page's buttons."""
+        await self.client.post_form(
+            "/installedapp/btn",
+            self.button_form(button, state_attribute=state_attribute, with_context=with_context),
+            what=what or f"press {button} on app {self.app_id}",
+        )
+
+
+class TransientApp:
+    """A helper app the hub creates per visit (Swap Device, the App Cloner), removed on
+    every exit path::
+
+        async with TransientApp(client, app_id) as helper:
+            ...  # drive its pages
+        if helper.left_behind: ...  # it could not be removed
+
+    The removal is a force delete; with ``verify`` the app tree is read afterwards, and an
+    app still listed (or a tree that cannot be read) counts as left behind.
+    """
+
+    def __init__(self, client: HubClient, app_id: str, *, verify: bool = True) -> None:
+        self.client = client
+        self.app_id = app_id
+        self.verify = verify
+        self.left_behind = False
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        self.left_behind = await self._remove()
+
+    async def _remove(self) -> bool:
+        try:
+            await delete_app(self.client, self.app_id, force=True)
+        except HubError as err:
+            _LOGGER.warning("Could not remove the transient app %s: %s", self.app_id, err)
+            if not self.verify:
+                return True
+        if not self.verify:
+            return False
+        try:
+            return any(a.id == self.app_id for a in await fetch_app_tree(self.client))
+        except HubError:
+            return True

@@ -1,0 +1,247 @@
+"""Installed apps: the tree, one app's page and state, enable/disable, delete, HPM."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+
+from ...errors import ToolError
+from ...hub.apps import (
+    InstalledApp,
+    delete_app,
+    fetch_app_tree,
+    fetch_config_page,
+    fetch_rule_builder,
+    fetch_status,
+    set_app_disabled,
+)
+from ...hub.client import HubClient
+from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError
+from ..item_backups import ItemBackups, SavedBackup
+from .page_model import bounded, summarize_page, text_of
+
+if TYPE_CHECKING:
+    from .cloner import AppCloner
+
+
+class AppDisabled(TypedDict):
+    """An app's disabled state after hub_set_app_disabled (``unchanged``: it already was)."""
+
+    app_id: str
+    name: str
+    disabled: bool
+    unchanged: NotRequired[bool]
+
+
+class DeletedApp(TypedDict):
+    """A deleted app and the item backup taken first."""
+
+    app_id: str
+    name: str
+    type: str
+    children_deleted: int
+    still_listed: bool  # a soft delete the app refused: it is still installed
+    item_backup: SavedBackup
+
+
+class HpmPackages(TypedDict):
+    """The packages Hubitat Package Manager tracks."""
+
+    hpm_app_id: str
+    packages: list[dict[str, Any]]
+
+
+async def find_app(client: HubClient, app_id: str) -> InstalledApp:
+    """One app from the tree, or not_found."""
+    for app in await fetch_app_tree(client):
+        if app.id == app_id:
+            return app
+    raise HubNotFoundError(
+        f"No installed app with id {app_id}",
+        hint="Find the app id with hub_list_apps (or hub_list_rules for rules).",
+    )
+
+
+class AppManager:
+    """Installed apps. Before a delete or an edit an app is backed up, with its App Cloner
+    export (``cloner``) so that hub_import_app can re-create it."""
+
+    def __init__(self, client: HubClient, backups: ItemBackups, cloner: AppCloner) -> None:
+        self._client = client
+        self._backups = backups
+        self._cloner = cloner
+
+    async def tree(self) -> list[InstalledApp]:
+        """Every installed app in tree order."""
+        return await fetch_app_tree(self._client)
+
+    async def find(self, app_id: str) -> InstalledApp:
+        """One app from the tree, or not_found."""
+        return await find_app(self._client, app_id)
+
+    async def list_apps(
+        self,
+        *,
+        text: str | None,
+        kind: str,
+        device_id: str | None,
+        include_hidden: bool,
+    ) -> list[dict[str, Any]]:
+        """Apps in tree order, filtered."""
+        apps = await self.tree()
+        using: set[str] | None = None
+        if device_id is not None:
+            try:
+                payload = await self._client.get_json(f"/device/fullJson/{device_id}")
+            except HubNotFoundError as err:
+                raise HubNotFoundError(
+                    f"No device with id {device_id} on the hub",
+                    hint="Use hub_list_devices to find the device id.",
+                ) from err
+            rows = payload.get("appsUsing") if isinstance(payload, dict) else None
+            using = {str(a.get("id")) for a in rows or [] if isinstance(a, dict)}
+        needle = text.strip().lower() if text else None
+        out = []
+        for app in apps:
+            if app.hidden and not include_hidden and using is None:
+                continue
+            if kind == "user" and not app.user:
+                continue
+            if kind == "builtin" and app.user:
+                continue
+            if kind == "disabled" and not app.disabled:
+                continue
+            if kind == "parents" and not app.children:
+                continue
+            if using is not None and app.id not in using:
+                continue
+            if (
+                needle
+                and needle not in app.name.lower()
+                and needle not in app.type.lower()
+                and needle != app.id
+            ):
+                continue
+            out.append(app.as_dict())
+        return out
+
+    async def get_app(
+        self, app_id: str, page: str | None, *, include_state: bool
+    ) -> dict[str, Any]:
+        """Config page (settings with values) and, optionally, the app's state."""
+        if include_state:
+            config, status = await asyncio.gather(
+                fetch_config_page(self._client, app_id, page), fetch_status(self._client, app_id)
+            )
+        else:
+            config, status = await fetch_config_page(self._client, app_id, page), None
+        info = config.get("app") or {}
+        app_type = info.get("appType")
+        out: dict[str, Any] = {
+            "app_id": app_id,
+            "name": info.get("name"),
+            "label": text_of(info.get("trueLabel") or info.get("label")) or None,
+            "type": app_type.get("name") if isinstance(app_type, dict) else app_type,
+            "disabled": bool(info.get("disabled")),
+            "parent_id": str(info["parentAppId"]) if info.get("parentAppId") else None,
+            "config_version": info.get("version"),
+            "config_page": summarize_page(config.get("configPage") or {}),
+            "settings": {k: bounded(v) for k, v in (config.get("settings") or {}).items()},
+            "child_apps": config.get("childApps") or [],
+        }
+        if status is not None:
+            out["state"] = {k: bounded(v) for k, v in status["appState"].items()}
+            out["subscriptions"] = [
+                s.get("name") for s in status.get("eventSubscriptions") or [] if isinstance(s, dict)
+            ]
+            out["scheduled_jobs"] = bounded(status.get("scheduledJobs") or [])
+            out["child_app_count"] = status.get("childAppCount")
+            out["child_device_count"] = status.get("childDeviceCount")
+        return out
+
+    async def set_disabled(self, app_id: str, disabled: bool) -> AppDisabled:
+        """Enable or disable an app; verified by reading it back."""
+        app = await self.find(app_id)
+        if app.disabled == disabled:
+            return {"app_id": app_id, "name": app.name, "disabled": disabled, "unchanged": True}
+        await set_app_disabled(self._client, app_id, disabled)
+        now = await self._client.get_json(f"/installedapp/json/{app_id}")
+        if isinstance(now, dict) and bool(now.get("disabled")) != disabled:
+            raise HubBadResponseError(f"The hub still reports app {app_id} disabled={not disabled}")
+        return {"app_id": app_id, "name": app.name, "disabled": disabled}
+
+    async def snapshot(self, app: InstalledApp) -> dict[str, Any]:
+        """Everything readable about one app (with its App Cloner export, when it has one),
+        for an item backup before a delete or an edit."""
+        config, status = await asyncio.gather(
+            fetch_config_page(self._client, app.id, None), fetch_status(self._client, app.id)
+        )
+        snap: dict[str, Any] = {
+            "name": app.name,
+            "app_type": app.type,
+            "parent_id": app.parent_id,
+            "config": config,
+            "status": status,
+        }
+        if app.is_rm_rule or app.is_visual_rule:
+            snap["rule_builder"] = await fetch_rule_builder(self._client, app.id)
+        snap.update(await self._cloner.backup_export(app))
+        return snap
+
+    async def delete(self, app_id: str, *, force: bool) -> DeletedApp:
+        """Snapshot to the File Manager, then delete (children go too)."""
+        apps = await self.tree()
+        app = next((a for a in apps if a.id == app_id), None)
+        if app is None:
+            raise HubNotFoundError(f"No installed app with id {app_id}")
+        if not app.user and app.parent_id is None and app.children:
+            raise ToolError(
+                f"App {app_id} ({app.name}) is a built-in parent app with {len(app.children)} "
+                "child apps; deleting it removes all of them. Refused.",
+                hint="Delete the child apps (rules, dashboards, ...) one by one, or use the "
+                "hub UI.",
+            )
+        backup = await self._backups.save(
+            "installedapp", app_id, await self.snapshot(app), reason="before delete"
+        )
+        await delete_app(self._client, app_id, force=force)
+        remaining = {a.id for a in await self.tree()}
+        if app_id in remaining and force:
+            raise HubError(f"The hub still lists app {app_id} after deleting it")
+        return {
+            "app_id": app_id,
+            "name": app.name,
+            "type": app.type,
+            "children_deleted": len(app.children),
+            "still_listed": app_id in remaining,
+            "item_backup": backup,
+        }
+
+    async def hpm_packages(self) -> HpmPackages:
+        """HPM's package registry (state.manifests of the HPM app)."""
+        apps = await self.tree()
+        hpm = next((a for a in apps if "package manager" in a.name.lower() and a.user), None)
+        if hpm is None:
+            raise HubNotFoundError(
+                "Hubitat Package Manager is not installed on this hub",
+                hint="HPM is a community app; without it there are no HPM packages.",
+            )
+        status = await fetch_status(self._client, hpm.id)
+        manifests = status["appState"].get("manifests") or {}
+        packages = []
+        for url, man in manifests.items() if isinstance(manifests, dict) else []:
+            if not isinstance(man, dict):
+                continue
+            packages.append(
+                {
+                    "name": man.get("packageName"),
+                    "version": man.get("version"),
+                    "beta": bool(man.get("beta")),
+                    "manifest_url": url,
+                    "apps": [a.get("name") for a in man.get("apps") or [] if isinstance(a, dict)],
+                    "drivers": [
+                        d.get("name") for d in man.get("drivers") or [] if isinstance(d, dict)
+                    ],
+                }
+            )
+        return {"hpm_app_id": hpm.id, "packages": packages}

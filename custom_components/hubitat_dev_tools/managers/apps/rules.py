@@ -1,0 +1,283 @@
+"""Rules: Rule Machine (list, health, local variables, run/stop/start, pause) and Visual
+Rules Builder (read, create, update, delete)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any, NotRequired, TypedDict
+
+from ...errors import ToolError
+from ...hub.app_page import AppPage
+from ...hub.apps import (
+    InstalledApp,
+    create_visual_rule,
+    delete_app,
+    fetch_config_page,
+    fetch_rule_builder,
+    fetch_rule_builder20,
+    fetch_status,
+    save_visual_rule,
+    set_visual_rule_paused,
+)
+from ...hub.client import HubClient
+from ...hub.errors import HubBadResponseError, HubError
+from ..item_backups import ItemBackups, SavedBackup
+from .installed import AppManager
+from .page_model import text_of
+
+NODE_KEYS = ("whenNodes", "thenNodes", "elseNodes")
+
+
+class RuleLocals(TypedDict):
+    """A Rule Machine rule's local variables."""
+
+    app_id: str
+    name: str
+    variables: list[dict[str, Any]]
+    count: int
+
+
+class RuleAction(TypedDict):
+    """What hub_call_rule did (``unchanged``: the rule already was so)."""
+
+    app_id: str
+    name: str
+    action: str
+    unchanged: NotRequired[bool]
+
+
+class RulePaused(TypedDict):
+    """A rule's pause state (``unchanged``: it already was so)."""
+
+    app_id: str
+    name: str
+    paused: bool
+    unchanged: NotRequired[bool]
+
+
+class VisualRule(TypedDict):
+    """A Visual Rule's definition: ``format`` classic or graph."""
+
+    app_id: str
+    name: str
+    format: str
+    definition: dict[str, Any]
+
+
+class SavedVisualRule(TypedDict):
+    """A created or updated Visual Rule (an update backs up the previous definition)."""
+
+    app_id: str
+    name: Any  # the name the definition carries
+    item_backup: NotRequired[SavedBackup]
+
+
+class DeletedVisualRule(VisualRule):
+    """A deleted Visual Rule: its definition before the delete, also in the item backup."""
+
+    item_backup: SavedBackup
+
+
+class RuleManager:
+    """Rule Machine rules and Visual Rules (both are installed apps of ``apps``)."""
+
+    def __init__(self, client: HubClient, apps: AppManager, backups: ItemBackups) -> None:
+        self._client = client
+        self._apps = apps
+        self._backups = backups
+
+    async def list_rules(self, engine: str, *, with_status: bool) -> list[dict[str, Any]]:
+        """Rule Machine and Visual Rules with live status."""
+        apps = await self._apps.tree()
+        rules = [
+            a
+            for a in apps
+            if (engine in ("all", "rule_machine") and a.is_rm_rule)
+            or (engine in ("all", "visual") and a.is_visual_rule)
+        ]
+
+        async def status_of(rule: InstalledApp) -> dict[str, Any]:
+            entry = rule.as_dict()
+            entry.pop("depth", None)
+            entry["engine"] = "rule_machine" if rule.is_rm_rule else "visual"
+            if not with_status:
+                return entry
+            if rule.is_rm_rule:
+                st = (await fetch_status(self._client, rule.id))["appState"]
+                entry["paused"] = bool(st.get("paused"))
+                entry["stopped"] = bool(st.get("stopped"))
+            else:
+                rb = await fetch_rule_builder(self._client, rule.id)
+                entry["paused"] = bool(rb.get("rulePaused"))
+            return entry
+
+        return list(await asyncio.gather(*(status_of(r) for r in rules)))
+
+    async def _rule(self, app_id: str, *, visual: bool | None = None) -> InstalledApp:
+        app = await self._apps.find(app_id)
+        if visual is True and not app.is_visual_rule:
+            raise ToolError(
+                f"App {app_id} ({app.name}, type {app.type}) is not a Visual Rule.",
+                hint="List Visual Rules with hub_list_rules engine=visual.",
+            )
+        if visual is False and not app.is_rm_rule:
+            raise ToolError(
+                f"App {app_id} ({app.name}, type {app.type}) is not a Rule Machine rule.",
+                hint="List Rule Machine rules with hub_list_rules engine=rule_machine.",
+            )
+        if visual is None and not (app.is_rm_rule or app.is_visual_rule):
+            raise ToolError(
+                f"App {app_id} ({app.name}, type {app.type}) is not a rule.",
+                hint="List rules with hub_list_rules.",
+            )
+        return app
+
+    async def rule_health(self, app_id: str) -> dict[str, Any]:
+        """Broken markers, compiled broken flag, config errors, graph validation errors."""
+        app = await self._rule(app_id)
+        # Render the page first: the hub re-validates the rule while rendering it, so the
+        # compiled ``broken`` flag read afterwards is current.
+        config = await fetch_config_page(self._client, app_id, None)
+        compiled = await fetch_rule_builder(self._client, app_id)
+        text = json.dumps(config.get("configPage") or {})
+        markers = sorted(
+            {
+                text_of(m)
+                for m in re.findall(r"[^\"]{0,60}\*{1,2}BROKEN\*{1,2}[^\"]{0,60}", text, re.I)
+            }
+        )
+        page_error = (config.get("configPage") or {}).get("error")
+        out: dict[str, Any] = {
+            "app_id": app_id,
+            "name": app.name,
+            "engine": "rule_machine" if app.is_rm_rule else "visual",
+            "broken_markers": markers,
+            "page_error": page_error,
+        }
+        if app.is_rm_rule:
+            out["compiled_broken"] = bool(compiled.get("broken"))
+        else:
+            graph = await fetch_rule_builder20(self._client, app_id)
+            out["validation_errors"] = (graph or {}).get("validationErrors") or []
+        out["healthy"] = not (
+            markers or page_error or out.get("compiled_broken") or out.get("validation_errors")
+        )
+        if markers and not out.get("compiled_broken") and app.is_rm_rule:
+            out["note"] = "The page shows BROKEN markers; the compiled flag may lag until the "
+            out["note"] += "rule is re-saved. Treat the markers as authoritative."
+        return out
+
+    async def local_variables(self, app_id: str) -> RuleLocals:
+        """A Rule Machine rule's local variables (state.allLocalVars)."""
+        app = await self._rule(app_id, visual=False)
+        st = (await fetch_status(self._client, app_id))["appState"]
+        local = st.get("allLocalVars") or {}
+        rows = [
+            {"name": k, "type": v.get("type"), "value": v.get("value")}
+            for k, v in (local.items() if isinstance(local, dict) else [])
+            if isinstance(v, dict)
+        ]
+        return {"app_id": app_id, "name": app.name, "variables": rows, "count": len(rows)}
+
+    async def call_rule(self, app_id: str, action: str) -> RuleAction:
+        """Run a rule's actions (its own Run Actions button), stop or start it."""
+        app = await self._rule(app_id, visual=False)
+        if action == "run_actions":
+            page = await AppPage.load(self._client, app_id)
+            titles = {text_of(b.title).lower(): b.name for b in page.buttons.values()}
+            name = titles.get("run actions")
+            if name is None:
+                raise ToolError(
+                    f"Rule {app_id} ({app.name}) shows no 'Run Actions' button on its page; "
+                    "it cannot be run over the LAN. Nothing was sent.",
+                    hint="Trigger it through one of its triggers (e.g. a virtual switch).",
+                )
+            await page.click(name)
+            return {"app_id": app_id, "name": app.name, "action": action}
+        st = (await fetch_status(self._client, app_id))["appState"]
+        stopped = bool(st.get("stopped"))
+        want_stopped = action == "stop"
+        if stopped == want_stopped:
+            return {"app_id": app_id, "name": app.name, "action": action, "unchanged": True}
+        await AppPage(self._client, app_id).click("stopRule")
+        return {"app_id": app_id, "name": app.name, "action": action}
+
+    async def set_paused(self, app_id: str, paused: bool) -> RulePaused:
+        """Pause or resume an RM rule (toggle button, state read first) or a Visual Rule."""
+        app = await self._rule(app_id)
+        if app.is_visual_rule:
+            await set_visual_rule_paused(self._client, app_id, paused)
+            return {"app_id": app_id, "name": app.name, "paused": paused}
+        st = (await fetch_status(self._client, app_id))["appState"]
+        if bool(st.get("paused")) == paused:
+            return {"app_id": app_id, "name": app.name, "paused": paused, "unchanged": True}
+        await AppPage(self._client, app_id).click("pausRule")
+        after = (await fetch_status(self._client, app_id))["appState"]
+        if bool(after.get("paused")) != paused:
+            raise HubBadResponseError(f"Rule {app_id} did not change its pause state")
+        return {"app_id": app_id, "name": app.name, "paused": paused}
+
+    async def get_visual_rule(self, app_id: str) -> VisualRule:
+        """A Visual Rule's definition and its format."""
+        app = await self._rule(app_id, visual=True)
+        graph = await fetch_rule_builder20(self._client, app_id)
+        if graph is not None:
+            return {"app_id": app_id, "name": app.name, "format": "graph", "definition": graph}
+        data = await fetch_rule_builder(self._client, app_id)
+        return {"app_id": app_id, "name": app.name, "format": "classic", "definition": data}
+
+    async def create_visual_rule(self, body: dict[str, Any]) -> SavedVisualRule:
+        """Create a Visual Rule and write its definition; a failed write is cleaned up."""
+        app_id, graph = await create_visual_rule(self._client)
+        try:
+            if graph:
+                raise ToolError(
+                    "This firmware creates Visual Rules in the graph format, which this tool "
+                    "does not write. The empty rule was removed.",
+                    hint="Create the rule in the hub UI.",
+                )
+            await save_visual_rule(self._client, app_id, body)
+        except (HubError, ToolError):
+            await delete_app(self._client, app_id, force=True)
+            raise
+        return {"app_id": app_id, "name": body.get("name")}
+
+    async def update_visual_rule(self, app_id: str, changes: dict[str, Any]) -> SavedVisualRule:
+        """Read-merge-write a classic Visual Rule; the previous definition is backed up."""
+        current = await self.get_visual_rule(app_id)
+        if current["format"] != "classic":
+            raise ToolError(
+                f"Visual Rule {app_id} uses the graph format, which this tool does not write."
+            )
+        old = current["definition"]
+        body = {k: old.get(k) for k in ("name", "rulePaused", *NODE_KEYS)}
+        body.update(changes)
+        backup = await self._backups.save(
+            "visualrule",
+            app_id,
+            {"name": current["name"], "definition": old},
+            reason="before update",
+            series=True,
+        )
+        await save_visual_rule(self._client, app_id, body)
+        return {"app_id": app_id, "name": body.get("name"), "item_backup": backup}
+
+    async def delete_visual_rule(self, app_id: str) -> DeletedVisualRule:
+        """Back up and return the definition, then force-delete the rule."""
+        current = await self.get_visual_rule(app_id)
+        backup = await self._backups.save(
+            "visualrule",
+            app_id,
+            {"name": current["name"], "definition": current["definition"]},
+            reason="before delete",
+        )
+        await delete_app(self._client, app_id, force=True)
+        return {
+            "app_id": app_id,
+            "name": current["name"],
+            "format": current["format"],
+            "definition": current["definition"],
+            "item_backup": backup,
+        }

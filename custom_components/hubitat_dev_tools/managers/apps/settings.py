@@ -1,0 +1,113 @@
+"""The settings editor: set inputs on one page of a classic app, then press a button, the
+way the app's own page does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...errors import ToolError
+from ...hub.app_page import AppPage, Setting
+from ...hub.client import HubClient
+from ...hub.devices import fetch_devices
+from ..item_backups import ItemBackups
+from .cloner import UNCLONEABLE_TYPES
+from .installed import AppManager
+from .page_model import bounded, encode_setting, same_setting, summarize_page
+
+
+class AppSettingsManager:
+    """Edit installed classic apps through their pages (each edit backed up first)."""
+
+    def __init__(self, client: HubClient, apps: AppManager, backups: ItemBackups) -> None:
+        self._client = client
+        self._apps = apps
+        self._backups = backups
+
+    async def update_settings(
+        self,
+        app_id: str,
+        *,
+        page: str | None,
+        settings: dict[str, Any],
+        press: str | None,
+        device_allowed: Callable[[str], bool],
+    ) -> dict[str, Any]:
+        """Set inputs on one page of a classic app (validated first), then press a button."""
+        app = await self._apps.find(app_id)
+        if app.type in UNCLONEABLE_TYPES or app.is_visual_rule:
+            raise ToolError(
+                f"App {app_id} ({app.name}, {app.type}) is not edited through its settings "
+                "here. Nothing was sent.",
+                hint="Hub variables: hub_create_variable/hub_delete_variable; Visual Rules: "
+                "hub_update_visual_rule.",
+            )
+        form = await AppPage.load(self._client, app_id, page)
+        page_name, inputs, buttons = form.name, form.inputs, form.buttons
+        known_devices: set[str] | None = None
+        if any(k in inputs and inputs[k].is_device for k in settings):
+            known_devices = {d.id for d in await fetch_devices(self._client)}
+        fields: dict[str, Setting] = {}
+        repairs: list[str] = []
+        for name, value in settings.items():
+            if name not in inputs:
+                listed = ", ".join(sorted(inputs)[:40]) or "none"
+                raise ToolError(
+                    f"Page '{page_name}' of app {app_id} has no input '{name}'. Its inputs: "
+                    f"{listed}. Nothing was sent.",
+                    hint="Read the page with hub_get_app (pass page= for the other pages "
+                    "listed under 'pages'); some inputs appear only after an earlier one is set.",
+                )
+            fields[name] = encode_setting(
+                inputs[name], value, known_devices, device_allowed, repairs
+            )
+        if press is not None and press not in buttons:
+            listed = ", ".join(sorted(buttons)) or "none"
+            raise ToolError(
+                f"Page '{page_name}' of app {app_id} has no button '{press}'. Its buttons: "
+                f"{listed}. Nothing was sent.",
+                hint="Buttons are listed per section under 'buttons' by hub_get_app.",
+            )
+        backup = await self._backups.save(
+            "installedapp",
+            app_id,
+            await self._apps.snapshot(app),
+            reason="before edit",
+            series=True,
+        )
+        if fields:
+            await form.set(fields)
+        if press is not None:
+            if fields:  # the submit moved the page's version on: press with the new one
+                await form.reload()
+            await form.click(press, with_context=True)
+        await form.reload()
+        applied, not_applied = [], []
+        for name, sent in fields.items():
+            now = form.inputs.get(name)
+            if now is not None and same_setting(now, sent.value):
+                applied.append(name)
+            else:
+                current = now.value if now is not None else None
+                not_applied.append({"name": name, "sent": sent.value, "now": bounded(current)})
+        out: dict[str, Any] = {
+            "app_id": app_id,
+            "name": app.name,
+            "page": page_name,
+            "applied": applied,
+            "item_backup": backup,
+            "config_page": summarize_page(
+                form.config["configPage"] if isinstance(form.config.get("configPage"), dict) else {}
+            ),
+        }
+        if press is not None:
+            out["pressed"] = press
+        if not_applied:
+            out["not_applied"] = not_applied
+            out["warning"] = (
+                "The hub did not keep some settings (see not_applied); the page may need an "
+                "earlier input first, or rejected the value."
+            )
+        if repairs:
+            out["repairs"] = repairs
+        return out
