@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -124,6 +125,18 @@ async def test_search_finds_the_right_tool(
     assert "hub_search_tools" not in names
 
 
+def test_search_indexes_every_argument() -> None:
+    """Parameter names and descriptions are searchable (read from the arguments dataclass)."""
+    from custom_components.hubitat_dev_tools.tools.args import schema_fields
+    from custom_components.hubitat_dev_tools.tools.search import tool_text
+
+    for tool in registry().values():
+        text = tool_text(tool)
+        for marker in schema_fields(tool.args_type):
+            assert str(marker.schema).replace("_", " ") in text, (tool.name, marker.schema)
+    assert "Backup file name exactly as" in tool_text(registry()["hub_delete_backup"])
+
+
 async def test_search_call_form_follows_surface(
     hass: HomeAssistant, entry: MockConfigEntry, call_tool: ToolCaller
 ) -> None:
@@ -156,10 +169,16 @@ async def test_guide_sections(entry: MockConfigEntry, call_tool: ToolCaller) -> 
     assert "section='safety'" in refused.data["hint"]
 
 
+@dataclass(frozen=True)
+class _Page:
+    limit: int
+    cursor: str | None = None
+
+
 def test_pagination_round_trip() -> None:
     items = list(range(237))
     seen: list[int] = []
-    args: dict[str, Any] = {"limit": 50}
+    args = _Page(limit=50)
     pages = 0
     while True:
         page = paginate(items, args, key="items")
@@ -168,7 +187,7 @@ def test_pagination_round_trip() -> None:
         pages += 1
         if "next_cursor" not in page:
             break
-        args = {"limit": 50, "cursor": page["next_cursor"]}
+        args = _Page(limit=50, cursor=page["next_cursor"])
     assert seen == items
     assert pages == 5
     assert decode_cursor(encode_cursor(120)) == 120
@@ -176,12 +195,12 @@ def test_pagination_round_trip() -> None:
         with pytest.raises(ToolError, match="cursor"):
             decode_cursor(bad)
     with pytest.raises(ToolError, match="cursor"):
-        paginate(items[:5], {"cursor": encode_cursor(99)})
+        paginate(items[:5], _Page(limit=50, cursor=encode_cursor(99)))
 
 
 def test_size_cap_is_explicit_and_keeps_paging() -> None:
     big = {"entries": [{"i": i, "pad": "x" * 1000} for i in range(300)]}
-    page = paginate(big["entries"], {"limit": 200}, key="entries")
+    page = paginate(big["entries"], _Page(limit=200), key="entries")
     capped, ok = cap_result(page, "narrow it")
     assert ok
     assert json_size(capped) <= RESULT_MAX_BYTES

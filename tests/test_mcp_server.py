@@ -37,7 +37,7 @@ async def _tools_list(mcp: Mcp) -> dict[str, dict[str, Any]]:
     return {t["name"]: t for t in (await mcp.rpc("tools/list"))["tools"]}
 
 
-def _check_tool(tool: dict[str, Any], cls: type[HubTool]) -> None:
+def _check_tool(tool: dict[str, Any], cls: type[HubTool[Any]]) -> None:
     assert tool["title"] == cls.title
     ann = tool["annotations"]
     assert ann["readOnlyHint"] is (cls.kind == "read")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from types import ModuleType
+from typing import Any
 
 from .base import HubTool
 
@@ -27,12 +28,12 @@ def _domain_modules() -> tuple[ModuleType, ...]:
 
 DOMAIN_MODULES = _domain_modules()
 
-TOOL_CLASSES: tuple[type[HubTool], ...] = tuple(
+TOOL_CLASSES: tuple[type[HubTool[Any]], ...] = tuple(
     cls for module in DOMAIN_MODULES for cls in module.TOOLS
 )
 
 
-def all_tools() -> list[HubTool]:
+def all_tools() -> list[HubTool[Any]]:
     """Instantiate every tool once (tools hold no per-call state)."""
     return [cls() for cls in TOOL_CLASSES]
 

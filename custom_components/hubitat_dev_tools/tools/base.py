@@ -1,10 +1,13 @@
 """The base class every tool derives from: the shared discipline lives here.
 
-A tool declares name, title, description, kind (read/write/destructive), domain, its
-argument fields, and implements ``run``. The base class:
-- builds the schema (adds ``hub``, and ``confirm`` for the destructive tier) and the four
+A tool declares name, title, description, kind (read/write/destructive), its arguments as
+a ``ToolArgs`` dataclass (``HubTool[XArgs]``, see ``args.py``; the domain is the module's
+``TOOL_DOMAIN``), and implements ``run(call, args: XArgs)``. The base class:
+- builds the schema from the arguments dataclass (adds ``hub``, and ``confirm`` for the
+  destructive tier, whose sentence it also appends to the description) and the four
   annotation hints from the same ``kind`` the gates use, so they cannot disagree;
-- validates the arguments with the schema before anything else happens;
+- validates the arguments with the schema before anything else happens, then hands
+  ``run`` the typed arguments;
 - passes the call through the safety chokepoint (admin, hub, disable lists, masters, device
   allowlist, destructive tier) and audits writes and refused writes; gateways call
   ``execute`` of the sub-tool, so a gateway call is the same call, gated and audited as the
@@ -20,7 +23,7 @@ import logging
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import probatio as vol
 from homeassistant.core import HomeAssistant
@@ -176,7 +179,7 @@ def cap_result(data: Any, narrow_hint: str, limit: int = RESULT_MAX_BYTES) -> tu
     }, False
 
 
-class HubTool[A: (ToolArgs | dict[str, Any]) = dict[str, Any]](llm.Tool):
+class HubTool[A: ToolArgs](llm.Tool):
     """Base class for every hubitat_dev_tools tool.
 
     ``HubTool[XArgs]``: ``XArgs`` (a :class:`ToolArgs` dataclass) declares the arguments,
@@ -190,8 +193,8 @@ class HubTool[A: (ToolArgs | dict[str, Any]) = dict[str, Any]](llm.Tool):
     kind: ClassVar[ToolKind] = ToolKind.READ
     # Domain (devices, rooms, modes, ...): groups tools into gateways and the README table.
     domain: ClassVar[str] = "hub"
-    # The arguments dataclass (from the class' type parameter); None: ``fields`` dict.
-    args_type: ClassVar[type[ToolArgs] | None] = None
+    # The arguments dataclass (from the class' type parameter ``A``).
+    args_type: ClassVar[type[ToolArgs]] = ToolArgs
     # Core tools are listed directly in the compact surface; every other tool is reached
     # through its domain gateway (hub_read_<domain> for reads, hub_manage_<domain> else).
     core: ClassVar[bool] = False
@@ -202,8 +205,6 @@ class HubTool[A: (ToolArgs | dict[str, Any]) = dict[str, Any]](llm.Tool):
     open_world: ClassVar[bool] = False
     # Told to the model when a result is over the size cap.
     narrow_hint: ClassVar[str] = DEFAULT_NARROW_HINT
-    # Argument fields: {vol.Required/Optional marker: validator} (tools without args_type)
-    fields: ClassVar[dict[Any, Any]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -221,9 +222,7 @@ class HubTool[A: (ToolArgs | dict[str, Any]) = dict[str, Any]](llm.Tool):
 
     def __init__(self) -> None:
         self.integration = DOMAIN
-        schema: dict[Any, Any] = (
-            schema_fields(self.args_type) if self.args_type is not None else dict(self.fields)
-        )
+        schema: dict[Any, Any] = schema_fields(self.args_type)
         if self.kind is ToolKind.DESTRUCTIVE:
             schema[vol.Optional("confirm", description=CONFIRM_DESC)] = bool
         if self.hub_access:
@@ -304,7 +303,7 @@ class HubTool[A: (ToolArgs | dict[str, Any]) = dict[str, Any]](llm.Tool):
                 runtime = self._gate_option_free(hass)
                 allowed = _allow_all
             call = ToolCall(hass, runtime, caller, self.name, allowed, via, llm_context)
-            typed: Any = args if self.args_type is None else build_args(self.args_type, args)
+            typed = cast(A, build_args(self.args_type, args))
             data = await self.run(call, typed)
         except (ToolError, HubError, HomeAssistantError) as err:
             failure = self._as_tool_error(err)

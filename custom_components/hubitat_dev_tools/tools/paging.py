@@ -2,12 +2,13 @@
 
 Usage in a tool::
 
-    fields = {
-        vol.Optional("text", description="..."): str,
-        **paging_fields(default_limit=100, max_limit=500),
-    }
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class ListThingsArgs(ToolArgs):
+        text: str | None = arg(str, "...")
+        limit: int = limit_arg(default=100, maximum=500)
+        cursor: str | None = cursor_arg()
 
-    async def run(self, call, args):
+    async def run(self, call, args: ListThingsArgs):
         items = [r for r in await manager.list() if call.device_allowed(r["device_id"])]
         return paginate(items, args, key="devices")
 
@@ -55,16 +56,6 @@ def cursor_arg() -> Any:
     return arg(str, CURSOR_DESC)
 
 
-def paging_fields(*, default_limit: int = 100, max_limit: int = 500) -> dict[Any, Any]:
-    """The ``limit`` and ``cursor`` argument fields of a paged list tool."""
-    return {
-        vol.Optional("limit", default=default_limit, description="Max items per page"): vol.All(
-            int, vol.Range(min=1, max=max_limit)
-        ),
-        vol.Optional("cursor", description=CURSOR_DESC): str,
-    }
-
-
 def encode_cursor(offset: int) -> str:
     """Encode an offset as an opaque cursor."""
     return base64.urlsafe_b64encode(f"{_PREFIX}{offset}".encode()).decode().rstrip("=")
@@ -90,17 +81,13 @@ def decode_cursor(cursor: str | None) -> int:
 
 def paginate(
     items: Sequence[Any],
-    args: dict[str, Any] | Paged,
+    args: Paged,
     *,
     key: str = "items",
     default_limit: int = 100,
 ) -> dict[str, Any]:
     """Return one page of ``items`` with total, offset and next_cursor (if more)."""
-    if isinstance(args, dict):
-        cursor, wanted = args.get("cursor"), args.get("limit")
-    else:
-        cursor, wanted = args.cursor, args.limit
-    offset = decode_cursor(cursor)
+    offset = decode_cursor(args.cursor)
     total = len(items)
     if offset > total:
         raise ToolError(
@@ -108,7 +95,7 @@ def paginate(
             code="invalid_cursor",
             hint="The list changed since; start again without a cursor.",
         )
-    limit = int(wanted or default_limit)
+    limit = int(args.limit or default_limit)
     page = list(items[offset : offset + limit])
     out: dict[str, Any] = {key: page, "total": total, "offset": offset}
     if offset + limit < total:

@@ -14,7 +14,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
+from .args import schema_fields
 from .base import HubTool
 
 K1 = 1.5
@@ -139,7 +141,7 @@ def tokens(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in _STOP]
 
 
-def tool_text(tool: HubTool) -> str:
+def tool_text(tool: HubTool[Any]) -> str:
     """Everything searchable about a tool."""
     name_words = tool.name.removeprefix("hub_").replace("_", " ")
     parts = [
@@ -152,7 +154,7 @@ def tool_text(tool: HubTool) -> str:
         tool.description,
         tool.domain,
     ]
-    for marker in tool.fields:
+    for marker in schema_fields(tool.args_type):
         key = getattr(marker, "schema", marker)
         parts.append(str(key).replace("_", " "))
         desc = getattr(marker, "description", None)

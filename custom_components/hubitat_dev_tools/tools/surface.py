@@ -43,17 +43,17 @@ GATEWAY_HOW = "No arguments: the tools' schemas."
 
 
 @cache
-def registry() -> dict[str, HubTool]:
+def registry() -> dict[str, HubTool[Any]]:
     """Every tool instance by name, in catalog order (tools hold no per-call state)."""
     from . import all_tools
 
     return {tool.name: tool for tool in all_tools()}
 
 
-def gateway_groups(tools: Iterable[HubTool]) -> dict[str, list[HubTool]]:
+def gateway_groups(tools: Iterable[HubTool[Any]]) -> dict[str, list[HubTool[Any]]]:
     """Gateway name -> its tools; domains in catalog order, read gateway before manage."""
     domains: list[str] = []
-    groups: dict[str, list[HubTool]] = {}
+    groups: dict[str, list[HubTool[Any]]] = {}
     for tool in tools:
         name = tool.gateway()
         if name is None:
@@ -72,7 +72,7 @@ def gateway_groups(tools: Iterable[HubTool]) -> dict[str, list[HubTool]]:
 class GatewayTool(llm.Tool):
     """hub_read_<domain> / hub_manage_<domain>: one listed tool for a domain's tools."""
 
-    def __init__(self, name: str, tools: list[HubTool], visible: frozenset[str]) -> None:
+    def __init__(self, name: str, tools: list[HubTool[Any]], visible: frozenset[str]) -> None:
         self.name = name
         self.integration = DOMAIN
         self.all_tools = {t.name: t for t in tools}
@@ -168,7 +168,7 @@ def _error(code: str, message: str, hint: str | None) -> llm.ToolResult:
     return llm.ToolResult(data=data, error=True)
 
 
-def describe(tool: HubTool) -> dict[str, Any]:
+def describe(tool: HubTool[Any]) -> dict[str, Any]:
     """A tool's full description as a gateway or search returns it."""
     return {
         "name": tool.name,
@@ -246,7 +246,7 @@ def current_reachable(hass: HomeAssistant) -> frozenset[str]:
     return visibility(hass).visible
 
 
-def how_to_call(tool: HubTool, surface: str) -> str:
+def how_to_call(tool: HubTool[Any], surface: str) -> str:
     """Tell the model how to call a tool on the served surface."""
     gateway = tool.gateway()
     if surface == SURFACE_FLAT or gateway is None:
