@@ -3,7 +3,8 @@
 Read from the source (AST), so a violation fails here whatever the tests exercise:
 - ``hub/`` imports nothing of Home Assistant and nothing above it (managers, tools, glue),
   and none of its text names one of our tools or a Home Assistant screen;
-- ``managers/`` imports no Home Assistant and no tools;
+- ``managers/`` imports no Home Assistant and no tools, and sends no request itself: every
+  endpoint is a function of ``hub/`` (where the endpoint table points);
 - ``tools/`` never imports the hub client and never calls a request method: every hub
   request goes through a manager.
 """
@@ -109,4 +110,18 @@ def test_tools_reach_the_hub_only_through_managers() -> None:
                 and node.func.attr in REQUEST_METHODS
             ):
                 offenders.append(f"{path.name}:{node.lineno}: .{node.func.attr}()")
+    assert offenders == []
+
+
+def test_managers_send_requests_only_through_the_library() -> None:
+    offenders = [
+        f"{path.name}:{node.lineno}: .{node.func.attr}()"
+        for path, tree in _modules("managers")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in REQUEST_METHODS
+        and isinstance(node.func.value, ast.Attribute | ast.Name)
+        and "client" in ast.unparse(node.func.value)
+    ]
     assert offenders == []

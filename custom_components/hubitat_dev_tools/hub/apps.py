@@ -127,6 +127,12 @@ def maybe_json(value: Any) -> Any:
     return value
 
 
+async def fetch_app_json(client: HubClient, app_id: str) -> dict[str, Any]:
+    """``/installedapp/json/<id>``: the app's record (label, disabled, ...); {} if odd."""
+    data = await client.get_json(f"/installedapp/json/{quote(app_id, safe='')}")
+    return data if isinstance(data, dict) else {}
+
+
 async def fetch_status(client: HubClient, app_id: str) -> dict[str, Any]:
     """``/installedapp/statusJson/<id>`` with ``appState`` as a dict (JSON strings parsed)."""
     try:

@@ -9,6 +9,7 @@ from ...errors import ToolError
 from ...hub.apps import (
     InstalledApp,
     delete_app,
+    fetch_app_json,
     fetch_app_tree,
     fetch_config_page,
     fetch_rule_builder,
@@ -16,6 +17,7 @@ from ...hub.apps import (
     set_app_disabled,
 )
 from ...hub.client import HubClient
+from ...hub.devices import fetch_device_raw
 from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ..item_backups import ItemBackups, SavedBackup
 from .page_model import bounded, summarize_page, text_of
@@ -91,14 +93,8 @@ class AppManager:
         apps = await self.tree()
         using: set[str] | None = None
         if device_id is not None:
-            try:
-                payload = await self._client.get_json(f"/device/fullJson/{device_id}")
-            except HubNotFoundError as err:
-                raise HubNotFoundError(
-                    f"No device with id {device_id} on the hub",
-                    hint="Use hub_list_devices to find the device id.",
-                ) from err
-            rows = payload.get("appsUsing") if isinstance(payload, dict) else None
+            payload = await fetch_device_raw(self._client, device_id)
+            rows = payload.get("appsUsing")
             using = {str(a.get("id")) for a in rows or [] if isinstance(a, dict)}
         needle = text.strip().lower() if text else None
         out = []
@@ -165,7 +161,7 @@ class AppManager:
         if app.disabled == disabled:
             return {"app_id": app_id, "name": app.name, "disabled": disabled, "unchanged": True}
         await set_app_disabled(self._client, app_id, disabled)
-        now = await self._client.get_json(f"/installedapp/json/{app_id}")
+        now = await fetch_app_json(self._client, app_id)
         if isinstance(now, dict) and bool(now.get("disabled")) != disabled:
             raise HubBadResponseError(f"The hub still reports app {app_id} disabled={not disabled}")
         return {"app_id": app_id, "name": app.name, "disabled": disabled}
