@@ -221,3 +221,20 @@ async def test_maker(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
     with pytest.raises(MakerNotConfiguredError) as err2:
         await none.maker_get("modes")
     assert "Maker API" in (err2.value.hint or "")
+
+
+def test_failure_envelope_checks() -> None:
+    """The client's two envelope checks: refusal on ``success: false``; a required success."""
+    from custom_components.hubitat_dev_tools.hub.client import check_success, require_success
+    from custom_components.hubitat_dev_tools.hub.errors import HubRefusedError
+
+    check_success({"success": True}, "x")
+    check_success("plain text", "x")  # no envelope: nothing to refuse
+    with pytest.raises(HubRefusedError) as err:
+        check_success({"success": "false", "errorMessage": "in use"}, "delete app 5")
+    assert err.value.reason == "in use" and "delete app 5" in str(err.value)
+    assert err.value.code == "hub_bad_response"  # same wire code as any bad answer
+    assert require_success({"success": "true", "id": 3}, "x") == {"success": "true", "id": 3}
+    for answer in ({}, "OK", None, {"success": None}):
+        with pytest.raises(HubRefusedError):
+            require_success(answer, "restore b1")

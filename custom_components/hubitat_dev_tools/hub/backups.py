@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .client import HubClient
-from .errors import HubRefusedError, failure_reason
+from .client import HubClient, require_success
 from .models import parse_hub_time
 
 
@@ -79,7 +78,7 @@ async def delete_local_backup(client: HubClient, name: str) -> bool:
         expect="any",
         what=f"delete the backup {name}",
     )
-    return _succeeded(data)
+    return isinstance(data, dict) and data.get("success") in (True, "true")
 
 
 async def restore_local_backup(client: HubClient, name: str) -> None:
@@ -97,10 +96,4 @@ async def restore_local_backup(client: HubClient, name: str) -> None:
         retry=False,
         what=what,
     )
-    if not _succeeded(data):  # no envelope at all: not a success either
-        detail = failure_reason(data) or str(data)[:200]
-        raise HubRefusedError(f"The hub refused to {what}: {detail}", reason=detail)
-
-
-def _succeeded(answer: Any) -> bool:
-    return isinstance(answer, dict) and answer.get("success") in (True, "true")
+    require_success(data, what)

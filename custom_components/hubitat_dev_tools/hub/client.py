@@ -111,6 +111,19 @@ def check_success(answer: Any, what: str) -> None:
         )
 
 
+def require_success(answer: Any, what: str) -> dict[str, Any]:
+    """The hub's answer to ``what``, which must say ``"success": true``.
+
+    The failure envelope raises as in :func:`check_success`; any other answer that does not
+    say success (no envelope at all) raises :class:`HubRefusedError` too.
+    """
+    check_success(answer, what)
+    if isinstance(answer, dict) and answer.get("success") in (True, "true"):
+        return answer
+    detail = failure_reason(answer) or (None if isinstance(answer, dict) else str(answer)[:200])
+    raise HubRefusedError(f"The hub did not {what}: {detail or 'no reason given'}", reason=detail)
+
+
 class HubClient:
     """Talks HTTP to one hub, with login, retries, timeouts and a concurrency bound."""
 

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from .client import HubClient
+from .client import HubClient, require_success
 from .errors import HubBadResponseError, HubRefusedError
 from .models import norm_id
 
@@ -69,15 +69,8 @@ def _query(name: str, device_ids: list[str], options: dict[str, Any]) -> dict[st
 
 
 def _check(result: Any, what: str) -> dict[str, Any]:
-    """The hub's answer to ``what``, which must say ``"success": true``.
-
-    The request is sent with ``what=``, so a ``{"success": false}`` envelope has already
-    raised :class:`HubRefusedError`; anything else that is not a success is refused here.
-    """
-    if not isinstance(result, dict) or result.get("success") is not True:
-        message = result.get("message") if isinstance(result, dict) else str(result)[:200]
-        raise HubBadResponseError(f"The hub did not {what}: {message or 'no reason given'}")
-    return result
+    """The hub's answer to ``what``, which must say ``"success": true``."""
+    return require_success(result, what)
 
 
 async def create_easy(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .client import HubClient
-from .errors import HubError, HubNotFoundError, HubRefusedError
+from .client import HubClient, require_success
+from .errors import HubError, HubNotFoundError
 
 
 async def reboot(client: HubClient) -> Any:
@@ -52,12 +52,6 @@ async def install_update(client: HubClient) -> None:
     hub's reason when it sent its failure envelope).
     """
     data = await client.request(
-        "GET",
-        "/hub/cloud/updatePlatform",
-        expect="any",
-        timeout=60,
-        retry=False,
-        what="start the firmware update",
+        "GET", "/hub/cloud/updatePlatform", expect="any", timeout=60, retry=False
     )
-    if not (isinstance(data, dict) and data.get("success") in (True, "true")):
-        raise HubRefusedError(f"The hub did not start the firmware update: {str(data)[:200]}")
+    require_success(data, "start the firmware update")
