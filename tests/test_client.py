@@ -238,3 +238,30 @@ def test_failure_envelope_checks() -> None:
     for answer in ({}, "OK", None, {"success": None}):
         with pytest.raises(HubRefusedError):
             require_success(answer, "restore b1")
+
+
+async def test_redirect_and_binary_reads_relogin_once(
+    secure_hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    """get_location and get_bytes share the request path's login handling."""
+    client = HubClient(session, conn(secure_hub))
+    bundle_id = min(secure_hub.state.dev.bundles)
+    secure_hub.expire_sessions()  # nothing logged in yet: the first call logs in
+    assert (await client.get_bytes(f"/bundle/export/{bundle_id}")).startswith(b"PK")
+    secure_hub.expire_sessions()
+    location = await client.get_location("/installedapp/direct/swapDevice")
+    assert location
+    secure_hub.expire_sessions()
+    assert (await client.get_bytes(f"/bundle/export/{bundle_id}")).startswith(b"PK")
+    logins = [p for m, p in secure_hub.requests if p.startswith("/login")]
+    assert len(logins) == 3  # the first login, then exactly one re-login per expiry
+    anonymous = HubClient(
+        session, HubConnection(host=str(URL(secure_hub.url).host), port=URL(secure_hub.url).port)
+    )
+    for read in (
+        anonymous.get_bytes(f"/bundle/export/{bundle_id}"),
+        anonymous.get_location("/installedapp/direct/swapDevice"),
+    ):
+        with pytest.raises(HubAuthError) as err:
+            await read
+        assert err.value.subject == "no_credentials"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote
@@ -34,6 +35,7 @@ DEFAULT_MAX_IN_FLIGHT = 4
 # Statuses worth one retry for idempotent GETs: the hub is briefly overloaded.
 _RETRY_STATUSES = frozenset({408, 502, 503, 504})
 _RETRY_DELAY = 0.5
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 Expect = Literal["json", "text", "bytes", "any", "discard"]
 _PEEK_BYTES = 2048
@@ -265,6 +267,44 @@ class HubClient:
                 return  # someone else already logged in
             await self.login()
 
+    async def _send_logged_in(
+        self,
+        method: str,
+        path: str,
+        login_page: Callable[[_Reply], bool],
+        *,
+        relogin: bool = True,
+        **send: Any,
+    ) -> tuple[_Reply, bool]:
+        """Send with the Hub Security session: log in first when needed; if the hub answers
+        with its login (``login_page``), log in again once (when ``relogin``) and resend.
+
+        Returns the reply and whether it took a re-login; raises :class:`HubAuthError` when
+        the hub still asks for a login, or asks for one and no credentials are configured.
+        """
+        conn = self.connection
+        if conn.has_security and self._cookie is None:
+            await self.ensure_login()
+        used_cookie = self._cookie
+        reply = await self._send(method, path, **send)
+        if not login_page(reply):
+            return reply, False
+        if not conn.has_security:
+            raise HubAuthError(
+                f"The hub asks for a Hub Security login on {path}, but no credentials "
+                "are configured.",
+                subject="no_credentials",
+            )
+        if relogin:
+            await self.ensure_login(stale=used_cookie)
+            reply = await self._send(method, path, **send)
+            if not login_page(reply):
+                return reply, True
+        raise HubAuthError(
+            f"The hub refused {path} even after logging in again (it served its login page).",
+            subject="login",
+        )
+
     async def request(
         self,
         method: str,
@@ -285,42 +325,30 @@ class HubClient:
         With ``what`` (what was asked, e.g. "disable app 12"), the hub's failure envelope
         (``{"success": false}``) raises :class:`HubRefusedError` instead of being returned.
         """
-        conn = self.connection
-        if conn.has_security and self._cookie is None:
-            await self.ensure_login()
-        retried_auth = False
+
+        def login_page(reply: _Reply) -> bool:
+            return reply.status in (401, 403) or (
+                expect in ("json", "any", "discard")
+                and reply.status == 200
+                and _looks_like_html(reply.body)
+            )
+
+        relogin = True  # one re-login per call, whatever else is retried
         retried_status = False
         while True:
-            used_cookie = self._cookie
-            reply = await self._send(
+            reply, relogged = await self._send_logged_in(
                 method,
                 path,
+                login_page,
+                relogin=relogin,
                 params=params,
                 data=data,
                 json_body=json_body,
                 timeout=timeout,
                 discard=expect == "discard",
             )
+            relogin = relogin and not relogged
             status, body = reply.status, reply.body
-            auth_failed = status in (401, 403) or (
-                expect in ("json", "any", "discard") and status == 200 and _looks_like_html(body)
-            )
-            if auth_failed:
-                if conn.has_security and not retried_auth:
-                    retried_auth = True
-                    await self.ensure_login(stale=used_cookie)
-                    continue
-                if conn.has_security:
-                    raise HubAuthError(
-                        f"The hub refused {path} even after logging in again "
-                        "(it served its login page).",
-                        subject="login",
-                    )
-                raise HubAuthError(
-                    f"The hub asks for a Hub Security login on {path}, but no credentials "
-                    "are configured.",
-                    subject="no_credentials",
-                )
             if status in _RETRY_STATUSES and method == "GET" and retry and not retried_status:
                 retried_status = True
                 await asyncio.sleep(_RETRY_DELAY)
@@ -362,34 +390,27 @@ class HubClient:
 
     async def get_location(self, path: str) -> str:
         """GET an endpoint that answers with a redirect; return its Location, not followed."""
-        conn = self.connection
-        if conn.has_security and self._cookie is None:
-            await self.ensure_login()
-        for attempt in (1, 2):
-            used_cookie = self._cookie
-            reply = await self._send("GET", path, allow_redirects=False)
+
+        def login_page(reply: _Reply) -> bool:
             location = _header(reply.headers, "Location")
-            to_login = reply.status in (301, 302, 303, 307, 308) and "/login" in location
+            to_login = reply.status in _REDIRECTS and "/login" in location
             html = reply.status == 200 and _looks_like_html(reply.body)
-            if reply.status in (401, 403) or to_login or (html and "login" in reply.body.lower()):
-                if conn.has_security and attempt == 1:
-                    await self.ensure_login(stale=used_cookie)
-                    continue
-                raise HubAuthError(
-                    f"The hub asks for a Hub Security login on {path}",
-                    subject="login" if conn.has_security else "no_credentials",
-                )
-            if reply.status >= 400:
-                self._decode(reply.status, reply.body, path, "text")
-            if reply.status not in (301, 302, 303, 307, 308) or not location:
-                raise HubBadResponseError(
-                    f"The hub answered {path.split('?')[0]} with HTTP {reply.status} instead "
-                    "of a redirect",
-                    hint="This firmware may not have the endpoint; report it with the "
-                    "firmware version.",
-                )
-            return location
-        raise HubAuthError(f"The hub refused {path} even after logging in again")
+            return (
+                reply.status in (401, 403) or to_login or (html and "login" in reply.body.lower())
+            )
+
+        reply, _ = await self._send_logged_in("GET", path, login_page, allow_redirects=False)
+        location = _header(reply.headers, "Location")
+        if reply.status >= 400:
+            self._decode(reply.status, reply.body, path, "text")
+        if reply.status not in _REDIRECTS or not location:
+            raise HubBadResponseError(
+                f"The hub answered {path.split('?')[0]} with HTTP {reply.status} instead "
+                "of a redirect",
+                hint="This firmware may not have the endpoint; report it with the "
+                "firmware version.",
+            )
+        return location
 
     async def get_json(
         self, path: str, params: dict[str, str] | None = None, *, what: str | None = None
@@ -404,23 +425,17 @@ class HubClient:
 
     async def get_bytes(self, path: str, params: dict[str, str] | None = None) -> bytes:
         """GET a binary admin endpoint (e.g. a bundle .zip); one re-login on an auth page."""
-        conn = self.connection
-        if conn.has_security and self._cookie is None:
-            await self.ensure_login()
-        for attempt in (1, 2):
-            used_cookie = self._cookie
-            reply = await self._send("GET", path, params=params)
-            status, body = reply.status, reply.body
-            html = "text/html" in reply.headers.get("Content-Type", "") and _looks_like_html(body)
-            if status in (401, 403) or (status == 200 and html):
-                if conn.has_security and attempt == 1:
-                    await self.ensure_login(stale=used_cookie)
-                    continue
-                raise HubAuthError(f"The hub asks for a Hub Security login on {path}")
-            if status >= 400:
-                self._decode(status, body, path, "text")
-            return reply.raw
-        raise HubAuthError(f"The hub refused {path} even after logging in again")
+
+        def login_page(reply: _Reply) -> bool:
+            html = "text/html" in reply.headers.get("Content-Type", "") and _looks_like_html(
+                reply.body
+            )
+            return reply.status in (401, 403) or (reply.status == 200 and html)
+
+        reply, _ = await self._send_logged_in("GET", path, login_page, params=params)
+        if reply.status >= 400:
+            self._decode(reply.status, reply.body, path, "text")
+        return reply.raw
 
     async def post_json(
         self, path: str, body: Any, *, what: str | None = None, check: bool = True
