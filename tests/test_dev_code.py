@@ -280,6 +280,8 @@ async def test_backups_pruned_to_bound(
     src = hub.state.dev.code[("driver", 1)].source + "\n// new\n"
     result = await call_tool("hub_update_code", {"type": "driver", "id": "1", "source": src})
     assert not result.error, result.data
-    assert result.data["item_backup"]["pruned"] == ["hdt-backup_driver-1_20260101-120000.json"]
+    # the oldest copy (the pre-edit original) is always kept: the next oldest goes
+    assert result.data["item_backup"]["pruned"] == ["hdt-backup_driver-1_20260102-120000.json"]
     assert len(backups(hub)) == 10
+    assert "hdt-backup_driver-1_20260101-120000.json" in backups(hub)
     assert result.data["item_backup"]["backup"] in backups(hub)

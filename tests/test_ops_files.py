@@ -130,12 +130,12 @@ async def test_delete_backs_up_then_deletes(
     data = await ok(call_tool, "hub_delete_file", {"file_name": "energy-2026.csv", "confirm": True})
     assert hub.files.read("energy-2026.csv") is None
     assert hub.files.read(data["backup_file"]) == old
-    # deleting the backup copy itself makes no further copy
+    # deleting the backup copy itself keeps a copy of the copy (nothing is lost)
     again = await ok(
         call_tool, "hub_delete_file", {"file_name": data["backup_file"], "confirm": True}
     )
-    assert "backup_file" not in again
-    assert [n for n in hub.files.names() if "energy" in n] == []
+    assert hub.files.read(again["backup_file"]) == old
+    assert [n for n in hub.files.names() if "energy" in n] == [again["backup_file"]]
     await refused(
         call_tool, "hub_delete_file", {"file_name": "energy-2026.csv", "confirm": True}, "not_found"
     )

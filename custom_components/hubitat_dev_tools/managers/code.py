@@ -22,7 +22,8 @@ from ..hub.code import (
     save_source,
 )
 from ..hub.errors import HubError, HubNotFoundError
-from ..hub.files import list_files, valid_file_name, write_file
+from ..hub.files import list_files, valid_file_name
+from .files import FilesManager
 from .item_backups import ItemBackups, SavedBackup
 
 DEFAULT_PAGE = 30_000
@@ -85,6 +86,7 @@ class ExportedBundle(TypedDict):
     bundle_id: str
     file: str
     size: int
+    replaced_file_backup: NotRequired[str]  # overwrite=true: where the old file was copied
 
 
 def page_text(text: str, offset: int, length: int) -> dict[str, Any]:
@@ -120,8 +122,9 @@ def check_source(source: str) -> None:
 class CodeManager:
     """Apps, drivers and libraries code, with item backups in the File Manager."""
 
-    def __init__(self, client: HubClient) -> None:
+    def __init__(self, client: HubClient, files: FilesManager) -> None:
         self._client = client
+        self._files = files
         self.backups = ItemBackups(client)
 
     async def list_code(self, kind: CodeKind | None, text: str | None) -> list[dict[str, Any]]:
@@ -181,6 +184,7 @@ class CodeManager:
             }
         backup = await self._backup_source(current, "before update", series=True)
         saved = await save_source(self._client, kind, item_id, source, current.version)
+        self.backups.edited(kind, item_id, {"source": source, "version": saved.version})
         return {
             "id": saved.id,
             "name": current.name,
@@ -294,5 +298,8 @@ class CodeManager:
                 hint="Pass another file_name, or overwrite=true.",
             )
         data = await export_bundle(self._client, bundle_id)
-        await write_file(self._client, name, data)
-        return {"bundle_id": bundle_id, "file": name, "size": len(data)}
+        written = await self._files.put(name, data)  # an existing file is copied first
+        out: ExportedBundle = {"bundle_id": bundle_id, "file": name, "size": len(data)}
+        if "backup_file" in written:
+            out["replaced_file_backup"] = written["backup_file"]
+        return out

@@ -139,6 +139,7 @@ class DashboardManager:
             series=True,
         )
         await save_legacy_layout(self._client, dashboard_id, access, request_token, new)
+        self._backups.edited("dashboard", dashboard_id, {"layout": new})
         return {
             "dashboard_id": dashboard_id,
             "type": "legacy",
@@ -196,6 +197,8 @@ class DashboardManager:
             series=True,
         )
         await update_easy(self._client, dashboard_id, new_name, ids, merged_options)
+        after = {"name": new_name, "device_ids": ids, "options": merged_options}
+        self._backups.edited("dashboard", dashboard_id, {"definition": after})
         return {
             "dashboard_id": dashboard_id,
             "name": new_name,

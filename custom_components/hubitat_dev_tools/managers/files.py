@@ -1,9 +1,19 @@
-"""File Manager logic: listing with filters, paged text reads, writes and deletes that back
-up the existing file first (``<base>_backup_<yyyyMMdd-HHmmss><ext>``)."""
+"""File Manager logic: listing with filters, paged text reads, and ONE backup-first writer.
+
+Every write that can replace a file (``hub_write_file``, ``hub_export_app save_as``,
+``hub_export_bundle overwrite=true``) and every delete goes through :meth:`FilesManager.put`
+/ :meth:`FilesManager.delete`: the existing file's exact bytes are first copied to
+``<base>_backup_<yyyyMMdd-HHmmss>-<mmm>-<nn><ext>`` (milliseconds plus a two-digit counter, so
+two writes in one second keep both originals and the names still sort by time), the copy is
+checked, and only then is the file replaced or deleted. Backup copies are no exception: a
+copy of a copy is kept too (to reclaim space, delete them in the hub's own File Manager).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime
 from typing import Any, NotRequired, TypedDict
 
@@ -28,6 +38,8 @@ BINARY_EXTENSIONS = frozenset(
 )  # fmt: skip
 MAX_WRITE_BYTES = 1_000_000
 BACKUP_MARK = "_backup_"
+MAX_NAME = 128  # the File Manager's name limit (hub/files.valid_file_name)
+MAX_COUNTER = 99
 
 
 class FileListing(TypedDict):
@@ -48,11 +60,11 @@ class FileWritten(TypedDict):
 
 
 class FileDeleted(TypedDict):
-    """A delete, and where the copy is kept (none for backup copies)."""
+    """A delete, and where the copy is kept."""
 
     summary: str
     deleted: str
-    backup_file: NotRequired[str]
+    backup_file: str
 
 
 def check_name(name: str) -> None:
@@ -78,13 +90,35 @@ def looks_binary(text: str) -> bool:
     return bool(sample) and sample.count("\ufffd") > max(2, len(sample) // 100)
 
 
-def backup_name(name: str, now: datetime | None = None) -> str:
-    """``notes.txt`` -> ``notes_backup_20261129-233000.txt``."""
-    stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+def time_stamp(now: datetime, counter: int) -> str:
+    """``20261129-233000-123-01``: UTC to the millisecond plus a counter (sorts by time)."""
+    return f"{now:%Y%m%d-%H%M%S}-{now.microsecond // 1000:03d}-{counter:02d}"
+
+
+def unique_name(
+    make: Callable[[str], str], taken: Collection[str], now: datetime | None = None
+) -> str:
+    """The first ``make(stamp)`` not in ``taken``, counting up within one millisecond."""
+    when = now or datetime.now(UTC)
+    for counter in range(1, MAX_COUNTER + 1):
+        name = make(time_stamp(when, counter))
+        if name not in taken:
+            return name
+    raise ToolError(
+        f"{MAX_COUNTER} copies named like {make(time_stamp(when, 1))} already exist; "
+        "nothing was changed.",
+        hint="Retry in a moment.",
+    )
+
+
+def backup_name(name: str, stamp: str) -> str:
+    """``notes.txt`` -> ``notes_backup_20261129-233000-123-01.txt`` (kept under the name
+    limit by shortening the base)."""
     base, dot, ext = name.rpartition(".")
     if not dot or not base:
-        return f"{name}{BACKUP_MARK}{stamp}"
-    return f"{base}{BACKUP_MARK}{stamp}.{ext}"
+        base, ext = name, ""
+    tail = f"{BACKUP_MARK}{stamp}" + (f".{ext}" if ext else "")
+    return base[: max(1, MAX_NAME - len(tail))] + tail
 
 
 class FilesManager:
@@ -92,6 +126,8 @@ class FilesManager:
 
     def __init__(self, client: HubClient) -> None:
         self._client = client
+        # one backup-first change at a time, so two copies never get the same name
+        self._lock = asyncio.Lock()
 
     def _as_dict(self, f: HubFile) -> dict[str, Any]:
         out = f.as_dict(self._client.base_url)
@@ -101,21 +137,26 @@ class FilesManager:
                 out["is_backup"] = True
         return out
 
-    async def _find(self, name: str) -> HubFile | None:
+    async def _lookup(self, name: str) -> tuple[HubFile | None, set[str]]:
+        """The file ``name`` (None if absent) and every name in the root folder."""
         files, _free = await list_files_with_space(self._client)
-        return next((f for f in files if f.name == name and not f.is_dir), None)
+        found = next((f for f in files if f.name == name and not f.is_dir), None)
+        return found, {f.name for f in files}
 
-    async def _existing(self, name: str, *, nothing_done: str = "") -> HubFile:
-        """The file ``name`` (checked first); a not_found ToolError if there is none."""
+    async def _find(self, name: str) -> HubFile | None:
+        return (await self._lookup(name))[0]
+
+    async def _existing(self, name: str, *, nothing_done: str = "") -> tuple[HubFile, set[str]]:
+        """The file ``name`` (checked first) and every name; not_found if there is none."""
         check_name(name)
-        found = await self._find(name)
+        found, names = await self._lookup(name)
         if found is None:
             raise ToolError(
                 f"There is no file '{name}' in the hub's File Manager{nothing_done}.",
                 code="not_found",
                 hint="hub_list_files shows the file names (they are case-sensitive).",
             )
-        return found
+        return found, names
 
     async def list(self, text: str | None = None) -> FileListing:
         """Files (folders last), newest first, filtered by substring or glob."""
@@ -143,7 +184,7 @@ class FilesManager:
 
     async def read(self, name: str, offset: int, length: int) -> dict[str, Any]:
         """Text inline (a character window); binary as size + download URL."""
-        found = await self._existing(name)
+        found, _names = await self._existing(name)
         meta = self._as_dict(found)
         if is_binary_name(name):
             return {**meta, "content": None, "note": "Binary file: not shown; use the url."}
@@ -169,12 +210,10 @@ class FilesManager:
             out["next_offset"] = offset + len(chunk)
         return out
 
-    async def _backup_existing(self, existing: HubFile) -> str | None:
-        """Copy an existing file (exact bytes) to its backup name; None for backup copies."""
-        if BACKUP_MARK in existing.name:
-            return None
+    async def _backup_existing(self, existing: HubFile, taken: Collection[str]) -> str:
+        """Copy an existing file (exact bytes) to a fresh backup name and check the copy."""
         data = await read_file_bytes(self._client, existing.name)
-        target = backup_name(existing.name)
+        target = unique_name(lambda stamp: backup_name(existing.name, stamp), taken)
         await write_file(self._client, target, data)
         copy = await self._find(target)
         if copy is None or (copy.size is not None and copy.size != len(data)):
@@ -194,10 +233,17 @@ class FilesManager:
                 f"content is {len(data)} bytes; the limit is {MAX_WRITE_BYTES}. Nothing was sent.",
                 hint="Split the content over several files.",
             )
-        existing = await self._find(name)
-        backup = await self._backup_existing(existing) if existing is not None else None
-        await write_file(self._client, name, data)
-        stored = await self._find(name)
+        return await self.put(name, data)
+
+    async def put(self, name: str, data: bytes) -> FileWritten:
+        """THE writer: store ``data`` as ``name``, first copying any existing file of that
+        name (verified), then verifying the stored size. Every overwrite path uses this."""
+        check_name(name)
+        async with self._lock:
+            existing, names = await self._lookup(name)
+            backup = await self._backup_existing(existing, names) if existing else None
+            await write_file(self._client, name, data)
+            stored = await self._find(name)
         if stored is None or (stored.size is not None and stored.size != len(data)):
             raise HubBadResponseError(
                 f"The hub did not store '{name}' as sent"
@@ -216,17 +262,15 @@ class FilesManager:
         return out
 
     async def delete(self, name: str) -> FileDeleted:
-        """Delete a file after backing it up (backups themselves are deleted directly)."""
-        existing = await self._existing(name, nothing_done="; nothing was deleted")
-        backup = await self._backup_existing(existing)
-        await delete_file(self._client, name)
-        if await self._find(name) is not None:
-            raise HubBadResponseError(f"The hub still lists '{name}' after deleting it.")
-        out: FileDeleted = {
-            "summary": f"Deleted {name}"
-            + (f"; a copy is kept as {backup}" if backup else " (it was a backup copy)"),
+        """Delete a file after backing it up (backup copies too: a copy is always kept)."""
+        async with self._lock:
+            existing, names = await self._existing(name, nothing_done="; nothing was deleted")
+            backup = await self._backup_existing(existing, names)
+            await delete_file(self._client, name)
+            if await self._find(name) is not None:
+                raise HubBadResponseError(f"The hub still lists '{name}' after deleting it.")
+        return {
+            "summary": f"Deleted {name}; a copy is kept as {backup}",
             "deleted": name,
+            "backup_file": backup,
         }
-        if backup:
-            out["backup_file"] = backup
-        return out

@@ -48,7 +48,7 @@ class Hub:
         self.apps = AppManager(client, self.item_backups, self.cloner)
         self.rules = RuleManager(client, self.apps, self.item_backups)
         self.app_settings = AppSettingsManager(client, self.apps, self.item_backups)
-        self.code = CodeManager(client)
+        self.code = CodeManager(client, self.files)
         self.dashboards = DashboardManager(client, self.apps, self.item_backups)
         self.backups = BackupManager(client)
         self.logs = LogsManager(client)

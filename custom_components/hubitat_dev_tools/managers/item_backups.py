@@ -1,14 +1,24 @@
 """Item backups: JSON snapshots of code, apps, rules and dashboards in the hub's File Manager.
 
-One file per snapshot, named ``hdt-backup_<kind>-<id>_<yyyymmdd-HHMMSS>.json`` (the File
-Manager accepts only ``[A-Za-z0-9._-]``). The file holds ``{"kind", "id", "name", "version",
-"saved_at", "reason", ...payload}``. Before a series of edits the pre-edit original is kept:
-a new edit backup is skipped while the newest backup of that item is under an hour old.
-Snapshots beyond ``MAX_PER_ITEM`` per item are pruned (oldest first).
+One file per snapshot, named ``hdt-backup_<kind>-<id>_<yyyymmdd-HHMMSS>-<mmm>-<nn>.json``
+(UTC milliseconds plus a counter, so two snapshots in one second never share a name; the
+older ``..._<yyyymmdd-HHMMSS>[-<n>].json`` names are still read). The File Manager accepts only
+``[A-Za-z0-9._-]``. The file holds ``{"kind", "id", "name", "version", "saved_at", "reason",
+...payload}``.
+
+Edit series: before a series of edits the pre-edit original is kept, and a new edit backup is
+skipped while the newest backup of that item is the series' own, under an hour old, AND the
+item still is exactly as this tool's last edit left it (the caller reports that state with
+:meth:`ItemBackups.edited`). Anything else (a manual edit in between, a restore, a restart of
+the integration, a caller that reports nothing) writes a new backup.
+
+Snapshots beyond ``MAX_PER_ITEM`` per item are pruned oldest first, except the item's oldest
+snapshot (its original before the first edit), which is always kept.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from dataclasses import dataclass
@@ -19,11 +29,14 @@ from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.errors import HubNotFoundError
 from ..hub.files import delete_file, list_files, read_text_file, valid_file_name, write_file
+from .files import unique_name
 
 PREFIX = "hdt-backup_"
 MAX_PER_ITEM = 10
 SERIES_WINDOW = timedelta(hours=1)
-_NAME_RE = re.compile(r"^hdt-backup_([a-z]+)-(\d+)_(\d{8}-\d{6})(?:-\d+)?\.json$")
+_NAME_RE = re.compile(
+    r"^hdt-backup_([a-z]+)-(\d+)_(\d{8}-\d{6})(?:-(\d{3})-(\d{2})|-(\d+))?\.json$"
+)
 
 
 class SavedBackup(TypedDict):
@@ -43,6 +56,7 @@ class BackupRef:
     kind: str
     item_id: str
     taken: datetime
+    counter: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """Return JSON-safe data."""
@@ -60,7 +74,19 @@ def parse_backup_name(name: str) -> BackupRef | None:
     if m is None:
         return None
     taken = datetime.strptime(m.group(3), "%Y%m%d-%H%M%S").replace(tzinfo=UTC)
-    return BackupRef(name, m.group(1), m.group(2), taken)
+    millis, counter, old_counter = m.group(4, 5, 6)
+    if millis is not None:
+        taken += timedelta(milliseconds=int(millis))
+    return BackupRef(name, m.group(1), m.group(2), taken, int(counter or old_counter or 0))
+
+
+def _holds(current: Any, expected: Any) -> bool:
+    """True when ``current`` has every value of ``expected`` (dicts compared key by key)."""
+    if isinstance(expected, dict):
+        return isinstance(current, dict) and all(
+            k in current and _holds(current[k], v) for k, v in expected.items()
+        )
+    return bool(current == expected)
 
 
 class ItemBackups:
@@ -68,6 +94,10 @@ class ItemBackups:
 
     def __init__(self, client: HubClient) -> None:
         self._client = client
+        self._lock = asyncio.Lock()  # one snapshot at a time: names and pruning never race
+        self._newest: dict[tuple[str, str], str] = {}  # item -> the snapshot we wrote last
+        # item -> (series snapshot, the state our last edit left the item in)
+        self._series: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
 
     async def list(self, kind: str | None = None, item_id: str | None = None) -> list[BackupRef]:
         """Our backups, newest first, optionally for one kind / item."""
@@ -77,7 +107,7 @@ class ItemBackups:
             for r in refs
             if (kind is None or r.kind == kind) and (item_id is None or r.item_id == item_id)
         ]
-        return sorted(refs, key=lambda r: (r.taken, r.file), reverse=True)
+        return sorted(refs, key=lambda r: (r.taken, r.counter, r.file), reverse=True)
 
     async def read(self, file: str) -> dict[str, Any]:
         """Read and parse one backup file."""
@@ -110,23 +140,41 @@ class ItemBackups:
         reason: str,
         series: bool = False,
     ) -> SavedBackup:
-        """Store a snapshot; with ``series`` reuse a backup younger than an hour."""
+        """Store a snapshot; with ``series`` reuse the series' backup (see the module doc)."""
+        async with self._lock:
+            return await self._save(kind, item_id, payload, reason=reason, series=series)
+
+    def edited(self, kind: str, item_id: str, state: dict[str, Any]) -> None:
+        """Report the state a series edit left the item in (a part of the snapshot payload,
+        e.g. ``{"source": ..., "version": ...}``): the next series edit reuses the backup only
+        while the item still holds exactly that."""
+        key = (kind, item_id)
+        if key in self._newest:
+            self._series[key] = (self._newest[key], state)
+
+    async def _save(
+        self, kind: str, item_id: str, payload: dict[str, Any], *, reason: str, series: bool
+    ) -> SavedBackup:
         now = datetime.now(UTC)
+        key = (kind, item_id)
         existing = await self.list(kind, item_id)
-        if series and existing and now - existing[0].taken < SERIES_WINDOW:
-            return {
-                "backup": existing[0].file,
-                "reused": True,
-                "note": "Kept the pre-edit original from "
-                f"{existing[0].taken.isoformat(timespec='seconds')} (edit series within an hour).",
-            }
-        stamp = now.strftime("%Y%m%d-%H%M%S")
-        name = f"{PREFIX}{kind}-{item_id}_{stamp}.json"
-        taken = {r.file for r in existing}
-        n = 1
-        while name in taken:
-            n += 1
-            name = f"{PREFIX}{kind}-{item_id}_{stamp}-{n}.json"
+        tail = self._series.pop(key, None)
+        newest = existing[0] if existing else None
+        changed = False  # the series is young, but the item is not as our last edit left it
+        young = newest is not None and now - newest.taken < SERIES_WINDOW
+        if series and tail and newest and young and tail[0] == newest.file:
+            if _holds(payload, tail[1]):
+                self._series[key] = tail
+                return {
+                    "backup": newest.file,
+                    "reused": True,
+                    "note": "Kept the pre-edit original from "
+                    f"{newest.taken.isoformat(timespec='seconds')} (edit series within an hour).",
+                }
+            changed = True
+        name = unique_name(
+            lambda stamp: f"{PREFIX}{kind}-{item_id}_{stamp}.json", {r.file for r in existing}, now
+        )
         doc = {
             "kind": kind,
             "id": item_id,
@@ -135,11 +183,18 @@ class ItemBackups:
             **payload,
         }
         await write_file(self._client, name, json.dumps(doc, indent=1).encode())
+        self._newest[key] = name
         pruned = []
-        for old in existing[MAX_PER_ITEM - 1 :]:
+        # keep the new one, the newest MAX_PER_ITEM - 2 before it and the oldest (the original)
+        for old in existing[MAX_PER_ITEM - 2 : -1] if len(existing) >= MAX_PER_ITEM else []:
             await delete_file(self._client, old.file)
             pruned.append(old.file)
         out: SavedBackup = {"backup": name, "reused": False}
+        if changed:
+            out["note"] = (
+                f"{kind} {item_id} changed since the last edit by this tool (edited by hand?); "
+                "that state was backed up too."
+            )
         if pruned:
             out["pruned"] = pruned
         return out

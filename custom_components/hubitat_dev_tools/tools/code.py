@@ -338,7 +338,8 @@ class ExportBundleTool(HubTool[ExportBundleArgs]):
     description = (
         "Save an installed bundle's .zip (its apps, drivers and libraries) into the hub's "
         "File Manager, e.g. before deleting it; downloadable at /local/<file>. Refuses to "
-        "overwrite an existing file unless overwrite=true."
+        "overwrite an existing file unless overwrite=true (then it is first copied to "
+        "<name>_backup_<timestamp>.zip)."
     )
     kind = ToolKind.WRITE
 

@@ -104,8 +104,7 @@ class DeleteFileTool(HubTool[FileNameArgs]):
     title = "Delete hub file"
     description = (
         "Delete a file from the hub's File Manager. It is first copied byte for byte to "
-        "<name>_backup_<timestamp><ext> (files that already are backup copies are deleted "
-        "directly)."
+        "<name>_backup_<timestamp><ext> (backup copies too)."
     )
     kind = ToolKind.DESTRUCTIVE
 

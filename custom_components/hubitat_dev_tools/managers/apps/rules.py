@@ -262,6 +262,7 @@ class RuleManager:
             series=True,
         )
         await save_visual_rule(self._client, app_id, body)
+        self._backups.edited("visualrule", app_id, {"definition": body})
         return {"app_id": app_id, "name": body.get("name"), "item_backup": backup}
 
     async def delete_visual_rule(self, app_id: str) -> DeletedVisualRule:

@@ -82,6 +82,8 @@ class AppSettingsManager:
                 await form.reload()
             await form.click(press, with_context=True)
         await form.reload()
+        after = {"config": {"settings": form.config.get("settings")}}
+        self._backups.edited("installedapp", app_id, after)  # what the next edit checks
         applied, not_applied = [], []
         for name, sent in fields.items():
             now = form.inputs.get(name)
