@@ -21,7 +21,8 @@ from custom_components.hubitat_dev_tools.managers.item_backups import (
 )
 from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.seed import RULE_LEAK
+from hubitat_emulator.devstate import VRB_PORCH
+from hubitat_emulator.seed import DASH_MAIN, RULE_LEAK, RULE_MOTION
 
 from .mcp_client import Mcp
 
@@ -194,3 +195,48 @@ async def test_old_and_new_item_backup_names_parse_and_sort(
         hub.files.write(name, b'{"kind": "driver", "id": "1", "source": "x"}')
     listed = await mcp.ok("hub_list_item_backups", {"type": "driver"})
     assert [b["backup"] for b in listed["backups"]] == [new.file, old_counted.file, old.file]
+
+
+async def test_series_reuse_for_every_series_kind_and_manual_edits_break_it(
+    entry: MockConfigEntry, hub: HubEmulator, mcp: Mcp
+) -> None:
+    """Dashboards (Easy and legacy), Visual Rules and app settings: two tool edits in a row
+    share the pre-edit original; an edit by hand in between is backed up."""
+    hub.mark_backup_now()
+    edits: list[tuple[str, dict[str, Any], dict[str, Any], Any]] = [
+        (
+            "hub_update_dashboard",
+            {"dashboard_id": "400", "name": "Easy 1"},
+            {"dashboard_id": "400", "name": "Easy 2"},
+            lambda: hub.state.dev.easy_dashboards[400].update(name="by hand"),
+        ),
+        (
+            "hub_update_dashboard",
+            {"dashboard_id": str(DASH_MAIN), "update_tiles": [{"id": 1, "col": 4}]},
+            {"dashboard_id": str(DASH_MAIN), "update_tiles": [{"id": 1, "col": 2}]},
+            lambda: hub.state.dev.layouts[DASH_MAIN].update(cols=99),
+        ),
+        (
+            "hub_update_visual_rule",
+            {"app_id": str(VRB_PORCH), "name": "Porch 1"},
+            {"app_id": str(VRB_PORCH), "name": "Porch 2"},
+            lambda: hub.state.dev.vrb[VRB_PORCH].update(name="by hand"),
+        ),
+        (
+            "hub_update_app_settings",
+            {"app_id": str(RULE_MOTION), "settings": {"origLabel": "Motion 1"}},
+            {"app_id": str(RULE_MOTION), "settings": {"origLabel": "Motion 2"}},
+            lambda: next(
+                i for i in hub.state.dev.internals[RULE_MOTION].inputs if i["name"] == "origLabel"
+            ).update(value="by hand"),
+        ),
+    ]
+    for tool, first_args, second_args, by_hand in edits:
+        first = await tiered(mcp, tool, first_args)
+        second = await tiered(mcp, tool, second_args)
+        assert second["item_backup"]["reused"] is True, (tool, second["item_backup"])
+        assert second["item_backup"]["backup"] == first["item_backup"]["backup"]
+        by_hand()
+        third = await tiered(mcp, tool, first_args)
+        assert third["item_backup"]["reused"] is False, (tool, third["item_backup"])
+        assert hub.files.read(third["item_backup"]["backup"]) is not None
