@@ -65,6 +65,7 @@ async def async_get_config_entry_diagnostics(
             "tool_surface": _surface(hass),
             "audit_total": len(domain.audit) if domain else 0,
             "audit_recent": domain.audit.recent(50) if domain else [],
+            "audit_stats": domain.audit.stats() if domain else {},
         },
         TO_REDACT,
     )

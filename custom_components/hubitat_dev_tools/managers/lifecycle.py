@@ -15,6 +15,10 @@ from ..hub.info import fetch_identity
 from ..hub.logs import fetch_stats
 
 POLL_INTERVAL = 2.0
+STILL_REBOOTING = (
+    "The hub is still rebooting: check with hub_get_info in a minute (it answers again once "
+    "the hub is back). Do not reboot it again."
+)
 
 
 class LifecycleManager:
@@ -30,18 +34,32 @@ class LifecycleManager:
         except HubError:
             return None
 
-    async def wait_until_back(self, timeout: float) -> dict[str, Any]:
-        """Poll until the hub has restarted and answers as running again.
+    async def wait_until_back(self, deadline: float) -> dict[str, Any]:
+        """Poll until the hub has restarted and answers as running again, at most until
+        ``deadline`` (``time.monotonic()``; a poll still running then is cut).
 
         "Restarted" = we saw it away, or its uptime is shorter than the time since we asked
         (a fast reboot can happen between two polls).
         """
         start = time.monotonic()
+        state = {"last": "unknown"}
+        try:
+            async with asyncio.timeout(max(0.0, deadline - start)):
+                return await self._poll_until_back(start, state)
+        except TimeoutError:
+            pass
+        return {
+            "back": False,
+            "status": state["last"],
+            "seconds": round(time.monotonic() - start, 1),
+            "pending": STILL_REBOOTING,
+        }
+
+    async def _poll_until_back(self, start: float, state: dict[str, str]) -> dict[str, Any]:
         seen_down = False
-        last = "unknown"
-        while time.monotonic() - start < timeout:
+        while True:
             await asyncio.sleep(self._poll if self._poll is not None else POLL_INTERVAL)
-            last = await hub_lifecycle.hub_status(self._client)
+            last = state["last"] = await hub_lifecycle.hub_status(self._client)
             if last != "running":
                 seen_down = True
                 continue
@@ -61,10 +79,9 @@ class LifecycleManager:
                 "uptime_seconds": uptime,
                 "firmware": identity.firmware,
             }
-        return {"back": False, "status": last, "seconds": round(time.monotonic() - start, 1)}
 
-    async def reboot(self, wait: bool, timeout: float) -> dict[str, Any]:
-        """Reboot; optionally wait until the hub runs again."""
+    async def reboot(self, wait: bool, deadline: float) -> dict[str, Any]:
+        """Reboot; optionally wait until the hub runs again (until ``deadline`` at most)."""
         await hub_lifecycle.reboot(self._client)
         out: dict[str, Any] = {
             "summary": "Hub reboot requested",
@@ -73,12 +90,12 @@ class LifecycleManager:
             "hub_unreachable meanwhile and work again on their own afterwards.",
         }
         if wait:
-            back = await self.wait_until_back(timeout)
+            back = await self.wait_until_back(deadline)
             out["wait"] = back
             out["summary"] = (
                 f"Hub rebooted and is back after {back['seconds']} s"
                 if back["back"]
-                else f"Hub reboot requested; not back after {back['seconds']} s"
+                else f"Hub reboot requested; not back after {back['seconds']} s: still rebooting"
             )
         return out
 
@@ -110,7 +127,7 @@ class LifecycleManager:
             out["install_status"] = await hub_lifecycle.update_status(self._client)
         return out
 
-    async def install_update(self, wait: bool, timeout: float) -> dict[str, Any]:
+    async def install_update(self, wait: bool, deadline: float) -> dict[str, Any]:
         """Install the pending platform update (downloads, installs, reboots)."""
         check = await self.check_update()
         if not check["update_available"]:
@@ -134,7 +151,7 @@ class LifecycleManager:
             "meanwhile).",
         }
         if wait:
-            back = await self.wait_until_back(timeout)
+            back = await self.wait_until_back(deadline)
             out["wait"] = back
             if back["back"]:
                 out["summary"] = f"Firmware {back.get('firmware')} installed; the hub is back"

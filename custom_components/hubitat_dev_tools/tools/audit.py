@@ -11,6 +11,7 @@ from typing import Any
 
 import probatio as vol
 
+from ..audit import OUTCOMES
 from ..domain_data import get_domain_data
 from .args import ToolArgs, arg
 from .base import HubTool, ToolCall
@@ -22,7 +23,7 @@ TOOL_DOMAIN = "hub"
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AuditEntriesArgs(ToolArgs):
     tool: str | None = arg(str, "Only this tool")
-    outcome: str | None = arg(vol.In(["ok", "refused", "failed"]), "Only this outcome")
+    outcome: str | None = arg(vol.In(list(OUTCOMES)), "Only this outcome")
     hub_name: str | None = arg(str, "Only this hub")
     limit: int = limit_arg(default=50, maximum=200)
     cursor: str | None = cursor_arg()
@@ -34,7 +35,8 @@ class ListAuditEntriesTool(HubTool[AuditEntriesArgs]):
     description = (
         "The audit trail of changes made through these tools, newest first: time, Home "
         "Assistant user, tool, gateway, hub, redacted arguments, outcome (ok, refused, "
-        "failed). Answers 'who changed X' or 'what did the assistant do'."
+        "failed, interrupted; started while running). Answers 'who changed X' or 'what did "
+        "the assistant do'."
     )
     hub_access = False
 

@@ -9,20 +9,28 @@ a ``ToolArgs`` dataclass (``HubTool[XArgs]``, see ``args.py``; the domain is the
 - validates the arguments with the schema before anything else happens, then hands
   ``run`` the typed arguments;
 - passes the call through the safety chokepoint (admin, hub, disable lists, masters, device
-  allowlist, destructive tier) and audits writes and refused writes; gateways call
+  allowlist, destructive tier) and audits writes and refused writes: one record per call,
+  written synchronously (nothing to cancel) before the first hub request and completed with
+  the outcome after, ``interrupted`` when the call is cancelled (client disconnect, the
+  server's timeout); refusals of non-admin or unknown callers are only counted; gateways call
   ``execute`` of the sub-tool, so a gateway call is the same call, gated and audited as the
   sub-tool (with the gateway noted);
 - maps every failure to an ``llm.ToolResult(error=True)`` with a hint, never an exception;
-- returns JSON-safe data, capped at RESULT_MAX_BYTES with an explicit truncation marker.
+- returns JSON-safe data, capped at RESULT_MAX_BYTES with an explicit truncation marker
+  (error results too);
+- gives every call a deadline (``CALL_BUDGET_S``, under mcp_server's 60 s request timeout):
+  tools that wait bound their waits with ``call.wait_budget`` and answer what is pending.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sys
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
 import probatio as vol
@@ -30,6 +38,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
+from ..audit import OUTCOME_INTERRUPTED
 from ..const import DOMAIN, RESULT_MAX_BYTES
 from ..domain_data import get_domain_data
 from ..errors import ToolError
@@ -62,10 +71,21 @@ DEFAULT_NARROW_HINT = (
     "Narrow the query (use the tool's filters or a smaller limit) or page through it with "
     "cursor/next_cursor."
 )
+# Every call answers within this many seconds (waits included): mcp_server answers HTTP 504
+# after 60 s and cancels the call, so the model would see a transport error, not a result.
+CALL_BUDGET_S = 50.0
+INTERRUPTED_DETAIL = (
+    "The call was cancelled before it finished (client disconnect or server timeout); "
+    "the change may or may not have been made on the hub."
+)
 
 
 def _allow_all(_device_id: str) -> bool:
     return True
+
+
+def _deadline() -> float:
+    return time.monotonic() + CALL_BUDGET_S
 
 
 @dataclass(slots=True)
@@ -83,6 +103,13 @@ class ToolCall:
     via: str | None = None
     # Which LLM context the call came with (catalog tools use it for visibility).
     llm_context: llm.LLMContext | None = None
+    # time.monotonic() by which the call must answer (CALL_BUDGET_S after it started).
+    deadline: float = field(default_factory=_deadline)
+
+    def wait_budget(self, wanted_s: float) -> tuple[float, bool]:
+        """Seconds a wait may last so the call still answers in time, and True if cut."""
+        left = max(0.0, self.deadline - time.monotonic())
+        return (wanted_s, False) if wanted_s <= left else (left, True)
 
     @property
     def hub(self) -> Hub:
@@ -279,8 +306,10 @@ class HubTool[A: ToolArgs](llm.Tool):
         via: str | None = None,
     ) -> llm.ToolResult:
         """The chokepoint path of every call, direct or through a gateway."""
+        deadline = _deadline()
         caller: Caller | None = None
         runtime: HubRuntime | None = None
+        audit_id: str | None = None
         try:
             try:
                 args = self.parameters(raw_args)
@@ -302,14 +331,24 @@ class HubTool[A: ToolArgs](llm.Tool):
             else:
                 runtime = self._gate_option_free(hass)
                 allowed = _allow_all
-            call = ToolCall(hass, runtime, caller, self.name, allowed, via, llm_context)
+            call = ToolCall(hass, runtime, caller, self.name, allowed, via, llm_context, deadline)
             typed = cast(A, build_args(self.args_type, args))
+            if self.is_write:  # before the first write request; synchronous: not cancellable
+                audit_id = self._audit(hass, caller, runtime, raw_args, None, None, via)
             data = await self.run(call, typed)
         except (ToolError, HubError, HomeAssistantError) as err:
             failure = self._as_tool_error(err)
             if isinstance(err, HubAuthError) and runtime is not None:
                 runtime.entry.async_start_reauth(hass)
-            return self._fail(hass, caller, runtime, raw_args, failure, via)
+            return await self._fail(
+                hass, caller, runtime, raw_args, failure, via, audit_id, llm_context
+            )
+        except asyncio.CancelledError:
+            # Never swallowed; the record is completed first (synchronously, so the
+            # cancellation cannot interrupt it).
+            if audit_id is not None:
+                self._finish(hass, audit_id, OUTCOME_INTERRUPTED, INTERRUPTED_DETAIL)
+            raise
         except Exception:
             _LOGGER.exception("Unexpected error in tool %s", self.name)
             failure = ToolError(
@@ -318,10 +357,12 @@ class HubTool[A: ToolArgs](llm.Tool):
                 hint="Do not retry the same call; report it with the Home Assistant log.",
                 outcome="failed",
             )
-            return self._fail(hass, caller, runtime, raw_args, failure, via)
-        if self.is_write:
+            return await self._fail(
+                hass, caller, runtime, raw_args, failure, via, audit_id, llm_context
+            )
+        if audit_id is not None:
             summary = data.get("summary") if isinstance(data, dict) else None
-            self._audit(hass, caller, runtime, raw_args, "ok", summary, via)
+            self._finish(hass, audit_id, "ok", summary)
         capped, ok = cap_result(json_safe(data), self.narrow_hint)
         return llm.ToolResult(data=capped, error=not ok)
 
@@ -333,7 +374,7 @@ class HubTool[A: ToolArgs](llm.Tool):
             return tool_error(err)
         return ToolError(str(err), code="error", outcome="failed")
 
-    def _fail(
+    async def _fail(
         self,
         hass: HomeAssistant,
         caller: Caller | None,
@@ -341,11 +382,14 @@ class HubTool[A: ToolArgs](llm.Tool):
         raw_args: dict[str, Any],
         failure: ToolError,
         via: str | None = None,
+        audit_id: str | None = None,
+        llm_context: llm.LLMContext | None = None,
     ) -> llm.ToolResult:
         code, message, hint = failure.code, str(failure), failure.hint
-        if self.is_write:
-            detail = f"{code}: {message}"
-            self._audit(hass, caller, runtime, raw_args, failure.outcome, detail, via)
+        if audit_id is not None:
+            self._finish(hass, audit_id, failure.outcome, f"{code}: {message}")
+        elif self.is_write:
+            await self._audit_refusal(hass, caller, runtime, raw_args, failure, via, llm_context)
         data: dict[str, Any] = {"error": code, "message": message}
         section = section_for_error(code, self.domain)
         if section and (not hint or "hub_get_tool_guide" not in hint):
@@ -355,7 +399,36 @@ class HubTool[A: ToolArgs](llm.Tool):
             data["hint"] = hint
         if via:
             data["tool"] = self.name
-        return llm.ToolResult(data=data, error=True)
+        capped, _ok = cap_result(data, self.narrow_hint)
+        return llm.ToolResult(data=capped, error=True)
+
+    async def _audit_refusal(
+        self,
+        hass: HomeAssistant,
+        caller: Caller | None,
+        runtime: HubRuntime | None,
+        raw_args: dict[str, Any],
+        failure: ToolError,
+        via: str | None,
+        llm_context: llm.LLMContext | None,
+    ) -> None:
+        """One record for a write refused before any hub request; only a count for callers
+        that are not a known administrator (they must not push real records out)."""
+        if caller is None and failure.code != "not_admin" and llm_context is not None:
+            # Refused before the admin check ran (invalid arguments): who is it?
+            try:
+                caller = await resolve_admin(hass, llm_context)
+            except ToolError:
+                caller = None
+        shared = get_domain_data(hass)
+        if shared is None:
+            return
+        if caller is None:
+            shared.audit.count_unauthorized()
+            return
+        self._audit(
+            hass, caller, runtime, raw_args, failure.outcome, f"{failure.code}: {failure}", via
+        )
 
     def _audit(
         self,
@@ -363,20 +436,31 @@ class HubTool[A: ToolArgs](llm.Tool):
         caller: Caller | None,
         runtime: HubRuntime | None,
         raw_args: dict[str, Any],
-        outcome: str,
+        outcome: str | None,
         detail: Any,
         via: str | None = None,
-    ) -> None:
+    ) -> str | None:
+        """Record a call: started (``outcome`` None) or finished; the record id."""
         shared = get_domain_data(hass)
         if shared is None:
-            return
-        shared.audit.record(
-            user=caller.name if caller else None,
-            user_id=caller.user.id if caller else None,
-            tool=self.name,
-            hub=runtime.title if runtime else None,
+            return None
+        who = {
+            "user": caller.name if caller else None,
+            "user_id": caller.user.id if caller else None,
+        }
+        where = {"tool": self.name, "hub": runtime.title if runtime else None, "gateway": via}
+        if outcome is None:
+            return shared.audit.begin(**who, **where, args=raw_args)
+        return shared.audit.record(
+            **who,
+            **where,
             args=raw_args,
             outcome=outcome,
             detail=str(detail) if detail is not None else None,
-            gateway=via,
         )
+
+    @staticmethod
+    def _finish(hass: HomeAssistant, audit_id: str, outcome: str, detail: Any) -> None:
+        shared = get_domain_data(hass)
+        if shared is not None:
+            shared.audit.finish(audit_id, outcome, str(detail) if detail is not None else None)

@@ -208,7 +208,7 @@ class GetDeviceAttributeArgs(ToolArgs):
     )
     comparator: str = arg(vol.In(COMPARATORS), "eq ne gt gte lt lte between", default="eq")
     stable_for_ms: int = arg(WAIT_MS, "The condition must hold this long", default=0)
-    timeout_ms: int = arg(WAIT_MS, "Give up after this long (max 60000)", default=10_000)
+    timeout_ms: int = arg(WAIT_MS, "Give up after this long (max 45000)", default=10_000)
     mode: str = arg(vol.In(("any", "all")), "Several devices: any or all", default="all")
 
 
@@ -219,7 +219,7 @@ class GetDeviceAttributeTool(HubTool[GetDeviceAttributeArgs]):
         "Show the current state of one attribute of a device or several (a motion sensor's "
         "motion, a lock's lock, a temperature), or wait until it matches: give "
         "expected_value(s) with a comparator (eq, ne, gt, gte, lt, lte, between), optional "
-        "stable_for_ms, timeout_ms (max 60000) and mode any/all for several devices. "
+        "stable_for_ms, timeout_ms (max 45000) and mode any/all for several devices. "
         "Returns matched=false on timeout (not an error). To read many attributes at once "
         "use hub_list_devices; to change a device use hub_call_device_command (it has its "
         "own wait_for)."
@@ -238,7 +238,8 @@ class GetDeviceAttributeTool(HubTool[GetDeviceAttributeArgs]):
         if condition is None:
             values = await manager.read_attribute(ids, args.attribute)
             return {"attribute": args.attribute, "values": values}
-        result = await manager.waits.wait_attribute(
+        result = await bounded_wait(
+            call,
             ids,
             args.attribute,
             condition,
@@ -247,6 +248,38 @@ class GetDeviceAttributeTool(HubTool[GetDeviceAttributeArgs]):
             timeout_ms=args.timeout_ms,
         )
         return {"attribute": args.attribute, **result}
+
+
+async def bounded_wait(
+    call: ToolCall,
+    device_ids: list[str],
+    attribute: str,
+    condition: AttributeCondition,
+    *,
+    mode: str = "all",
+    stable_for_ms: int,
+    timeout_ms: int,
+) -> dict[str, Any]:
+    """Wait for the condition, cut so that the call answers in time; say what is pending."""
+    budget_s, cut = call.wait_budget(timeout_ms / 1000)
+    allowed_ms = int(budget_s * 1000)
+    result: dict[str, Any] = dict(
+        await call.hub.devices.waits.wait_attribute(
+            device_ids,
+            attribute,
+            condition,
+            mode=mode,
+            stable_for_ms=stable_for_ms,
+            timeout_ms=allowed_ms,
+        )
+    )
+    if cut and not result["matched"]:
+        result["pending"] = (
+            f"The condition is not met yet; the wait was cut to {allowed_ms} ms so this call "
+            "answers in time. Call hub_get_device_attribute with the same condition to keep "
+            "waiting."
+        )
+    return result
 
 
 BATCH_ENTRY = vol.Schema(
@@ -349,7 +382,8 @@ class CallDeviceCommandTool(HubTool[CallDeviceCommandArgs]):
         if prepared.repairs:
             out["repairs"] = prepared.repairs
         if spec is not None and condition is not None:
-            out["wait"] = await manager.waits.wait_attribute(
+            out["wait"] = await bounded_wait(
+                call,
                 [prepared.device_id],
                 spec["attribute"],
                 condition,

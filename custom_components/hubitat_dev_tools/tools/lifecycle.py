@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,12 +12,21 @@ from .base import HubTool, ToolCall
 
 TOOL_DOMAIN = "lifecycle"
 
-WAIT_TIMEOUT = 300.0
+# The longest wait=true waits: the call must answer before mcp_server's 60 s timeout (a
+# reboot takes 1-3 minutes, so the answer usually says the hub is still rebooting).
+WAIT_TIMEOUT = 45.0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WaitArgs(ToolArgs):
-    wait: bool = arg(bool, "Wait until the hub is running again (up to 5 min)", default=False)
+    wait: bool = arg(
+        bool, "Wait up to 45 s for the hub to run again (else: still rebooting)", default=False
+    )
+
+
+def _wait_deadline(call: ToolCall) -> float:
+    """When a wait=true wait ends: WAIT_TIMEOUT from now, or the call's deadline."""
+    return min(call.deadline, time.monotonic() + WAIT_TIMEOUT)
 
 
 class RebootHubTool(HubTool[WaitArgs]):
@@ -32,7 +42,7 @@ class RebootHubTool(HubTool[WaitArgs]):
     idempotent = False
 
     async def run(self, call: ToolCall, args: WaitArgs) -> dict[str, Any]:
-        return await call.hub.lifecycle.reboot(args.wait, WAIT_TIMEOUT)
+        return await call.hub.lifecycle.reboot(args.wait, _wait_deadline(call))
 
 
 class ShutdownHubTool(HubTool[ToolArgs]):
@@ -77,7 +87,7 @@ class InstallFirmwareUpdateTool(HubTool[WaitArgs]):
     open_world = True
 
     async def run(self, call: ToolCall, args: WaitArgs) -> dict[str, Any]:
-        return await call.hub.lifecycle.install_update(args.wait, WAIT_TIMEOUT)
+        return await call.hub.lifecycle.install_update(args.wait, _wait_deadline(call))
 
 
 ORDER = 75

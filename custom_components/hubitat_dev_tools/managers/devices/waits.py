@@ -14,7 +14,10 @@ if TYPE_CHECKING:
     from .query import DeviceManager
 
 COMPARATORS = ("eq", "ne", "gt", "gte", "lt", "lte", "between")
-MAX_WAIT_MS = 60_000
+# Under mcp_server's 60 s request timeout with room for the command and the answer.
+MAX_WAIT_MS = 45_000
+# A read that is still running when the wait is over may take this much longer.
+READ_GRACE_S = 2.0
 POLL_INTERVAL = 0.25
 
 
@@ -98,13 +101,41 @@ class AttributeWaits:
         Event-driven while the live cache runs (reads from the cache, wakes on the next
         event for these devices and attribute, at the end of a stable_for_ms window, on a
         re-sync or on timeout: no hub request); polls the hub otherwise. Same contract.
+        Ends by ``timeout_ms`` (plus READ_GRACE_S for a slow read) whatever the hub does.
         """
         timeout = min(timeout_ms, MAX_WAIT_MS) / 1000
-        stable = stable_for_ms / 1000
+        start = time.monotonic()
+        state: dict[str, Any] = {"values": {}}
+        try:
+            async with asyncio.timeout(timeout + READ_GRACE_S):
+                return await self._wait(
+                    device_ids, attribute, condition, mode, stable_for_ms / 1000, timeout, state
+                )
+        except TimeoutError:
+            return {
+                "matched": False,
+                "condition": f"{attribute} {condition.describe()}",
+                "mode": mode,
+                "waited_ms": int((time.monotonic() - start) * 1000),
+                "values": state["values"],
+                "matched_devices": [],
+            }
+
+    async def _wait(
+        self,
+        device_ids: list[str],
+        attribute: str,
+        condition: AttributeCondition,
+        mode: str,
+        stable: float,
+        timeout: float,
+        state: dict[str, Any],
+    ) -> WaitResult:
         start = time.monotonic()
         since: dict[str, float] = {}
         while True:
             values = await self._devices.read_attribute(device_ids, attribute)
+            state["values"] = values
             now = time.monotonic()
             for dev_id, value in values.items():
                 if condition.matches(value):
