@@ -188,40 +188,12 @@ class AuditTrail:
     def _save(self) -> None:
         self._store.async_delay_save(self._data, SAVE_DELAY)
 
-    def begin(
-        self,
-        *,
-        user: str | None,
-        user_id: str | None,
-        tool: str,
-        hub: str | None,
-        args: dict[str, Any],
-        gateway: str | None = None,
-        outcome: str = OUTCOME_STARTED,
-        detail: str | None = None,
-    ) -> str:
-        """Record a call (synchronously: no await, so it cannot be cancelled); its id.
+    def begin(self, **fields: Any) -> str:
+        """Record a call's intent (outcome ``started``) before its first hub request; its id.
 
-        ``tool`` is always the tool that ran (or was refused); ``gateway`` the gateway it
-        was called through, if any.
+        Takes :meth:`record`'s fields except ``outcome`` and ``detail``.
         """
-        rec = {
-            "id": self._new_id(),
-            "time": datetime.now(UTC).isoformat(timespec="seconds"),
-            "user": _scalar(user),
-            "user_id": _scalar(user_id),
-            "tool": _scalar(tool),
-            "gateway": _scalar(gateway),
-            "hub": _scalar(hub),
-            "args": redact_args(args),
-            "outcome": outcome,
-            "detail": _cut(detail, MAX_DETAIL) if detail is not None else None,
-        }
-        if outcome == OUTCOME_STARTED:
-            self._pending[rec["id"]] = rec
-        self._append(rec)
-        self._save()
-        return rec["id"]
+        return self.record(outcome=OUTCOME_STARTED, **fields)
 
     def finish(self, record_id: str, outcome: str, detail: str | None = None) -> None:
         """Give a started record its outcome (once; later calls for the id are ignored)."""
@@ -246,17 +218,30 @@ class AuditTrail:
         detail: str | None = None,
         gateway: str | None = None,
     ) -> str:
-        """Append one finished record (a refusal before any hub request); its id."""
-        return self.begin(
-            user=user,
-            user_id=user_id,
-            tool=tool,
-            hub=hub,
-            args=args,
-            gateway=gateway,
-            outcome=outcome,
-            detail=detail,
-        )
+        """Append one record (synchronously: nothing to cancel); its id.
+
+        Outcome ``started`` opens it for :meth:`finish`; any other outcome is final (a
+        refusal before any hub request). ``tool`` is always the tool that ran (or was
+        refused); ``gateway`` the gateway it was called through, if any.
+        """
+        record_id = self._new_id()
+        rec = {
+            "id": record_id,
+            "time": datetime.now(UTC).isoformat(timespec="seconds"),
+            "user": _scalar(user),
+            "user_id": _scalar(user_id),
+            "tool": _scalar(tool),
+            "gateway": _scalar(gateway),
+            "hub": _scalar(hub),
+            "args": redact_args(args),
+            "outcome": outcome,
+            "detail": _cut(detail, MAX_DETAIL) if detail is not None else None,
+        }
+        if outcome == OUTCOME_STARTED:
+            self._pending[record_id] = rec
+        self._append(rec)
+        self._save()
+        return record_id
 
     def count_unauthorized(self) -> None:
         """Count a refused call of a non-admin or unknown caller (not stored as a record)."""

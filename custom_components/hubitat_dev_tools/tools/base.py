@@ -25,6 +25,7 @@ a ``ToolArgs`` dataclass (``HubTool[XArgs]``, see ``args.py``; the domain is the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sys
@@ -38,7 +39,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
-from ..audit import OUTCOME_INTERRUPTED
+from ..audit import OUTCOME_INTERRUPTED, OUTCOME_STARTED
 from ..const import DOMAIN, RESULT_MAX_BYTES
 from ..domain_data import get_domain_data
 from ..errors import ToolError
@@ -206,6 +207,63 @@ def cap_result(data: Any, narrow_hint: str, limit: int = RESULT_MAX_BYTES) -> tu
     }, False
 
 
+@dataclass(slots=True)
+class CallAudit:
+    """The audit side of one call: ONE record, written synchronously (no await, so a
+    cancellation cannot interrupt it) and completed with the outcome."""
+
+    hass: HomeAssistant
+    tool: str
+    raw_args: dict[str, Any]
+    via: str | None
+    llm_context: llm.LLMContext | None
+    caller: Caller | None = None
+    runtime: HubRuntime | None = None
+    record_id: str | None = None
+
+    def _record(self, outcome: str, detail: str | None) -> str | None:
+        shared = get_domain_data(self.hass)
+        if shared is None:
+            return None
+        return shared.audit.record(
+            user=self.caller.name if self.caller else None,
+            user_id=self.caller.user.id if self.caller else None,
+            tool=self.tool,
+            hub=self.runtime.title if self.runtime else None,
+            args=self.raw_args,
+            outcome=outcome,
+            detail=detail,
+            gateway=self.via,
+        )
+
+    def start(self) -> None:
+        """Record the intent (outcome ``started``) before the first hub request."""
+        self.record_id = self._record(OUTCOME_STARTED, None)
+
+    def finish(self, outcome: str, detail: Any) -> bool:
+        """Complete the started record (False when none was started)."""
+        shared = get_domain_data(self.hass)
+        if self.record_id is None or shared is None:
+            return False
+        shared.audit.finish(self.record_id, outcome, str(detail) if detail is not None else None)
+        return True
+
+    async def refused(self, failure: ToolError) -> None:
+        """One record for a write refused before any hub request; only a count for a
+        caller that is not a known administrator (it must not push real records out)."""
+        if self.caller is None and failure.code != "not_admin" and self.llm_context:
+            # Refused before the admin check ran (invalid arguments): who is it?
+            with contextlib.suppress(ToolError):
+                self.caller = await resolve_admin(self.hass, self.llm_context)
+        shared = get_domain_data(self.hass)
+        if shared is None:
+            return
+        if self.caller is None:
+            shared.audit.count_unauthorized()
+            return
+        self._record(failure.outcome, f"{failure.code}: {failure}")
+
+
 class HubTool[A: ToolArgs](llm.Tool):
     """Base class for every hubitat_dev_tools tool.
 
@@ -307,9 +365,7 @@ class HubTool[A: ToolArgs](llm.Tool):
     ) -> llm.ToolResult:
         """The chokepoint path of every call, direct or through a gateway."""
         deadline = _deadline()
-        caller: Caller | None = None
-        runtime: HubRuntime | None = None
-        audit_id: str | None = None
+        audit = CallAudit(hass, self.name, raw_args, via, llm_context)
         try:
             try:
                 args = self.parameters(raw_args)
@@ -320,34 +376,31 @@ class HubTool[A: ToolArgs](llm.Tool):
                     code="invalid_arguments",
                     hint="Fix the arguments to match the tool's input schema and call again.",
                 ) from None
-            caller = await resolve_admin(hass, llm_context)
+            caller = audit.caller = await resolve_admin(hass, llm_context)
             if self.hub_access:
-                runtime = resolve_hub(hass, args.get("hub"))
+                runtime = audit.runtime = resolve_hub(hass, args.get("hub"))
                 check_gates(runtime, self.name, self.kind, gateway=self.gateway())
                 check_devices(runtime, args)
                 if self.kind is ToolKind.DESTRUCTIVE:
                     await check_destructive(runtime, args)
                 allowed = device_predicate(runtime)
             else:
-                runtime = self._gate_option_free(hass)
+                runtime = audit.runtime = self._gate_option_free(hass)
                 allowed = _allow_all
             call = ToolCall(hass, runtime, caller, self.name, allowed, via, llm_context, deadline)
             typed = cast(A, build_args(self.args_type, args))
-            if self.is_write:  # before the first write request; synchronous: not cancellable
-                audit_id = self._audit(hass, caller, runtime, raw_args, None, None, via)
+            if self.is_write:
+                audit.start()  # before the first write request
             data = await self.run(call, typed)
         except (ToolError, HubError, HomeAssistantError) as err:
             failure = self._as_tool_error(err)
-            if isinstance(err, HubAuthError) and runtime is not None:
-                runtime.entry.async_start_reauth(hass)
-            return await self._fail(
-                hass, caller, runtime, raw_args, failure, via, audit_id, llm_context
-            )
+            if isinstance(err, HubAuthError) and audit.runtime is not None:
+                audit.runtime.entry.async_start_reauth(hass)
+            return await self._fail(audit, failure)
         except asyncio.CancelledError:
             # Never swallowed; the record is completed first (synchronously, so the
             # cancellation cannot interrupt it).
-            if audit_id is not None:
-                self._finish(hass, audit_id, OUTCOME_INTERRUPTED, INTERRUPTED_DETAIL)
+            audit.finish(OUTCOME_INTERRUPTED, INTERRUPTED_DETAIL)
             raise
         except Exception:
             _LOGGER.exception("Unexpected error in tool %s", self.name)
@@ -357,12 +410,8 @@ class HubTool[A: ToolArgs](llm.Tool):
                 hint="Do not retry the same call; report it with the Home Assistant log.",
                 outcome="failed",
             )
-            return await self._fail(
-                hass, caller, runtime, raw_args, failure, via, audit_id, llm_context
-            )
-        if audit_id is not None:
-            summary = data.get("summary") if isinstance(data, dict) else None
-            self._finish(hass, audit_id, "ok", summary)
+            return await self._fail(audit, failure)
+        audit.finish("ok", data.get("summary") if isinstance(data, dict) else None)
         capped, ok = cap_result(json_safe(data), self.narrow_hint)
         return llm.ToolResult(data=capped, error=not ok)
 
@@ -374,22 +423,10 @@ class HubTool[A: ToolArgs](llm.Tool):
             return tool_error(err)
         return ToolError(str(err), code="error", outcome="failed")
 
-    async def _fail(
-        self,
-        hass: HomeAssistant,
-        caller: Caller | None,
-        runtime: HubRuntime | None,
-        raw_args: dict[str, Any],
-        failure: ToolError,
-        via: str | None = None,
-        audit_id: str | None = None,
-        llm_context: llm.LLMContext | None = None,
-    ) -> llm.ToolResult:
+    async def _fail(self, audit: CallAudit, failure: ToolError) -> llm.ToolResult:
         code, message, hint = failure.code, str(failure), failure.hint
-        if audit_id is not None:
-            self._finish(hass, audit_id, failure.outcome, f"{code}: {message}")
-        elif self.is_write:
-            await self._audit_refusal(hass, caller, runtime, raw_args, failure, via, llm_context)
+        if not audit.finish(failure.outcome, f"{code}: {message}") and self.is_write:
+            await audit.refused(failure)
         data: dict[str, Any] = {"error": code, "message": message}
         section = section_for_error(code, self.domain)
         if section and (not hint or "hub_get_tool_guide" not in hint):
@@ -397,70 +434,7 @@ class HubTool[A: ToolArgs](llm.Tool):
             hint = f"{hint} {pointer}" if hint else pointer
         if hint:
             data["hint"] = hint
-        if via:
+        if audit.via:
             data["tool"] = self.name
         capped, _ok = cap_result(data, self.narrow_hint)
         return llm.ToolResult(data=capped, error=True)
-
-    async def _audit_refusal(
-        self,
-        hass: HomeAssistant,
-        caller: Caller | None,
-        runtime: HubRuntime | None,
-        raw_args: dict[str, Any],
-        failure: ToolError,
-        via: str | None,
-        llm_context: llm.LLMContext | None,
-    ) -> None:
-        """One record for a write refused before any hub request; only a count for callers
-        that are not a known administrator (they must not push real records out)."""
-        if caller is None and failure.code != "not_admin" and llm_context is not None:
-            # Refused before the admin check ran (invalid arguments): who is it?
-            try:
-                caller = await resolve_admin(hass, llm_context)
-            except ToolError:
-                caller = None
-        shared = get_domain_data(hass)
-        if shared is None:
-            return
-        if caller is None:
-            shared.audit.count_unauthorized()
-            return
-        self._audit(
-            hass, caller, runtime, raw_args, failure.outcome, f"{failure.code}: {failure}", via
-        )
-
-    def _audit(
-        self,
-        hass: HomeAssistant,
-        caller: Caller | None,
-        runtime: HubRuntime | None,
-        raw_args: dict[str, Any],
-        outcome: str | None,
-        detail: Any,
-        via: str | None = None,
-    ) -> str | None:
-        """Record a call: started (``outcome`` None) or finished; the record id."""
-        shared = get_domain_data(hass)
-        if shared is None:
-            return None
-        who = {
-            "user": caller.name if caller else None,
-            "user_id": caller.user.id if caller else None,
-        }
-        where = {"tool": self.name, "hub": runtime.title if runtime else None, "gateway": via}
-        if outcome is None:
-            return shared.audit.begin(**who, **where, args=raw_args)
-        return shared.audit.record(
-            **who,
-            **where,
-            args=raw_args,
-            outcome=outcome,
-            detail=str(detail) if detail is not None else None,
-        )
-
-    @staticmethod
-    def _finish(hass: HomeAssistant, audit_id: str, outcome: str, detail: Any) -> None:
-        shared = get_domain_data(hass)
-        if shared is not None:
-            shared.audit.finish(audit_id, outcome, str(detail) if detail is not None else None)
