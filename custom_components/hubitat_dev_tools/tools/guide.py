@@ -63,11 +63,13 @@ SECTIONS: dict[str, str] = {
         "(filters, a smaller limit, the next page); results are never cut silently."
     ),
     "audit": (
-        "The audit trail. Every change, and every refused change, is recorded with the "
+        "The audit trail. Every change, and every refused change, is recorded once with the "
         "time, the Home Assistant user, the tool (and the gateway it came through), the hub, "
-        "the arguments (secret-looking values redacted, long text cut) and the outcome "
-        "(ok, refused, failed). It survives restarts and keeps the newest 500 records. Read "
-        "it with hub_list_audit_entries (filters: tool, outcome, hub; newest first)."
+        "the arguments (secrets redacted, long text cut) and the outcome: started while it "
+        "runs, then ok, refused, failed or interrupted (the call was cut off: check the hub's "
+        "state before repeating it). It survives restarts and keeps the newest 500 records "
+        "(fewer when they are large). Read it with hub_list_audit_entries (filters: tool, "
+        "outcome, hub; newest first)."
     ),
     "rooms": (
         "Rooms group devices. Use hub_list_devices with room=<name> to see a room's devices "
