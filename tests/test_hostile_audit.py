@@ -20,6 +20,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools import audit as audit_module
 from custom_components.hubitat_dev_tools.audit import MAX_RECORD_BYTES, AuditTrail
+from custom_components.hubitat_dev_tools.diagnostics import async_get_config_entry_diagnostics
 from custom_components.hubitat_dev_tools.domain_data import get_domain_data
 from custom_components.hubitat_dev_tools.managers import lifecycle
 from custom_components.hubitat_dev_tools.tools import base
@@ -198,10 +199,15 @@ async def test_non_admin_refusals_are_counted_not_stored(
         assert result.error
         result = await call_tool("hub_call_device_command", {"bogus": 1}, user=None)
         assert result.error and result.data["error"] in ("invalid_arguments", "not_admin")
+        # Reads are counted too (never stored, as before).
+        result = await call_tool("hub_list_rooms", {}, user=hass_read_only_user)
+        assert result.error and result.data["error"] == "not_admin"
     assert len(trail(hass)) == before_records  # nothing pushed out
     counted = trail(hass).stats()["unauthorized_refused"] - before_count
     # HA 2026.11+ refuses non-admins in core, before our chokepoint (then nothing counts).
-    assert counted in (0, 60)
+    assert counted in (0, 80)
+    diag = await async_get_config_entry_diagnostics(hass, entry)
+    assert diag["audit_stats"]["unauthorized_refused"] == before_count + counted
     assert [p for _m, p in hub.requests[before:] if p.startswith("/device/runmethod")] == []
     # An admin's refusal is still one record.
     result = await call_tool("hub_call_device_command", {"bogus": 1})

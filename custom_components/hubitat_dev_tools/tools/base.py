@@ -248,9 +248,12 @@ class CallAudit:
         shared.audit.finish(self.record_id, outcome, str(detail) if detail is not None else None)
         return True
 
-    async def refused(self, failure: ToolError) -> None:
-        """One record for a write refused before any hub request; only a count for a
-        caller that is not a known administrator (it must not push real records out)."""
+    async def refused(self, failure: ToolError, *, write: bool) -> None:
+        """One record for a write refused before any hub request; only a count for any
+        call of a caller that is not a known administrator (it must not push real records
+        out)."""
+        if not write and failure.code != "not_admin":
+            return  # a refused read of an administrator: not audited
         if self.caller is None and failure.code != "not_admin" and self.llm_context:
             # Refused before the admin check ran (invalid arguments): who is it?
             with contextlib.suppress(ToolError):
@@ -258,10 +261,10 @@ class CallAudit:
         shared = get_domain_data(self.hass)
         if shared is None:
             return
-        if self.caller is None:
+        if self.caller is None or failure.code == "not_admin":
             shared.audit.count_unauthorized()
-            return
-        self._record(failure.outcome, f"{failure.code}: {failure}")
+        elif write:
+            self._record(failure.outcome, f"{failure.code}: {failure}")
 
 
 class HubTool[A: ToolArgs](llm.Tool):
@@ -425,8 +428,8 @@ class HubTool[A: ToolArgs](llm.Tool):
 
     async def _fail(self, audit: CallAudit, failure: ToolError) -> llm.ToolResult:
         code, message, hint = failure.code, str(failure), failure.hint
-        if not audit.finish(failure.outcome, f"{code}: {message}") and self.is_write:
-            await audit.refused(failure)
+        if not audit.finish(failure.outcome, f"{code}: {message}"):
+            await audit.refused(failure, write=self.is_write)
         data: dict[str, Any] = {"error": code, "message": message}
         section = section_for_error(code, self.domain)
         if section and (not hint or "hub_get_tool_guide" not in hint):
