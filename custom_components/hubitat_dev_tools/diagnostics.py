@@ -13,6 +13,7 @@ from .domain_data import get_domain_data
 from .hub.errors import HubError
 from .hub_alerts import async_health_diagnostics
 from .mcp_exposure import exposure_state
+from .redact import REDACTED, redact
 from .runtime import HubitatConfigEntry
 from .tools.surface import registry, served_tools, visibility
 
@@ -28,6 +29,22 @@ TO_REDACT = {
     "zipCode",
     "unique_id",
 }
+
+
+# Tool arguments whose values are typed by the hub (driver preferences, app settings): the
+# audit trail cannot tell a password-type one, so diagnostics keep their names only.
+_TYPED_VALUE_ARGS = ("preferences", "settings")
+
+
+def _audit_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """One audit record for diagnostics: redacted, typed argument values dropped."""
+    out: dict[str, Any] = redact(entry)
+    args = out.get("args")
+    if isinstance(args, dict):
+        for key in _TYPED_VALUE_ARGS:
+            if isinstance(args.get(key), dict):
+                args[key] = dict.fromkeys(args[key], REDACTED)
+    return out
 
 
 def _surface(hass: HomeAssistant) -> dict[str, Any]:
@@ -50,7 +67,7 @@ async def async_get_config_entry_diagnostics(
     except HubError as err:
         info = {"error": str(err)}
     domain = get_domain_data(hass)
-    return async_redact_data(
+    data: dict[str, Any] = async_redact_data(
         {
             "entry": {"data": dict(entry.data), "options": dict(entry.options)},
             "hub": info,
@@ -64,7 +81,10 @@ async def async_get_config_entry_diagnostics(
             "mcp_server_exposure": exposure_state(hass),
             "tool_surface": _surface(hass),
             "audit_total": len(domain.audit) if domain else 0,
-            "audit_recent": domain.audit.recent(50) if domain else [],
+            "audit_recent": [_audit_entry(e) for e in domain.audit.recent(50)] if domain else [],
         },
         TO_REDACT,
     )
+    # then the value-aware rules (lock codes, tokens and secrets in any spelling)
+    redacted: dict[str, Any] = redact(data)
+    return redacted

@@ -5,8 +5,15 @@ Rules are value-aware, not only by key name:
 - lock codes (the ``lockCodes`` attribute, a JSON string or an object of slots): slot
   numbers and names are kept, every code is replaced;
 - keys that name a secret (tokens, passwords, secrets, cookies, API keys, PINs) at any depth;
-- (callers add more specific rules through :func:`redact_input` for typed inputs such as
-  password-type app settings and driver preferences).
+- typed inputs and preferences (``{"name", "type", "value"}`` shapes: app page inputs,
+  driver preferences, hub snapshots): the value of a password-type one, or of one whose
+  NAME is a secret (``clientSecret``), is replaced (:func:`redact_input` for callers that
+  hold the type apart from the value);
+- events and attribute records (``{"name": "lockCodes", "value": ...}``): the value by the
+  attribute's rule, and the same value inside their description text;
+- lock commands (``{"command": "setCode", "arguments": [slot, pin, name]}``): the PIN;
+- free text that is known to carry values (log messages, event descriptions, error
+  snippets): lock-code JSON and ``token=...``-style pairs (:func:`redact_text`).
 
 No Home Assistant import here: managers, the audit trail and the glue all use it.
 """
@@ -71,17 +78,110 @@ def redact_input(input_type: str | None, value: Any) -> Any:
     return value
 
 
+# Commands whose arguments carry a secret: command name -> argument positions.
+SECRET_COMMAND_ARGS = {"setcode": (1,)}
+# Keys whose string value is free text that may quote a value (log lines, descriptions).
+TEXT_KEYS = frozenset({"message", "msg", "description", "descriptiontext", "snippet"})
+# Value keys of an input/preference/event record.
+_VALUE_KEYS = ("value", "defaultValue", "currentValue")
+_CODE_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*(?:\\?"))([^"\\]*)')
+_CODE_NUM_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*)(\d+)')
+_PAIR_IN_TEXT = re.compile(
+    r"((?:access_token|accessToken|token|password|passwd|client_secret|clientSecret|"
+    r"HUBSESSION|JSESSIONID)\s*[=:]\s*)([^&\s\"',;}]+)",
+    re.IGNORECASE,
+)
+
+
+def redact_text(text: str) -> str:
+    """Free text with quoted lock codes and ``token=...`` / ``password: ...`` pairs
+    replaced (log messages, event descriptions, hub error snippets)."""
+    if not text:
+        return text
+    text = _CODE_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
+    text = _CODE_NUM_IN_TEXT.sub(lambda m: m.group(1) + f'"{REDACTED}"', text)
+    return _PAIR_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
+
+
+def _record(value: dict[Any, Any]) -> dict[str, Any]:
+    """An input, preference, event or command record with its secret values replaced."""
+    out = {str(k): redact(v, str(k)) for k, v in value.items()}
+    name = value.get("name")
+    name = name if isinstance(name, str) else ""
+    kind = value.get("type")
+    if name.lower() in LOCK_CODE_ATTRIBUTES:
+        for vk in _VALUE_KEYS:
+            if vk in value:
+                out[vk] = redact_lock_codes(value[vk])
+    elif (isinstance(kind, str) and kind.lower() in SECRET_INPUT_TYPES) or is_secret_key(name):
+        for vk in (*_VALUE_KEYS, "default"):
+            if value.get(vk) not in (None, ""):
+                out[vk] = REDACTED
+    command = value.get("command")
+    args = value.get("arguments")
+    if isinstance(command, str) and isinstance(args, list):
+        positions = SECRET_COMMAND_ARGS.get(command.lower(), ())
+        out["arguments"] = [
+            REDACTED if i in positions else a for i, a in enumerate(out["arguments"])
+        ]
+    return out
+
+
+def secret_input_names(value: Any) -> frozenset[str]:
+    """Names of the password-type inputs/preferences declared anywhere in ``value``."""
+    names: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            kind, name = node.get("type"), node.get("name")
+            if isinstance(kind, str) and kind.lower() in SECRET_INPUT_TYPES and name:
+                names.add(str(name))
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list | tuple):
+            for v in node:
+                walk(v)
+
+    walk(value)
+    return frozenset(names)
+
+
+def redact_document(value: Any, *, types_from: Any = None) -> Any:
+    """:func:`redact` for a whole app page, snapshot or export: a setting is also replaced
+    wherever it appears by name (``settings: {name: value}`` maps) when the document (or
+    ``types_from``, the raw page it was built from) declares it password-type."""
+    names = secret_input_names(value) | secret_input_names(types_from)
+    if not names:
+        return redact(value)
+
+    def walk(node: Any, key: str = "") -> Any:
+        if key in names and node not in (None, "", [], {}):
+            return REDACTED
+        if isinstance(node, dict):
+            node = {k: walk(v, str(k)) for k, v in node.items()}
+        elif isinstance(node, list | tuple):
+            node = [walk(v) for v in node]
+        return node
+
+    return redact(walk(value))
+
+
 def redact(value: Any, key: str = "") -> Any:
     """A copy of ``value`` with every secret replaced, at any depth.
 
     ``key`` is the name the value is found under (attribute names count: ``lockCodes``).
     """
     if key:
-        if key.lower() in LOCK_CODE_ATTRIBUTES:
+        lowered = key.lower()
+        if lowered in LOCK_CODE_ATTRIBUTES:
             return redact_lock_codes(value)
         if is_secret_key(key) and value not in (None, "", [], {}):
             return REDACTED
+        if lowered in TEXT_KEYS and isinstance(value, str):
+            return redact_text(value)
     if isinstance(value, dict):
+        if "name" in value or "command" in value:
+            return _record(value)
         return {k: redact(v, str(k)) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [redact(v, key if key.lower() in LOCK_CODE_ATTRIBUTES else "") for v in value]

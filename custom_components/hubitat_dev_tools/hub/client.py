@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -39,6 +40,12 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 Expect = Literal["json", "text", "bytes", "any", "discard"]
 _PEEK_BYTES = 2048
+# token/password pairs a hub error body may echo (query strings, posted forms)
+_SECRET_PAIR = re.compile(
+    r"((?:access_token|accessToken|password|passwd|token|HUBSESSION|JSESSIONID)\s*[=:]\s*)"
+    r"[^&\s\"'<>,;]+",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,12 +365,12 @@ class HubClient:
                 check_success(answer, what)
             return answer
 
-    @staticmethod
-    def _decode(status: int, body: str, path: str, expect: Expect) -> Any:
+    def _decode(self, status: int, body: str, path: str, expect: Expect) -> Any:
         if status == 404:
             raise HubNotFoundError(f"The hub has no {path.split('?')[0]} (HTTP 404)")
         if status >= 400:
-            snippet = body.strip()[:300]
+            # a hub body may echo a request (a token in a URL, a posted form): redacted
+            snippet = _SECRET_PAIR.sub(r"\1**REDACTED**", self.redact(body.strip()))[:300]
             raise HubBadResponseError(
                 f"The hub answered HTTP {status} to {path.split('?')[0]}"
                 + (f": {snippet}" if snippet else ""),
