@@ -247,6 +247,7 @@ SEEDED_APP_SECRETS = {
     "ecobee_client_secret": "ecobee-oauth-secret-77afc",
     "ecobee_refresh_token": "ecobee-refresh-3c9d2",
     "ecobee_state_client_secret": "ecobee-state-secret-a05e",
+    "announcer_password": "announcer-pw-c7d3",
 }
 
 
@@ -426,6 +427,12 @@ def seed_dev(state: HomeState) -> None:
                 "value": 60,
             },
             {"name": "quietAtNight", "type": "bool", "title": "Quiet at night", "value": True},
+            {
+                "name": "speakerLogin",
+                "type": "password",
+                "title": "Speaker account password",
+                "value": SEEDED_APP_SECRETS["announcer_password"],
+            },
         ],
         state={"announcements": 12},
         subscriptions=["motion.active"],

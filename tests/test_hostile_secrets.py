@@ -16,15 +16,24 @@ import logging
 import re
 from typing import Any
 
+import aiohttp
 import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.diagnostics import async_get_config_entry_diagnostics
-from custom_components.hubitat_dev_tools.redact import REDACTED
+from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
+from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError
+from custom_components.hubitat_dev_tools.redact import (
+    REDACTED,
+    redact,
+    redact_document,
+    redact_text,
+)
 from custom_components.hubitat_dev_tools.safety import ToolKind
 from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES
 from hubitat_emulator import HubEmulator
+from hubitat_emulator.devstate import APP_ANNOUNCER
 from hubitat_emulator.seed import SEEDED_PREF_PASSWORD
 from hubitat_emulator.seed_dev import SEEDED_APP_SECRETS
 from hubitat_emulator.seed_specs import (
@@ -185,6 +194,8 @@ async def test_no_secret_in_any_result(
         ),
         ("hub_update_app_settings", {"app_id": str(APP_ECOBEE), "settings": {"pollMinutes": 7}}),
         ("hub_export_app", {"app_id": str(RULE_MOTION)}),
+        ("hub_export_app", {"app_id": str(APP_ANNOUNCER)}),
+        ("hub_update_app_settings", {"app_id": str(APP_ANNOUNCER), "settings": {"volume": 40}}),
     ):
         result = await call_tool(name, args)
         outputs.append({"tool": name, "args": args, "result": result.data})
@@ -248,3 +259,104 @@ async def test_no_secret_through_mcp_server(hub: HubEmulator, mcp: Mcp) -> None:
     assert "Alice" in text and REDACTED in text
     # nothing was written to the hub by reading
     assert all(method == "GET" for method, _path in hub.requests), hub.requests
+
+
+# ------------------------------------------------------------------ the rules, one by one
+
+
+def test_records_by_type_name_and_attribute() -> None:
+    assert redact({"name": "ecobeeLogin", "type": "password", "value": "pw"})["value"] == REDACTED
+    assert redact({"name": "apiPass", "type": "PASSWORD", "defaultValue": "pw"}) == {
+        "name": "apiPass",
+        "type": "PASSWORD",
+        "defaultValue": REDACTED,
+    }
+    # an OAuth client secret by its input name, whatever its declared type
+    assert redact({"name": "clientSecret", "type": "text", "value": "s"})["value"] == REDACTED
+    assert redact({"name": "clientId", "type": "text", "value": "id"})["value"] == "id"
+    # an event or attribute record of lock codes: slots and names kept, codes not
+    event = redact(
+        {
+            "name": "lockCodes",
+            "value": '{"1":{"name":"Alice","code":"4821"}}',
+            "description": 'Lock lockCodes is {"1":{"name":"Alice","code":"4821"}}',
+        }
+    )
+    assert "4821" not in json.dumps(event) and "Alice" in event["value"]
+    assert "Alice" in event["description"]
+    # setCode's PIN, wherever the command record is
+    cmd = redact({"command": "setCode", "arguments": [3, "1234", "Eve"]})
+    assert cmd["arguments"] == [3, REDACTED, "Eve"]
+    assert redact({"command": "on", "arguments": [1, "2"]})["arguments"] == [1, "2"]
+
+
+def test_document_redacts_password_settings_by_name() -> None:
+    page = {
+        "configPage": {"sections": [{"input": [{"name": "login", "type": "password"}]}]},
+        "settings": {"login": "pw", "other": "x"},
+        "not_applied": [{"name": "login", "sent": "pw2", "now": "pw"}],
+    }
+    out = redact_document(page)
+    assert out["settings"] == {"login": REDACTED, "other": "x"}
+    assert out["not_applied"] == [{"name": "login", "sent": REDACTED, "now": REDACTED}]
+    # the types may come from the raw page the answer was built from
+    built = {"settings": {"login": "pw"}}
+    assert redact_document(built, types_from=page)["settings"]["login"] == REDACTED
+    assert redact(built)["settings"]["login"] == "pw"  # plain redact has no types
+
+
+def test_state_keys_by_pattern() -> None:
+    state = {
+        "accessToken": "t",
+        "refreshToken": "r",
+        "oauth": {"client_secret": "s", "clientSecret": "s2"},
+        "count": 3,
+    }
+    assert redact(state) == {
+        "accessToken": REDACTED,
+        "refreshToken": REDACTED,
+        "oauth": {"client_secret": REDACTED, "clientSecret": REDACTED},
+        "count": 3,
+    }
+
+
+def test_free_text() -> None:
+    assert redact_text("GET /apps/api/12/devices?access_token=abc-123&x=1") == (
+        f"GET /apps/api/12/devices?access_token={REDACTED}&x=1"
+    )
+    assert redact_text("login failed: password=hunter2") == f"login failed: password={REDACTED}"
+    assert "4821" not in redact_text('codes {\\"1\\":{\\"code\\":\\"4821\\"}} {"code":4821}')
+    assert redact({"message": "token: abc"}) == {"message": f"token: {REDACTED}"}
+    assert redact({"source": "token: abc"}) == {"source": "token: abc"}  # not a text key
+
+
+async def test_hub_error_snippets_are_redacted() -> None:
+    conn = HubConnection("192.0.2.5", password="pw-77", maker_app_id="12", maker_token="tok-9")
+    async with aiohttp.ClientSession() as session:
+        client = HubClient(session, conn)
+    body = "pw-77 error: tok-9 rejected for /x?access_token=tok-9 and password=hunter2"
+    with pytest.raises(HubBadResponseError) as err:
+        client._decode(500, body, "/x?access_token=tok-9", "json")
+    for secret in ("tok-9", "hunter2", "pw-77"):
+        assert secret not in str(err.value)
+    assert REDACTED in str(err.value)
+
+
+async def test_import_of_a_redacted_export_leaves_the_secret_unset(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    exported = await call_tool("hub_export_app", {"app_id": str(APP_ANNOUNCER)})
+    assert not exported.error, exported.data
+    text = json.dumps(exported.data)
+    assert SEEDED_APP_SECRETS["announcer_password"] not in text and REDACTED in text
+    before = set(hub.home.state.apps)
+    result = await call_tool("hub_import_app", {"export": exported.data["export"]})
+    assert not result.error, result.data
+    assert result.data["secrets_to_reenter"] == ["speakerLogin"]
+    (made,) = set(hub.home.state.apps) - before
+    login = next(
+        i for i in hub.home.state.dev.internals[made].inputs if i["name"] == "speakerLogin"
+    )
+    assert login.get("value") in (None, "")  # unset: never the placeholder
+    volume = next(i for i in hub.home.state.dev.internals[made].inputs if i["name"] == "volume")
+    assert volume["value"] == 60  # the other settings travel

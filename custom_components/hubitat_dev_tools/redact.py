@@ -84,6 +84,8 @@ SECRET_COMMAND_ARGS = {"setcode": (1,)}
 TEXT_KEYS = frozenset({"message", "msg", "description", "descriptiontext", "snippet"})
 # Value keys of an input/preference/event record.
 _VALUE_KEYS = ("value", "defaultValue", "currentValue")
+# Keys of a secret input's record that carry its value (``sent``/``now``: an edit's report).
+_SECRET_RECORD_KEYS = (*_VALUE_KEYS, "default", "sent", "now")
 _CODE_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*(?:\\?"))([^"\\]*)')
 _CODE_NUM_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*)(\d+)')
 _PAIR_IN_TEXT = re.compile(
@@ -103,9 +105,13 @@ def redact_text(text: str) -> str:
     return _PAIR_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
 
 
-def _record(value: dict[Any, Any]) -> dict[str, Any]:
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str | list | dict) and not value)
+
+
+def _record(value: dict[Any, Any], names: frozenset[str]) -> dict[str, Any]:
     """An input, preference, event or command record with its secret values replaced."""
-    out = {str(k): redact(v, str(k)) for k, v in value.items()}
+    out = {str(k): _walk(v, str(k), names) for k, v in value.items()}
     name = value.get("name")
     name = name if isinstance(name, str) else ""
     kind = value.get("type")
@@ -113,9 +119,13 @@ def _record(value: dict[Any, Any]) -> dict[str, Any]:
         for vk in _VALUE_KEYS:
             if vk in value:
                 out[vk] = redact_lock_codes(value[vk])
-    elif (isinstance(kind, str) and kind.lower() in SECRET_INPUT_TYPES) or is_secret_key(name):
-        for vk in (*_VALUE_KEYS, "default"):
-            if value.get(vk) not in (None, ""):
+    elif (
+        (isinstance(kind, str) and kind.lower() in SECRET_INPUT_TYPES)
+        or is_secret_key(name)
+        or name in names
+    ):
+        for vk in _SECRET_RECORD_KEYS:
+            if not _empty(value.get(vk)):
                 out[vk] = REDACTED
     command = value.get("command")
     args = value.get("arguments")
@@ -148,22 +158,10 @@ def secret_input_names(value: Any) -> frozenset[str]:
 
 def redact_document(value: Any, *, types_from: Any = None) -> Any:
     """:func:`redact` for a whole app page, snapshot or export: a setting is also replaced
-    wherever it appears by name (``settings: {name: value}`` maps) when the document (or
-    ``types_from``, the raw page it was built from) declares it password-type."""
-    names = secret_input_names(value) | secret_input_names(types_from)
-    if not names:
-        return redact(value)
-
-    def walk(node: Any, key: str = "") -> Any:
-        if key in names and node not in (None, "", [], {}):
-            return REDACTED
-        if isinstance(node, dict):
-            node = {k: walk(v, str(k)) for k, v in node.items()}
-        elif isinstance(node, list | tuple):
-            node = [walk(v) for v in node]
-        return node
-
-    return redact(walk(value))
+    wherever it appears by name (``settings: {name: value}`` maps, ``{name, sent, now}``
+    records) when the document (or ``types_from``, the raw page it was built from)
+    declares it password-type."""
+    return _walk(value, "", secret_input_names(value) | secret_input_names(types_from))
 
 
 def redact(value: Any, key: str = "") -> Any:
@@ -171,18 +169,45 @@ def redact(value: Any, key: str = "") -> Any:
 
     ``key`` is the name the value is found under (attribute names count: ``lockCodes``).
     """
+    return _walk(value, key, frozenset())
+
+
+def _walk(value: Any, key: str, names: frozenset[str]) -> Any:
     if key:
         lowered = key.lower()
         if lowered in LOCK_CODE_ATTRIBUTES:
             return redact_lock_codes(value)
-        if is_secret_key(key) and value not in (None, "", [], {}):
+        if (is_secret_key(key) or key in names) and not _empty(value):
             return REDACTED
         if lowered in TEXT_KEYS and isinstance(value, str):
             return redact_text(value)
     if isinstance(value, dict):
         if "name" in value or "command" in value:
-            return _record(value)
-        return {k: redact(v, str(k)) for k, v in value.items()}
+            return _record(value, names)
+        return {k: _walk(v, str(k), names) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [redact(v, key if key.lower() in LOCK_CODE_ATTRIBUTES else "") for v in value]
+        inner = key if key.lower() in LOCK_CODE_ATTRIBUTES else ""
+        return [_walk(v, inner, names) for v in value]
     return value
+
+
+def strip_redacted(value: Any) -> tuple[Any, list[str]]:
+    """A copy of a document to send back to the hub with every redacted value of an input
+    record left out (the hub keeps the input unset instead of storing the placeholder);
+    and the names of those inputs, to be entered again."""
+    names: list[str] = []
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            out = {k: walk(v) for k, v in node.items()}
+            dropped = [k for k in _SECRET_RECORD_KEYS if out.get(k) == REDACTED]
+            if dropped and "name" in out:
+                names.append(str(out["name"]))
+                for k in dropped:
+                    del out[k]
+            return out
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(value), names
