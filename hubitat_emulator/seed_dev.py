@@ -257,7 +257,12 @@ def _seed_secrets(state: HomeState) -> None:
     dev = state.dev
     for app in state.apps.values():
         if app.name == "Maker API":
-            dev.internals[app.id].state["accessToken"] = SEEDED_APP_SECRETS["maker_state_token"]
+            token = SEEDED_APP_SECRETS["maker_state_token"]
+            dev.internals[app.id].state["accessToken"] = token
+            dev.internals[app.id].paragraphs.append(  # as the real Maker API page shows it
+                f"Get All Devices: http://hub.local/apps/api/{app.id}/devices/all"
+                f"?access_token={token}"
+            )
     dev.internals[APP_ECOBEE] = AppInternals(
         page_title="Ecobee Integration",
         inputs=[

@@ -257,6 +257,8 @@ async def test_no_secret_through_mcp_server(hub: HubEmulator, mcp: Mcp) -> None:
     text = json.dumps(outputs)
     assert not leaks(text, secrets)
     assert "Alice" in text and REDACTED in text
+    # the Maker API page quotes its token in a URL: the same value is replaced there too
+    assert f"devices/all?access_token={REDACTED}" in json.dumps(outputs[-1])
     # nothing was written to the hub by reading
     assert all(method == "GET" for method, _path in hub.requests), hub.requests
 
@@ -360,3 +362,31 @@ async def test_import_of_a_redacted_export_leaves_the_secret_unset(
     assert login.get("value") in (None, "")  # unset: never the placeholder
     volume = next(i for i in hub.home.state.dev.internals[made].inputs if i["name"] == "volume")
     assert volume["value"] == 60  # the other settings travel
+
+
+def test_document_scrubs_a_secret_quoted_elsewhere() -> None:
+    doc = {
+        "state": {"accessToken": "tok-abcdef"},
+        "page": {"text": ["Use http://hub/apps/api/12/x?token=tok-abcdef"]},
+        "other": "see tok-abcdef",
+    }
+    out = json.dumps(redact_document(doc))
+    assert "tok-abcdef" not in out
+
+
+async def test_filters_cannot_probe_a_lock_code(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    lock = front_door_lock(hub)
+    raw = str(hub.device(lock)["attributes"]["lockCodes"])
+    probe = await call_tool(
+        "hub_list_devices", {"attribute": "lockCodes", "value": raw, "text": "Front Door Lock"}
+    )
+    assert not probe.error, probe.data
+    assert probe.data["devices"] == []  # the raw value matches nothing: filters see redacted
+    wait = await call_tool(
+        "hub_get_device_attribute",
+        {"device_id": str(lock), "attribute": "lockCodes", "expected_value": raw, "timeout_ms": 0},
+    )
+    assert not wait.error, wait.data
+    assert wait.data["matched"] is False

@@ -81,7 +81,7 @@ def redact_input(input_type: str | None, value: Any) -> Any:
 # Commands whose arguments carry a secret: command name -> argument positions.
 SECRET_COMMAND_ARGS = {"setcode": (1,)}
 # Keys whose string value is free text that may quote a value (log lines, descriptions).
-TEXT_KEYS = frozenset({"message", "msg", "description", "descriptiontext", "snippet"})
+TEXT_KEYS = frozenset({"message", "msg", "description", "descriptiontext", "snippet", "data"})
 # Value keys of an input/preference/event record.
 _VALUE_KEYS = ("value", "defaultValue", "currentValue")
 # Keys of a secret input's record that carry its value (``sent``/``now``: an edit's report).
@@ -161,7 +161,54 @@ def redact_document(value: Any, *, types_from: Any = None) -> Any:
     wherever it appears by name (``settings: {name: value}`` maps, ``{name, sent, now}``
     records) when the document (or ``types_from``, the raw page it was built from)
     declares it password-type."""
-    return _walk(value, "", secret_input_names(value) | secret_input_names(types_from))
+    names = secret_input_names(value) | secret_input_names(types_from)
+    out = _walk(value, "", names)
+    # the same secret quoted elsewhere (a Maker API page shows URLs with its token)
+    found = _secret_values(value, names) | _secret_values(types_from, names)
+    return _scrub(out, sorted(found, key=len, reverse=True)) if found else out
+
+
+# Secrets shorter than this are not searched for in other strings (too many false hits).
+_MIN_SCRUB_CHARS = 6
+
+
+def _secret_values(value: Any, names: frozenset[str]) -> set[str]:
+    """The string values :func:`_walk` replaces in ``value`` (to find them quoted elsewhere)."""
+    found: set[str] = set()
+
+    def walk(node: Any, key: str = "") -> None:
+        if isinstance(node, dict):
+            name = node.get("name")
+            kind = node.get("type")
+            secret_record = isinstance(name, str) and (
+                is_secret_key(name)
+                or name in names
+                or (isinstance(kind, str) and kind.lower() in SECRET_INPUT_TYPES)
+            )
+            for k, v in node.items():
+                if secret_record and k in _SECRET_RECORD_KEYS and isinstance(v, str):
+                    found.add(v)
+                walk(v, str(k))
+        elif isinstance(node, list | tuple):
+            for v in node:
+                walk(v, key)
+        elif isinstance(node, str) and key and (is_secret_key(key) or key in names):
+            found.add(node)
+
+    walk(value)
+    return {v for v in found if len(v) >= _MIN_SCRUB_CHARS and v != REDACTED}
+
+
+def _scrub(value: Any, secrets: list[str]) -> Any:
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, REDACTED)
+        return value
+    if isinstance(value, dict):
+        return {k: _scrub(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v, secrets) for v in value]
+    return value
 
 
 def redact(value: Any, key: str = "") -> Any:

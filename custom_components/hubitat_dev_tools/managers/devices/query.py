@@ -131,11 +131,9 @@ class DeviceManager:
             devices, _fresh = await self.cache.read_devices()
         else:
             devices = await fetch_devices(self._client)
-        out = [
-            redacted_summary(d)
-            for d in devices
-            if (allowed is None or allowed(d.id)) and flt.matches(d)
-        ]
+        # filters see what the result shows (no guessing a lock code through value=)
+        shown = [redacted_summary(d) for d in devices if allowed is None or allowed(d.id)]
+        out = [d for d in shown if flt.matches(d)]
         return sorted(out, key=lambda d: (d.display_name.lower(), d.id))
 
     async def get_device(self, device_id: str) -> DeviceDetail:
