@@ -22,8 +22,8 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.diagnostics import async_get_config_entry_diagnostics
-from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
-from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError
+from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection, check_success
+from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubRefusedError
 from custom_components.hubitat_dev_tools.redact import (
     REDACTED,
     redact,
@@ -390,3 +390,9 @@ async def test_filters_cannot_probe_a_lock_code(
     )
     assert not wait.error, wait.data
     assert wait.data["matched"] is False
+
+
+def test_hub_refusal_reasons_are_redacted() -> None:
+    with pytest.raises(HubRefusedError) as err:
+        check_success({"success": False, "message": "bad access_token=tok-123"}, "do it")
+    assert "tok-123" not in str(err.value) and "tok-123" not in str(err.value.reason)

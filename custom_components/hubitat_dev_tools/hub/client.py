@@ -107,6 +107,12 @@ class _Reply:
     cookies: dict[str, str]
 
 
+def _redact_pairs[T: (str, str | None)](text: T) -> T:
+    """Hub text with ``token=...``/``password: ...`` pairs replaced (hub/ cannot import the
+    integration's redact module; the snippet rules match its free-text rules)."""
+    return _SECRET_PAIR.sub(r"\1**REDACTED**", text) if text else text
+
+
 def check_success(answer: Any, what: str) -> None:
     """Raise :class:`HubRefusedError` if ``answer`` is the hub's failure envelope.
 
@@ -114,7 +120,7 @@ def check_success(answer: Any, what: str) -> None:
     usually with the reason in ``message``/``errorMessage``/``error``.
     """
     if isinstance(answer, dict) and answer.get("success") in (False, "false"):
-        reason = failure_reason(answer)
+        reason = _redact_pairs(failure_reason(answer))
         raise HubRefusedError(
             f"The hub refused to {what}: {reason or 'no reason given'}", reason=reason
         )
@@ -129,7 +135,9 @@ def require_success(answer: Any, what: str) -> dict[str, Any]:
     check_success(answer, what)
     if isinstance(answer, dict) and answer.get("success") in (True, "true"):
         return answer
-    detail = failure_reason(answer) or (None if isinstance(answer, dict) else str(answer)[:200])
+    detail = _redact_pairs(
+        failure_reason(answer) or (None if isinstance(answer, dict) else str(answer)[:200])
+    )
     raise HubRefusedError(f"The hub did not {what}: {detail or 'no reason given'}", reason=detail)
 
 
@@ -370,7 +378,7 @@ class HubClient:
             raise HubNotFoundError(f"The hub has no {path.split('?')[0]} (HTTP 404)")
         if status >= 400:
             # a hub body may echo a request (a token in a URL, a posted form): redacted
-            snippet = _SECRET_PAIR.sub(r"\1**REDACTED**", self.redact(body.strip()))[:300]
+            snippet = _redact_pairs(self.redact(body.strip()))[:300]
             raise HubBadResponseError(
                 f"The hub answered HTTP {status} to {path.split('?')[0]}"
                 + (f": {snippet}" if snippet else ""),
