@@ -122,8 +122,9 @@ def read_args(hub: HubEmulator) -> dict[str, list[dict[str, Any]]]:
         "hub_get_visual_rule": [{"app_id": str(a)} for a in hub.home.state.dev.vrb],
         "hub_get_dashboard": [{"dashboard_id": str(DASH_MAIN)}, {"dashboard_id": str(DASH_TABLET)}],
         "hub_list_apps": [{"limit": 500}, {"include_hidden": True, "limit": 500}],
-        "hub_list_events": [{"hours_back": 240, "limit": 500}],
-        "hub_get_logs": [{"hours_back": 240, "limit": 500}],
+        "hub_list_events": [{"hours_back": 168, "limit": 500}],
+        "hub_get_logs": [{"hours_back": 168, "limit": 200}],
+        "hub_search_compatible_devices": [{"text": "lock"}],
         "hub_tail_logs": [{"window_s": 0, "limit": 500}],
         "hub_list_recent_events": [{"limit": 500}, {"device_id": str(lock)}],
         "hub_search_tools": [{"query": "lock codes"}],
@@ -142,6 +143,7 @@ async def call_all_reads(
         for args in table.get(cls.name, [{}]):
             result = await call_tool(cls.name, args)
             outputs.append({"tool": cls.name, "args": args, "result": result.data})
+            assert not result.error, (cls.name, args, result.data)  # every read really ran
     return outputs
 
 
