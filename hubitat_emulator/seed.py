@@ -49,12 +49,15 @@ from .seed_specs import (
     DeviceSpec,
 )
 
+SEEDED_PREF_PASSWORD = "lock-bridge-pw-6b2d"
+
 __all__ = [
     "APP_RULE_MACHINE",
     "DASH_MAIN",
     "RULE_GOODNIGHT",
     "RULE_LEAK",
     "RULE_MOTION",
+    "SEEDED_PREF_PASSWORD",
     "new_device",
     "seed_home",
 ]
@@ -553,6 +556,9 @@ def seed_home(
         Backup(f"{stamp}~{state.version}.lzf", created, 18_874_368 + rng.randint(0, 999_999))
     )
     state.next_device_id = max(state.devices) + 1
+    for dev in state.devices.values():
+        if dev.label == "Front Door Lock":  # a password-type driver preference
+            dev.settings["bridgeLogin"] = Setting("bridgeLogin", "password", SEEDED_PREF_PASSWORD)
     seed_dev(state)
     assert all(c in CAPABILITIES for d in DRIVERS.values() for c in d.capabilities)
     return state

@@ -239,6 +239,56 @@ def _rm_internals(
     )
 
 
+# Secrets the seeded home holds so the tests can prove none of them reaches a result, a log,
+# diagnostics or an item backup (each kind a real hub has: see redact.py).
+SEEDED_APP_SECRETS = {
+    "maker_state_token": "maker-state-token-e41b9",
+    "ecobee_password": "ecobee-pw-Zq81x",
+    "ecobee_client_secret": "ecobee-oauth-secret-77afc",
+    "ecobee_refresh_token": "ecobee-refresh-3c9d2",
+    "ecobee_state_client_secret": "ecobee-state-secret-a05e",
+    "announcer_password": "announcer-pw-c7d3",
+}
+
+
+def _seed_secrets(state: HomeState) -> None:
+    """The Maker API instance's token in its state (as on real hubs), and an integration
+    with a password-type setting, an OAuth client secret setting and OAuth tokens in state."""
+    dev = state.dev
+    for app in state.apps.values():
+        if app.name == "Maker API":
+            token = SEEDED_APP_SECRETS["maker_state_token"]
+            dev.internals[app.id].state["accessToken"] = token
+            dev.internals[app.id].paragraphs.append(  # as the real Maker API page shows it
+                f"Get All Devices: http://hub.local/apps/api/{app.id}/devices/all"
+                f"?access_token={token}"
+            )
+    dev.internals[APP_ECOBEE] = AppInternals(
+        page_title="Ecobee Integration",
+        inputs=[
+            {
+                "name": "ecobeeLogin",
+                "type": "password",
+                "title": "Ecobee account password",
+                "value": SEEDED_APP_SECRETS["ecobee_password"],
+            },
+            {"name": "clientId", "type": "text", "title": "OAuth client id", "value": "ecobee-app"},
+            {
+                "name": "clientSecret",
+                "type": "text",
+                "title": "OAuth client secret",
+                "value": SEEDED_APP_SECRETS["ecobee_client_secret"],
+            },
+            {"name": "pollMinutes", "type": "number", "title": "Poll every", "value": 5},
+        ],
+        state={
+            "refreshToken": SEEDED_APP_SECRETS["ecobee_refresh_token"],
+            "oauth": {"client_secret": SEEDED_APP_SECRETS["ecobee_state_client_secret"]},
+            "thermostats": 1,
+        },
+    )
+
+
 def seed_dev(state: HomeState) -> None:
     """Add the development domains to a freshly seeded home."""
     dev = state.dev
@@ -382,10 +432,17 @@ def seed_dev(state: HomeState) -> None:
                 "value": 60,
             },
             {"name": "quietAtNight", "type": "bool", "title": "Quiet at night", "value": True},
+            {
+                "name": "speakerLogin",
+                "type": "password",
+                "title": "Speaker account password",
+                "value": SEEDED_APP_SECRETS["announcer_password"],
+            },
         ],
         state={"announcements": 12},
         subscriptions=["motion.active"],
     )
+    _seed_secrets(state)
     dev.internals[APP_HPM] = AppInternals(
         page_title="Hubitat Package Manager",
         state={

@@ -27,7 +27,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.storage import Store
 
 from .const import AUDIT_MAX_ENTRIES, AUDIT_STORAGE_VERSION, DOMAIN
-from .redact import REDACTED, redact
+from .redact import redact_arguments
 
 OUTCOME_STARTED = "started"
 OUTCOME_INTERRUPTED = "interrupted"
@@ -44,7 +44,6 @@ MAX_TOTAL_BYTES = 1_500_000  # every record together
 _INT_LIMIT = 2**53  # beyond this, integers are stored as text (JSON/orjson safe)
 
 # Device commands whose positional arguments hold a lock code: (command, argument index).
-_CODE_COMMANDS = {"setcode": 1}
 
 
 def _cut(text: str, limit: int) -> str:
@@ -86,27 +85,13 @@ def bound(value: Any, depth: int = 0) -> Any:
     return _scalar(value)
 
 
-def _redact_commands(value: Any) -> Any:
-    """Hide the lock code of ``setCode`` commands (positional, so no key names it)."""
-    if isinstance(value, dict):
-        out = {k: _redact_commands(v) for k, v in value.items()}
-        index = _CODE_COMMANDS.get(str(out.get("command", "")).lower())
-        arguments = out.get("arguments")
-        if index is not None and isinstance(arguments, list) and len(arguments) > index:
-            out["arguments"] = [REDACTED if i == index else a for i, a in enumerate(arguments)]
-        return out
-    if isinstance(value, list | tuple):
-        return [_redact_commands(v) for v in value]
-    return value
-
-
 def _size(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, default=str).encode())
 
 
 def redact_args(args: dict[str, Any]) -> dict[str, Any]:
     """Tool arguments as stored: secrets redacted, everything bounded (<= MAX_RECORD_BYTES)."""
-    safe = bound(_redact_commands(redact(args)))
+    safe = bound(redact_arguments(args))
     if not isinstance(safe, dict):
         return {}
     size = _size(safe)

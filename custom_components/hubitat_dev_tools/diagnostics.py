@@ -13,6 +13,7 @@ from .domain_data import get_domain_data
 from .hub.errors import HubError
 from .hub_alerts import async_health_diagnostics
 from .mcp_exposure import exposure_state
+from .redact import redact, redact_arguments
 from .runtime import HubitatConfigEntry
 from .tools.surface import registry, served_tools, visibility
 
@@ -28,6 +29,16 @@ TO_REDACT = {
     "zipCode",
     "unique_id",
 }
+
+
+# Tool arguments whose values are typed by the hub (driver preferences, app settings): the
+# audit trail cannot tell a password-type one, so diagnostics keep their names only.
+def _audit_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """One audit record for diagnostics: redacted, typed argument values dropped."""
+    out: dict[str, Any] = redact(entry)
+    if isinstance(out.get("args"), dict):
+        out["args"] = redact_arguments(out["args"])
+    return out
 
 
 def _surface(hass: HomeAssistant) -> dict[str, Any]:
@@ -50,7 +61,7 @@ async def async_get_config_entry_diagnostics(
     except HubError as err:
         info = {"error": str(err)}
     domain = get_domain_data(hass)
-    return async_redact_data(
+    data: dict[str, Any] = async_redact_data(
         {
             "entry": {"data": dict(entry.data), "options": dict(entry.options)},
             "hub": info,
@@ -64,8 +75,11 @@ async def async_get_config_entry_diagnostics(
             "mcp_server_exposure": exposure_state(hass),
             "tool_surface": _surface(hass),
             "audit_total": len(domain.audit) if domain else 0,
-            "audit_recent": domain.audit.recent(50) if domain else [],
+            "audit_recent": [_audit_entry(e) for e in domain.audit.recent(50)] if domain else [],
             "audit_stats": domain.audit.stats() if domain else {},
         },
         TO_REDACT,
     )
+    # then the value-aware rules (lock codes, tokens and secrets in any spelling)
+    redacted: dict[str, Any] = redact(data)
+    return redacted

@@ -5,8 +5,15 @@ Rules are value-aware, not only by key name:
 - lock codes (the ``lockCodes`` attribute, a JSON string or an object of slots): slot
   numbers and names are kept, every code is replaced;
 - keys that name a secret (tokens, passwords, secrets, cookies, API keys, PINs) at any depth;
-- (callers add more specific rules through :func:`redact_input` for typed inputs such as
-  password-type app settings and driver preferences).
+- typed inputs and preferences (``{"name", "type", "value"}`` shapes: app page inputs,
+  driver preferences, hub snapshots): the value of a password-type one, or of one whose
+  NAME is a secret (``clientSecret``), is replaced (:func:`redact_input` for callers that
+  hold the type apart from the value);
+- events and attribute records (``{"name": "lockCodes", "value": ...}``): the value by the
+  attribute's rule, and the same value inside their description text;
+- lock commands (``{"command": "setCode", "arguments": [slot, pin, name]}``): the PIN;
+- free text that is known to carry values (log messages, event descriptions, error
+  snippets): lock-code JSON and ``token=...``-style pairs (:func:`redact_text`).
 
 No Home Assistant import here: managers, the audit trail and the glue all use it.
 """
@@ -71,18 +78,204 @@ def redact_input(input_type: str | None, value: Any) -> Any:
     return value
 
 
+# Commands whose arguments carry a secret: command name -> argument positions.
+SECRET_COMMAND_ARGS = {"setcode": (1,)}
+# Keys whose string value is free text that may quote a value (log lines, descriptions).
+TEXT_KEYS = frozenset({"message", "msg", "description", "descriptiontext", "snippet", "data"})
+# Value keys of an input/preference/event record.
+_VALUE_KEYS = ("value", "defaultValue", "currentValue")
+# Keys of a secret input's record that carry its value (``sent``/``now``: an edit's report).
+_SECRET_RECORD_KEYS = (*_VALUE_KEYS, "default", "sent", "now")
+_CODE_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*(?:\\?"))([^"\\]*)')
+_CODE_NUM_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*)(\d+)')
+_PAIR_IN_TEXT = re.compile(
+    r"((?:access_token|accessToken|token|password|passwd|client_secret|clientSecret|"
+    r"HUBSESSION|JSESSIONID)\s*[=:]\s*)([^&\s\"',;}]+)",
+    re.IGNORECASE,
+)
+
+
+def redact_text(text: str) -> str:
+    """Free text with quoted lock codes and ``token=...`` / ``password: ...`` pairs
+    replaced (log messages, event descriptions, hub error snippets)."""
+    if not text:
+        return text
+    text = _CODE_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
+    text = _CODE_NUM_IN_TEXT.sub(lambda m: m.group(1) + f'"{REDACTED}"', text)
+    return _PAIR_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str | list | dict) and not value)
+
+
+def _record(value: dict[Any, Any], names: frozenset[str]) -> dict[str, Any]:
+    """An input, preference, event or command record with its secret values replaced."""
+    out = {str(k): _walk(v, str(k), names) for k, v in value.items()}
+    name = value.get("name")
+    name = name if isinstance(name, str) else ""
+    kind = value.get("type")
+    if name.lower() in LOCK_CODE_ATTRIBUTES:
+        for vk in _VALUE_KEYS:
+            if vk in value:
+                out[vk] = redact_lock_codes(value[vk])
+    elif (
+        (isinstance(kind, str) and kind.lower() in SECRET_INPUT_TYPES)
+        or is_secret_key(name)
+        or name in names
+    ):
+        for vk in _SECRET_RECORD_KEYS:
+            if not _empty(value.get(vk)):
+                out[vk] = REDACTED
+    command = value.get("command")
+    args = value.get("arguments")
+    if isinstance(command, str) and isinstance(args, list):
+        positions = SECRET_COMMAND_ARGS.get(command.lower(), ())
+        out["arguments"] = [
+            REDACTED if i in positions else a for i, a in enumerate(out["arguments"])
+        ]
+    return out
+
+
+def secret_input_names(value: Any) -> frozenset[str]:
+    """Names of the password-type inputs/preferences declared anywhere in ``value``."""
+    names: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            kind, name = node.get("type"), node.get("name")
+            if isinstance(kind, str) and kind.lower() in SECRET_INPUT_TYPES and name:
+                names.add(str(name))
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list | tuple):
+            for v in node:
+                walk(v)
+
+    walk(value)
+    return frozenset(names)
+
+
+def redact_document(value: Any, *, types_from: Any = None) -> Any:
+    """:func:`redact` for a whole app page, snapshot or export: a setting is also replaced
+    wherever it appears by name (``settings: {name: value}`` maps, ``{name, sent, now}``
+    records) when the document (or ``types_from``, the raw page it was built from)
+    declares it password-type."""
+    names = secret_input_names(value) | secret_input_names(types_from)
+    out = _walk(value, "", names)
+    # the same secret quoted elsewhere (a Maker API page shows URLs with its token)
+    found = _secret_values(value, names) | _secret_values(types_from, names)
+    return _scrub(out, sorted(found, key=len, reverse=True)) if found else out
+
+
+# Secrets shorter than this are not searched for in other strings (too many false hits).
+_MIN_SCRUB_CHARS = 6
+
+
+def _secret_values(value: Any, names: frozenset[str]) -> set[str]:
+    """The string values :func:`_walk` replaces in ``value`` (to find them quoted elsewhere)."""
+    found: set[str] = set()
+
+    def walk(node: Any, key: str = "") -> None:
+        if isinstance(node, dict):
+            name = node.get("name")
+            kind = node.get("type")
+            secret_record = isinstance(name, str) and (
+                is_secret_key(name)
+                or name in names
+                or (isinstance(kind, str) and kind.lower() in SECRET_INPUT_TYPES)
+            )
+            for k, v in node.items():
+                if secret_record and k in _SECRET_RECORD_KEYS and isinstance(v, str):
+                    found.add(v)
+                walk(v, str(k))
+        elif isinstance(node, list | tuple):
+            for v in node:
+                walk(v, key)
+        elif isinstance(node, str) and key and (is_secret_key(key) or key in names):
+            found.add(node)
+
+    walk(value)
+    return {v for v in found if len(v) >= _MIN_SCRUB_CHARS and v != REDACTED}
+
+
+def _scrub(value: Any, secrets: list[str]) -> Any:
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, REDACTED)
+        return value
+    if isinstance(value, dict):
+        return {k: _scrub(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v, secrets) for v in value]
+    return value
+
+
 def redact(value: Any, key: str = "") -> Any:
     """A copy of ``value`` with every secret replaced, at any depth.
 
     ``key`` is the name the value is found under (attribute names count: ``lockCodes``).
     """
+    return _walk(value, key, frozenset())
+
+
+def _walk(value: Any, key: str, names: frozenset[str]) -> Any:
     if key:
-        if key.lower() in LOCK_CODE_ATTRIBUTES:
+        lowered = key.lower()
+        if lowered in LOCK_CODE_ATTRIBUTES:
             return redact_lock_codes(value)
-        if is_secret_key(key) and value not in (None, "", [], {}):
+        if (is_secret_key(key) or key in names) and not _empty(value):
             return REDACTED
+        if lowered in TEXT_KEYS and isinstance(value, str):
+            return redact_text(value)
     if isinstance(value, dict):
-        return {k: redact(v, str(k)) for k, v in value.items()}
+        if "name" in value or "command" in value:
+            return _record(value, names)
+        return {k: _walk(v, str(k), names) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [redact(v, key if key.lower() in LOCK_CODE_ATTRIBUTES else "") for v in value]
+        inner = key if key.lower() in LOCK_CODE_ATTRIBUTES else ""
+        return [_walk(v, inner, names) for v in value]
     return value
+
+
+def strip_redacted(value: Any) -> tuple[Any, list[str]]:
+    """A copy of a document to send back to the hub with every redacted value of an input
+    record left out (the hub keeps the input unset instead of storing the placeholder);
+    and the names of those inputs, to be entered again."""
+    names: list[str] = []
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            out = {k: walk(v) for k, v in node.items()}
+            dropped = [k for k in _SECRET_RECORD_KEYS if out.get(k) == REDACTED]
+            if dropped and "name" in out:
+                names.append(str(out["name"]))
+                for k in dropped:
+                    del out[k]
+            return out
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(value), names
+
+
+# Tool arguments whose values are typed by the hub, not by the call (driver preferences,
+# app settings): the call does not say which is a password, so none of their values is kept.
+TYPED_VALUE_ARGS = ("preferences", "settings")
+
+
+def redact_arguments(args: dict[str, Any]) -> dict[str, Any]:
+    """A tool call's arguments as they may be recorded (audit trail, diagnostics): redacted,
+    and the values of typed-value arguments replaced (their names kept)."""
+    out: dict[str, Any] = redact(args)
+    for key in TYPED_VALUE_ARGS:
+        value = out.get(key)
+        if isinstance(value, dict):
+            out[key] = dict.fromkeys(value, REDACTED)
+        elif isinstance(value, list):
+            out[key] = [
+                {**v, "value": REDACTED} if isinstance(v, dict) and "value" in v else v
+                for v in value
+            ]
+    return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -39,6 +40,12 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 Expect = Literal["json", "text", "bytes", "any", "discard"]
 _PEEK_BYTES = 2048
+# token/password pairs a hub error body may echo (query strings, posted forms)
+_SECRET_PAIR = re.compile(
+    r"((?:access_token|accessToken|password|passwd|token|HUBSESSION|JSESSIONID)\s*[=:]\s*)"
+    r"[^&\s\"'<>,;]+",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +107,12 @@ class _Reply:
     cookies: dict[str, str]
 
 
+def _redact_pairs[T: (str, str | None)](text: T) -> T:
+    """Hub text with ``token=...``/``password: ...`` pairs replaced (hub/ cannot import the
+    integration's redact module; the snippet rules match its free-text rules)."""
+    return _SECRET_PAIR.sub(r"\1**REDACTED**", text) if text else text
+
+
 def check_success(answer: Any, what: str) -> None:
     """Raise :class:`HubRefusedError` if ``answer`` is the hub's failure envelope.
 
@@ -107,7 +120,7 @@ def check_success(answer: Any, what: str) -> None:
     usually with the reason in ``message``/``errorMessage``/``error``.
     """
     if isinstance(answer, dict) and answer.get("success") in (False, "false"):
-        reason = failure_reason(answer)
+        reason = _redact_pairs(failure_reason(answer))
         raise HubRefusedError(
             f"The hub refused to {what}: {reason or 'no reason given'}", reason=reason
         )
@@ -122,7 +135,9 @@ def require_success(answer: Any, what: str) -> dict[str, Any]:
     check_success(answer, what)
     if isinstance(answer, dict) and answer.get("success") in (True, "true"):
         return answer
-    detail = failure_reason(answer) or (None if isinstance(answer, dict) else str(answer)[:200])
+    detail = _redact_pairs(
+        failure_reason(answer) or (None if isinstance(answer, dict) else str(answer)[:200])
+    )
     raise HubRefusedError(f"The hub did not {what}: {detail or 'no reason given'}", reason=detail)
 
 
@@ -358,12 +373,12 @@ class HubClient:
                 check_success(answer, what)
             return answer
 
-    @staticmethod
-    def _decode(status: int, body: str, path: str, expect: Expect) -> Any:
+    def _decode(self, status: int, body: str, path: str, expect: Expect) -> Any:
         if status == 404:
             raise HubNotFoundError(f"The hub has no {path.split('?')[0]} (HTTP 404)")
         if status >= 400:
-            snippet = body.strip()[:300]
+            # a hub body may echo a request (a token in a URL, a posted form): redacted
+            snippet = _redact_pairs(self.redact(body.strip()))[:300]
             raise HubBadResponseError(
                 f"The hub answered HTTP {status} to {path.split('?')[0]}"
                 + (f": {snippet}" if snippet else ""),

@@ -16,6 +16,7 @@ from ..hub.devices import fetch_device_events
 from ..hub.events import LOG_PATH, HubEvent, HubSocket, LogLine, level_rank, parse_log_frame
 from ..hub.logs import fetch_location_events
 from ..hub.state_cache import EventPredicate, LogPredicate, StateCache
+from ..redact import redact
 
 DeviceAllowed = Callable[[str], bool]
 
@@ -91,7 +92,8 @@ def history_row(row: dict[str, Any], source: str) -> dict[str, Any]:
         out["device_id"] = str(row["deviceId"])
     if row.get("descriptionText"):
         out["description"] = row["descriptionText"]
-    return out
+    redacted: dict[str, Any] = redact(out)
+    return redacted
 
 
 NO_LOG_RING_NOTE = (
@@ -130,13 +132,13 @@ class LiveEventsManager:
             lines = await self._listen_logs(match, window, limit)
             via = "one_shot_socket"
         out: dict[str, Any] = {
-            "lines": [line.as_dict() for line in lines],
+            "lines": [redact(line.as_dict()) for line in lines],
             "count": len(lines),
             "listened_s": round(time.monotonic() - started, 2),
             "via": via,
         }
         if include_recent:
-            out["recent"] = [line.as_dict() for line in reversed(recent)]
+            out["recent"] = [redact(line.as_dict()) for line in reversed(recent)]
             if cache is None:
                 out["recent_note"] = NO_LOG_RING_NOTE
         if len(lines) >= limit:
@@ -165,7 +167,7 @@ class LiveEventsManager:
         if cache is not None:
             events = cache.recent_events(event_filter.predicate(device_allowed), limit=limit)
             return {
-                "events": [e.as_dict() for e in events],
+                "events": [redact(e.as_dict()) for e in events],
                 "count": len(events),
                 "ring_size": len(cache.events),
                 "freshness": cache.freshness(),

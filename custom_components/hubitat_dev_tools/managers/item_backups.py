@@ -29,6 +29,7 @@ from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.errors import HubNotFoundError
 from ..hub.files import delete_file, list_files, read_text_file, valid_file_name, write_file
+from ..redact import redact_document
 from .files import unique_name
 
 PREFIX = "hdt-backup_"
@@ -129,7 +130,8 @@ class ItemBackups:
             raise ToolError(f"Backup {file} is not valid JSON; it cannot be used.") from err
         if not isinstance(data, dict):
             raise ToolError(f"Backup {file} does not hold an item snapshot.")
-        return data
+        redacted: dict[str, Any] = redact_document(data)  # backups written before redaction
+        return redacted
 
     async def save(
         self,
@@ -180,7 +182,7 @@ class ItemBackups:
             "id": item_id,
             "saved_at": now.isoformat(timespec="seconds"),
             "reason": reason,
-            **payload,
+            **redact_document(payload),  # File Manager files are readable on the LAN
         }
         await write_file(self._client, name, json.dumps(doc, indent=1).encode())
         self._newest[key] = name

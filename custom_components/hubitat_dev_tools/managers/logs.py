@@ -29,6 +29,7 @@ from ..hub.logs import (
     strip_tags,
 )
 from ..hub.models import parse_hub_time
+from ..redact import redact
 
 PAGE_BUDGET_BYTES = 80_000
 MESSAGE_MAX_CHARS = 1500
@@ -156,7 +157,7 @@ class LogsManager:
         page: list[dict[str, Any]] = []
         used = 0
         for line in matched[offset : offset + limit]:
-            item = line.as_dict()
+            item = redact(line.as_dict())
             item["message"] = _cut(item["message"])
             size = len(json.dumps(item, ensure_ascii=False).encode())
             if page and used + size > PAGE_BUDGET_BYTES:
@@ -212,7 +213,9 @@ class LogsManager:
                     )
                 )
         merged.sort(key=lambda t: t[0] or datetime.min.replace(tzinfo=UTC), reverse=True)
-        items = [{k: v for k, v in item.items() if v is not None} for _w, item in merged[:limit]]
+        items = [
+            redact({k: v for k, v in item.items() if v is not None}) for _w, item in merged[:limit]
+        ]
         return {"events": items, "count": len(items), "total_matched": len(merged)}
 
     async def performance(self, kind: str, sort_by: str, limit: int) -> dict[str, Any]:

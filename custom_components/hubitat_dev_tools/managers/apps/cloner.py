@@ -19,6 +19,7 @@ from ...hub.apps import InstalledApp, fetch_app_tree, set_app_disabled
 from ...hub.client import HubClient
 from ...hub.devices import fetch_devices
 from ...hub.errors import HubBadResponseError, HubError
+from ...redact import redact_document, strip_redacted
 from ..files import FilesManager, check_name
 from ..item_backups import ItemBackups
 from .export_doc import describe_export, export_root, parse_export, read_export_source
@@ -187,7 +188,9 @@ class AppCloner:
                 f"The hub's App Cloner export of app {app.id} could not be read: {err}",
                 hint="This firmware's export format may differ; report the firmware version.",
             ) from err
-        return doc, repaired, left
+        # exports are shown, saved to the File Manager and kept in item backups: no secret
+        # setting travels (an import leaves those to be entered again)
+        return redact_document(doc), repaired, left
 
     async def export_app(self, app_id: str, save_as: str | None) -> dict[str, Any]:
         """Export one app (with its child apps) to the cloner's JSON; large ones go to a file."""
@@ -418,6 +421,7 @@ class AppCloner:
             self._client, self._backups, export, from_file, from_backup
         )
         doc, repaired = parse_export(text)
+        doc, reenter = strip_redacted(doc)  # our exports carry no secret setting
         original_id, first = export_root(doc)
         app_type = str(first.get("appTypeName") or "")
         devs = doc.get("deviceReplacements")
@@ -509,5 +513,7 @@ class AppCloner:
             out["missing_devices"] = missing
         if repaired:
             out["repaired_escaping"] = True
+        if reenter:
+            out["secrets_to_reenter"] = reenter
         _add_warnings(out, warning, left)
         return out

@@ -19,6 +19,7 @@ from ...hub.apps import (
 from ...hub.client import HubClient
 from ...hub.devices import fetch_device_raw
 from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError
+from ...redact import redact_document
 from ..item_backups import ItemBackups, SavedBackup
 from .page_model import bounded, summarize_page, text_of
 
@@ -153,7 +154,10 @@ class AppManager:
             out["scheduled_jobs"] = bounded(status.get("scheduledJobs") or [])
             out["child_app_count"] = status.get("childAppCount")
             out["child_device_count"] = status.get("childDeviceCount")
-        return out
+        # secrets leave no app read: password-type settings (by the page's types, also in
+        # the settings map), tokens and OAuth secrets in state (by key)
+        redacted: dict[str, Any] = redact_document(out, types_from=config)
+        return redacted
 
     async def set_disabled(self, app_id: str, disabled: bool) -> AppDisabled:
         """Enable or disable an app; verified by reading it back."""

@@ -10,6 +10,7 @@ from ...errors import ToolError
 from ...hub.app_page import AppPage, Setting
 from ...hub.client import HubClient
 from ...hub.devices import fetch_devices
+from ...redact import redact_document
 from ..item_backups import ItemBackups
 from .cloner import UNCLONEABLE_TYPES
 from .installed import AppManager
@@ -112,4 +113,5 @@ class AppSettingsManager:
             )
         if repairs:
             out["repairs"] = repairs
-        return out
+        redacted: dict[str, Any] = redact_document(out, types_from=form.config)
+        return redacted

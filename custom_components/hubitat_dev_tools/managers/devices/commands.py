@@ -13,6 +13,7 @@ from ...hub.client import HubClient
 from ...hub.devices import run_command
 from ...hub.errors import HubError
 from ...hub.models import Command, CommandParam, DeviceDetail
+from ...redact import redact
 
 if TYPE_CHECKING:
     from .query import DeviceManager
@@ -81,9 +82,15 @@ class PreparedCommand:
     device_id: str
     device_label: str
     command: str
-    args: list[TypedArgument]
+    args: list[TypedArgument]  # as shown in results: secret arguments (a PIN) redacted
     repairs: list[str] = field(default_factory=list)
     sensitive: bool = False
+    wire_args: list[TypedArgument] | None = None  # what is sent, when it differs from args
+
+    @property
+    def sent_args(self) -> list[TypedArgument]:
+        """The arguments as sent to the hub."""
+        return self.args if self.wire_args is None else self.wire_args
 
 
 def _coerce_arg(param: CommandParam, value: Any, repairs: list[str]) -> Any:
@@ -184,13 +191,15 @@ def prepare_command(
     sensitive = bool(SENSITIVE_CAPABILITIES.intersection(detail.summary.capabilities)) and (
         cmd.name not in HARMLESS_COMMANDS
     )
+    shown = redact({"command": cmd.name, "arguments": [t["value"] for t in typed]})["arguments"]
     return PreparedCommand(
         device_id=detail.summary.id,
         device_label=label,
         command=cmd.name,
-        args=typed,
+        args=[{"type": t["type"], "value": v} for t, v in zip(typed, shown, strict=True)],
         repairs=repairs,
         sensitive=sensitive,
+        wire_args=typed if shown != [t["value"] for t in typed] else None,
     )
 
 
@@ -271,7 +280,7 @@ class DeviceCommands:
         """Send a prepared command to the hub."""
         if self._devices.cache is not None:
             self._devices.cache.mark_dirty(prepared.device_id)
-        await run_command(self._client, prepared.device_id, prepared.command, prepared.args)
+        await run_command(self._client, prepared.device_id, prepared.command, prepared.sent_args)
 
     async def execute_many(
         self, prepared: list[PreparedCommand], *, concurrency: int = BATCH_CONCURRENCY

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -31,6 +31,7 @@ from ...hub.models import (
     parse_hub_time,
 )
 from ...hub.state_cache import StateCache
+from ...redact import redact
 from .admin import DeviceAdmin
 from .commands import DeviceCommands
 from .compatible import CompatibleDevices
@@ -89,6 +90,22 @@ def _no_device(device_id: str) -> HubNotFoundError:
     )
 
 
+def redacted_summary(dev: DeviceSummary) -> DeviceSummary:
+    """A copy of a device with secret states (lock codes...) replaced: what leaves here."""
+    return replace(dev, states={k: redact(v, k) for k, v in dev.states.items()})
+
+
+def redacted_detail(detail: DeviceDetail) -> DeviceDetail:
+    """A copy of a device's detail with secret states and password-type preferences replaced."""
+    return replace(
+        detail,
+        summary=redacted_summary(detail.summary),
+        attributes=[replace(a, value=redact(a.value, a.name)) for a in detail.attributes],
+        preferences=redact(detail.preferences),
+        raw_device=redact(detail.raw_device),
+    )
+
+
 def _clean_text(value: Any) -> Any:
     return _TAG_RE.sub("", value).strip() if isinstance(value, str) else value
 
@@ -114,12 +131,14 @@ class DeviceManager:
             devices, _fresh = await self.cache.read_devices()
         else:
             devices = await fetch_devices(self._client)
-        out = [d for d in devices if (allowed is None or allowed(d.id)) and flt.matches(d)]
+        # filters see what the result shows (no guessing a lock code through value=)
+        shown = [redacted_summary(d) for d in devices if allowed is None or allowed(d.id)]
+        out = [d for d in shown if flt.matches(d)]
         return sorted(out, key=lambda d: (d.display_name.lower(), d.id))
 
     async def get_device(self, device_id: str) -> DeviceDetail:
-        """Full detail of one device."""
-        return await fetch_device(self._client, device_id)
+        """Full detail of one device (secrets redacted)."""
+        return redacted_detail(await fetch_device(self._client, device_id))
 
     async def get_device_full(self, device_id: str) -> DeviceDetail:
         """Full detail plus allowed attribute values (from the Maker API when configured)."""
@@ -136,7 +155,7 @@ class DeviceManager:
             for state in detail.attributes:
                 if state.name in allowed_values:
                     state.values = allowed_values[state.name]
-        return detail
+        return redacted_detail(detail)
 
     async def read_attribute(self, device_ids: list[str], attribute: str) -> dict[str, Any]:
         """Current value of ``attribute`` on each device (one request for one or many; none
@@ -164,7 +183,7 @@ class DeviceManager:
                     f"Device {dev_id} ({dev.display_name}) has no attribute '{attribute}'. "
                     f"Its attributes: {', '.join(sorted(dev.states)) or 'none'}."
                 )
-            out[dev_id] = dev.states[attribute]
+            out[dev_id] = redact(dev.states[attribute], attribute)
         return out
 
     async def events(
@@ -201,7 +220,7 @@ class DeviceManager:
                 if ev.get(src) not in (None, "", "null"):
                     item[dst] = _clean_text(ev.get(src))
             item["is_state_change"] = bool(ev.get("isStateChange"))
-            out.append(item)
+            out.append(redact(item))
             if len(out) >= limit:
                 break
         return out
