@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -22,7 +22,6 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
 from .const import (
-    BACKUP_MAX_AGE_SECONDS,
     DEFAULT_ALLOW_READ,
     DEFAULT_ALLOW_WRITE,
     DOMAIN,
@@ -226,7 +225,12 @@ def check_devices(rt: HubRuntime, args: dict[str, Any]) -> None:
 
 
 async def check_destructive(rt: HubRuntime, args: dict[str, Any]) -> None:
-    """Destructive tier: confirm=true and a hub backup no older than 24 hours."""
+    """Destructive tier: confirm=true and a hub backup no older than 24 hours.
+
+    The backup is checked against the hub's own backup list at call time (reused for a few
+    seconds at most, cleared by our own backup create/delete/restore): a deleted backup or
+    one dated in the future does not count.
+    """
     if args.get("confirm") is not True:
         raise ToolError(
             "This operation is destructive and needs confirm=true. Nothing was changed.",
@@ -234,19 +238,21 @@ async def check_destructive(rt: HubRuntime, args: dict[str, Any]) -> None:
             hint="Tell the user exactly what will be lost, get their agreement, then call again "
             "with confirm=true.",
         )
-    now = datetime.now(UTC)
-    max_age = timedelta(seconds=BACKUP_MAX_AGE_SECONDS)
-    backups = rt.hub.backups
-    if backups.last_backup_at and now - backups.last_backup_at <= max_age:
+    evidence = await rt.hub.backups.destructive_evidence()
+    if evidence.backup is not None:
         return
-    newest_backup = await backups.newest()
-    newest = newest_backup.created if newest_backup else None
-    if newest is None or now - newest > max_age:
-        age = f"the newest is from {newest.isoformat(timespec='minutes')}" if newest else "none"
-        raise ToolError(
-            f"Destructive operations need a hub backup from the last 24 hours ({age}). "
-            "Nothing was changed.",
-            code="backup_required",
-            hint="Create a backup first (hub_create_backup, or the hub's Settings > Backup and "
-            "Restore), then retry. See hub_get_tool_guide(section='safety').",
-        )
+    newest = evidence.newest.created if evidence.newest else None
+    if newest is None:
+        age = "the hub lists none"
+    elif newest > datetime.now(UTC):
+        age = f"the newest is dated in the future, {newest.isoformat(timespec='minutes')}"
+    else:
+        age = f"the newest is from {newest.isoformat(timespec='minutes')}"
+    raise ToolError(
+        f"Destructive operations need a hub backup from the last 24 hours ({age}). "
+        "Nothing was changed.",
+        code="backup_required",
+        hint="Create a backup first (hub_create_backup, or the hub's Settings > Backup and "
+        "Restore), check that hub_list_backups shows it, then retry. See "
+        "hub_get_tool_guide(section='safety').",
+    )
