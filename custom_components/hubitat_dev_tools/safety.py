@@ -11,7 +11,7 @@ The option checks are also what hides tools: ``option_refusal`` is the single so
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -31,6 +31,7 @@ from .const import (
     OPT_DISABLED_GATEWAYS,
     OPT_DISABLED_TOOLS,
 )
+from .device_refs import device_refs
 from .errors import ToolError
 from .runtime import HubRuntime
 
@@ -191,29 +192,16 @@ def device_predicate(rt: HubRuntime) -> Callable[[str], bool]:
     return lambda device_id: str(device_id).strip() in allowed
 
 
-def _device_ids_in(value: Any, key: str = "") -> Iterator[str]:
-    """Yield every device id an argument names: keys ending in device_id / device_ids.
-
-    Walks nested dicts and lists, so batch shapes like ``commands[].device_id`` and
-    ``device_ids`` are covered for every tool without per-tool code.
-    """
-    k = key.lower()
-    if isinstance(value, dict):
-        for sub_key, sub in value.items():
-            yield from _device_ids_in(sub, str(sub_key))
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _device_ids_in(item, key if k.endswith("device_ids") else "")
-    elif value is not None and (k.endswith("device_id") or k.endswith("device_ids")):
-        yield str(value).strip()
-
-
 def check_devices(rt: HubRuntime, args: dict[str, Any]) -> None:
-    """Refuse a call that names a device outside this hub's allowlist (before ``run``)."""
+    """Refuse a call that names a device outside this hub's allowlist (before ``run``).
+
+    Every reference counts, at any depth and in any spelling (``device_refs``): batch
+    entries, Visual Rule nodes' ``deviceIds``, app-settings device inputs.
+    """
     allowed = allowed_device_ids(rt)
     if allowed is None:
         return
-    refused = sorted({d for d in _device_ids_in(args) if d not in allowed})
+    refused = sorted(d for d in device_refs(args) if d not in allowed)
     if refused:
         raise ToolError(
             f"Device(s) {', '.join(refused)} are outside the assistant's device allowlist for "
