@@ -12,7 +12,10 @@ import: managers use it too. The shapes it knows, at any depth:
   objects carrying an ``id``;
 - app-settings inputs (the ``settings`` object of hub_update_app_settings): a value given as
   a list of numeric ids (or, when the caller knows the page's device inputs and passes
-  ``device_inputs``, any value of those inputs).
+  ``device_inputs``, any value of those inputs);
+- the hub's own setting and input shapes (app pages, statusJson ``appSettings``): an object
+  whose ``type`` is ``capability.*``/``device.*`` names devices in its ``value``, and
+  ``deviceIdsForDeviceList`` lists the picked ids.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import re
 from collections.abc import Collection, Iterator
 from typing import Any
 
+_DEVICE_INPUT_TYPES = ("capability.", "device.")
 _ID_RE = re.compile(r"^\s*\d{1,12}\s*$")
 _SPLIT_RE = re.compile(r",")
 
@@ -31,7 +35,7 @@ def _norm(key: str) -> str:
 
 def is_device_key(key: str) -> bool:
     """True for a key that names device ids in any spelling (device_id, deviceIds, ...)."""
-    return _norm(key).endswith(("deviceid", "deviceids", "deviceidlist"))
+    return _norm(key).endswith(("deviceid", "deviceids", "deviceidlist", "deviceidsfordevicelist"))
 
 
 def _is_loose_device_key(key: str) -> bool:
@@ -83,6 +87,9 @@ def _settings_refs(
 
 def _walk(value: Any, device_inputs: Collection[str] | None = None) -> Iterator[str]:
     if isinstance(value, dict):
+        kind = value.get("type")
+        if isinstance(kind, str) and kind.startswith(_DEVICE_INPUT_TYPES) and "value" in value:
+            yield from _ids_of(value["value"], numeric_only=True)
         for key, sub in value.items():
             skey = str(key)
             if is_device_key(skey):
