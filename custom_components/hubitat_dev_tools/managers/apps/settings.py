@@ -58,10 +58,7 @@ class AppSettingsManager:
         if device_inputs:
             devices = await fetch_devices(self._client)
             known_devices = {d.id for d in devices}
-            named = device_refs(
-                {k: v for k, v in settings.items() if k in device_inputs},
-                device_inputs=device_inputs,
-            )
+            named = device_refs({"settings": settings}, device_inputs=device_inputs)
             sensitive = [
                 f"{d.display_name} ({d.id})"
                 for d in devices
