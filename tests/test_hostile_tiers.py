@@ -75,6 +75,18 @@ async def ok(mcp: Mcp, name: str, args: dict[str, Any] | None = None) -> dict[st
     return data
 
 
+async def delete_refused_for_backup(mcp: Mcp, hub: HubEmulator) -> str:
+    """hub_delete_device (confirmed) is refused with backup_required; the device stays."""
+    target = device(hub, "Garage Light")
+    before = len(hub.requests)
+    data = await refused(
+        mcp, "hub_delete_device", {"device_id": str(target.id), "confirm": True}, "backup_required"
+    )
+    assert "Nothing was changed" in data["message"]
+    assert writes_since(hub, before) == [] and target.id in hub.state.devices
+    return str(data["message"])
+
+
 # ------------------------------------------------------------------ 3: the destructive tier
 
 
@@ -85,14 +97,7 @@ async def test_deleted_backup_no_longer_satisfies_the_gate(mcp: Mcp, hub: HubEmu
     await ok(mcp, "hub_delete_backup", {"file_name": name, "confirm": True})
     listed = await ok(mcp, "hub_list_backups")
     assert listed["destructive_tier_satisfied"] is False
-    target = device(hub, "Garage Light")
-    before = len(hub.requests)
-    data = await refused(
-        mcp, "hub_delete_device", {"device_id": str(target.id), "confirm": True}, "backup_required"
-    )
-    assert "Nothing was changed" in data["message"]
-    assert writes_since(hub, before) == []
-    assert target.id in hub.state.devices
+    await delete_refused_for_backup(mcp, hub)
 
 
 async def test_created_backup_counts_only_once_listed(
@@ -104,25 +109,15 @@ async def test_created_backup_counts_only_once_listed(
     monkeypatch.setattr(hub.home, "mark_backup_now", vanishing_backup)
     made = await ok(mcp, "hub_create_backup")
     assert made["verified"] is False and made["backup"] is None
-    target = device(hub, "Garage Light")
-    before = len(hub.requests)
-    await refused(
-        mcp, "hub_delete_device", {"device_id": str(target.id), "confirm": True}, "backup_required"
-    )
-    assert writes_since(hub, before) == [] and target.id in hub.state.devices
+    await delete_refused_for_backup(mcp, hub)
 
 
 async def test_future_dated_backup_does_not_count(mcp: Mcp, hub: HubEmulator) -> None:
     hub.state.backups.append(Backup("future.lzf", dt_util.utcnow() + timedelta(days=3), 10))
     listed = await ok(mcp, "hub_list_backups")
     assert listed["destructive_tier_satisfied"] is False
+    assert "future" in await delete_refused_for_backup(mcp, hub)
     target = device(hub, "Garage Light")
-    before = len(hub.requests)
-    data = await refused(
-        mcp, "hub_delete_device", {"device_id": str(target.id), "confirm": True}, "backup_required"
-    )
-    assert "future" in data["message"]
-    assert writes_since(hub, before) == [] and target.id in hub.state.devices
     # a few seconds of clock skew are tolerated
     hub.state.backups.append(Backup("skew.lzf", dt_util.utcnow() + timedelta(seconds=30), 10))
     await ok(mcp, "hub_delete_device", {"device_id": str(target.id), "confirm": True})
@@ -388,12 +383,17 @@ def test_device_refs_with_known_device_inputs() -> None:
     assert not is_device_key("device_name")
 
 
+def allow_only_the_light(hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator) -> Device:
+    """Allowlist only the Garage Light; return the (now outside) Front Door Lock."""
+    light = device(hub, "Garage Light")
+    hass.config_entries.async_update_entry(entry, options={OPT_ALLOWED_DEVICES: [str(light.id)]})
+    return device(hub, "Front Door Lock")
+
+
 async def test_visual_rule_cannot_unlock_an_allowlisted_out_lock(
     hass: HomeAssistant, entry: MockConfigEntry, mcp: Mcp, hub: HubEmulator
 ) -> None:
-    lock = device(hub, "Front Door Lock")
-    light = device(hub, "Garage Light")
-    hass.config_entries.async_update_entry(entry, options={OPT_ALLOWED_DEVICES: [str(light.id)]})
+    lock = allow_only_the_light(hass, entry, hub)
     rules_before = dict(hub.state.dev.vrb)
     before = len(hub.requests)
     node = {"type": "command", "deviceIds": [lock.id], "command": "unlock"}
@@ -411,9 +411,7 @@ async def test_visual_rule_cannot_unlock_an_allowlisted_out_lock(
 async def test_app_settings_device_list_outside_the_allowlist(
     hass: HomeAssistant, entry: MockConfigEntry, mcp: Mcp, hub: HubEmulator
 ) -> None:
-    lock = device(hub, "Front Door Lock")
-    light = device(hub, "Garage Light")
-    hass.config_entries.async_update_entry(entry, options={OPT_ALLOWED_DEVICES: [str(light.id)]})
+    lock = allow_only_the_light(hass, entry, hub)
     before = len(hub.requests)
     await refused(
         mcp,
