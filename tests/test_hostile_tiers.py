@@ -323,27 +323,39 @@ async def test_bundle_install_backs_up_every_code_item(mcp: Mcp, hub: HubEmulato
     assert all(hub.files.read(name) is not None for name in saved)
 
 
-async def test_bundle_install_is_sent_once(mcp: Mcp, hub: HubEmulator) -> None:
-    hub.faults.fail_paths = {"/bundle2/uploadZipFromUrl": 503}
-    before = len(hub.requests)
-    await mcp.call(
+ONCE_CASES: list[tuple[str, dict[str, Any], str]] = [
+    (
         "hub_install_bundle",
         {"url": "https://example.com/bundles/acme-tools.zip", "confirm": True},
-    )
-    sent = [p for _m, p in hub.requests[before:] if p.startswith("/bundle2/uploadZipFromUrl")]
-    assert len(sent) == 1
+        "/bundle2/uploadZipFromUrl",
+    ),
+    (
+        "hub_delete_code",
+        {"type": "driver", "id": "2", "confirm": True},
+        "/driver/editor/deleteJson",
+    ),
+    ("hub_delete_bundle", {"bundle_id": "1", "confirm": True}, "/bundle/delete"),
+    ("hub_delete_app", {"app_id": "160", "confirm": True}, "/installedapp/forcedelete/160/"),
+    ("hub_delete_device", {"device_id": "LIGHT", "confirm": True}, "/device/forceDelete"),
+    ("hub_create_visual_rule", {"name": "Once"}, "/app/createVisualRuleBuilderRule"),
+    ("hub_delete_backup", {"file_name": "B", "confirm": True}, "/hub2/deleteLocalBackup"),
+]
 
 
-async def test_code_delete_is_sent_once(mcp: Mcp, hub: HubEmulator) -> None:
-    hub.mark_backup_now()
-    hub.faults.fail_paths = {"/driver/editor/deleteJson": 503, "/driver/deleteJson": 503}
+@pytest.mark.parametrize(("name", "args", "path"), ONCE_CASES, ids=[c[0] for c in ONCE_CASES])
+async def test_installs_and_deletes_are_never_retried(
+    mcp: Mcp, hub: HubEmulator, name: str, args: dict[str, Any], path: str
+) -> None:
+    fresh = hub.mark_backup_now()
+    if args.get("file_name") == "B":
+        args = {**args, "file_name": fresh.name}
+    if args.get("device_id") == "LIGHT":
+        args = {**args, "device_id": str(device(hub, "Garage Light").id)}
+    hub.faults.fail_paths = {path: 503}  # a busy hub: a GET would be retried once
     before = len(hub.requests)
-    is_error, _data = await mcp.call(
-        "hub_delete_code", {"type": "driver", "id": "2", "confirm": True}
-    )
-    assert is_error
-    sent = [p for _m, p in hub.requests[before:] if "delete" in p.lower() and "driver" in p]
-    assert len(sent) == 1, sent
+    is_error, data = await mcp.call(name, args)
+    assert is_error, data
+    assert len([p for _m, p in hub.requests[before:] if p.startswith(path)]) == 1
 
 
 # ------------------------------------------------------------------ 5: every device reference
