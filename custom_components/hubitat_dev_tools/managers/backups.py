@@ -118,11 +118,6 @@ class BackupManager:
         good = next((b for b in backups if counts_for_destructive(b.created, now)), None)
         return DestructiveEvidence(good, backups[0] if backups else None)
 
-    async def newest(self) -> Backup | None:
-        """The newest local backup the hub lists."""
-        backups = await self._local_backups()
-        return backups[0] if backups else None
-
     async def list(self) -> dict[str, Any]:
         """Local backups (newest first), whether one is in progress, and the schedule."""
 
