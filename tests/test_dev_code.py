@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, add_entry
+from .dns_util import use_fake_dns
 
 GOOD_DRIVER = """metadata {
     definition(name: "Test Relay", namespace: "t", author: "t") {
@@ -19,6 +21,12 @@ GOOD_DRIVER = """metadata {
 def on() { }
 def off() { }
 """
+
+
+@pytest.fixture
+def public_dns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bundle hosts resolve (the tests have no DNS)."""
+    use_fake_dns(monkeypatch)
 
 
 def saves(hub: HubEmulator) -> list[str]:
@@ -78,12 +86,16 @@ async def test_install_compile_error_verbatim(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     broken = GOOD_DRIVER.replace("def off() { }", "def off() {")
-    result = await call_tool("hub_install_code", {"type": "driver", "source": broken})
+    result = await call_tool(
+        "hub_install_code", {"type": "driver", "source": broken, "confirm": True}
+    )
     assert result.error
     assert result.data["error"] == "compile_error"
     assert "Unexpected input: '{'" in result.data["message"]
     assert "line 7" in result.data["message"]
-    ok = await call_tool("hub_install_code", {"type": "driver", "source": GOOD_DRIVER})
+    ok = await call_tool(
+        "hub_install_code", {"type": "driver", "source": GOOD_DRIVER, "confirm": True}
+    )
     assert not ok.error, ok.data
     new_id = ok.data["id"]
     assert hub.state.dev.code[("driver", int(new_id))].name == "Test Relay"
@@ -93,7 +105,9 @@ async def test_install_compile_error_verbatim(
 async def test_install_refuses_bom_before_sending(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    result = await call_tool("hub_install_code", {"type": "app", "source": "\ufeff" + GOOD_DRIVER})
+    result = await call_tool(
+        "hub_install_code", {"type": "app", "source": "\ufeff" + GOOD_DRIVER, "confirm": True}
+    )
     assert result.error and result.data["error"] == "invalid_request"
     assert saves(hub) == []
 
@@ -105,7 +119,8 @@ async def test_update_backs_up_first_and_keeps_series_original(
     original = item.source
     v1 = original.replace('capability "Refresh"', 'capability "Refresh"\n        // v1')
     result = await call_tool(
-        "hub_update_code", {"type": "driver", "id": "1", "source": v1, "expected_version": 7}
+        "hub_update_code",
+        {"type": "driver", "id": "1", "source": v1, "expected_version": 7, "confirm": True},
     )
     assert not result.error, result.data
     assert result.data["version"] == 8 and result.data["previous_version"] == 7
@@ -117,7 +132,9 @@ async def test_update_backs_up_first_and_keeps_series_original(
     paths = [p for _m, p in hub.requests]
     assert paths.index("/hub/fileManager/upload") < paths.index("/driver/saveOrUpdateJson")
     v2 = v1 + "\n// v2\n"
-    second = await call_tool("hub_update_code", {"type": "driver", "id": "1", "source": v2})
+    second = await call_tool(
+        "hub_update_code", {"type": "driver", "id": "1", "source": v2, "confirm": True}
+    )
     assert not second.error
     assert second.data["item_backup"]["reused"] is True
     assert backups(hub) == [backup]
@@ -129,13 +146,16 @@ async def test_update_version_conflict(
 ) -> None:
     src = hub.state.dev.code[("app", 1)].source + "\n// edit\n"
     stale = await call_tool(
-        "hub_update_code", {"type": "app", "id": "1", "source": src, "expected_version": 3}
+        "hub_update_code",
+        {"type": "app", "id": "1", "source": src, "expected_version": 3, "confirm": True},
     )
     assert stale.error and stale.data["error"] == "version_conflict"
     assert saves(hub) == [] and backups(hub) == []
     # the hub's own check: someone saves between our read and our save
     hub.state.dev.code[("app", 1)].version = 4
-    result = await call_tool("hub_update_code", {"type": "app", "id": "1", "source": src})
+    result = await call_tool(
+        "hub_update_code", {"type": "app", "id": "1", "source": src, "confirm": True}
+    )
     assert not result.error
     assert hub.state.dev.code[("app", 1)].version == 5
 
@@ -146,7 +166,8 @@ async def test_update_compile_error_leaves_code(
     item = hub.state.dev.code[("library", 1)]
     before = item.source
     result = await call_tool(
-        "hub_update_code", {"type": "library", "id": "1", "source": "def x() {\n}\n}"}
+        "hub_update_code",
+        {"type": "library", "id": "1", "source": "def x() {\n}\n}", "confirm": True},
     )
     assert result.error and result.data["error"] == "compile_error"
     assert "line 3" in result.data["message"]
@@ -192,7 +213,7 @@ async def test_backups_list_get_restore(
     assert [b["backup"] for b in listed.data["backups"]] == [name]
     got = await call_tool("hub_get_item_backup", {"backup": name})
     assert got.data["source"] == original and got.data["reason"] == "before delete"
-    restored = await call_tool("hub_restore_item_backup", {"backup": name})
+    restored = await call_tool("hub_restore_item_backup", {"backup": name, "confirm": True})
     assert not restored.error, restored.data
     assert restored.data["restored_as_new"] is True
     new_id = int(restored.data["id"])
@@ -207,9 +228,11 @@ async def test_restore_in_place_and_failed_restore_puts_back(
     item = hub.state.dev.code[("app", 1)]
     original = item.source
     edited = original + "\n// edited\n"
-    upd = await call_tool("hub_update_code", {"type": "app", "id": "1", "source": edited})
+    upd = await call_tool(
+        "hub_update_code", {"type": "app", "id": "1", "source": edited, "confirm": True}
+    )
     name = upd.data["item_backup"]["backup"]
-    restored = await call_tool("hub_restore_item_backup", {"backup": name})
+    restored = await call_tool("hub_restore_item_backup", {"backup": name, "confirm": True})
     assert not restored.error, restored.data
     assert item.source == original
     assert restored.data["item_backup"]["backup"] != name  # pre-restore snapshot
@@ -218,20 +241,24 @@ async def test_restore_in_place_and_failed_restore_puts_back(
     doc["source"] = original.replace("#include acme.Utils", "#include acme.Gone")
     hub.files.write(name, json.dumps(doc).encode())
     item.source = edited
-    failed = await call_tool("hub_restore_item_backup", {"backup": name})
+    failed = await call_tool("hub_restore_item_backup", {"backup": name, "confirm": True})
     assert failed.error and failed.data["error"] == "compile_error"
     assert item.source == edited
 
 
-async def test_bundles(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
+async def test_bundles(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, public_dns: None
+) -> None:
     listed = await call_tool("hub_list_bundles")
     assert listed.data["bundles"][0]["contains"]["apps"] == ["Hubitat Package Manager"]
-    bad_url = await call_tool("hub_install_bundle", {"url": "ftp://x"})
+    bad_url = await call_tool("hub_install_bundle", {"url": "ftp://x", "confirm": True})
     assert bad_url.error and bad_url.data["error"] == "invalid_arguments"
-    missing = await call_tool("hub_install_bundle", {"url": "https://example.com/nope.zip"})
+    missing = await call_tool(
+        "hub_install_bundle", {"url": "https://example.com/nope.zip", "confirm": True}
+    )
     assert missing.error and "404" in missing.data["message"]
     ok = await call_tool(
-        "hub_install_bundle", {"url": "https://example.com/bundles/acme-tools.zip"}
+        "hub_install_bundle", {"url": "https://example.com/bundles/acme-tools.zip", "confirm": True}
     )
     assert not ok.error, ok.data
     new_id = ok.data["installed"][0]["id"]
@@ -249,7 +276,8 @@ async def test_update_through_hub_security(
     await add_entry(hass, secure_hub)
     item = secure_hub.state.dev.code[("app", 1)]
     result = await call_tool(
-        "hub_update_code", {"type": "app", "id": "1", "source": item.source + "\n// secure\n"}
+        "hub_update_code",
+        {"type": "app", "id": "1", "source": item.source + "\n// secure\n", "confirm": True},
     )
     assert not result.error, result.data
     assert item.source.endswith("// secure\n")
@@ -278,7 +306,9 @@ async def test_backups_pruned_to_bound(
         name = f"hdt-backup_driver-1_202601{day:02d}-120000.json"
         hub.files.write(name, b'{"kind": "driver", "id": "1", "source": "old"}')
     src = hub.state.dev.code[("driver", 1)].source + "\n// new\n"
-    result = await call_tool("hub_update_code", {"type": "driver", "id": "1", "source": src})
+    result = await call_tool(
+        "hub_update_code", {"type": "driver", "id": "1", "source": src, "confirm": True}
+    )
     assert not result.error, result.data
     # the oldest copy (the pre-edit original) is always kept: the next oldest goes
     assert result.data["item_backup"]["pruned"] == ["hdt-backup_driver-1_20260102-120000.json"]

@@ -22,7 +22,14 @@ from hubitat_emulator import HubEmulator
 
 from . import mcp_cases
 from .conftest import setup_mcp_server
+from .dns_util import use_fake_dns
 from .mcp_client import HEADERS, Mcp
+
+
+@pytest.fixture(autouse=True)
+def _fake_dns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """hub_install_bundle's URL check resolves its host: no DNS in the tests."""
+    use_fake_dns(monkeypatch)
 
 
 async def _tools_list(mcp: Mcp) -> dict[str, dict[str, Any]]:

@@ -31,10 +31,12 @@ from .const import (
     CONF_MAKER_APP_ID,
     CONF_MAKER_TOKEN,
     CONF_USE_SSL,
+    DEFAULT_ALLOW_LOCAL_CODE_URLS,
     DEFAULT_ALLOW_READ,
     DEFAULT_ALLOW_WRITE,
     DEFAULT_SURFACE,
     DOMAIN,
+    OPT_ALLOW_LOCAL_CODE_URLS,
     OPT_ALLOW_READ,
     OPT_ALLOW_WRITE,
     OPT_ALLOWED_DEVICES,
@@ -321,6 +323,10 @@ def _options_schema(opts: Mapping[str, Any], devices: list[SelectOptionDict]) ->
             vol.Optional(OPT_ALLOWED_DEVICES, default=chosen): _multi_select(
                 devices, custom_value=True
             ),
+            vol.Required(
+                OPT_ALLOW_LOCAL_CODE_URLS,
+                default=opts.get(OPT_ALLOW_LOCAL_CODE_URLS, DEFAULT_ALLOW_LOCAL_CODE_URLS),
+            ): bool,
         }
     )
 

@@ -24,6 +24,10 @@ OPT_ALLOWED_DEVICES: Final = "allowed_devices"
 OPT_SURFACE: Final = "surface"
 SURFACE_COMPACT: Final = "compact"
 SURFACE_FLAT: Final = "flat"
+# Let the hub download code and bundles from plain http and from local/private addresses
+# (a LAN development server). Off: https to public addresses only (the hub fetches the URL).
+OPT_ALLOW_LOCAL_CODE_URLS: Final = "allow_local_code_urls"
+DEFAULT_ALLOW_LOCAL_CODE_URLS: Final = False
 DEFAULT_ALLOW_READ: Final = True
 DEFAULT_ALLOW_WRITE: Final = True
 DEFAULT_SURFACE: Final = SURFACE_COMPACT

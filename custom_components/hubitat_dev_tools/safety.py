@@ -5,33 +5,45 @@ per-gateway disable lists -> Read/Write masters -> device allowlist -> destructi
 (confirm=true plus a hub backup within 24 h). Refusals of writes and every write's outcome
 are written to the audit trail (tools/base.py).
 
+The code tier (``check_code_tier``, called by the code tools' ``run`` before anything is
+sent) needs confirm=true for putting code on the hub, and ``check_code_url`` keeps the URLs
+the hub is asked to fetch to https on public addresses unless an option allows local ones.
+The confirm rules that depend on what is on the hub (safety-system apps, sensitive devices,
+rules that command them) are applied by the managers (``managers/confirm.py``).
+
 The option checks are also what hides tools: ``option_refusal`` is the single source for
 "refused" and "hidden from tools/list and search", so the two cannot disagree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import asyncio
+import ipaddress
+import socket
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
+from urllib.parse import urlsplit
 
 from homeassistant.auth.models import User
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
 from .const import (
-    BACKUP_MAX_AGE_SECONDS,
+    DEFAULT_ALLOW_LOCAL_CODE_URLS,
     DEFAULT_ALLOW_READ,
     DEFAULT_ALLOW_WRITE,
     DOMAIN,
+    OPT_ALLOW_LOCAL_CODE_URLS,
     OPT_ALLOW_READ,
     OPT_ALLOW_WRITE,
     OPT_ALLOWED_DEVICES,
     OPT_DISABLED_GATEWAYS,
     OPT_DISABLED_TOOLS,
 )
+from .device_refs import device_refs
 from .errors import ToolError
 from .runtime import HubRuntime
 
@@ -192,29 +204,16 @@ def device_predicate(rt: HubRuntime) -> Callable[[str], bool]:
     return lambda device_id: str(device_id).strip() in allowed
 
 
-def _device_ids_in(value: Any, key: str = "") -> Iterator[str]:
-    """Yield every device id an argument names: keys ending in device_id / device_ids.
-
-    Walks nested dicts and lists, so batch shapes like ``commands[].device_id`` and
-    ``device_ids`` are covered for every tool without per-tool code.
-    """
-    k = key.lower()
-    if isinstance(value, dict):
-        for sub_key, sub in value.items():
-            yield from _device_ids_in(sub, str(sub_key))
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _device_ids_in(item, key if k.endswith("device_ids") else "")
-    elif value is not None and (k.endswith("device_id") or k.endswith("device_ids")):
-        yield str(value).strip()
-
-
 def check_devices(rt: HubRuntime, args: dict[str, Any]) -> None:
-    """Refuse a call that names a device outside this hub's allowlist (before ``run``)."""
+    """Refuse a call that names a device outside this hub's allowlist (before ``run``).
+
+    Every reference counts, at any depth and in any spelling (``device_refs``): batch
+    entries, Visual Rule nodes' ``deviceIds``, app-settings device inputs.
+    """
     allowed = allowed_device_ids(rt)
     if allowed is None:
         return
-    refused = sorted({d for d in _device_ids_in(args) if d not in allowed})
+    refused = sorted(d for d in device_refs(args) if d not in allowed)
     if refused:
         raise ToolError(
             f"Device(s) {', '.join(refused)} are outside the assistant's device allowlist for "
@@ -226,7 +225,12 @@ def check_devices(rt: HubRuntime, args: dict[str, Any]) -> None:
 
 
 async def check_destructive(rt: HubRuntime, args: dict[str, Any]) -> None:
-    """Destructive tier: confirm=true and a hub backup no older than 24 hours."""
+    """Destructive tier: confirm=true and a hub backup no older than 24 hours.
+
+    The backup is checked against the hub's own backup list at call time (reused for a few
+    seconds at most, cleared by our own backup create/delete/restore): a deleted backup or
+    one dated in the future does not count.
+    """
     if args.get("confirm") is not True:
         raise ToolError(
             "This operation is destructive and needs confirm=true. Nothing was changed.",
@@ -234,19 +238,101 @@ async def check_destructive(rt: HubRuntime, args: dict[str, Any]) -> None:
             hint="Tell the user exactly what will be lost, get their agreement, then call again "
             "with confirm=true.",
         )
-    now = datetime.now(UTC)
-    max_age = timedelta(seconds=BACKUP_MAX_AGE_SECONDS)
-    backups = rt.hub.backups
-    if backups.last_backup_at and now - backups.last_backup_at <= max_age:
+    evidence = await rt.hub.backups.destructive_evidence()
+    if evidence.backup is not None:
         return
-    newest_backup = await backups.newest()
-    newest = newest_backup.created if newest_backup else None
-    if newest is None or now - newest > max_age:
-        age = f"the newest is from {newest.isoformat(timespec='minutes')}" if newest else "none"
-        raise ToolError(
-            f"Destructive operations need a hub backup from the last 24 hours ({age}). "
-            "Nothing was changed.",
-            code="backup_required",
-            hint="Create a backup first (hub_create_backup, or the hub's Settings > Backup and "
-            "Restore), then retry. See hub_get_tool_guide(section='safety').",
-        )
+    newest = evidence.newest.created if evidence.newest else None
+    if newest is None:
+        age = "the hub lists none"
+    elif newest > datetime.now(UTC):
+        age = f"the newest is dated in the future, {newest.isoformat(timespec='minutes')}"
+    else:
+        age = f"the newest is from {newest.isoformat(timespec='minutes')}"
+    raise ToolError(
+        f"Destructive operations need a hub backup from the last 24 hours ({age}). "
+        "Nothing was changed.",
+        code="backup_required",
+        hint="Create a backup first (hub_create_backup, or the hub's Settings > Backup and "
+        "Restore), check that hub_list_backups shows it, then retry. See "
+        "hub_get_tool_guide(section='safety').",
+    )
+
+
+# Appended to the description of every code-tier tool.
+CODE_TIER_NOTE = "Code tier: needs confirm=true."
+CODE_CONFIRM_DESC = "true, once the user agreed to put this code on the hub"
+_RESOLVE_TIMEOUT = 5.0
+
+
+def check_code_tier(confirm: bool | None, what: str) -> None:
+    """Code tier: installing, updating, deleting or restoring code needs confirm=true.
+
+    Code on the hub runs with access to every device (rewriting a lock's driver defeats
+    every device gate), so the model must ask first.
+    """
+    if confirm is True:
+        return
+    raise ToolError(
+        f"{what} puts code on the hub, where it runs with access to every device; it needs "
+        "confirm=true. Nothing was changed.",
+        code="confirmation_required",
+        hint="Tell the user what the code does and where it comes from, get their agreement, "
+        "then call again with confirm=true.",
+    )
+
+
+async def resolve_host(host: str, port: int) -> list[str]:
+    """The addresses ``host`` resolves to (tests replace this; no network there)."""
+    loop = asyncio.get_running_loop()
+    infos = await asyncio.wait_for(
+        loop.getaddrinfo(host, port, type=socket.SOCK_STREAM), _RESOLVE_TIMEOUT
+    )
+    return [str(info[4][0]) for info in infos]
+
+
+def _url_refusal(url: str, why: str) -> ToolError:
+    return ToolError(
+        f"The hub is not asked to download {url}: {why}. Nothing was changed.",
+        code="url_not_allowed",
+        hint="Use an https URL on a public host (GitHub, the author's site). An admin can "
+        "allow plain http and local addresses in the integration's options (Allow code "
+        "downloads from the local network).",
+    )
+
+
+async def check_code_url(rt: HubRuntime, url: str) -> None:
+    """Refuse a code/bundle URL the hub should not fetch (SSRF guard).
+
+    Default: https only, and the host must resolve, every address public (no loopback,
+    private, link-local, multicast, reserved or unspecified address). The option
+    ``allow_local_code_urls`` allows http and local hosts. The hub resolves the name itself
+    later, so a host whose DNS answer changes in between is not caught (documented).
+    """
+    if rt.entry.options.get(OPT_ALLOW_LOCAL_CODE_URLS, DEFAULT_ALLOW_LOCAL_CODE_URLS):
+        return
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port or 443
+    except ValueError:
+        raise _url_refusal(url, "it is not a valid URL") from None
+    if parts.scheme.lower() != "https":
+        raise _url_refusal(url, "only https URLs are allowed")
+    host = (parts.hostname or "").strip().rstrip(".")
+    if not host:
+        raise _url_refusal(url, "it names no host")
+    try:
+        addresses = [str(ipaddress.ip_address(host))]
+    except ValueError:
+        try:
+            addresses = await resolve_host(host, port)
+        except (OSError, TimeoutError, UnicodeError):
+            raise _url_refusal(url, f"the host '{host}' does not resolve") from None
+    if not addresses:
+        raise _url_refusal(url, f"the host '{host}' does not resolve")
+    for address in addresses:
+        ip = ipaddress.ip_address(address.split("%")[0])
+        mapped = getattr(ip, "ipv4_mapped", None)
+        if mapped is not None:
+            ip = mapped
+        if not ip.is_global or ip.is_multicast:
+            raise _url_refusal(url, f"'{host}' is a local, private or reserved address ({address})")

@@ -22,7 +22,8 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
     await mcp.call("hub_create_backup", {})
     # setup calls by name: unlisted tools are routed through their gateway by the API
     upd = await mcp.ok(
-        "hub_update_code", {"type": "driver", "id": "1", "source": PLUG + "// setup\n"}
+        "hub_update_code",
+        {"type": "driver", "id": "1", "source": PLUG + "// setup\n", "confirm": True},
     )
     backup = upd["item_backup"]["backup"]
     vrb = await mcp.ok("hub_get_visual_rule", {"app_id": "170"})
@@ -30,14 +31,22 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
     return {
         "hub_list_code": {"type": "app"},
         "hub_get_code": {"type": "library", "id": "1"},
-        "hub_install_code": {"type": "driver", "source": NEW_DRIVER},
-        "hub_update_code": {"type": "driver", "id": "1", "source": PLUG + "// mcp\n"},
+        "hub_install_code": {"type": "driver", "source": NEW_DRIVER, "confirm": True},
+        "hub_update_code": {
+            "type": "driver",
+            "id": "1",
+            "source": PLUG + "// mcp\n",
+            "confirm": True,
+        },
         "hub_delete_code": {"type": "driver", "id": "2", "confirm": True},
         "hub_list_item_backups": {},
         "hub_get_item_backup": {"backup": backup},
-        "hub_restore_item_backup": {"backup": backup},
+        "hub_restore_item_backup": {"backup": backup, "confirm": True},
         "hub_list_bundles": {},
-        "hub_install_bundle": {"url": "https://example.com/bundles/acme-tools.zip"},
+        "hub_install_bundle": {
+            "url": "https://example.com/bundles/acme-tools.zip",
+            "confirm": True,
+        },
         "hub_delete_bundle": {"bundle_id": "1", "confirm": True},
         "hub_export_bundle": {"bundle_id": "1"},
         "hub_list_apps": {"kind": "user"},

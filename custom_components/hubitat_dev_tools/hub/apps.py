@@ -166,7 +166,7 @@ async def delete_app(client: HubClient, app_id: str, *, force: bool) -> None:
     """Force delete (``forcedelete/<id>/quiet``) or soft delete (``delete/<id>``)."""
     sid = quote(app_id, safe="")
     path = f"/installedapp/forcedelete/{sid}/quiet" if force else f"/installedapp/delete/{sid}"
-    await client.request("GET", path, expect="text")
+    await client.request("GET", path, expect="text", retry=False)
 
 
 _CONFIGURE_ID_RE = re.compile(r"/installedapp/configure/(\d+)")
@@ -219,7 +219,9 @@ async def save_visual_rule(client: HubClient, app_id: str, body: dict[str, Any])
 
 async def create_visual_rule(client: HubClient) -> tuple[str, bool]:
     """Server-create a new Visual Rule; return (app id, is graph format)."""
-    html = await client.request("GET", "/app/createVisualRuleBuilderRule", expect="text")
+    html = await client.request(
+        "GET", "/app/createVisualRuleBuilderRule", expect="text", retry=False
+    )
     m = _VRB_ID_RE.search(str(html))
     if m is None:
         raise HubBadResponseError("The hub did not say the id of the new Visual Rule")

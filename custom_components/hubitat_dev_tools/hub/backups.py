@@ -76,6 +76,7 @@ async def delete_local_backup(client: HubClient, name: str) -> bool:
         "/hub2/deleteLocalBackup",
         params={"fileName": name},
         expect="any",
+        retry=False,
         what=f"delete the backup {name}",
     )
     return isinstance(data, dict) and data.get("success") in (True, "true")

@@ -182,7 +182,9 @@ async def save_source(
 
 async def delete_code(client: HubClient, kind: CodeKind, item_id: str) -> None:
     """Delete one item; raise with the hub's message when it refuses."""
-    result = await client.get_json(_DELETE_PATHS[kind].format(id=quote(item_id, safe="")))
+    result = await client.request(
+        "GET", _DELETE_PATHS[kind].format(id=quote(item_id, safe="")), retry=False
+    )
     ok = isinstance(result, dict) and (
         result.get("status") is True or result.get("success") is True
     )
@@ -213,6 +215,11 @@ def _split_content(content: str) -> dict[str, list[str]]:
     return out
 
 
+# The hub downloads and installs the bundle before it answers; it gets time for that (kept
+# under the 60 s an MCP request may take), and the request is never repeated.
+BUNDLE_INSTALL_TIMEOUT = 50.0
+
+
 async def fetch_bundles(client: HubClient) -> list[dict[str, Any]]:
     """Installed bundles: id, name, namespace, private, contents."""
     data = await client.get_json("/hub2/userBundles")
@@ -234,9 +241,12 @@ async def fetch_bundles(client: HubClient) -> list[dict[str, Any]]:
 async def install_bundle(client: HubClient, url: str, *, private: bool) -> None:
     """Ask the hub to download and install a bundle zip (the hub fetches the URL)."""
     try:
-        await client.get_json(
+        await client.request(
+            "GET",
             "/bundle2/uploadZipFromUrl",
             params={"url": url, "pwd": "", "private": "true" if private else "false"},
+            timeout=BUNDLE_INSTALL_TIMEOUT,
+            retry=False,  # a slow install must not run twice
             what="install the bundle",
         )
     except HubRefusedError as err:
@@ -246,7 +256,9 @@ async def install_bundle(client: HubClient, url: str, *, private: bool) -> None:
 
 async def delete_bundle(client: HubClient, bundle_id: str) -> None:
     """Delete one bundle container (answers a redirect; verify by listing)."""
-    await client.request("GET", f"/bundle/delete/{quote(bundle_id, safe='')}", expect="text")
+    await client.request(
+        "GET", f"/bundle/delete/{quote(bundle_id, safe='')}", expect="text", retry=False
+    )
 
 
 async def export_bundle(client: HubClient, bundle_id: str) -> bytes:

@@ -169,6 +169,7 @@ async def force_delete(client: HubClient, device_id: str) -> None:
         "GET",
         f"/device/forceDelete/{quote(device_id, safe='')}/yes",
         expect="any",
+        retry=False,
         what=f"delete device {device_id}",
     )
 

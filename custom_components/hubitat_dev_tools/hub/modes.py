@@ -45,5 +45,9 @@ async def update_mode(client: HubClient, mode_id: str, name: str, icon: str | No
 async def delete_mode(client: HubClient, mode_id: str) -> None:
     """GET /modes/jsonDelete/<id>."""
     await client.request(
-        "GET", f"/modes/jsonDelete/{int(mode_id)}", expect="any", what="delete the mode"
+        "GET",
+        f"/modes/jsonDelete/{int(mode_id)}",
+        expect="any",
+        retry=False,
+        what="delete the mode",
     )

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypedDict
 
 from ..const import BACKUP_MAX_AGE_SECONDS
@@ -20,9 +22,26 @@ from ..hub.backups import (
 from ..hub.client import HubClient
 from ..hub.errors import HubBadResponseError, HubError, HubRefusedError
 
+# The backup list read for the destructive tier is reused this long (our own create,
+# delete and restore clear it); a list that does not satisfy the tier is always re-read.
+LIST_CACHE_SECONDS = 5.0
+# A backup dated further in the future than this (clock skew) never counts.
+FUTURE_TOLERANCE = timedelta(minutes=5)
+
 
 def _age_hours(created: datetime | None, now: datetime) -> float | None:
     return round((now - created).total_seconds() / 3600, 1) if created else None
+
+
+def counts_for_destructive(created: datetime | None, now: datetime) -> bool:
+    """True when a backup made at ``created`` satisfies the destructive tier now.
+
+    It must have a time, be no older than 24 hours and not be dated in the future (beyond a
+    few minutes of clock skew): a future-dated file would otherwise pass forever.
+    """
+    if created is None or created - now > FUTURE_TOLERANCE:
+        return False
+    return now - created <= timedelta(seconds=BACKUP_MAX_AGE_SECONDS)
 
 
 class BackupEntry(TypedDict):
@@ -38,14 +57,21 @@ class BackupEntry(TypedDict):
 def backup_dict(b: Backup, now: datetime | None = None) -> BackupEntry:
     """JSON-safe backup entry with its age and whether it satisfies the 24 h rule."""
     now = now or datetime.now(UTC)
-    age = _age_hours(b.created, now)
     return {
         "name": b.name,
         "created": b.created.isoformat(timespec="seconds") if b.created else None,
-        "age_hours": age,
+        "age_hours": _age_hours(b.created, now),
         "size_bytes": b.size,
-        "fresh_for_destructive": age is not None and age * 3600 <= BACKUP_MAX_AGE_SECONDS,
+        "fresh_for_destructive": counts_for_destructive(b.created, now),
     }
+
+
+@dataclass(frozen=True, slots=True)
+class DestructiveEvidence:
+    """What the hub's backup list says about the destructive tier right now."""
+
+    backup: Backup | None  # the newest backup that counts, None when none does
+    newest: Backup | None  # the newest backup listed (may be too old or future-dated)
 
 
 class BackupManager:
@@ -53,17 +79,44 @@ class BackupManager:
 
     def __init__(self, client: HubClient) -> None:
         self._client = client
-        # When we last saw a backup made (ours, or the newest the hub listed).
+        # When we last saw a backup that counts in the hub's list (informational only: the
+        # destructive tier always reads the list itself).
         self.last_backup_at: datetime | None = None
+        self._listing: tuple[float, list[Backup]] | None = None
 
-    async def newest(self) -> Backup | None:
-        """The newest local backup the hub lists (and remember its time)."""
+    def forget_listing(self) -> None:
+        """Drop the cached backup list (after our own create, delete or restore)."""
+        self._listing = None
+
+    async def _local_backups(self, *, cached: bool = False) -> list[Backup]:
+        """The hub's local backups, newest first (``cached``: reuse a list a few seconds old)."""
+        if cached and self._listing is not None:
+            read_at, backups = self._listing
+            if time.monotonic() - read_at <= LIST_CACHE_SECONDS:
+                return backups
         backups = await fetch_local_backups(self._client)
-        newest = backups[0] if backups else None
-        if newest is not None and newest.created is not None:
-            seen = self.last_backup_at
-            self.last_backup_at = newest.created if seen is None else max(seen, newest.created)
-        return newest
+        self._listing = (time.monotonic(), backups)
+        now = datetime.now(UTC)
+        seen = next((b.created for b in backups if counts_for_destructive(b.created, now)), None)
+        self.last_backup_at = seen
+        return backups
+
+    async def destructive_evidence(self) -> DestructiveEvidence:
+        """The newest backup on the hub's list that satisfies the 24 h rule, read now.
+
+        A cached list is reused only while it satisfies the rule; otherwise the hub is asked
+        again, so a backup made on the hub a moment ago counts and a deleted one does not.
+        """
+        evidence = self._evidence(await self._local_backups(cached=True))
+        if evidence.backup is None:
+            evidence = self._evidence(await self._local_backups())
+        return evidence
+
+    @staticmethod
+    def _evidence(backups: list[Backup]) -> DestructiveEvidence:
+        now = datetime.now(UTC)
+        good = next((b for b in backups if counts_for_destructive(b.created, now)), None)
+        return DestructiveEvidence(good, backups[0] if backups else None)
 
     async def list(self) -> dict[str, Any]:
         """Local backups (newest first), whether one is in progress, and the schedule."""
@@ -76,7 +129,7 @@ class BackupManager:
             return result
 
         backups, status, schedule = await asyncio.gather(
-            fetch_local_backups(self._client),
+            self._local_backups(),
             optional(fetch_backup_status(self._client)),
             optional(fetch_backup_schedule(self._client)),
         )
@@ -86,29 +139,54 @@ class BackupManager:
             "backups": items,
             "count": len(items),
             "newest_age_hours": items[0]["age_hours"] if items else None,
-            "destructive_tier_satisfied": bool(items and items[0]["fresh_for_destructive"]),
+            "destructive_tier_satisfied": any(i["fresh_for_destructive"] for i in items),
             "backup_in_progress": bool(status and status.get("backupInProgress")),
             "schedule": schedule,
         }
 
+    async def _create_verified(self) -> Backup | None:
+        """Create a backup; return it only once it appears in the hub's list (else None)."""
+        listed = await self._local_backups()
+        before = {(b.name, b.created) for b in listed}
+        self.forget_listing()
+        try:
+            await create_backup(self._client)
+        finally:
+            self.forget_listing()
+        after = await self._local_backups()
+        now = datetime.now(UTC)
+        fresh = [b for b in after if counts_for_destructive(b.created, now)]
+        # A new entry, or (two backups within the hub's one-second name resolution) one
+        # entry more than before.
+        new = [b for b in fresh if (b.name, b.created) not in before]
+        if not new and len(after) > len(listed):
+            new = fresh
+        return new[0] if new else None
+
     async def create(self) -> dict[str, Any]:
-        """Create a backup now and read the backup list back."""
-        await create_backup(self._client)
-        self.last_backup_at = datetime.now(UTC)
-        backups = await fetch_local_backups(self._client)
-        newest = backups[0] if backups else None
+        """Create a backup now and check that it appears in the hub's backup list."""
+        made = await self._create_verified()
+        if made is None:
+            return {
+                "summary": "Backup requested, but no new backup appears in the hub's list",
+                "backup": None,
+                "verified": False,
+                "note": "The hub accepted the request but lists no new backup; it does not "
+                "count for destructive tools. Check hub_list_backups in a minute.",
+            }
         return {
-            "summary": f"Backup created: {newest.name if newest else 'latest'}",
+            "summary": f"Backup created: {made.name}",
             "backup": {
-                "name": newest.name if newest else None,
-                "created": newest.created.isoformat() if newest and newest.created else None,
-                "size": newest.size if newest else None,
+                "name": made.name,
+                "created": made.created.isoformat() if made.created else None,
+                "size": made.size,
             },
+            "verified": True,
         }
 
     async def _find(self, name: str) -> Backup:
         name = name.strip()
-        backups = await fetch_local_backups(self._client)
+        backups = await self._local_backups()
         found = next((b for b in backups if b.name == name), None)
         if found is None:
             names = ", ".join(b.name for b in backups[:5]) or "none"
@@ -122,8 +200,12 @@ class BackupManager:
     async def delete(self, name: str) -> dict[str, Any]:
         """Delete one local backup (checked to exist first)."""
         found = await self._find(name)
-        ok = await delete_local_backup(self._client, found.name)
-        remaining = await fetch_local_backups(self._client)
+        self.forget_listing()
+        try:
+            ok = await delete_local_backup(self._client, found.name)
+        finally:
+            self.forget_listing()
+        remaining = await self._local_backups()
         if not ok or any(b.name == found.name for b in remaining):
             raise HubBadResponseError(f"The hub did not delete the backup {found.name}.")
         return {
@@ -135,14 +217,29 @@ class BackupManager:
     async def restore(self, name: str) -> dict[str, Any]:
         """Restore one local backup; the hub reboots."""
         found = await self._find(name)
+        current = await self._create_verified()
+        if current is None:
+            raise ToolError(
+                "Could not back up the hub's current state first (no new backup appears in "
+                "its list), so nothing was restored.",
+                code="backup_required",
+                hint="Create a backup with hub_create_backup, check it with hub_list_backups, "
+                "then retry.",
+                outcome="failed",
+            )
+        self.forget_listing()
         try:
             await restore_local_backup(self._client, found.name)
         except HubRefusedError as err:
             err.hint = "Check the name with hub_list_backups; nothing was restored."
             raise
+        finally:
+            self.forget_listing()
         return {
-            "summary": f"Restoring hub backup {found.name}; the hub is rebooting",
+            "summary": f"Backed up the current state as {current.name}, then restoring hub "
+            f"backup {found.name}; the hub is rebooting",
             "restored": backup_dict(found),
+            "current_state_backup": backup_dict(current),
             "rebooting": True,
             "note": "The hub reboots now and is unreachable for a few minutes; changes made "
             "after this backup was taken are gone. Tools work again once it is back "

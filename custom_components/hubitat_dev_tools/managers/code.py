@@ -72,6 +72,7 @@ class InstalledBundles(TypedDict):
     """The bundles a bundle install added."""
 
     installed: list[dict[str, Any]]
+    item_backups: list[SavedBackup]  # every user code item, saved before the install
 
 
 class DeletedBundle(TypedDict):
@@ -257,11 +258,29 @@ class CodeManager:
         return await fetch_bundles(self._client)
 
     async def install_bundle(self, url: str, *, private: bool) -> InstalledBundles:
-        """Have the hub download and install a bundle; report the new bundles."""
+        """Back up every user code item, then have the hub download and install a bundle.
+
+        The hub overwrites code with the same names as the bundle's without asking, and
+        which names a bundle holds is only known once the hub has it, so every item is
+        saved first (an edit series within the hour reuses its backup).
+        """
         before = {b["id"] for b in await fetch_bundles(self._client)}
+        saved = await self._backup_all("before bundle install")
         await install_bundle(self._client, url, private=private)
         after = await fetch_bundles(self._client)
-        return {"installed": [b for b in after if b["id"] not in before]}
+        return {
+            "installed": [b for b in after if b["id"] not in before],
+            "item_backups": saved,
+        }
+
+    async def _backup_all(self, reason: str) -> list[SavedBackup]:
+        """Save the source of every user code item as an item backup (one by one)."""
+        items = await self.list_code(None, None)
+        saved: list[SavedBackup] = []
+        for item in items:
+            current = await self.get_source(item["type"], str(item["id"]))
+            saved.append(await self._backup_source(current, reason, series=True))
+        return saved
 
     async def _bundle(self, bundle_id: str) -> dict[str, Any]:
         """The installed bundle with this id (HubNotFoundError if none)."""

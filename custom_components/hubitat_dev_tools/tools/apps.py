@@ -50,6 +50,7 @@ class GetAppArgs(ToolArgs):
 class SetAppDisabledArgs(ToolArgs):
     app_id: str = arg(APP_ID, "Installed app id", required=True)
     disabled: bool = arg(bool, "true to disable, false to enable", required=True)
+    confirm: bool = arg(bool, "true to disable HSM, Mode Manager or our Maker API", default=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,7 +106,7 @@ class SetAppDisabledTool(HubTool[SetAppDisabledArgs]):
     kind = ToolKind.WRITE
 
     async def run(self, call: ToolCall, args: SetAppDisabledArgs) -> dict[str, Any]:
-        result = await call.hub.apps.set_disabled(args.app_id, args.disabled)
+        result = await call.hub.apps.set_disabled(args.app_id, args.disabled, confirm=args.confirm)
         verb = "disabled" if args.disabled else "enabled"
         note = " (already)" if result.get("unchanged") else ""
         return {"summary": f"App {args.app_id} ({result['name']}) {verb}{note}", **result}
@@ -180,6 +181,11 @@ class UpdateAppSettingsArgs(ToolArgs):
     page: str | None = arg(PAGE_NAME, "Config page name; omit for the main page")
     settings: dict[str, Any] | None = arg(vol.All(dict, settings_map), "{input name: value}")
     press: str | None = arg(BUTTON_NAME, "A button on the page to press afterwards")
+    confirm: bool = arg(
+        bool,
+        "true to edit HSM, Mode Manager or our Maker API, or add a lock/siren-like device",
+        default=False,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -240,6 +246,7 @@ class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
             settings=settings,
             press=args.press,
             device_allowed=call.device_allowed,
+            confirm=args.confirm,
         )
         done = f"set {len(result['applied'])} of {len(settings)}" if settings else ""
         pressed = f"pressed {result['pressed']}" if result.get("pressed") else ""

@@ -56,7 +56,7 @@ class RestoreBackupTool(HubTool[BackupNameArgs]):
     description = (
         "Restore the hub's database from one local backup. The hub REBOOTS and is offline for "
         "a few minutes; every change made after that backup (devices, apps, rules, settings) "
-        "is lost. Make a backup first so today's state can be restored too. Cloud and "
+        "is lost. It first backs up the current state (the answer names that backup). Cloud and "
         "uploaded backups are not supported."
     )
     kind = ToolKind.DESTRUCTIVE

@@ -9,7 +9,13 @@ import probatio as vol
 
 from ..hub.code import CodeKind
 from ..managers.code import DEFAULT_PAGE, MAX_PAGE, page_text
-from ..safety import ToolKind
+from ..safety import (
+    CODE_CONFIRM_DESC,
+    CODE_TIER_NOTE,
+    ToolKind,
+    check_code_tier,
+    check_code_url,
+)
 from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall
 from .paging import cursor_arg, limit_arg, paginate
@@ -92,6 +98,7 @@ class GetCodeTool(HubTool[GetCodeArgs]):
 class InstallCodeArgs(ToolArgs):
     type: CodeKind = arg(CODE_TYPE, TYPE_DESC, required=True)
     source: str = arg(SOURCE, "The complete Groovy source", required=True)
+    confirm: bool = arg(bool, CODE_CONFIRM_DESC, default=False)
 
 
 class InstallCodeTool(HubTool[InstallCodeArgs]):
@@ -102,12 +109,13 @@ class InstallCodeTool(HubTool[InstallCodeArgs]):
         "On a compile error nothing is installed and the hub's compiler message comes back "
         "verbatim with the line number: fix that line and call again. To change existing "
         "code use hub_update_code; to run an app after installing its code, add it in the "
-        "hub UI (Apps > Add User App)."
+        "hub UI (Apps > Add User App). " + CODE_TIER_NOTE
     )
     kind = ToolKind.WRITE
     idempotent = False
 
     async def run(self, call: ToolCall, args: InstallCodeArgs) -> dict[str, Any]:
+        check_code_tier(args.confirm, f"Installing new {args.type} code")
         result = await call.hub.code.install(args.type, args.source)
         return {
             "summary": f"Installed new {args.type} code with id {result['id']}",
@@ -122,6 +130,7 @@ class UpdateCodeArgs(CodeRefArgs):
     expected_version: int | None = arg(
         vol.All(int, vol.Range(min=0)), "The version you read with hub_get_code"
     )
+    confirm: bool = arg(bool, CODE_CONFIRM_DESC, default=False)
 
 
 class UpdateCodeTool(HubTool[UpdateCodeArgs]):
@@ -134,11 +143,12 @@ class UpdateCodeTool(HubTool[UpdateCodeArgs]):
         "hub_restore_item_backup). Pass expected_version (from hub_get_code) to refuse the "
         "save if the code changed since you read it; the hub also rejects stale versions: "
         "error version_conflict. Compile errors come back verbatim with the line number and "
-        "leave the old code running."
+        "leave the old code running. " + CODE_TIER_NOTE
     )
     kind = ToolKind.WRITE
 
     async def run(self, call: ToolCall, args: UpdateCodeArgs) -> dict[str, Any]:
+        check_code_tier(args.confirm, f"Replacing the source of {args.type} {args.id}")
         result = await call.hub.code.update(args.type, args.id, args.source, args.expected_version)
         if result.get("unchanged"):
             summary = f"{args.type} {args.id} already has this source; nothing saved"
@@ -229,7 +239,12 @@ class GetItemBackupTool(HubTool[GetItemBackupArgs]):
         return out
 
 
-class RestoreItemBackupTool(HubTool[ItemBackupArgs]):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RestoreItemBackupArgs(ItemBackupArgs):
+    confirm: bool = arg(bool, CODE_CONFIRM_DESC, default=False)
+
+
+class RestoreItemBackupTool(HubTool[RestoreItemBackupArgs]):
     name = "hub_restore_item_backup"
     title = "Restore code from an item backup"
     description = (
@@ -238,11 +253,12 @@ class RestoreItemBackupTool(HubTool[ItemBackupArgs]):
         "original is put back. Code deleted since is installed again as new code (new id). "
         "A deleted classic app (Rule Machine rules included) comes back with hub_import_app "
         "from_backup=<backup>; Visual Rule and dashboard snapshots are for reading and "
-        "re-creating by hand."
+        "re-creating by hand. " + CODE_TIER_NOTE
     )
     kind = ToolKind.WRITE
 
-    async def run(self, call: ToolCall, args: ItemBackupArgs) -> dict[str, Any]:
+    async def run(self, call: ToolCall, args: RestoreItemBackupArgs) -> dict[str, Any]:
+        check_code_tier(args.confirm, f"Restoring {args.backup}")
         result = await call.hub.code.restore(args.backup)
         if result.get("unchanged"):
             summary = "The hub already has this source; nothing restored"
@@ -282,6 +298,7 @@ class InstallBundleArgs(ToolArgs):
         required=True,
     )
     private: bool = arg(bool, "Install as a private bundle", default=False)
+    confirm: bool = arg(bool, CODE_CONFIRM_DESC, default=False)
 
 
 class InstallBundleTool(HubTool[InstallBundleArgs]):
@@ -289,15 +306,18 @@ class InstallBundleTool(HubTool[InstallBundleArgs]):
     title = "Install bundle from URL"
     description = (
         "Have the hub download a bundle .zip from a URL and install its apps, drivers and "
-        "libraries (the way HPM does). The HUB fetches the URL from the internet: only use "
-        "URLs the user gave or trusts. Existing code with the same names is overwritten by "
-        "the hub without an item backup; back it up with hub_get_code first if needed."
+        "libraries (the way HPM does). The HUB fetches the URL: https on a public host "
+        "only (local addresses need an admin option); only use URLs the user gave or "
+        "trusts. The hub overwrites existing code with the same names, so every user code "
+        "item is saved as an item backup first (hub_restore_item_backup). " + CODE_TIER_NOTE
     )
     kind = ToolKind.WRITE
     idempotent = False
     open_world = True
 
     async def run(self, call: ToolCall, args: InstallBundleArgs) -> dict[str, Any]:
+        check_code_tier(args.confirm, f"Installing the bundle {args.url}")
+        await check_code_url(call.runtime, args.url)
         result = await call.hub.code.install_bundle(args.url, private=args.private)
         names = ", ".join(str(b["name"]) for b in result["installed"]) or "no new bundle listed"
         return {"summary": f"Installed bundle from {args.url}: {names}", **result}

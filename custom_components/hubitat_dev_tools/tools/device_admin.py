@@ -31,6 +31,11 @@ class UpdateDeviceArgs(ToolArgs):
     tags: list[str] | None = arg(
         vol.All([str], vol.Length(max=50)), "Tags (replaces the current list)"
     )
+    confirm: bool = arg(
+        bool,
+        "true to disable a lock, garage door, valve, keypad, siren or smoke/CO sensor",
+        default=False,
+    )
 
 
 class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
@@ -61,7 +66,9 @@ class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
         )
         if upd.is_empty:
             raise ToolError("Nothing to change: give at least one field to update.")
-        result = await call.hub.devices.admin.update_device(args.device_id, upd)
+        result = await call.hub.devices.admin.update_device(
+            args.device_id, upd, confirm=args.confirm
+        )
         label = result["device"].get("label")
         applied = ", ".join(result["applied"]) or "nothing (already as requested)"
         return {"summary": f"Updated {label} (device {args.device_id}): {applied}", **result}

@@ -48,6 +48,7 @@ class CallRuleArgs(ToolArgs):
     action: str = arg(
         vol.In(["run_actions", "stop", "start"]), "run_actions, stop or start", required=True
     )
+    confirm: bool = arg(bool, "true to run actions that command locks, sirens etc.", default=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,6 +69,7 @@ class CreateVisualRuleArgs(ToolArgs):
     then_nodes: list[Any] | None = arg(NODES, "thenNodes (actions) list")
     else_nodes: list[Any] | None = arg(NODES, "elseNodes list")
     paused: bool | None = arg(bool, "Start paused")
+    confirm: bool = arg(bool, "true when nodes command locks, sirens etc.", default=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,6 +80,7 @@ class UpdateVisualRuleArgs(ToolArgs):
     then_nodes: list[Any] | None = arg(NODES, "thenNodes (actions) list")
     else_nodes: list[Any] | None = arg(NODES, "elseNodes list")
     paused: bool | None = arg(bool, "Start paused")
+    confirm: bool = arg(bool, "true when nodes command locks, sirens etc.", default=False)
 
 
 class ListRulesTool(HubTool[ListRulesArgs]):
@@ -128,13 +131,14 @@ class CallRuleTool(HubTool[CallRuleArgs]):
         "the rule page's own Run Actions button), stop stops it (cancels waits, no "
         "triggers), start starts a stopped rule. stop/start are no-ops when already so. "
         "Setting a rule's private boolean is not reachable over the LAN. Pause with "
-        "hub_set_rule_paused."
+        "hub_set_rule_paused. Running actions that command locks, garage doors, valves, "
+        "keypads or sirens needs confirm=true."
     )
     kind = ToolKind.WRITE
     idempotent = False
 
     async def run(self, call: ToolCall, args: CallRuleArgs) -> dict[str, Any]:
-        result = await call.hub.rules.call_rule(args.app_id, args.action)
+        result = await call.hub.rules.call_rule(args.app_id, args.action, confirm=args.confirm)
         note = " (already so)" if result.get("unchanged") else ""
         return {
             "summary": f"{args.action} on rule {args.app_id} ({result['name']}){note}",
@@ -204,7 +208,7 @@ class CreateVisualRuleTool(HubTool[CreateVisualRuleArgs]):
     async def run(self, call: ToolCall, args: CreateVisualRuleArgs) -> dict[str, Any]:
         body = {"rulePaused": False, "whenNodes": [], "thenNodes": [], "elseNodes": []}
         body.update(_body(args))
-        result = await call.hub.rules.create_visual_rule(body)
+        result = await call.hub.rules.create_visual_rule(body, confirm=args.confirm)
         return {"summary": f"Created Visual Rule {result['app_id']} ({args.name})", **result}
 
 
@@ -224,7 +228,7 @@ class UpdateVisualRuleTool(HubTool[UpdateVisualRuleArgs]):
             raise ToolError(
                 "Nothing to change: pass name, paused or a node list. Nothing was sent."
             )
-        result = await call.hub.rules.update_visual_rule(args.app_id, changes)
+        result = await call.hub.rules.update_visual_rule(args.app_id, changes, confirm=args.confirm)
         return {"summary": f"Updated Visual Rule {args.app_id}", **result}
 
 

@@ -20,6 +20,7 @@ from ...hub.client import HubClient
 from ...hub.devices import fetch_device_raw
 from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ...redact import redact_document
+from ..confirm import require_confirm
 from ..item_backups import ItemBackups, SavedBackup
 from .page_model import bounded, summarize_page, text_of
 
@@ -52,6 +53,18 @@ class HpmPackages(TypedDict):
 
     hpm_app_id: str
     packages: list[dict[str, Any]]
+
+
+# Built-in apps that keep the home safe or keep this integration working, by type or name.
+_SAFETY_APP_TYPES = {
+    "safety monitor": "the Hubitat Safety Monitor (alarms, intrusion, leak and smoke alerts)",
+    "mode manager": "Mode Manager (the home's modes, which many automations follow)",
+    "maker api": "a Maker API instance (this integration's device control goes through one)",
+}
+
+
+def _plain(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum() or c == " ")
 
 
 async def find_app(client: HubClient, app_id: str) -> InstalledApp:
@@ -159,9 +172,36 @@ class AppManager:
         redacted: dict[str, Any] = redact_document(out, types_from=config)
         return redacted
 
-    async def set_disabled(self, app_id: str, disabled: bool) -> AppDisabled:
-        """Enable or disable an app; verified by reading it back."""
+    def safety_system(self, app: InstalledApp) -> str | None:
+        """What a safety-system app is (HSM, Mode Manager, the Maker API we use), or None.
+
+        By app type or name, and the Maker API instance by the configured maker app id.
+        """
+        if app.id == (self._client.connection.maker_app_id or "").strip():
+            return "the Maker API instance this integration uses"
+        for text in (app.type, app.name):
+            plain = _plain(text)
+            for key, what in _SAFETY_APP_TYPES.items():
+                if key in plain:
+                    return what
+        return None
+
+    def require_safety_confirm(self, app: InstalledApp, action: str, confirm: bool) -> None:
+        """Refuse ``action`` on a safety-system app unless confirm=true."""
+        what = self.safety_system(app)
+        if what is not None:
+            require_confirm(confirm, f"App {app.id} ({app.name}) is {what}; {action} it.")
+
+    async def set_disabled(
+        self, app_id: str, disabled: bool, *, confirm: bool = False
+    ) -> AppDisabled:
+        """Enable or disable an app; verified by reading it back.
+
+        Disabling a safety system (HSM, Mode Manager, the Maker API we use) needs confirm.
+        """
         app = await self.find(app_id)
+        if disabled:
+            self.require_safety_confirm(app, "disabling", confirm)
         if app.disabled == disabled:
             return {"app_id": app_id, "name": app.name, "disabled": disabled, "unchanged": True}
         await set_app_disabled(self._client, app_id, disabled)

@@ -8,6 +8,7 @@ import json
 import re
 from typing import Any, NotRequired, TypedDict
 
+from ...device_refs import device_refs
 from ...errors import ToolError
 from ...hub.app_page import AppPage
 from ...hub.apps import (
@@ -22,12 +23,46 @@ from ...hub.apps import (
     set_visual_rule_paused,
 )
 from ...hub.client import HubClient
+from ...hub.devices import fetch_devices
 from ...hub.errors import HubBadResponseError, HubError
+from ..confirm import require_confirm
+from ..devices.admin import is_sensitive_device
 from ..item_backups import ItemBackups, SavedBackup
 from .installed import AppManager
 from .page_model import text_of
 
 NODE_KEYS = ("whenNodes", "thenNodes", "elseNodes")
+# Words with which Rule Machine's action lines command locks, garage doors, valves, sirens,
+# keypads or HSM ("Lock: Front Door", "Open: Garage Door", "Siren: Hall Siren").
+_SENSITIVE_ACTION_RE = re.compile(
+    r"\b(?:un)?lock|\bopen\b|\bclose\b|\bsiren|\bstrobe\b|\balarm|\b(?:dis)?arm\b|\bvalve|"
+    r"\bgarage|\bkeypad|\bhsm\b",
+    re.I,
+)
+
+
+def _actions_text(config: dict[str, Any]) -> str:
+    """The text of a rule page's paragraphs from its 'Actions' heading on (all if none)."""
+    lines = [
+        text_of(str(el.get("description") or el.get("title") or ""))
+        for el in _page_elements(config)
+        if el.get("element") == "paragraph"
+    ]
+    for idx, line in enumerate(lines):
+        if line.strip().lower().startswith("actions"):
+            return "\n".join(lines[idx:])
+    return "\n".join(lines)
+
+
+def _page_elements(value: Any) -> list[dict[str, Any]]:
+    if isinstance(value, dict):
+        found = [value] if "element" in value else []
+        for sub in value.values():
+            found.extend(_page_elements(sub))
+        return found
+    if isinstance(value, list):
+        return [el for sub in value for el in _page_elements(sub)]
+    return []
 
 
 class RuleLocals(TypedDict):
@@ -181,8 +216,44 @@ class RuleManager:
         ]
         return {"app_id": app_id, "name": app.name, "variables": rows, "count": len(rows)}
 
-    async def call_rule(self, app_id: str, action: str) -> RuleAction:
-        """Run a rule's actions (its own Run Actions button), stop or start it."""
+    async def sensitive_targets(self, definition: Any, text: str = "") -> list[str]:
+        """The security-sensitive devices a rule's definition or action text commands.
+
+        Every device the definition references (``device_refs``: node lists, device
+        inputs, settings) that is a lock, garage door, valve, keypad, siren or smoke/CO
+        sensor; every such device whose label the text names; and action lines that lock,
+        open, close, sound or arm (RM shows actions as text, not always with ids).
+        """
+        ids = device_refs(definition)
+        lowered = text.lower()
+        found = [
+            f"{d.display_name} ({d.id})"
+            for d in await fetch_devices(self._client)
+            if is_sensitive_device(d.capabilities)
+            and (d.id in ids or (lowered and d.display_name.lower() in lowered))
+        ]
+        if not found and (match := _SENSITIVE_ACTION_RE.search(text)):
+            line = next((ln for ln in text.splitlines() if match.group(0) in ln), match.group(0))
+            found.append(f"the action '{line.strip()[:80]}'")
+        return found
+
+    async def _require_rule_confirm(
+        self, definition: Any, text: str, what: str, confirm: bool
+    ) -> None:
+        if confirm:
+            return
+        targets = await self.sensitive_targets(definition, text)
+        if targets:
+            require_confirm(
+                False,
+                f"{what} commands security-sensitive devices: {', '.join(targets[:5])}.",
+            )
+
+    async def call_rule(self, app_id: str, action: str, *, confirm: bool = False) -> RuleAction:
+        """Run a rule's actions (its own Run Actions button), stop or start it.
+
+        Running the actions of a rule that commands sensitive devices needs confirm=true.
+        """
         app = await self._rule(app_id, visual=False)
         if action == "run_actions":
             page = await AppPage.load(self._client, app_id)
@@ -193,6 +264,14 @@ class RuleManager:
                     f"Rule {app_id} ({app.name}) shows no 'Run Actions' button on its page; "
                     "it cannot be run over the LAN. Nothing was sent.",
                     hint="Trigger it through one of its triggers (e.g. a virtual switch).",
+                )
+            if not confirm:
+                status = await fetch_status(self._client, app_id)
+                await self._require_rule_confirm(
+                    {"page": page.config, "settings": status.get("appSettings")},
+                    _actions_text(page.config),
+                    f"Running the actions of rule {app_id} ({app.name})",
+                    confirm,
                 )
             await page.click(name)
             return {"app_id": app_id, "name": app.name, "action": action}
@@ -228,8 +307,16 @@ class RuleManager:
         data = await fetch_rule_builder(self._client, app_id)
         return {"app_id": app_id, "name": app.name, "format": "classic", "definition": data}
 
-    async def create_visual_rule(self, body: dict[str, Any]) -> SavedVisualRule:
-        """Create a Visual Rule and write its definition; a failed write is cleaned up."""
+    async def create_visual_rule(
+        self, body: dict[str, Any], *, confirm: bool = False
+    ) -> SavedVisualRule:
+        """Create a Visual Rule and write its definition; a failed write is cleaned up.
+
+        A rule whose nodes command sensitive devices needs confirm=true.
+        """
+        await self._require_rule_confirm(
+            {k: body.get(k) for k in NODE_KEYS}, "", "This Visual Rule", confirm
+        )
         app_id, graph = await create_visual_rule(self._client)
         try:
             if graph:
@@ -244,8 +331,16 @@ class RuleManager:
             raise
         return {"app_id": app_id, "name": body.get("name")}
 
-    async def update_visual_rule(self, app_id: str, changes: dict[str, Any]) -> SavedVisualRule:
-        """Read-merge-write a classic Visual Rule; the previous definition is backed up."""
+    async def update_visual_rule(
+        self, app_id: str, changes: dict[str, Any], *, confirm: bool = False
+    ) -> SavedVisualRule:
+        """Read-merge-write a classic Visual Rule; the previous definition is backed up.
+
+        New nodes that command sensitive devices need confirm=true.
+        """
+        await self._require_rule_confirm(
+            {k: changes.get(k) for k in NODE_KEYS}, "", f"Visual Rule {app_id}", confirm
+        )
         current = await self.get_visual_rule(app_id)
         if current["format"] != "classic":
             raise ToolError(

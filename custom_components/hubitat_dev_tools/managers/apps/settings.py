@@ -6,11 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...device_refs import device_refs
 from ...errors import ToolError
 from ...hub.app_page import AppPage, Setting
 from ...hub.client import HubClient
 from ...hub.devices import fetch_devices
 from ...redact import redact_document
+from ..confirm import require_confirm
+from ..devices.admin import is_sensitive_device
 from ..item_backups import ItemBackups
 from .cloner import UNCLONEABLE_TYPES
 from .installed import AppManager
@@ -33,9 +36,15 @@ class AppSettingsManager:
         settings: dict[str, Any],
         press: str | None,
         device_allowed: Callable[[str], bool],
+        confirm: bool = False,
     ) -> dict[str, Any]:
-        """Set inputs on one page of a classic app (validated first), then press a button."""
+        """Set inputs on one page of a classic app (validated first), then press a button.
+
+        Editing a safety system (HSM, Mode Manager, the Maker API we use), or wiring a
+        sensitive device into an app, needs confirm=true.
+        """
         app = await self._apps.find(app_id)
+        self._apps.require_safety_confirm(app, "editing its settings changes", confirm)
         if app.type in UNCLONEABLE_TYPES or app.is_visual_rule:
             raise ToolError(
                 f"App {app_id} ({app.name}, {app.type}) is not edited through its settings "
@@ -46,8 +55,22 @@ class AppSettingsManager:
         form = await AppPage.load(self._client, app_id, page)
         page_name, inputs, buttons = form.name, form.inputs, form.buttons
         known_devices: set[str] | None = None
-        if any(k in inputs and inputs[k].is_device for k in settings):
-            known_devices = {d.id for d in await fetch_devices(self._client)}
+        device_inputs = {k for k in settings if k in inputs and inputs[k].is_device}
+        if device_inputs:
+            devices = await fetch_devices(self._client)
+            known_devices = {d.id for d in devices}
+            named = device_refs({"settings": settings}, device_inputs=device_inputs)
+            sensitive = [
+                f"{d.display_name} ({d.id})"
+                for d in devices
+                if d.id in named and is_sensitive_device(d.capabilities)
+            ]
+            if sensitive:
+                require_confirm(
+                    confirm,
+                    f"These settings give app {app_id} ({app.name}) security-sensitive "
+                    f"devices: {', '.join(sensitive)}.",
+                )
         fields: dict[str, Setting] = {}
         repairs: list[str] = []
         for name, value in settings.items():

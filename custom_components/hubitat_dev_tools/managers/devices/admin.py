@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
@@ -32,10 +32,21 @@ from ...hub.models import (
     parse_device_full,
 )
 from ...hub.rooms import fetch_rooms
+from ..confirm import require_confirm
+from .commands import SENSITIVE_CAPABILITIES
 from .values import to_number
 
 if TYPE_CHECKING:
     from .query import DeviceManager
+
+# Devices that guard the home: the command gate's sensitive capabilities, plus the
+# detectors (smoke, CO), which protect by reporting: disabling or deleting one silences it.
+PROTECTIVE_CAPABILITIES = SENSITIVE_CAPABILITIES | {"SmokeDetector", "CarbonMonoxideDetector"}
+
+
+def is_sensitive_device(capabilities: Iterable[str]) -> bool:
+    """True for a lock, garage door, valve, keypad, siren/alarm or smoke/CO detector."""
+    return not PROTECTIVE_CAPABILITIES.isdisjoint(capabilities)
 
 
 def _s(value: Any) -> str:
@@ -186,7 +197,9 @@ class DeviceAdmin:
         self._client = client
         self._devices = devices
 
-    async def update_device(self, device_id: str, upd: DeviceUpdate) -> UpdateResult:
+    async def update_device(
+        self, device_id: str, upd: DeviceUpdate, *, confirm: bool = False
+    ) -> UpdateResult:
         """Edit a device in a safe order; validate everything before sending anything.
 
         Order: the wholesale edit form (label, name, DNI, tags, room; re-posted complete
@@ -196,6 +209,12 @@ class DeviceAdmin:
         raw = await fetch_device_raw(self._client, device_id)
         detail = parse_device_full(raw)
         label = detail.summary.display_name
+        if upd.enabled is False and is_sensitive_device(detail.summary.capabilities):
+            require_confirm(
+                confirm,
+                f"Disabling {label} (device {device_id}) switches off a security-sensitive "
+                "device (lock, garage door, valve, keypad, siren or smoke/CO detector).",
+            )
         room_id: str | None = None
         room_name: str | None = None
         if upd.room is not None:
