@@ -105,11 +105,31 @@ def ascii_re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.ASCII)
 
 
+class FullMatch(vol.Match):
+    """``vol.Match`` that must match the WHOLE string.
+
+    ``re.match`` with ``^...$`` accepts a trailing newline (``$`` matches before a final
+    ``\n``), so ``"12\n"`` passed as an id; ``fullmatch`` does not. The served JSON schema
+    keeps the same ``pattern`` text (it is read from ``.pattern.pattern``).
+    """
+
+    def __call__[T](self, value: T) -> T:
+        """Return the value if the pattern matches all of it, else raise MatchInvalid."""
+        if isinstance(value, str | bytes) and self.pattern.fullmatch(value) is None:  # type: ignore[arg-type]
+            raise vol.MatchInvalid(self.msg, translation_key="does_not_match_pattern")
+        return super().__call__(value)
+
+
+def match(pattern: str | re.Pattern[str], msg: str | None = None) -> Any:
+    """A schema pattern validator (as ``vol.Match``) that rejects trailing newlines."""
+    return FullMatch(pattern, msg=msg)
+
+
 def numeric_id(field_name: str) -> Any:
     """Validator of a numeric hub id (``device_id``, ``app_id`` ...): digits 0-9, as a str."""
     return vol.All(
         vol.Coerce(str),
-        vol.Match(ascii_re(r"^\d+$"), msg=f"{field_name} must be a numeric id"),
+        match(ascii_re(r"^\d+$"), msg=f"{field_name} must be a numeric id"),
     )
 
 

@@ -10,7 +10,7 @@ import probatio as vol
 from ..hub.code import CodeKind
 from ..managers.code import DEFAULT_PAGE, MAX_PAGE, page_text
 from ..safety import ToolKind
-from .args import ToolArgs, arg, numeric_id
+from .args import ToolArgs, arg, match, numeric_id
 from .base import HubTool, ToolCall
 from .paging import cursor_arg, limit_arg, paginate
 
@@ -173,7 +173,7 @@ class DeleteCodeTool(HubTool[CodeRefArgs]):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ListItemBackupsArgs(ToolArgs):
     type: str | None = arg(
-        vol.All(str, vol.Match(r"^[a-z]+$")),
+        vol.All(str, match(r"^[a-z]+$")),
         "app, driver, library, installedapp, visualrule or dashboard",
     )
     id: str | None = arg(CODE_ID, "Item id")
@@ -275,7 +275,7 @@ class InstallBundleArgs(ToolArgs):
     url: str = arg(
         vol.All(
             str,
-            vol.Match(r"^https?://\S+$", msg="url must be an http(s) URL"),
+            match(r"^https?://\S+$", msg="url must be an http(s) URL"),
             vol.Length(max=2000),
         ),
         "https URL of the bundle .zip",
