@@ -106,18 +106,22 @@ def ascii_re(pattern: str) -> re.Pattern[str]:
 
 
 class FullMatch(vol.Match):
-    """``vol.Match`` that must match the WHOLE string.
+    r"""``vol.Match`` that must match the WHOLE string.
 
     ``re.match`` with ``^...$`` accepts a trailing newline (``$`` matches before a final
-    ``\n``), so ``"12\n"`` passed as an id; ``fullmatch`` does not. The served JSON schema
-    keeps the same ``pattern`` text (it is read from ``.pattern.pattern``).
+    ``\n``), so ``"12\n"`` passed as an id; the pattern is also checked anchored at ``\Z``.
+    The served JSON schema keeps the same ``pattern`` text (read from ``.pattern.pattern``).
     """
+
+    def __init__(self, pattern: str | re.Pattern[str], msg: str | None = None) -> None:
+        super().__init__(pattern, msg=msg)
+        source = self.pattern
+        # The same pattern, anchored at the very end of the text (\Z, not $).
+        self._whole = vol.Match(re.compile(f"(?:{source.pattern})\\Z", source.flags), msg=msg)
 
     def __call__[T](self, value: T) -> T:
         """Return the value if the pattern matches all of it, else raise MatchInvalid."""
-        if isinstance(value, str | bytes) and self.pattern.fullmatch(value) is None:  # type: ignore[arg-type]
-            raise vol.MatchInvalid(self.msg, translation_key="does_not_match_pattern")
-        return super().__call__(value)
+        return super().__call__(self._whole(value))
 
 
 def match(pattern: str | re.Pattern[str], msg: str | None = None) -> Any:
