@@ -116,8 +116,9 @@ class FullMatch(vol.Match):
     def __init__(self, pattern: str | re.Pattern[str], msg: str | None = None) -> None:
         super().__init__(pattern, msg=msg)
         source = self.pattern
+        text = source.pattern if isinstance(source.pattern, str) else source.pattern.decode()
         # The same pattern, anchored at the very end of the text (\Z, not $).
-        self._whole = vol.Match(re.compile(f"(?:{source.pattern})\\Z", source.flags), msg=msg)
+        self._whole = vol.Match(re.compile(f"(?:{text})\\Z", source.flags), msg=msg)
 
     def __call__[T](self, value: T) -> T:
         """Return the value if the pattern matches all of it, else raise MatchInvalid."""
