@@ -28,6 +28,7 @@ from custom_components.hubitat_dev_tools.hub.client import (
     HubConnection,
     is_login_form,
 )
+from custom_components.hubitat_dev_tools.hub.devices import fetch_compatible_devices
 from custom_components.hubitat_dev_tools.hub.errors import (
     HubAuthError,
     HubBadResponseError,
@@ -115,9 +116,10 @@ async def test_capped_read_and_explicit_larger_cap(
     assert "response_too_large" in str(err.value.code) and hint_for(err.value)
     # A call that needs more says so, and the same answer fits.
     assert (await client.get_json("/hub/details/json", max_bytes=4 * MIB))["hubUID"]
-    # The ~1 MB compatible-device catalog fits the default cap.
-    hub.faults.pad_paths = {}
-    assert await client.get_json("/hub/compatibleDevices")
+    # The compatible-device catalog (~1 MB) has the larger download cap: it fits even when
+    # it grows past the default one.
+    hub.faults.pad_paths = {"/hub/compatibleDevices": DEFAULT_MAX_BODY}
+    assert await fetch_compatible_devices(client)
 
 
 # ------------------------------------------------------------------ file reads
