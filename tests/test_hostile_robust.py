@@ -26,6 +26,7 @@ from custom_components.hubitat_dev_tools.hub.client import (
     DEFAULT_MAX_BODY,
     HubClient,
     HubConnection,
+    check_success,
     is_login_form,
 )
 from custom_components.hubitat_dev_tools.hub.devices import fetch_compatible_devices
@@ -33,6 +34,7 @@ from custom_components.hubitat_dev_tools.hub.errors import (
     HubAuthError,
     HubBadResponseError,
     HubBusyError,
+    HubRefusedError,
     HubResponseTooLargeError,
 )
 from custom_components.hubitat_dev_tools.hub.events import (
@@ -198,6 +200,9 @@ async def test_error_snippets_are_redacted(
     for secret in ("pw-s3cret", "tok-s3cret", "other-secret"):
         assert secret not in message
     assert "HTTP 500" in message
+    with pytest.raises(HubRefusedError) as refused:
+        check_success({"success": False, "message": "bad access_token=abc123"}, "do x")
+    assert "abc123" not in str(refused.value) and "abc123" not in str(refused.value.reason)
 
 
 # ------------------------------------------------------------------ request slots

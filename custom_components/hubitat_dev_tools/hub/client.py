@@ -141,6 +141,11 @@ class _Reply:
     cookies: dict[str, str]
 
 
+def redact_snippet(text: str) -> str:
+    """``text`` with ``token=...``/``"password": "..."``-style values replaced."""
+    return _SECRET_PARAMS.sub(lambda m: f"{m.group(1)}**REDACTED**", text)
+
+
 def check_success(answer: Any, what: str) -> None:
     """Raise :class:`HubRefusedError` if ``answer`` is the hub's failure envelope.
 
@@ -149,6 +154,7 @@ def check_success(answer: Any, what: str) -> None:
     """
     if isinstance(answer, dict) and answer.get("success") in (False, "false"):
         reason = failure_reason(answer)
+        reason = redact_snippet(reason) if reason else reason
         raise HubRefusedError(
             f"The hub refused to {what}: {reason or 'no reason given'}", reason=reason
         )
@@ -164,6 +170,7 @@ def require_success(answer: Any, what: str) -> dict[str, Any]:
     if isinstance(answer, dict) and answer.get("success") in (True, "true"):
         return answer
     detail = failure_reason(answer) or (None if isinstance(answer, dict) else str(answer)[:200])
+    detail = redact_snippet(detail) if detail else detail
     raise HubRefusedError(f"The hub did not {what}: {detail or 'no reason given'}", reason=detail)
 
 
@@ -462,9 +469,7 @@ class HubClient:
 
     def snippet(self, body: str) -> str:
         """A short, redacted excerpt of a hub answer for an error message."""
-        text = self.redact(body.strip()[: _SNIPPET_CHARS * 4])
-        text = _SECRET_PARAMS.sub(lambda m: f"{m.group(1)}**REDACTED**", text)
-        return text[:_SNIPPET_CHARS]
+        return redact_snippet(self.redact(body.strip()[: _SNIPPET_CHARS * 4]))[:_SNIPPET_CHARS]
 
     def _decode(self, status: int, body: str, path: str, expect: Expect) -> Any:
         if status == 404:
