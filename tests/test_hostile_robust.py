@@ -224,6 +224,25 @@ async def test_busy_hub_answers_hub_busy_and_sends_nothing(
     await slow
 
 
+async def test_hub_busy_through_mcp(mcp: Mcp, hub: HubEmulator, entry: Any) -> None:
+    """Every slot held (four slow operations): a tool answers hub_busy, nothing is sent."""
+    client = entry.runtime_data.hub.client
+    client.acquire_timeout = 0.2
+    for _ in range(4):
+        await client._sem.acquire()
+    before = len(hub.requests)
+    try:
+        data = await refused_via(
+            mcp, "hub_get_device", {"device_id": str(a_switch(hub))}, "hub_busy"
+        )
+        assert "nothing was sent" in data["hint"]
+        assert hub.requests[before:] == []
+    finally:
+        for _ in range(4):
+            client._sem.release()
+    assert (await via(mcp, "hub_get_device", {"device_id": str(a_switch(hub))}))[0] is False
+
+
 async def test_slow_requests_leave_a_slot_for_short_ones(
     hub: HubEmulator, session: aiohttp.ClientSession
 ) -> None:
