@@ -16,6 +16,10 @@ All fields can be changed at any time while the emulator runs; they are read per
 * ``html_login``: every admin endpoint (everything except the Maker API, ``/login``,
   ``/logout`` and ``/hubStatus``) answers ``200 text/html`` with the login page, whatever the
   method and even with a valid session cookie (a broken session). Websockets are unaffected.
+* ``pad_paths``: ``{path_prefix: n}``; a response to a matching path gets ``n`` trailing
+  spaces appended to its body (JSON stays valid: an oversized answer, e.g. a huge list).
+* ``oversize_frames``: when > 0, each eventsocket/logsocket JSON frame is preceded by a valid
+  JSON frame of about that many characters (an event and log line with a huge text).
 * ``junk_frames``: each eventsocket/logsocket JSON frame is preceded by a non-JSON text frame.
 * ``split_frames``: each eventsocket/logsocket JSON message is sent as a *fragmented* websocket
   message (a text frame with FIN=0 holding the first half, then a continuation frame). This is
@@ -37,6 +41,8 @@ class Faults:
     error_status: int = 500
     fail_paths: dict[str, int] = field(default_factory=dict)
     html_login: bool = False
+    pad_paths: dict[str, int] = field(default_factory=dict)
+    oversize_frames: int = 0
     junk_frames: bool = False
     split_frames: bool = False
 
@@ -53,6 +59,9 @@ class Faults:
                 return status
         return None
 
+    def pad_for(self, path: str) -> int:
+        return sum(n for prefix, n in self.pad_paths.items() if path.startswith(prefix))
+
     def reset(self) -> None:
         """Clear every fault."""
         self.down = False
@@ -62,5 +71,7 @@ class Faults:
         self.error_status = 500
         self.fail_paths = {}
         self.html_login = False
+        self.pad_paths = {}
+        self.oversize_frames = 0
         self.junk_frames = False
         self.split_frames = False

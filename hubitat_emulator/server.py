@@ -192,7 +192,11 @@ class HubServer:
             if is_ws or request.method not in ("GET", "HEAD"):
                 return self.http.text("Unauthorized", status=401)
             return self.http.html_page(login_page())
-        return await handler(request)
+        response = await handler(request)
+        pad = self.faults.pad_for(path)
+        if pad and isinstance(response, web.Response) and isinstance(response.body, bytes):
+            response.body = response.body + b" " * pad
+        return response
 
     def session_valid(self, request: web.Request) -> bool:
         return self.security.is_valid(request.cookies.get("HUBSESSION"))

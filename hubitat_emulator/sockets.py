@@ -39,6 +39,13 @@ class _Socket:
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
 
 
+def oversize_frame(size: int) -> str:
+    """A valid event- and log-shaped JSON frame whose text makes it about ``size`` chars."""
+    half = "x" * max(1, size // 2)
+    frame = {"source": "DEVICE", "name": "oversize", "deviceId": 1, "value": half}
+    return json.dumps(frame | {"msg": half, "level": "info", "type": "dev", "id": 1})
+
+
 class SocketChannel:
     """One websocket endpoint: its open sockets; frames broadcast to all of them in order.
 
@@ -97,6 +104,8 @@ class SocketChannel:
             try:
                 if self.faults.junk_frames:
                     await sock.ws.send_str("Hubitat: not a JSON frame")
+                if self.faults.oversize_frames > 0:
+                    await sock.ws.send_str(oversize_frame(self.faults.oversize_frames))
                 if self.faults.split_frames and len(text) > 1:
                     self._send_fragmented(sock, text)
                 else:

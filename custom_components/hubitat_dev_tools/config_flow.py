@@ -145,6 +145,11 @@ def _clean(user_input: Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _same_target(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
+    """True when ``new`` reaches the same address as ``old`` (host, port, HTTPS)."""
+    return connection_from_data(old).base_url == connection_from_data(new).base_url
+
+
 class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
     """Set up a hub: host, optional Hub Security login, optional Maker API."""
 
@@ -261,17 +266,54 @@ class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
         if user_input is not None:
             data = _clean(user_input)
             # Secrets left blank keep their stored values.
+            stored: set[str] = set()
             for key in (CONF_PASSWORD, CONF_MAKER_TOKEN):
                 if key not in data and entry.data.get(key):
                     data[key] = entry.data[key]
-            result, errors = await self._async_validate_and_save(data, entry)
-            if result is not None:
-                return result
+                    stored.add(key)
+            # Stored secrets go to a new address only once it is known to be this hub.
+            refusal = await self._async_check_reconfigure_target(entry, data, stored)
+            if refusal == "wrong_hub":
+                return self.async_abort(reason="wrong_hub")
+            if refusal is not None:
+                errors = {"base": refusal}
+            else:
+                result, errors = await self._async_validate_and_save(data, entry)
+                if result is not None:
+                    return result
         return self.async_show_form(
             step_id="reconfigure",
             data_schema=_hub_schema(user_input or entry.data),
             errors=errors,
         )
+
+    async def _async_check_reconfigure_target(
+        self, entry: ConfigEntry[Any], data: Mapping[str, Any], stored: set[str]
+    ) -> str | None:
+        """Before stored secrets (``stored``: keys filled from the entry) are sent to a new
+        address, read that hub's identity without them and compare its UID with the entry's.
+
+        None: go on. ``"wrong_hub"``: a different hub (nothing secret was sent). An error
+        key: the hub could not be identified without the stored secrets (Hub Security is on
+        and the password was left blank: it must be typed again), or not reached at all.
+        """
+        if not stored or _same_target(entry.data, data):
+            return None  # no stored secret, or the address they already go to
+        probe = {k: v for k, v in data.items() if k not in stored and k != CONF_MAKER_TOKEN}
+        client = HubClient(
+            async_get_clientsession(self.hass, verify_ssl=False), connection_from_data(probe)
+        )
+        try:
+            identity = await fetch_identity(client)
+        except HubAuthError:
+            if client.connection.has_security:  # the password typed here was rejected
+                return "invalid_auth"
+            return "reenter_password"  # Hub Security on: identify it with a typed password
+        except HubError:
+            return "cannot_connect"
+        if entry.unique_id is not None and identity.hub_uid != entry.unique_id:
+            return "wrong_hub"
+        return None
 
     @staticmethod
     @callback

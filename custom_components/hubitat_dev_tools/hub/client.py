@@ -2,16 +2,20 @@
 
 Admin endpoints (optionally behind Hub Security) and the Maker API. The client never
 creates its own session: the glue passes Home Assistant's shared aiohttp session.
-Every request goes through one semaphore (bounded requests in flight) and a timeout.
+Every request goes through one semaphore (bounded requests in flight, waited for at most
+``acquire_timeout`` seconds: then :class:`HubBusyError`), a timeout, and a size cap on the
+answer (read as a stream; over the cap: :class:`HubResponseTooLargeError`). Requests with a
+long timeout (backups, installs) may hold all slots but one, so short reads always get through.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote
@@ -21,8 +25,10 @@ import aiohttp
 from .errors import (
     HubAuthError,
     HubBadResponseError,
+    HubBusyError,
     HubNotFoundError,
     HubRefusedError,
+    HubResponseTooLargeError,
     HubTimeoutError,
     HubUnreachableError,
     MakerNotConfiguredError,
@@ -33,6 +39,17 @@ _LOGGER = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MAX_IN_FLIGHT = 4
+# How long a request waits for a free slot before it gives up with HubBusyError.
+DEFAULT_ACQUIRE_TIMEOUT = 15.0
+# The largest answer read by default (the ~1 MB compatible-device catalog fits); calls that
+# download files pass their own ``max_bytes``.
+DEFAULT_MAX_BODY = 4 * 1024 * 1024
+# Binary downloads (File Manager files, bundle .zip exports).
+MAX_DOWNLOAD_BYTES = 16 * 1024 * 1024
+# A request whose timeout is longer than this is "slow": slow ones never take the last slot.
+_SLOW_AFTER = DEFAULT_TIMEOUT
+_SNIPPET_CHARS = 300
+_CHUNK = 1 << 16
 # Statuses worth one retry for idempotent GETs: the hub is briefly overloaded.
 _RETRY_STATUSES = frozenset({408, 502, 503, 504})
 _RETRY_DELAY = 0.5
@@ -40,12 +57,6 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 Expect = Literal["json", "text", "bytes", "any", "discard"]
 _PEEK_BYTES = 2048
-# token/password pairs a hub error body may echo (query strings, posted forms)
-_SECRET_PAIR = re.compile(
-    r"((?:access_token|accessToken|password|passwd|token|HUBSESSION|JSESSIONID)\s*[=:]\s*)"
-    r"[^&\s\"'<>,;]+",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +107,31 @@ def _looks_like_html(text: str) -> bool:
     return head.startswith("<!doctype") or head.startswith("<html") or "<form" in head
 
 
+_LOGIN_FORM = re.compile(r"<form\b[^>]*\baction\s*=\s*[\"']?[^\"'>]*/login\b", re.IGNORECASE)
+_PASSWORD_INPUT = re.compile(r"<input\b[^>]*\bname\s*=\s*[\"']?password\b", re.IGNORECASE)
+
+
+def is_login_form(text: str) -> bool:
+    """True for the hub's Hub Security login page: HTML with a form posting to ``/login``
+    that has a password field. Any other HTML (an error page, a user's ``.html`` file) is not.
+    """
+    head = text[:16384]
+    return (
+        _looks_like_html(head)
+        and bool(_LOGIN_FORM.search(head))
+        and bool(_PASSWORD_INPUT.search(head))
+    )
+
+
+# token/password pairs a hub error body may echo (query strings, posted forms, JSON)
+_SECRET_PARAMS = re.compile(
+    r"((?:access_token|token|password|passwd|secret|apikey|api_key|hubsession|jsessionid)"
+    r"[\"']?\s*[=:]\s*[\"']?)"
+    r"[^\s\"'&,;<>]+",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True, slots=True)
 class _Reply:
     """One HTTP reply, fully read."""
@@ -107,10 +143,9 @@ class _Reply:
     cookies: dict[str, str]
 
 
-def _redact_pairs[T: (str, str | None)](text: T) -> T:
-    """Hub text with ``token=...``/``password: ...`` pairs replaced (hub/ cannot import the
-    integration's redact module; the snippet rules match its free-text rules)."""
-    return _SECRET_PAIR.sub(r"\1**REDACTED**", text) if text else text
+def redact_snippet(text: str) -> str:
+    """``text`` with ``token=...``/``"password": "..."``-style values replaced."""
+    return _SECRET_PARAMS.sub(lambda m: f"{m.group(1)}**REDACTED**", text)
 
 
 def check_success(answer: Any, what: str) -> None:
@@ -120,7 +155,8 @@ def check_success(answer: Any, what: str) -> None:
     usually with the reason in ``message``/``errorMessage``/``error``.
     """
     if isinstance(answer, dict) and answer.get("success") in (False, "false"):
-        reason = _redact_pairs(failure_reason(answer))
+        reason = failure_reason(answer)
+        reason = redact_snippet(reason) if reason else reason
         raise HubRefusedError(
             f"The hub refused to {what}: {reason or 'no reason given'}", reason=reason
         )
@@ -135,9 +171,8 @@ def require_success(answer: Any, what: str) -> dict[str, Any]:
     check_success(answer, what)
     if isinstance(answer, dict) and answer.get("success") in (True, "true"):
         return answer
-    detail = _redact_pairs(
-        failure_reason(answer) or (None if isinstance(answer, dict) else str(answer)[:200])
-    )
+    detail = failure_reason(answer) or (None if isinstance(answer, dict) else str(answer)[:200])
+    detail = redact_snippet(detail) if detail else detail
     raise HubRefusedError(f"The hub did not {what}: {detail or 'no reason given'}", reason=detail)
 
 
@@ -151,11 +186,15 @@ class HubClient:
         *,
         max_in_flight: int = DEFAULT_MAX_IN_FLIGHT,
         timeout: float = DEFAULT_TIMEOUT,
+        acquire_timeout: float = DEFAULT_ACQUIRE_TIMEOUT,
     ) -> None:
         self._session = session
         self.connection = connection
         self._sem = asyncio.Semaphore(max_in_flight)
+        # Slow requests (long timeouts) may hold every slot but one.
+        self._slow_sem = asyncio.Semaphore(max(1, max_in_flight - 1))
         self._timeout = timeout
+        self.acquire_timeout = acquire_timeout
         self._cookie: tuple[str, str] | None = None
         self._login_lock = asyncio.Lock()
         self.requests_sent = 0
@@ -192,14 +231,23 @@ class HubClient:
         allow_redirects: bool = True,
         use_cookie: bool = True,
         discard: bool = False,
+        max_bytes: int | None = None,
     ) -> _Reply:
-        """Send one request under the concurrency bound; return the whole reply."""
+        """Send one request under the concurrency bound; return the whole reply.
+
+        The body is read as a stream up to ``max_bytes`` (default :data:`DEFAULT_MAX_BODY`);
+        a larger answer raises :class:`HubResponseTooLargeError` without being read further.
+        """
         url = f"{self.base_url}{path}"
         cookies = None
         if use_cookie and self._cookie is not None:
             cookies = {self._cookie[0]: self._cookie[1]}
         client_timeout = aiohttp.ClientTimeout(total=timeout or self._timeout)
-        async with self._sem:
+        slow = (timeout or self._timeout) > _SLOW_AFTER
+        async with (
+            self._slot(self._slow_sem, method, path, enabled=slow),
+            self._slot(self._sem, method, path),
+        ):
             self.in_flight += 1
             self.max_in_flight_seen = max(self.max_in_flight_seen, self.in_flight)
             self.requests_sent += 1
@@ -219,10 +267,10 @@ class HubClient:
                 ) as resp:
                     if discard:  # large downloads (backups): keep a peek, drain the rest
                         raw = await resp.content.read(_PEEK_BYTES)
-                        async for _chunk in resp.content.iter_chunked(1 << 16):
+                        async for _chunk in resp.content.iter_chunked(_CHUNK):
                             pass
                     else:
-                        raw = await resp.read()
+                        raw = await self._read_capped(resp, method, path, max_bytes)
                     body = raw.decode(resp.charset or "utf-8", errors="replace")
                     cookies = {name: morsel.value for name, morsel in resp.cookies.items()}
                     return _Reply(resp.status, body, raw, dict(resp.headers), cookies)
@@ -240,6 +288,51 @@ class HubClient:
                 ) from err
             finally:
                 self.in_flight -= 1
+
+    @contextlib.asynccontextmanager
+    async def _slot(
+        self, sem: asyncio.Semaphore, method: str, path: str, *, enabled: bool = True
+    ) -> AsyncIterator[None]:
+        """Hold one slot of ``sem``; HubBusyError if none frees up within acquire_timeout."""
+        if not enabled:
+            yield
+            return
+        try:
+            await asyncio.wait_for(sem.acquire(), self.acquire_timeout)
+        except TimeoutError as err:
+            raise HubBusyError(
+                f"The hub still had {self.in_flight} requests running after "
+                f"{self.acquire_timeout:g} s, so {method} {path.split('?')[0]} was not sent"
+            ) from err
+        try:
+            yield
+        finally:
+            sem.release()
+
+    @staticmethod
+    async def _read_capped(
+        resp: aiohttp.ClientResponse, method: str, path: str, max_bytes: int | None
+    ) -> bytes:
+        """The whole body, read in chunks; HubResponseTooLargeError past ``max_bytes``."""
+        cap = DEFAULT_MAX_BODY if max_bytes is None else max_bytes
+
+        def too_large(size: str) -> HubResponseTooLargeError:
+            return HubResponseTooLargeError(
+                f"The hub's answer to {method} {path.split('?')[0]} is {size}, over the "
+                f"{cap} byte limit of this call; it was not read"
+            )
+
+        declared = resp.content_length
+        if declared is not None and declared > cap:
+            raise too_large(f"{declared} bytes")
+        parts: list[bytes] = []
+        total = 0
+        async for chunk in resp.content.iter_chunked(_CHUNK):
+            total += len(chunk)
+            if total > cap:
+                raise too_large(f"more than {cap} bytes")
+            parts.append(chunk)
+        return b"".join(parts)
 
     async def login(self) -> None:
         """Log in to Hub Security and keep the session cookie."""
@@ -332,6 +425,7 @@ class HubClient:
         timeout: float | None = None,
         retry: bool = True,
         what: str | None = None,
+        max_bytes: int | None = None,
     ) -> Any:
         """Call an admin endpoint: log in when needed, re-login and retry once on auth.
 
@@ -339,13 +433,14 @@ class HubClient:
         False (GETs that trigger something on the hub, e.g. radio operations).
         With ``what`` (what was asked, e.g. "disable app 12"), the hub's failure envelope
         (``{"success": false}``) raises :class:`HubRefusedError` instead of being returned.
+        ``max_bytes`` caps the answer (default :data:`DEFAULT_MAX_BODY`).
         """
 
         def login_page(reply: _Reply) -> bool:
             return reply.status in (401, 403) or (
                 expect in ("json", "any", "discard")
                 and reply.status == 200
-                and _looks_like_html(reply.body)
+                and is_login_form(reply.body)
             )
 
         relogin = True  # one re-login per call, whatever else is retried
@@ -361,6 +456,7 @@ class HubClient:
                 json_body=json_body,
                 timeout=timeout,
                 discard=expect == "discard",
+                max_bytes=max_bytes,
             )
             relogin = relogin and not relogged
             status, body = reply.status, reply.body
@@ -373,12 +469,15 @@ class HubClient:
                 check_success(answer, what)
             return answer
 
+    def snippet(self, body: str) -> str:
+        """A short, redacted excerpt of a hub answer for an error message."""
+        return redact_snippet(self.redact(body.strip()[: _SNIPPET_CHARS * 4]))[:_SNIPPET_CHARS]
+
     def _decode(self, status: int, body: str, path: str, expect: Expect) -> Any:
         if status == 404:
             raise HubNotFoundError(f"The hub has no {path.split('?')[0]} (HTTP 404)")
         if status >= 400:
-            # a hub body may echo a request (a token in a URL, a posted form): redacted
-            snippet = _redact_pairs(self.redact(body.strip()))[:300]
+            snippet = self.snippet(body)
             raise HubBadResponseError(
                 f"The hub answered HTTP {status} to {path.split('?')[0]}"
                 + (f": {snippet}" if snippet else ""),
@@ -409,10 +508,8 @@ class HubClient:
         def login_page(reply: _Reply) -> bool:
             location = _header(reply.headers, "Location")
             to_login = reply.status in _REDIRECTS and "/login" in location
-            html = reply.status == 200 and _looks_like_html(reply.body)
-            return (
-                reply.status in (401, 403) or to_login or (html and "login" in reply.body.lower())
-            )
+            form = reply.status == 200 and is_login_form(reply.body)
+            return reply.status in (401, 403) or to_login or form
 
         reply, _ = await self._send_logged_in("GET", path, login_page, allow_redirects=False)
         location = _header(reply.headers, "Location")
@@ -428,26 +525,46 @@ class HubClient:
         return location
 
     async def get_json(
-        self, path: str, params: dict[str, str] | None = None, *, what: str | None = None
+        self,
+        path: str,
+        params: dict[str, str] | None = None,
+        *,
+        what: str | None = None,
+        max_bytes: int | None = None,
     ) -> Any:
         """GET an admin endpoint and parse JSON (content type is ignored: often text/html)."""
-        return await self.request("GET", path, params=params, what=what)
+        return await self.request("GET", path, params=params, what=what, max_bytes=max_bytes)
 
-    async def get_text(self, path: str, params: dict[str, str] | None = None) -> str:
+    async def get_text(
+        self, path: str, params: dict[str, str] | None = None, *, max_bytes: int | None = None
+    ) -> str:
         """GET an admin endpoint that answers plain text."""
-        result: str = await self.request("GET", path, params=params, expect="text")
+        result: str = await self.request(
+            "GET", path, params=params, expect="text", max_bytes=max_bytes
+        )
         return result
 
-    async def get_bytes(self, path: str, params: dict[str, str] | None = None) -> bytes:
-        """GET a binary admin endpoint (e.g. a bundle .zip); one re-login on an auth page."""
+    async def get_bytes(
+        self,
+        path: str,
+        params: dict[str, str] | None = None,
+        *,
+        max_bytes: int = MAX_DOWNLOAD_BYTES,
+    ) -> bytes:
+        """GET a binary admin endpoint (e.g. a bundle .zip); one re-login on an auth page.
+
+        Only the hub's own login form counts as an auth page (an ``.html`` file is data).
+        """
 
         def login_page(reply: _Reply) -> bool:
-            html = "text/html" in reply.headers.get("Content-Type", "") and _looks_like_html(
+            html = "text/html" in _header(reply.headers, "Content-Type") and is_login_form(
                 reply.body
             )
             return reply.status in (401, 403) or (reply.status == 200 and html)
 
-        reply, _ = await self._send_logged_in("GET", path, login_page, params=params)
+        reply, _ = await self._send_logged_in(
+            "GET", path, login_page, params=params, max_bytes=max_bytes
+        )
         if reply.status >= 400:
             self._decode(reply.status, reply.body, path, "text")
         return reply.raw

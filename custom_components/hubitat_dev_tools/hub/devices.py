@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
-from .client import HubClient
+from .client import MAX_DOWNLOAD_BYTES, HubClient
 from .errors import HubBadResponseError, HubError, HubNotFoundError, HubRefusedError
 from .models import (
     DeviceDetail,
@@ -193,5 +193,6 @@ async def replace_device(client: HubClient, old_id: str, new_id: str) -> None:
 
 async def fetch_compatible_devices(client: HubClient) -> list[dict[str, Any]]:
     """``/hub/compatibleDevices``: Hubitat's static compatible-device catalog (~1 MB)."""
-    data = await client.get_json("/hub/compatibleDevices")
+    # ~1 MB today and growing: it gets the download cap, not the default one.
+    data = await client.get_json("/hub/compatibleDevices", max_bytes=MAX_DOWNLOAD_BYTES)
     return dict_list(data)

@@ -63,6 +63,20 @@ class HubBadResponseError(HubError):
     code = "hub_bad_response"
 
 
+class HubResponseTooLargeError(HubBadResponseError):
+    """The hub's answer is larger than the call allows (it was not read to the end)."""
+
+    code = "response_too_large"
+    default_hint = "The answer is too large to read at once; ask for less (filter or page)."
+
+
+class HubBusyError(HubError):
+    """Every request slot to the hub stayed taken for too long (nothing was sent)."""
+
+    code = "hub_busy"
+    default_hint = "Other requests to the hub are still running. Wait a little and retry."
+
+
 class HubRefusedError(HubBadResponseError):
     """The hub answered its failure envelope (``{"success": false, ...}``).
 

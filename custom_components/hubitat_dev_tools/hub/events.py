@@ -7,6 +7,12 @@ Frames (hubitat-hub-api.md §19): one JSON object per text frame; empty fields a
 ``"null"``; ``deviceId``/``installedAppId`` are ints, ``0`` when they do not apply. Anything
 else (junk text, non-objects, frames without a name) is counted and skipped.
 
+Sizes are bounded: an event frame over :data:`MAX_EVENT_FRAME_CHARS` or a log frame over
+:data:`MAX_LOG_FRAME_CHARS` is junk (never parsed, never in a ring); a message over
+:data:`MAX_WS_MESSAGE_BYTES` is refused by the websocket itself (the connection is dropped and
+re-opened with backoff). Text fields of a kept entry are cut (a log message at
+:data:`MAX_LOG_MESSAGE_CHARS`), so each ring entry stays small.
+
 Liveness: the hub pings about every two minutes. We answer pings ourselves (``autoping`` off)
 so a ping counts as a sign of life; no frame or ping for ``dead_peer_timeout`` seconds means a
 dead peer, and we reconnect. Reconnects back off exponentially with jitter. ``on_connect`` runs
@@ -46,6 +52,19 @@ DEFAULT_BACKOFF_MAX = 120.0
 # A connection that lasted this long counts as healthy: the next reconnect starts fresh.
 HEALTHY_AFTER = 30.0
 LOG_LEVELS = ("error", "warn", "info", "debug", "trace")
+# Size bounds (characters of one frame's text; see the module docstring).
+MAX_EVENT_FRAME_CHARS = 32 * 1024
+MAX_LOG_FRAME_CHARS = 128 * 1024
+MAX_WS_MESSAGE_BYTES = 1024 * 1024
+MAX_LOG_MESSAGE_CHARS = 8 * 1024
+MAX_LABEL_CHARS = 1024  # names, descriptions, units: one line of text
+
+
+def _cut(text: str | None, limit: int) -> str | None:
+    """``text`` cut to ``limit`` characters (marked), or as is."""
+    if text is None or len(text) <= limit:
+        return text
+    return f"{text[:limit]}... (+{len(text) - limit} chars)"
 
 
 def _wall() -> float:
@@ -135,7 +154,9 @@ class HubEvent:
 
 
 def parse_event_frame(text: str | bytes) -> HubEvent | None:
-    """Parse one eventsocket frame; None for junk (non-JSON, non-object, no name)."""
+    """Parse one eventsocket frame; None for junk (non-JSON, non-object, no name, too large)."""
+    if len(text) > MAX_EVENT_FRAME_CHARS:
+        return None
     try:
         raw = json.loads(text)
     except (ValueError, UnicodeDecodeError):
@@ -143,19 +164,21 @@ def parse_event_frame(text: str | bytes) -> HubEvent | None:
     if not isinstance(raw, dict):
         return None
     name = _nullish(raw.get("name"))
-    if name is None:
+    if name is None or len(name) > MAX_LABEL_CHARS:
         return None
-    source = (_nullish(raw.get("source")) or "UNKNOWN").upper()
+    source = (_nullish(raw.get("source")) or "UNKNOWN").upper()[:MAX_LABEL_CHARS]
     return HubEvent(
         source=source,
         name=name,
+        # The value is kept whole (the frame cap bounds it): a cut value would be a wrong
+        # state, and a cut JSON value (lockCodes) could no longer be redacted.
         value=_nullish(raw.get("value")),
-        display_name=_nullish(raw.get("displayName")),
-        type=_nullish(raw.get("type")),
-        unit=_nullish(raw.get("unit")),
+        display_name=_cut(_nullish(raw.get("displayName")), MAX_LABEL_CHARS),
+        type=_cut(_nullish(raw.get("type")), MAX_LABEL_CHARS),
+        unit=_cut(_nullish(raw.get("unit")), MAX_LABEL_CHARS),
         device_id=norm_id(raw.get("deviceId")) if source == "DEVICE" else None,
         app_id=norm_id(raw.get("installedAppId")),
-        description=_nullish(raw.get("descriptionText")),
+        description=_cut(_nullish(raw.get("descriptionText")), MAX_LABEL_CHARS),
     )
 
 
@@ -184,7 +207,9 @@ class LogLine:
 
 
 def parse_log_frame(text: str | bytes) -> LogLine | None:
-    """Parse one logsocket frame; None for junk."""
+    """Parse one logsocket frame; None for junk (too large included)."""
+    if len(text) > MAX_LOG_FRAME_CHARS:
+        return None
     try:
         raw = json.loads(text)
     except (ValueError, UnicodeDecodeError):
@@ -192,13 +217,14 @@ def parse_log_frame(text: str | bytes) -> LogLine | None:
     if not isinstance(raw, dict) or "msg" not in raw:
         return None
     msg = raw.get("msg")
+    message = html.unescape(str(msg)) if msg is not None else ""
     return LogLine(
-        level=(_nullish(raw.get("level")) or "info").lower(),
-        source_type=_nullish(raw.get("type")),
+        level=(_nullish(raw.get("level")) or "info").lower()[:16],
+        source_type=_cut(_nullish(raw.get("type")), MAX_LABEL_CHARS),
         source_id=norm_id(raw.get("id")),
-        name=_nullish(raw.get("name")),
-        message=html.unescape(str(msg)) if msg is not None else "",
-        time=_nullish(raw.get("time")),
+        name=_cut(_nullish(raw.get("name")), MAX_LABEL_CHARS),
+        message=_cut(message, MAX_LOG_MESSAGE_CHARS) or "",
+        time=_cut(_nullish(raw.get("time")), 64),
     )
 
 
@@ -377,7 +403,7 @@ class HubSocket:
                     heartbeat=None,
                     ssl=not conn.use_ssl,
                     timeout=aiohttp.ClientWSTimeout(ws_receive=None, ws_close=2.0),
-                    max_msg_size=16 * 1024 * 1024,
+                    max_msg_size=MAX_WS_MESSAGE_BYTES,
                 )
             except aiohttp.WSServerHandshakeError as err:
                 if err.status in (401, 403) and conn.has_security and not retried:
@@ -461,22 +487,42 @@ class HubSocket:
     async def read_for(self, window: float, on_text: Callable[[str], bool]) -> None:
         """One-shot: connect once, feed text frames to ``on_text`` for ``window`` seconds
         (or until it returns True), then close. Pings are answered. Raises HubError."""
+        deadline: float | None = None
+        stop = False
+
+        def remaining() -> float | None:
+            nonlocal deadline
+            now = time.monotonic()
+            if deadline is None:  # the window starts once connected
+                deadline = now + window
+            return None if stop else deadline - now
+
+        def feed(text: str) -> None:
+            nonlocal stop
+            stop = stop or on_text(text)
+
+        await self.read_while(remaining, feed)
+
+    async def read_while(
+        self, remaining: Callable[[], float | None], on_text: Callable[[str], None]
+    ) -> None:
+        """One-shot: connect once, then feed text frames to ``on_text`` while ``remaining()``
+        (asked once connected and after every frame) gives seconds left; None or <= 0 ends it.
+        The socket is closed at the end, or when the hub closes it. Raises HubError."""
         try:
             ws = await asyncio.wait_for(self._open(), self.connect_timeout)
         except (aiohttp.ClientError, OSError, TimeoutError) as err:
             raise HubUnreachableError(
                 f"Cannot open {self.path} on the hub: {type(err).__name__}"
             ) from err
-        deadline = time.monotonic() + window
         try:
-            while (left := deadline - time.monotonic()) > 0:
+            while (left := remaining()) is not None and left > 0:
                 try:
                     msg = await ws.receive(timeout=left)
                 except TimeoutError:
-                    return
+                    continue
                 if msg.type is aiohttp.WSMsgType.TEXT:
-                    if on_text(msg.data):
-                        return
+                    on_text(msg.data)
                 elif msg.type is aiohttp.WSMsgType.PING:
                     with contextlib.suppress(Exception):
                         await ws.pong(msg.data)

@@ -10,10 +10,12 @@ from urllib.parse import quote
 
 import aiohttp
 
-from .client import HubClient
+from .client import MAX_DOWNLOAD_BYTES, HubClient
 from .errors import HubBadResponseError
 
 FILE_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+# The largest file read as text (it is then shown in character windows).
+MAX_TEXT_READ_BYTES = 4 * 1024 * 1024
 
 
 def valid_file_name(name: str) -> bool:
@@ -89,15 +91,23 @@ async def list_files_with_space(client: HubClient) -> tuple[list[HubFile], int |
     return parse_file_list(payload), int(free) if isinstance(free, int | float) else None
 
 
-async def read_text_file(client: HubClient, name: str) -> str:
-    """Download one file as text (undecodable bytes replaced); HubNotFoundError if absent."""
-    text: str = await client.request("GET", f"/local/{quote(name)}", expect="text")
+async def read_text_file(
+    client: HubClient, name: str, *, max_bytes: int = MAX_TEXT_READ_BYTES
+) -> str:
+    """Download one file as text (undecodable bytes replaced); HubNotFoundError if absent,
+    HubResponseTooLargeError past ``max_bytes`` (the download stops there)."""
+    text: str = await client.request(
+        "GET", f"/local/{quote(name)}", expect="text", max_bytes=max_bytes
+    )
     return text
 
 
-async def read_file_bytes(client: HubClient, name: str) -> bytes:
-    """Download one file's exact bytes (binary-safe); HubNotFoundError if absent."""
-    return await client.get_bytes(f"/local/{quote(name)}")
+async def read_file_bytes(
+    client: HubClient, name: str, *, max_bytes: int = MAX_DOWNLOAD_BYTES
+) -> bytes:
+    """Download one file's exact bytes (binary-safe); HubNotFoundError if absent,
+    HubResponseTooLargeError past ``max_bytes`` (the download stops there)."""
+    return await client.get_bytes(f"/local/{quote(name)}", max_bytes=max_bytes)
 
 
 async def write_file(client: HubClient, name: str, data: bytes) -> None:

@@ -2,13 +2,16 @@
 
 While the event stream runs, answers come from the state cache (its rings and live log
 waiters); without it, from a one-shot ``/logsocket`` or from the hub's own event history.
+The one-shot socket is shared: concurrent tails of one hub listen on the same socket
+(:class:`SharedLogTail`), so callers cannot open sockets without bound.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..hub.client import HubClient
@@ -102,12 +105,119 @@ NO_LOG_RING_NOTE = (
 )
 
 
+@dataclass(slots=True)
+class _Listener:
+    """One caller of the shared tail: its filter, its lines, its own window."""
+
+    match: LogPredicate
+    limit: int
+    window: float
+    lines: list[LogLine] = field(default_factory=list)
+    deadline: float | None = None  # monotonic; set once the socket is open
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass(slots=True)
+class _TailRun:
+    """One open one-shot socket and the callers listening on it."""
+
+    listeners: list[_Listener] = field(default_factory=list)
+    accepting: bool = True  # False once it is closing: a new caller starts a new run
+    opened: bool = False
+    error: BaseException | None = None
+    task: asyncio.Task[None] | None = None
+
+
+class SharedLogTail:
+    """At most one one-shot ``/logsocket`` per hub at a time, shared by concurrent callers.
+
+    A caller joining an open socket gets the lines from then on for its own window; the
+    socket closes when the last caller's window (or line limit) is reached. While a socket is
+    closing, a new caller opens the next one, so at most two exist for a moment.
+    """
+
+    def __init__(self, client: HubClient) -> None:
+        self._client = client
+        self._run: _TailRun | None = None
+        self.sockets_opened = 0
+
+    @property
+    def listening(self) -> int:
+        """Callers listening now."""
+        run = self._run
+        return len([x for x in run.listeners if not x.done.is_set()]) if run else 0
+
+    async def listen(self, match: LogPredicate, window: float, limit: int) -> list[LogLine]:
+        """The matching lines arriving within ``window`` seconds (at most ``limit``)."""
+        run = self._run
+        if run is None or not run.accepting:
+            run = self._run = _TailRun()
+            run.task = asyncio.get_running_loop().create_task(self._serve(run))
+        listener = _Listener(match, limit, window)
+        if run.opened:
+            listener.deadline = time.monotonic() + window
+        run.listeners.append(listener)
+        try:
+            await listener.done.wait()
+        finally:
+            listener.done.set()  # a cancelled caller leaves; the socket ends without it
+        if run.error is not None:
+            raise run.error
+        return listener.lines
+
+    def _remaining(self, run: _TailRun) -> float | None:
+        """Seconds until the next caller's window ends; None when nobody listens."""
+        now = time.monotonic()
+        run.opened = True
+        left: list[float] = []
+        for listener in run.listeners:
+            if listener.done.is_set():
+                continue
+            if listener.deadline is None:
+                listener.deadline = now + listener.window
+            if listener.deadline <= now:
+                listener.done.set()
+            else:
+                left.append(listener.deadline - now)
+        if not left:
+            run.accepting = False
+            return None
+        return min(left)
+
+    def _feed(self, run: _TailRun, text: str) -> None:
+        line = parse_log_frame(text)
+        if line is None:
+            return
+        for listener in run.listeners:
+            if not listener.done.is_set() and listener.match(line):
+                listener.lines.append(line)
+                if len(listener.lines) >= listener.limit:
+                    listener.done.set()
+
+    async def _serve(self, run: _TailRun) -> None:
+        self.sockets_opened += 1
+        socket = HubSocket(self._client, LOG_PATH, lambda _t: None)
+        try:
+            await socket.read_while(
+                lambda: self._remaining(run), lambda text: self._feed(run, text)
+            )
+        except Exception as err:  # every caller of this run gets it
+            run.error = err
+        finally:
+            run.accepting = False
+            if self._run is run:
+                self._run = None
+            for listener in run.listeners:
+                listener.done.set()
+
+
 class LiveEventsManager:
     """Live log lines and recent events (the cache is set while the event stream runs)."""
 
     def __init__(self, client: HubClient) -> None:
         self._client = client
         self.cache: StateCache | None = None
+        self.log_tail = SharedLogTail(client)
 
     async def tail_logs(
         self,
@@ -146,18 +256,10 @@ class LiveEventsManager:
         return out
 
     async def _listen_logs(self, match: LogPredicate, window: float, limit: int) -> list[LogLine]:
-        """Live log lines for ``window`` seconds over a one-shot ``/logsocket``."""
-        lines: list[LogLine] = []
-
-        def on_text(text: str) -> bool:
-            line = parse_log_frame(text)
-            if line is not None and match(line):
-                lines.append(line)
-            return len(lines) >= limit
-
-        if window > 0:
-            await HubSocket(self._client, LOG_PATH, lambda _t: None).read_for(window, on_text)
-        return lines
+        """Live log lines for ``window`` seconds over the shared one-shot ``/logsocket``."""
+        if window <= 0:
+            return []
+        return await self.log_tail.listen(match, window, limit)
 
     async def recent_events(
         self, event_filter: EventFilter, limit: int, device_allowed: DeviceAllowed

@@ -21,6 +21,7 @@ from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.errors import HubBadResponseError
 from ..hub.files import (
+    MAX_TEXT_READ_BYTES,
     HubFile,
     delete_file,
     list_files_with_space,
@@ -188,7 +189,16 @@ class FilesManager:
         meta = self._as_dict(found)
         if is_binary_name(name):
             return {**meta, "content": None, "note": "Binary file: not shown; use the url."}
-        text = await read_text_file(self._client, name)
+        if found.size is not None and found.size > MAX_TEXT_READ_BYTES:
+            raise ToolError(
+                f"'{name}' is {found.size} bytes; files over {MAX_TEXT_READ_BYTES} bytes are "
+                "not read inline. Nothing was downloaded.",
+                code="file_too_large",
+                hint=f"Open it from its url instead: {meta.get('url')}",
+            )
+        # The listed size was checked; the download itself is capped too (a size the
+        # listing did not give, or got wrong, stops at the same limit).
+        text = await read_text_file(self._client, name, max_bytes=MAX_TEXT_READ_BYTES)
         if looks_binary(text):
             meta["binary"] = True
             return {**meta, "content": None, "note": "Binary file: not shown; use the url."}

@@ -78,17 +78,33 @@ def _encode_cursor(anchor: datetime | None, offset: int) -> str:
     return base64.urlsafe_b64encode(f"logs:{raw}".encode()).decode().rstrip("=")
 
 
+MAX_CURSOR_CHARS = 512
+MAX_CURSOR_OFFSET = 10**9
+
+
 def _decode_cursor(cursor: str) -> tuple[datetime | None, int]:
+    """The anchor and offset of a cursor _encode_cursor made; ToolError(invalid_cursor) for
+    anything else (every malformed shape, never an internal error)."""
     try:
+        if len(cursor) > MAX_CURSOR_CHARS or not cursor.isascii():
+            raise ValueError(cursor)
         text = base64.urlsafe_b64decode((cursor + "=" * (-len(cursor) % 4)).encode()).decode()
         if not text.startswith("logs:"):
             raise ValueError(text)
         data = json.loads(text[5:])
-        anchor = datetime.fromisoformat(data["a"]) if data["a"] else None
-        offset = int(data["o"])
-        if offset < 0:
+        if not isinstance(data, dict) or set(data) != {"a", "o"}:
+            raise ValueError(text)
+        raw_anchor, offset = data["a"], data["o"]
+        if type(offset) is not int or not 0 <= offset <= MAX_CURSOR_OFFSET:
             raise ValueError(offset)
-    except (binascii.Error, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        anchor = None
+        if raw_anchor is not None:
+            if not isinstance(raw_anchor, str):
+                raise ValueError(raw_anchor)
+            anchor = datetime.fromisoformat(raw_anchor)
+            if anchor.tzinfo is None:  # ours are always aware: naive ones cannot compare
+                raise ValueError(raw_anchor)
+    except (ValueError, TypeError, OverflowError, RecursionError, binascii.Error):
         raise ToolError(
             "The cursor is not one hub_get_logs returned.",
             code="invalid_cursor",

@@ -11,7 +11,7 @@ import probatio as vol
 
 from ..errors import ToolError
 from ..safety import ToolKind
-from .args import ToolArgs, arg, numeric_id
+from .args import ToolArgs, arg, match, numeric_id
 from .base import HubTool, ToolCall
 from .code import BACKUP_NAME
 from .files import file_name
@@ -21,7 +21,7 @@ TOOL_DOMAIN = "apps"
 
 APP_ID = numeric_id("app_id")
 NEW_NAME = vol.All(str, vol.Strip, vol.Length(min=1, max=200))
-PAGE_NAME = vol.All(str, vol.Match(r"^[A-Za-z0-9_]{1,80}$", msg="page must be a page name"))
+PAGE_NAME = vol.All(str, match(r"^[A-Za-z0-9_]{1,80}$", msg="page must be a page name"))
 APPS = "Installed app id (from hub_list_apps)"
 
 
@@ -152,9 +152,7 @@ class ListHpmPackagesTool(HubTool[ToolArgs]):
 
 MAX_SETTINGS = 50
 _SETTING_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,99}$")
-BUTTON_NAME = vol.All(
-    str, vol.Match(r"^[A-Za-z0-9_|.-]{1,120}$", msg="press must be a button name")
-)
+BUTTON_NAME = vol.All(str, match(r"^[A-Za-z0-9_|.-]{1,120}$", msg="press must be a button name"))
 
 
 def settings_map(value: Any) -> dict[str, Any]:

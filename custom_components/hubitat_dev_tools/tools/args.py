@@ -105,11 +105,36 @@ def ascii_re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.ASCII)
 
 
+class FullMatch(vol.Match):
+    r"""``vol.Match`` that must match the WHOLE string.
+
+    ``re.match`` with ``^...$`` accepts a trailing newline (``$`` matches before a final
+    ``\n``), so ``"12\n"`` passed as an id; the pattern is also checked anchored at ``\Z``.
+    The served JSON schema keeps the same ``pattern`` text (read from ``.pattern.pattern``).
+    """
+
+    def __init__(self, pattern: str | re.Pattern[str], msg: str | None = None) -> None:
+        super().__init__(pattern, msg=msg)
+        source = self.pattern
+        text = source.pattern if isinstance(source.pattern, str) else source.pattern.decode()
+        # The same pattern, anchored at the very end of the text (\Z, not $).
+        self._whole = vol.Match(re.compile(f"(?:{text})\\Z", source.flags), msg=msg)
+
+    def __call__[T](self, value: T) -> T:
+        """Return the value if the pattern matches all of it, else raise MatchInvalid."""
+        return super().__call__(self._whole(value))
+
+
+def match(pattern: str | re.Pattern[str], msg: str | None = None) -> Any:
+    """A schema pattern validator (as ``vol.Match``) that rejects trailing newlines."""
+    return FullMatch(pattern, msg=msg)
+
+
 def numeric_id(field_name: str) -> Any:
     """Validator of a numeric hub id (``device_id``, ``app_id`` ...): digits 0-9, as a str."""
     return vol.All(
         vol.Coerce(str),
-        vol.Match(ascii_re(r"^\d+$"), msg=f"{field_name} must be a numeric id"),
+        match(ascii_re(r"^\d+$"), msg=f"{field_name} must be a numeric id"),
     )
 
 

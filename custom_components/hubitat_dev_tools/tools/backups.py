@@ -8,12 +8,12 @@ from typing import Any
 import probatio as vol
 
 from ..safety import ToolKind
-from .args import ToolArgs, arg
+from .args import ToolArgs, arg, match
 from .base import HubTool, ToolCall
 
 TOOL_DOMAIN = "backups"
 
-BACKUP_NAME = vol.All(str, vol.Strip, vol.Length(min=1, max=200), vol.Match(r"^[^/\\]+$"))
+BACKUP_NAME = vol.All(str, vol.Strip, vol.Length(min=1, max=200), match(r"^[^/\\]+$"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

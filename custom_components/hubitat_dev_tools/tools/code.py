@@ -16,7 +16,7 @@ from ..safety import (
     check_code_tier,
     check_code_url,
 )
-from .args import ToolArgs, arg, numeric_id
+from .args import ToolArgs, arg, match, numeric_id
 from .base import HubTool, ToolCall
 from .paging import cursor_arg, limit_arg, paginate
 
@@ -183,7 +183,7 @@ class DeleteCodeTool(HubTool[CodeRefArgs]):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ListItemBackupsArgs(ToolArgs):
     type: str | None = arg(
-        vol.All(str, vol.Match(r"^[a-z]+$")),
+        vol.All(str, match(r"^[a-z]+$")),
         "app, driver, library, installedapp, visualrule or dashboard",
     )
     id: str | None = arg(CODE_ID, "Item id")
@@ -291,7 +291,7 @@ class InstallBundleArgs(ToolArgs):
     url: str = arg(
         vol.All(
             str,
-            vol.Match(r"^https?://\S+$", msg="url must be an http(s) URL"),
+            match(r"^https?://\S+$", msg="url must be an http(s) URL"),
             vol.Length(max=2000),
         ),
         "https URL of the bundle .zip",

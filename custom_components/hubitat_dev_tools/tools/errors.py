@@ -57,6 +57,15 @@ HINTS: dict[tuple[str, str | None], str] = {
         "If code is in use, remove the apps or devices using it first (see used_by in "
         "hub_list_code)."
     ),
+    ("hub_busy", None): (
+        "Other requests to the hub (a backup, an install, a long read) still hold every "
+        "slot; nothing was sent. Wait a few seconds and retry once; do not start more long "
+        "operations meanwhile."
+    ),
+    ("response_too_large", None): (
+        "The hub's answer was too large to read, so nothing was returned. Ask for less: "
+        "filter the list (text, fields, limit) or open large files by their url."
+    ),
     ("version_conflict", None): (
         "Someone (or something) saved this code since you read it. Read it again with "
         "hub_get_code, re-apply your change to the current source, and save with "

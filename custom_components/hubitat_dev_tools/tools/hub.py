@@ -9,12 +9,12 @@ import probatio as vol
 
 from ..errors import ToolError
 from ..safety import ToolKind
-from .args import ToolArgs, arg
+from .args import ToolArgs, arg, match
 from .base import HubTool, ToolCall
 
 TOOL_DOMAIN = "hub"
 
-HOST_NAME = vol.Match(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$", msg="not a host name")
+HOST_NAME = match(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$", msg="not a host name")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

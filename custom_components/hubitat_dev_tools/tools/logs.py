@@ -10,7 +10,7 @@ import probatio as vol
 
 from ..hub.logs import LEVELS
 from ..managers.logs import LogQuery, parse_when, window_start
-from .args import ToolArgs, arg, ascii_re
+from .args import ToolArgs, arg, ascii_re, match
 from .base import HubTool, ToolCall
 
 TOOL_DOMAIN = "logs"
@@ -23,7 +23,7 @@ class GetLogsArgs(ToolArgs):
     level: str | None = arg(vol.In(LEVELS), "Minimum level (this level and above)")
     source_type: str | None = arg(vol.In(("dev", "app")), "dev (device) or app")
     source_id: str | None = arg(
-        vol.All(vol.Coerce(str), vol.Match(ascii_re(r"^\d{1,9}$"))),
+        vol.All(vol.Coerce(str), match(ascii_re(r"^\d{1,9}$"))),
         "Device or app id (needs source_type)",
     )
     patterns: Sequence[str] | None = arg(

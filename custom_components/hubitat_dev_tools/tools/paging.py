@@ -61,22 +61,32 @@ def encode_cursor(offset: int) -> str:
     return base64.urlsafe_b64encode(f"{_PREFIX}{offset}".encode()).decode().rstrip("=")
 
 
+MAX_CURSOR_CHARS = 64
+
+
 def decode_cursor(cursor: str | None) -> int:
-    """Decode a cursor to an offset (0 for none); raise ToolError(invalid_cursor) if malformed."""
+    """Decode a cursor to an offset (0 for none); raise ToolError(invalid_cursor) if malformed.
+
+    Only what :func:`encode_cursor` makes is accepted: ASCII base64 of ``o:`` and ASCII
+    digits. (``str.isdigit`` alone also accepts ``"²"``, which ``int()`` then refuses.)
+    """
     if cursor is None or cursor == "":
         return 0
-    try:
-        padded = cursor + "=" * (-len(cursor) % 4)
-        text = base64.urlsafe_b64decode(padded.encode()).decode()
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        text = ""
-    if not text.startswith(_PREFIX) or not text[len(_PREFIX) :].isdigit():
+    digits = ""
+    if len(cursor) <= MAX_CURSOR_CHARS and cursor.isascii():
+        try:
+            padded = cursor + "=" * (-len(cursor) % 4)
+            text = base64.urlsafe_b64decode(padded.encode()).decode("ascii")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            text = ""
+        digits = text.removeprefix(_PREFIX) if text.startswith(_PREFIX) else ""
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 12):
         raise ToolError(
             "The cursor is not one this tool returned.",
             code="invalid_cursor",
             hint="Omit cursor to start from the first page, then pass next_cursor as is.",
         )
-    return int(text[len(_PREFIX) :])
+    return int(digits)
 
 
 def paginate(

@@ -135,7 +135,7 @@ def _scalar(value: Any, want: type, name: str, repairs: list[str]) -> Any:
     elif isinstance(value, str):
         text = value.strip()
         pattern = _INT_TEXT_RE if want is int else _DECIMAL_TEXT_RE
-        if pattern.match(text):
+        if pattern.fullmatch(text):
             number = int(text) if want is int else float(text)
             repairs.append(f"{name}: '{value}' sent as a number")
     if number is None or not math.isfinite(number) or abs(number) > MAX_NUMBER:
@@ -223,7 +223,11 @@ def encode_setting(
             raise ToolError(f"{name} takes a list of mode names; got {value!r}. Nothing was sent.")
         return Setting(json.dumps(listed), input_type, True)
     if input_type in _TEXT_TYPES or input_type == "mode":
-        if not isinstance(value, str | int | float) or isinstance(value, bool):
+        if (
+            not isinstance(value, str | int | float)
+            or isinstance(value, bool)
+            or (isinstance(value, float) and not math.isfinite(value))
+        ):
             raise ToolError(f"{name} takes text; got {value!r}. Nothing was sent.")
         text = str(value)
         if len(text) > MAX_SETTING_CHARS:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import difflib
 import json
+import math
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
@@ -33,6 +35,9 @@ SENSITIVE_CAPABILITIES = frozenset(
 # Commands that never change anything physical.
 HARMLESS_COMMANDS = frozenset({"refresh", "poll", "configure", "ping"})
 
+_NUMBER_TEXT_RE = re.compile(
+    r"[-+]?(?:[0-9]{1,300}(?:\.[0-9]{0,300})?|\.[0-9]{1,300})(?:[eE][-+]?[0-9]{1,3})?"
+)
 _NUMBER_TYPES = {"NUMBER", "DECIMAL", "INTEGER", "LONG", "FLOAT", "DOUBLE"}
 _BOOL_TYPES = {"BOOL", "BOOLEAN"}
 _MAP_TYPES = {"COLOR_MAP", "JSON_OBJECT", "MAP"}
@@ -97,6 +102,8 @@ def _coerce_arg(param: CommandParam, value: Any, repairs: list[str]) -> Any:
     """Return ``value`` as the declared type, repairing only safe mismatches."""
     ptype = param.type.upper()
     where = f"argument '{param.name}' ({ptype})"
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ToolError(f"{where} must be a finite number, got {value!r}. Nothing was sent.")
     if ptype in _NUMBER_TYPES:
         if isinstance(value, bool):
             raise ToolError(f"{where} must be a number, got a boolean")
@@ -104,10 +111,14 @@ def _coerce_arg(param: CommandParam, value: Any, repairs: list[str]) -> Any:
             return value
         if isinstance(value, str):
             text = value.strip()
-            try:
-                number = float(text)
-            except ValueError:
-                raise ToolError(f"{where} must be a number, got {value!r}") from None
+            # Plain decimal text only: float() would also take "NaN", "inf", "1_0", "1e999".
+            if not _NUMBER_TEXT_RE.fullmatch(text):
+                raise ToolError(f"{where} must be a number, got {value!r}")
+            number = float(text)
+            if not math.isfinite(number):
+                raise ToolError(
+                    f"{where} must be a finite number, got {value!r}. Nothing was sent."
+                )
             repaired: int | float = (
                 int(number) if number.is_integer() and "." not in text else number
             )
