@@ -265,3 +265,28 @@ async def test_redirect_and_binary_reads_relogin_once(
         with pytest.raises(HubAuthError) as err:
             await read
         assert err.value.subject == "no_credentials"
+
+
+async def test_maker_commands_are_never_retried(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    """A busy answer to a Maker GET that changes something is not sent a second time."""
+    from custom_components.hubitat_dev_tools.hub.hsm import hsm_command
+    from custom_components.hubitat_dev_tools.hub.modes import activate_mode_maker
+    from custom_components.hubitat_dev_tools.hub.variables import set_variable
+
+    client = HubClient(session, conn(hub))
+    hub.faults.error_status = 503
+    commands = (
+        lambda: hsm_command(client, "armAway"),
+        lambda: activate_mode_maker(client, "2"),
+        lambda: set_variable(client, "guestCount", "4"),
+    )
+    for command in commands:
+        hub.faults.error_burst = 1
+        before = len(hub.requests)
+        with pytest.raises(HubBadResponseError, match="503"):
+            await command()
+        assert len(hub.requests) == before + 1  # sent once, never repeated
+    hub.faults.error_burst = 1  # a read is still retried once
+    assert isinstance(await client.maker_get("modes"), list | dict)

@@ -593,8 +593,14 @@ class HubClient:
 
     # ------------------------------------------------------------------ Maker API
 
-    async def maker_get(self, path: str, *, timeout: float | None = None) -> Any:
-        """GET a Maker API path (relative, e.g. "modes" or "devices/12/on")."""
+    async def maker_get(
+        self, path: str, *, timeout: float | None = None, retry: bool = True
+    ) -> Any:
+        """GET a Maker API path (relative, e.g. "modes" or "devices/12/on").
+
+        A busy answer (408/502/503/504) is retried once unless ``retry`` is False: every
+        Maker GET that changes something (a command, a mode, HSM, a variable) passes False.
+        """
         conn = self.connection
         if not conn.has_maker:
             raise MakerNotConfiguredError(
@@ -616,7 +622,7 @@ class HubClient:
                 raise HubAuthError(
                     "The hub rejected the Maker API access token", subject="maker_token"
                 )
-            if status in _RETRY_STATUSES and not retried:
+            if status in _RETRY_STATUSES and retry and not retried:
                 retried = True
                 await asyncio.sleep(_RETRY_DELAY)
                 continue

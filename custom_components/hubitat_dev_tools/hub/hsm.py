@@ -16,5 +16,5 @@ async def fetch_messages(client: HubClient) -> dict[str, Any]:
 
 async def hsm_command(client: HubClient, command: str) -> str | None:
     """Maker GET /hsm/<cmd> -> the status right after the command."""
-    data = await client.maker_get(f"hsm/{quote(command, safe='')}")
+    data = await client.maker_get(f"hsm/{quote(command, safe='')}", retry=False)
     return str(data.get("hsm")) if isinstance(data, dict) and data.get("hsm") else None

@@ -16,7 +16,7 @@ async def fetch_modes(client: HubClient) -> dict[str, Any]:
 
 async def activate_mode_maker(client: HubClient, mode_id: str) -> Any:
     """Maker GET /modes/<id> (returns the full modes list)."""
-    return await client.maker_get(f"modes/{quote(mode_id, safe='')}")
+    return await client.maker_get(f"modes/{quote(mode_id, safe='')}", retry=False)
 
 
 async def activate_mode_admin(client: HubClient, mode_id: str) -> None:

@@ -26,7 +26,9 @@ async def fetch_variable(client: HubClient, name: str) -> dict[str, Any]:
 
 async def set_variable(client: HubClient, name: str, value: str) -> dict[str, Any]:
     """Maker GET /hubvariables/<name>/<value> -> the variable with its new value."""
-    data = await client.maker_get(f"hubvariables/{quote(name, safe='')}/{quote(value, safe='')}")
+    data = await client.maker_get(
+        f"hubvariables/{quote(name, safe='')}/{quote(value, safe='')}", retry=False
+    )
     if not isinstance(data, dict):
         raise HubBadResponseError(f"Unexpected answer setting hub variable {name}")
     return data

@@ -55,13 +55,20 @@ class TailLogsTool(HubTool[TailLogsArgs]):
             source=args.source,
             text=args.text,
         )
-        return await call.hub.live.tail_logs(
+        window, cut = call.wait_budget(args.window_s)
+        out = await call.hub.live.tail_logs(
             log_filter,
-            args.window_s,
+            window,
             args.limit,
             include_recent=args.include_recent,
             device_allowed=call.device_allowed,
         )
+        if cut:
+            out["pending"] = (
+                f"Listened {window:.0f} s instead of {args.window_s:.0f} s so the call answers "
+                "in time; call again for more."
+            )
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
