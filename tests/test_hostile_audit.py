@@ -333,3 +333,45 @@ async def test_unfinished_record_loads_as_interrupted(
     await second.async_load()
     (record,) = second.recent(None)
     assert record["id"] == record_id and record["outcome"] == "interrupted"
+
+
+async def test_slow_backup_restore_and_install_answer_in_time(
+    hass: HomeAssistant,
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hub's long operations (backup, the backup before a restore, the firmware
+    install) answer within the call budget, never a transport error, and never twice."""
+    monkeypatch.setattr(base, "CALL_BUDGET_S", 2.0)
+    hub.mark_backup_now()
+    hub.faults.delay_paths = {"/hub/backupDB": 3.0}
+    start = time.monotonic()
+    created = await call_tool("hub_create_backup")
+    assert not created.error, created.data
+    assert created.data["verified"] is False and "hub_list_backups" in created.data["note"]
+    assert time.monotonic() - start < 3.0
+    listed = await call_tool("hub_list_backups")
+    assert not listed.error, listed.data
+    name = listed.data["backups"][0]["name"]
+    restores = [p for _m, p in hub.requests if "restoreLocalBackup" in p]
+    start = time.monotonic()
+    refused = await call_tool("hub_restore_backup", {"file_name": name, "confirm": True})
+    assert refused.error and refused.data["error"] == "backup_required", refused.data
+    assert time.monotonic() - start < 3.0
+    assert [p for _m, p in hub.requests if "restoreLocalBackup" in p] == restores  # none sent
+    hub.faults.delay_paths = {"/hub/cloud/updatePlatform": 3.0}
+    hub.ops.update_version = "2.4.5.100"
+    start = time.monotonic()
+    installed = await call_tool("hub_install_firmware_update", {"confirm": True})
+    assert not installed.error, installed.data
+    assert (
+        installed.data["installed"] is None
+        and "Do not install again" in (installed.data["pending"])
+    )
+    assert time.monotonic() - start < 3.0
+    assert len([p for _m, p in hub.requests if "updatePlatform" in p]) == 1
+    backups = [p for _m, p in hub.requests if p.startswith("/hub/backupDB")]
+    assert len(backups) == 2  # one per create, never retried
+    await asyncio.sleep(3.2)  # the emulator finishes the requests it was still handling

@@ -54,14 +54,17 @@ async def fetch_backup_schedule(client: HubClient) -> dict[str, Any]:
     return {k: v for k, v in data.items() if "password" not in k.lower()}
 
 
-async def create_backup(client: HubClient) -> None:
-    """Ask the hub to create a backup now (it streams the file back; we drain and drop it)."""
+async def create_backup(client: HubClient, *, timeout: float = 300) -> None:
+    """Ask the hub to create a backup now (it streams the file back; we drain and drop it).
+
+    A timeout leaves the hub creating it: the backup list tells when it is there.
+    """
     await client.request(
         "GET",
         "/hub/backupDB",
         params={"fileName": "latest"},
         expect="discard",
-        timeout=300,
+        timeout=timeout,
         retry=False,
     )
 
@@ -82,7 +85,7 @@ async def delete_local_backup(client: HubClient, name: str) -> bool:
     return isinstance(data, dict) and data.get("success") in (True, "true")
 
 
-async def restore_local_backup(client: HubClient, name: str) -> None:
+async def restore_local_backup(client: HubClient, name: str, *, timeout: float = 60) -> None:
     """Restore one local backup by file name (the hub reboots).
 
     Raises :class:`HubRefusedError` unless the hub answers ``{"success": true}``.
@@ -93,7 +96,7 @@ async def restore_local_backup(client: HubClient, name: str) -> None:
         "/hub2/restoreLocalBackup",
         params={"fileName": name},
         expect="any",
-        timeout=60,
+        timeout=timeout,
         retry=False,
         what=what,
     )

@@ -45,13 +45,13 @@ async def update_status(client: HubClient) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-async def install_update(client: HubClient) -> None:
+async def install_update(client: HubClient, *, timeout: float = 60) -> None:
     """``/hub/cloud/updatePlatform``: download, install and reboot.
 
     Any answer other than ``{"success": true}`` raises :class:`HubRefusedError` (with the
     hub's reason when it sent its failure envelope).
     """
     data = await client.request(
-        "GET", "/hub/cloud/updatePlatform", expect="any", timeout=60, retry=False
+        "GET", "/hub/cloud/updatePlatform", expect="any", timeout=timeout, retry=False
     )
     require_success(data, "start the firmware update")

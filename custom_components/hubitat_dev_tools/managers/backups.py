@@ -20,7 +20,7 @@ from ..hub.backups import (
     restore_local_backup,
 )
 from ..hub.client import HubClient
-from ..hub.errors import HubBadResponseError, HubError, HubRefusedError
+from ..hub.errors import HubBadResponseError, HubError, HubRefusedError, HubTimeoutError
 
 # The backup list read for the destructive tier is reused this long (our own create,
 # delete and restore clear it); a list that does not satisfy the tier is always re-read.
@@ -144,13 +144,22 @@ class BackupManager:
             "schedule": schedule,
         }
 
-    async def _create_verified(self) -> Backup | None:
-        """Create a backup; return it only once it appears in the hub's list (else None)."""
+    async def _create_verified(self, deadline: float | None = None) -> Backup | None:
+        """Create a backup; return it only once it appears in the hub's list (else None).
+
+        With ``deadline`` (``time.monotonic()``), the request gives up in time and the hub
+        keeps creating the backup on its own (then None: it is not listed yet).
+        """
         listed = await self._local_backups()
         before = {(b.name, b.created) for b in listed}
         self.forget_listing()
+        timeout = 300.0 if deadline is None else max(1.0, deadline - time.monotonic())
         try:
-            await create_backup(self._client)
+            await create_backup(self._client, timeout=timeout)
+        except HubTimeoutError:
+            if deadline is None:
+                raise
+            return None
         finally:
             self.forget_listing()
         after = await self._local_backups()
@@ -163,9 +172,9 @@ class BackupManager:
             new = fresh
         return new[0] if new else None
 
-    async def create(self) -> dict[str, Any]:
+    async def create(self, deadline: float | None = None) -> dict[str, Any]:
         """Create a backup now and check that it appears in the hub's backup list."""
-        made = await self._create_verified()
+        made = await self._create_verified(deadline)
         if made is None:
             return {
                 "summary": "Backup requested, but no new backup appears in the hub's list",
@@ -214,10 +223,14 @@ class BackupManager:
             "remaining": len(remaining),
         }
 
-    async def restore(self, name: str) -> dict[str, Any]:
-        """Restore one local backup; the hub reboots."""
+    async def restore(self, name: str, deadline: float | None = None) -> dict[str, Any]:
+        """Restore one local backup; the hub reboots (the current state is backed up first).
+
+        With ``deadline``, the backup first gets all but the last seconds, which the restore
+        request itself keeps.
+        """
         found = await self._find(name)
-        current = await self._create_verified()
+        current = await self._create_verified(None if deadline is None else deadline - 8.0)
         if current is None:
             raise ToolError(
                 "Could not back up the hub's current state first (no new backup appears in "
@@ -229,7 +242,8 @@ class BackupManager:
             )
         self.forget_listing()
         try:
-            await restore_local_backup(self._client, found.name)
+            timeout = 60.0 if deadline is None else max(1.0, deadline - time.monotonic())
+            await restore_local_backup(self._client, found.name, timeout=timeout)
         except HubRefusedError as err:
             err.hint = "Check the name with hub_list_backups; nothing was restored."
             raise

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..hub import lifecycle as hub_lifecycle
 from ..hub.client import HubClient
-from ..hub.errors import HubError, HubRefusedError
+from ..hub.errors import HubError, HubRefusedError, HubTimeoutError
 from ..hub.health import parse_uptime
 from ..hub.info import fetch_identity
 from ..hub.logs import fetch_stats
@@ -137,11 +137,22 @@ class LifecycleManager:
                 "installed": False,
                 **check,
             }
+        timeout = min(60.0, max(1.0, deadline - time.monotonic()))
         try:
-            await hub_lifecycle.install_update(self._client)
+            await hub_lifecycle.install_update(self._client, timeout=timeout)
         except HubRefusedError as err:
             err.hint = "Check the hub's cloud connection (hub_get_health_report) and retry."
             raise
+        except HubTimeoutError:
+            return {
+                "summary": "The hub did not confirm the firmware install in time; it may be "
+                "installing",
+                "installed": None,
+                "from_version": check["current_version"],
+                "to_version": check["available_version"],
+                "pending": "Check hub_check_firmware_update (or hub_get_info) in a few "
+                "minutes. Do not install again before that.",
+            }
         out: dict[str, Any] = {
             "summary": f"Installing firmware {check['available_version']}; the hub reboots",
             "installed": True,

@@ -63,7 +63,8 @@ class RestoreBackupTool(HubTool[BackupNameArgs]):
     idempotent = False
 
     async def run(self, call: ToolCall, args: BackupNameArgs) -> dict[str, Any]:
-        return await call.hub.backups.restore(args.file_name)
+        # the call answers in time: the backup first and the restore request share its budget
+        return await call.hub.backups.restore(args.file_name, call.deadline - 3.0)
 
 
 ORDER = 71

@@ -79,7 +79,8 @@ class CreateBackupTool(HubTool[ToolArgs]):
 
     async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
         """Ask the hub to create a backup, then read the backup list back."""
-        return await call.hub.backups.create()
+        # answers within the call budget; a slow hub keeps creating it (verified: false)
+        return await call.hub.backups.create(call.deadline - 3.0)
 
 
 class UpdateHubSettingsTool(HubTool[HubSettingsArgs]):
