@@ -225,7 +225,7 @@ async def test_maker(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
 
 def test_failure_envelope_checks() -> None:
     """The client's two envelope checks: refusal on ``success: false``; a required success."""
-    from custom_components.hubitat_dev_tools.hub.client import check_success, require_success
+    from custom_components.hubitat_dev_tools.hub.answers import check_success, require_success
     from custom_components.hubitat_dev_tools.hub.errors import HubRefusedError
 
     check_success({"success": True}, "x")

@@ -22,12 +22,11 @@ from homeassistant.data_entry_flow import FlowResultType
 from yarl import URL
 
 from custom_components.hubitat_dev_tools.const import CONF_MAKER_TOKEN
+from custom_components.hubitat_dev_tools.hub.answers import check_success, is_login_form
 from custom_components.hubitat_dev_tools.hub.client import (
     DEFAULT_MAX_BODY,
     HubClient,
     HubConnection,
-    check_success,
-    is_login_form,
 )
 from custom_components.hubitat_dev_tools.hub.devices import fetch_compatible_devices
 from custom_components.hubitat_dev_tools.hub.errors import (

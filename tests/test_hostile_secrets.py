@@ -22,7 +22,8 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.diagnostics import async_get_config_entry_diagnostics
-from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection, check_success
+from custom_components.hubitat_dev_tools.hub.answers import check_success
+from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
 from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubRefusedError
 from custom_components.hubitat_dev_tools.redact import (
     REDACTED,

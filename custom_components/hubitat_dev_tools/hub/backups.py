@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .client import HubClient, require_success
+from .answers import require_success
+from .client import HubClient
 from .models import parse_hub_time
 
 

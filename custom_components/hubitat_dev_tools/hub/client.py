@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -22,17 +21,22 @@ from urllib.parse import quote
 
 import aiohttp
 
+from .answers import (
+    check_success,
+    header,
+    is_login_form,
+    looks_like_html,
+    redact_snippet,
+)
 from .errors import (
     HubAuthError,
     HubBadResponseError,
     HubBusyError,
     HubNotFoundError,
-    HubRefusedError,
     HubResponseTooLargeError,
     HubTimeoutError,
     HubUnreachableError,
     MakerNotConfiguredError,
-    failure_reason,
 )
 
 _LOGGER = logging.getLogger(__name__)
@@ -96,42 +100,6 @@ class HubConnection:
         return bool(self.maker_app_id and self.maker_token)
 
 
-def _header(headers: dict[str, str], name: str) -> str:
-    """A response header by case-insensitive name ("" if absent)."""
-    wanted = name.lower()
-    return next((v for k, v in headers.items() if k.lower() == wanted), "")
-
-
-def _looks_like_html(text: str) -> bool:
-    head = text.lstrip()[:200].lower()
-    return head.startswith("<!doctype") or head.startswith("<html") or "<form" in head
-
-
-_LOGIN_FORM = re.compile(r"<form\b[^>]*\baction\s*=\s*[\"']?[^\"'>]*/login\b", re.IGNORECASE)
-_PASSWORD_INPUT = re.compile(r"<input\b[^>]*\bname\s*=\s*[\"']?password\b", re.IGNORECASE)
-
-
-def is_login_form(text: str) -> bool:
-    """True for the hub's Hub Security login page: HTML with a form posting to ``/login``
-    that has a password field. Any other HTML (an error page, a user's ``.html`` file) is not.
-    """
-    head = text[:16384]
-    return (
-        _looks_like_html(head)
-        and bool(_LOGIN_FORM.search(head))
-        and bool(_PASSWORD_INPUT.search(head))
-    )
-
-
-# token/password pairs a hub error body may echo (query strings, posted forms, JSON)
-_SECRET_PARAMS = re.compile(
-    r"((?:access_token|token|password|passwd|secret|apikey|api_key|hubsession|jsessionid)"
-    r"[\"']?\s*[=:]\s*[\"']?)"
-    r"[^\s\"'&,;<>]+",
-    re.IGNORECASE,
-)
-
-
 @dataclass(frozen=True, slots=True)
 class _Reply:
     """One HTTP reply, fully read."""
@@ -141,39 +109,6 @@ class _Reply:
     raw: bytes
     headers: dict[str, str]
     cookies: dict[str, str]
-
-
-def redact_snippet(text: str) -> str:
-    """``text`` with ``token=...``/``"password": "..."``-style values replaced."""
-    return _SECRET_PARAMS.sub(lambda m: f"{m.group(1)}**REDACTED**", text)
-
-
-def check_success(answer: Any, what: str) -> None:
-    """Raise :class:`HubRefusedError` if ``answer`` is the hub's failure envelope.
-
-    The envelope is ``{"success": false}`` (some endpoints send the string ``"false"``),
-    usually with the reason in ``message``/``errorMessage``/``error``.
-    """
-    if isinstance(answer, dict) and answer.get("success") in (False, "false"):
-        reason = failure_reason(answer)
-        reason = redact_snippet(reason) if reason else reason
-        raise HubRefusedError(
-            f"The hub refused to {what}: {reason or 'no reason given'}", reason=reason
-        )
-
-
-def require_success(answer: Any, what: str) -> dict[str, Any]:
-    """The hub's answer to ``what``, which must say ``"success": true``.
-
-    The failure envelope raises as in :func:`check_success`; any other answer that does not
-    say success (no envelope at all) raises :class:`HubRefusedError` too.
-    """
-    check_success(answer, what)
-    if isinstance(answer, dict) and answer.get("success") in (True, "true"):
-        return answer
-    detail = failure_reason(answer) or (None if isinstance(answer, dict) else str(answer)[:200])
-    detail = redact_snippet(detail) if detail else detail
-    raise HubRefusedError(f"The hub did not {what}: {detail or 'no reason given'}", reason=detail)
 
 
 class HubClient:
@@ -348,7 +283,7 @@ class HubClient:
             use_cookie=False,
         )
         status, body = reply.status, reply.body
-        location = _header(reply.headers, "Location")
+        location = header(reply.headers, "Location")
         cookie = None
         for name in ("HUBSESSION", "JSESSIONID"):
             if reply.cookies.get(name):
@@ -358,7 +293,7 @@ class HubClient:
         if (
             status in (401, 403)
             or cookie is None
-            or not (redirected_ok or (status == 200 and not _looks_like_html(body)))
+            or not (redirected_ok or (status == 200 and not looks_like_html(body)))
         ):
             self._cookie = None
             raise HubAuthError(
@@ -506,13 +441,13 @@ class HubClient:
         """GET an endpoint that answers with a redirect; return its Location, not followed."""
 
         def login_page(reply: _Reply) -> bool:
-            location = _header(reply.headers, "Location")
+            location = header(reply.headers, "Location")
             to_login = reply.status in _REDIRECTS and "/login" in location
             form = reply.status == 200 and is_login_form(reply.body)
             return reply.status in (401, 403) or to_login or form
 
         reply, _ = await self._send_logged_in("GET", path, login_page, allow_redirects=False)
-        location = _header(reply.headers, "Location")
+        location = header(reply.headers, "Location")
         if reply.status >= 400:
             self._decode(reply.status, reply.body, path, "text")
         if reply.status not in _REDIRECTS or not location:
@@ -557,7 +492,7 @@ class HubClient:
         """
 
         def login_page(reply: _Reply) -> bool:
-            html = "text/html" in _header(reply.headers, "Content-Type") and is_login_form(
+            html = "text/html" in header(reply.headers, "Content-Type") and is_login_form(
                 reply.body
             )
             return reply.status in (401, 403) or (reply.status == 200 and html)

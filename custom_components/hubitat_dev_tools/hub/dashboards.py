@@ -6,7 +6,8 @@ import json
 import re
 from typing import Any
 
-from .client import HubClient, require_success
+from .answers import require_success
+from .client import HubClient
 from .errors import HubBadResponseError, HubRefusedError
 from .models import norm_id
 

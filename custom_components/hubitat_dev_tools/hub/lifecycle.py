@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .client import HubClient, require_success
+from .answers import require_success
+from .client import HubClient
 from .errors import HubError, HubNotFoundError
 
 

@@ -1,0 +1,80 @@
+"""What the hub answers: its failure envelope, its login form, and secrets its text may echo.
+
+Pure functions over answers already read, shared by the client and the endpoint modules.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .errors import HubRefusedError, failure_reason
+
+
+def header(headers: dict[str, str], name: str) -> str:
+    """A response header by case-insensitive name ("" if absent)."""
+    wanted = name.lower()
+    return next((v for k, v in headers.items() if k.lower() == wanted), "")
+
+
+def looks_like_html(text: str) -> bool:
+    head = text.lstrip()[:200].lower()
+    return head.startswith("<!doctype") or head.startswith("<html") or "<form" in head
+
+
+_LOGIN_FORM = re.compile(r"<form\b[^>]*\baction\s*=\s*[\"']?[^\"'>]*/login\b", re.IGNORECASE)
+_PASSWORD_INPUT = re.compile(r"<input\b[^>]*\bname\s*=\s*[\"']?password\b", re.IGNORECASE)
+
+
+def is_login_form(text: str) -> bool:
+    """True for the hub's Hub Security login page: HTML with a form posting to ``/login``
+    that has a password field. Any other HTML (an error page, a user's ``.html`` file) is not.
+    """
+    head = text[:16384]
+    return (
+        looks_like_html(head)
+        and bool(_LOGIN_FORM.search(head))
+        and bool(_PASSWORD_INPUT.search(head))
+    )
+
+
+# token/password pairs a hub error body may echo (query strings, posted forms, JSON)
+_SECRET_PARAMS = re.compile(
+    r"((?:access_token|token|password|passwd|secret|apikey|api_key|hubsession|jsessionid)"
+    r"[\"']?\s*[=:]\s*[\"']?)"
+    r"[^\s\"'&,;<>]+",
+    re.IGNORECASE,
+)
+
+
+def redact_snippet(text: str) -> str:
+    """``text`` with ``token=...``/``"password": "..."``-style values replaced."""
+    return _SECRET_PARAMS.sub(lambda m: f"{m.group(1)}**REDACTED**", text)
+
+
+def check_success(answer: Any, what: str) -> None:
+    """Raise :class:`HubRefusedError` if ``answer`` is the hub's failure envelope.
+
+    The envelope is ``{"success": false}`` (some endpoints send the string ``"false"``),
+    usually with the reason in ``message``/``errorMessage``/``error``.
+    """
+    if isinstance(answer, dict) and answer.get("success") in (False, "false"):
+        reason = failure_reason(answer)
+        reason = redact_snippet(reason) if reason else reason
+        raise HubRefusedError(
+            f"The hub refused to {what}: {reason or 'no reason given'}", reason=reason
+        )
+
+
+def require_success(answer: Any, what: str) -> dict[str, Any]:
+    """The hub's answer to ``what``, which must say ``"success": true``.
+
+    The failure envelope raises as in :func:`check_success`; any other answer that does not
+    say success (no envelope at all) raises :class:`HubRefusedError` too.
+    """
+    check_success(answer, what)
+    if isinstance(answer, dict) and answer.get("success") in (True, "true"):
+        return answer
+    detail = failure_reason(answer) or (None if isinstance(answer, dict) else str(answer)[:200])
+    detail = redact_snippet(detail) if detail else detail
+    raise HubRefusedError(f"The hub did not {what}: {detail or 'no reason given'}", reason=detail)
