@@ -174,7 +174,8 @@ async def test_create_backup_records_time(
     result = await call_tool("hub_create_backup")
     assert not result.error, result.data
     assert result.data["backup"]["name"]
-    assert entry.runtime_data.hub.backups.last_backup_at is not None
+    evidence = await entry.runtime_data.hub.backups.destructive_evidence()
+    assert evidence.backup is not None and evidence.backup.name == result.data["backup"]["name"]
 
 
 async def test_non_admin_refused_everywhere(
@@ -275,4 +276,4 @@ async def test_destructive_gate(
     assert err.value.code == "backup_required"
     hub.mark_backup_now()  # a backup made on the hub itself counts too
     await check_destructive(runtime, {"confirm": True})
-    assert runtime.hub.backups.last_backup_at is not None
+    assert (await runtime.hub.backups.destructive_evidence()).backup is not None

@@ -79,9 +79,6 @@ class BackupManager:
 
     def __init__(self, client: HubClient) -> None:
         self._client = client
-        # When we last saw a backup that counts in the hub's list (informational only: the
-        # destructive tier always reads the list itself).
-        self.last_backup_at: datetime | None = None
         self._listing: tuple[float, list[Backup]] | None = None
 
     def forget_listing(self) -> None:
@@ -96,9 +93,6 @@ class BackupManager:
                 return backups
         backups = await fetch_local_backups(self._client)
         self._listing = (time.monotonic(), backups)
-        now = datetime.now(UTC)
-        seen = next((b.created for b in backups if counts_for_destructive(b.created, now)), None)
-        self.last_backup_at = seen
         return backups
 
     async def destructive_evidence(self) -> DestructiveEvidence:

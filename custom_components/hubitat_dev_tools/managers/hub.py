@@ -2,7 +2,8 @@
 
 Like a bridge object in a device library: the integration keeps one ``Hub`` per config
 entry, tools reach the hub only through its managers (``hub.devices``, ``hub.apps`` ...),
-and per-hub state (the last backup seen, caches, locks) lives on the managers themselves.
+and per-hub state (the backup list read for the destructive tier, caches, locks) lives on
+the managers themselves.
 """
 
 from __future__ import annotations
