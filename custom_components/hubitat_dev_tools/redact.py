@@ -24,6 +24,8 @@ import json
 import re
 from typing import Any
 
+from .hub.answers import redact_snippet
+
 REDACTED = "**REDACTED**"
 
 # Key names whose value is a secret, whatever the value looks like.
@@ -88,11 +90,6 @@ _VALUE_KEYS = ("value", "defaultValue", "currentValue")
 _SECRET_RECORD_KEYS = (*_VALUE_KEYS, "default", "sent", "now")
 _CODE_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*(?:\\?"))([^"\\]*)')
 _CODE_NUM_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*)(\d+)')
-_PAIR_IN_TEXT = re.compile(
-    r"((?:access_token|accessToken|token|password|passwd|client_secret|clientSecret|"
-    r"HUBSESSION|JSESSIONID)\s*[=:]\s*)([^&\s\"',;}]+)",
-    re.IGNORECASE,
-)
 
 
 def redact_text(text: str) -> str:
@@ -102,7 +99,7 @@ def redact_text(text: str) -> str:
         return text
     text = _CODE_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
     text = _CODE_NUM_IN_TEXT.sub(lambda m: m.group(1) + f'"{REDACTED}"', text)
-    return _PAIR_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
+    return redact_snippet(text)  # the library's rule for token=/password: pairs
 
 
 def _empty(value: Any) -> bool:

@@ -42,7 +42,7 @@ def is_login_form(text: str) -> bool:
 _SECRET_PARAMS = re.compile(
     r"((?:access_token|token|password|passwd|secret|apikey|api_key|hubsession|jsessionid)"
     r"[\"']?\s*[=:]\s*[\"']?)"
-    r"[^\s\"'&,;<>]+",
+    r"[^\s\"'&,;]+",  # to the next separator: a value is cut too far, never too short
     re.IGNORECASE,
 )
 
