@@ -216,6 +216,8 @@ class HomeState:
     mdns_name: str = "hubitat"
     time_zone: str | None = None  # None: the emulator's own zone (clock.HUB_TZ_NAME)
     version: str = HUB_VERSION
+    # the hardware: /hub/details/json hardwareVersion is "Rev " + model; baseModel drops " Pro"
+    model: str = "C-8 Pro"
     # apps/drivers/libraries code, app internals, rules, dashboards (devstate.py)
     dev: DevState = field(default_factory=DevState)
 

@@ -99,7 +99,7 @@ class _HubRoutes(ServerRoutes):
         data = {
             "hubName": self.st.hub_name,
             "platformVersion": self.st.version,
-            "hardwareVersion": "Rev C-8 Pro",
+            "hardwareVersion": f"Rev {self.st.model}",
             "hubUID": self.st.hub_uid,
             "macAddress": self.st.mac,
             "ipAddress": f'<a href="http://{ip}">{ip}</a> (Ethernet)',
@@ -170,8 +170,8 @@ class _HubRoutes(ServerRoutes):
             "hubId": self.st.hub_uid,
             "ipAddress": self._ip(),
             "version": self.st.version,
-            "model": "C-8 Pro",
-            "baseModel": "C-8",
+            "model": self.st.model,
+            "baseModel": self.st.model.removesuffix(" Pro"),
             "name": self.st.hub_name,
             "alerts": {
                 "hubLoadElevated": False,

@@ -38,6 +38,7 @@ from .errors import (
     HubUnreachableError,
     MakerNotConfiguredError,
 )
+from .firmware import UNKNOWN_PLATFORM, Platform
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -132,6 +133,8 @@ class HubClient:
         self.acquire_timeout = acquire_timeout
         self._cookie: tuple[str, str] | None = None
         self._login_lock = asyncio.Lock()
+        # What the hub runs (set by fetch_identity at setup); unknown until then.
+        self.platform: Platform = UNKNOWN_PLATFORM
         self.requests_sent = 0
         self.in_flight = 0
         self.max_in_flight_seen = 0

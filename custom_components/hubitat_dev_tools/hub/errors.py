@@ -98,6 +98,13 @@ class HubRefusedError(HubBadResponseError):
         self.reason = reason
 
 
+class HubFirmwareError(HubError):
+    """The hub's firmware (or hardware) does not offer what the call needs."""
+
+    code = "firmware_unsupported"
+    default_hint = "Update the hub's platform firmware, then retry."
+
+
 class MakerNotConfiguredError(HubError):
     """The operation needs the Maker API, which is not configured."""
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from .client import HubClient
 from .errors import HubBadResponseError
+from .firmware import platform_from
 
 _TAG_RE = re.compile(r"<[^>]+>")
 
@@ -34,8 +35,15 @@ class HubIdentity:
 
 
 async def fetch_identity(client: HubClient) -> HubIdentity:
-    """Read /hub/details/json (logs in first when Hub Security is configured)."""
-    return identity_from(await client.get_json("/hub/details/json"))
+    """Read /hub/details/json (logs in first when Hub Security is configured).
+
+    Also remembers the hub's platform (firmware, model) on the client: endpoints that
+    differ by firmware choose by it.
+    """
+    data = await client.get_json("/hub/details/json")
+    identity = identity_from(data)
+    client.platform = platform_from(data)
+    return identity
 
 
 def identity_from(data: Any) -> HubIdentity:

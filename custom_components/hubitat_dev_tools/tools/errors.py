@@ -32,6 +32,10 @@ HINTS: dict[tuple[str, str | None], str] = {
         "The Maker API token was reset or the app was removed. A Home Assistant admin must "
         f"enter the current app id and token ({_RECONFIGURE})."
     ),
+    ("firmware_unsupported", None): (
+        "The hub's firmware does not offer this. Check hub_get_info for the version; "
+        "after a platform update (hub_install_firmware_update), retry."
+    ),
     ("maker_api_required", None): (
         "This needs the hub's Maker API. On the hub: Apps > Add Built-In App > Maker API, "
         "enable the needed devices/options, then enter its app id and access token in "
