@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import re
+import string
 from pathlib import Path
 from typing import Any
 
 import pytest
+import voluptuous as vol
+from homeassistant.helpers import config_validation as cv
 from PIL import Image
 from ruamel.yaml import YAML
 
@@ -80,6 +83,42 @@ def test_strings_and_translations() -> None:
                 for issue in strings["issues"].values()
             )
         ), step
+
+
+def _strings(value: object, where: str = "") -> list[tuple[str, str]]:
+    """Every (key path, text) in a strings file."""
+    if isinstance(value, dict):
+        return [pair for key, item in value.items() for pair in _strings(item, f"{where}.{key}")]
+    assert isinstance(value, str), f"{where}: {value!r} is not a string"
+    return [(where, value)]
+
+
+def test_strings_pass_the_hassfest_value_rules() -> None:
+    """The rules hassfest applies to every translation value (HTML, placeholders, spaces)."""
+    strings = load(PKG / "strings.json")
+    for where, text in _strings(strings):
+        # Home Assistant's own validator for "the string should not contain HTML".
+        cv.string_with_no_html(text)
+        assert text == text.strip(), f"{where}: leading or trailing spaces"
+        assert not re.search(r"'\{\w+\}'", text), f"{where}: placeholder in single quotes"
+        for _, field, _, _ in string.Formatter().parse(text):
+            if field:
+                assert field.isidentifier(), f"{where}: placeholder {{{field}}}"
+
+
+def test_issues_have_a_description_or_a_fix_flow_not_both() -> None:
+    for key, issue in load(PKG / "strings.json")["issues"].items():
+        assert "title" in issue, key
+        assert ("description" in issue) != ("fix_flow" in issue), (
+            f"issue {key}: hassfest's 'fixable' exclusion allows one of description and fix_flow"
+        )
+
+
+def test_html_rule_is_the_one_that_rejected_us() -> None:
+    # The two strings hassfest rejected before (angle-bracket placeholders) fail the rule.
+    for text in ("URLs (/apps/api/<app id>/...)", "gateways (hub_read_<domain>)"):
+        with pytest.raises(vol.Invalid):
+            cv.string_with_no_html(text)
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,11 @@ class ExposeApiFlow(RepairsFlow):
     ) -> RepairsFlowResult:
         """Confirm, then update the mcp_server entry and reload it."""
         if user_input is None:
-            return self.async_show_form(step_id="confirm", data_schema=vol.Schema({}))
+            return self.async_show_form(
+                step_id="confirm",
+                data_schema=vol.Schema({}),
+                description_placeholders={"api_id": API_ID},
+            )
         entries = [
             e
             for e in self.hass.config_entries.async_entries(MCP_SERVER_DOMAIN)

@@ -1,0 +1,162 @@
+"""docs/hub-endpoints.md is true: every path the client sends is there, nothing else is, and
+every row rests on evidence with a contract fixture, or says how its effect is verified."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from .contract import fixture_names, load_fixture
+
+ROOT = Path(__file__).parent.parent
+TABLE = ROOT / "docs" / "hub-endpoints.md"
+PACKAGE = ROOT / "custom_components" / "hubitat_dev_tools"
+# Where requests are built: the library, and the config flow's probe of the Maker API.
+SOURCES = [*sorted((PACKAGE / "hub").glob("*.py")), PACKAGE / "config_flow.py"]
+# The only places outside hub/ allowed to name a hub path (checked by test_paths_live_in_hub).
+_FIRST_SEGMENTS = (
+    "app|apps|bundle|bundle2|dashboard|device|driver|eventsocket|hub|hub2|hubStatus|"
+    "installedapp|library|local|location|login|logs|logsocket|modes|room"
+)
+_PATH_RE = re.compile(rf"^/(?:{_FIRST_SEGMENTS})(?:[/?][^\s()\\]*)?$")
+_MAKER_CALLS = {"maker_get", "maker_request", "maker_post"}
+# The client's generic Maker API URL builder (its callers' paths are listed instead).
+_MAKER_BUILDER = "/apps/api/<id>/<id>"
+
+
+def _normalise(path: str) -> str:
+    """Drop the query, and write every filled-in segment as ``<id>``."""
+    path = path.split("?", 1)[0]
+    path = re.sub(r"<[^>/]*>", "<id>", path)
+    return re.sub(r"\{[^}/]*\}", "<id>", path)
+
+
+def _render(node: ast.expr) -> str | None:
+    """A string literal or f-string as text, formatted values as ``<id>``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                parts.append(value.value)
+            else:
+                parts.append("<id>")
+        return "".join(parts)
+    return None
+
+
+def code_paths(sources: list[Path]) -> dict[str, set[str]]:
+    """Every hub path the sources name -> the files naming it."""
+    found: dict[str, set[str]] = {}
+    for source in sources:
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        # Parts of f-strings and Maker API call arguments are read with their whole.
+        skip = {
+            id(part)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.JoinedStr)
+            for part in node.values
+        }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _MAKER_CALLS
+                and node.args
+            ):
+                text = _render(node.args[0])
+                if text is not None:
+                    skip.add(id(node.args[0]))
+                    path = "/apps/api/<id>/" + text.lstrip("/")
+                    found.setdefault(_normalise(path), set()).add(source.name)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.expr) or id(node) in skip:
+                continue
+            if isinstance(node, ast.JoinedStr) or (
+                isinstance(node, ast.Constant) and isinstance(node.value, str)
+            ):
+                text = _render(node)
+                if text and _PATH_RE.match(text) and text != _MAKER_BUILDER:
+                    found.setdefault(_normalise(text), set()).add(source.name)
+    return found
+
+
+@dataclass(frozen=True)
+class Row:
+    method: str
+    path: str
+    evidence: str
+    fixtures: tuple[str, ...]
+    effect: str
+    line: int
+
+
+def table_rows() -> list[Row]:
+    rows = []
+    for number, line in enumerate(TABLE.read_text(encoding="utf-8").splitlines(), 1):
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or len(cells) != 8 or cells[0] in {"Method", ""}:
+            continue
+        if set(cells[0]) <= {"-", ":"}:
+            continue
+        method, path, _params, _answer, _fw, evidence, fixture, effect = cells
+        fixtures = tuple(re.findall(r"`?([a-z_]+/[a-z0-9_]+)`?", fixture))
+        rows.append(Row(method, path.strip("`"), evidence, fixtures, effect, number))
+    return rows
+
+
+def test_no_section_left_unwritten() -> None:
+    for doc in (TABLE, ROOT / "hubitat_emulator" / "README.md"):
+        assert "_(to be written" not in doc.read_text(encoding="utf-8"), doc
+
+
+def test_every_path_the_client_sends_is_in_the_table() -> None:
+    listed = {_normalise(row.path) for row in table_rows()}
+    missing = {path: files for path, files in code_paths(SOURCES).items() if path not in listed}
+    assert not missing, f"paths sent but not in docs/hub-endpoints.md: {missing}"
+
+
+def test_the_table_lists_nothing_the_client_does_not_send() -> None:
+    sent = set(code_paths(SOURCES))
+    stale = [(row.line, row.path) for row in table_rows() if _normalise(row.path) not in sent]
+    assert not stale, f"rows for paths no code sends (line, path): {stale}"
+
+
+def test_paths_live_in_hub() -> None:
+    others = [
+        path
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if "hub" not in path.relative_to(PACKAGE).parts[:1] and path.name != "config_flow.py"
+    ]
+    leaked = code_paths(others)
+    # The tools and managers name the websocket paths only through the library's constants.
+    assert not leaked, f"hub paths outside hub/: {leaked}"
+
+
+@pytest.mark.parametrize("row", table_rows(), ids=lambda row: f"{row.method} {row.path}")
+def test_row_rests_on_evidence_or_verifies_by_effect(row: Row) -> None:
+    assert row.method in {"GET", "POST", "WS"}, row
+    assert row.evidence, row
+    names = set(fixture_names())
+    if row.evidence.lower().startswith("none"):
+        assert row.effect and row.effect not in {"-", "—"}, (
+            f"line {row.line}: an endpoint without evidence must say how its effect is verified"
+        )
+    else:
+        assert row.fixtures, f"line {row.line}: an endpoint with evidence needs a fixture"
+    for fixture in row.fixtures:
+        assert fixture in names, f"line {row.line}: no fixture {fixture}"
+        assert _normalise(load_fixture(fixture).path) == _normalise(row.path), (
+            f"line {row.line}: fixture {fixture} is for {load_fixture(fixture).endpoint}"
+        )
+
+
+def test_every_fixture_is_named_in_the_table() -> None:
+    named = {fixture for row in table_rows() for fixture in row.fixtures}
+    unnamed = sorted(set(fixture_names()) - named)
+    assert not unnamed, f"fixtures no table row names: {unnamed}"
