@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
 
+import pytest
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.util import dt as dt_util
@@ -80,15 +82,18 @@ async def test_periodic_check(
 
 
 async def test_unreachable_hub_issue_clears_when_back(
-    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, caplog: pytest.LogCaptureFixture
 ) -> None:
     unload = await _setup(hass, entry)
     hub.ops.alerts["hubLowMemory"] = True
     await async_check_hub_alerts(hass, entry)
     hub.faults.down = True
+    caplog.set_level(logging.INFO, logger="custom_components.hubitat_dev_tools.hub_alerts")
     for _ in range(UNREACHABLE_AFTER):
         await async_check_hub_alerts(hass, entry)
     assert unreachable_issue_id(entry.entry_id) in our_issues(hass)
+    # One log line for the outage, however many checks fail.
+    assert len([r for r in caplog.records if "is unavailable" in r.message]) == 1
     # the alert issues stay as they were while the hub is away
     assert alert_issue_id(entry.entry_id, "hubLowMemory") in our_issues(hass)
     hub.faults.down = False
@@ -100,6 +105,9 @@ async def test_unreachable_hub_issue_clears_when_back(
     } & our_issues(hass)
     state = get_alert_state(hass, entry.entry_id)
     assert state is not None and state.failures == 0
+    assert len([r for r in caplog.records if "is available again" in r.message]) == 1
+    await async_check_hub_alerts(hass, entry)
+    assert len([r for r in caplog.records if "is available again" in r.message]) == 1
     if unload is not None:
         unload()
 

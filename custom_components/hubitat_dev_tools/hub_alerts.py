@@ -91,6 +91,9 @@ async def async_check_hub_alerts(hass: HomeAssistant, entry: ConfigEntry[Any]) -
     except HubError as err:
         state.last_error = err.code
         state.failures += 1
+        if state.failures == 1:
+            # Once per outage (quality scale: log-when-unavailable), not on every check.
+            _LOGGER.info("Hub %s is unavailable (%s): %s", _hub_title(entry), err.code, err)
         if state.failures >= UNREACHABLE_AFTER:
             issue = unreachable_issue_id(entry.entry_id)
             ir.async_create_issue(
@@ -107,6 +110,8 @@ async def async_check_hub_alerts(hass: HomeAssistant, entry: ConfigEntry[Any]) -
             )
             state.issues.add(issue)
         return
+    if state.failures:
+        _LOGGER.info("Hub %s is available again", _hub_title(entry))
     state.failures = 0
     state.last_error = None
     state.alerts = alerts
