@@ -180,19 +180,36 @@ def _first_distinct(groups: Any) -> list[str]:
     return out
 
 
-_SAFE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,40}")
+# Field names of the hub's JSON are lowerCamel; anything else may be data used as a key.
+_FIELD_NAME = re.compile(r"[a-z_][A-Za-z0-9_]{0,40}")
+
+
+def _strings(value: Any, out: set[str]) -> set[str]:
+    """Every string value inside ``value`` (keys that equal one are data, not field names)."""
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, list):
+        for item in value:
+            _strings(item, out)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, out)
+    return out
 
 
 def shape(value: Any, depth: int = _SEEN_DEPTH) -> Any:
     """The shape of ``value``: keys and JSON types, never a value.
 
-    A key is shown only when it looks like a field name; keys that may be data (ids,
-    labels, tokens used as keys) are counted instead. An array shows its first element.
+    A key is shown only when it looks like one of the hub's field names and is not also a
+    value somewhere in the answer; other keys (ids, labels, tokens used as keys) are counted
+    instead. An array shows its first element; ``depth`` counts nested objects.
     """
+    return _shape(value, depth, _strings(value, set()))
+
+
+def _shape(value: Any, depth: int, values: set[str]) -> Any:
     if isinstance(value, list):
-        if depth <= 0 or not value:
-            return [] if not value else ["..."]
-        return [shape(value[0], depth - 1)]
+        return [_shape(value[0], depth, values)] if value else []
     if not isinstance(value, dict):
         return json_type(value)
     if depth <= 0:
@@ -201,14 +218,15 @@ def shape(value: Any, depth: int = _SEEN_DEPTH) -> Any:
     hidden = 0
     first_hidden: Any = None
     for key, item in value.items():
-        if isinstance(key, str) and _SAFE_KEY.fullmatch(key) and len(out) < _SEEN_KEYS:
-            out[key] = shape(item, depth - 1)
+        shown = isinstance(key, str) and _FIELD_NAME.fullmatch(key) and key not in values
+        if shown and len(out) < _SEEN_KEYS:
+            out[key] = _shape(item, depth - 1, values)
         else:
             if hidden == 0:
                 first_hidden = item
             hidden += 1
     if hidden:
-        out[f"<{hidden} other keys>"] = shape(first_hidden, depth - 1)
+        out[f"<{hidden} other keys>"] = _shape(first_hidden, depth - 1, values)
     return out
 
 
