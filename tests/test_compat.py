@@ -243,10 +243,26 @@ async def test_slow_and_failing_hub_never_raises(hass: HomeAssistant, hub: HubEm
     hub.faults.reset()
     hub.faults.down = True
     report = await _report(entry, probe_timeout=1.0)
-    assert report["summary"]["error"] == len(report["endpoints"]) - 1  # the device read: skipped
-    assert {e.get("code") for e in report["endpoints"] if e["status"] == "error"} == {
-        "hub_unreachable"
-    }
+    first, *rest = report["endpoints"]
+    assert first["status"] == "error" and first["code"] == "hub_unreachable"
+    # the rest would fail the same way: not sent
+    assert {e["status"] for e in rest} == {"skipped"}
+    assert rest[-1]["seen"] == "not sent: could not connect to the hub on the first request"
+    assert report["summary"]["requests"] == 1
+
+
+async def test_refused_login_is_tried_once(hass: HomeAssistant, secure_hub: HubEmulator) -> None:
+    entry = await add_entry(hass, secure_hub)
+    secure_hub.password = "changed-on-the-hub"
+    secure_hub.expire_sessions()
+    sent_before = len(secure_hub.requests)
+    report = await _report(entry)
+    first = report["endpoints"][0]
+    assert first["status"] == "error" and first["code"] == "hub_auth"
+    assert report["summary"]["skipped"] == len(report["endpoints"]) - 1
+    logins = [p for _, p in secure_hub.requests[sent_before:] if p == "/login"]
+    assert len(logins) <= 2
+    _assert_no_values(report, secure_hub)
 
 
 async def test_out_of_time_probes_are_skipped(hass: HomeAssistant, hub: HubEmulator) -> None:

@@ -102,21 +102,21 @@ OPT_STR = Of(("string", "null"))
 SCALAR = Of(("string", "number", "boolean", "null"))
 
 
+# bool before number: a bool is an int to Python
+_JSON_TYPES: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (bool, "boolean"),
+    ((int, float), "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)
+
+
 def json_type(value: Any) -> str:
     """The JSON type name of a decoded value."""
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
+    return next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), "unknown")
 
 
 def describe(spec: Spec) -> str:
@@ -518,6 +518,10 @@ def _first_device_id(answer: Any) -> str | None:
     return devices[0].id if devices else None
 
 
+# Failures of the first request that every other one would repeat (and a refused login
+# retried per request could lock the account): the rest is not sent.
+_STOP_CODES = frozenset({"hub_auth", "hub_unreachable"})
+
 STATUSES = ("ok", "unexpected_shape", "missing", "error", "skipped")
 
 
@@ -541,8 +545,12 @@ async def check_compatibility(
         left = deadline - time.monotonic()
         return min(probe_timeout, left) if left > 0.5 else None
 
+    stop: list[str] = []  # why the rest is not sent (set when the first request shows it)
+
     async def one(probe: Probe, path: str | None = None) -> _Result:
         async with gate:
+            if stop:
+                return _Result(_skipped(probe, stop[0]))
             timeout = timeout_left()
             if timeout is None:
                 return _Result(_skipped(probe, "not sent: the check ran out of time"))
@@ -551,6 +559,8 @@ async def check_compatibility(
     # identity first (it logs in and tells the firmware), then the device tree (its first
     # device is the one whose full detail is read), then everything else two at a time
     identity = await one(IDENTITY)
+    if identity.entry.get("code") in _STOP_CODES:  # every other request would fail the same
+        stop.append(f"not sent: {identity.entry['seen']} on the first request")
     if client.platform == UNKNOWN_PLATFORM and isinstance(identity.answer, dict):
         client.platform = platform_from(identity.answer)
     tree = await one(DEVICES_LIST)
