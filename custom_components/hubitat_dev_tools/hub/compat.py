@@ -393,6 +393,7 @@ PROBES: tuple[Probe, ...] = (
         "/dashboard/all",
         Arr(AnyOf((Obj({"installedAppId": ID}), Obj({"id": ID})))),
         params=_dashboard_params,
+        note="read with the pin token of /dashboard/select (also one GET)",
     ),
     Probe("/hub/advanced/freeOSMemory", Text(r"\s*\d+(?:\.\d+)?\s*", "a number (KB)")),
     Probe(
