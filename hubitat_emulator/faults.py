@@ -25,11 +25,24 @@ All fields can be changed at any time while the emulator runs; they are read per
   message (a text frame with FIN=0 holding the first half, then a continuation frame). This is
   the websocket-level analogue of helog's "split JSON" case: the message is still one valid
   JSON document, and a compliant websocket library reassembles it transparently.
+* ``reshape_paths``: ``{path: mode}``; a JSON answer to that path (or under it, for a key
+  ending in ``/``) changes shape, as a different firmware might answer (see :func:`reshape`):
+  ``"drop_key:<k>"``, ``"rename_key:<k>:<new>"``, ``"wrap_list"``, ``"html"``, ``"404"``,
+  or a callable taking and returning the decoded JSON.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from .responses import Responses
+
+Reshape = str | Callable[[Any], Any]
 
 
 @dataclass
@@ -45,6 +58,7 @@ class Faults:
     oversize_frames: int = 0
     junk_frames: bool = False
     split_frames: bool = False
+    reshape_paths: dict[str, Reshape] = field(default_factory=dict)
 
     def delay_for(self, path: str) -> float:
         total = self.delay
@@ -75,3 +89,55 @@ class Faults:
         self.oversize_frames = 0
         self.junk_frames = False
         self.split_frames = False
+        self.reshape_paths = {}
+
+    def reshaped(
+        self, path: str, response: web.StreamResponse, http: Responses
+    ) -> web.StreamResponse:
+        """``response`` as the ``reshape_paths`` mode for ``path`` changes it (JSON only)."""
+        mode = next(
+            (
+                m
+                for key, m in self.reshape_paths.items()
+                if path == key or (key.endswith("/") and path.startswith(key))
+            ),
+            None,
+        )
+        if mode is None or not isinstance(response, web.Response) or response.status != 200:
+            return response
+        if mode == "404":
+            return http.not_found()
+        if mode == "html":
+            return http.html_page("<html><body><h2>Hubitat Elevation</h2></body></html>")
+        try:
+            data = json.loads(response.text or "")
+        except ValueError:
+            return response  # not a JSON answer: left alone
+        body = json.dumps(reshape(mode, data), separators=(",", ":"))
+        return web.Response(text=body, content_type=response.content_type, charset="utf-8")
+
+
+def reshape(mode: Reshape, data: Any) -> Any:
+    """Apply one reshape mode to decoded JSON (``drop_key``/``rename_key``: at any depth)."""
+    if callable(mode):
+        return mode(data)
+    if mode == "wrap_list":
+        return {"items": data} if isinstance(data, list) else [data]
+    op, _, arg = mode.partition(":")
+    old, _, new = arg.partition(":")
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, list):
+            return [walk(item) for item in value]
+        if not isinstance(value, dict):
+            return value
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if key == old and op == "drop_key":
+                continue
+            out[new if key == old and op == "rename_key" else key] = walk(item)
+        return out
+
+    if op not in ("drop_key", "rename_key") or not old:
+        raise ValueError(f"unknown reshape mode {mode!r}")
+    return walk(data)

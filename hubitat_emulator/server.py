@@ -192,7 +192,7 @@ class HubServer:
             if is_ws or request.method not in ("GET", "HEAD"):
                 return self.http.text("Unauthorized", status=401)
             return self.http.html_page(login_page())
-        response = await handler(request)
+        response = self.faults.reshaped(path, await handler(request), self.http)
         pad = self.faults.pad_for(path)
         if pad and isinstance(response, web.Response) and isinstance(response.body, bytes):
             response.body = response.body + b" " * pad

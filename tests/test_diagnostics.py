@@ -29,3 +29,22 @@ async def test_diagnostics_redacted(
     assert diag["client"]["logged_in"] is True
     assert diag["mcp_server_exposure"] == "missing"
     assert diag["audit_recent"][0]["tool"] == "hub_create_backup"
+
+
+async def test_diagnostics_has_the_compatibility_check(
+    hass: HomeAssistant, secure_hub: HubEmulator
+) -> None:
+    entry: MockConfigEntry = await add_entry(hass, secure_hub)
+    secure_hub.faults.reshape_paths = {"/hub2/roomsList": "rename_key:roomNodes:rooms"}
+    diag = await async_get_config_entry_diagnostics(hass, entry)
+    compat = diag["compatibility"]
+    assert compat["hub"]["model"] == "C-8 Pro"
+    assert compat["hub_security"] is True and compat["maker_api"] is True
+    entries = {e["endpoint"]: e for e in compat["endpoints"]}
+    assert entries["/hub2/roomsList"]["status"] == "unexpected_shape"
+    seen = entries["/hub2/roomsList"]["seen"]
+    assert "rooms" in seen and "roomNodes" not in seen
+    assert compat["summary"]["ok"] == len(entries) - 1
+    text = json.dumps(diag)
+    for secret in (secure_hub.password, secure_hub.maker_token, secure_hub.hub_uid):
+        assert secret not in text

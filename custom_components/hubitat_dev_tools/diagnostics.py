@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from homeassistant.components.diagnostics import async_redact_data
@@ -29,6 +30,9 @@ TO_REDACT = {
     "zipCode",
     "unique_id",
 }
+
+# The compatibility section reads about 30 endpoints; a slow hub must not stall the download.
+COMPAT_BUDGET_S = 30.0
 
 
 # Tool arguments whose values are typed by the hub (driver preferences, app settings): the
@@ -60,6 +64,7 @@ async def async_get_config_entry_diagnostics(
         info: dict[str, Any] = await rt.hub.info.info()
     except HubError as err:
         info = {"error": str(err)}
+    compatibility = await rt.hub.info.compatibility(time.monotonic() + COMPAT_BUDGET_S)
     domain = get_domain_data(hass)
     data: dict[str, Any] = async_redact_data(
         {
@@ -71,6 +76,7 @@ async def async_get_config_entry_diagnostics(
                 "logged_in": rt.hub.client.session_cookie is not None,
             },
             "hub_health": await async_health_diagnostics(hass, entry),
+            "compatibility": compatibility,
             "event_stream": rt.hub.cache.diagnostics() if rt.hub.cache else {"running": False},
             "mcp_server_exposure": exposure_state(hass),
             "tool_surface": _surface(hass),

@@ -19,6 +19,7 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
     dimmer = await first_device_id(mcp, capability="SwitchLevel")
     return {
         "hub_get_info": {},
+        "hub_check_compatibility": {},
         "hub_create_backup": {},
         "hub_update_hub_settings": {"temperature_scale": "C"},
         "hub_list_devices": {"room": "Kitchen"},

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import ToolError
 from ..hub.client import HubClient
+from ..hub.compat import check_compatibility
 from ..hub.errors import HubError
 from ..hub.info import (
     LOCATION_FIELDS,
@@ -86,6 +87,10 @@ class HubInfoManager:
             "maker_api_configured": self._client.connection.has_maker,
             "hub_security_configured": self._client.connection.has_security,
         }
+
+    async def compatibility(self, deadline: float | None = None) -> dict[str, Any]:
+        """Read each endpoint the tools depend on once; report its shape (never raises)."""
+        return await check_compatibility(self._client, deadline=deadline)
 
     async def update_settings(self, changes: dict[str, Any]) -> dict[str, Any]:
         """Read-merge-write the hub's location settings (the save is wholesale)."""

@@ -1,4 +1,4 @@
-"""Hub-level tools: identity/health, create a backup, hub (location) settings."""
+"""Hub-level tools: identity/health, compatibility check, backup, hub (location) settings."""
 
 from __future__ import annotations
 
@@ -66,6 +66,23 @@ class GetHubInfoTool(HubTool[ToolArgs]):
         return await call.hub.info.info()
 
 
+class CheckCompatibilityTool(HubTool[ToolArgs]):
+    name = "hub_check_compatibility"
+    title = "Check hub compatibility"
+    description = (
+        "Check that this hub answers the way these tools expect: reads each hub endpoint "
+        "they depend on once (about 30 read-only requests; nothing is changed or started) and "
+        "reports per endpoint ok, unexpected_shape (the keys and JSON types seen, never "
+        "values), missing (404, HTML instead of JSON, error status) or error, with the "
+        "hub's firmware and model. Use it when a tool answered unexpectedly, and before "
+        "filing a bug: the report is safe to attach."
+    )
+    kind = ToolKind.READ
+
+    async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
+        return await call.hub.info.compatibility(deadline=call.deadline - 2.0)
+
+
 class CreateBackupTool(HubTool[ToolArgs]):
     name = "hub_create_backup"
     title = "Create hub backup"
@@ -116,6 +133,7 @@ ORDER = 10
 
 TOOLS: tuple[type[HubTool[Any]], ...] = (
     GetHubInfoTool,
+    CheckCompatibilityTool,
     CreateBackupTool,
     UpdateHubSettingsTool,
 )
