@@ -104,7 +104,7 @@ class DevState:
     layouts: dict[int, dict[str, Any]] = field(default_factory=dict)
     pin_token: str = "pin-7f3a9c"
     # dashboard knobs (routes_dashboards): the create answer instead of {"success", "id"};
-    # False: create/update/delete answer as usual and change nothing
+    # False: create/update/delete and layout saves answer as usual and change nothing
     dash_create_answer: dict[str, Any] | None = None
     dash_writes_apply: bool = True
     next_app_id: int = 300

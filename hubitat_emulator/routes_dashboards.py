@@ -16,8 +16,8 @@ as sent (a ``"null"`` sent is a PIN "null"). They answer ``{"success": true, "id
 one) and answers ``{"success": false}`` either way, like the real hub.
 
 Knobs (``DevState``): ``dash_create_answer`` replaces the create answer (e.g. without an
-id); ``dash_writes_apply`` False makes create/update/delete answer as usual and change
-nothing.
+id); ``dash_writes_apply`` False makes create/update/delete and the legacy layout save
+answer as usual and change nothing.
 
 Legacy dashboards *(no evidence beyond KP's own code)*: ``/apps/api/<id>/dashboard/<id>``
 (HTML carrying ``javascriptRequestToken``) and ``.../layout`` need the dashboard's
@@ -191,5 +191,6 @@ class _DashRoutes(Routes):
             isinstance(t, dict) and {"id", "template", "col", "row"} <= set(t) for t in tiles
         ):
             return self.http.result(False, "Invalid layout")
-        self.dev.layouts[dash_id] = body
+        if self.dev.dash_writes_apply:
+            self.dev.layouts[dash_id] = body
         return self.http.json(body)

@@ -263,3 +263,21 @@ async def test_delete_decided_by_effect(
     kept = await call_tool("hub_delete_dashboard", {"dashboard_id": 400, "confirm": True})
     assert kept.error and kept.data["error"] == "hub_bad_response", kept.data
     assert "still lists" in kept.data["message"] and 400 in hub.state.dev.easy_dashboards
+
+
+async def test_legacy_layout_save_decided_by_effect(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.state.dev.dash_writes_apply = False  # the hub echoes the layout but keeps the old one
+    result = await call_tool(
+        "hub_update_dashboard", {"dashboard_id": DASH_MAIN, "update_tiles": [{"id": 1, "col": 4}]}
+    )
+    assert result.error and result.data["error"] == "hub_bad_response", result.data
+    assert "tile 1" in result.data["message"]
+    assert hub.state.dev.layouts[DASH_MAIN]["tiles"][1]["col"] == 2
+    hub.state.dev.dash_writes_apply = True
+    result = await call_tool(
+        "hub_update_dashboard", {"dashboard_id": DASH_MAIN, "update_tiles": [{"id": 1, "col": 4}]}
+    )
+    assert not result.error, result.data
+    assert hub.state.dev.layouts[DASH_MAIN]["tiles"][1]["col"] == 4
