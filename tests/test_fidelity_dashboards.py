@@ -202,6 +202,10 @@ async def test_update_refusals_send_nothing(
         "hub_update_dashboard", {"dashboard_id": 400, "options": {"dashboardPin": "12"}}
     )
     assert bad_pin.error and bad_pin.data["error"] == "invalid_request"
+    bad_theme = await call_tool(
+        "hub_update_dashboard", {"dashboard_id": 400, "options": {"theme": "purple"}}
+    )
+    assert bad_theme.error and bad_theme.data["error"] == "invalid_request"
     # a legacy (version 1.0) dashboard listed by /dashboard/all is never sent an Easy update
     legacy = await call_tool("hub_update_dashboard", {"dashboard_id": DASH_MAIN, "name": "X"})
     assert legacy.error and legacy.data["error"] == "invalid_request"

@@ -34,12 +34,17 @@ from .item_backups import ItemBackups
 LEGACY_PARENT = "Hubitat® Dashboard"
 _PIN = re.compile(r"^\d{4}$")
 _NAV = re.compile(r"^\d+(,\d+)*$")
+THEMES = ("legacy", "light", "dark", "auto")  # the hub UI's choices
 
 
 def clean_options(options: dict[str, Any]) -> dict[str, Any]:
     """A caller's options in the form the hub parses: ``navigationSelection`` as the plain
     comma list of dashboard ids, a placeholder PIN (``"null"``, ``"None"``) as no PIN."""
     out = dict(options)
+    if "theme" in out and real_value(out["theme"]) not in ("", *THEMES):
+        raise ToolError(
+            f"theme must be one of {', '.join(THEMES)}; got {out['theme']!r}. Nothing was sent."
+        )
     if "navigationSelection" in out:
         nav = navigation_csv(out["navigationSelection"])
         if nav and not _NAV.match(nav):
@@ -225,6 +230,7 @@ class DashboardManager:
     ) -> dict[str, Any]:
         """Create an Easy Dashboard (confirmed by the hub listing it)."""
         options = clean_options(options)
+        name = name.strip()  # as the hub UI sends it
         pin = await fetch_pin_token(self._client)
         created = await create_easy(self._client, pin, name, device_ids, options)
         return {"dashboard_id": created.dashboard_id, "name": name, "device_ids": device_ids}
@@ -248,7 +254,7 @@ class DashboardManager:
         ids += [i for i in add_device_ids if i not in ids]
         ids = [i for i in ids if i not in set(remove_device_ids)]
         merged_options = {**entry.options, **options}
-        new_name = name or entry.name or ""
+        new_name = (name or entry.name or "").strip()
         backup = await self._backups.save(
             "dashboard",
             dashboard_id,
