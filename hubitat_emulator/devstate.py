@@ -103,6 +103,10 @@ class DevState:
     easy_dashboards: dict[int, dict[str, Any]] = field(default_factory=dict)
     layouts: dict[int, dict[str, Any]] = field(default_factory=dict)
     pin_token: str = "pin-7f3a9c"
+    # dashboard knobs (routes_dashboards): the create answer instead of {"success", "id"};
+    # False: create/update/delete and layout saves answer as usual and change nothing
+    dash_create_answer: dict[str, Any] | None = None
+    dash_writes_apply: bool = True
     next_app_id: int = 300
 
     def items(self, kind: str) -> list[CodeItem]:

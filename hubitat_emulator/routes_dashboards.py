@@ -1,15 +1,30 @@
-"""Easy Dashboards (reference §13.1). Legacy dashboards are apps (``routes_apps.py``).
+"""Dashboards (evidence: hub UI ``vue-hub2.min.js``, KP ``mcp-dashboards-lib.groovy``).
 
-Decisions: ``/dashboard/all`` answers ``[]`` without the right ``pinToken``; create/update answer
-``{"success": true, "installedAppId", "name"}``; update is wholesale (omitted keys fall back to
-defaults, like the real hub blanks them); an unknown id answers ``{"success": false,
-"message": "Dashboard not found"}``; ``deviceIds`` is stored and served as a string ``"[1,2]"``.
+``/dashboard/all`` answers ``[]`` without the right ``pinToken`` and otherwise lists Easy
+dashboards (``version`` "2.0") and the legacy ones (``version`` "1.0": the children of the
+Hubitat® Dashboard app that have an access token), each with its ``accessToken``. Stored
+the way the hub lists them: ``deviceIds`` and ``navigationSelection`` as strings
+``"[1,2]"``; an unset ``dashboardPin`` as ``""``, an unset ``hsmPin`` as ``"null"``; legacy
+entries carry ``"None"`` for both.
 
-Legacy dashboards: ``/apps/api/<id>/dashboard/<id>`` (HTML carrying ``javascriptRequestToken``)
-and ``.../layout`` need the dashboard's ``access_token`` (its statusJson ``accessToken``), else
-401; the layout also needs ``requestToken``. ``POST .../layout`` replaces the layout when every
-tile is an object with ``id``, ``template``, ``col`` and ``row`` and answers the saved layout;
-otherwise ``{"success": false, "message": ...}``.
+``/dashboard/create`` / ``update`` replace the whole configuration: omitted keys fall back
+to defaults (flags off, no PINs, theme "legacy"); ``navigationSelection`` is parsed as a
+plain comma list (an item that is not a number, like ``"[1"``, reads as 0); PINs are stored
+as sent (a ``"null"`` sent is a PIN "null"). They answer ``{"success": true, "id": <id>}``
+(the keys the hub UI reads); an unknown id answers ``{"success": false, "message": ...}``.
+``/dashboard/delete?id=`` needs no pin token, deletes an Easy dashboard (never a legacy
+one) and answers ``{"success": false}`` either way, like the real hub.
+
+Knobs (``DevState``): ``dash_create_answer`` replaces the create answer (e.g. without an
+id); ``dash_writes_apply`` False makes create/update/delete and the legacy layout save
+answer as usual and change nothing.
+
+Legacy dashboards *(no evidence beyond KP's own code)*: ``/apps/api/<id>/dashboard/<id>``
+(HTML carrying ``javascriptRequestToken``) and ``.../layout`` need the dashboard's
+``access_token`` (its statusJson ``accessToken``), else 401; the layout also needs
+``requestToken``. ``POST .../layout`` replaces the layout when every tile is an object with
+``id``, ``template``, ``col`` and ``row`` and answers the saved layout; otherwise
+``{"success": false, "message": ...}``.
 """
 
 from __future__ import annotations
@@ -23,6 +38,7 @@ from aiohttp import web
 from .home import Home
 from .responses import Responses
 from .routes_common import Routes
+from .seed_specs import APP_DASHBOARD
 
 BOOL_KEYS = (
     "showModeTile",
@@ -48,6 +64,14 @@ def setup(app: web.Application, home: Home, http: Responses) -> None:
     add.add_post("/apps/api/{app_id}/dashboard/{dash_id}/layout", r.legacy_layout)
 
 
+def _navigation(raw: str) -> str:
+    """A plain comma list as the hub parses it, stored as ``"[1,2]"``."""
+    if not raw.strip():
+        return ""
+    items = [int(t) if t.strip().isdigit() else 0 for t in raw.split(",")]
+    return "[" + ",".join(str(i) for i in items) + "]"
+
+
 class _DashRoutes(Routes):
     def __init__(self, home: Home, http: Responses) -> None:
         super().__init__(home, http)
@@ -59,18 +83,47 @@ class _DashRoutes(Routes):
             f"'{self.dev.pin_token}';</script></head><body></body></html>"
         )
 
+    def _legacy_entries(self) -> list[dict[str, Any]]:
+        out = []
+        for app in self.apps.values():
+            internals = self.dev.internals.get(app.id)
+            if app.parent_id != APP_DASHBOARD or internals is None:
+                continue
+            picked = next((i for i in internals.inputs if i["name"] == "devicesPicked"), {})
+            ids = picked.get("deviceIdsForDeviceList") or []
+            out.append(
+                {
+                    "installedAppId": app.id,
+                    "name": app.label or app.name,
+                    "version": "1.0",
+                    "accessToken": str(internals.state.get("accessToken", "")),
+                    "deviceIds": "[" + ",".join(str(i) for i in ids) + "]",
+                    "dashboardPin": "None",
+                    "hsmPin": "None",
+                }
+            )
+        return out
+
     async def all(self, request: web.Request) -> web.StreamResponse:
         if request.query.get("pinToken") != self.dev.pin_token:
             return self.http.json([])
-        return self.http.json([dict(d) for d in self.dev.easy_dashboards.values()])
+        easy = [dict(d) for d in self.dev.easy_dashboards.values()]
+        return self.http.json(easy + self._legacy_entries())
 
-    def _config(self, q: Any, app_id: int) -> dict[str, Any]:
+    def _config(self, q: Any, app_id: int, kept: dict[str, Any]) -> dict[str, Any]:
         ids = [s for s in str(q.get("deviceIds", "")).split(",") if s.strip().isdigit()]
-        cfg: dict[str, Any] = {"installedAppId": app_id, "name": q.get("name", "")}
+        cfg: dict[str, Any] = {
+            "installedAppId": app_id,
+            "name": q.get("name", ""),
+            "version": kept.get("version", q.get("version", "2.0")),
+            "accessToken": kept.get("accessToken", secrets.token_hex(8)),
+        }
         for key in BOOL_KEYS:
             cfg[key] = q.get(key) == "true"
-        cfg["navigationSelection"] = q.get("navigationSelection", "")
-        cfg["theme"] = q.get("theme", "light")
+        cfg["navigationSelection"] = _navigation(q.get("navigationSelection", ""))
+        cfg["dashboardPin"] = q.get("dashboardPin", "")
+        cfg["hsmPin"] = q.get("hsmPin") or "null"
+        cfg["theme"] = q.get("theme") or "legacy"
         cfg["deviceIds"] = "[" + ",".join(ids) + "]"
         return cfg
 
@@ -79,24 +132,26 @@ class _DashRoutes(Routes):
         if not name:
             return self.http.result(False, "Name is required")
         new_id = self.dev.alloc_app_id()
-        self.dev.easy_dashboards[new_id] = self._config(request.query, new_id)
-        return self.http.json({"success": True, "installedAppId": new_id, "name": name})
+        if self.dev.dash_writes_apply:
+            self.dev.easy_dashboards[new_id] = self._config(request.query, new_id, {})
+        if self.dev.dash_create_answer is not None:
+            return self.http.json(self.dev.dash_create_answer)
+        return self.http.json({"success": True, "id": new_id})
 
     async def update(self, request: web.Request) -> web.StreamResponse:
         raw = request.query.get("id", "")
         if not raw.isdigit() or int(raw) not in self.dev.easy_dashboards:
             return self.http.result(False, "Dashboard not found")
-        cfg = self._config(request.query, int(raw))
-        self.dev.easy_dashboards[int(raw)] = cfg
-        return self.http.json({"success": True, "installedAppId": int(raw), "name": cfg["name"]})
+        if self.dev.dash_writes_apply:
+            old = self.dev.easy_dashboards[int(raw)]
+            self.dev.easy_dashboards[int(raw)] = self._config(request.query, int(raw), old)
+        return self.http.json({"success": True, "id": int(raw)})
 
     async def delete(self, request: web.Request) -> web.StreamResponse:
         raw = request.query.get("id", "")
-        if request.query.get("pinToken") != self.dev.pin_token:
-            return self.http.result(False, "Invalid pin token")
-        if not raw.isdigit() or self.dev.easy_dashboards.pop(int(raw), None) is None:
-            return self.http.result(False, "Dashboard not found")
-        return self.http.json({"success": True, "message": "deleted"})
+        if raw.isdigit() and self.dev.dash_writes_apply:
+            self.dev.easy_dashboards.pop(int(raw), None)
+        return self.http.json({"success": False})
 
     # ------------------------------------------------------------------ legacy layouts
 
@@ -136,5 +191,6 @@ class _DashRoutes(Routes):
             isinstance(t, dict) and {"id", "template", "col", "row"} <= set(t) for t in tiles
         ):
             return self.http.result(False, "Invalid layout")
-        self.dev.layouts[dash_id] = body
+        if self.dev.dash_writes_apply:
+            self.dev.layouts[dash_id] = body
         return self.http.json(body)

@@ -484,6 +484,8 @@ def seed_dev(state: HomeState) -> None:
     dev.easy_dashboards[400] = {
         "installedAppId": 400,
         "name": "Living Room",
+        "version": "2.0",
+        "accessToken": "easy-token-400",
         "showModeTile": True,
         "showClockTile": False,
         "showCalendarTile": False,
@@ -491,9 +493,21 @@ def seed_dev(state: HomeState) -> None:
         "showEdit": True,
         "showNavigation": True,
         "showTutorial": False,
-        "navigationSelection": "",
+        "navigationSelection": "[0,401]",
+        "dashboardPin": "",
+        "hsmPin": "null",
         "theme": "dark",
         "deviceIds": "[]",
+    }
+    dev.easy_dashboards[401] = {
+        **dev.easy_dashboards[400],
+        "installedAppId": 401,
+        "name": "Bedroom",
+        "accessToken": "easy-token-401",
+        "showModeTile": False,
+        "navigationSelection": "",
+        "dashboardPin": "2580",
+        "theme": "legacy",
     }
     some = sorted(state.devices)[:4]
     for dash_id, name in ((DASH_MAIN, "Main"), (DASH_TABLET, "Kitchen Tablet")):

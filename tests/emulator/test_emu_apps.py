@@ -83,14 +83,19 @@ async def test_easy_dashboards(hub: HubEmulator, session: aiohttp.ClientSession)
         pin = (await resp.text()).split("globalDashboardPinToken = '")[1].split("'")[0]
     listed = await get_json(session, f"{hub.url}/dashboard/all?pinToken={pin}")
     assert listed[0]["deviceIds"] == "[]"
+    assert {d["version"] for d in listed} == {"2.0", "1.0"}  # Easy and legacy
     created = await get_json(
         session, f"{hub.url}/dashboard/create?name=New&deviceIds=1,2&showModeTile=true"
     )
-    assert created["success"] is True and created["name"] == "New"
-    new_id = created["installedAppId"]
-    upd = await get_json(session, f"{hub.url}/dashboard/update?id={new_id}&name=Renamed")
+    assert created["success"] is True  # the hub UI reads success and id
+    new_id = created["id"]
+    upd = await get_json(
+        session, f"{hub.url}/dashboard/update?id={new_id}&name=Renamed&navigationSelection=[1]"
+    )
     assert upd["success"] is True
     cfg = hub.state.dev.easy_dashboards[new_id]
     assert cfg["deviceIds"] == "[]" and cfg["showModeTile"] is False  # wholesale
-    gone = await get_json(session, f"{hub.url}/dashboard/delete?id={new_id}&pinToken={pin}")
-    assert gone == {"success": True, "message": "deleted"}
+    assert cfg["navigationSelection"] == "[0]"  # "[1]" is not a plain list: it reads as 0
+    # the hub UI sends only the id; the real hub says success: false and deletes
+    gone = await get_json(session, f"{hub.url}/dashboard/delete?id={new_id}")
+    assert gone == {"success": False} and new_id not in hub.state.dev.easy_dashboards

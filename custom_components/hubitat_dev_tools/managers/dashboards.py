@@ -1,19 +1,29 @@
-"""Dashboards: Easy Dashboards (full CRUD) and legacy Hubitat Dashboards (list/read/delete)."""
+"""Dashboards: Easy Dashboards (full CRUD) and legacy Hubitat Dashboards (list/read/delete).
+
+``/dashboard/all`` lists both kinds (``version`` "2.0" Easy, "1.0" legacy); every Easy-only
+path switches on that, and the apps tree adds the legacy dashboards it may not list. Writes
+are confirmed by their effect in ``hub/dashboards.py``.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..errors import ToolError
 from ..hub.apps import fetch_status
 from ..hub.client import HubClient
 from ..hub.dashboards import (
+    PIN_OPTIONS,
+    Dashboard,
     create_easy,
     delete_easy,
-    fetch_easy_dashboards,
+    fetch_dashboards,
     fetch_legacy_layout,
     fetch_pin_token,
     legacy_tokens,
+    navigation_csv,
+    real_value,
     save_legacy_layout,
     update_easy,
 )
@@ -22,6 +32,35 @@ from .apps import AppManager
 from .item_backups import ItemBackups
 
 LEGACY_PARENT = "Hubitat® Dashboard"
+_PIN = re.compile(r"^\d{4}$")
+_NAV = re.compile(r"^\d+(,\d+)*$")
+THEMES = ("legacy", "light", "dark", "auto")  # the hub UI's choices
+
+
+def clean_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A caller's options in the form the hub parses: ``navigationSelection`` as the plain
+    comma list of dashboard ids, a placeholder PIN (``"null"``, ``"None"``) as no PIN."""
+    out = dict(options)
+    if "theme" in out and real_value(out["theme"]) not in ("", *THEMES):
+        raise ToolError(
+            f"theme must be one of {', '.join(THEMES)}; got {out['theme']!r}. Nothing was sent."
+        )
+    if "navigationSelection" in out:
+        nav = navigation_csv(out["navigationSelection"])
+        if nav and not _NAV.match(nav):
+            raise ToolError(
+                f"navigationSelection must list dashboard ids (0 = the dashboards menu), "
+                f"e.g. '0,412'; got {out['navigationSelection']!r}. Nothing was sent.",
+                hint="Read the ids with hub_list_dashboards.",
+            )
+        out["navigationSelection"] = nav
+    for key in PIN_OPTIONS:
+        if key in out:
+            pin = real_value(out[key])
+            if pin and not _PIN.match(pin):
+                raise ToolError(f"{key} must be 4 digits (or empty for no PIN). Nothing was sent.")
+            out[key] = pin
+    return out
 
 
 class DashboardManager:
@@ -32,36 +71,45 @@ class DashboardManager:
         self._apps = apps
         self._backups = backups
 
-    async def _easy(self) -> tuple[str, list[dict[str, Any]]]:
+    async def _listed(self) -> tuple[str, list[Dashboard]]:
+        """The pin token and every dashboard ``/dashboard/all`` lists."""
         pin = await fetch_pin_token(self._client)
-        return pin, await fetch_easy_dashboards(self._client, pin)
+        return pin, await fetch_dashboards(self._client, pin)
 
-    async def _legacy(self) -> list[dict[str, Any]]:
+    async def _legacy(self, listed: list[Dashboard] | None = None) -> list[dict[str, Any]]:
+        """Legacy dashboards: the dashboard app's children, then any other ``version`` 1.0
+        entry of the list."""
         tree = await self._apps.tree()
         parents = {a.id for a in tree if a.type == LEGACY_PARENT or a.name == LEGACY_PARENT}
-        return [
+        out = [
             {"dashboard_id": a.id, "name": a.name, "type": "legacy", "disabled": a.disabled}
             for a in tree
             if a.parent_id in parents
         ]
+        known = {d["dashboard_id"] for d in out}
+        out += [
+            {"dashboard_id": d.dashboard_id, "name": d.name, "type": "legacy"}
+            for d in listed or []
+            if d.legacy and d.dashboard_id not in known
+        ]
+        return out
 
     async def list_all(self) -> list[dict[str, Any]]:
         """Every dashboard, Easy first."""
-        _pin, easy = await self._easy()
+        _pin, listed = await self._listed()
         return [
-            {"dashboard_id": d["dashboard_id"], "name": d["name"], "type": "easy"} for d in easy
-        ] + await self._legacy()
-
-    async def _find_easy(self, dashboard_id: str) -> tuple[str, dict[str, Any] | None]:
-        pin, easy = await self._easy()
-        return pin, next((d for d in easy if d["dashboard_id"] == dashboard_id), None)
+            {"dashboard_id": d.dashboard_id, "name": d.name, "type": "easy"}
+            for d in listed
+            if not d.legacy
+        ] + await self._legacy(listed)
 
     async def get(self, dashboard_id: str) -> dict[str, Any]:
         """One dashboard: Easy configuration, or a legacy dashboard's app page."""
-        _pin, easy = await self._find_easy(dashboard_id)
-        if easy is not None:
-            return easy
-        legacy = {d["dashboard_id"]: d for d in await self._legacy()}
+        _pin, listed = await self._listed()
+        entry = next((d for d in listed if d.dashboard_id == dashboard_id), None)
+        if entry is not None and not entry.legacy:
+            return entry.as_dict()
+        legacy = {d["dashboard_id"]: d for d in await self._legacy(listed)}
         if dashboard_id not in legacy:
             raise HubNotFoundError(
                 f"No dashboard with id {dashboard_id}",
@@ -73,7 +121,7 @@ class DashboardManager:
             for x in status.get("appSettings") or []
             if isinstance(x, dict)
         }
-        _tokens, layout = await self._layout(dashboard_id, status)
+        _tokens, layout = await self._layout(dashboard_id, status, entry)
         return {
             **legacy[dashboard_id],
             "device_ids": [str(i) for i in settings.get("devicesPicked") or []],
@@ -82,20 +130,31 @@ class DashboardManager:
         }
 
     async def _layout(
-        self, dashboard_id: str, status: dict[str, Any] | None = None
+        self,
+        dashboard_id: str,
+        status: dict[str, Any] | None = None,
+        entry: Dashboard | None = None,
     ) -> tuple[tuple[str, str], dict[str, Any]]:
-        """(access token, request token) and the layout of a legacy dashboard."""
+        """(access token, request token) and the layout of a legacy dashboard.
+
+        The access token is the app's (statusJson ``appState``), else the one
+        ``/dashboard/all`` lists; it only goes to the hub, never into a result."""
         status = status or await fetch_status(self._client, dashboard_id)
-        access = status["appState"].get("accessToken")
+        access = real_value(status["appState"].get("accessToken"))
+        if not access:
+            if entry is None:
+                _pin, listed = await self._listed()
+                entry = next((d for d in listed if d.dashboard_id == dashboard_id), None)
+            access = (entry.access_token if entry is not None else None) or ""
         if not access:
             raise ToolError(
                 f"Legacy dashboard {dashboard_id} has no access token yet; its layout cannot "
                 "be read.",
                 hint="Open the dashboard once in the hub UI, then retry.",
             )
-        request_token = await legacy_tokens(self._client, dashboard_id, str(access))
-        layout = await fetch_legacy_layout(self._client, dashboard_id, str(access), request_token)
-        return (str(access), request_token), layout
+        request_token = await legacy_tokens(self._client, dashboard_id, access)
+        layout = await fetch_legacy_layout(self._client, dashboard_id, access, request_token)
+        return (access, request_token), layout
 
     async def update_legacy_layout(
         self,
@@ -148,29 +207,33 @@ class DashboardManager:
             "item_backup": backup,
         }
 
-    async def _require_easy(self, dashboard_id: str) -> tuple[str, dict[str, Any]]:
-        pin, easy = await self._find_easy(dashboard_id)
-        if easy is None:
-            legacy = {d["dashboard_id"] for d in await self._legacy()}
-            if dashboard_id in legacy:
-                raise ToolError(
-                    f"Dashboard {dashboard_id} is a legacy Hubitat Dashboard: change its tiles "
-                    "with layout/add_tiles/update_tiles/remove_tile_ids; its name, devices and "
-                    "cloning are not reachable here. Nothing was sent.",
-                    hint="Use the tile arguments, or the hub UI.",
-                )
-            raise HubNotFoundError(
-                f"No dashboard with id {dashboard_id}",
-                hint="List dashboards with hub_list_dashboards.",
+    async def _require_easy(self, dashboard_id: str) -> tuple[str, Dashboard]:
+        """The pin token and the Easy Dashboard ``dashboard_id`` (legacy ones are refused)."""
+        pin, listed = await self._listed()
+        entry = next((d for d in listed if d.dashboard_id == dashboard_id), None)
+        if entry is not None and not entry.legacy:
+            return pin, entry
+        if entry is not None or dashboard_id in {d["dashboard_id"] for d in await self._legacy()}:
+            raise ToolError(
+                f"Dashboard {dashboard_id} is a legacy Hubitat Dashboard: change its tiles "
+                "with layout/add_tiles/update_tiles/remove_tile_ids; its name, devices and "
+                "cloning are not reachable here. Nothing was sent.",
+                hint="Use the tile arguments, or the hub UI.",
             )
-        return pin, easy
+        raise HubNotFoundError(
+            f"No dashboard with id {dashboard_id}",
+            hint="List dashboards with hub_list_dashboards.",
+        )
 
     async def create(
         self, name: str, device_ids: list[str], options: dict[str, Any]
     ) -> dict[str, Any]:
-        """Create an Easy Dashboard."""
-        new_id = await create_easy(self._client, name, device_ids, options)
-        return {"dashboard_id": new_id, "name": name, "device_ids": device_ids}
+        """Create an Easy Dashboard (confirmed by the hub listing it)."""
+        options = clean_options(options)
+        name = name.strip()  # as the hub UI sends it
+        pin = await fetch_pin_token(self._client)
+        created = await create_easy(self._client, pin, name, device_ids, options)
+        return {"dashboard_id": created.dashboard_id, "name": name, "device_ids": device_ids}
 
     async def update(
         self,
@@ -182,27 +245,30 @@ class DashboardManager:
         remove_device_ids: list[str],
         options: dict[str, Any],
     ) -> dict[str, Any]:
-        """Read-merge-write (the hub's update is wholesale); previous config backed up."""
-        _pin, current = await self._require_easy(dashboard_id)
-        ids = list(device_ids if device_ids is not None else current["device_ids"])
+        """Read-merge-write (the hub's update is wholesale), confirmed by reading it back;
+        the previous configuration is backed up."""
+        options = clean_options(options)
+        pin, entry = await self._require_easy(dashboard_id)
+        current = entry.as_dict()
+        ids = list(device_ids if device_ids is not None else entry.device_ids)
         ids += [i for i in add_device_ids if i not in ids]
         ids = [i for i in ids if i not in set(remove_device_ids)]
-        merged_options = {**current["options"], **options}
-        new_name = name or current["name"]
+        merged_options = {**entry.options, **options}
+        new_name = (name or entry.name or "").strip()
         backup = await self._backups.save(
             "dashboard",
             dashboard_id,
-            {"name": current["name"], "definition": current},
+            {"name": entry.name, "definition": current},
             reason="before update",
             series=True,
         )
-        await update_easy(self._client, dashboard_id, new_name, ids, merged_options)
+        saved = await update_easy(self._client, pin, dashboard_id, new_name, ids, merged_options)
         after = {"name": new_name, "device_ids": ids, "options": merged_options}
         self._backups.edited("dashboard", dashboard_id, {"definition": after})
         return {
             "dashboard_id": dashboard_id,
             "name": new_name,
-            "device_ids": ids,
+            "device_ids": saved.device_ids,
             "options": merged_options,
             "previous": current,
             "item_backup": backup,
@@ -210,31 +276,35 @@ class DashboardManager:
 
     async def clone(self, dashboard_id: str, new_name: str | None) -> dict[str, Any]:
         """Copy an Easy Dashboard's configuration into a new one."""
-        _pin, current = await self._require_easy(dashboard_id)
-        name = new_name or f"{current['name']} (copy)"
-        new_id = await create_easy(self._client, name, current["device_ids"], current["options"])
-        return {"dashboard_id": new_id, "name": name, "cloned_from": dashboard_id}
+        pin, entry = await self._require_easy(dashboard_id)
+        name = new_name or f"{entry.name} (copy)"
+        created = await create_easy(self._client, pin, name, entry.device_ids, entry.options)
+        return {"dashboard_id": created.dashboard_id, "name": name, "cloned_from": dashboard_id}
 
     async def delete(self, dashboard_id: str) -> dict[str, Any]:
-        """Back up and delete an Easy Dashboard, or delete a legacy one (app snapshot)."""
-        pin, easy = await self._find_easy(dashboard_id)
-        if easy is None:
-            legacy = {d["dashboard_id"] for d in await self._legacy()}
+        """Back up and delete an Easy Dashboard, or delete a legacy one (app snapshot); both
+        confirmed by the dashboard no longer being listed."""
+        pin, listed = await self._listed()
+        entry = next((d for d in listed if d.dashboard_id == dashboard_id), None)
+        if entry is None or entry.legacy:
+            legacy = {d["dashboard_id"] for d in await self._legacy(listed)}
             if dashboard_id not in legacy:
                 raise HubNotFoundError(f"No dashboard with id {dashboard_id}")
+            # /dashboard/delete does not remove a legacy dashboard: it is an app.
             result = await self._apps.delete(dashboard_id, force=True)
             return {"dashboard_id": dashboard_id, "type": "legacy", **result}
+        definition = entry.as_dict()
         backup = await self._backups.save(
             "dashboard",
             dashboard_id,
-            {"name": easy["name"], "definition": easy},
+            {"name": entry.name, "definition": definition},
             reason="before delete",
         )
-        await delete_easy(self._client, dashboard_id, pin)
+        await delete_easy(self._client, pin, dashboard_id)
         return {
             "dashboard_id": dashboard_id,
-            "name": easy["name"],
+            "name": entry.name,
             "type": "easy",
-            "definition": easy,
+            "definition": definition,
             "item_backup": backup,
         }
