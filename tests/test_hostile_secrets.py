@@ -73,8 +73,19 @@ def seeded_secrets(hub: HubEmulator) -> list[str]:
     for internals in hub.home.state.dev.internals.values():
         if internals.state.get("accessToken"):
             out.append(str(internals.state["accessToken"]))
-    assert len(out) >= 14, out
+    # Easy Dashboards: their PINs and the access tokens /dashboard/all lists; the pin token.
+    for dash in hub.home.state.dev.easy_dashboards.values():
+        out += [
+            str(dash[k]) for k in ("accessToken", "dashboardPin", "hsmPin") if _real(dash.get(k))
+        ]
+    out.append(hub.home.state.dev.pin_token)
+    assert len(out) >= 17, out
     return sorted(set(out))
+
+
+def _real(value: object) -> bool:
+    """A value that is set (the hub writes unset PINs as "", "null" or "None")."""
+    return isinstance(value, str) and value not in ("", "null", "None")
 
 
 def leaks(text: str, secrets: list[str]) -> list[str]:
@@ -121,7 +132,10 @@ def read_args(hub: HubEmulator) -> dict[str, list[dict[str, Any]]]:
         "hub_get_rule_health": [{"app_id": str(RULE_MOTION)}, {"app_id": str(RULE_GOODNIGHT)}],
         "hub_list_rule_local_variables": [{"app_id": str(RULE_MOTION)}],
         "hub_get_visual_rule": [{"app_id": str(a)} for a in hub.home.state.dev.vrb],
-        "hub_get_dashboard": [{"dashboard_id": str(DASH_MAIN)}, {"dashboard_id": str(DASH_TABLET)}],
+        "hub_get_dashboard": [
+            {"dashboard_id": str(d)}
+            for d in (DASH_MAIN, DASH_TABLET, *hub.home.state.dev.easy_dashboards)
+        ],
         "hub_list_apps": [{"limit": 500}, {"include_hidden": True, "limit": 500}],
         "hub_list_events": [{"hours_back": 168, "limit": 500}],
         "hub_get_logs": [{"hours_back": 168, "limit": 200}],

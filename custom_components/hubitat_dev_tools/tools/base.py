@@ -43,6 +43,7 @@ from ..audit import OUTCOME_INTERRUPTED, OUTCOME_STARTED
 from ..const import DOMAIN, RESULT_MAX_BYTES
 from ..domain_data import get_domain_data
 from ..errors import ToolError
+from ..redact import redact
 from ..hub.errors import HubAuthError, HubError
 from ..managers.hub import Hub
 from ..runtime import HubRuntime
@@ -415,7 +416,9 @@ class HubTool[A: ToolArgs](llm.Tool):
             )
             return await self._fail(audit, failure)
         audit.finish("ok", data.get("summary") if isinstance(data, dict) else None)
-        capped, ok = cap_result(json_safe(data), self.narrow_hint)
+        # The managers redact what they know to be secret; this last pass makes sure no
+        # value under a secret's name (a PIN, token, password) leaves through any tool.
+        capped, ok = cap_result(redact(json_safe(data)), self.narrow_hint)
         return llm.ToolResult(data=capped, error=not ok)
 
     @staticmethod
