@@ -43,9 +43,9 @@ from ..audit import OUTCOME_INTERRUPTED, OUTCOME_STARTED
 from ..const import DOMAIN, RESULT_MAX_BYTES
 from ..domain_data import get_domain_data
 from ..errors import ToolError
-from ..redact import redact
 from ..hub.errors import HubAuthError, HubError
 from ..managers.hub import Hub
+from ..redact import redact
 from ..runtime import HubRuntime
 from ..safety import (
     Caller,
