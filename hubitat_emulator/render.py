@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .catalog import (
@@ -222,6 +223,15 @@ def rooms_list(state: HomeState) -> JSON:
     return {"roomNodes": nodes, "devices": []}
 
 
+def _json_object(value: object) -> object:
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
 def _current_state_entry(dev: Device, name: str, adef: AttrDef | None) -> JSON:
     st = dev.attrs[name]
     value = st.value
@@ -235,7 +245,8 @@ def _current_state_entry(dev: Device, name: str, adef: AttrDef | None) -> JSON:
         "unit": adef.unit if adef else None,
         "numberValue": value if is_num else None,
         "stringValue": None if is_num or is_json else value_str(value),
-        "jsonValue": value_str(value) if is_json else None,
+        # the hub UI reads jsonValue (not value) for JSON_OBJECT attributes: the parsed object
+        "jsonValue": _json_object(value) if is_json else None,
         "date": fmt_event(st.date),
         "deviceId": dev.id,
     }
