@@ -341,7 +341,6 @@ def full_json(state: HomeState, dev: Device) -> JSON:
         "typeName": dev.driver.name,
         "deviceTypeId": dev.driver.id,
         "deviceTypeName": dev.driver.name,
-        "deviceTypeNamespace": dev.driver.namespace,
         "deviceTypeReadableType": dev.driver.category or "Device",
         "roomId": dev.room_id,
         "roomName": state.room_name(dev.room_id),
@@ -368,9 +367,7 @@ def full_json(state: HomeState, dev: Device) -> JSON:
         "defaultCurrentState": dev.default_current_state,
         "virtual": dev.driver.virtual,
         "parentDeviceId": dev.parent_id,
-        "parentAppId": dev.parent_app_id,
         "lastActivity": fmt_event(dev.last_activity) if dev.last_activity else None,
-        "createdAt": fmt_event(dev.created) if dev.created else None,
     }
     using = apps_using(state, dev)
     children = state.children_of(dev.id)

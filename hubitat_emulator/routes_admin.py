@@ -342,7 +342,6 @@ class _AdminRoutes(Routes):
                 "author": d.author,
                 "type": d.type,
                 "category": d.category,
-                "capabilities": list(d.capabilities),
             }
             for d in DRIVERS.values()
         ]
