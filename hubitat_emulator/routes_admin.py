@@ -316,7 +316,8 @@ class _AdminRoutes(Routes):
         if "defaultCurrentState" in body:
             dev.default_current_state = body["defaultCurrentState"] or None
         if "commandRetry" in body:
-            dev.command_retry = bool(body["commandRetry"])
+            # the hub UI fills commandRetry from the device's retryEnabled
+            dev.retry_enabled = bool(body["commandRetry"])
         for pref in body.get("preferences") or []:
             if isinstance(pref, dict) and "name" in pref:
                 ptype = str(pref.get("type") or "text")

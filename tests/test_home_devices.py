@@ -797,3 +797,29 @@ async def test_disable_is_the_hub_ui_json_and_verified(
     assert data["applied"] == ["disabled"] and hub.device(lamp)["disabled"] is True
     data = await ok(call_tool, "hub_update_device", {"device_id": lamp, "enabled": True})
     assert data["applied"] == ["enabled"] and hub.device(lamp)["disabled"] is False
+
+
+@pytest.mark.usefixtures("quick_effects")
+async def test_preference_save_sends_the_hub_ui_body_and_reads_it_back() -> None:
+    raw = load_fixture("devices/full_json").answer
+    saved = {**raw, "settings": [{**raw["settings"][0], "value": True}]}
+    reads = iter([raw, saved])
+    fake = FakeHub(
+        {
+            "POST /device/preference/save": {"success": True},
+            "GET /device/fullJson/41": lambda: next(reads),
+        }
+    )
+    prefs = [{"name": "logEnable", "type": "bool", "value": True}]
+    await hub_devices.save_preferences(fake.client, "41", prefs)
+    assert fake.calls[1][2]["json_body"] == {
+        "deviceId": 41,
+        "defaultCurrentState": "",
+        "commandRetry": False,
+        "showOnHome": True,
+        "preferences": prefs,
+    }
+    # a save that answers success but reads back unchanged is a failure
+    fake.answers["GET /device/fullJson/41"] = raw
+    with pytest.raises(HubBadResponseError, match="read back unchanged"):
+        await hub_devices.save_preferences(fake.client, "41", prefs)

@@ -112,14 +112,54 @@ async def post_device_update(client: HubClient, form: dict[str, str]) -> None:
         raise
 
 
+def _same_setting(sent: Any, read: Any) -> bool:
+    """Whether a preference read back equals what was sent (the hub may type it as text)."""
+
+    def norm(value: Any) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, int | float) and float(value).is_integer():
+            return str(int(value))
+        return "" if value is None else str(value).strip()
+
+    return norm(sent) == norm(read)
+
+
+def _settings(raw: dict[str, Any]) -> dict[str, Any]:
+    listed = raw.get("settings") or raw["device"].get("settings")
+    return {str(p["name"]): p.get("value") for p in dict_list(listed) if p.get("name")}
+
+
 async def save_preferences(
     client: HubClient, device_id: str, preferences: list[dict[str, Any]]
 ) -> None:
-    """POST /device/preference/save with typed driver preferences."""
-    await client.post_json(
-        "/device/preference/save",
-        {"deviceId": int(device_id), "preferences": preferences},
-        what=f"save the preferences of device {device_id}",
+    """POST /device/preference/save as the hub UI does; verified by reading the values back.
+
+    The UI's body also carries the device's ``defaultCurrentState``, ``commandRetry`` (its
+    ``retryEnabled``) and ``showOnHome``: they are read fresh and sent as they are.
+    """
+    device = (await fetch_device_raw(client, device_id))["device"]
+    retry = device.get("retryEnabled")
+    body = {
+        "deviceId": int(device_id),
+        "defaultCurrentState": device.get("defaultCurrentState") or "",
+        "commandRetry": retry is True or str(retry).lower() == "true",
+        "showOnHome": device.get("showOnHome") is not False,
+        "preferences": preferences,
+    }
+    checked = [p for p in preferences if str(p.get("type")).lower() != "password"]
+
+    async def landed() -> bool:
+        values = _settings(await fetch_device_raw(client, device_id))
+        return all(_same_setting(p["value"], values.get(str(p["name"]))) for p in checked)
+
+    await confirm_effect(
+        lambda: client.post_json(
+            "/device/preference/save", body, what=f"save the preferences of device {device_id}"
+        ),
+        landed,
+        failed=f"The hub did not save the preferences of device {device_id}: they read back "
+        "unchanged",
     )
 
 
