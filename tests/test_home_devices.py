@@ -823,3 +823,14 @@ async def test_preference_save_sends_the_hub_ui_body_and_reads_it_back() -> None
     fake.answers["GET /device/fullJson/41"] = raw
     with pytest.raises(HubBadResponseError, match="read back unchanged"):
         await hub_devices.save_preferences(fake.client, "41", prefs)
+
+
+async def test_create_says_the_device_exists_when_the_label_fails(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.fail_paths = {"/device/update": 500}
+    result = await call_tool("hub_create_device", {"driver": "Virtual Switch", "label": "Porch"})
+    assert result.error and result.data["error"] == "hub_bad_response"
+    new_id = result.data["message"].split("created device ")[1].split(" ")[0]
+    assert "label failed" in result.data["message"] and int(new_id) in hub.device_ids()
+    assert "hub_update_device" in result.data["hint"]

@@ -347,10 +347,15 @@ class DeviceAdmin:
             new_id = await create_from_driver(self._client, type_id)
         if label:
             # Neither create call takes a label: set it with the device edit, then check it.
-            fresh = await fetch_device_raw(self._client, new_id)
-            form = edit_form(fresh)
-            form["label"] = label
-            await post_device_update(self._client, form)
+            try:
+                form = edit_form(await fetch_device_raw(self._client, new_id))
+                form["label"] = label
+                await post_device_update(self._client, form)
+            except HubError as err:
+                raise type(err)(
+                    f"The hub created device {new_id} but setting its label failed: {err}",
+                    hint=f"Set the label with hub_update_device on device {new_id}.",
+                ) from err
         detail = await self._devices.get_device(new_id)
         if label and detail.summary.label != label:
             raise HubBadResponseError(
