@@ -834,3 +834,17 @@ async def test_create_says_the_device_exists_when_the_label_fails(
     new_id = result.data["message"].split("created device ")[1].split(" ")[0]
     assert "label failed" in result.data["message"] and int(new_id) in hub.device_ids()
     assert "hub_update_device" in result.data["hint"]
+
+
+async def test_a_deleted_device_read_as_an_error_page_is_settled_by_the_list() -> None:
+    listed = load_fixture("devices/devices_list").answer
+    fake = FakeHub(
+        {
+            "GET /device/forceDelete/41/json": load_fixture("devices/force_delete").answer,
+            "GET /device/fullJson/41": HubBadResponseError("HTTP 500"),
+            "GET /hub2/devicesList": listed,
+        }
+    )
+    assert await hub_devices.force_delete(fake.client, "41") == "success"
+    fake.answers["GET /device/fullJson/6"] = HubBadResponseError("HTTP 500")
+    assert await hub_devices.device_gone(fake.client, "6") is False  # still listed
