@@ -40,8 +40,8 @@ Behaviour decisions where the reference is silent (tests pin them):
   not answer with a pong within ``ping_interval / 2`` is disconnected.
 * ``/logsocket`` ``time`` is naive UTC, like ``/logs/past/json``.
 * Admin writes whose answer is undocumented (``/device/update``, ``/device/save``,
-  ``/device/disable``, ``/room/delete``, ``/location/mode/update``) answer
-  ``{"success": bool, "message": str|null}``.
+  ``/device/disable``, ``/location/mode/update``) answer
+  ``{"success": bool, "message": str|null}``; ``/room/delete`` answers a page (read nothing).
 """
 
 from __future__ import annotations

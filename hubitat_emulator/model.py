@@ -218,6 +218,9 @@ class HomeState:
     version: str = HUB_VERSION
     # the hardware: /hub/details/json hardwareVersion is "Rev " + model; baseModel drops " Pro"
     model: str = "C-8 Pro"
+    # what /device/forceDelete/<id>/json answers after deleting: "success", or what a real hub
+    # may also say ("partial": leftovers; any other status: the hub UI's "failed")
+    force_delete_status: str = "success"
     # apps/drivers/libraries code, app internals, rules, dashboards (devstate.py)
     dev: DevState = field(default_factory=DevState)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .catalog import (
@@ -222,6 +223,15 @@ def rooms_list(state: HomeState) -> JSON:
     return {"roomNodes": nodes, "devices": []}
 
 
+def _json_object(value: object) -> object:
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
 def _current_state_entry(dev: Device, name: str, adef: AttrDef | None) -> JSON:
     st = dev.attrs[name]
     value = st.value
@@ -235,7 +245,8 @@ def _current_state_entry(dev: Device, name: str, adef: AttrDef | None) -> JSON:
         "unit": adef.unit if adef else None,
         "numberValue": value if is_num else None,
         "stringValue": None if is_num or is_json else value_str(value),
-        "jsonValue": value_str(value) if is_json else None,
+        # the hub UI reads jsonValue (not value) for JSON_OBJECT attributes: the parsed object
+        "jsonValue": _json_object(value) if is_json else None,
         "date": fmt_event(st.date),
         "deviceId": dev.id,
     }
@@ -330,7 +341,6 @@ def full_json(state: HomeState, dev: Device) -> JSON:
         "typeName": dev.driver.name,
         "deviceTypeId": dev.driver.id,
         "deviceTypeName": dev.driver.name,
-        "deviceTypeNamespace": dev.driver.namespace,
         "deviceTypeReadableType": dev.driver.category or "Device",
         "roomId": dev.room_id,
         "roomName": state.room_name(dev.room_id),
@@ -357,9 +367,7 @@ def full_json(state: HomeState, dev: Device) -> JSON:
         "defaultCurrentState": dev.default_current_state,
         "virtual": dev.driver.virtual,
         "parentDeviceId": dev.parent_id,
-        "parentAppId": dev.parent_app_id,
         "lastActivity": fmt_event(dev.last_activity) if dev.last_activity else None,
-        "createdAt": fmt_event(dev.created) if dev.created else None,
     }
     using = apps_using(state, dev)
     children = state.children_of(dev.id)

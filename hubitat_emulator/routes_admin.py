@@ -23,6 +23,11 @@ Decisions where the reference is silent or split:
   device record is removed. Otherwise ``{"success": false, "message"}``.
 * ``/hub2/devicesList``: ``roomId``/``roomName`` are ``null`` for unassigned devices (the
   ``999999`` pseudo-room only exists in ``/hub2/roomsList``).
+* Where the hub UI shows the request (README "Devices and rooms"): ``GET /room/delete/<id>``
+  (POST is not served), ``/device/forceDelete/<id>/json`` answering ``{status}``
+  (``HomeState.force_delete_status``), ``/device/createVirtual`` ignoring any ``label``,
+  ``/device/disable`` taking JSON ``{id, disable: bool}`` or form strings, and ``jsonValue``
+  holding the parsed object of a JSON_OBJECT attribute in ``fullJson``.
 """
 
 from __future__ import annotations
@@ -86,6 +91,7 @@ def setup(app: web.Application, home: Home, http: Responses) -> None:
     add.add_get("/hub/compatibleDevices", r.compatible_devices)
     add.add_get("/device/sysDriverByIdJson/{typeId}", r.sys_driver_by_id)
     add.add_get("/device/createVirtual", r.create_virtual)
+    add.add_get("/device/forceDelete/{id}/json", r.force_delete_json)
     add.add_get("/device/forceDelete/{id}/yes", r.force_delete)
     add.add_get("/device/availableTags", r.available_tags)
     add.add_get("/device/getReplacementOptions/{id}", r.replacement_options)
@@ -95,7 +101,6 @@ def setup(app: web.Application, home: Home, http: Responses) -> None:
     add.add_get("/room/listRoomsJson", r.list_rooms)
     add.add_get("/room/listRoomNamesJson", r.list_room_names)
     add.add_post("/room/save", r.room_save)
-    add.add_post("/room/delete/{id}", r.room_delete)
     add.add_get("/room/delete/{id}", r.room_delete)
     add.add_get("/modes/json", r.modes_json)
     add.add_get("/modes/list/json", r.modes_list)
@@ -255,11 +260,21 @@ class _AdminRoutes(Routes):
         return self.http.result(True)
 
     async def disable(self, request: web.Request) -> web.StreamResponse:
-        form = await request.post()
-        dev = self._device(form.get("id"))
+        # the hub UI posts JSON {id, disable: bool}; a form with strings works too (KP)
+        if request.content_type.startswith("application/json"):
+            try:
+                body = await self._json_body(request)
+            except ValueError:
+                body = None
+            if not isinstance(body, dict):
+                return self.http.html_page("<html><body>HTTP ERROR 500</body></html>", status=500)
+        else:
+            body = dict(await request.post())
+        dev = self._device(body.get("id"))
         if dev is None:
             return self.http.result(False, "Device not found")
-        dev.disabled = str(form.get("disable", "true")).lower() == "true"
+        flag = body.get("disable", True)
+        dev.disabled = flag is True or str(flag).lower() == "true"
         dev.version += 1
         return self.http.result(True)
 
@@ -301,7 +316,8 @@ class _AdminRoutes(Routes):
         if "defaultCurrentState" in body:
             dev.default_current_state = body["defaultCurrentState"] or None
         if "commandRetry" in body:
-            dev.command_retry = bool(body["commandRetry"])
+            # the hub UI fills commandRetry from the device's retryEnabled
+            dev.retry_enabled = bool(body["commandRetry"])
         for pref in body.get("preferences") or []:
             if isinstance(pref, dict) and "name" in pref:
                 ptype = str(pref.get("type") or "text")
@@ -327,7 +343,6 @@ class _AdminRoutes(Routes):
                 "author": d.author,
                 "type": d.type,
                 "category": d.category,
-                "capabilities": list(d.capabilities),
             }
             for d in DRIVERS.values()
         ]
@@ -346,12 +361,18 @@ class _AdminRoutes(Routes):
         driver = self.home.driver(request.query.get("deviceTypeId", ""))
         if driver is None or driver.type == "dep":
             return self.http.json({"deviceId": None, "error": "Invalid device type"})
-        dev = self.home.create_device(driver, label=request.query.get("label") or None)
+        # the hub UI sends only deviceTypeId: the device is named after its driver
+        dev = self.home.create_device(driver)
         return self.http.json({"deviceId": dev.id})
 
-    async def force_delete(self, request: web.Request) -> web.StreamResponse:
+    async def force_delete_json(self, request: web.Request) -> web.StreamResponse:
         ok = self.home.delete_device(_to_int(request.match_info["id"]) or -1)
-        return self.http.json({"success": ok, "message": None if ok else "Device not found"})
+        return self.http.json({"status": self.st.force_delete_status if ok else "failed"})
+
+    async def force_delete(self, request: web.Request) -> web.StreamResponse:
+        # the older confirm link: its answer is not in evidence (a page; read nothing from it)
+        self.home.delete_device(_to_int(request.match_info["id"]) or -1)
+        return self.http.html_page("<html><body>Device deleted</body></html>")
 
     async def available_tags(self, request: web.Request) -> web.StreamResponse:
         tags = sorted({t for d in self.st.devices.values() for t in d.tags})
@@ -439,14 +460,14 @@ class _AdminRoutes(Routes):
         return self.http.json({"roomId": room.id})
 
     async def room_delete(self, request: web.Request) -> web.StreamResponse:
+        # the hub UI GETs this and reads nothing from the answer (not in evidence: a page)
         room_id = _to_int(request.match_info["id"])
-        if room_id is None or room_id not in self.st.rooms:
-            return self.http.result(False, "Room not found")
-        del self.st.rooms[room_id]
-        for dev in self.st.devices.values():
-            if dev.room_id == room_id:
-                dev.room_id = None
-        return self.http.result(True)
+        if room_id is not None and room_id in self.st.rooms:
+            del self.st.rooms[room_id]
+            for dev in self.st.devices.values():
+                if dev.room_id == room_id:
+                    dev.room_id = None
+        return self.http.html_page("<html><body></body></html>")
 
     # ------------------------------------------------------------------ modes
 

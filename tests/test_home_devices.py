@@ -3,15 +3,35 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
+import aiohttp
+import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
+from yarl import URL
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
+from custom_components.hubitat_dev_tools.hub import HubClient, HubConnection, effects
+from custom_components.hubitat_dev_tools.hub import devices as hub_devices
+from custom_components.hubitat_dev_tools.hub.errors import (
+    HubBadResponseError,
+    HubNotFoundError,
+    HubRefusedError,
+)
+from custom_components.hubitat_dev_tools.hub.models import (
+    parse_device_full,
+    parse_device_tree,
+    state_value,
+)
 from hubitat_emulator import HubEmulator
+from hubitat_emulator.catalog import DRIVERS
 
 from .conftest import ToolCaller, add_entry, ok
+from .contract import assert_same_shape, load_fixture
 from .home_util import dev_id, sent
+from .hub_fake import FakeHub
 
 # ---------------------------------------------------------------- hub_list_devices
 
@@ -579,3 +599,252 @@ async def test_triggering_gets_are_not_retried(
     hub.faults.error_burst, hub.faults.error_status = 1, 503
     reads = await call_tool("hub_list_rooms")
     assert not reads.error, reads.data
+
+
+# ---------------------------------------------------------------- contract: real-hub shapes
+
+
+@pytest.fixture
+def quick_effects(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writes decided by effect give up after a short wait (the failure cases)."""
+    monkeypatch.setattr(effects, "EFFECT_WAIT", 0.05)
+    monkeypatch.setattr(effects, "EFFECT_INTERVAL", 0.01)
+
+
+@asynccontextmanager
+async def hub_client(hub: HubEmulator) -> AsyncIterator[HubClient]:
+    url = URL(hub.url)
+    conn = HubConnection(
+        host=str(url.host), port=url.port, username=hub.username, password=hub.password
+    )
+    async with aiohttp.ClientSession() as session:
+        yield HubClient(session, conn)
+
+
+def test_device_parsers_read_the_contract_fixtures() -> None:
+    devices = parse_device_tree(load_fixture("devices/devices_list").answer)
+    by_id = {d.id: d for d in devices}
+    assert list(by_id) == ["6", "8", "9", "7"]  # children flattened after their parent
+    assert by_id["6"].child_ids == ["8", "9"] and by_id["8"].parent_id == "6"
+    assert by_id["6"].tags == ["outdoor", "lights"] and by_id["6"].room == "Kitchen"
+    assert by_id["6"].states == {"switch": "off", "power": None}
+    assert by_id["9"].states == {"switch": None, "power": 1.5}
+    assert by_id["7"].disabled is True and by_id["7"].room is None
+    detail = parse_device_full(load_fixture("devices/full_json").answer)
+    assert detail.summary.label == "Hall Thermostat" and detail.version == 3
+    # JSON_OBJECT: the hub UI reads jsonValue, not value
+    assert detail.summary.states["supportedThermostatModes"] == ["heat", "off"]
+    assert detail.summary.states["schedule"] is None
+    assert detail.summary.states["temperature"] == 69.5
+    assert [a["app_id"] for a in detail.apps_using] == ["12", "14"]
+    assert detail.parent_app is not None and detail.command("setThermostatMode") is not None
+
+
+def test_json_object_states_take_json_value_in_either_form() -> None:
+    raw = load_fixture("devices/full_json").answer
+    entry = raw["device"]["currentStates"]["supportedThermostatModes"]
+    as_text = {**entry, "jsonValue": '{"a": [1, 2]}', "value": "{a=[1, 2]}"}
+    assert state_value(as_text) == {"a": [1, 2]}
+    assert state_value({**entry, "jsonValue": {"b": True}}) == {"b": True}
+    assert state_value({**entry, "jsonValue": None}) == ["heat", "off"]  # value as fallback
+    # devicesList entries may carry the same keys
+    listed = {"key": "modes", "value": "x", "dataType": "JSON_OBJECT", "jsonValue": ["heat"]}
+    assert state_value(listed) == ["heat"]
+
+
+async def test_device_reads_take_the_contract_fixtures() -> None:
+    fake = FakeHub(
+        {
+            "GET /hub2/devicesList": load_fixture("devices/devices_list").answer,
+            "GET /device/listWithCapabilities/json": load_fixture(
+                "devices/list_with_capabilities"
+            ).answer,
+            "GET /device/eventsJson/6": load_fixture("devices/events_json").answer,
+            "GET /device/drivers": load_fixture("devices/drivers").answer,
+            "GET /hub/compatibleDevices": load_fixture("devices/compatible_devices").answer,
+            "GET /device/getReplacementOptions/6": load_fixture(
+                "devices/replacement_options"
+            ).answer,
+        }
+    )
+    devices = {d.id: d for d in await hub_devices.fetch_devices(fake.client)}
+    assert devices["6"].capabilities == ["Switch", "Actuator"] and devices["8"].capabilities == []
+    events = await hub_devices.fetch_device_events(fake.client, "6")
+    assert [e["id"] for e in events] == [9002, 9001]
+    drivers = await hub_devices.fetch_drivers(fake.client)
+    assert [d["type"] for d in drivers] == ["usr", "sys", "dep"]
+    catalog = await hub_devices.fetch_compatible_devices(fake.client)
+    assert catalog[0]["brand"] == "Aeotec"
+    options = await hub_devices.fetch_replacement_options(fake.client, "6")
+    assert options[0]["deviceTypes"] == ["Generic Zigbee Temperature Sensor"]
+
+
+async def test_device_creation_reads_the_contract_answers() -> None:
+    fake = FakeHub(
+        {
+            "GET /device/createVirtual": load_fixture("devices/create_virtual").answer,
+            "GET /device/sysDriverByIdJson/500": load_fixture("devices/sys_driver_create").answer,
+        }
+    )
+    assert await hub_devices.create_virtual(fake.client, "200") == "778"
+    # the hub UI sends only deviceTypeId
+    assert fake.calls[0][2]["params"] == {"deviceTypeId": "200"}
+    assert await hub_devices.create_from_driver(fake.client, "500") == "777"
+
+
+def _device_read(*, gone: bool = False, disabled: bool = False) -> Any:
+    if gone:
+        return HubNotFoundError("gone")
+    raw = load_fixture("devices/full_json").answer
+    return {**raw, "device": {**raw["device"], "disabled": disabled}}
+
+
+@pytest.mark.usefixtures("quick_effects")
+async def test_force_delete_is_decided_by_the_device_being_gone() -> None:
+    answer = load_fixture("devices/force_delete").answer
+    reads = iter([_device_read(), _device_read(gone=True)])
+    fake = FakeHub(
+        {
+            "GET /device/forceDelete/41/json": answer,
+            "GET /device/fullJson/41": lambda: next(reads),
+        }
+    )
+    assert await hub_devices.force_delete(fake.client, "41") == "success"  # polled until gone
+    fake.answers["GET /device/forceDelete/41/json"] = {**answer, "status": "partial"}
+    fake.answers["GET /device/fullJson/41"] = _device_read(gone=True)
+    assert await hub_devices.force_delete(fake.client, "41") == "partial"
+    # a failure status whose effect is there anyway is a success
+    fake.answers["GET /device/forceDelete/41/json"] = {**answer, "status": "failed"}
+    assert await hub_devices.force_delete(fake.client, "41") is None
+    # ... and without the effect, the hub's refusal stands
+    fake.answers["GET /device/fullJson/41"] = _device_read()
+    with pytest.raises(HubRefusedError, match="status 'failed'"):
+        await hub_devices.force_delete(fake.client, "41")
+    # "success" with the device still there is a failure, not a success
+    fake.answers["GET /device/forceDelete/41/json"] = answer
+    with pytest.raises(HubBadResponseError, match="still there"):
+        await hub_devices.force_delete(fake.client, "41")
+    # firmware without the /json form: the older confirm link
+    fake.answers["GET /device/forceDelete/41/json"] = HubNotFoundError("no such path")
+    fake.answers["GET /device/forceDelete/41/yes"] = "<html>deleted</html>"
+    fake.answers["GET /device/fullJson/41"] = _device_read(gone=True)
+    assert await hub_devices.force_delete(fake.client, "41") is None
+    assert fake.calls[-2][1] == "/device/forceDelete/41/yes"
+
+
+@pytest.mark.usefixtures("quick_effects")
+async def test_disable_sends_what_the_hub_ui_sends_and_checks_the_flag() -> None:
+    fake = FakeHub(
+        {
+            "POST /device/disable": {"success": True},
+            "GET /device/fullJson/41": _device_read(disabled=True),
+        }
+    )
+    await hub_devices.set_disabled(fake.client, "41", True)
+    assert fake.calls[0][2]["json_body"] == {"id": 41, "disable": True}
+    with pytest.raises(HubBadResponseError, match="still reads as disabled"):
+        await hub_devices.set_disabled(fake.client, "41", False)
+
+
+async def test_device_writes_answer_in_the_contract_shapes(hub: HubEmulator) -> None:
+    vswitch = str(next(d.id for d in DRIVERS.values() if d.name == "Virtual Switch"))
+    async with hub_client(hub) as client:
+        created = await client.request(
+            "GET", "/device/createVirtual", params={"deviceTypeId": vswitch}
+        )
+        assert_same_shape("devices/create_virtual", created)
+        made = await client.get_json(f"/device/sysDriverByIdJson/{vswitch}")
+        assert_same_shape("devices/sys_driver_create", made)
+        gone = await client.get_json(f"/device/forceDelete/{created['deviceId']}/json")
+        assert_same_shape("devices/force_delete", gone)
+        old = dev_id(hub, "Kitchen Motion")
+        options = await client.get_json(f"/device/getReplacementOptions/{old}")
+        replaced = await client.request(
+            "GET", "/device/replace", params={"oldId": old, "newId": str(options[0]["id"])}
+        )
+        assert_same_shape("devices/replace", replaced)
+
+
+async def test_create_and_delete_follow_the_hub_ui(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    before = len(hub.requests)
+    data = await ok(call_tool, "hub_create_device", {"driver": "Virtual Switch", "label": "Porch"})
+    new_id = data["device"]["device_id"]
+    creates = [p for _m, p in hub.requests[before:] if p.startswith("/device/createVirtual")]
+    assert len(creates) == 1 and "label" not in creates[0]  # the label comes by the edit
+    assert data["device"]["label"] == "Porch" and hub.device(new_id)["label"] == "Porch"
+    assert sent(hub, before) == ["/device/update"]
+    hub.mark_backup_now()
+    # a real hub may answer "partial": the device is gone, with leftovers
+    hub.state.force_delete_status = "partial"
+    done = await ok(call_tool, "hub_delete_device", {"device_id": new_id, "confirm": True})
+    assert "partial" in done["note"] and int(new_id) not in hub.device_ids()
+    assert any(p == f"/device/forceDelete/{new_id}/json" for _m, p in hub.requests)
+    # the hub says it failed but deleted: a success
+    other = await ok(call_tool, "hub_create_device", {"driver": "Virtual Switch"})
+    hub.state.force_delete_status = "failed"
+    other_id = other["device"]["device_id"]
+    done = await ok(call_tool, "hub_delete_device", {"device_id": other_id, "confirm": True})
+    assert "note" not in done and int(other_id) not in hub.device_ids()
+
+
+async def test_disable_is_the_hub_ui_json_and_verified(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    lamp = dev_id(hub, "Guest Lamp")
+    data = await ok(call_tool, "hub_update_device", {"device_id": lamp, "enabled": False})
+    assert data["applied"] == ["disabled"] and hub.device(lamp)["disabled"] is True
+    data = await ok(call_tool, "hub_update_device", {"device_id": lamp, "enabled": True})
+    assert data["applied"] == ["enabled"] and hub.device(lamp)["disabled"] is False
+
+
+@pytest.mark.usefixtures("quick_effects")
+async def test_preference_save_sends_the_hub_ui_body_and_reads_it_back() -> None:
+    raw = load_fixture("devices/full_json").answer
+    saved = {**raw, "settings": [{**raw["settings"][0], "value": True}]}
+    reads = iter([raw, saved])
+    fake = FakeHub(
+        {
+            "POST /device/preference/save": {"success": True},
+            "GET /device/fullJson/41": lambda: next(reads),
+        }
+    )
+    prefs = [{"name": "logEnable", "type": "bool", "value": True}]
+    await hub_devices.save_preferences(fake.client, "41", prefs)
+    assert fake.calls[1][2]["json_body"] == {
+        "deviceId": 41,
+        "defaultCurrentState": "",
+        "commandRetry": False,
+        "showOnHome": True,
+        "preferences": prefs,
+    }
+    # a save that answers success but reads back unchanged is a failure
+    fake.answers["GET /device/fullJson/41"] = raw
+    with pytest.raises(HubBadResponseError, match="read back unchanged"):
+        await hub_devices.save_preferences(fake.client, "41", prefs)
+
+
+async def test_create_says_the_device_exists_when_the_label_fails(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.fail_paths = {"/device/update": 500}
+    result = await call_tool("hub_create_device", {"driver": "Virtual Switch", "label": "Porch"})
+    assert result.error and result.data["error"] == "hub_bad_response"
+    new_id = result.data["message"].split("created device ")[1].split(" ")[0]
+    assert "label failed" in result.data["message"] and int(new_id) in hub.device_ids()
+    assert "hub_update_device" in result.data["hint"]
+
+
+async def test_a_deleted_device_read_as_an_error_page_is_settled_by_the_list() -> None:
+    listed = load_fixture("devices/devices_list").answer
+    fake = FakeHub(
+        {
+            "GET /device/forceDelete/41/json": load_fixture("devices/force_delete").answer,
+            "GET /device/fullJson/41": HubBadResponseError("HTTP 500"),
+            "GET /hub2/devicesList": listed,
+        }
+    )
+    assert await hub_devices.force_delete(fake.client, "41") == "success"
+    fake.answers["GET /device/fullJson/6"] = HubBadResponseError("HTTP 500")
+    assert await hub_devices.device_gone(fake.client, "6") is False  # still listed

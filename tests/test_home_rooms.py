@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import aiohttp
+import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
+from yarl import URL
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
+from custom_components.hubitat_dev_tools.hub import HubClient, HubConnection, effects
+from custom_components.hubitat_dev_tools.hub import rooms as hub_rooms
+from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubRefusedError
+from custom_components.hubitat_dev_tools.hub.models import parse_rooms_tree
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, add_entry, ok
+from .contract import assert_same_shape, load_fixture
 from .home_util import dev_id, sent
+from .hub_fake import FakeHub
 
 
 def room_of(hub: HubEmulator, label: str) -> str | None:
@@ -104,3 +115,92 @@ async def test_room_hub_error(
     hub.faults.error_burst = 2
     result = await call_tool("hub_list_rooms")
     assert result.error and result.data["error"] == "hub_bad_response"
+
+
+# ---------------------------------------------------------------- contract: real-hub shapes
+
+
+@pytest.fixture
+def quick_effects(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(effects, "EFFECT_WAIT", 0.05)
+    monkeypatch.setattr(effects, "EFFECT_INTERVAL", 0.01)
+
+
+def test_rooms_parser_reads_the_contract_fixture() -> None:
+    rooms = parse_rooms_tree(load_fixture("rooms/rooms_list").answer)
+    # the Unassigned pseudo-room (999999) is not a room; children count as members
+    assert [(r.id, r.name, r.device_ids) for r in rooms] == [("2", "Kitchen", ["6", "8", "9", "7"])]
+
+
+def _rooms(*rooms: tuple[int, str, list[int]]) -> dict[str, Any]:
+    """A /hub2/roomsList answer in the fixture's shape with these rooms."""
+    fx = load_fixture("rooms/rooms_list").answer
+    device = fx["roomNodes"][0]["children"][1]
+    nodes = [
+        {
+            "key": f"ROOM-{rid}",
+            "data": {"id": rid, "name": name, "type": "Room"},
+            "children": [
+                {**device, "key": f"DEV-{d}", "data": {**device["data"], "id": d}} for d in ids
+            ],
+        }
+        for rid, name, ids in rooms
+    ]
+    return {**fx, "roomNodes": nodes}
+
+
+@pytest.mark.usefixtures("quick_effects")
+async def test_room_save_is_found_by_re_listing() -> None:
+    answer = load_fixture("rooms/room_save").answer
+    fake = FakeHub({"POST /room/save": answer, "GET /hub2/roomsList": _rooms((12, "Attic", [6]))})
+    assert await hub_rooms.save_room(fake.client, "0", "Attic", ["6"]) == "12"
+    assert fake.calls[0][2]["json_body"] == {"roomId": 0, "name": "Attic", "deviceIds": [6]}
+    # the hub UI reads only `error`: an answer without roomId is fine when the list shows it
+    fake.answers["POST /room/save"] = {}
+    assert await hub_rooms.save_room(fake.client, "0", "Attic", ["6"]) == "12"
+    fake.answers["POST /room/save"] = {"roomId": None, "error": "Invalid room id"}
+    with pytest.raises(HubRefusedError, match="Invalid room id"):
+        await hub_rooms.save_room(fake.client, "5", "Attic", [])
+    # an answer that claims success with nothing in the list is a failure
+    fake.answers["POST /room/save"] = answer
+    with pytest.raises(HubBadResponseError, match="does not show it"):
+        await hub_rooms.save_room(fake.client, "0", "Loft", [])
+
+
+@pytest.mark.usefixtures("quick_effects")
+async def test_room_delete_is_a_get_decided_by_re_listing() -> None:
+    lists = iter([_rooms((5, "Den", [])), _rooms()])
+    fake = FakeHub({"GET /room/delete/5": "", "GET /hub2/roomsList": lambda: next(lists)})
+    await hub_rooms.delete_room(fake.client, "5")
+    assert fake.calls[0][:2] == ("GET", "/room/delete/5")
+    # an error answer whose effect is there is a success
+    fake.answers["GET /room/delete/5"] = HubBadResponseError("HTTP 500")
+    fake.answers["GET /hub2/roomsList"] = _rooms()
+    await hub_rooms.delete_room(fake.client, "5")
+    # the room still listed: a failure, whatever the hub answered
+    fake.answers["GET /room/delete/5"] = ""
+    fake.answers["GET /hub2/roomsList"] = _rooms((5, "Den", []))
+    with pytest.raises(HubBadResponseError, match="still in the rooms list"):
+        await hub_rooms.delete_room(fake.client, "5")
+
+
+async def test_room_writes_follow_the_hub_ui(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    lamp = dev_id(hub, "Guest Lamp")
+    url = URL(hub.url)
+    conn = HubConnection(
+        host=str(url.host), port=url.port, username=hub.username, password=hub.password
+    )
+    async with aiohttp.ClientSession() as session:
+        client = HubClient(session, conn)
+        saved = await client.post_json(
+            "/room/save", {"roomId": 0, "name": "Attic", "deviceIds": [int(lamp)]}
+        )
+        assert_same_shape("rooms/room_save", saved)
+    hub.mark_backup_now()
+    before = len(hub.requests)
+    data = await ok(call_tool, "hub_delete_room", {"room": "Attic", "confirm": True})
+    assert data["devices_now_unassigned"] == [lamp] and room_of(hub, "Guest Lamp") is None
+    deletes = [(m, p) for m, p in hub.requests[before:] if p.startswith("/room/delete/")]
+    assert deletes == [("GET", f"/room/delete/{saved['roomId']}")]

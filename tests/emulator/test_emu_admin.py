@@ -164,6 +164,13 @@ async def test_disable(hub: HubEmulator, session: aiohttp.ClientSession) -> None
     async with session.post(f"{hub.url}/device/disable", data={"id": did, "disable": "false"}) as r:
         assert r.status == 200
     assert hub.device(did)["disabled"] is False
+    # what the hub UI sends: JSON {id, disable: <bool>}
+    async with session.post(f"{hub.url}/device/disable", json={"id": did, "disable": True}) as r:
+        assert r.status == 200
+    assert hub.device(did)["disabled"] is True
+    async with session.post(f"{hub.url}/device/disable", json={"id": did, "disable": False}) as r:
+        assert r.status == 200
+    assert hub.device(did)["disabled"] is False
 
 
 async def test_room_setters(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
@@ -217,14 +224,30 @@ async def test_drivers_create_and_delete(hub: HubEmulator, session: aiohttp.Clie
     created = await get_json(session, f"{hub.url}/device/createVirtual?deviceTypeId={vswitch}")
     new_id = created["deviceId"]
     assert hub.device(new_id)["type"] == "Virtual Switch"
+    assert hub.device(new_id)["name"] == "Virtual Switch"  # named after its driver
+    labelled = await get_json(
+        session, f"{hub.url}/device/createVirtual?deviceTypeId={vswitch}&label=Ignored"
+    )
+    assert hub.device(labelled["deviceId"])["label"] is None  # no label parameter in evidence
     other = await get_json(session, f"{hub.url}/device/sysDriverByIdJson/{vswitch}")
     assert other["success"] is True and other["deviceId"] != new_id
     full = await get_json(session, f"{hub.url}/device/fullJson/{new_id}")
     assert full["device"]["currentStates"]["switch"]["value"] == "off"
     bad = await get_json(session, f"{hub.url}/device/sysDriverByIdJson/99999")
     assert bad["success"] is False
-    await get_json(session, f"{hub.url}/device/forceDelete/{new_id}/yes")
-    assert new_id not in hub.state.devices
+    gone = await get_json(session, f"{hub.url}/device/forceDelete/{new_id}/json")
+    assert gone == {"status": "success"} and new_id not in hub.state.devices
+    assert await get_json(session, f"{hub.url}/device/forceDelete/{new_id}/json") == {
+        "status": "failed"
+    }
+    hub.state.force_delete_status = "partial"
+    gone = await get_json(session, f"{hub.url}/device/forceDelete/{other['deviceId']}/json")
+    assert gone == {"status": "partial"} and other["deviceId"] not in hub.state.devices
+    # the older confirm link still deletes (its answer is a page: nothing to read)
+    third = await get_json(session, f"{hub.url}/device/createVirtual?deviceTypeId={vswitch}")
+    async with session.get(f"{hub.url}/device/forceDelete/{third['deviceId']}/yes") as resp:
+        assert resp.status == 200
+    assert third["deviceId"] not in hub.state.devices
 
 
 async def test_lists(hub: HubEmulator, session: aiohttp.ClientSession) -> None:

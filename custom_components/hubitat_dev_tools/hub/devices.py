@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .client import MAX_DOWNLOAD_BYTES, HubClient
+from .effects import confirm_effect
 from .errors import HubBadResponseError, HubError, HubNotFoundError, HubRefusedError
 from .models import (
     DeviceDetail,
@@ -111,23 +112,75 @@ async def post_device_update(client: HubClient, form: dict[str, str]) -> None:
         raise
 
 
+def _same_setting(sent: Any, read: Any) -> bool:
+    """Whether a preference read back equals what was sent (the hub may type it as text)."""
+
+    def norm(value: Any) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, int | float) and float(value).is_integer():
+            return str(int(value))
+        return "" if value is None else str(value).strip()
+
+    return norm(sent) == norm(read)
+
+
+def _settings(raw: dict[str, Any]) -> dict[str, Any]:
+    listed = raw.get("settings") or raw["device"].get("settings")
+    return {str(p["name"]): p.get("value") for p in dict_list(listed) if p.get("name")}
+
+
 async def save_preferences(
     client: HubClient, device_id: str, preferences: list[dict[str, Any]]
 ) -> None:
-    """POST /device/preference/save with typed driver preferences."""
-    await client.post_json(
-        "/device/preference/save",
-        {"deviceId": int(device_id), "preferences": preferences},
-        what=f"save the preferences of device {device_id}",
+    """POST /device/preference/save as the hub UI does; verified by reading the values back.
+
+    The UI's body also carries the device's ``defaultCurrentState``, ``commandRetry`` (its
+    ``retryEnabled``) and ``showOnHome``: they are read fresh and sent as they are.
+    """
+    device = (await fetch_device_raw(client, device_id))["device"]
+    retry = device.get("retryEnabled")
+    body = {
+        "deviceId": int(device_id),
+        "defaultCurrentState": device.get("defaultCurrentState") or "",
+        "commandRetry": retry is True or str(retry).lower() == "true",
+        "showOnHome": device.get("showOnHome") is not False,
+        "preferences": preferences,
+    }
+    checked = [p for p in preferences if str(p.get("type")).lower() != "password"]
+
+    async def landed() -> bool:
+        values = _settings(await fetch_device_raw(client, device_id))
+        return all(_same_setting(p["value"], values.get(str(p["name"]))) for p in checked)
+
+    await confirm_effect(
+        lambda: client.post_json(
+            "/device/preference/save", body, what=f"save the preferences of device {device_id}"
+        ),
+        landed,
+        failed=f"The hub did not save the preferences of device {device_id}: they read back "
+        "unchanged",
     )
 
 
 async def set_disabled(client: HubClient, device_id: str, disabled: bool) -> None:
-    """POST /device/disable (must be POST)."""
-    await client.post_form(
-        "/device/disable",
-        {"id": device_id, "disable": "true" if disabled else "false"},
-        what=f"change device {device_id}'s enabled state",
+    """POST /device/disable as the hub UI does (JSON ``{id, disable}``); verified by effect."""
+    what = "disable" if disabled else "enable"
+
+    async def landed() -> bool:
+        raw = await fetch_device_raw(client, device_id)
+        flag = raw["device"].get("disabled")
+        return (flag is True or str(flag).lower() == "true") == disabled
+
+    await confirm_effect(
+        lambda: client.post_json(
+            "/device/disable",
+            {"id": int(device_id), "disable": disabled},
+            what=f"{what} device {device_id}",
+        ),
+        landed,
+        failed=f"The hub did not {what} device {device_id}: it still reads as "
+        + ("enabled" if disabled else "disabled"),
     )
 
 
@@ -150,12 +203,14 @@ async def create_from_driver(client: HubClient, type_id: str) -> str:
     return new_id
 
 
-async def create_virtual(client: HubClient, type_id: str, label: str | None) -> str:
-    """GET /device/createVirtual?deviceTypeId=&label= -> the new device id."""
-    params = {"deviceTypeId": type_id}
-    if label:
-        params["label"] = label
-    data = await client.request("GET", "/device/createVirtual", params=params, retry=False)
+async def create_virtual(client: HubClient, type_id: str) -> str:
+    """GET /device/createVirtual?deviceTypeId= (all the hub UI sends) -> the new device id.
+
+    The device is named after its driver; set a label afterwards with the device edit.
+    """
+    data = await client.request(
+        "GET", "/device/createVirtual", params={"deviceTypeId": type_id}, retry=False
+    )
     new_id = norm_id(data.get("deviceId")) if isinstance(data, dict) else None
     if new_id is None:
         msg = data.get("error") if isinstance(data, dict) else data
@@ -163,15 +218,51 @@ async def create_virtual(client: HubClient, type_id: str, label: str | None) -> 
     return new_id
 
 
-async def force_delete(client: HubClient, device_id: str) -> None:
-    """GET /device/forceDelete/<id>/yes."""
-    await client.request(
-        "GET",
-        f"/device/forceDelete/{quote(device_id, safe='')}/yes",
-        expect="any",
-        retry=False,
-        what=f"delete device {device_id}",
+async def device_gone(client: HubClient, device_id: str) -> bool:
+    """True when /device/fullJson no longer knows the device.
+
+    What a real hub answers for a deleted id is not in evidence (404 here; KP also treats an
+    error page as gone): an answer that is not a device's JSON is settled by the device list.
+    """
+    try:
+        await fetch_device_raw(client, device_id)
+    except HubNotFoundError:
+        return True
+    except HubBadResponseError:
+        return all(dev.id != device_id for dev in await fetch_device_states(client))
+    return False
+
+
+async def force_delete(client: HubClient, device_id: str) -> str | None:
+    """Force-remove a device as the hub UI does; decided by re-reading (device gone).
+
+    GET /device/forceDelete/<id>/json answers ``{status: "success" | "partial" | ...}``
+    (firmware 2.5 UI); where that path is missing (404), the older
+    /device/forceDelete/<id>/yes (unknown answer) is used. Returns the hub's status, if any
+    ("partial": the device is gone but the hub reported leftovers).
+    """
+    path = f"/device/forceDelete/{quote(device_id, safe='')}"
+
+    async def send() -> Any:
+        try:
+            answer = await client.request("GET", f"{path}/json", expect="any", retry=False)
+        except HubNotFoundError:
+            return await client.request("GET", f"{path}/yes", expect="any", retry=False)
+        status = answer.get("status") if isinstance(answer, dict) else None
+        if status not in ("success", "partial"):
+            raise HubRefusedError(
+                f"The hub did not delete device {device_id} (status {status!r})",
+                reason=str(status),
+            )
+        return answer
+
+    answer = await confirm_effect(
+        send,
+        lambda: device_gone(client, device_id),
+        failed=f"The hub did not delete device {device_id}: it is still there",
     )
+    status = answer.get("status") if isinstance(answer, dict) else None
+    return str(status) if status is not None else None
 
 
 async def fetch_replacement_options(client: HubClient, device_id: str) -> list[dict[str, Any]]:

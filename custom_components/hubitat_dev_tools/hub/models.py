@@ -57,6 +57,20 @@ def coerce_state(value: Any, data_type: str | None = None) -> Any:
     return value
 
 
+def state_value(entry: dict[str, Any]) -> Any:
+    """The typed value of one current-state entry (``fullJson``/``devicesList``).
+
+    For ``dataType`` JSON_OBJECT the hub UI reads ``jsonValue`` (an object, or its JSON
+    text); ``value`` is the fallback when it is absent. Otherwise ``value`` by its type.
+    """
+    data_type = entry.get("dataType")
+    if str(data_type or "").upper() == "JSON_OBJECT" and entry.get("jsonValue") is not None:
+        return coerce_state(entry["jsonValue"], data_type)
+    if data_type is None:
+        return coerce_numeric_text(entry.get("value"))
+    return coerce_state(entry.get("value"), data_type)
+
+
 @dataclass(slots=True)
 class CommandParam:
     """One argument of a device command."""
@@ -235,11 +249,11 @@ def _states_from_list(raw: Any) -> dict[str, Any]:
     if isinstance(raw, list):
         for item in raw:
             if isinstance(item, dict) and "key" in item:
-                states[str(item["key"])] = coerce_numeric_text(item.get("value"))
+                states[str(item["key"])] = state_value(item)
     elif isinstance(raw, dict):
         for key, value in raw.items():
             if isinstance(value, dict):
-                states[str(key)] = coerce_state(value.get("value"), value.get("dataType"))
+                states[str(key)] = state_value(value)
             else:
                 states[str(key)] = coerce_numeric_text(value)
     return states
@@ -371,7 +385,7 @@ def parse_device_full(payload: Any) -> DeviceDetail:
                 attributes.append(
                     AttributeState(
                         name=str(st.get("name") or key),
-                        value=coerce_state(st.get("value"), st.get("dataType")),
+                        value=state_value(st),
                         data_type=st.get("dataType"),
                         unit=st.get("unit") if st.get("unit") not in (None, "null") else None,
                         date=st.get("date"),
@@ -380,9 +394,7 @@ def parse_device_full(payload: Any) -> DeviceDetail:
     elif isinstance(raw_states, list):
         for st in raw_states:
             if isinstance(st, dict) and "key" in st:
-                attributes.append(
-                    AttributeState(name=str(st["key"]), value=coerce_numeric_text(st.get("value")))
-                )
+                attributes.append(AttributeState(name=str(st["key"]), value=state_value(st)))
     room_id = norm_id(dev.get("roomId"))
     children_raw = payload.get("childDevices")
     child_ids: list[str] = []

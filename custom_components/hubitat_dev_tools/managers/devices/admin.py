@@ -22,7 +22,7 @@ from ...hub.devices import (
     save_preferences,
     set_disabled,
 )
-from ...hub.errors import HubError
+from ...hub.errors import HubBadResponseError, HubError
 from ...hub.models import (
     AppUse,
     DeviceDetailEntry,
@@ -169,6 +169,7 @@ class DeleteResult(TypedDict):
     label: str
     child_ids_removed: list[str]
     apps_that_used_it: list[AppUse]
+    note: NotRequired[str]  # the hub's "partial" removal
 
 
 class DeviceRef(TypedDict):
@@ -341,15 +342,27 @@ class DeviceAdmin:
         name = str(match.get("name"))
         is_virtual = name.startswith("Virtual ") or match.get("category") == "Virtual"
         if is_virtual:
-            new_id = await create_virtual(self._client, type_id, label)
+            new_id = await create_virtual(self._client, type_id)
         else:
             new_id = await create_from_driver(self._client, type_id)
-            if label:
-                fresh = await fetch_device_raw(self._client, new_id)
-                form = edit_form(fresh)
+        if label:
+            # Neither create call takes a label: set it with the device edit, then check it.
+            try:
+                form = edit_form(await fetch_device_raw(self._client, new_id))
                 form["label"] = label
                 await post_device_update(self._client, form)
+            except HubError as err:
+                raise type(err)(
+                    f"The hub created device {new_id} but setting its label failed: {err}",
+                    hint=f"Set the label with hub_update_device on device {new_id}.",
+                ) from err
         detail = await self._devices.get_device(new_id)
+        if label and detail.summary.label != label:
+            raise HubBadResponseError(
+                f"The hub created device {new_id} but did not take the label '{label}' (it "
+                f"reads '{detail.summary.label}').",
+                hint=f"Set the label with hub_update_device on device {new_id}.",
+            )
         out: CreateResult = {
             "device": detail.summary.as_dict(),
             "driver": name,
@@ -366,13 +379,19 @@ class DeviceAdmin:
     async def delete_device(self, device_id: str) -> DeleteResult:
         """Delete a device; report the apps that referenced it."""
         detail = await self._devices.get_device(device_id)
-        await force_delete(self._client, device_id)
-        return {
+        status = await force_delete(self._client, device_id)
+        out: DeleteResult = {
             "device_id": device_id,
             "label": detail.summary.display_name,
             "child_ids_removed": detail.summary.child_ids,
             "apps_that_used_it": detail.apps_using,
         }
+        if status == "partial":
+            out["note"] = (
+                "The device is gone, but the hub reported a partial removal: something it "
+                "held (e.g. a radio node or child records) may remain."
+            )
+        return out
 
     async def replace_device(self, old_id: str, new_id: str) -> ReplaceResult:
         """Move ``new_id``'s hardware onto ``old_id`` (old id, label, room, apps are kept)."""
