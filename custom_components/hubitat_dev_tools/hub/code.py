@@ -278,8 +278,11 @@ def parse_source(kind: CodeKind, item_id: str, data: Any) -> CodeSource | None:
     return CodeSource(kind, item_id, name, _int(item.get("version")), item["source"])
 
 
-async def fetch_source(client: HubClient, kind: CodeKind, item_id: str) -> CodeSource:
-    """Full source and version of one app, driver or library."""
+async def fetch_source(
+    client: HubClient, kind: CodeKind, item_id: str, *, named: bool = True
+) -> CodeSource:
+    """Full source and version of one app, driver or library (``named``: look the name up
+    in the listing when the answer has none)."""
     if kind == "library":
         data = await client.get_json(f"/library/list/single/data/{quote(item_id, safe='')}")
     else:
@@ -287,7 +290,7 @@ async def fetch_source(client: HubClient, kind: CodeKind, item_id: str) -> CodeS
     found = parse_source(kind, item_id, data)
     if found is None:
         raise _not_found(kind, item_id)
-    if not found.name:  # the listing names it
+    if named and not found.name:  # the listing names it
         listed = await fetch_code_list(client, kind)
         found.name = next((str(i["name"]) for i in listed if str(i["id"]) == item_id), "")
     return found
@@ -295,7 +298,7 @@ async def fetch_source(client: HubClient, kind: CodeKind, item_id: str) -> CodeS
 
 async def _read_back(client: HubClient, kind: CodeKind, item_id: str) -> CodeSource | None:
     try:
-        return await fetch_source(client, kind, item_id)
+        return await fetch_source(client, kind, item_id, named=False)
     except HubNotFoundError:
         return None
 
