@@ -515,3 +515,27 @@ async def test_bundle_delete_decided_by_effect(
     assert not deleted.error, deleted.data
     assert 1 not in hub.state.dev.bundles
     assert "/bundle/deleteJson/1" in [p for _m, p in hub.requests]
+
+
+async def test_legacy_install_through_hub_security(
+    hass: HomeAssistant, secure_hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    secure_hub.state.version = LEGACY
+    await add_entry(hass, secure_hub)
+    before = set(secure_hub.state.dev.code)
+    result = await call_tool(
+        "hub_install_code", {"type": "driver", "source": GOOD_DRIVER, "confirm": True}
+    )
+    assert not result.error, result.data
+    # one new driver: the form was posted once, and its redirect followed with the session
+    assert set(secure_hub.state.dev.code) - before == {("driver", int(result.data["id"]))}
+    assert saves(secure_hub) == ["/driver/save"]
+    # the hub was updated to 2.5 since setup: its legacy form creates nothing, and says so
+    secure_hub.state.version = CURRENT
+    other = GOOD_DRIVER.replace("Test Relay", "Other Relay")
+    stale = await call_tool(
+        "hub_install_code", {"type": "driver", "source": other, "confirm": True}
+    )
+    assert stale.error and stale.data["error"] == "compile_error"
+    assert "no compiler message" in stale.data["message"]
+    assert len(secure_hub.state.dev.code) == len(before) + 1

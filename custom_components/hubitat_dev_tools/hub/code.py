@@ -67,6 +67,11 @@ _IN_USE = {
     "library": "apps or drivers include this library",
 }
 
+_NO_PAGE_MESSAGE = (
+    "no compiler message: the hub's legacy editor answered a page without one and created "
+    "nothing (open the code editor on the hub and save the source there to see why)"
+)
+
 # A delete the hub says it made may take a moment to leave the list: look again this long.
 EFFECT_WAIT = 2.0
 EFFECT_STEP = 0.5
@@ -359,8 +364,8 @@ async def _send_save(
         {"id": "", "version": "", "create": "", "source": source},
         check=False,
     )
-    message = legacy_page_error(page)
-    return SaveAnswer(message is None, message=message)
+    # Whether it created anything is read from the listing; the page only says why not.
+    return SaveAnswer(False, message=legacy_page_error(page) or _NO_PAGE_MESSAGE)
 
 
 async def save_source(
