@@ -13,13 +13,23 @@ Behaviour decisions where the reference is silent (tests pin them):
 * **Version conflict**: an update whose ``version`` differs from the stored one answers
   ``{"success": false, "message": "Version mismatch: ..."}``; every successful save bumps the
   version by one and answers ``{"success": true, "id", "version", "message": null}``.
-* **Deleting code in use**: ``deleteJsonSafe`` (apps) and ``deleteJson`` (drivers) answer
-  ``{"status": false, "errorMessage": ...}`` while instances use the code.
+* **Saving by firmware**: ``saveOrUpdateJson`` answers on every version; the legacy forms
+  ``/<kind>/save`` (create: a redirect to ``/<kind>/editor/<id>``, or the form page with the
+  compiler's message in its alert box) and ``/<kind>/ajax/update`` (``{"status": "success"}``
+  or ``{"status": "error", "errorMessage"}``) exist for apps and drivers; on 2.5 and newer
+  ``/<kind>/save`` answers its page and creates nothing.
+* **Deleting code**: apps (``deleteJson``, and the older ``deleteJsonSafe``) and drivers answer
+  ``{"status": "true"}`` (a string) or ``{"status": "error", "errorMessage": ...}`` while
+  instances or devices use the code; libraries answer ``{"success", "message"}`` and are
+  deleted even when included (the editor checks that before it asks).
+  ``delete_answers_failure`` / ``delete_ignored`` make the answer lie (bundles too).
 * **RM**: the compiled ``broken`` flag of a rule with a deleted device stays ``false`` until its
   configure page is rendered (the lag the reference describes); ``Run Actions`` is the rule
   page's ``runRuleAct`` button, ``pausRule`` and ``stopRule`` are toggles.
 * **Bundles**: ``uploadZipFromUrl`` only "downloads" URLs registered in ``DevState.bundle_urls``
-  (the emulator has no internet) and answers ``{"success": bool, "message"}``.
+  (the emulator has no internet) and answers ``{"success": bool, "message"}``;
+  ``/bundle/deleteJson/<id>`` answers ``{"success", "message"}`` (``full=true`` also deletes
+  the bundle's code).
 """
 
 from __future__ import annotations
@@ -108,6 +118,10 @@ class DevState:
     dash_create_answer: dict[str, Any] | None = None
     dash_writes_apply: bool = True
     next_app_id: int = 300
+    # Fault knobs for code and bundle deletes (tests set them): the hub answers failure
+    # although it deleted / answers success although it kept the item.
+    delete_answers_failure: bool = False
+    delete_ignored: bool = False
 
     def items(self, kind: str) -> list[CodeItem]:
         return sorted((c for (k, _i), c in self.code.items() if k == kind), key=lambda c: c.id)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from functools import partial
+from html import escape
 from typing import Any
 
 from aiohttp import web
@@ -31,10 +33,16 @@ def setup(app: web.Application, home: Home, http: Responses) -> None:
     add.add_post("/app/saveOrUpdateJson", r.save_app)
     add.add_post("/driver/saveOrUpdateJson", r.save_driver)
     add.add_post("/library/saveOrUpdateJson", r.save_library)
+    for kind in ("app", "driver"):  # the legacy editor's forms
+        add.add_post(f"/{kind}/save", partial(r.form_create, kind))
+        add.add_post(f"/{kind}/ajax/update", partial(r.form_update, kind))
+        add.add_get(f"/{kind}/editor/{{id}}", r.editor_page)
+    add.add_get("/app/edit/deleteJson/{id}", r.delete_app)
     add.add_get("/app/edit/deleteJsonSafe/{id}", r.delete_app)
     add.add_get("/driver/editor/deleteJson/{id}", r.delete_driver)
     add.add_get("/library/edit/deleteJson/{id}", r.delete_library)
     add.add_get("/bundle2/uploadZipFromUrl", r.bundle_install)
+    add.add_get("/bundle/deleteJson/{id}", r.bundle_delete_json)
     add.add_get("/bundle/delete/{id}", r.bundle_delete)
     add.add_get("/bundle/export/{id}", r.bundle_export)
     add.add_get("/bundle/list", r.bundle_list_page)
@@ -47,6 +55,28 @@ def _ident(item: CodeItem | Bundle) -> dict[str, Any]:
 
 def _ms(item: CodeItem) -> int | None:
     return int(item.modified.timestamp() * 1000) if item.modified else None
+
+
+def _stamp(item: CodeItem) -> str | None:
+    """``lastModified`` as the library pages write it (``2026-05-08T00:00:00+0000``)."""
+    return item.modified.strftime("%Y-%m-%dT%H:%M:%S%z") if item.modified else None
+
+
+def _firmware(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split(".") if p.isdigit())
+
+
+def _legacy_page(kind: str, message: str | None) -> str:
+    """The legacy editor's page: the compiler's message in its alert box, when there is one."""
+    alert = ""
+    if message:
+        alert = (
+            '<div class="alert alert-danger"><div class="alert-close close" '
+            'data-dismiss="alert" aria-label="Close"><span aria-hidden="true">&times;</span>'
+            f"</div>{escape(message)}</div>"
+        )
+    form = f'<form method="post" action="/{kind}/save"><textarea name="source"></textarea></form>'
+    return f"<html><body>{alert}{form}</body></html>"
 
 
 class _CodeRoutes(Routes):
@@ -102,14 +132,12 @@ class _CodeRoutes(Routes):
             apps, drivers = self._used_by_libs(c)
             out.append(
                 {
-                    "id": c.id,
+                    **_ident(c),
                     "version": c.version,
-                    "name": c.name,
-                    "namespace": c.namespace,
-                    "author": c.author,
-                    "description": c.description,
-                    "usedByAppTypes": apps,
-                    "usedByDeviceTypes": drivers,
+                    "private": False,
+                    "lastModified": _stamp(c),
+                    "usedByAppTypes": ", ".join(apps),
+                    "usedByDeviceTypes": ", ".join(drivers),
                 }
             )
         return self.http.json(out)
@@ -133,15 +161,7 @@ class _CodeRoutes(Routes):
         item = self.dev.code.get((kind, int(raw))) if raw.isdigit() else None
         if item is None:
             return self.http.json({"status": "error", "errorMessage": f"No {kind} with id {raw}"})
-        return self.http.json(
-            {
-                "id": item.id,
-                "name": item.name,
-                "version": item.version,
-                "source": item.source,
-                "status": "ok",
-            }
-        )
+        return self.http.json({"status": "ok", "version": item.version, "source": item.source})
 
     async def app_code(self, request: web.Request) -> web.StreamResponse:
         return self._ajax_code("app", request)
@@ -158,64 +178,56 @@ class _CodeRoutes(Routes):
         return self.http.json(
             [
                 {
-                    "id": item.id,
+                    **_ident(item),
                     "version": item.version,
-                    "name": item.name,
-                    "namespace": item.namespace,
+                    "author": item.author,
+                    "category": None,
+                    "description": item.description,
+                    "type": "usr",
+                    "documentationLink": None,
+                    "updateTime": _stamp(item),
+                    "usedByAppTypes": ", ".join(apps),
+                    "usedByDeviceTypes": ", ".join(drivers),
+                    "usedByAppTypeCount": len(apps),
+                    "usedByDeviceTypeCount": len(drivers),
+                    "private": False,
+                    "lastModified": _stamp(item),
                     "source": item.source,
-                    "lastModified": _ms(item),
-                    "usedByAppTypes": apps,
-                    "usedByDeviceTypes": drivers,
                 }
             ]
         )
 
     # ------------------------------------------------------------------ save
 
-    async def _save(self, kind: str, request: web.Request) -> web.StreamResponse:
-        if request.content_type != "application/json":
-            return self.http.result(False, "Unknown error occurred")
-        try:
-            body = json.loads(await request.text())
-        except ValueError:
-            return self.http.result(False, "Unknown error occurred")
-        if not isinstance(body, dict) or not isinstance(body.get("source"), str):
-            return self.http.result(False, "Unknown error occurred")
-        raw_id = body.get("id")
-        source: str = body["source"]
+    def _apply_save(
+        self, kind: str, raw_id: Any, version: Any, source: str
+    ) -> tuple[CodeItem | None, str | None]:
+        """Compile and store one save (both editors): the item, or the hub's message."""
         existing: CodeItem | None = None
-        if raw_id not in (None, "", 0):
+        if str(raw_id or "").strip() not in ("", "0", "None", "null"):
             existing = self.dev.code.get((kind, int(str(raw_id))))
             if existing is None:
-                return self.http.result(False, f"No {kind} with id {raw_id}")
-            version = body.get("version")
-            if version is None or int(version) != existing.version:
-                return self.http.json(
-                    {
-                        "success": False,
-                        "message": "Version mismatch: the code was modified since it was "
-                        f"loaded (current version {existing.version}, sent {version}). "
-                        "Reload and try again.",
-                    }
+                return None, f"No {kind} with id {raw_id}"
+            if version in (None, "") or int(version) != existing.version:
+                return None, (
+                    "Version mismatch: the code was modified since it was loaded (current "
+                    f"version {existing.version}, sent {version}). Reload and try again."
                 )
         error, meta = compile_source(self.dev, kind, source)
         if error:
-            return self.http.json({"success": False, "id": raw_id, "message": error})
+            return None, error
         for other in self.dev.items(kind):
             if (
                 other is not existing
                 and other.name == meta["name"]
                 and other.namespace == meta["namespace"]
             ):
-                return self.http.json(
-                    {
-                        "success": False,
-                        "message": f"A {kind} named {meta['namespace']}.{meta['name']} "
-                        f"already exists (id {other.id})",
-                    }
+                return None, (
+                    f"A {kind} named {meta['namespace']}.{meta['name']} already exists "
+                    f"(id {other.id})"
                 )
         if existing is None:
-            existing = self.dev.add_code(
+            return self.dev.add_code(
                 CodeItem(
                     self.dev.alloc_code_id(kind),
                     kind,
@@ -227,16 +239,61 @@ class _CodeRoutes(Routes):
                     author=meta.get("author", ""),
                     description=meta.get("description", ""),
                 )
-            )
-        else:
-            existing.source = source
-            existing.version += 1
-            existing.name = meta["name"]
-            existing.namespace = meta["namespace"]
-            existing.modified = utcnow()
-        return self.http.json(
-            {"success": True, "id": existing.id, "version": existing.version, "message": None}
-        )
+            ), None
+        existing.source = source
+        existing.version += 1
+        existing.name = meta["name"]
+        existing.namespace = meta["namespace"]
+        existing.modified = utcnow()
+        return existing, None
+
+    async def _save(self, kind: str, request: web.Request) -> web.StreamResponse:
+        """``saveOrUpdateJson``: the 2.5 editor's JSON save."""
+        if request.content_type != "application/json":
+            return self.http.result(False, "Unknown error occurred")
+        try:
+            body = json.loads(await request.text())
+        except ValueError:
+            return self.http.result(False, "Unknown error occurred")
+        if not isinstance(body, dict) or not isinstance(body.get("source"), str):
+            return self.http.result(False, "Unknown error occurred")
+        item, error = self._apply_save(kind, body.get("id"), body.get("version"), body["source"])
+        answer: dict[str, Any] = {"success": item is not None, "id": body.get("id")}
+        if item is not None:
+            answer["id"] = item.id
+        answer["message"] = error
+        if kind == "library":  # the library editor's answer also carries the new version
+            answer["version"] = item.version if item is not None else None
+        return self.http.json(answer)
+
+    def _legacy_editor(self) -> bool:
+        """Firmware before 2.5 still saves through the legacy editor's forms."""
+        return _firmware(self.st.version) < (2, 5)
+
+    async def form_create(self, kind: str, request: web.Request) -> web.StreamResponse:
+        """``/<kind>/save``: a redirect to the new item's editor, or the page with the error."""
+        form = await request.post()
+        source = form.get("source")
+        if not self._legacy_editor() or not isinstance(source, str):
+            return self.http.html_page(_legacy_page(kind, None))  # 2.5: creates nothing
+        item, error = self._apply_save(kind, None, None, source)
+        if item is None:
+            return self.http.html_page(_legacy_page(kind, error))
+        return redirect(f"/{kind}/editor/{item.id}")
+
+    async def form_update(self, kind: str, request: web.Request) -> web.StreamResponse:
+        """``/<kind>/ajax/update``: ``{status: "success"}``, or ``"error"`` + ``errorMessage``."""
+        form = await request.post()
+        source = form.get("source")
+        if not isinstance(source, str) or not str(form.get("id", "")).isdigit():
+            return self.http.json({"status": "error", "errorMessage": "Unknown error occurred"})
+        item, error = self._apply_save(kind, form.get("id"), form.get("version"), source)
+        if item is None:
+            return self.http.json({"status": "error", "errorMessage": error})
+        return self.http.json({"status": "success", "errorMessage": None})
+
+    async def editor_page(self, request: web.Request) -> web.StreamResponse:
+        return self.http.html_page(f"<html><body>editor {request.match_info['id']}</body></html>")
 
     async def save_app(self, request: web.Request) -> web.StreamResponse:
         return await self._save("app", request)
@@ -253,38 +310,47 @@ class _CodeRoutes(Routes):
         raw = request.match_info["id"]
         return self.dev.code.get((kind, int(raw))) if raw.isdigit() else None
 
+    def _delete(self, kind: str, item: CodeItem | None, in_use: str | None) -> web.Response:
+        """Apps and drivers answer ``status`` (the string ``"true"``, or ``"error"`` with
+        ``errorMessage``); libraries ``{success, message}``. The lie knobs: see DevState."""
+        if item is None or in_use:
+            message = in_use or f"{kind.capitalize()} not found"
+            if kind == "library":
+                return self.http.result(False, message)
+            return self.http.json({"status": "error", "errorMessage": message})
+        if not self.dev.delete_ignored:
+            del self.dev.code[(kind, item.id)]
+        if self.dev.delete_answers_failure:
+            message = "Unable to delete"
+            if kind == "library":
+                return self.http.result(False, message)
+            return self.http.json({"status": "error", "errorMessage": message})
+        if kind == "library":
+            return self.http.result(True)
+        return self.http.json({"status": "true"})
+
     async def delete_app(self, request: web.Request) -> web.StreamResponse:
         item = self._item("app", request)
-        if item is None:
-            return self.http.json({"status": False, "errorMessage": "App not found"})
-        if self._used_by_apps(item.id):
-            return self.http.json(
-                {
-                    "status": False,
-                    "errorMessage": "Cannot delete: there are installed instances of this app. "
-                    "Remove them first.",
-                }
-            )
-        del self.dev.code[("app", item.id)]
-        return self.http.json({"status": True})
+        in_use = item is not None and bool(self._used_by_apps(item.id))
+        return self._delete(
+            "app",
+            item,
+            "Cannot delete: there are installed instances of this app. Remove them first."
+            if in_use
+            else None,
+        )
 
     async def delete_driver(self, request: web.Request) -> web.StreamResponse:
         item = self._item("driver", request)
-        if item is None:
-            return self.http.json({"status": False, "errorMessage": "Driver not found"})
-        if any(d.driver.name == item.name for d in self.st.devices.values()):
-            return self.http.json(
-                {"status": False, "errorMessage": "Cannot delete: devices use this driver."}
-            )
-        del self.dev.code[("driver", item.id)]
-        return self.http.json({"status": True})
+        in_use = item is not None and any(
+            d.driver.name == item.name for d in self.st.devices.values()
+        )
+        return self._delete(
+            "driver", item, "Cannot delete: devices use this driver." if in_use else None
+        )
 
     async def delete_library(self, request: web.Request) -> web.StreamResponse:
-        item = self._item("library", request)
-        if item is None:
-            return self.http.result(False, "Library not found")
-        del self.dev.code[("library", item.id)]
-        return self.http.result(True)
+        return self._delete("library", self._item("library", request), None)
 
     # ------------------------------------------------------------------ bundles
 
@@ -316,6 +382,22 @@ class _CodeRoutes(Routes):
         if raw.isdigit():
             self.dev.bundles.pop(int(raw), None)
         return redirect("/bundle/list")
+
+    async def bundle_delete_json(self, request: web.Request) -> web.StreamResponse:
+        """``{success, message}``; ``full=true`` also deletes the code the bundle holds."""
+        raw = request.match_info["id"]
+        bundle = self.dev.bundles.get(int(raw)) if raw.isdigit() else None
+        if bundle is None:
+            return self.http.result(False, f"Bundle {raw} not found")
+        if request.query.get("full") == "true":
+            names = {"app": bundle.apps, "driver": bundle.drivers, "library": bundle.libraries}
+            for kind, members in names.items():
+                for item in self.dev.items(kind):
+                    if item.name in members:
+                        del self.dev.code[(kind, item.id)]
+        if not self.dev.delete_ignored:
+            del self.dev.bundles[bundle.id]
+        return self.http.result(not self.dev.delete_answers_failure)
 
     async def bundle_export(self, request: web.Request) -> web.StreamResponse:
         raw = request.match_info["id"]

@@ -3,15 +3,32 @@
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 
 import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.hub import code as hub_code
+from custom_components.hubitat_dev_tools.hub.code import (
+    legacy_page_error,
+    parse_bundles,
+    parse_code_list,
+    parse_source,
+    read_delete_answer,
+    read_form_update_answer,
+    read_json_save_answer,
+    save_route,
+)
+from custom_components.hubitat_dev_tools.hub.firmware import UNKNOWN_PLATFORM, Platform
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, add_entry
+from .contract import load_fixture
 from .dns_util import use_fake_dns
+
+# Code saves differ by firmware: every hub test here runs on a legacy-editor hub and a 2.5 one.
+LEGACY, CURRENT = "2.4.4.156", "2.5.0.143"
 
 GOOD_DRIVER = """metadata {
     definition(name: "Test Relay", namespace: "t", author: "t") {
@@ -23,14 +40,36 @@ def off() { }
 """
 
 
+@pytest.fixture(params=[LEGACY, CURRENT])
+async def hub(request: pytest.FixtureRequest, socket_enabled: None) -> AsyncIterator[HubEmulator]:
+    """The emulated hub (Hub Security off) on each firmware."""
+    emu = HubEmulator(command_delay=0.0)
+    emu.state.version = request.param
+    await emu.start()
+    yield emu
+    await emu.stop()
+
+
 @pytest.fixture
 def public_dns(monkeypatch: pytest.MonkeyPatch) -> None:
     """Bundle hosts resolve (the tests have no DNS)."""
     use_fake_dns(monkeypatch)
 
 
+def legacy(hub: HubEmulator) -> bool:
+    return hub.state.version == LEGACY
+
+
+def update_path(hub: HubEmulator, kind: str) -> str:
+    """Where this hub's editor saves changed code."""
+    if kind != "library" and legacy(hub):
+        return f"/{kind}/ajax/update"
+    return f"/{kind}/saveOrUpdateJson"
+
+
 def saves(hub: HubEmulator) -> list[str]:
-    return [p for m, p in hub.requests if "saveOrUpdateJson" in p]
+    ends = ("saveOrUpdateJson", "/ajax/update", "/app/save", "/driver/save")
+    return [p for m, p in hub.requests if m == "POST" and p.endswith(ends)]
 
 
 def backups(hub: HubEmulator) -> list[str]:
@@ -130,7 +169,7 @@ async def test_update_backs_up_first_and_keeps_series_original(
     assert stored["source"] == original and stored["version"] == 7
     # the backup upload happened before the save
     paths = [p for _m, p in hub.requests]
-    assert paths.index("/hub/fileManager/upload") < paths.index("/driver/saveOrUpdateJson")
+    assert paths.index("/hub/fileManager/upload") < paths.index(update_path(hub, "driver"))
     v2 = v1 + "\n// v2\n"
     second = await call_tool(
         "hub_update_code", {"type": "driver", "id": "1", "source": v2, "confirm": True}
@@ -315,3 +354,188 @@ async def test_backups_pruned_to_bound(
     assert len(backups(hub)) == 10
     assert "hdt-backup_driver-1_20260101-120000.json" in backups(hub)
     assert result.data["item_backup"]["backup"] in backups(hub)
+
+
+# ------------------------------------------------------------------ real shapes (fixtures)
+
+
+def test_delete_answers_in_both_shapes() -> None:
+    assert read_delete_answer(load_fixture("code/app_delete").answer) == (True, None)
+    assert read_delete_answer(load_fixture("code/driver_delete").answer) == (True, None)
+    assert read_delete_answer({"status": True}) == (True, None)
+    assert read_delete_answer(load_fixture("code/library_delete").answer) == (True, None)
+    assert read_delete_answer(load_fixture("code/bundle_delete").answer) == (True, None)
+    refused = load_fixture("code/app_delete_refused").answer
+    assert read_delete_answer(refused) == (False, "in use")
+    assert read_delete_answer({"status": False}) == (False, None)
+    assert read_delete_answer({"success": False, "message": "busy"}) == (False, "busy")
+    assert read_delete_answer("<html>redirected</html>") == (False, None)
+
+
+def test_save_answers() -> None:
+    saved = read_json_save_answer(load_fixture("code/json_save").answer)
+    assert saved.ok and saved.id == "41" and saved.message is None
+    refused = read_json_save_answer(load_fixture("code/json_save_refused").answer)
+    assert not refused.ok and "@ line 7, column 14" in (refused.message or "")
+    library = read_json_save_answer(load_fixture("code/library_save").answer)
+    assert library.ok and library.id == "7" and library.version == 3
+    assert read_form_update_answer(load_fixture("code/form_update").answer).ok
+    form_refused = read_form_update_answer(load_fixture("code/form_update_refused").answer)
+    assert not form_refused.ok and "line 3" in (form_refused.message or "")
+    assert not read_json_save_answer("<html></html>").ok
+    page = (
+        '<div class="alert"><div class="alert-close close" aria-label="Close"><span>&times;'
+        "</span></div>Metadata Error: &lt;definition&gt; missing\n  (line 1)</div>"
+    )
+    assert legacy_page_error(page) == "Metadata Error: <definition> missing (line 1)"
+    assert legacy_page_error("<html><body>editor 7</body></html>") is None
+
+
+def test_save_route_by_firmware() -> None:
+    assert save_route(Platform(version=(2, 4, 4, 156)), "app") == "form"
+    assert save_route(Platform(version=(2, 4, 4, 156)), "driver") == "form"
+    assert save_route(Platform(version=(2, 4, 4, 156)), "library") == "json"
+    assert save_route(Platform(version=(2, 5, 0, 143)), "app") == "json"
+    assert save_route(UNKNOWN_PLATFORM, "driver") == "json"
+
+
+def test_listing_and_source_parsers() -> None:
+    apps = parse_code_list("app", load_fixture("code/user_app_types").answer)
+    assert apps[0]["used_by"] == ["Hall <motion> announcer (200)"]
+    assert apps[0]["last_modified"] == "2026-05-08T00:00:00+00:00"
+    assert apps[1]["last_modified"] == "2026-05-08T00:00:00+00:00" and apps[1]["oauth"]
+    drivers = parse_code_list("driver", load_fixture("code/user_device_types").answer)
+    assert [d["capabilities"] for d in drivers] == [["Switch", "Refresh"]] * 2
+    assert drivers[0]["used_by"] == ["Porch plug (12)"] and drivers[1]["used_by"] == []
+    libs = parse_code_list("library", load_fixture("code/user_libraries").answer)
+    assert libs[0]["used_by_apps"] == ["Motion Announcer", "Report"]
+    assert libs[0]["used_by_drivers"] == [] and libs[0]["version"] == 2
+    # the list shape some firmware may answer still reads
+    listed = [{"id": 3, "usedByAppTypes": ["A"], "usedByDeviceTypes": [{"id": 4, "name": "D"}]}]
+    assert parse_code_list("library", listed)[0]["used_by_drivers"] == ["D (4)"]
+    single = parse_source("library", "42", load_fixture("code/library_single").answer)
+    assert single is not None and single.name == "TestLib" and single.version == 1
+    code = parse_source("app", "1", load_fixture("code/ajax_code").answer)
+    assert code is not None and code.version == 12 and code.name == ""
+    assert parse_source("driver", "9", load_fixture("code/ajax_code_missing").answer) is None
+    bundles = parse_bundles(load_fixture("code/user_bundles").answer)
+    assert bundles[0]["contains"]["apps"] == ["Hubitat Package Manager"]
+    assert bundles[0]["private"] is False
+
+
+# ------------------------------------------------------------------ firmware and effects
+
+
+@pytest.fixture
+def quick_effects(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A delete the hub did not make is looked for again only briefly."""
+    monkeypatch.setattr(hub_code, "EFFECT_WAIT", 0.3)
+
+
+async def test_saves_take_the_firmwares_path(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    installed = await call_tool(
+        "hub_install_code", {"type": "driver", "source": GOOD_DRIVER, "confirm": True}
+    )
+    assert not installed.error, installed.data
+    new_id = installed.data["id"]
+    item = hub.state.dev.code[("driver", int(new_id))]
+    assert installed.data["version"] == item.version == 1
+    create = "/driver/save" if legacy(hub) else "/driver/saveOrUpdateJson"
+    assert saves(hub) == [create]
+    edited = GOOD_DRIVER + "// edited\n"
+    updated = await call_tool(
+        "hub_update_code", {"type": "driver", "id": new_id, "source": edited, "confirm": True}
+    )
+    assert not updated.error, updated.data
+    assert updated.data["version"] == 2 and item.source == edited
+    assert updated.data["name"] == "Test Relay"
+    assert saves(hub) == [create, update_path(hub, "driver")]
+    # libraries have only the JSON path, on every firmware
+    lib = hub.state.dev.code[("library", 1)]
+    await call_tool(
+        "hub_update_code",
+        {"type": "library", "id": "1", "source": lib.source + "\n// x\n", "confirm": True},
+    )
+    assert saves(hub)[-1] == "/library/saveOrUpdateJson"
+
+
+async def test_install_compile_error_on_each_firmware(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    broken = GOOD_DRIVER.replace("def off() { }", "def off() {")
+    before = set(hub.state.dev.code)
+    result = await call_tool("hub_install_code", {"type": "app", "source": broken, "confirm": True})
+    assert result.error and result.data["error"] == "compile_error"
+    assert "line 7" in result.data["message"]
+    assert set(hub.state.dev.code) == before
+
+
+async def test_delete_decided_by_effect(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, quick_effects: None
+) -> None:
+    hub.mark_backup_now()
+    # the hub answers a refusal although it deleted: a success
+    hub.state.dev.delete_answers_failure = True
+    said_no = await call_tool("hub_delete_code", {"type": "driver", "id": "2", "confirm": True})
+    assert not said_no.error, said_no.data
+    assert ("driver", 2) not in hub.state.dev.code
+    # the hub answers success but keeps the code: a failure
+    hub.state.dev.delete_answers_failure = False
+    hub.state.dev.delete_ignored = True
+    kept = await call_tool("hub_delete_code", {"type": "app", "id": "2", "confirm": True})
+    assert kept.error and kept.data["error"] == "hub_bad_response"
+    assert "still lists" in kept.data["message"]
+    assert ("app", 2) in hub.state.dev.code
+    paths = [p for _m, p in hub.requests]
+    assert "/app/edit/deleteJson/2" in paths and not any("deleteJsonSafe" in p for p in paths)
+
+
+async def test_delete_of_code_in_use_is_refused_before_sending(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    result = await call_tool("hub_delete_code", {"type": "library", "id": "1", "confirm": True})
+    assert result.error and "Motion Announcer" in result.data["message"]
+    assert ("library", 1) in hub.state.dev.code
+    assert not any("deleteJson" in p for _m, p in hub.requests) and backups(hub) == []
+
+
+async def test_bundle_delete_decided_by_effect(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, quick_effects: None
+) -> None:
+    hub.mark_backup_now()
+    hub.state.dev.delete_ignored = True
+    kept = await call_tool("hub_delete_bundle", {"bundle_id": "1", "confirm": True})
+    assert kept.error and "still lists" in kept.data["message"]
+    hub.state.dev.delete_ignored = False
+    hub.state.dev.delete_answers_failure = True
+    deleted = await call_tool("hub_delete_bundle", {"bundle_id": "1", "confirm": True})
+    assert not deleted.error, deleted.data
+    assert 1 not in hub.state.dev.bundles
+    assert "/bundle/deleteJson/1" in [p for _m, p in hub.requests]
+
+
+async def test_legacy_install_through_hub_security(
+    hass: HomeAssistant, secure_hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    secure_hub.state.version = LEGACY
+    await add_entry(hass, secure_hub)
+    before = set(secure_hub.state.dev.code)
+    result = await call_tool(
+        "hub_install_code", {"type": "driver", "source": GOOD_DRIVER, "confirm": True}
+    )
+    assert not result.error, result.data
+    # one new driver: the form was posted once, and its redirect followed with the session
+    assert set(secure_hub.state.dev.code) - before == {("driver", int(result.data["id"]))}
+    assert saves(secure_hub) == ["/driver/save"]
+    # the hub was updated to 2.5 since setup: its legacy form creates nothing, and says so
+    secure_hub.state.version = CURRENT
+    other = GOOD_DRIVER.replace("Test Relay", "Other Relay")
+    stale = await call_tool(
+        "hub_install_code", {"type": "driver", "source": other, "confirm": True}
+    )
+    assert stale.error and stale.data["error"] == "compile_error"
+    assert "no compiler message" in stale.data["message"]
+    assert len(secure_hub.state.dev.code) == len(before) + 1
