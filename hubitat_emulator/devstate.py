@@ -104,6 +104,8 @@ class DevState:
     layouts: dict[int, dict[str, Any]] = field(default_factory=dict)
     pin_token: str = "pin-7f3a9c"
     next_app_id: int = 300
+    # every /installedapp/btn form as posted (tests check what a click sends)
+    clicks: list[dict[str, str]] = field(default_factory=list)
 
     def items(self, kind: str) -> list[CodeItem]:
         return sorted((c for (k, _i), c in self.code.items() if k == kind), key=lambda c: c.id)

@@ -1,7 +1,14 @@
 """Installed apps, Rule Machine and Visual Rules (reference §12). Decisions: ``devstate.py``.
 
 More decisions: ``/installedapp/json/<missing>`` is a 404; ``/installedapp/btn`` answers
-``{"success": bool, "message"}``; ``/installedapp/disable`` answers ``{"success": true}``;
+``{"status": "success"}`` and ``/installedapp/update/json`` the re-rendered page model with
+``"status": "success"`` (hub UI: ``appUI.js`` tests ``status == "success"`` on both); a
+refusal is ``{"status": "error", "message"}`` (its wording has no evidence: the client takes
+any other status as a refusal). A Rule Machine click that carries ``formAction`` is taken for
+a settings save (KP, live capture): the button does nothing, the answer says success. Every
+click's form is kept in ``state.dev.clicks``. App names and labels are stored entity-escaped in
+configure/json, statusJson and ``/installedapp/json`` (``Heat On &lt;67``, KP);
+``/installedapp/disable`` answers ``{"success": true}``;
 deletes answer ``302 Location: /installedapp/list`` (an HTML page) and remove the children too;
 a new Visual Rule from ``/app/createVisualRuleBuilderRule`` is announced as
 ``HubitatRuleBuilderAppId`` (the classic format) in the returned HTML.
@@ -17,6 +24,7 @@ old device no app uses. Other ``create/<typeId>`` ids are 404 here.
 
 from __future__ import annotations
 
+import html
 import json
 from typing import Any
 
@@ -24,13 +32,30 @@ from aiohttp import web
 
 from .devstate import APP_VRB, AppInternals
 from .model import App
-from .responses import redirect
+from .responses import Responses, redirect
 from .routes_common import Routes
 
 RM_TYPES = ("Rule-5.1", "Rule-5.0", "Rule-4.1", "Rule-4.0")
 SWAP_TYPE = "Swap Device"
 SWAP_TYPE_ID = 160
 VRB_TYPE = "Visual Rule Builder"
+
+
+def page_answer(http: Responses, ok: bool, message: str | None = None) -> web.Response:
+    """The answer of a click (or a refused settings submit): ``{"status": ...}``."""
+    if ok:
+        return http.json({"status": "success"})
+    return http.json({"status": "error", "message": message})
+
+
+def page_model_answer(http: Responses, page: dict[str, Any]) -> web.Response:
+    """A settings submit's answer: the re-rendered page model with ``status: success``."""
+    return http.json({"status": "success", **page})
+
+
+def escaped(name: str | None) -> str | None:
+    """A user-typed name as the hub stores it in app records (entity-escaped)."""
+    return None if name is None else html.escape(name, quote=False)
 
 
 def setup(app: web.Application, r: AppRoutes) -> None:
@@ -71,7 +96,7 @@ class AppRoutes(Routes):
         return self.http.json(
             {
                 "id": app.id,
-                "name": app.label or app.name,
+                "name": escaped(app.label or app.name),
                 "type": app.type,
                 "disabled": app.disabled,
                 "user": app.user,
@@ -83,6 +108,10 @@ class AppRoutes(Routes):
         if app is None:
             return self.http.not_found()
         return self.http.json(self._render(app, request.match_info.get("page", "mainPage")))
+
+    def render_page(self, app: App, page: str) -> dict[str, Any]:
+        """The configure/json answer of ``page`` (the page model a submit answers too)."""
+        return self._render(app, page)
 
     def _render(self, app: App, page: str) -> dict[str, Any]:
         internals = self._internals(app)
@@ -113,8 +142,8 @@ class AppRoutes(Routes):
             "app": {
                 "id": app.id,
                 "name": app.name,
-                "label": app.label,
-                "trueLabel": app.true_label,
+                "label": escaped(app.label),
+                "trueLabel": escaped(app.true_label),
                 "installed": True,
                 "version": internals.version,
                 "parentAppId": app.parent_id,
@@ -147,7 +176,7 @@ class AppRoutes(Routes):
                 "installedApp": {
                     "id": app.id,
                     "name": app.name,
-                    "label": app.label,
+                    "label": escaped(app.label),
                     "systemAppType": not app.user,
                     "disabled": app.disabled,
                 },
@@ -186,13 +215,19 @@ class AppRoutes(Routes):
 
     async def button(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
+        self.dev.clicks.append({str(k): str(v) for k, v in form.items()})
         app = self.app_by_id(str(form.get("id", "")))
         name = str(form.get("name", ""))
         if app is None:
-            return self.http.result(False, "App not found")
+            return page_answer(self.http, False, "App not found")
         internals = self._internals(app)
         if name not in {b["name"] for b in internals.buttons}:
-            return self.http.result(False, f"No button {name}")
+            return page_answer(self.http, False, f"No button {name}")
+        if app.type in RM_TYPES and "formAction" in form:
+            # KP (live capture): page-context fields make Rule Machine take the click for a
+            # settings save; the button's own action is dropped, the answer still says success
+            internals.version += 1
+            return page_answer(self.http, True)
         st = internals.state
         if name == "pausRule":
             st["paused"] = not st.get("paused")
@@ -201,11 +236,11 @@ class AppRoutes(Routes):
         elif app.type == SWAP_TYPE and name == "swapDevices":
             problem = self._swap(internals)
             if problem:
-                return self.http.result(False, problem)
+                return page_answer(self.http, False, problem)
         elif name == "runRuleAct":
             internals.runs += 1
             self.home.emit_app_event(app.id, "runRuleAct", internals.runs, "Actions run")
-        return self.http.result(True)
+        return page_answer(self.http, True)
 
     async def update(self, request: web.Request) -> web.StreamResponse:
         """The settings submit of a classic app page: known inputs take the posted values.
@@ -214,12 +249,12 @@ class AppRoutes(Routes):
         enums as the posted JSON text, device inputs as the id list (``deviceIdsForDeviceList``,
         and the devices' "in use by"). Names that are not inputs of the app are ignored. The
         answer is the re-rendered page, as for a form refresh; an unknown app gets
-        ``{"success": false}``.
+        ``{"status": "error"}``.
         """
         form = await request.post()
         app = self.app_by_id(str(form.get("id", "")))
         if app is None:
-            return self.http.result(False, "App not found")
+            return page_answer(self.http, False, "App not found")
         internals = self._internals(app)
         by_name = {i["name"]: i for i in internals.inputs}
         for key, value in form.items():
@@ -235,7 +270,9 @@ class AppRoutes(Routes):
             chosen = {i["name"]: i.get("value") for i in internals.inputs}
             if chosen.get("oldDev") and chosen.get("newDev"):
                 internals.buttons = [{"name": "swapDevices", "title": "Swap devices"}]
-        return self.http.json(self._render(app, str(form.get("currentPage") or "mainPage")))
+        return page_model_answer(
+            self.http, self._render(app, str(form.get("currentPage") or "mainPage"))
+        )
 
     # ------------------------------------------------------------------ Swap Device
 

@@ -118,7 +118,7 @@ async def test_hub_refusal_is_reported(
     call_tool: ToolCaller,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(_HubVarRoutes, "_create", lambda self, app: self._fail("Hub is busy"))
+    monkeypatch.setattr(_HubVarRoutes, "_create", lambda self, app, **_: self._fail("Hub is busy"))
     result = await call_tool(
         "hub_create_variable", {"name": "partyLevel", "type": "integer", "value": 3}
     )

@@ -42,10 +42,10 @@ async def test_broken_flag_lags_until_rendered(
 async def test_buttons_disable_delete(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
     form = {"id": str(RULE_MOTION), "name": "pausRule", "settings[pausRule]": "clicked"}
     async with session.post(f"{hub.url}/installedapp/btn", data=form) as resp:
-        assert json.loads(await resp.text())["success"] is True
+        assert json.loads(await resp.text()) == {"status": "success"}
     assert hub.state.dev.internals[RULE_MOTION].state["paused"] is True
     async with session.post(f"{hub.url}/installedapp/btn", data={**form, "name": "x"}) as resp:
-        assert json.loads(await resp.text())["success"] is False
+        assert json.loads(await resp.text())["status"] != "success"
     body = {"id": APP_ANNOUNCER, "disable": True}
     async with session.post(f"{hub.url}/installedapp/disable", json=body) as resp:
         assert json.loads(await resp.text()) == {"success": True}

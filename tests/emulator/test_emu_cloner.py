@@ -67,7 +67,7 @@ async def test_export_needs_the_view_inputs(
         "exportRuleButton.type": "button",
     }
     async with session.post(f"{hub.url}/installedapp/btn", data=click) as resp:
-        assert (await resp.json(content_type=None))["success"] is True
+        assert (await resp.json(content_type=None))["status"] == "success"
     stalled = dict(_source_form(cloner_id, hub))
     del stalled["ruleUpload.type"]  # the wrong view's fields: nothing happens
     async with session.post(f"{hub.url}/installedapp/update/json", data=stalled) as resp:

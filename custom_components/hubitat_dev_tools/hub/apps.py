@@ -3,6 +3,7 @@ app pages are driven through ``app_page``."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import dataclass, field
@@ -60,8 +61,25 @@ class InstalledApp:
         return self.type == VRB_TYPE
 
 
-def _strip_html(text: Any) -> str:
-    return re.sub(r"<[^>]+>", "", str(text or "")).strip()
+def app_name_text(text: Any) -> str:
+    """An app name as the user typed it: markup removed, then HTML entities decoded.
+
+    The hub stores user-typed names entity-escaped (a rule named ``Heat On <67`` reads back
+    as ``Heat On &lt;67``: KP), and some answers carry markup (a Rule Machine rule's
+    ``(Paused)`` decoration). Tags go first so a decoded ``<`` is never taken for a tag.
+    """
+    return html.unescape(re.sub(r"<[^>]+>", "", str(text or ""))).strip()
+
+
+_NAME_KEYS = ("name", "label", "trueLabel")
+
+
+def _decode_names(record: Any) -> None:
+    """Clean the name fields of one app record in place (configure/json, statusJson, json)."""
+    if isinstance(record, dict):
+        for key in _NAME_KEYS:
+            if isinstance(record.get(key), str):
+                record[key] = app_name_text(record[key])
 
 
 def parse_app_tree(payload: Any) -> list[InstalledApp]:
@@ -78,7 +96,7 @@ def parse_app_tree(payload: Any) -> list[InstalledApp]:
                 continue
             app = InstalledApp(
                 id=app_id,
-                name=_strip_html(data.get("name")) or f"app {app_id}",
+                name=app_name_text(data.get("name")) or f"app {app_id}",
                 type=str(data.get("type") or ""),
                 disabled=bool(data.get("disabled")),
                 user=bool(data.get("user")),
@@ -105,7 +123,7 @@ def _app_not_found(app_id: str) -> HubNotFoundError:
 
 
 async def fetch_config_page(client: HubClient, app_id: str, page: str | None) -> dict[str, Any]:
-    """``/installedapp/configure/json/<id>[/<page>]``."""
+    """``/installedapp/configure/json/<id>[/<page>]`` (the app's names decoded)."""
     path = f"/installedapp/configure/json/{quote(app_id, safe='')}"
     if page:
         path += f"/{quote(page, safe='')}"
@@ -115,6 +133,7 @@ async def fetch_config_page(client: HubClient, app_id: str, page: str | None) ->
         raise _app_not_found(app_id) from err
     if not isinstance(data, dict) or not data.get("app"):
         raise _app_not_found(app_id)
+    _decode_names(data["app"])
     return data
 
 
@@ -130,7 +149,10 @@ def maybe_json(value: Any) -> Any:
 async def fetch_app_json(client: HubClient, app_id: str) -> dict[str, Any]:
     """``/installedapp/json/<id>``: the app's record (label, disabled, ...); {} if odd."""
     data = await client.get_json(f"/installedapp/json/{quote(app_id, safe='')}")
-    return data if isinstance(data, dict) else {}
+    if not isinstance(data, dict):
+        return {}
+    _decode_names(data)
+    return data
 
 
 async def fetch_status(client: HubClient, app_id: str) -> dict[str, Any]:
@@ -150,6 +172,7 @@ async def fetch_status(client: HubClient, app_id: str) -> dict[str, Any]:
     elif isinstance(raw_state, dict):
         state = {k: maybe_json(v) for k, v in raw_state.items()}
     data["appState"] = state
+    _decode_names(data.get("installedApp"))
     return data
 
 

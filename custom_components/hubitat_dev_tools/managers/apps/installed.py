@@ -22,7 +22,7 @@ from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ...redact import redact_document
 from ..confirm import require_confirm
 from ..item_backups import ItemBackups, SavedBackup
-from .page_model import bounded, summarize_page, text_of
+from .page_model import bounded, summarize_page
 
 if TYPE_CHECKING:
     from .cloner import AppCloner
@@ -150,7 +150,8 @@ class AppManager:
         out: dict[str, Any] = {
             "app_id": app_id,
             "name": info.get("name"),
-            "label": text_of(info.get("trueLabel") or info.get("label")) or None,
+            # hub/ has cleaned the names (markup removed, entities decoded)
+            "label": info.get("trueLabel") or info.get("label") or None,
             "type": app_type.get("name") if isinstance(app_type, dict) else app_type,
             "disabled": bool(info.get("disabled")),
             "parent_id": str(info["parentAppId"]) if info.get("parentAppId") else None,
