@@ -84,7 +84,7 @@ class AppInternals:
     page_title: str
     inputs: list[dict[str, Any]] = field(default_factory=list)
     paragraphs: list[str] = field(default_factory=list)
-    buttons: list[dict[str, str]] = field(default_factory=list)
+    buttons: list[dict[str, Any]] = field(default_factory=list)  # name, title[, submitOnChange]
     state: dict[str, Any] = field(default_factory=dict)
     subscriptions: list[str] = field(default_factory=list)
     version: int = 1

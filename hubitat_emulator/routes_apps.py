@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from typing import Any
 
 from aiohttp import web
@@ -53,9 +54,16 @@ def page_model_answer(http: Responses, page: dict[str, Any]) -> web.Response:
     return http.json({"status": "success", **page})
 
 
+_MARKUP_RE = re.compile(r"(</?[A-Za-z][^<>]*>)")
+
+
 def escaped(name: str | None) -> str | None:
-    """A user-typed name as the hub stores it in app records (entity-escaped)."""
-    return None if name is None else html.escape(name, quote=False)
+    """A name as the hub keeps it in app records: the user's text entity-escaped
+    (``Heat On &lt;67``), the hub's own markup (``<b>``, a ``(Paused)`` span) left as is."""
+    if name is None:
+        return None
+    parts = _MARKUP_RE.split(name)
+    return "".join(p if i % 2 else html.escape(p, quote=False) for i, p in enumerate(parts))
 
 
 def setup(app: web.Application, r: AppRoutes) -> None:
@@ -131,7 +139,12 @@ class AppRoutes(Routes):
                 {
                     "title": "Controls",
                     "input": [
-                        {"name": b["name"], "type": "button", "title": b["title"]}
+                        {
+                            "name": b["name"],
+                            "type": "button",
+                            "title": b["title"],
+                            **({"submitOnChange": True} if b.get("submitOnChange") else {}),
+                        }
                         for b in internals.buttons
                     ],
                     "body": [],
@@ -153,6 +166,8 @@ class AppRoutes(Routes):
             "configPage": {
                 "name": page,
                 "title": internals.page_title,
+                "previousPage": None if page == "mainPage" else "mainPage",
+                "refreshInterval": 0,
                 "install": True,
                 "error": None,
                 "sections": sections,

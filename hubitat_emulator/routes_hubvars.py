@@ -69,6 +69,7 @@ class HubVarRoutes(Routes):
         self.delete_name: str | None = None
         self.drop_first_delete = True  # knob: the first delConfirm of a variable is dropped
         self.dropped: set[str] = set()
+        self.submits: list[dict[str, str]] = []  # every settings submit, as posted
 
     def _singleton(self, *, install: bool) -> App | None:
         apps = self.apps
@@ -184,6 +185,7 @@ class HubVarRoutes(Routes):
         app = self._singleton(install=False)
         if app is None or str(form.get("id", "")) != str(app.id):
             return await self.fallback.update(request)
+        self.submits.append({str(k): str(v) for k, v in form.items()})
         page = str(form.get("currentPage") or "mainPage")
         shown = {inp["name"] for inp in self._inputs()}  # what the page showed when posted
         for key, value in form.items():

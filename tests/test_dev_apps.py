@@ -8,11 +8,20 @@ import json
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.hub.app_page import check_page_answer, parse_page
+from custom_components.hubitat_dev_tools.hub.apps import (
+    app_name_text,
+    parse_app_tree,
+    parse_config_page,
+    parse_status,
+)
+from custom_components.hubitat_dev_tools.hub.errors import HubRefusedError
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH
 from hubitat_emulator.seed import APP_RULE_MACHINE, RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
 
 from .conftest import ToolCaller
+from .contract import load_fixture
 
 
 def writes(hub: HubEmulator) -> list[str]:
@@ -218,3 +227,82 @@ async def test_invalid_arguments_send_nothing(
     result = await call_tool(tool_name, {"bogus_argument": 1})
     assert result.error and result.data["error"] == "invalid_arguments"
     assert len(hub.requests) == before
+
+
+# ------------------------------------------------------------------ real-hub shapes
+
+
+def test_app_tree_parses_the_real_shape() -> None:
+    answer = load_fixture("apps/apps_list").answer
+    apps = {a.id: a for a in parse_app_tree(answer)}
+    assert apps["430"].parent_id == "21" and apps["430"].depth == 1
+    assert apps["21"].children == ["430"] and apps["430"].is_rm_rule
+    # markup removed, the name as the user typed it (decoded or not: both shapes are read)
+    assert apps["430"].name == "Heat On <67 (Paused)"
+    escaped = json.loads(json.dumps(answer).replace("Heat On <67", "Heat On &lt;67"))
+    assert {a.id: a.name for a in parse_app_tree(escaped)}["430"] == "Heat On <67 (Paused)"
+    assert app_name_text("a &amp;lt; b") == "a &lt; b"  # decoded once, never twice
+    assert app_name_text("<b>Mini split =&lt;73.6</b>") == "Mini split =<73.6"
+
+
+def test_config_page_and_status_parse_the_real_shapes() -> None:
+    config = parse_config_page(load_fixture("apps/configure_json").answer, "430")
+    assert config["app"]["label"] == "Heat On <67" and config["app"]["version"] == 12
+    inputs, buttons = parse_page(config)
+    assert set(inputs) == {"origLabel", "tDev0", "modes", "logging", "threshold"}
+    assert inputs["tDev0"].is_device and inputs["tDev0"].device_ids == [12]
+    assert list(buttons) == ["updateRule"] and not buttons["updateRule"].submit_on_change
+    status = parse_status(load_fixture("apps/status_json").answer, "430")
+    assert status["installedApp"]["label"] == "Heat On <67"
+    state = status["appState"]
+    assert state["manifests"] == {"a": 1} and state["stopped"] is False
+    assert state["allLocalVars"]["timeout"]["value"] == 300
+    # the older map shape of appState is read too
+    assert parse_status({"appState": {"x": "[1]"}}, "1")["appState"] == {"x": [1]}
+
+
+def test_click_and_submit_answers_decode_both_refusal_shapes() -> None:
+    ok = load_fixture("apps/button_click").answer
+    assert check_page_answer(ok, "press x") == ok
+    page = load_fixture("apps/settings_submit").answer
+    assert check_page_answer(page, "save")["configPage"]["name"] == "mainPage"
+    for refusal, reason in (
+        ({"status": "error", "message": "Invalid version"}, "Invalid version"),
+        ({"status": "failed"}, "status 'failed'"),
+        ({"success": False, "errorMessage": "nope"}, "nope"),
+        ({"status": "false", "success": "false"}, "no reason given"),
+    ):
+        with pytest.raises(HubRefusedError) as err:
+            check_page_answer(refusal, "press x")
+        assert reason in str(err.value), refusal
+    # no envelope at all (a page model alone, a text body) is not a refusal
+    assert check_page_answer("<html></html>", "press x") == "<html></html>"
+
+
+async def test_rule_buttons_send_only_what_the_hub_ui_sends(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    internals = hub.state.dev.internals[RULE_MOTION]
+    hub.state.dev.clicks.clear()
+    stop = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "stop"})
+    assert not stop.error and internals.state["stopped"] is True
+    # the emulator, like Rule Machine, would take page-context fields for a settings save
+    assert hub.state.dev.clicks == [
+        {
+            "id": str(RULE_MOTION),
+            "name": "stopRule",
+            "settings[stopRule]": "clicked",
+            "stopRule.type": "button",
+        }
+    ]
+
+
+async def test_entity_escaped_app_names_are_shown_decoded(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.state.apps[RULE_MOTION].label = "Heat On <67 & rising"
+    listed = await call_tool("hub_list_apps")
+    names = {a["app_id"]: a["name"] for a in listed.data["apps"]}
+    assert names[str(RULE_MOTION)] == "Heat On <67 & rising"
+    got = await call_tool("hub_get_app", {"app_id": RULE_MOTION})
+    assert got.data["label"] == "Heat On <67 & rising", got.data

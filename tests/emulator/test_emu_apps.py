@@ -10,6 +10,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH
 from hubitat_emulator.seed import RULE_LEAK, RULE_MOTION
 
+from ..contract import assert_same_shape
 from .conftest import get_json
 
 
@@ -94,3 +95,64 @@ async def test_easy_dashboards(hub: HubEmulator, session: aiohttp.ClientSession)
     assert cfg["deviceIds"] == "[]" and cfg["showModeTile"] is False  # wholesale
     gone = await get_json(session, f"{hub.url}/dashboard/delete?id={new_id}&pinToken={pin}")
     assert gone == {"success": True, "message": "deleted"}
+
+
+async def test_click_and_submit_answer_in_the_real_shape(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    click = {
+        "id": str(RULE_MOTION),
+        "name": "stopRule",
+        "settings[stopRule]": "clicked",
+        "stopRule.type": "button",
+    }
+    async with session.post(f"{hub.url}/installedapp/btn", data=click) as resp:
+        assert_same_shape("apps/button_click", json.loads(await resp.text()))
+    assert hub.state.dev.internals[RULE_MOTION].state["stopped"] is True
+    submit = {
+        "id": str(RULE_MOTION),
+        "version": "1",
+        "formAction": "update",
+        "currentPage": "mainPage",
+        "pageBreadcrumbs": "[]",
+        "settings[origLabel]": "Heat On <67",
+        "origLabel.type": "text",
+        "origLabel.multiple": "false",
+    }
+    async with session.post(f"{hub.url}/installedapp/update/json", data=submit) as resp:
+        page = json.loads(await resp.text())
+    assert_same_shape("apps/settings_submit", page)
+    assert page["status"] == "success" and page["settings"]["origLabel"] == "Heat On <67"
+
+
+async def test_rule_machine_takes_a_click_with_page_context_for_a_save(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    internals = hub.state.dev.internals.get(RULE_MOTION)
+    version = internals.version if internals else 1
+    click = {
+        "id": str(RULE_MOTION),
+        "name": "stopRule",
+        "settings[stopRule]": "clicked",
+        "stopRule.type": "button",
+        "formAction": "update",
+        "currentPage": "mainPage",
+    }
+    async with session.post(f"{hub.url}/installedapp/btn", data=click) as resp:
+        assert json.loads(await resp.text()) == {"status": "success"}  # it says so, but
+    internals = hub.state.dev.internals[RULE_MOTION]
+    assert not internals.state.get("stopped")  # the button did nothing
+    assert internals.version == version + 1  # a save happened instead
+    assert hub.state.dev.clicks[-1] == click
+
+
+async def test_app_records_carry_entity_escaped_names(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    hub.state.apps[RULE_MOTION].label = "Heat On <67"
+    config = await get_json(session, f"{hub.url}/installedapp/configure/json/{RULE_MOTION}")
+    status = await get_json(session, f"{hub.url}/installedapp/statusJson/{RULE_MOTION}")
+    record = await get_json(session, f"{hub.url}/installedapp/json/{RULE_MOTION}")
+    assert config["app"]["label"] == "Heat On &lt;67"
+    assert status["installedApp"]["label"] == "Heat On &lt;67"
+    assert record["name"] == "Heat On &lt;67"

@@ -16,6 +16,7 @@ from .models import norm_id
 
 RM_PARENT_TYPES = ("Rule Machine",)
 VRB_TYPE = "Visual Rule Builder"
+_MARKUP_RE = re.compile(r"</?[A-Za-z][^<>]*>")
 _VRB_ID_RE = re.compile(r"HubitatRuleBuilder(20)?AppId\s*=\s*['\"]?(\d+)")
 
 
@@ -66,9 +67,10 @@ def app_name_text(text: Any) -> str:
 
     The hub stores user-typed names entity-escaped (a rule named ``Heat On <67`` reads back
     as ``Heat On &lt;67``: KP), and some answers carry markup (a Rule Machine rule's
-    ``(Paused)`` decoration). Tags go first so a decoded ``<`` is never taken for a tag.
+    ``(Paused)`` decoration). Tags go first so a decoded ``<`` is never taken for a tag, and
+    only tags are removed (``/hub2/appsList`` sends ``Heat On <67`` already decoded: KP).
     """
-    return html.unescape(re.sub(r"<[^>]+>", "", str(text or ""))).strip()
+    return html.unescape(_MARKUP_RE.sub("", str(text or ""))).strip()
 
 
 _NAME_KEYS = ("name", "label", "trueLabel")
@@ -122,6 +124,14 @@ def _app_not_found(app_id: str) -> HubNotFoundError:
     return HubNotFoundError(f"No installed app with id {app_id}", subject="app")
 
 
+def parse_config_page(data: Any, app_id: str) -> dict[str, Any]:
+    """A configure/json answer with the app's names cleaned; not an app page: not found."""
+    if not isinstance(data, dict) or not data.get("app"):
+        raise _app_not_found(app_id)
+    _decode_names(data["app"])
+    return data
+
+
 async def fetch_config_page(client: HubClient, app_id: str, page: str | None) -> dict[str, Any]:
     """``/installedapp/configure/json/<id>[/<page>]`` (the app's names decoded)."""
     path = f"/installedapp/configure/json/{quote(app_id, safe='')}"
@@ -131,10 +141,7 @@ async def fetch_config_page(client: HubClient, app_id: str, page: str | None) ->
         data = await client.get_json(path)
     except HubNotFoundError as err:
         raise _app_not_found(app_id) from err
-    if not isinstance(data, dict) or not data.get("app"):
-        raise _app_not_found(app_id)
-    _decode_names(data["app"])
-    return data
+    return parse_config_page(data, app_id)
 
 
 def maybe_json(value: Any) -> Any:
@@ -155,12 +162,9 @@ async def fetch_app_json(client: HubClient, app_id: str) -> dict[str, Any]:
     return data
 
 
-async def fetch_status(client: HubClient, app_id: str) -> dict[str, Any]:
-    """``/installedapp/statusJson/<id>`` with ``appState`` as a dict (JSON strings parsed)."""
-    try:
-        data = await client.get_json(f"/installedapp/statusJson/{quote(app_id, safe='')}")
-    except HubNotFoundError as err:
-        raise _app_not_found(app_id) from err
+def parse_status(data: Any, app_id: str) -> dict[str, Any]:
+    """A statusJson answer with ``appState`` as a dict (JSON strings parsed; the hub sends a
+    list of ``{name, value}``, older answers a map) and the app's names cleaned."""
     if not isinstance(data, dict):
         raise _app_not_found(app_id)
     state: dict[str, Any] = {}
@@ -174,6 +178,15 @@ async def fetch_status(client: HubClient, app_id: str) -> dict[str, Any]:
     data["appState"] = state
     _decode_names(data.get("installedApp"))
     return data
+
+
+async def fetch_status(client: HubClient, app_id: str) -> dict[str, Any]:
+    """``/installedapp/statusJson/<id>`` (see :func:`parse_status`)."""
+    try:
+        data = await client.get_json(f"/installedapp/statusJson/{quote(app_id, safe='')}")
+    except HubNotFoundError as err:
+        raise _app_not_found(app_id) from err
+    return parse_status(data, app_id)
 
 
 async def set_app_disabled(client: HubClient, app_id: str, disabled: bool) -> None:
