@@ -9,7 +9,9 @@ a settings save (KP, live capture): the button does nothing, the answer says suc
 click's form is kept in ``state.dev.clicks``. App names and labels are stored entity-escaped in
 configure/json, statusJson and ``/installedapp/json`` (``Heat On &lt;67``, KP);
 ``/installedapp/disable`` answers ``{"success": true}``;
-deletes answer ``302 Location: /installedapp/list`` (an HTML page) and remove the children too;
+``forcedelete/<id>/quiet`` answers ``302 Location: /installedapp/list`` (an HTML page: the hub
+UI navigates there) and ``delete/<id>`` answers ``{"success": bool, "message"}`` (the hub UI's
+Remove reads it); both remove the children too;
 a new Visual Rule from ``/app/createVisualRuleBuilderRule`` is announced as
 ``HubitatRuleBuilderAppId`` (the classic format) in the returned HTML.
 
@@ -76,7 +78,7 @@ def setup(app: web.Application, r: AppRoutes) -> None:
     add.add_post("/installedapp/btn", r.button)
     add.add_get("/installedapp/forcedelete/{id}/quiet", r.force_delete)
     add.add_post("/installedapp/forcedelete/{id}/quiet", r.force_delete)
-    add.add_get("/installedapp/delete/{id}", r.force_delete)
+    add.add_get("/installedapp/delete/{id}", r.delete)
     add.add_get("/installedapp/list", r.list_page)
     add.add_get("/installedapp/direct/swapDevice", r.swap_direct)
     add.add_get("/installedapp/create/{type_id}", r.create_instance)
@@ -364,6 +366,21 @@ class AppRoutes(Routes):
         for d in self.st.devices.values():
             if app_id in d.apps_using:
                 d.apps_using.remove(app_id)
+
+    # knobs (tests set them): the soft delete refuses with this message and keeps the app;
+    # or it deletes and answers {"success": false} anyway
+    delete_refusal: str | None = None
+    delete_lies: bool = False
+
+    async def delete(self, request: web.Request) -> web.StreamResponse:
+        """The hub UI's Remove: JSON ``{success, message}`` (hub UI: vue-hub2.min.js)."""
+        app = self._app(request)
+        if app is None:
+            return self.http.result(False, "App not found")
+        if self.delete_refusal is not None:
+            return self.http.result(False, self.delete_refusal)
+        self._remove(app.id)
+        return self.http.result(not self.delete_lies, "Error" if self.delete_lies else None)
 
     async def force_delete(self, request: web.Request) -> web.StreamResponse:
         app = self._app(request)

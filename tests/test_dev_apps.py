@@ -8,6 +8,7 @@ import json
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.hub.answers import check_success
 from custom_components.hubitat_dev_tools.hub.app_page import check_page_answer, parse_page
 from custom_components.hubitat_dev_tools.hub.apps import (
     app_name_text,
@@ -306,3 +307,29 @@ async def test_entity_escaped_app_names_are_shown_decoded(
     assert names[str(RULE_MOTION)] == "Heat On <67 & rising"
     got = await call_tool("hub_get_app", {"app_id": RULE_MOTION})
     assert got.data["label"] == "Heat On <67 & rising", got.data
+
+
+async def test_soft_delete_reads_the_answer_and_decides_by_the_effect(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    fixture = load_fixture("apps/delete").answer
+    check_success(fixture, "delete app 1")  # the hub UI's success: no refusal
+    with pytest.raises(HubRefusedError, match="in use"):
+        check_success({"success": False, "message": "App is in use"}, "delete app 1")
+    hub.mark_backup_now()
+    soft = await call_tool(
+        "hub_delete_app", {"app_id": RULE_GOODNIGHT, "confirm": True, "force": False}
+    )
+    assert not soft.error and soft.data["still_listed"] is False, soft.data
+    assert f"/installedapp/delete/{RULE_GOODNIGHT}" in [p for _m, p in hub.requests]
+    routes = hub.hubvar_routes.fallback  # the generic app routes
+    routes.delete_refusal = "App is in use"
+    refused = await call_tool(
+        "hub_delete_app", {"app_id": RULE_LEAK, "confirm": True, "force": False}
+    )
+    assert refused.error and "App is in use" in refused.data["message"], refused.data
+    assert RULE_LEAK in hub.state.apps
+    routes.delete_refusal, routes.delete_lies = None, True  # deletes, says it failed
+    done = await call_tool("hub_delete_app", {"app_id": RULE_LEAK, "confirm": True, "force": False})
+    assert not done.error and done.data["still_listed"] is False, done.data
+    assert RULE_LEAK not in hub.state.apps

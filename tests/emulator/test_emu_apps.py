@@ -156,3 +156,11 @@ async def test_app_records_carry_entity_escaped_names(
     assert config["app"]["label"] == "Heat On &lt;67"
     assert status["installedApp"]["label"] == "Heat On &lt;67"
     assert record["name"] == "Heat On &lt;67"
+
+
+async def test_soft_delete_answers_in_the_real_shape(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    answer = await get_json(session, f"{hub.url}/installedapp/delete/{RULE_LEAK}")
+    assert_same_shape("apps/delete", answer)
+    assert RULE_LEAK not in hub.state.apps

@@ -199,10 +199,22 @@ async def set_app_disabled(client: HubClient, app_id: str, disabled: bool) -> No
 
 
 async def delete_app(client: HubClient, app_id: str, *, force: bool) -> None:
-    """Force delete (``forcedelete/<id>/quiet``) or soft delete (``delete/<id>``)."""
+    """Force delete (``forcedelete/<id>/quiet``) or delete (``delete/<id>``).
+
+    The hub UI's Remove button GETs ``delete/<id>`` and reads ``{success, message}`` (a
+    refusal: :class:`HubRefusedError` with the hub's message); its rule editors navigate to
+    ``forcedelete/<id>/quiet``, a page whose body says nothing. Either way callers decide by
+    the effect (the app tree read again).
+    """
     sid = quote(app_id, safe="")
-    path = f"/installedapp/forcedelete/{sid}/quiet" if force else f"/installedapp/delete/{sid}"
-    await client.request("GET", path, expect="text", retry=False)
+    if force:
+        await client.request(
+            "GET", f"/installedapp/forcedelete/{sid}/quiet", expect="text", retry=False
+        )
+        return
+    await client.request(
+        "GET", f"/installedapp/delete/{sid}", expect="any", retry=False, what=f"delete app {app_id}"
+    )
 
 
 _CONFIGURE_ID_RE = re.compile(r"/installedapp/configure/(\d+)")
