@@ -12,6 +12,8 @@ from custom_components.hubitat_dev_tools.hub.answers import check_success
 from custom_components.hubitat_dev_tools.hub.app_page import check_page_answer, parse_page
 from custom_components.hubitat_dev_tools.hub.apps import (
     app_name_text,
+    is_classic_visual_rule,
+    parse_rule_builder20,
     parse_app_tree,
     parse_config_page,
     parse_status,
@@ -333,3 +335,15 @@ async def test_soft_delete_reads_the_answer_and_decides_by_the_effect(
     done = await call_tool("hub_delete_app", {"app_id": RULE_LEAK, "confirm": True, "force": False})
     assert not done.error and done.data["still_listed"] is False, done.data
     assert RULE_LEAK not in hub.state.apps
+
+
+def test_visual_rule_answers_parse_the_real_shapes() -> None:
+    classic = load_fixture("apps/visual_rule").answer
+    assert is_classic_visual_rule(classic)
+    assert not is_classic_visual_rule({})  # an unknown id
+    assert not is_classic_visual_rule({"broken": False, "ruleText": []})  # an RM rule's state
+    graph = parse_rule_builder20(load_fixture("apps/visual_rule_graph").answer)
+    assert graph is not None and graph["validationErrors"] == ["Node 3 has no device"]
+    assert json.loads(graph["ruleJson"]) == {"nodes": [], "edges": []}
+    assert parse_rule_builder20({"success": False, "message": "not found"}) is None
+    check_success(load_fixture("apps/visual_rule_pause").answer, "pause rule 1")

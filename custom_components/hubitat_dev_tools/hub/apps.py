@@ -244,12 +244,30 @@ async def fetch_rule_builder(client: HubClient, app_id: str) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-async def fetch_rule_builder20(client: HubClient, app_id: str) -> dict[str, Any] | None:
-    """``/app/ruleBuilder20Json/<id>``: a graph Visual Rule, or None for any other id."""
-    data = await client.get_json(f"/app/ruleBuilder20Json/{quote(app_id, safe='')}")
+def is_classic_visual_rule(data: Any) -> bool:
+    """Whether a ruleBuilderJson answer is a classic Visual Rule: the hub UI takes it for one
+    only when ``whenNodes``, ``thenNodes`` and ``name`` are there (the endpoint answers any
+    app's raw state, and ``{}`` for an unknown id)."""
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("whenNodes"), list)
+        and isinstance(data.get("thenNodes"), list)
+        and bool(data.get("name"))
+    )
+
+
+def parse_rule_builder20(data: Any) -> dict[str, Any] | None:
+    """A ruleBuilder20Json answer: the graph rule ``{name, rulePaused, ruleJson,
+    validationErrors}``, or None (``{"success": false}``: not a graph rule)."""
     if not isinstance(data, dict) or data.get("success") is False:
         return None
     return data
+
+
+async def fetch_rule_builder20(client: HubClient, app_id: str) -> dict[str, Any] | None:
+    """``/app/ruleBuilder20Json/<id>``: a graph Visual Rule, or None for any other id."""
+    data = await client.get_json(f"/app/ruleBuilder20Json/{quote(app_id, safe='')}")
+    return parse_rule_builder20(data)
 
 
 async def save_visual_rule(client: HubClient, app_id: str, body: dict[str, Any]) -> None:
