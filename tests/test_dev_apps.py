@@ -13,9 +13,9 @@ from custom_components.hubitat_dev_tools.hub.app_page import check_page_answer, 
 from custom_components.hubitat_dev_tools.hub.apps import (
     app_name_text,
     is_classic_visual_rule,
-    parse_rule_builder20,
     parse_app_tree,
     parse_config_page,
+    parse_rule_builder20,
     parse_status,
 )
 from custom_components.hubitat_dev_tools.hub.errors import HubRefusedError

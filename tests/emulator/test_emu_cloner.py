@@ -10,6 +10,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.routes_cloner import CLONER_TYPE
 from hubitat_emulator.seed import RULE_MOTION
 
+from ..contract import assert_same_shape
 from .conftest import get_json
 
 
@@ -67,7 +68,7 @@ async def test_export_needs_the_view_inputs(
         "exportRuleButton.type": "button",
     }
     async with session.post(f"{hub.url}/installedapp/btn", data=click) as resp:
-        assert (await resp.json(content_type=None))["status"] == "success"
+        assert_same_shape("apps/button_click", await resp.json(content_type=None))
     stalled = dict(_source_form(cloner_id, hub))
     del stalled["ruleUpload.type"]  # the wrong view's fields: nothing happens
     async with session.post(f"{hub.url}/installedapp/update/json", data=stalled) as resp:

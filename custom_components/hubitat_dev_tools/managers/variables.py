@@ -185,13 +185,23 @@ class VariableManager:
         """Set a variable after checking the value against its type."""
         require_maker(self._client, "Setting hub variables")
         current = _variable(await api.fetch_variable(self._client, name))
-        text = coerce_variable(str(current["type"]), value, name)
-        updated = _variable(await api.set_variable(self._client, name, text))
+        vtype = str(current["type"])
+        text = coerce_variable(vtype, value, name)
+        await api.set_variable(self._client, name, text)
+        # no independent code shows this answer: the value read back decides
+        now = _variable(await api.fetch_variable(self._client, name))
+        wanted = _variable({"name": name, "type": vtype, "value": text})["value"]
+        if vtype != "datetime" and now["value"] != wanted:
+            raise HubBadResponseError(
+                f"The hub answered the change of hub variable '{name}' but it reads "
+                f"{now['value']!r}, not {wanted!r}.",
+                hint="Check the variable under Settings > Hub Variables on the hub.",
+            )
         return {
             "name": name,
             "type": current["type"],
             "previous": current["value"],
-            "value": updated["value"],
+            "value": now["value"],
         }
 
     async def _names(self) -> dict[str, str]:
