@@ -97,15 +97,20 @@ async def test_easy_dashboards(hub: HubEmulator, session: aiohttp.ClientSession)
     assert gone == {"success": True, "message": "deleted"}
 
 
+def bare_click(app_id: object, button: str) -> dict[str, str]:
+    """A button click as the hub UI posts it (``appUI.js``)."""
+    return {
+        "id": str(app_id),
+        "name": button,
+        f"settings[{button}]": "clicked",
+        f"{button}.type": "button",
+    }
+
+
 async def test_click_and_submit_answer_in_the_real_shape(
     hub: HubEmulator, session: aiohttp.ClientSession
 ) -> None:
-    click = {
-        "id": str(RULE_MOTION),
-        "name": "stopRule",
-        "settings[stopRule]": "clicked",
-        "stopRule.type": "button",
-    }
+    click = bare_click(RULE_MOTION, "stopRule")
     async with session.post(f"{hub.url}/installedapp/btn", data=click) as resp:
         assert_same_shape("apps/button_click", json.loads(await resp.text()))
     assert hub.state.dev.internals[RULE_MOTION].state["stopped"] is True
@@ -131,10 +136,7 @@ async def test_rule_machine_takes_a_click_with_page_context_for_a_save(
     internals = hub.state.dev.internals.get(RULE_MOTION)
     version = internals.version if internals else 1
     click = {
-        "id": str(RULE_MOTION),
-        "name": "stopRule",
-        "settings[stopRule]": "clicked",
-        "stopRule.type": "button",
+        **bare_click(RULE_MOTION, "stopRule"),
         "formAction": "update",
         "currentPage": "mainPage",
     }
