@@ -240,6 +240,8 @@ class AppRoutes(Routes):
         internals = self._internals(app)
         if name not in {b["name"] for b in internals.buttons}:
             return page_answer(self.http, False, f"No button {name}")
+        if name in self.dropped_buttons:
+            return page_answer(self.http, True)
         if app.type in RM_TYPES and "formAction" in form:
             # KP (live capture): page-context fields make Rule Machine take the click for a
             # settings save; the button's own action is dropped, the answer still says success
@@ -371,6 +373,9 @@ class AppRoutes(Routes):
     # or it deletes and answers {"success": false} anyway
     delete_refusal: str | None = None
     delete_lies: bool = False
+    # a hub that answers success and does nothing: these buttons, Visual Rule saves and pauses
+    dropped_buttons: frozenset[str] = frozenset()
+    drop_rule_writes: bool = False
 
     async def delete(self, request: web.Request) -> web.StreamResponse:
         """The hub UI's Remove: JSON ``{success, message}`` (hub UI: vue-hub2.min.js)."""
@@ -429,6 +434,8 @@ class AppRoutes(Routes):
             for k in keys
         ):
             return self.http.result(False, "Invalid rule definition")
+        if self.drop_rule_writes:
+            return self.http.json({"success": True})
         rule = self.dev.vrb[app.id]
         for key in ("name", "rulePaused", "whenNodes", "thenNodes", "elseNodes"):
             if key in body:
@@ -468,5 +475,7 @@ class AppRoutes(Routes):
         app = self._app(request)
         if app is None or app.id not in self.dev.vrb:
             return self.http.json({"success": False})
+        if self.drop_rule_writes:
+            return self.http.json({"success": True})
         self.dev.vrb[app.id]["rulePaused"] = request.match_info["paused"] == "true"
         return self.http.json({"success": True})

@@ -347,3 +347,19 @@ def test_visual_rule_answers_parse_the_real_shapes() -> None:
     assert json.loads(graph["ruleJson"]) == {"nodes": [], "edges": []}
     assert parse_rule_builder20({"success": False, "message": "not found"}) is None
     check_success(load_fixture("apps/visual_rule_pause").answer, "pause rule 1")
+
+
+async def test_rule_writes_are_decided_by_their_effect(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    routes = hub.hubvar_routes.fallback  # the generic app routes
+    routes.dropped_buttons = frozenset({"stopRule"})  # "success", and nothing happens
+    stop = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "stop"})
+    assert stop.error and stop.data["error"] == "hub_bad_response", stop.data
+    routes.drop_rule_writes = True
+    paused = await call_tool("hub_set_rule_paused", {"app_id": VRB_PORCH, "paused": True})
+    assert paused.error and paused.data["error"] == "hub_bad_response", paused.data
+    hub.mark_backup_now()
+    renamed = await call_tool("hub_update_visual_rule", {"app_id": VRB_PORCH, "name": "Renamed"})
+    assert renamed.error and "does not hold" in renamed.data["message"], renamed.data
+    assert hub.state.dev.vrb[VRB_PORCH]["name"] == "Porch light on motion"
