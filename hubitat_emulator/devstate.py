@@ -94,7 +94,7 @@ class AppInternals:
     page_title: str
     inputs: list[dict[str, Any]] = field(default_factory=list)
     paragraphs: list[str] = field(default_factory=list)
-    buttons: list[dict[str, str]] = field(default_factory=list)
+    buttons: list[dict[str, Any]] = field(default_factory=list)  # name, title[, submitOnChange]
     state: dict[str, Any] = field(default_factory=dict)
     subscriptions: list[str] = field(default_factory=list)
     version: int = 1
@@ -122,6 +122,8 @@ class DevState:
     # although it deleted / answers success although it kept the item.
     delete_answers_failure: bool = False
     delete_ignored: bool = False
+    # every /installedapp/btn form as posted (tests check what a click sends)
+    clicks: list[dict[str, str]] = field(default_factory=list)
 
     def items(self, kind: str) -> list[CodeItem]:
         return sorted((c for (k, _i), c in self.code.items() if k == kind), key=lambda c: c.id)

@@ -1,8 +1,17 @@
 """Installed apps, Rule Machine and Visual Rules (reference §12). Decisions: ``devstate.py``.
 
 More decisions: ``/installedapp/json/<missing>`` is a 404; ``/installedapp/btn`` answers
-``{"success": bool, "message"}``; ``/installedapp/disable`` answers ``{"success": true}``;
-deletes answer ``302 Location: /installedapp/list`` (an HTML page) and remove the children too;
+``{"status": "success"}`` and ``/installedapp/update/json`` the re-rendered page model with
+``"status": "success"`` (hub UI: ``appUI.js`` tests ``status == "success"`` on both); a
+refusal is ``{"status": "error", "message"}`` (its wording has no evidence: the client takes
+any other status as a refusal). A Rule Machine click that carries ``formAction`` is taken for
+a settings save (KP, live capture): the button does nothing, the answer says success. Every
+click's form is kept in ``state.dev.clicks``. App names and labels are stored entity-escaped in
+configure/json, statusJson and ``/installedapp/json`` (``Heat On &lt;67``, KP);
+``/installedapp/disable`` answers ``{"success": true}``;
+``forcedelete/<id>/quiet`` answers ``302 Location: /installedapp/list`` (an HTML page: the hub
+UI navigates there) and ``delete/<id>`` answers ``{"success": bool, "message"}`` (the hub UI's
+Remove reads it); both remove the children too;
 a new Visual Rule from ``/app/createVisualRuleBuilderRule`` is announced as
 ``HubitatRuleBuilderAppId`` (the classic format) in the returned HTML.
 
@@ -17,20 +26,46 @@ old device no app uses. Other ``create/<typeId>`` ids are 404 here.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from typing import Any
 
 from aiohttp import web
 
 from .devstate import APP_VRB, AppInternals
 from .model import App
-from .responses import redirect
+from .responses import Responses, redirect
 from .routes_common import Routes
 
 RM_TYPES = ("Rule-5.1", "Rule-5.0", "Rule-4.1", "Rule-4.0")
 SWAP_TYPE = "Swap Device"
 SWAP_TYPE_ID = 160
 VRB_TYPE = "Visual Rule Builder"
+
+
+def page_answer(http: Responses, ok: bool, message: str | None = None) -> web.Response:
+    """The answer of a click (or a refused settings submit): ``{"status": ...}``."""
+    if ok:
+        return http.json({"status": "success"})
+    return http.json({"status": "error", "message": message})
+
+
+def page_model_answer(http: Responses, page: dict[str, Any]) -> web.Response:
+    """A settings submit's answer: the re-rendered page model with ``status: success``."""
+    return http.json({"status": "success", **page})
+
+
+_MARKUP_RE = re.compile(r"(</?[A-Za-z][^<>]*>)")
+
+
+def escaped(name: str | None) -> str | None:
+    """A name as the hub keeps it in app records: the user's text entity-escaped
+    (``Heat On &lt;67``), the hub's own markup (``<b>``, a ``(Paused)`` span) left as is."""
+    if name is None:
+        return None
+    parts = _MARKUP_RE.split(name)
+    return "".join(p if i % 2 else html.escape(p, quote=False) for i, p in enumerate(parts))
 
 
 def setup(app: web.Application, r: AppRoutes) -> None:
@@ -43,7 +78,7 @@ def setup(app: web.Application, r: AppRoutes) -> None:
     add.add_post("/installedapp/btn", r.button)
     add.add_get("/installedapp/forcedelete/{id}/quiet", r.force_delete)
     add.add_post("/installedapp/forcedelete/{id}/quiet", r.force_delete)
-    add.add_get("/installedapp/delete/{id}", r.force_delete)
+    add.add_get("/installedapp/delete/{id}", r.delete)
     add.add_get("/installedapp/list", r.list_page)
     add.add_get("/installedapp/direct/swapDevice", r.swap_direct)
     add.add_get("/installedapp/create/{type_id}", r.create_instance)
@@ -71,7 +106,7 @@ class AppRoutes(Routes):
         return self.http.json(
             {
                 "id": app.id,
-                "name": app.label or app.name,
+                "name": escaped(app.label or app.name),
                 "type": app.type,
                 "disabled": app.disabled,
                 "user": app.user,
@@ -83,6 +118,10 @@ class AppRoutes(Routes):
         if app is None:
             return self.http.not_found()
         return self.http.json(self._render(app, request.match_info.get("page", "mainPage")))
+
+    def render_page(self, app: App, page: str) -> dict[str, Any]:
+        """The configure/json answer of ``page`` (the page model a submit answers too)."""
+        return self._render(app, page)
 
     def _render(self, app: App, page: str) -> dict[str, Any]:
         internals = self._internals(app)
@@ -102,7 +141,12 @@ class AppRoutes(Routes):
                 {
                     "title": "Controls",
                     "input": [
-                        {"name": b["name"], "type": "button", "title": b["title"]}
+                        {
+                            "name": b["name"],
+                            "type": "button",
+                            "title": b["title"],
+                            **({"submitOnChange": True} if b.get("submitOnChange") else {}),
+                        }
                         for b in internals.buttons
                     ],
                     "body": [],
@@ -113,8 +157,8 @@ class AppRoutes(Routes):
             "app": {
                 "id": app.id,
                 "name": app.name,
-                "label": app.label,
-                "trueLabel": app.true_label,
+                "label": escaped(app.label),
+                "trueLabel": escaped(app.true_label),
                 "installed": True,
                 "version": internals.version,
                 "parentAppId": app.parent_id,
@@ -124,6 +168,8 @@ class AppRoutes(Routes):
             "configPage": {
                 "name": page,
                 "title": internals.page_title,
+                "previousPage": None if page == "mainPage" else "mainPage",
+                "refreshInterval": 0,
                 "install": True,
                 "error": None,
                 "sections": sections,
@@ -147,7 +193,7 @@ class AppRoutes(Routes):
                 "installedApp": {
                     "id": app.id,
                     "name": app.name,
-                    "label": app.label,
+                    "label": escaped(app.label),
                     "systemAppType": not app.user,
                     "disabled": app.disabled,
                 },
@@ -186,13 +232,21 @@ class AppRoutes(Routes):
 
     async def button(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
+        self.dev.clicks.append({str(k): str(v) for k, v in form.items()})
         app = self.app_by_id(str(form.get("id", "")))
         name = str(form.get("name", ""))
         if app is None:
-            return self.http.result(False, "App not found")
+            return page_answer(self.http, False, "App not found")
         internals = self._internals(app)
         if name not in {b["name"] for b in internals.buttons}:
-            return self.http.result(False, f"No button {name}")
+            return page_answer(self.http, False, f"No button {name}")
+        if name in self.dropped_buttons:
+            return page_answer(self.http, True)
+        if app.type in RM_TYPES and "formAction" in form:
+            # KP (live capture): page-context fields make Rule Machine take the click for a
+            # settings save; the button's own action is dropped, the answer still says success
+            internals.version += 1
+            return page_answer(self.http, True)
         st = internals.state
         if name == "pausRule":
             st["paused"] = not st.get("paused")
@@ -201,11 +255,11 @@ class AppRoutes(Routes):
         elif app.type == SWAP_TYPE and name == "swapDevices":
             problem = self._swap(internals)
             if problem:
-                return self.http.result(False, problem)
+                return page_answer(self.http, False, problem)
         elif name == "runRuleAct":
             internals.runs += 1
             self.home.emit_app_event(app.id, "runRuleAct", internals.runs, "Actions run")
-        return self.http.result(True)
+        return page_answer(self.http, True)
 
     async def update(self, request: web.Request) -> web.StreamResponse:
         """The settings submit of a classic app page: known inputs take the posted values.
@@ -214,12 +268,12 @@ class AppRoutes(Routes):
         enums as the posted JSON text, device inputs as the id list (``deviceIdsForDeviceList``,
         and the devices' "in use by"). Names that are not inputs of the app are ignored. The
         answer is the re-rendered page, as for a form refresh; an unknown app gets
-        ``{"success": false}``.
+        ``{"status": "error"}``.
         """
         form = await request.post()
         app = self.app_by_id(str(form.get("id", "")))
         if app is None:
-            return self.http.result(False, "App not found")
+            return page_answer(self.http, False, "App not found")
         internals = self._internals(app)
         by_name = {i["name"]: i for i in internals.inputs}
         for key, value in form.items():
@@ -235,7 +289,9 @@ class AppRoutes(Routes):
             chosen = {i["name"]: i.get("value") for i in internals.inputs}
             if chosen.get("oldDev") and chosen.get("newDev"):
                 internals.buttons = [{"name": "swapDevices", "title": "Swap devices"}]
-        return self.http.json(self._render(app, str(form.get("currentPage") or "mainPage")))
+        return page_model_answer(
+            self.http, self._render(app, str(form.get("currentPage") or "mainPage"))
+        )
 
     # ------------------------------------------------------------------ Swap Device
 
@@ -313,6 +369,24 @@ class AppRoutes(Routes):
             if app_id in d.apps_using:
                 d.apps_using.remove(app_id)
 
+    # knobs (tests set them): the soft delete refuses with this message and keeps the app;
+    # or it deletes and answers {"success": false} anyway
+    delete_refusal: str | None = None
+    delete_lies: bool = False
+    # a hub that answers success and does nothing: these buttons, Visual Rule saves and pauses
+    dropped_buttons: frozenset[str] = frozenset()
+    drop_rule_writes: bool = False
+
+    async def delete(self, request: web.Request) -> web.StreamResponse:
+        """The hub UI's Remove: JSON ``{success, message}`` (hub UI: vue-hub2.min.js)."""
+        app = self._app(request)
+        if app is None:
+            return self.http.result(False, "App not found")
+        if self.delete_refusal is not None:
+            return self.http.result(False, self.delete_refusal)
+        self._remove(app.id)
+        return self.http.result(not self.delete_lies, "Error" if self.delete_lies else None)
+
     async def force_delete(self, request: web.Request) -> web.StreamResponse:
         app = self._app(request)
         if app is not None:
@@ -360,6 +434,8 @@ class AppRoutes(Routes):
             for k in keys
         ):
             return self.http.result(False, "Invalid rule definition")
+        if self.drop_rule_writes:
+            return self.http.json({"success": True})
         rule = self.dev.vrb[app.id]
         for key in ("name", "rulePaused", "whenNodes", "thenNodes", "elseNodes"):
             if key in body:
@@ -399,5 +475,7 @@ class AppRoutes(Routes):
         app = self._app(request)
         if app is None or app.id not in self.dev.vrb:
             return self.http.json({"success": False})
+        if self.drop_rule_writes:
+            return self.http.json({"success": True})
         self.dev.vrb[app.id]["rulePaused"] = request.match_info["paused"] == "true"
         return self.http.json({"success": True})

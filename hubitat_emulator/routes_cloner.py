@@ -65,6 +65,7 @@ from .devstate import AppInternals
 from .home import Home
 from .model import App
 from .responses import Responses, redirect
+from .routes_apps import page_answer, page_model_answer
 from .routes_common import AppPages, Routes
 
 CLONER_TYPE = "App Cloner"
@@ -198,10 +199,10 @@ class ClonerRoutes(Routes):
         s.clicks[name] = s.clicks.get(name, 0) + 1
         swallowable = name in ("cloneRuleButton", "importNow")
         if swallowable and self.knobs.swallow_first_click and s.clicks[name] == 1:
-            return self.http.result(True)
+            return page_answer(self.http, True)
         if s.seeded:
             s.pending = name
-        return self.http.result(True)
+        return page_answer(self.http, True)
 
     async def update(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
@@ -218,7 +219,7 @@ class ClonerRoutes(Routes):
         own_url = urlsplit(values.get("url", "")).path == f"/installedapp/configure/{s.id}/main"
         if not s.seeded or not own_url or not all(k in values for k in VIEW_INPUTS[s.view]):
             # the wrong view's fields (or a foreign page) stall the cloner silently
-            return self.http.json(self._page(s))
+            return page_model_answer(self.http, self._page(s))
         if s.view == "source" and upload and s.primed:
             if referrer == f"/installedapp/configure/{s.id}/main":
                 self._take_upload(s, upload)
@@ -244,7 +245,7 @@ class ClonerRoutes(Routes):
                 self._schedule_create(s)
                 if self.knobs.error_after_create:
                     return self.http.error(500, "Server Error")
-        return self.http.json(self._page(s, export_text=export_text))
+        return page_model_answer(self.http, self._page(s, export_text=export_text))
 
     def _schedule_create(self, s: ClonerSession) -> None:
         if self.knobs.slow_create <= 0:

@@ -1,16 +1,23 @@
 """The Hub Variables singleton app: the classic ``hubVar`` wizard (reference §10, §12.3).
 
-Decisions: ``GET /installedapp/direct/hubVariables`` installs the singleton on first visit and
-answers ``302 Location: /installedapp/configure/<id>`` (the same id every visit; the HTML page
-there is a stub). Its configure/json and statusJson come from the generic routes in
-``routes_apps.py`` (this module keeps its ``AppInternals`` current). ``POST /installedapp/btn``
-for the singleton is handled here (other apps fall through to ``routes_apps``):
-``moreVar`` opens the add form, ``<name>`` + ``stateAttribute=deleteGV`` then ``delConfirm``
-deletes, ``dateTimeDone`` finishes a DateTime add. ``POST /installedapp/update/json`` with
-``settings[hbVar]``, ``settings[varType]`` (Number|Decimal|String|Boolean|DateTime) and
-``settings[varValue]`` (DateTime: ``varDate`` + ``varTime``) creates the variable once all are
-set; answers ``{"success": bool, "message"}``. Variables live in ``state.variables`` (what the
-Maker API ``/hubvariables`` serves); a create emits the usual ``variable:<name>`` event.
+Decisions (KP: ``libraries/mcp-variables-lib.groovy``): ``GET
+/installedapp/direct/hubVariables`` installs the singleton on first visit and answers ``302
+Location: /installedapp/configure/<id>`` (the same id every visit; the HTML page there is a
+stub). Its configure/json and statusJson come from the generic routes in ``routes_apps.py``
+(this module keeps its ``AppInternals`` current: the page's inputs reveal one another).
+``POST /installedapp/btn`` for the singleton is handled here (other apps fall through):
+``moreVar`` opens the add form (inputs ``hbVar`` and ``varType``), ``<name>`` +
+``stateAttribute=deleteGV`` then ``delConfirm`` deletes, ``dateTimeDone`` finishes a DateTime
+add. ``POST /installedapp/update/json`` takes only the fields the page shows at that moment
+(``varType`` reveals ``varValue``, or ``varDate`` + ``varTime`` for a DateTime; a field
+posted before it is shown is dropped, so one field per submit, in order, is what works);
+``varTime`` must be ``HH:mm``. The variable is created once ``varValue`` lands (DateTime: on
+``dateTimeDone``). Every submit and click moves the page's ``version`` on. With
+``drop_first_delete`` (default on: the real hub does it sometimes) the first
+``delConfirm`` for a variable is answered with success and does nothing; the second lands.
+Clicks answer ``{"status": "success"}``, submits the page model with it; refusals
+``{"status": "error", "message"}``. Variables live in ``state.variables`` (what the Maker API
+``/hubvariables`` serves); a create emits the usual ``variable:<name>`` event.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from .devstate import AppInternals
 from .home import Home
 from .model import App
 from .responses import Responses, redirect
-from .routes_apps import AppRoutes
+from .routes_apps import AppRoutes, page_answer, page_model_answer
 from .routes_common import Routes
 
 HUBVARS_TYPE = "Hub Variables"
@@ -38,6 +45,7 @@ WIZARD_TYPES = {
 }
 _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _SETTING_RE = re.compile(r"^settings\[(\w+)\]$")
+_CLOCK_RE = re.compile(r"^\d{2}:\d{2}$")
 
 
 def setup(app: web.Application, r: HubVarRoutes) -> None:
@@ -59,6 +67,9 @@ class HubVarRoutes(Routes):
         self.pending: dict[str, str] = {}  # wizard settings of the add form
         self.adding = False
         self.delete_name: str | None = None
+        self.drop_first_delete = True  # knob: the first delConfirm of a variable is dropped
+        self.dropped: set[str] = set()
+        self.submits: list[dict[str, str]] = []  # every settings submit, as posted
 
     def _singleton(self, *, install: bool) -> App | None:
         apps = self.apps
@@ -72,19 +83,54 @@ class HubVarRoutes(Routes):
         self._refresh(apps[new_id])
         return apps[new_id]
 
+    def _info(self, app: App) -> AppInternals:
+        return self.dev.internals.setdefault(app.id, AppInternals(page_title="Hub Variables"))
+
+    def _inputs(self) -> list[dict[str, Any]]:
+        """The add form's inputs as far as the wizard has got."""
+        if not self.adding:
+            return []
+        out: list[dict[str, Any]] = [
+            {"name": "hbVar", "type": "text", "title": "Variable name"},
+            {"name": "varType", "type": "enum", "title": "Type", "options": list(WIZARD_TYPES)},
+        ]
+        if self.pending.get("varType") == "DateTime":
+            out += [
+                {"name": "varDate", "type": "date", "title": "Date"},
+                {"name": "varTime", "type": "time", "title": "Time"},
+            ]
+        elif self.pending.get("varType") in WIZARD_TYPES:
+            out.append({"name": "varValue", "type": "textarea", "title": "Value"})
+        for inp in out:
+            inp["value"] = self.pending.get(inp["name"])
+        return out
+
     def _refresh(self, app: App) -> None:
-        info = self.dev.internals.setdefault(app.id, AppInternals(page_title="Hub Variables"))
+        info = self._info(app)
         variables = self.st.variables.values()
         info.paragraphs = [f"{v.name} ({v.type}): {v.value}" for v in variables]
-        info.buttons = [{"name": "moreVar", "title": "Create New Variable"}]
+        info.inputs = self._inputs()
+        buttons = [{"name": "moreVar", "title": "Create New Variable"}]
+        buttons += [{"name": v.name, "title": f"Delete {v.name}"} for v in variables]
+        if self.delete_name is not None:
+            buttons.append({"name": "delConfirm", "title": "Delete"})
+        if self.pending.get("varDate") and self.pending.get("varTime"):
+            buttons.append({"name": "dateTimeDone", "title": "Done"})
+        info.buttons = buttons
         info.state = {"adding": self.adding, "deleteGV": self.delete_name}
 
     def _ok(self, app: App) -> web.Response:
+        self._info(app).version += 1
         self._refresh(app)
-        return self.http.result(True)
+        return page_answer(self.http, True)
+
+    def _page(self, app: App, page: str) -> web.Response:
+        self._info(app).version += 1
+        self._refresh(app)
+        return page_model_answer(self.http, self.fallback.render_page(app, page))
 
     def _fail(self, message: str) -> web.Response:
-        return self.http.result(False, message)
+        return page_answer(self.http, False, message)
 
     async def direct(self, request: web.Request) -> web.StreamResponse:
         app = self._singleton(install=True)
@@ -106,6 +152,7 @@ class HubVarRoutes(Routes):
         app = self._singleton(install=False)
         if app is None or str(form.get("id", "")) != str(app.id):
             return await self.fallback.button(request)
+        self.dev.clicks.append({str(k): str(v) for k, v in form.items()})
         name = str(form.get("name", ""))
         attribute = str(form.get("stateAttribute", ""))
         if name == "moreVar":
@@ -117,16 +164,19 @@ class HubVarRoutes(Routes):
             self.delete_name = name
             return self._ok(app)
         if name == "delConfirm":
-            if self.delete_name is None:
+            doomed, self.delete_name = self.delete_name, None
+            if doomed is None:
                 return self._fail("Nothing to delete")
-            self.st.variables.pop(self.delete_name, None)
-            self.delete_name = None
+            if self.drop_first_delete and doomed not in self.dropped:
+                self.dropped.add(doomed)  # the hub's dropped first try: success, no effect
+                return self._ok(app)
+            self.st.variables.pop(doomed, None)
             return self._ok(app)
         if name == "dateTimeDone":
-            date, time = self.pending.get("varDate"), self.pending.get("varTime")
-            if not (date and time):
+            date, clock = self.pending.get("varDate"), self.pending.get("varTime")
+            if not (date and clock):
                 return self._fail("Set varDate and varTime first")
-            self.pending["varValue"] = f"{date}T{time}"
+            self.pending["varValue"] = f"{date}T{clock}:00"
             return self._create(app)
         return self._fail(f"No button {name}")
 
@@ -135,18 +185,23 @@ class HubVarRoutes(Routes):
         app = self._singleton(install=False)
         if app is None or str(form.get("id", "")) != str(app.id):
             return await self.fallback.update(request)
+        self.submits.append({str(k): str(v) for k, v in form.items()})
+        page = str(form.get("currentPage") or "mainPage")
+        shown = {inp["name"] for inp in self._inputs()}  # what the page showed when posted
         for key, value in form.items():
-            if m := _SETTING_RE.match(key):
-                self.pending[m.group(1)] = str(value)
-        if not self.adding:
-            return self._ok(app)
-        if self.pending.get("varType") == "DateTime" and "varValue" not in self.pending:
-            return self._ok(app)  # waits for varDate + varTime + dateTimeDone
-        if {"hbVar", "varType", "varValue"} <= self.pending.keys():
-            return self._create(app)
-        return self._ok(app)
+            m = _SETTING_RE.match(key)
+            if m is None or m.group(1) not in shown:
+                continue
+            if m.group(1) == "varTime" and not _CLOCK_RE.match(str(value)):
+                continue  # the time input takes HH:mm only
+            self.pending[m.group(1)] = str(value)
+        complete = {"hbVar", "varType", "varValue"} <= self.pending.keys()
+        if self.adding and self.pending.get("varType") != "DateTime" and complete:
+            return self._create(app, page=page)
+        return self._page(app, page)
 
-    def _create(self, app: App) -> web.Response:
+    def _create(self, app: App, *, page: str | None = None) -> web.Response:
+        """Create the pending variable; a submit (``page``) answers the page model."""
         name, wizard_type = self.pending.get("hbVar", ""), self.pending.get("varType", "")
         value: Any = self.pending.get("varValue", "")
         self.adding, self.pending = False, {}
@@ -164,7 +219,7 @@ class HubVarRoutes(Routes):
         except ValueError:
             return self._fail(f"Invalid {wizard_type} value '{value}'")
         self.home.set_variable(name, value, vtype=vtype)
-        return self._ok(app)
+        return self._ok(app) if page is None else self._page(app, page)
 
 
 _HubVarRoutes = HubVarRoutes  # the old name (tests patch it)

@@ -176,3 +176,41 @@ async def test_hub_error_is_reported(
     )
     assert result.error and result.data["error"] == "hub_bad_response"
     assert inputs(hub, RULE_MOTION)["origLabel"]["value"] == "Motion Lights - Kitchen"
+
+
+async def test_press_sends_the_bare_click_and_submits_after_a_submit_on_change_button(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    await call_tool("hub_get_app", {"app_id": RULE_MOTION})  # materialise the page internals
+    internals = hub.state.dev.internals[RULE_MOTION]
+    hub.state.dev.clicks.clear()
+    start = len(hub.requests)
+    result = await call_tool(
+        "hub_update_app_settings",
+        {"app_id": RULE_MOTION, "settings": {"origLabel": "x"}, "press": "stopRule"},
+    )
+    assert not result.error, result.data
+    assert internals.state["stopped"] is True  # a click with page context would not have
+    assert hub.state.dev.clicks == [
+        {
+            "id": str(RULE_MOTION),
+            "name": "stopRule",
+            "settings[stopRule]": "clicked",
+            "stopRule.type": "button",
+        }
+    ]
+    order = posts(hub, start)
+    assert order[-2:] == ["/installedapp/update/json", "/installedapp/btn"]
+    # a submitOnChange button: the click, then the page's submit (appUI.js changeSubmit)
+    internals.buttons.append({"name": "hasRule", "title": "Done", "submitOnChange": True})
+    start = len(hub.requests)
+    pressed = await call_tool(
+        "hub_update_app_settings", {"app_id": RULE_MOTION, "settings": {}, "press": "hasRule"}
+    )
+    assert not pressed.error, pressed.data
+    assert posts(hub, start)[-2:] == ["/installedapp/btn", "/installedapp/update/json"]
+    assert (
+        hub.state.dev.clicks[-1]["name"] == "hasRule"
+        and "formAction" not in (hub.state.dev.clicks[-1])
+    )

@@ -8,11 +8,23 @@ import json
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.hub.answers import check_success
+from custom_components.hubitat_dev_tools.hub.app_page import check_page_answer, parse_page
+from custom_components.hubitat_dev_tools.hub.apps import (
+    app_name_text,
+    is_classic_visual_rule,
+    parse_app_tree,
+    parse_config_page,
+    parse_rule_builder20,
+    parse_status,
+)
+from custom_components.hubitat_dev_tools.hub.errors import HubRefusedError
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH
 from hubitat_emulator.seed import APP_RULE_MACHINE, RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
 
 from .conftest import ToolCaller
+from .contract import load_fixture
 
 
 def writes(hub: HubEmulator) -> list[str]:
@@ -218,3 +230,136 @@ async def test_invalid_arguments_send_nothing(
     result = await call_tool(tool_name, {"bogus_argument": 1})
     assert result.error and result.data["error"] == "invalid_arguments"
     assert len(hub.requests) == before
+
+
+# ------------------------------------------------------------------ real-hub shapes
+
+
+def test_app_tree_parses_the_real_shape() -> None:
+    answer = load_fixture("apps/apps_list").answer
+    apps = {a.id: a for a in parse_app_tree(answer)}
+    assert apps["430"].parent_id == "21" and apps["430"].depth == 1
+    assert apps["21"].children == ["430"] and apps["430"].is_rm_rule
+    # markup removed, the name as the user typed it (decoded or not: both shapes are read)
+    assert apps["430"].name == "Heat On <67 (Paused)"
+    escaped = json.loads(json.dumps(answer).replace("Heat On <67", "Heat On &lt;67"))
+    assert {a.id: a.name for a in parse_app_tree(escaped)}["430"] == "Heat On <67 (Paused)"
+    assert app_name_text("a &amp;lt; b") == "a &lt; b"  # decoded once, never twice
+    assert app_name_text("<b>Mini split =&lt;73.6</b>") == "Mini split =<73.6"
+
+
+def test_config_page_and_status_parse_the_real_shapes() -> None:
+    config = parse_config_page(load_fixture("apps/configure_json").answer, "430")
+    assert config["app"]["label"] == "Heat On <67" and config["app"]["version"] == 12
+    inputs, buttons = parse_page(config)
+    assert set(inputs) == {"origLabel", "tDev0", "modes", "logging", "threshold"}
+    assert inputs["tDev0"].is_device and inputs["tDev0"].device_ids == [12]
+    assert list(buttons) == ["updateRule"] and not buttons["updateRule"].submit_on_change
+    status = parse_status(load_fixture("apps/status_json").answer, "430")
+    assert status["installedApp"]["label"] == "Heat On <67"
+    state = status["appState"]
+    assert state["manifests"] == {"a": 1} and state["stopped"] is False
+    assert state["allLocalVars"]["timeout"]["value"] == 300
+    # the older map shape of appState is read too
+    assert parse_status({"appState": {"x": "[1]"}}, "1")["appState"] == {"x": [1]}
+
+
+def test_click_and_submit_answers_decode_both_refusal_shapes() -> None:
+    ok = load_fixture("apps/button_click").answer
+    assert check_page_answer(ok, "press x") == ok
+    page = load_fixture("apps/settings_submit").answer
+    assert check_page_answer(page, "save")["configPage"]["name"] == "mainPage"
+    for refusal, reason in (
+        ({"status": "error", "message": "Invalid version"}, "Invalid version"),
+        ({"status": "failed"}, "status 'failed'"),
+        ({"success": False, "errorMessage": "nope"}, "nope"),
+        ({"status": "false", "success": "false"}, "no reason given"),
+    ):
+        with pytest.raises(HubRefusedError) as err:
+            check_page_answer(refusal, "press x")
+        assert reason in str(err.value), refusal
+    # no envelope at all (a page model alone, a text body) is not a refusal
+    assert check_page_answer("<html></html>", "press x") == "<html></html>"
+
+
+async def test_rule_buttons_send_only_what_the_hub_ui_sends(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    internals = hub.state.dev.internals[RULE_MOTION]
+    hub.state.dev.clicks.clear()
+    stop = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "stop"})
+    assert not stop.error and internals.state["stopped"] is True
+    # the emulator, like Rule Machine, would take page-context fields for a settings save
+    assert hub.state.dev.clicks == [
+        {
+            "id": str(RULE_MOTION),
+            "name": "stopRule",
+            "settings[stopRule]": "clicked",
+            "stopRule.type": "button",
+        }
+    ]
+
+
+async def test_entity_escaped_app_names_are_shown_decoded(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.state.apps[RULE_MOTION].label = "Heat On <67 & rising"
+    listed = await call_tool("hub_list_apps")
+    names = {a["app_id"]: a["name"] for a in listed.data["apps"]}
+    assert names[str(RULE_MOTION)] == "Heat On <67 & rising"
+    got = await call_tool("hub_get_app", {"app_id": RULE_MOTION})
+    assert got.data["label"] == "Heat On <67 & rising", got.data
+
+
+async def test_soft_delete_reads_the_answer_and_decides_by_the_effect(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    fixture = load_fixture("apps/delete").answer
+    check_success(fixture, "delete app 1")  # the hub UI's success: no refusal
+    with pytest.raises(HubRefusedError, match="in use"):
+        check_success({"success": False, "message": "App is in use"}, "delete app 1")
+    hub.mark_backup_now()
+    soft = await call_tool(
+        "hub_delete_app", {"app_id": RULE_GOODNIGHT, "confirm": True, "force": False}
+    )
+    assert not soft.error and soft.data["still_listed"] is False, soft.data
+    assert f"/installedapp/delete/{RULE_GOODNIGHT}" in [p for _m, p in hub.requests]
+    routes = hub.hubvar_routes.fallback  # the generic app routes
+    routes.delete_refusal = "App is in use"
+    refused = await call_tool(
+        "hub_delete_app", {"app_id": RULE_LEAK, "confirm": True, "force": False}
+    )
+    assert refused.error and "App is in use" in refused.data["message"], refused.data
+    assert RULE_LEAK in hub.state.apps
+    routes.delete_refusal, routes.delete_lies = None, True  # deletes, says it failed
+    done = await call_tool("hub_delete_app", {"app_id": RULE_LEAK, "confirm": True, "force": False})
+    assert not done.error and done.data["still_listed"] is False, done.data
+    assert RULE_LEAK not in hub.state.apps
+
+
+def test_visual_rule_answers_parse_the_real_shapes() -> None:
+    classic = load_fixture("apps/visual_rule").answer
+    assert is_classic_visual_rule(classic)
+    assert not is_classic_visual_rule({})  # an unknown id
+    assert not is_classic_visual_rule({"broken": False, "ruleText": []})  # an RM rule's state
+    graph = parse_rule_builder20(load_fixture("apps/visual_rule_graph").answer)
+    assert graph is not None and graph["validationErrors"] == ["Node 3 has no device"]
+    assert json.loads(graph["ruleJson"]) == {"nodes": [], "edges": []}
+    assert parse_rule_builder20({"success": False, "message": "not found"}) is None
+    check_success(load_fixture("apps/visual_rule_pause").answer, "pause rule 1")
+
+
+async def test_rule_writes_are_decided_by_their_effect(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    routes = hub.hubvar_routes.fallback  # the generic app routes
+    routes.dropped_buttons = frozenset({"stopRule"})  # "success", and nothing happens
+    stop = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "stop"})
+    assert stop.error and stop.data["error"] == "hub_bad_response", stop.data
+    routes.drop_rule_writes = True
+    paused = await call_tool("hub_set_rule_paused", {"app_id": VRB_PORCH, "paused": True})
+    assert paused.error and paused.data["error"] == "hub_bad_response", paused.data
+    hub.mark_backup_now()
+    renamed = await call_tool("hub_update_visual_rule", {"app_id": VRB_PORCH, "name": "Renamed"})
+    assert renamed.error and "does not hold" in renamed.data["message"], renamed.data
+    assert hub.state.dev.vrb[VRB_PORCH]["name"] == "Porch light on motion"

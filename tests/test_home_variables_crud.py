@@ -4,14 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiohttp
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.hub import variables_wizard
+from custom_components.hubitat_dev_tools.hub.app_page import parse_page
+from custom_components.hubitat_dev_tools.hub.apps import parse_config_page
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.routes_hubvars import _HubVarRoutes
 
 from .conftest import ToolCaller, add_entry, ok
+from .contract import assert_same_shape, load_fixture
 from .home_util import sent
+
+
+def _fields(submit: dict[str, str]) -> list[str]:
+    return [k[len("settings[") : -1] for k in submit if k.startswith("settings[")]
 
 
 def _rule_id(hub: HubEmulator) -> int:
@@ -118,7 +127,7 @@ async def test_hub_refusal_is_reported(
     call_tool: ToolCaller,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(_HubVarRoutes, "_create", lambda self, app: self._fail("Hub is busy"))
+    monkeypatch.setattr(_HubVarRoutes, "_create", lambda self, app, **_: self._fail("Hub is busy"))
     result = await call_tool(
         "hub_create_variable", {"name": "partyLevel", "type": "integer", "value": 3}
     )
@@ -135,3 +144,109 @@ async def test_crud_needs_maker(hass: Any, hub: HubEmulator, call_tool: ToolCall
     ):
         result = await call_tool(tool, args)
         assert result.error and result.data["error"] == "maker_api_required", tool
+
+
+async def test_wizard_posts_one_field_at_a_time_with_the_page_version(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    routes = hub.hubvar_routes
+    await ok(call_tool, "hub_create_variable", {"name": "level", "type": "integer", "value": 4})
+    assert [_fields(f) for f in routes.submits] == [["hbVar"], ["varType"], ["varValue"]]
+    versions = [int(f["version"]) for f in routes.submits]
+    assert versions == sorted(set(versions))  # each read afresh: the version moved on
+    for form in routes.submits:
+        assert form["currentPage"] == "hubVar" and form["formAction"] == "update"
+        assert form["pageBreadcrumbs"] == '["mainPage"]'
+    assert routes.submits[2]["varValue.type"] == "textarea"
+    assert routes.submits[1]["settings[varType]"] == "Number"
+    # the wizard's clicks carry the hubVar page context (KP's live-verified wizard)
+    more = next(c for c in hub.state.dev.clicks if c["name"] == "moreVar")
+    assert more["stateAttribute"] == "moreVar" and more["currentPage"] == "hubVar"
+    routes.submits.clear()
+    await ok(
+        call_tool,
+        "hub_create_variable",
+        {"name": "wakeAt", "type": "datetime", "value": "2026-06-27T10:30:45-06:00"},
+    )
+    assert [_fields(f) for f in routes.submits] == [
+        ["hbVar"],
+        ["varType"],
+        ["varDate"],
+        ["varTime"],
+    ]
+    assert routes.submits[2]["settings[varDate]"] == "2026-06-27"
+    assert routes.submits[3]["settings[varTime]"] == "10:30"  # HH:mm, as the wizard takes it
+    assert hub.state.dev.clicks[-1]["name"] == "dateTimeDone"
+    assert "wakeAt" in hub.variables
+
+
+async def test_wizard_page_has_the_real_shape(hub: HubEmulator, socket_enabled: None) -> None:
+    page = parse_config_page(load_fixture("variables/wizard_page").answer, "77")
+    inputs, buttons = parse_page(page)
+    assert list(inputs) == ["hbVar", "varType"] and "moreVar" in buttons
+    assert page["app"]["version"] == 5
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{hub.url}/installedapp/direct/hubVariables") as resp:
+            app_id = resp.url.path.rsplit("/", 1)[-1]
+        click = {"id": app_id, "name": "moreVar", "stateAttribute": "moreVar"}
+        async with session.post(f"{hub.url}/installedapp/btn", data=click) as resp:
+            assert_same_shape("apps/button_click", await resp.json(content_type=None))
+        url = f"{hub.url}/installedapp/configure/json/{app_id}/hubVar"
+        async with session.get(url) as resp:
+            assert_same_shape("variables/wizard_page", await resp.json(content_type=None))
+
+
+async def test_delete_copes_with_the_dropped_first_try(
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(variables_wizard, "EFFECT_WAIT", 0.4)
+    hub.mark_backup_now()
+    routes = hub.hubvar_routes
+    assert routes.drop_first_delete  # the emulator's default, as a real hub sometimes does
+    await ok(call_tool, "hub_delete_variable", {"name": "houseStatus", "confirm": True})
+    confirms = [c for c in hub.state.dev.clicks if c["name"] == "delConfirm"]
+    assert len(confirms) == 2 and "houseStatus" not in hub.variables
+    picks = [c for c in hub.state.dev.clicks if c.get("stateAttribute") == "deleteGV"]
+    assert [c["name"] for c in picks] == ["houseStatus", "houseStatus"]
+    # a hub that takes the first try: one sequence
+    routes.drop_first_delete = False
+    hub.state.dev.clicks.clear()
+    await ok(call_tool, "hub_delete_variable", {"name": "doorOpenCount", "confirm": True})
+    assert [c["name"] for c in hub.state.dev.clicks].count("delConfirm") == 1
+    # a hub that never deletes: reported after two tries, not as a success
+    monkeypatch.setattr(_HubVarRoutes, "button", _never_delete(_HubVarRoutes.button))
+    stuck = await call_tool("hub_delete_variable", {"name": "guestCount", "confirm": True})
+    assert stuck.error and stuck.data["error"] == "hub_bad_response", stuck.data
+    assert "still listed after 2 attempts" in stuck.data["message"]
+
+
+def _never_delete(button: Any) -> Any:
+    async def handler(self: Any, request: Any) -> Any:
+        form = await request.post()
+        if form.get("name") == "delConfirm":
+            return self.http.json({"status": "success"})
+        return await button(self, request)
+
+    return handler
+
+
+async def test_a_refusal_whose_effect_is_there_is_a_success(
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    create = _HubVarRoutes._create
+
+    def lying(self: Any, app: Any, **kw: Any) -> Any:
+        create(self, app, **kw)  # the variable is made ...
+        return self._fail("Something went wrong")  # ... and the answer says otherwise
+
+    monkeypatch.setattr(_HubVarRoutes, "_create", lying)
+    data = await ok(
+        call_tool, "hub_create_variable", {"name": "partyLevel", "type": "integer", "value": 3}
+    )
+    assert data["value"] == 3 and "partyLevel" in hub.variables

@@ -10,6 +10,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH
 from hubitat_emulator.seed import RULE_LEAK, RULE_MOTION
 
+from ..contract import assert_same_shape
 from .conftest import get_json
 
 
@@ -42,10 +43,10 @@ async def test_broken_flag_lags_until_rendered(
 async def test_buttons_disable_delete(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
     form = {"id": str(RULE_MOTION), "name": "pausRule", "settings[pausRule]": "clicked"}
     async with session.post(f"{hub.url}/installedapp/btn", data=form) as resp:
-        assert json.loads(await resp.text())["success"] is True
+        assert json.loads(await resp.text()) == {"status": "success"}
     assert hub.state.dev.internals[RULE_MOTION].state["paused"] is True
     async with session.post(f"{hub.url}/installedapp/btn", data={**form, "name": "x"}) as resp:
-        assert json.loads(await resp.text())["success"] is False
+        assert json.loads(await resp.text())["status"] != "success"
     body = {"id": APP_ANNOUNCER, "disable": True}
     async with session.post(f"{hub.url}/installedapp/disable", json=body) as resp:
         assert json.loads(await resp.text()) == {"success": True}
@@ -99,3 +100,74 @@ async def test_easy_dashboards(hub: HubEmulator, session: aiohttp.ClientSession)
     # the hub UI sends only the id; the real hub says success: false and deletes
     gone = await get_json(session, f"{hub.url}/dashboard/delete?id={new_id}")
     assert gone == {"success": False} and new_id not in hub.state.dev.easy_dashboards
+
+
+def bare_click(app_id: object, button: str) -> dict[str, str]:
+    """A button click as the hub UI posts it (``appUI.js``)."""
+    return {
+        "id": str(app_id),
+        "name": button,
+        f"settings[{button}]": "clicked",
+        f"{button}.type": "button",
+    }
+
+
+async def test_click_and_submit_answer_in_the_real_shape(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    click = bare_click(RULE_MOTION, "stopRule")
+    async with session.post(f"{hub.url}/installedapp/btn", data=click) as resp:
+        assert_same_shape("apps/button_click", json.loads(await resp.text()))
+    assert hub.state.dev.internals[RULE_MOTION].state["stopped"] is True
+    submit = {
+        "id": str(RULE_MOTION),
+        "version": "1",
+        "formAction": "update",
+        "currentPage": "mainPage",
+        "pageBreadcrumbs": "[]",
+        "settings[origLabel]": "Heat On <67",
+        "origLabel.type": "text",
+        "origLabel.multiple": "false",
+    }
+    async with session.post(f"{hub.url}/installedapp/update/json", data=submit) as resp:
+        page = json.loads(await resp.text())
+    assert_same_shape("apps/settings_submit", page)
+    assert page["status"] == "success" and page["settings"]["origLabel"] == "Heat On <67"
+
+
+async def test_rule_machine_takes_a_click_with_page_context_for_a_save(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    internals = hub.state.dev.internals.get(RULE_MOTION)
+    version = internals.version if internals else 1
+    click = {
+        **bare_click(RULE_MOTION, "stopRule"),
+        "formAction": "update",
+        "currentPage": "mainPage",
+    }
+    async with session.post(f"{hub.url}/installedapp/btn", data=click) as resp:
+        assert json.loads(await resp.text()) == {"status": "success"}  # it says so, but
+    internals = hub.state.dev.internals[RULE_MOTION]
+    assert not internals.state.get("stopped")  # the button did nothing
+    assert internals.version == version + 1  # a save happened instead
+    assert hub.state.dev.clicks[-1] == click
+
+
+async def test_app_records_carry_entity_escaped_names(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    hub.state.apps[RULE_MOTION].label = "Heat On <67"
+    config = await get_json(session, f"{hub.url}/installedapp/configure/json/{RULE_MOTION}")
+    status = await get_json(session, f"{hub.url}/installedapp/statusJson/{RULE_MOTION}")
+    record = await get_json(session, f"{hub.url}/installedapp/json/{RULE_MOTION}")
+    assert config["app"]["label"] == "Heat On &lt;67"
+    assert status["installedApp"]["label"] == "Heat On &lt;67"
+    assert record["name"] == "Heat On &lt;67"
+
+
+async def test_soft_delete_answers_in_the_real_shape(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    answer = await get_json(session, f"{hub.url}/installedapp/delete/{RULE_LEAK}")
+    assert_same_shape("apps/delete", answer)
+    assert RULE_LEAK not in hub.state.apps

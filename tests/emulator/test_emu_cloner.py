@@ -10,7 +10,9 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.routes_cloner import CLONER_TYPE
 from hubitat_emulator.seed import RULE_MOTION
 
+from ..contract import assert_same_shape
 from .conftest import get_json
+from .test_emu_apps import bare_click
 
 
 async def _open(hub: HubEmulator, session: aiohttp.ClientSession) -> tuple[int, str]:
@@ -60,14 +62,9 @@ async def test_export_needs_the_view_inputs(
     cloner_id, location = await _open(hub, session)
     async with session.get(f"{hub.url}{location}"):
         pass
-    click = {
-        "id": str(cloner_id),
-        "name": "exportRuleButton",
-        "settings[exportRuleButton]": "clicked",
-        "exportRuleButton.type": "button",
-    }
+    click = bare_click(cloner_id, "exportRuleButton")
     async with session.post(f"{hub.url}/installedapp/btn", data=click) as resp:
-        assert (await resp.json(content_type=None))["success"] is True
+        assert_same_shape("apps/button_click", await resp.json(content_type=None))
     stalled = dict(_source_form(cloner_id, hub))
     del stalled["ruleUpload.type"]  # the wrong view's fields: nothing happens
     async with session.post(f"{hub.url}/installedapp/update/json", data=stalled) as resp:

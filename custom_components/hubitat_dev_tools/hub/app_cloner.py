@@ -81,7 +81,7 @@ class ClonerPage(AppPage):
             **_CLONER_VIEWS[view],
             **(extras or {}),
         }
-        data = await self.post_update(form, what=None)
+        data = await self.post_update(form, what=f"refresh the App Cloner page (app {self.app_id})")
         if not isinstance(data, dict):
             raise HubBadResponseError(
                 f"The App Cloner (app {self.app_id}) answered a form refresh with no page"

@@ -4,15 +4,22 @@ settings submit, click its buttons, and run transient helper apps.
 Every driver of a classic app page (the settings editor, Rule Machine buttons, Swap Device,
 the Hub Variables wizard, the App Cloner) goes through :class:`AppPage`, so a fix to how a
 button is clicked or a submit is posted is made once. The forms are the ones the hub's own
-page sends:
+page (``appUI.js``) sends:
 
 * settings submit, ``POST /installedapp/update/json``: ``id``, ``version`` (versioned pages),
   ``formAction=update``, ``currentPage``, ``pageBreadcrumbs``, then per input
   ``settings[<name>]``, ``<name>.type``, ``<name>.multiple``, and ``deviceList`` naming the
-  device inputs;
-* button click, ``POST /installedapp/btn``: ``id``, ``name``, ``settings[<button>]=clicked``,
-  ``<button>.type=button``, with the page context (``formAction``, ``currentPage``,
-  ``pageBreadcrumbs``, ``version``) when the page's UI sends it, and ``stateAttribute``.
+  device inputs (the UI posts every field of the page's form, these hidden ones included);
+* button click, ``POST /installedapp/btn``: ONLY ``id``, ``name``, ``stateAttribute`` (when
+  the button has one), ``settings[<button>]=clicked`` and ``<button>.type=button``. KP's live
+  captures found that page-context fields in a click (``formAction``, ``currentPage``,
+  breadcrumbs) make Rule Machine treat it as a settings save, so a click carries them only
+  where a caller says a button needs them (``with_context=True``: KP's Hub Variables wizard
+  clicks, verified live on the ``hubVar`` page).
+
+Both answer ``{"status": "success", ...}`` (the page model, for update/json); a refusal is a
+``status`` other than success. :func:`check_page_answer` also accepts the
+``{"success": false}`` envelope, since sources disagree on how firmware words a refusal.
 """
 
 from __future__ import annotations
@@ -22,9 +29,10 @@ import logging
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Self
 
+from .answers import check_success, redact_snippet
 from .apps import delete_app, fetch_app_tree, fetch_config_page
 from .client import HubClient
-from .errors import HubError, HubRefusedError
+from .errors import HubError, HubRefusedError, failure_reason
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -66,10 +74,15 @@ class PageInput:
 
 @dataclass(frozen=True, slots=True)
 class PageButton:
-    """One button of a page (``title`` as the page gives it, markup included)."""
+    """One button of a page (``title`` as the page gives it, markup included).
+
+    ``submit_on_change``: the hub UI follows a click of such a button with the page's
+    settings submit (``appUI.js``: a ``submitOnChange`` button calls ``changeSubmit``).
+    """
 
     name: str
     title: str
+    submit_on_change: bool = False
 
 
 class Setting(NamedTuple):
@@ -101,10 +114,33 @@ def parse_page(config: dict[str, Any]) -> tuple[dict[str, PageInput], dict[str, 
             if not isinstance(inp, dict) or not isinstance(inp.get("name"), str):
                 continue
             if inp.get("type") == "button":
-                buttons[inp["name"]] = PageButton(inp["name"], str(inp.get("title") or ""))
+                buttons[inp["name"]] = PageButton(
+                    inp["name"],
+                    str(inp.get("title") or ""),
+                    submit_on_change=inp.get("submitOnChange") in (True, "true"),
+                )
             elif inp.get("type") not in _NOT_SETTABLE:
                 inputs[inp["name"]] = PageInput.from_json(inp)
     return inputs, buttons
+
+
+def check_page_answer(answer: Any, what: str) -> Any:
+    """The answer of a click or a settings submit, raising :class:`HubRefusedError` on a refusal.
+
+    Refusals: a ``status`` other than ``"success"`` (the hub UI's own test), or the
+    ``{"success": false}`` envelope. An answer with neither key (a page model alone, a text
+    body) is not a refusal: callers that must know decide by the effect.
+    """
+    check_success(answer, what)
+    if isinstance(answer, dict) and "status" in answer:
+        status = answer["status"]
+        if not (isinstance(status, str) and status.strip().lower() == "success"):
+            reason = failure_reason(answer) or f"status {str(status)[:60]!r}"
+            raise HubRefusedError(
+                f"The hub refused to {what}: {redact_snippet(reason)}",
+                reason=redact_snippet(reason),
+            )
+    return answer
 
 
 def breadcrumbs(page: str, root: str) -> str:
@@ -201,9 +237,10 @@ class AppPage:
     async def post_update(
         self, form: dict[str, str], *, what: str | None, subject: str | None = None
     ) -> Any:
-        """``POST /installedapp/update/json`` with a ready form."""
+        """``POST /installedapp/update/json`` with a ready form (``what=None``: not checked)."""
         try:
-            return await self.client.post_form("/installedapp/update/json", form, what=what)
+            answer = await self.client.post_form("/installedapp/update/json", form, check=False)
+            return answer if what is None else check_page_answer(answer, what)
         except HubRefusedError as err:
             if subject is not None:
                 err.subject = subject
@@ -212,7 +249,8 @@ class AppPage:
     def button_form(
         self, button: str, *, state_attribute: str | None = None, with_context: bool = False
     ) -> dict[str, str]:
-        """The click of ``button``, with this page's context when ``with_context``."""
+        """The click of ``button`` as the hub UI posts it; with this page's context (and
+        version) only when ``with_context``."""
         form = {
             "id": self.app_id,
             "name": button,
@@ -233,13 +271,29 @@ class AppPage:
         state_attribute: str | None = None,
         with_context: bool = False,
         what: str | None = None,
-    ) -> None:
-        """``POST /installedapp/btn``: click one of the page's buttons."""
-        await self.client.post_form(
+    ) -> Any:
+        """``POST /installedapp/btn``: click one of the page's buttons; return the answer.
+
+        The answer says ``{"status": "success"}`` when the hub took the click, not that the
+        click did what it should: callers that must know read the effect back.
+        """
+        answer = await self.client.post_form(
             "/installedapp/btn",
             self.button_form(button, state_attribute=state_attribute, with_context=with_context),
-            what=what or f"press {button} on app {self.app_id}",
+            check=False,
         )
+        return check_page_answer(answer, what or f"press {button} on app {self.app_id}")
+
+    async def press(self, button: str, *, what: str | None = None) -> None:
+        """Click one of the page's buttons as the hub UI does: the bare click, then, for a
+        ``submitOnChange`` button, the page's settings submit (no inputs changed)."""
+        await self.click(button, what=what)
+        known = self.buttons.get(button)
+        if known is not None and known.submit_on_change:
+            await self.reload()  # the click moved the app's version on
+            await self.post_update(
+                self.settings_form({}), what=what or f"press {button} on app {self.app_id}"
+            )
 
 
 class TransientApp:

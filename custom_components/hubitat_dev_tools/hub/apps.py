@@ -3,6 +3,7 @@ app pages are driven through ``app_page``."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from .models import norm_id
 
 RM_PARENT_TYPES = ("Rule Machine",)
 VRB_TYPE = "Visual Rule Builder"
+_MARKUP_RE = re.compile(r"</?[A-Za-z][^<>]*>")
 _VRB_ID_RE = re.compile(r"HubitatRuleBuilder(20)?AppId\s*=\s*['\"]?(\d+)")
 
 
@@ -60,8 +62,26 @@ class InstalledApp:
         return self.type == VRB_TYPE
 
 
-def _strip_html(text: Any) -> str:
-    return re.sub(r"<[^>]+>", "", str(text or "")).strip()
+def app_name_text(text: Any) -> str:
+    """An app name as the user typed it: markup removed, then HTML entities decoded.
+
+    The hub stores user-typed names entity-escaped (a rule named ``Heat On <67`` reads back
+    as ``Heat On &lt;67``: KP), and some answers carry markup (a Rule Machine rule's
+    ``(Paused)`` decoration). Tags go first so a decoded ``<`` is never taken for a tag, and
+    only tags are removed (``/hub2/appsList`` sends ``Heat On <67`` already decoded: KP).
+    """
+    return html.unescape(_MARKUP_RE.sub("", str(text or ""))).strip()
+
+
+_NAME_KEYS = ("name", "label", "trueLabel")
+
+
+def _decode_names(record: Any) -> None:
+    """Clean the name fields of one app record in place (configure/json, statusJson, json)."""
+    if isinstance(record, dict):
+        for key in _NAME_KEYS:
+            if isinstance(record.get(key), str):
+                record[key] = app_name_text(record[key])
 
 
 def parse_app_tree(payload: Any) -> list[InstalledApp]:
@@ -78,7 +98,7 @@ def parse_app_tree(payload: Any) -> list[InstalledApp]:
                 continue
             app = InstalledApp(
                 id=app_id,
-                name=_strip_html(data.get("name")) or f"app {app_id}",
+                name=app_name_text(data.get("name")) or f"app {app_id}",
                 type=str(data.get("type") or ""),
                 disabled=bool(data.get("disabled")),
                 user=bool(data.get("user")),
@@ -104,8 +124,16 @@ def _app_not_found(app_id: str) -> HubNotFoundError:
     return HubNotFoundError(f"No installed app with id {app_id}", subject="app")
 
 
+def parse_config_page(data: Any, app_id: str) -> dict[str, Any]:
+    """A configure/json answer with the app's names cleaned; not an app page: not found."""
+    if not isinstance(data, dict) or not data.get("app"):
+        raise _app_not_found(app_id)
+    _decode_names(data["app"])
+    return data
+
+
 async def fetch_config_page(client: HubClient, app_id: str, page: str | None) -> dict[str, Any]:
-    """``/installedapp/configure/json/<id>[/<page>]``."""
+    """``/installedapp/configure/json/<id>[/<page>]`` (the app's names decoded)."""
     path = f"/installedapp/configure/json/{quote(app_id, safe='')}"
     if page:
         path += f"/{quote(page, safe='')}"
@@ -113,9 +141,7 @@ async def fetch_config_page(client: HubClient, app_id: str, page: str | None) ->
         data = await client.get_json(path)
     except HubNotFoundError as err:
         raise _app_not_found(app_id) from err
-    if not isinstance(data, dict) or not data.get("app"):
-        raise _app_not_found(app_id)
-    return data
+    return parse_config_page(data, app_id)
 
 
 def maybe_json(value: Any) -> Any:
@@ -130,15 +156,15 @@ def maybe_json(value: Any) -> Any:
 async def fetch_app_json(client: HubClient, app_id: str) -> dict[str, Any]:
     """``/installedapp/json/<id>``: the app's record (label, disabled, ...); {} if odd."""
     data = await client.get_json(f"/installedapp/json/{quote(app_id, safe='')}")
-    return data if isinstance(data, dict) else {}
+    if not isinstance(data, dict):
+        return {}
+    _decode_names(data)
+    return data
 
 
-async def fetch_status(client: HubClient, app_id: str) -> dict[str, Any]:
-    """``/installedapp/statusJson/<id>`` with ``appState`` as a dict (JSON strings parsed)."""
-    try:
-        data = await client.get_json(f"/installedapp/statusJson/{quote(app_id, safe='')}")
-    except HubNotFoundError as err:
-        raise _app_not_found(app_id) from err
+def parse_status(data: Any, app_id: str) -> dict[str, Any]:
+    """A statusJson answer with ``appState`` as a dict (JSON strings parsed; the hub sends a
+    list of ``{name, value}``, older answers a map) and the app's names cleaned."""
     if not isinstance(data, dict):
         raise _app_not_found(app_id)
     state: dict[str, Any] = {}
@@ -150,7 +176,17 @@ async def fetch_status(client: HubClient, app_id: str) -> dict[str, Any]:
     elif isinstance(raw_state, dict):
         state = {k: maybe_json(v) for k, v in raw_state.items()}
     data["appState"] = state
+    _decode_names(data.get("installedApp"))
     return data
+
+
+async def fetch_status(client: HubClient, app_id: str) -> dict[str, Any]:
+    """``/installedapp/statusJson/<id>`` (see :func:`parse_status`)."""
+    try:
+        data = await client.get_json(f"/installedapp/statusJson/{quote(app_id, safe='')}")
+    except HubNotFoundError as err:
+        raise _app_not_found(app_id) from err
+    return parse_status(data, app_id)
 
 
 async def set_app_disabled(client: HubClient, app_id: str, disabled: bool) -> None:
@@ -163,10 +199,22 @@ async def set_app_disabled(client: HubClient, app_id: str, disabled: bool) -> No
 
 
 async def delete_app(client: HubClient, app_id: str, *, force: bool) -> None:
-    """Force delete (``forcedelete/<id>/quiet``) or soft delete (``delete/<id>``)."""
+    """Force delete (``forcedelete/<id>/quiet``) or delete (``delete/<id>``).
+
+    The hub UI's Remove button GETs ``delete/<id>`` and reads ``{success, message}`` (a
+    refusal: :class:`HubRefusedError` with the hub's message); its rule editors navigate to
+    ``forcedelete/<id>/quiet``, a page whose body says nothing. Either way callers decide by
+    the effect (the app tree read again).
+    """
     sid = quote(app_id, safe="")
-    path = f"/installedapp/forcedelete/{sid}/quiet" if force else f"/installedapp/delete/{sid}"
-    await client.request("GET", path, expect="text", retry=False)
+    if force:
+        await client.request(
+            "GET", f"/installedapp/forcedelete/{sid}/quiet", expect="text", retry=False
+        )
+        return
+    await client.request(
+        "GET", f"/installedapp/delete/{sid}", expect="any", retry=False, what=f"delete app {app_id}"
+    )
 
 
 _CONFIGURE_ID_RE = re.compile(r"/installedapp/configure/(\d+)")
@@ -196,12 +244,30 @@ async def fetch_rule_builder(client: HubClient, app_id: str) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-async def fetch_rule_builder20(client: HubClient, app_id: str) -> dict[str, Any] | None:
-    """``/app/ruleBuilder20Json/<id>``: a graph Visual Rule, or None for any other id."""
-    data = await client.get_json(f"/app/ruleBuilder20Json/{quote(app_id, safe='')}")
+def is_classic_visual_rule(data: Any) -> bool:
+    """Whether a ruleBuilderJson answer is a classic Visual Rule: the hub UI takes it for one
+    only when ``whenNodes``, ``thenNodes`` and ``name`` are there (the endpoint answers any
+    app's raw state, and ``{}`` for an unknown id)."""
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("whenNodes"), list)
+        and isinstance(data.get("thenNodes"), list)
+        and bool(data.get("name"))
+    )
+
+
+def parse_rule_builder20(data: Any) -> dict[str, Any] | None:
+    """A ruleBuilder20Json answer: the graph rule ``{name, rulePaused, ruleJson,
+    validationErrors}``, or None (``{"success": false}``: not a graph rule)."""
     if not isinstance(data, dict) or data.get("success") is False:
         return None
     return data
+
+
+async def fetch_rule_builder20(client: HubClient, app_id: str) -> dict[str, Any] | None:
+    """``/app/ruleBuilder20Json/<id>``: a graph Visual Rule, or None for any other id."""
+    data = await client.get_json(f"/app/ruleBuilder20Json/{quote(app_id, safe='')}")
+    return parse_rule_builder20(data)
 
 
 async def save_visual_rule(client: HubClient, app_id: str, body: dict[str, Any]) -> None:

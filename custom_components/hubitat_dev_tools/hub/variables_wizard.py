@@ -1,20 +1,48 @@
 """Creating and deleting hub variables through the hub's Hub Variables app (its wizard).
 
 The hub has no JSON endpoint for this: the hub's own UI drives the classic Hub Variables
-singleton app page by page, and so do we (through ``app_page``).
+singleton app page by page, and so do we (through ``app_page``). The sequence follows KP
+(``libraries/mcp-variables-lib.groovy``, verified live on firmware 2.5.0.x):
+
+* before each click the wizard is "primed" with a read of configure/json and statusJson (a
+  click on an unprimed wizard is silently ignored);
+* create: ``moreVar`` (``stateAttribute=moreVar``), then ONE field per settings submit, in
+  order ``hbVar``, ``varType``, then ``varValue`` (or ``varDate`` + ``varTime`` as ``HH:mm``
+  and the ``dateTimeDone`` click for a DateTime), each after re-reading
+  ``configure/json/<id>/hubVar`` and with that read's ``version`` (each field reveals the
+  next one);
+* delete: the variable's own button (``stateAttribute=deleteGV``), then ``delConfirm``; the
+  hub sometimes drops the first such sequence, so it is tried twice;
+* the answers say nothing reliable about the outcome: the effect (the variable listed by the
+  Maker API, or gone from it) is polled for about 2 s after each attempt, and decides.
+
+The wizard's clicks carry the ``hubVar`` page context (``formAction``, ``currentPage``,
+breadcrumbs, ``version``): KP's live-verified wizard sends them (the one place where a click
+needs more than the hub UI's bare click, see ``app_page``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from datetime import datetime
 from urllib.parse import quote
 
 from .app_page import AppPage, Setting
 from .apps import fetch_app_tree
 from .client import HubClient
-from .errors import HubBadResponseError
+from .errors import HubBadResponseError, HubRefusedError
+from .variables import fetch_variables
 
 HUBVARS_APP_TYPE = "Hub Variables"
 HUBVARS_PAGE = "hubVar"
+# settings[varType] -> the input type each field is posted with (KP)
+_FIELD_TYPES = {"hbVar": "text", "varType": "enum", "varValue": "textarea"}
+_DATE_TYPES = {"varDate": "date", "varTime": "time"}
+EFFECT_WAIT = 2.0  # seconds the effect of one attempt is polled for
+EFFECT_STEP = 0.3
+DELETE_ATTEMPTS = 2
 
 
 async def find_hub_variables_app(client: HubClient) -> str:
@@ -29,52 +57,124 @@ async def find_hub_variables_app(client: HubClient) -> str:
 
 
 async def prime_wizard(client: HubClient, app_id: str) -> None:
-    """GET configure/json + statusJson, as the hub UI does before a wizard action."""
+    """GET configure/json + statusJson, as KP does before every wizard click."""
     await client.get_json(f"/installedapp/configure/json/{quote(app_id, safe='')}")
     await client.get_json(f"/installedapp/statusJson/{quote(app_id, safe='')}")
 
 
 def wizard_page(client: HubClient, app_id: str) -> AppPage:
-    """The wizard's page: the UI posts on ``hubVar`` (under ``mainPage``) with no version."""
-    return AppPage(client, app_id, name=HUBVARS_PAGE, versioned=False)
+    """The wizard's page (``hubVar``, under ``mainPage``); read before each step."""
+    return AppPage(client, app_id, name=HUBVARS_PAGE)
 
 
 async def wizard_button(page: AppPage, button: str, state_attribute: str | None = None) -> None:
-    """Click a wizard button (with the hubVar page context)."""
+    """Prime the wizard, then click one of its buttons (with the hubVar page context)."""
+    await prime_wizard(page.client, page.app_id)
+    await page.reload()  # the version the click carries
     await page.click(
         button, state_attribute=state_attribute, with_context=True, what=f"click '{button}'"
     )
 
 
-async def wizard_settings(page: AppPage, settings: dict[str, str]) -> None:
-    """Post text settings (``varType`` is the wizard's one enum) on the hubVar page."""
-    fields = {
-        key: Setting(value, "enum" if key == "varType" else "text", False)
-        for key, value in settings.items()
-    }
-    await page.set(fields, what="save the variable", subject=None)
+async def wizard_field(page: AppPage, name: str, value: str, input_type: str) -> None:
+    """Re-read the hubVar page, then post ONE field with that read's version."""
+    await page.reload()
+    if name not in page.inputs:
+        listed = ", ".join(sorted(page.inputs)) or "none"
+        raise HubBadResponseError(
+            f"The Hub Variables page did not offer '{name}' (its inputs: {listed})",
+            hint="This firmware's Hub Variables wizard differs; report the firmware version.",
+        )
+    await page.set(
+        {name: Setting(value, input_type, False)},
+        what=f"save the variable's {name}",
+        subject=None,
+    )
 
 
-async def create_variable(client: HubClient, name: str, wizard_type: str, value: str) -> None:
-    """Create a hub variable through the wizard (moreVar, then the settings)."""
+async def wait_for(check: Callable[[], Awaitable[bool]], seconds: float | None = None) -> bool:
+    """Poll ``check`` (first at once, then every ``EFFECT_STEP``) for up to ``seconds``
+    (default ``EFFECT_WAIT``)."""
+    deadline = time.monotonic() + (EFFECT_WAIT if seconds is None else seconds)
+    while True:
+        if await check():
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        await asyncio.sleep(EFFECT_STEP)
+
+
+async def variable_listed(client: HubClient, name: str) -> bool:
+    """Whether the Maker API lists the variable ``name`` (the effect of the wizard)."""
+    return name in {str(v.get("name")) for v in await fetch_variables(client)}
+
+
+def date_time_fields(when: datetime) -> tuple[str, str]:
+    """``varDate`` and ``varTime`` of a date-time: its own wall clock, time as ``HH:mm``
+    (the wizard takes no seconds and no offset: the hub reads them in its time zone)."""
+    return when.strftime("%Y-%m-%d"), when.strftime("%H:%M")
+
+
+async def create_variable(
+    client: HubClient, name: str, wizard_type: str, value: str | datetime
+) -> None:
+    """Create a hub variable through the wizard; done when the Maker API lists it.
+
+    A refusal whose effect is there anyway counts as done; an answer of success with no
+    variable after the wait is a :class:`HubBadResponseError`.
+    """
     app_id = await find_hub_variables_app(client)
-    await prime_wizard(client, app_id)
     page = wizard_page(client, app_id)
-    await wizard_button(page, "moreVar", "moreVar")
-    if wizard_type == "DateTime":
-        date, _, time = value.partition("T")
-        await wizard_settings(page, {"hbVar": name, "varType": wizard_type, "varDate": date})
-        await wizard_settings(page, {"varTime": time})
-        await wizard_button(page, "dateTimeDone")
-        return
-    await wizard_settings(page, {"hbVar": name, "varType": wizard_type})
-    await wizard_settings(page, {"varValue": value})
+    try:
+        await wizard_button(page, "moreVar", "moreVar")
+        await wizard_field(page, "hbVar", name, _FIELD_TYPES["hbVar"])
+        await wizard_field(page, "varType", wizard_type, _FIELD_TYPES["varType"])
+        if isinstance(value, datetime):
+            date, clock = date_time_fields(value)
+            await wizard_field(page, "varDate", date, _DATE_TYPES["varDate"])
+            await wizard_field(page, "varTime", clock, _DATE_TYPES["varTime"])
+            await wizard_button(page, "dateTimeDone")
+        else:
+            await wizard_field(page, "varValue", value, _FIELD_TYPES["varValue"])
+    except HubRefusedError:
+        if await variable_listed(client, name):
+            return
+        raise
+    if not await wait_for(lambda: variable_listed(client, name)):
+        raise HubBadResponseError(
+            f"The hub accepted the wizard steps but '{name}' does not show in the Maker "
+            "API's hub variables.",
+            hint="Check Settings > Hub Variables on the hub; the Maker API instance may "
+            "not be allowed to see new variables.",
+        )
 
 
-async def delete_variable(client: HubClient, name: str) -> None:
-    """Delete a hub variable through the wizard (<name> as deleteGV, then delConfirm)."""
+async def delete_variable(client: HubClient, name: str) -> int:
+    """Delete a hub variable through the wizard; return the attempts it took.
+
+    Each attempt is the variable's delete button (``deleteGV``), then ``delConfirm``, then
+    up to ``EFFECT_WAIT`` seconds of polling for it to be gone. A refused click is not the
+    end: the effect decides.
+    """
     app_id = await find_hub_variables_app(client)
-    await prime_wizard(client, app_id)
     page = wizard_page(client, app_id)
-    await wizard_button(page, name, "deleteGV")
-    await wizard_button(page, "delConfirm")
+    refusal: HubRefusedError | None = None
+    for attempt in range(1, DELETE_ATTEMPTS + 1):
+        try:
+            await wizard_button(page, name, "deleteGV")
+            await wizard_button(page, "delConfirm")
+        except HubRefusedError as err:
+            refusal = err
+        if await wait_for(lambda: _gone(client, name)):
+            return attempt
+    if refusal is not None:
+        raise refusal
+    raise HubBadResponseError(
+        f"The hub accepted the wizard steps but '{name}' is still listed after "
+        f"{DELETE_ATTEMPTS} attempts.",
+        hint="Check Settings > Hub Variables on the hub.",
+    )
+
+
+async def _gone(client: HubClient, name: str) -> bool:
+    return not await variable_listed(client, name)

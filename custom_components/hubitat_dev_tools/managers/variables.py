@@ -185,13 +185,23 @@ class VariableManager:
         """Set a variable after checking the value against its type."""
         require_maker(self._client, "Setting hub variables")
         current = _variable(await api.fetch_variable(self._client, name))
-        text = coerce_variable(str(current["type"]), value, name)
-        updated = _variable(await api.set_variable(self._client, name, text))
+        vtype = str(current["type"])
+        text = coerce_variable(vtype, value, name)
+        await api.set_variable(self._client, name, text)
+        # no independent code shows this answer: the value read back decides
+        now = _variable(await api.fetch_variable(self._client, name))
+        wanted = _variable({"name": name, "type": vtype, "value": text})["value"]
+        if vtype != "datetime" and now["value"] != wanted:
+            raise HubBadResponseError(
+                f"The hub answered the change of hub variable '{name}' but it reads "
+                f"{now['value']!r}, not {wanted!r}.",
+                hint="Check the variable under Settings > Hub Variables on the hub.",
+            )
         return {
             "name": name,
             "type": current["type"],
             "previous": current["value"],
-            "value": updated["value"],
+            "value": now["value"],
         }
 
     async def _names(self) -> dict[str, str]:
@@ -211,25 +221,23 @@ class VariableManager:
         if vtype not in WIZARD_TYPES:
             raise ToolError(f"Unknown type '{vtype}'. Use one of {VARIABLE_TYPES}.")
         text = coerce_variable(vtype, value, clean)
-        if vtype == "datetime":
-            when = parse_hub_time(text)
-            assert when is not None  # coerce_variable checked it
-            text = when.isoformat(timespec="seconds")
         existing = (await self._names()).get(clean.lower())
         if existing is not None:
             raise ToolError(
                 f"A hub variable named '{existing}' already exists.",
                 hint="Change it with hub_set_variable, or pick another name.",
             )
-        await variables_wizard.create_variable(self._client, clean, WIZARD_TYPES[vtype], text)
+        when = parse_hub_time(text) if vtype == "datetime" else None
+        # the wizard waits for the Maker API to list it (the effect decides)
+        await variables_wizard.create_variable(
+            self._client, clean, WIZARD_TYPES[vtype], when if when is not None else text
+        )
         try:
             item = await api.fetch_variable(self._client, clean)
         except HubNotFoundError as err:
             raise HubBadResponseError(
-                f"The hub accepted the wizard steps but '{clean}' does not show in the Maker "
-                "API's hub variables.",
-                hint="Check Settings > Hub Variables on the hub; the Maker API instance may "
-                "not be allowed to see new variables.",
+                f"The hub lists '{clean}' but does not answer for it.",
+                hint="Check Settings > Hub Variables on the hub.",
             ) from err
         if self.cache is not None:
             self.cache.learn_variables([item])
@@ -269,14 +277,10 @@ class VariableManager:
                 hint="Change those rules first, or pass force=true if the user accepts "
                 "breaking them.",
             )
+        # tried twice (the hub sometimes drops the first try); done once it is gone
         await variables_wizard.delete_variable(self._client, name)
         if self.cache is not None:
             self.cache.variables.pop(name, None)
-        if name in {str(v.get("name")) for v in await api.fetch_variables(self._client)}:
-            raise HubBadResponseError(
-                f"The hub accepted the wizard steps but '{name}' is still listed.",
-                hint="Check Settings > Hub Variables on the hub.",
-            )
         out: DeletedVariable = {
             "name": name,
             "type": current["type"],

@@ -18,11 +18,11 @@ from ...hub.apps import (
 )
 from ...hub.client import HubClient
 from ...hub.devices import fetch_device_raw
-from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError
+from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError, HubRefusedError
 from ...redact import redact_document
 from ..confirm import require_confirm
 from ..item_backups import ItemBackups, SavedBackup
-from .page_model import bounded, summarize_page, text_of
+from .page_model import bounded, summarize_page
 
 if TYPE_CHECKING:
     from .cloner import AppCloner
@@ -150,7 +150,8 @@ class AppManager:
         out: dict[str, Any] = {
             "app_id": app_id,
             "name": info.get("name"),
-            "label": text_of(info.get("trueLabel") or info.get("label")) or None,
+            # hub/ has cleaned the names (markup removed, entities decoded)
+            "label": info.get("trueLabel") or info.get("label") or None,
             "type": app_type.get("name") if isinstance(app_type, dict) else app_type,
             "disabled": bool(info.get("disabled")),
             "parent_id": str(info["parentAppId"]) if info.get("parentAppId") else None,
@@ -244,8 +245,12 @@ class AppManager:
         backup = await self._backups.save(
             "installedapp", app_id, await self.snapshot(app), reason="before delete"
         )
-        await delete_app(self._client, app_id, force=force)
-        remaining = {a.id for a in await self.tree()}
+        try:
+            await delete_app(self._client, app_id, force=force)
+        except HubRefusedError:
+            if app_id in {a.id for a in await self.tree()}:
+                raise  # refused, and the app is still there
+        remaining = {a.id for a in await self.tree()}  # the effect decides
         if app_id in remaining and force:
             raise HubError(f"The hub still lists app {app_id} after deleting it")
         return {

@@ -281,6 +281,9 @@ class RuleManager:
         if stopped == want_stopped:
             return {"app_id": app_id, "name": app.name, "action": action, "unchanged": True}
         await AppPage(self._client, app_id).click("stopRule")
+        after = (await fetch_status(self._client, app_id))["appState"]  # the effect decides
+        if bool(after.get("stopped")) != want_stopped:
+            raise HubBadResponseError(f"Rule {app_id} did not change its stopped state")
         return {"app_id": app_id, "name": app.name, "action": action}
 
     async def set_paused(self, app_id: str, paused: bool) -> RulePaused:
@@ -288,6 +291,11 @@ class RuleManager:
         app = await self._rule(app_id)
         if app.is_visual_rule:
             await set_visual_rule_paused(self._client, app_id, paused)
+            now = await fetch_rule_builder20(self._client, app_id) or await fetch_rule_builder(
+                self._client, app_id
+            )
+            if "rulePaused" in now and bool(now["rulePaused"]) != paused:
+                raise HubBadResponseError(f"Visual Rule {app_id} did not change its pause state")
             return {"app_id": app_id, "name": app.name, "paused": paused}
         st = (await fetch_status(self._client, app_id))["appState"]
         if bool(st.get("paused")) == paused:
@@ -325,11 +333,27 @@ class RuleManager:
                     "does not write. The empty rule was removed.",
                     hint="Create the rule in the hub UI.",
                 )
-            await save_visual_rule(self._client, app_id, body)
+            await self._save_verified(app_id, body)
         except (HubError, ToolError):
             await delete_app(self._client, app_id, force=True)
             raise
         return {"app_id": app_id, "name": body.get("name")}
+
+    async def _save_verified(self, app_id: str, body: dict[str, Any]) -> None:
+        """Write a classic Visual Rule, then read it back: the name and the number of nodes
+        of each kind must be what was sent (the hub UI reads no answer to this save)."""
+        await save_visual_rule(self._client, app_id, body)
+        now = await fetch_rule_builder(self._client, app_id)
+
+        def counts(data: dict[str, Any]) -> list[int]:
+            return [len(v) if isinstance(v := data.get(k), list) else 0 for k in NODE_KEYS]
+
+        renamed = body.get("name") is not None and now.get("name") != body.get("name")
+        if renamed or counts(now) != counts(body):
+            raise HubBadResponseError(
+                f"The hub answered the save of Visual Rule {app_id} but does not hold the "
+                "definition sent."
+            )
 
     async def update_visual_rule(
         self, app_id: str, changes: dict[str, Any], *, confirm: bool = False
@@ -356,7 +380,7 @@ class RuleManager:
             reason="before update",
             series=True,
         )
-        await save_visual_rule(self._client, app_id, body)
+        await self._save_verified(app_id, body)
         self._backups.edited("visualrule", app_id, {"definition": body})
         return {"app_id": app_id, "name": body.get("name"), "item_backup": backup}
 

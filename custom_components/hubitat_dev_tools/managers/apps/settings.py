@@ -102,9 +102,9 @@ class AppSettingsManager:
         if fields:
             await form.set(fields)
         if press is not None:
-            if fields:  # the submit moved the page's version on: press with the new one
+            if fields:  # the submit re-rendered the page (its buttons, its version)
                 await form.reload()
-            await form.click(press, with_context=True)
+            await form.press(press)
         await form.reload()
         after = {"config": {"settings": form.config.get("settings")}}
         self._backups.edited("installedapp", app_id, after)  # what the next edit checks
