@@ -12,7 +12,11 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from custom_components.hubitat_dev_tools.hub.client import HubClient
-from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubTimeoutError
+from custom_components.hubitat_dev_tools.hub.errors import (
+    HubBadResponseError,
+    HubRefusedError,
+    HubTimeoutError,
+)
 from custom_components.hubitat_dev_tools.hub.firmware import UNKNOWN_PLATFORM, Platform
 from custom_components.hubitat_dev_tools.hub.radios import (
     js_param,
@@ -594,3 +598,25 @@ async def test_scan_timeout_is_a_clear_error() -> None:
         )
     ((path, timeout),) = slow.sent
     assert path == "/hub/zigbeeChannelScanJson" and 20 < cast(float, timeout) <= 28
+
+
+async def test_zwave_update_refused_but_applied_is_a_success() -> None:
+    details = dict(load_fixture("radios/zwave_details").answer)
+
+    class Refusing(FixtureClient):
+        async def request(self, method: str, path: str, **kw: Any) -> Any:
+            if path == "/hub/zwaveDetails/update":
+                self.sent.append((path, kw.get("params")))
+                details["longRangeChannel"] = 0  # the hub applied it ...
+                raise HubRefusedError("The hub refused to change the Z-Wave settings")
+            return await super().request(method, path, **kw)
+
+    fake = Refusing({"/hub/zwaveDetails/json": details})
+    result = await RadioManager(cast(HubClient, fake)).update_settings(
+        "zwave", {"long_range_channel": 0}
+    )
+    assert result["settings"] == {"long_range_channel": 0}  # ... so it is a success
+    assert fake.sent[1] == (
+        "/hub/zwaveDetails/update",
+        {"enabled": "true", "region": "USLR", "secureJoin": "1", "longRangeChannel": "0"},
+    )

@@ -508,12 +508,19 @@ async def update_radio_settings(
         enable = partial(enable_radio, client, radio, bool(changes["enabled"]))
         # on first, off last: the other settings are saved while the radio is on
         calls = [enable, *calls] if changes["enabled"] else [*calls, enable]
+    failure: HubRefusedError | HubTimeoutError | None = None
     for send in calls:
-        await send()
+        try:
+            await send()
+        except (HubRefusedError, HubTimeoutError) as err:
+            failure = err  # the effect decides: read it back before believing the answer
+            break
     after = await _read_back(client, radio, current, changes, deadline)
     now = {key: after.get(_SHOWN[key]) for key in changes}
     out: dict[str, Any] = {"radio": radio, "settings": now}
     not_kept = [k for k, v in changes.items() if now.get(k) != v]
+    if failure is not None and (not_kept or radio == "matter"):
+        raise failure
     if radio != "matter":
         collateral = _collateral(radio, current, after, changes)
         if not_kept or collateral:
