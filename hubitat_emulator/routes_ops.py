@@ -8,9 +8,10 @@
   controller (node 1); nodes in ``OpsState.failed_zwave_nodes`` are ``FAILED`` with old
   ``lastReceived``. ``/hub/zigbeeDetails/json`` lists Zigbee devices; Matter answers its
   details only when ``OpsState.matter`` is true (else 404, like hubs without Matter).
-* ``/hub/zwaveRepair2`` starts a repair that walks every node in ``OpsState.repair_step``
-  seconds per node; a second call while running answers ``{"success":false,"message":"Inclusion
-  or rebuild is already running"}``. ``/hub/zwaveRepair2Status`` answers ``{stage, html}``.
+* ``/hub/zwaveRepair2`` (C-7 and later) and ``/hub/zwaveRepair`` (``emu.state.model = "C-5"``)
+  start a repair that walks every node in ``OpsState.repair_step`` seconds per node; a second
+  call while running answers ``{"success":false,"message":"Inclusion or rebuild is already
+  running"}``. ``/hub/zwaveRepair2Status`` answers ``{stage, html}``.
 * ``POST /hub/shutdown`` takes the hub away until ``power_cycle()`` (or a very long time).
 * ``/hub/cloud/checkForUpdate`` answers ``UPDATE_AVAILABLE`` when ``OpsState.update_version``
   is set (with the owner's ``accountEmails``, like the real hub); ``updatePlatform`` installs it
@@ -23,13 +24,17 @@
   calls; starting one while the other or a repair runs is refused like the repair).
   ``/hub/zwaveExclude/status`` answers ``{"excluding": bool}``. Node calls take the form
   field ``zwaveNodeId`` (decimal) and refuse unknown nodes; ``nodeRemove`` removes only a
-  FAILED node, and its device with it. Zigbee reboot/rebuild/scan and Matter pairing answer
-  success (a scan fills ``/hub/zigbeeChannelScanJson``); ``openPairingWindow?node=`` answers
-  ``{success, setupCode}`` for a known Matter node. ``OpsState.radio_calls`` records them.
+  FAILED node, and its device with it. Zigbee reboot/rebuild and Matter pairing answer
+  success; ``/hub/zigbeeChannelScan`` is the UI's HTML page and ``zigbeeChannelScanJson``
+  runs the scan (``OpsState.channel_scan_s``) and answers a plain array;
+  ``openPairingWindow?node=`` answers ``{success, setupCode}`` for a known Matter node.
+  ``OpsState.radio_calls`` records them.
 * Radio settings (§17.2): ``/hub/<radio>/enable/<bool>``, Zigbee
   ``updateChannelAndPower`` (both parameters required; channel 11-26, power 1-20) and
-  ``updateSettings`` (both flags required), Z-Wave ``zwaveDetails/update`` (region ``US`` only,
-  long-range channel 0/1/255) change ``OpsState`` and show in the details reads.
+  ``updateSettings`` (both flags required), Z-Wave ``zwaveDetails/update`` (a FULL
+  replacement: a missing ``enabled`` turns Z-Wave off, a missing ``secureJoin`` resets it to
+  0) change ``OpsState`` and show in the details reads. The README's "Radios" evidence list
+  says which of these rest on the hub UI.
 """
 
 from __future__ import annotations
