@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 from typing import Any, cast
 
@@ -342,7 +343,7 @@ class FixtureClient:
         self, method: str, path: str, *, params: dict[str, str] | None = None, **_kw: Any
     ) -> Any:
         self.sent.append((path, params))
-        return self.answers[path]
+        return copy.deepcopy(self.answers[path])  # a fresh answer per request, like a hub
 
     async def get_json(self, path: str, params: dict[str, str] | None = None, **kw: Any) -> Any:
         return await self.request("GET", path, params=params, **kw)
@@ -620,3 +621,18 @@ async def test_zwave_update_refused_but_applied_is_a_success() -> None:
         "/hub/zwaveDetails/update",
         {"enabled": "true", "region": "USLR", "secureJoin": "1", "longRangeChannel": "0"},
     )
+
+
+async def test_zwave_update_that_resets_another_setting_is_a_failure() -> None:
+    details = dict(load_fixture("radios/zwave_details").answer)
+
+    class Resetting(FixtureClient):
+        async def request(self, method: str, path: str, **kw: Any) -> Any:
+            if path == "/hub/zwaveDetails/update":
+                details.update(longRangeChannel=1, secureJoin=0)  # a full replacement's harm
+                return {"success": True}
+            return await super().request(method, path, **kw)
+
+    manager = RadioManager(cast(HubClient, Resetting({"/hub/zwaveDetails/json": details})))
+    with pytest.raises(HubBadResponseError, match="secureJoin=0"):
+        await manager.update_settings("zwave", {"long_range_channel": 1})

@@ -630,7 +630,13 @@ async def _read_back(
 def _collateral(
     radio: str, before: dict[str, Any], after: dict[str, Any], changes: dict[str, Any]
 ) -> list[str]:
-    """Settings that changed though nobody asked (a full replacement that reset them)."""
+    """Settings that changed though nobody asked (a full replacement that reset them).
+
+    Not judged when the radio itself is switched: a radio turning on or off may show its
+    other settings differently.
+    """
+    if "enabled" in changes:
+        return []
     watched = {
         "zwave": ("enabled", "region", "secureJoin"),
         "zigbee": ("enabled", "channel", "powerLevel", "rebuildNetworkOnReboot",
