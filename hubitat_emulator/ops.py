@@ -38,7 +38,11 @@ class OpsState:
     zigbee_rebuild_on_reboot: bool = False
     zigbee_inactive_ping: bool = True
     zwave_long_range_channel: int = 0
-    channel_scan: list[dict[str, Any]] = field(default_factory=list)
+    zwave_region: str = "USLR"
+    zwave_secure_join: int = 1  # 0 locks/garage doors only, 1 all secure devices
+    settings_ignored: bool = False  # radio settings calls answer success and change nothing
+    channel_scan: list[dict[str, Any]] = field(default_factory=list)  # the last scan's rows
+    channel_scan_s: float = 0.2  # how long zigbeeChannelScanJson takes (a real hub: ~60 s)
     radio_calls: list[str] = field(default_factory=list)
 
     def scheduled_jobs(self) -> list[dict[str, Any]]:

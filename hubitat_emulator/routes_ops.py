@@ -8,9 +8,10 @@
   controller (node 1); nodes in ``OpsState.failed_zwave_nodes`` are ``FAILED`` with old
   ``lastReceived``. ``/hub/zigbeeDetails/json`` lists Zigbee devices; Matter answers its
   details only when ``OpsState.matter`` is true (else 404, like hubs without Matter).
-* ``/hub/zwaveRepair2`` starts a repair that walks every node in ``OpsState.repair_step``
-  seconds per node; a second call while running answers ``{"success":false,"message":"Inclusion
-  or rebuild is already running"}``. ``/hub/zwaveRepair2Status`` answers ``{stage, html}``.
+* ``/hub/zwaveRepair2`` (C-7 and later) and ``/hub/zwaveRepair`` (``emu.state.model = "C-5"``)
+  start a repair that walks every node in ``OpsState.repair_step`` seconds per node; a second
+  call while running answers ``{"success":false,"message":"Inclusion or rebuild is already
+  running"}``. ``/hub/zwaveRepair2Status`` answers ``{stage, html}``.
 * ``POST /hub/shutdown`` takes the hub away until ``power_cycle()`` (or a very long time).
 * ``/hub/cloud/checkForUpdate`` answers ``UPDATE_AVAILABLE`` when ``OpsState.update_version``
   is set (with the owner's ``accountEmails``, like the real hub); ``updatePlatform`` installs it
@@ -23,18 +24,23 @@
   calls; starting one while the other or a repair runs is refused like the repair).
   ``/hub/zwaveExclude/status`` answers ``{"excluding": bool}``. Node calls take the form
   field ``zwaveNodeId`` (decimal) and refuse unknown nodes; ``nodeRemove`` removes only a
-  FAILED node, and its device with it. Zigbee reboot/rebuild/scan and Matter pairing answer
-  success (a scan fills ``/hub/zigbeeChannelScanJson``); ``openPairingWindow?node=`` answers
-  ``{success, setupCode}`` for a known Matter node. ``OpsState.radio_calls`` records them.
+  FAILED node, and its device with it. Zigbee reboot/rebuild and Matter pairing answer
+  success; ``/hub/zigbeeChannelScan`` is the UI's HTML page and ``zigbeeChannelScanJson``
+  runs the scan (``OpsState.channel_scan_s``) and answers a plain array;
+  ``openPairingWindow?node=`` answers ``{success, setupCode}`` for a known Matter node.
+  ``OpsState.radio_calls`` records them.
 * Radio settings (§17.2): ``/hub/<radio>/enable/<bool>``, Zigbee
   ``updateChannelAndPower`` (both parameters required; channel 11-26, power 1-20) and
-  ``updateSettings`` (both flags required), Z-Wave ``zwaveDetails/update`` (region ``US`` only,
-  long-range channel 0/1/255) change ``OpsState`` and show in the details reads.
+  ``updateSettings`` (both flags required), Z-Wave ``zwaveDetails/update`` (a FULL
+  replacement: a missing ``enabled`` turns Z-Wave off, a missing ``secureJoin`` resets it to
+  0) change ``OpsState`` and show in the details reads. The README's "Radios" evidence list
+  says which of these rest on the hub UI.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -48,6 +54,16 @@ from .routes_common import ServerRoutes
 from .server import HubServer
 
 HEADER = "Date/time,Free OS,5m CPU avg,Total Java,Free Java,Direct Java"
+# the region codes the hub UI offers (vue-hub2.min.js regionOptions)
+ZWAVE_REGIONS = frozenset(
+    {"US", "USLR", "EU", "AU", "HK", "MY", "IN", "IL", "RU", "CN", "JP", "KR", "UNKNOWN"}
+)
+SCAN_PAGE = """<!DOCTYPE html>
+<html><head><title>Zigbee Channel Scan</title></head>
+<body><div id="app"></div>
+<script>fetch("/hub/zigbeeChannelScanJson").then(r => r.json())</script>
+</body></html>
+"""
 
 
 def setup(app: web.Application, home: Home, http: Responses, server: HubServer) -> None:
@@ -60,6 +76,7 @@ def setup(app: web.Application, home: Home, http: Responses, server: HubServer) 
     add.add_get("/hub/matterDetails/json", r.matter_details)
     add.add_get("/hub/zwaveTopology", r.zwave_topology)
     add.add_get("/hub/zwaveRepair2", r.zwave_repair)
+    add.add_get("/hub/zwaveRepair", r.zwave_repair_legacy)
     add.add_get("/hub/zwaveRepair2Status", r.zwave_repair_status)
     add.add_get("/hub/checkZwaveRepairRunning", r.zwave_repair_running)
     add.add_get("/hub/zwaveCancelRepair", r.zwave_repair_cancel)
@@ -77,7 +94,7 @@ def setup(app: web.Application, home: Home, http: Responses, server: HubServer) 
         add.add_post(path, r.zwave_node)
     add.add_get("/hub/rebootZigbeeRadio", r.zigbee_op)
     add.add_get("/hub/rebuildZigbeeNetwork", r.zigbee_op)
-    add.add_get("/hub/zigbeeChannelScan", r.zigbee_op)
+    add.add_get("/hub/zigbeeChannelScan", r.zigbee_scan_page)
     add.add_get("/hub/zigbeeChannelScanJson", r.zigbee_scan_json)
     add.add_get("/hub/matter/pair", r.matter_pair)
     add.add_get("/hub/matter/openPairingWindow", r.matter_window)
@@ -125,6 +142,11 @@ class _OpsRoutes(ServerRoutes):
 
     # ------------------------------------------------------------------ radios
 
+    def _modern_zwave(self) -> bool:
+        """A C-7 or later (``zwaveIP`` true); a C-5 (``emu.state.model = "C-5"``) is not."""
+        match = re.search(r"C-?(\d+)", self.st.model or "")
+        return match is None or int(match.group(1)) >= 7
+
     def _zwave_devices(self) -> list[Any]:
         return [
             d
@@ -165,12 +187,12 @@ class _OpsRoutes(ServerRoutes):
                     "security": "S2 Access Control" if "Lock" in d.driver.name else "None",
                     "route": f"01 -> {node:02X}" if node % 3 else f"01 -> 04 -> {node:02X}",
                     "listening": battery is None,
-                    "beaming": True,
                     "msgCount": 40 + node * 3,
                     "per": 12 if failed else node % 3,
                     "averageRtt": 900 if failed else 20 + node,
                     "lwrRssi": "-94 dBm" if failed else f"-{60 + node % 20} dBm",
                     "neighbors": 0 if failed else 3 + node % 4,
+                    "routeChanges": 4 if failed else node % 2,
                     "lastSent": last.isoformat(timespec="seconds"),
                     "lastReceived": last.isoformat(timespec="seconds"),
                     "batteryPercent": battery,
@@ -183,14 +205,15 @@ class _OpsRoutes(ServerRoutes):
                 "healthy": not self.ops.failed_zwave_nodes
                 and not self.ops.alerts.get("zwaveOffline"),
                 "zwaveJS": False,
+                "zwaveIP": self._modern_zwave(),
                 "firmwareVersion": self.ops.zwave_firmware,
-                "region": "US",
+                "region": self.ops.zwave_region,
                 "longRangeChannel": self.ops.zwave_long_range_channel,
                 "showRegion": True,
-                "secureJoin": True,
+                "showSecureJoin": True,
+                "secureJoin": self.ops.zwave_secure_join,
                 "updateInProgress": False,
                 "isRadioUpdateNeeded": False,
-                "zwaveIP": "",
                 "zwDevices": zw_devices,
                 "nodes": nodes,
             }
@@ -207,14 +230,12 @@ class _OpsRoutes(ServerRoutes):
                 {
                     "id": d.id,
                     "name": d.display_name,
-                    "type": d.driver.name,
                     "active": (now - last) < timedelta(hours=24),
                     "shortZigbeeId": d.dni,
                     "zigbeeId": d.zigbee_id,
                     "lastMessage": last.astimezone(HUB_TZ).strftime("%Y-%m-%d %H:%M:%S"),
                     "messageCount": 100 + d.id,
-                    "lastHopRssi": -55 - d.id % 30,
-                    "lastHopLqi": 255 - d.id % 60,
+                    "ping": d.id % 2 == 0,
                 }
             )
         offline = bool(self.ops.alerts.get("zigbeeOffline"))
@@ -233,6 +254,11 @@ class _OpsRoutes(ServerRoutes):
                 "powerLevels": list(range(1, 21)),
                 "firmwareUpdateInProgress": False,
                 "firmwareUpdateAvailable": False,
+                "showPowerSelection": True,
+                "showRebuildNetworkOnReboot": True,
+                "showInactiveDevicePing": True,
+                "showReboot": True,
+                "showRebuild": True,
                 "rebuildNetworkOnReboot": self.ops.zigbee_rebuild_on_reboot,
                 "inactiveDevicePingEnabled": self.ops.zigbee_inactive_ping,
                 "devices": devices,
@@ -246,14 +272,16 @@ class _OpsRoutes(ServerRoutes):
             {
                 "enabled": self.ops.radio_enabled["matter"],
                 "installed": True,
+                "installInProgress": False,
+                "installFailed": False,
+                "rebootRequired": False,
                 "networkState": "ONLINE",
-                "ipAddresses": ["fd00::1c2b:3aff:fe4d:5e6f"],
+                "ipAddresses": [{"interface": "eth0", "address": "fd00::1c2b:3aff:fe4d:5e6f"}],
                 "fabricId": "0x0000000000000001",
                 "devices": [
                     {
                         "nodeId": 3001,
                         "online": True,
-                        "dni": "MATTER-3001",
                         "id": None,
                         "uniqueId": "A1B2C3D4",
                         "manufacturer": "Eve Systems",
@@ -266,6 +294,8 @@ class _OpsRoutes(ServerRoutes):
         )
 
     async def zwave_topology(self, request: web.Request) -> web.StreamResponse:
+        if not self._modern_zwave():
+            return self.http.not_found()
         lines = [f"{int(d.dni, 16):02X}: 01" for d in self._zwave_devices()]
         return self.http.text("\n".join(lines) + "\n")
 
@@ -283,6 +313,17 @@ class _OpsRoutes(ServerRoutes):
             ops.repair_running = False
 
     async def zwave_repair(self, request: web.Request) -> web.StreamResponse:
+        if not self._modern_zwave():
+            return self.http.not_found()
+        return self._start_repair()
+
+    async def zwave_repair_legacy(self, request: web.Request) -> web.StreamResponse:
+        """A C-5's ``/hub/zwaveRepair`` (C-7 and later use ``zwaveRepair2``)."""
+        if self._modern_zwave():
+            return self.http.not_found()
+        return self._start_repair()
+
+    def _start_repair(self) -> web.Response:
         ops = self.ops
         if ops.repair_running:
             return self.http.json(
@@ -296,6 +337,8 @@ class _OpsRoutes(ServerRoutes):
         return self.http.result(True)
 
     async def zwave_repair_status(self, request: web.Request) -> web.StreamResponse:
+        if not self._modern_zwave():
+            return self.http.not_found()
         ops = self.ops
         if ops.repair_running:
             html = (
@@ -314,6 +357,8 @@ class _OpsRoutes(ServerRoutes):
         )
 
     async def zwave_repair_cancel(self, request: web.Request) -> web.StreamResponse:
+        if not self._modern_zwave():
+            return self.http.not_found()
         if self._repair is not None:
             self._repair.cancel()
         self.ops.repair_running = False
@@ -377,14 +422,30 @@ class _OpsRoutes(ServerRoutes):
         return self._ok(request.path)
 
     async def zigbee_op(self, request: web.Request) -> web.StreamResponse:
-        if request.path.endswith("ChannelScan"):
-            self.ops.channel_scan = [
-                {"channel": ch, "energy": 20 + (ch * 7) % 60} for ch in range(11, 27)
-            ]
         return self._ok(request.path)
 
+    async def zigbee_scan_page(self, request: web.Request) -> web.StreamResponse:
+        """The hub UI's scan page: HTML whose script asks ``zigbeeChannelScanJson``."""
+        return self.http.html_page(SCAN_PAGE)
+
     async def zigbee_scan_json(self, request: web.Request) -> web.StreamResponse:
-        return self.http.json({"results": self.ops.channel_scan})
+        """The scan itself: answers after ``ops.channel_scan_s`` (a real hub: about 60 s)."""
+        self.ops.radio_calls.append(request.path)
+        await asyncio.sleep(self.ops.channel_scan_s)
+        rows = []
+        for ch in range(11, 27):
+            if ch % 5 == 0:  # a neighbour's network heard on this channel
+                rows.append(
+                    {
+                        "channel": ch,
+                        "lastHopRssi": -60 - ch,
+                        "lastHopLqi": 200 - ch,
+                        "panId": f"{0x1A00 + ch:04X}",
+                        "extendedPanId": f"{0x00124B0000000000 + ch:016X}",
+                    }
+                )
+        self.ops.channel_scan = rows
+        return self.http.json(rows)
 
     async def matter_pair(self, request: web.Request) -> web.StreamResponse:
         if not self.ops.matter:
@@ -399,7 +460,8 @@ class _OpsRoutes(ServerRoutes):
             return self.http.not_found()
         if request.query.get("node") != "3001":
             return self._refuse("Matter node not found")
-        return self._ok(request.path, setupCode="34970112332")
+        self.ops.radio_calls.append(request.path)
+        return self.http.json({"success": True, "setupCode": "34970112332"})
 
     # ------------------------------------------------------------------ radio settings
 
@@ -418,6 +480,8 @@ class _OpsRoutes(ServerRoutes):
             return self._refuse("channel and powerLevel are required")
         if not 11 <= channel <= 26 or not 1 <= power <= 20:
             return self._refuse("Invalid channel or power level")
+        if self.ops.settings_ignored:
+            return self._ok(request.path)
         self.ops.zigbee_channel, self.ops.zigbee_power = channel, power
         return self._ok(request.path)
 
@@ -425,15 +489,27 @@ class _OpsRoutes(ServerRoutes):
         q = request.query
         if {"rebuildNetworkOnReboot", "inactiveDevicePingEnabled"} - q.keys():
             return self._refuse("Both settings are required")
+        if self.ops.settings_ignored:
+            return self._ok(request.path)
         self.ops.zigbee_rebuild_on_reboot = q["rebuildNetworkOnReboot"] == "true"
         self.ops.zigbee_inactive_ping = q["inactiveDevicePingEnabled"] == "true"
         return self._ok(request.path)
 
     async def zwave_update(self, request: web.Request) -> web.StreamResponse:
-        channel = request.query.get("longRangeChannel", "")
-        if request.query.get("region") != "US" or channel not in ("0", "1", "255"):
+        """A FULL replacement, like the real hub: what is missing is reset (off)."""
+        q = request.query
+        region = q.get("region", "")
+        channel = q.get("longRangeChannel")
+        if region not in ZWAVE_REGIONS or channel not in (None, "0", "1", "255"):
             return self._refuse("Invalid region or long range channel")
-        self.ops.zwave_long_range_channel = int(channel)
+        ops = self.ops
+        if ops.settings_ignored:
+            return self._ok(request.path)
+        ops.radio_enabled["zwave"] = q.get("enabled") == "true"
+        ops.zwave_secure_join = int(q["secureJoin"]) if q.get("secureJoin", "").isdigit() else 0
+        ops.zwave_region = region
+        if channel is not None:
+            ops.zwave_long_range_channel = int(channel)
         return self._ok(request.path)
 
     # ------------------------------------------------------------------ lifecycle

@@ -1,16 +1,34 @@
-"""Radio tools: details and the Z-Wave repair."""
+"""Radio tools: details, the Z-Wave repair, operations and settings (and their fixtures)."""
 
 from __future__ import annotations
 
 import asyncio
+import copy
+import time
+from typing import Any, cast
 
+import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
+from custom_components.hubitat_dev_tools.hub.client import HubClient
+from custom_components.hubitat_dev_tools.hub.errors import (
+    HubBadResponseError,
+    HubRefusedError,
+    HubTimeoutError,
+)
+from custom_components.hubitat_dev_tools.hub.firmware import UNKNOWN_PLATFORM, Platform
+from custom_components.hubitat_dev_tools.hub.radios import (
+    js_param,
+    parse_channel_scan,
+    zwave_repair_modern,
+)
+from custom_components.hubitat_dev_tools.managers.radios import RadioManager
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, add_entry, ok, refused
+from .contract import assert_same_shape, load_fixture
 
 
 def zwave_mode(hub: HubEmulator) -> str | None:
@@ -135,10 +153,15 @@ async def test_radio_action_validation_sends_nothing(
 async def test_zigbee_and_matter_actions(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    start = len(hub.requests)
     scan = await ok(
         call_tool, "hub_call_radio_action", {"radio": "zigbee", "action": "channel_scan"}
     )
-    assert [r["channel"] for r in scan["channel_scan"]] == list(range(11, 27))
+    # the rows of the hub's plain array (the emulator hears a network on 15, 20 and 25)
+    assert [r["channel"] for r in scan["channel_scan"]] == [15, 20, 25]
+    assert set(scan["channel_scan"][0]) == {"channel", "rssi", "lqi", "pan_id", "extended_pan_id"}
+    # only the JSON scan, once: never the HTML page the hub UI opens
+    assert [p for _m, p in hub.requests[start:]] == ["/hub/zigbeeChannelScanJson"]
     await ok(call_tool, "hub_call_radio_action", {"radio": "zigbee", "action": "rebuild_network"})
     paired = await ok(
         call_tool,
@@ -249,12 +272,19 @@ async def test_update_radio_settings(
     # the untouched half of each combined call was sent back as it was
     assert (ops.zigbee_channel, ops.zigbee_power) == (25, 8)
     assert (ops.zigbee_inactive_ping, ops.zigbee_rebuild_on_reboot) == (False, False)
+    start = len(hub.requests)
     lr = await ok(
         call_tool,
         "hub_update_radio_settings",
         {"radio": "zwave", "long_range_channel": 1, "confirm": True},
     )
     assert lr["settings"] == {"long_range_channel": 1} and ops.zwave_long_range_channel == 1
+    # the full set the hub UI sends, current values merged: Z-Wave and Secure Join stay on
+    sent = [p for _m, p in hub.requests[start:] if p.startswith("/hub/zwaveDetails/update")]
+    assert sent == [
+        "/hub/zwaveDetails/update?enabled=true&region=USLR&secureJoin=1&longRangeChannel=1"
+    ]
+    assert ops.radio_enabled["zwave"] is True and ops.zwave_secure_join == 1
     off = await ok(
         call_tool,
         "hub_update_radio_settings",
@@ -296,3 +326,313 @@ async def test_radio_trigger_is_not_retried(
     )
     assert result["error"] == "hub_bad_response"
     assert len([p for _m, p in hub.requests if p.startswith("/hub/startZwaveJoin")]) == 1
+
+
+# ---------------------------------------------------------------- contract fixtures
+
+
+class FixtureClient:
+    """Answers each path with a contract fixture's answer (no emulator involved)."""
+
+    def __init__(self, answers: dict[str, Any], platform: Platform = UNKNOWN_PLATFORM) -> None:
+        self.answers = answers
+        self.platform = platform
+        self.sent: list[tuple[str, dict[str, str] | None]] = []
+
+    async def request(
+        self, method: str, path: str, *, params: dict[str, str] | None = None, **_kw: Any
+    ) -> Any:
+        self.sent.append((path, params))
+        return copy.deepcopy(self.answers[path])  # a fresh answer per request, like a hub
+
+    async def get_json(self, path: str, params: dict[str, str] | None = None, **kw: Any) -> Any:
+        return await self.request("GET", path, params=params, **kw)
+
+    async def get_text(self, path: str, params: dict[str, str] | None = None, **kw: Any) -> Any:
+        return await self.request("GET", path, params=params, **kw)
+
+
+def fixture_manager(answers: dict[str, str], platform: Platform = UNKNOWN_PLATFORM) -> Any:
+    """A RadioManager over fixture answers (path -> fixture name); returns (manager, client)."""
+    fake = FixtureClient(
+        {
+            path: load_fixture(name).answer_text or load_fixture(name).answer
+            for path, name in answers.items()
+        },
+        platform,
+    )
+    return RadioManager(cast(HubClient, fake)), fake
+
+
+def test_channel_scan_parser_reads_both_shapes() -> None:
+    rows = parse_channel_scan(load_fixture("radios/zigbee_channel_scan").answer)
+    assert rows[0] == {
+        "channel": 15,
+        "rssi": -71,
+        "lqi": 188,
+        "pan_id": "1A0F",
+        "extended_pan_id": "00124B000000000F",
+    }
+    wrapped = {"results": load_fixture("radios/zigbee_channel_scan").answer}  # older reference
+    assert parse_channel_scan(wrapped) == rows
+    # the scan PAGE is HTML, not data: never read as a result
+    with pytest.raises(HubBadResponseError):
+        parse_channel_scan(load_fixture("radios/zigbee_channel_scan_page").answer_text)
+
+
+def test_repair_kind_follows_the_hub_flags_then_the_model() -> None:
+    details = load_fixture("radios/zwave_details").answer
+    assert zwave_repair_modern(details, Platform(model="C-5")) is True  # the flags win
+    flags_off = {**details, "zwaveIP": False, "zwaveJS": False}
+    assert zwave_repair_modern(flags_off, UNKNOWN_PLATFORM) is False
+    assert zwave_repair_modern({**flags_off, "zwaveJS": True}, UNKNOWN_PLATFORM) is True
+    no_flags = {k: v for k, v in details.items() if k not in ("zwaveIP", "zwaveJS")}
+    assert zwave_repair_modern(no_flags, Platform(model="C-5")) is False
+    assert zwave_repair_modern(no_flags, Platform(model="C-8 Pro")) is True
+    assert zwave_repair_modern(no_flags, UNKNOWN_PLATFORM) is True
+    # query values as the hub UI's URLSearchParams writes them
+    assert (js_param(True), js_param(False), js_param("USLR")) == ("true", "false", "USLR")
+    assert js_param(1) == js_param(1.0) == "1"
+
+
+async def test_radio_details_from_the_fixtures() -> None:
+    manager, _fake = fixture_manager(
+        {
+            "/hub/zwaveDetails/json": "radios/zwave_details",
+            "/hub/zwaveTopology": "radios/zwave_topology",
+            "/hub/zigbeeDetails/json": "radios/zigbee_details",
+            "/hub/matterDetails/json": "radios/matter_details",
+        }
+    )
+    data = await manager.details("all", None, True, 100)
+    zw, zb, mt = data["zwave"], data["zigbee"], data["matter"]
+    assert [n["node_id"] for n in zw["failed_nodes"]] == [13] and zw["secure_join"] == 1
+    assert zw["nodes"][0]["nodeId"] == 13 and zw["topology"].startswith("0C: 01")
+    assert zw["region"] == "USLR" and zw["long_range_channel"] == 255
+    assert zb["channel"] == 20 and zb["devices"][0]["shortZigbeeId"] == "8A1C"
+    assert mt["offline_devices"] == ["Desk Bulb"] and mt["device_count"] == 2
+
+
+async def test_repair_from_the_fixtures_modern_and_c5() -> None:
+    paths = {
+        "/hub/zwaveDetails/json": "radios/zwave_details",
+        "/hub/zwaveRepair2": "radios/zwave_repair_start",
+        "/hub/zwaveRepair2Status": "radios/zwave_repair_status",
+    }
+    manager, fake = fixture_manager(paths)
+    started = await manager.start_repair()
+    assert started["started"] is True and started["running"] is False  # the fixture: IDLE
+    assert ("/hub/zwaveRepair2", {"resetStats": "false", "maxHealth": "10"}) in fake.sent
+    # a C-5 (flags off): checkZwaveRepairRunning first, then zwaveRepair; status by the flag
+    legacy = {**load_fixture("radios/zwave_details").answer, "zwaveIP": False}
+    c5 = FixtureClient(
+        {
+            "/hub/zwaveDetails/json": legacy,
+            "/hub/checkZwaveRepairRunning": load_fixture("radios/zwave_repair_running").answer,
+            "/hub/zwaveRepair": load_fixture("radios/zwave_repair_start").answer,
+        }
+    )
+    started = await RadioManager(cast(HubClient, c5)).start_repair()
+    assert started["started"] is True and started["running"] is False
+    assert [p for p, _ in c5.sent] == [
+        "/hub/zwaveDetails/json",
+        "/hub/checkZwaveRepairRunning",
+        "/hub/zwaveRepair",
+        "/hub/checkZwaveRepairRunning",
+    ]
+
+
+async def test_matter_setup_code_from_the_fixture() -> None:
+    manager, fake = fixture_manager(
+        {
+            "/hub/matterDetails/json": "radios/matter_details",
+            "/hub/matter/openPairingWindow": "radios/matter_setup_code",
+        }
+    )
+    window = await manager.radio_action("matter", "open_pairing_window", 3001, None)
+    assert window["setup_code"] == "34970112332"
+    assert fake.sent[-1] == ("/hub/matter/openPairingWindow", {"node": "3001"})
+
+
+# ---------------------------------------------------------------- against the emulator
+
+
+async def test_write_answers_have_the_fixture_shapes(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{hub.url}/hub/zwaveRepair2?resetStats=false&maxHealth=10") as r:
+            assert_same_shape("radios/zwave_repair_start", await r.json(content_type=None))
+        async with session.get(f"{hub.url}/hub/matter/openPairingWindow?node=3001") as r:
+            assert_same_shape("radios/matter_setup_code", await r.json(content_type=None))
+
+
+async def test_zwave_repair_on_a_c5(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.state.model = "C-5"
+    hub.ops.repair_step = 0.2
+    start = len(hub.requests)
+    started = await ok(call_tool, "hub_start_zwave_repair")
+    assert started["started"] is True and started["running"] is True
+    sent = [p.split("?")[0] for _m, p in hub.requests[start:]]
+    assert "/hub/zwaveRepair" in sent and "/hub/zwaveRepair2" not in sent
+    again = await ok(call_tool, "hub_start_zwave_repair")
+    assert again["started"] is False
+    status = await ok(call_tool, "hub_get_zwave_repair_status")
+    assert status["running"] is True and status["stage"] is None
+    cancel = await refused(
+        call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "repair_cancel"}
+    )
+    assert cancel["error"] == "firmware_unsupported"
+    details = await ok(
+        call_tool, "hub_get_radio_details", {"radio": "zwave", "include_topology": True}
+    )
+    assert details["zwave"]["topology_unavailable"] == "firmware_unsupported"
+    assert not any(p.startswith("/hub/zwaveRepair2") for _m, p in hub.requests[start:])
+
+
+async def test_zwave_repair_modern_sends_what_the_hub_ui_sends(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    start = len(hub.requests)
+    await ok(call_tool, "hub_start_zwave_repair")
+    sent = [p for _m, p in hub.requests[start:]]
+    assert "/hub/zwaveRepair2?resetStats=false&maxHealth=10" in sent
+    assert "/hub/zwaveRepair" not in [p.split("?")[0] for p in sent]
+    await ok(call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "repair_cancel"})
+    assert hub.ops.repair_running is False
+
+
+async def test_channel_scan_waits_within_the_call_budget_and_is_not_retried(
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from custom_components.hubitat_dev_tools.tools import base
+
+    monkeypatch.setattr(base, "CALL_BUDGET_S", 4.0)  # leaves the scan 2 s
+    hub.ops.channel_scan_s = 1.0
+    began = time.monotonic()
+    scan = await ok(
+        call_tool, "hub_call_radio_action", {"radio": "zigbee", "action": "channel_scan"}
+    )
+    assert scan["channel_scan"] and time.monotonic() - began >= 1.0
+    hub.ops.channel_scan_s = 2.6
+    start = len(hub.requests)
+    slow = await refused(
+        call_tool, "hub_call_radio_action", {"radio": "zigbee", "action": "channel_scan"}
+    )
+    assert slow["error"] == "hub_timeout" and "about a minute" in slow["message"]
+    assert [p for _m, p in hub.requests[start:]] == ["/hub/zigbeeChannelScanJson"]
+    await asyncio.sleep(1.0)  # the emulated scan ends (a real hub keeps scanning too)
+
+
+async def test_channel_scan_with_hub_security_is_no_auth_error(
+    hass: HomeAssistant, secure_hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    await add_entry(hass, secure_hub)
+    scan = await ok(
+        call_tool, "hub_call_radio_action", {"radio": "zigbee", "action": "channel_scan"}
+    )
+    assert [r["channel"] for r in scan["channel_scan"]] == [15, 20, 25]
+
+
+async def test_zwave_settings_refusals_and_effect_check(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    args = {"radio": "zwave", "long_range_channel": 1, "confirm": True}
+    hub.ops.zwave_region = "EU"  # no Long Range there
+    start = len(hub.requests)
+    eu = await refused(call_tool, "hub_update_radio_settings", args, "invalid_request")
+    assert "Long Range" in eu["message"]
+    hub.ops.zwave_region = "USLR"
+    hub.ops.radio_enabled["zwave"] = False
+    await refused(call_tool, "hub_update_radio_settings", args, "invalid_request")
+    assert not any("/update" in p or "/enable/" in p for _m, p in hub.requests[start:])
+    hub.ops.radio_enabled["zwave"] = True
+    # the hub answers success but nothing changes: a failure, not a success
+    hub.ops.settings_ignored = True
+    lied = await refused(call_tool, "hub_update_radio_settings", args, "hub_bad_response")
+    assert "long_range_channel" in lied["message"]
+
+
+async def test_zigbee_settings_never_echo_placeholders(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    start = len(hub.requests)
+    hub.ops.zigbee_inactive_ping = "null"  # type: ignore[assignment]  # as a settings page reads
+    result = await refused(
+        call_tool,
+        "hub_update_radio_settings",
+        {"radio": "zigbee", "rebuild_network_on_reboot": True, "confirm": True},
+        "invalid_request",
+    )
+    assert "nothing was sent" in result["message"]
+    assert not any("updateSettings" in p for _m, p in hub.requests[start:])
+    hub.ops.zigbee_inactive_ping = True
+    hub.ops.settings_ignored = True
+    await refused(
+        call_tool,
+        "hub_update_radio_settings",
+        {"radio": "zigbee", "channel": 15, "confirm": True},
+        "hub_bad_response",
+    )
+
+
+async def test_scan_timeout_is_a_clear_error() -> None:
+    class Slow(FixtureClient):
+        async def request(self, method: str, path: str, **kw: Any) -> Any:
+            self.sent.append((path, kw.get("timeout")))
+            raise HubTimeoutError("late")
+
+    slow = Slow({})
+    manager = RadioManager(cast(HubClient, slow))
+    with pytest.raises(HubTimeoutError, match="about a minute"):
+        await manager.radio_action(
+            "zigbee", "channel_scan", None, None, deadline=time.monotonic() + 30
+        )
+    ((path, timeout),) = slow.sent
+    assert path == "/hub/zigbeeChannelScanJson" and 20 < cast(float, timeout) <= 28
+
+
+async def test_zwave_update_refused_but_applied_is_a_success() -> None:
+    details = dict(load_fixture("radios/zwave_details").answer)
+
+    class Refusing(FixtureClient):
+        async def request(self, method: str, path: str, **kw: Any) -> Any:
+            if path == "/hub/zwaveDetails/update":
+                self.sent.append((path, kw.get("params")))
+                details["longRangeChannel"] = 0  # the hub applied it ...
+                raise HubRefusedError("The hub refused to change the Z-Wave settings")
+            return await super().request(method, path, **kw)
+
+    fake = Refusing({"/hub/zwaveDetails/json": details})
+    result = await RadioManager(cast(HubClient, fake)).update_settings(
+        "zwave", {"long_range_channel": 0}
+    )
+    assert result["settings"] == {"long_range_channel": 0}  # ... so it is a success
+    assert fake.sent[1] == (
+        "/hub/zwaveDetails/update",
+        {"enabled": "true", "region": "USLR", "secureJoin": "1", "longRangeChannel": "0"},
+    )
+
+
+async def test_zwave_update_that_resets_another_setting_is_a_failure() -> None:
+    details = dict(load_fixture("radios/zwave_details").answer)
+
+    class Resetting(FixtureClient):
+        async def request(self, method: str, path: str, **kw: Any) -> Any:
+            if path == "/hub/zwaveDetails/update":
+                details.update(longRangeChannel=1, secureJoin=0)  # a full replacement's harm
+                return {"success": True}
+            return await super().request(method, path, **kw)
+
+    manager = RadioManager(cast(HubClient, Resetting({"/hub/zwaveDetails/json": details})))
+    with pytest.raises(HubBadResponseError, match="secureJoin=0"):
+        await manager.update_settings("zwave", {"long_range_channel": 1})

@@ -81,3 +81,50 @@ async def test_restore_and_shutdown(hub: HubEmulator, session: aiohttp.ClientSes
     await eventually(lambda: hub.status == "down")
     await asyncio.sleep(0.3)
     assert hub.status == "down" and hub.ops.shutdown is True
+
+
+async def test_zwave_settings_update_is_a_full_replacement(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    full = "enabled=true&region=USLR&secureJoin=1&longRangeChannel=1"
+    assert (await get_json(session, f"{hub.url}/hub/zwaveDetails/update?{full}"))["success"]
+    zw = await get_json(session, f"{hub.url}/hub/zwaveDetails/json")
+    assert (zw["enabled"], zw["secureJoin"], zw["longRangeChannel"]) == (True, 1, 1)
+    # a partial call (what the client used to send) turns Z-Wave and Secure Join off
+    partial = "region=USLR&longRangeChannel=0"
+    await get_json(session, f"{hub.url}/hub/zwaveDetails/update?{partial}")
+    zw = await get_json(session, f"{hub.url}/hub/zwaveDetails/json")
+    assert (zw["enabled"], zw["secureJoin"], zw["longRangeChannel"]) == (False, 0, 0)
+    bad = await get_json(session, f"{hub.url}/hub/zwaveDetails/update?region=XX")
+    assert bad["success"] is False
+
+
+async def test_zwave_repair_by_model(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    assert (await get_json(session, f"{hub.url}/hub/zwaveDetails/json"))["zwaveIP"] is True
+    async with session.get(f"{hub.url}/hub/zwaveRepair") as resp:
+        assert resp.status == 404  # C-7 and later: zwaveRepair2
+    hub.state.model = "C-5"
+    hub.ops.repair_step = 0.05
+    assert (await get_json(session, f"{hub.url}/hub/zwaveDetails/json"))["zwaveIP"] is False
+    for path in ("/hub/zwaveRepair2", "/hub/zwaveRepair2Status", "/hub/zwaveTopology"):
+        async with session.get(f"{hub.url}{path}") as resp:
+            assert resp.status == 404, path
+    assert (await get_json(session, f"{hub.url}/hub/zwaveRepair"))["success"] is True
+    running = await get_json(session, f"{hub.url}/hub/checkZwaveRepairRunning")
+    assert running == {"isZWaveNetworkHealRunning": "true"}
+    await eventually(lambda: not hub.ops.repair_running, timeout=5)
+
+
+async def test_zigbee_channel_scan_page_and_slow_json(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    async with session.get(f"{hub.url}/hub/zigbeeChannelScan") as resp:
+        assert resp.headers["Content-Type"].startswith("text/html")
+        assert "/hub/zigbeeChannelScanJson" in await resp.text()
+    hub.ops.channel_scan_s = 0.3
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    rows = await get_json(session, f"{hub.url}/hub/zigbeeChannelScanJson")
+    assert loop.time() - began >= 0.3
+    assert isinstance(rows, list) and {r["channel"] for r in rows} == {15, 20, 25}
+    assert set(rows[0]) == {"channel", "lastHopRssi", "lastHopLqi", "panId", "extendedPanId"}

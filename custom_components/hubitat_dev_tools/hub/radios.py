@@ -1,10 +1,17 @@
-"""Radio endpoints: details, Z-Wave repair, radio operations and settings (§17)."""
+"""Radio endpoints: details, Z-Wave repair, radio operations and settings (§17).
+
+Every path here is the one the hub's own UI calls (``vue-hub2.min.js``, firmware 2.5.0.143),
+with the parameters it sends; ``docs/hub-endpoints.md`` ("Radios") lists them with their
+evidence.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .client import HubClient
+from .errors import HubBadResponseError
+from .firmware import Platform
 
 
 async def _json_dict(client: HubClient, path: str) -> dict[str, Any]:
@@ -32,21 +39,68 @@ async def fetch_zwave_topology(client: HubClient) -> str:
     return await client.get_text("/hub/zwaveTopology")
 
 
-async def start_zwave_repair(client: HubClient) -> dict[str, Any]:
-    """Trigger a Z-Wave network repair; ``{"success": bool, "message": ...}``."""
-    data = await client.request(
-        "GET", "/hub/zwaveRepair2", params={"resetStats": "false"}, expect="any", retry=False
-    )
+def zwave_repair_modern(details: dict[str, Any], platform: Platform) -> bool:
+    """True for the C-7-and-later repair (``zwaveRepair2``), False for a C-5's.
+
+    The hub UI decides by the ``zwaveIP`` / ``zwaveJS`` flags of ``/hub/zwaveDetails/json``
+    (either truthy: ``zwaveRepair2``, else ``checkZwaveRepairRunning`` + ``zwaveRepair``).
+    When the hub said neither flag, the hardware generation decides (unknown: modern).
+    """
+    if "zwaveIP" in details or "zwaveJS" in details:
+        return bool(details.get("zwaveIP")) or bool(details.get("zwaveJS"))
+    generation = platform.generation
+    return generation is None or generation >= 7
+
+
+def _repair_running(answer: Any) -> bool | None:
+    """``checkZwaveRepairRunning``: ``{"isZWaveNetworkHealRunning": "true"|"false"}``."""
+    flag = answer.get("isZWaveNetworkHealRunning") if isinstance(answer, dict) else None
+    if flag in (True, "true"):
+        return True
+    if flag in (False, "false"):
+        return False
+    return None
+
+
+async def start_zwave_repair(client: HubClient, *, modern: bool) -> dict[str, Any]:
+    """Start a Z-Wave network repair the way the hub UI does; ``{success, message}``.
+
+    C-7 and later: ``/hub/zwaveRepair2?resetStats=false&maxHealth=10``. A C-5: ask
+    ``checkZwaveRepairRunning`` first and call ``/hub/zwaveRepair`` only when none runs.
+    """
+    if modern:
+        data = await client.request(
+            "GET",
+            "/hub/zwaveRepair2",
+            params={"resetStats": "false", "maxHealth": "10"},
+            expect="any",
+            retry=False,
+        )
+        return _answer_dict(data)
+    running = _repair_running(await _json_dict(client, "/hub/checkZwaveRepairRunning"))
+    if running is not False:
+        return {"success": False, "message": "A Z-Wave rebuild is already running"}
+    data = await client.request("GET", "/hub/zwaveRepair", expect="any", retry=False)
+    return _answer_dict(data)
+
+
+async def fetch_zwave_repair_status(client: HubClient, *, modern: bool) -> dict[str, Any]:
+    """``{running, stage, html}`` of the repair, polled the way the hub UI polls it.
+
+    C-7 and later: ``/hub/zwaveRepair2Status`` ``{stage, html}``, running until the stage
+    is ``IDLE``. A C-5: ``checkZwaveRepairRunning`` only (no stage, no progress text).
+    """
+    if modern:
+        status = await _json_dict(client, "/hub/zwaveRepair2Status")
+        stage = status.get("stage")
+        running = None if not isinstance(stage, str) else stage.upper() != "IDLE"
+        return {"running": running, "stage": stage, "html": status.get("html")}
+    running = _repair_running(await _json_dict(client, "/hub/checkZwaveRepairRunning"))
+    return {"running": running, "stage": None, "html": None}
+
+
+def _answer_dict(data: Any) -> dict[str, Any]:
     return data if isinstance(data, dict) else {"success": False, "message": str(data)[:200]}
-
-
-async def fetch_zwave_repair_status(client: HubClient) -> dict[str, Any]:
-    """``{stage, html}`` plus whether a repair is running."""
-    status = await _json_dict(client, "/hub/zwaveRepair2Status")
-    running = await _json_dict(client, "/hub/checkZwaveRepairRunning")
-    flag = running.get("isZWaveNetworkHealRunning")
-    status["running"] = flag in (True, "true")
-    return status
 
 
 # (radio, method, path, node parameter) per action; node actions name the node in a form
@@ -62,7 +116,8 @@ RADIO_ACTIONS: dict[str, tuple[str, str, str, str | None]] = {
     "node_reinitialize": ("zwave", "POST", "/hub/zwave/nodeReinitialize", "zwaveNodeId"),
     "radio_reboot": ("zigbee", "GET", "/hub/rebootZigbeeRadio", None),
     "rebuild_network": ("zigbee", "GET", "/hub/rebuildZigbeeNetwork", None),
-    "channel_scan": ("zigbee", "GET", "/hub/zigbeeChannelScan", None),
+    # the scan is slow and has its own call: run_zigbee_channel_scan
+    "channel_scan": ("zigbee", "GET", "/hub/zigbeeChannelScanJson", None),
     "pair": ("matter", "GET", "/hub/matter/pair", None),
     "open_pairing_window": ("matter", "GET", "/hub/matter/openPairingWindow", "node"),
 }
@@ -116,13 +171,118 @@ async def remove_zwave_node(client: HubClient, node_id: int) -> None:
     )
 
 
-async def fetch_zigbee_channel_scan(client: HubClient) -> Any:
-    """``/hub/zigbeeChannelScanJson``: the energy scan's results."""
-    return await client.get_json("/hub/zigbeeChannelScanJson")
+# The hub UI's Zigbee scan page (``/hub/zigbeeChannelScan``) is HTML; the page itself asks
+# ``/hub/zigbeeChannelScanJson``, which runs the scan and answers when it is done.
+CHANNEL_SCAN_SECONDS = 60.0  # about a minute on a real hub
+_SCAN_KEYS = (
+    ("channel", "channel"),
+    ("lastHopRssi", "rssi"),
+    ("lastHopLqi", "lqi"),
+    ("panId", "pan_id"),
+    ("extendedPanId", "extended_pan_id"),
+)
 
 
-async def radio_setting(client: HubClient, path: str, params: dict[str, str] | None) -> None:
-    """One radio settings GET (§17.2); a ``success: false`` answer is an error."""
+def parse_channel_scan(data: Any) -> list[dict[str, Any]]:
+    """The scan's rows ``{channel, rssi, lqi, pan_id, extended_pan_id}``.
+
+    The hub UI reads a plain array of ``{channel, lastHopRssi, lastHopLqi, panId,
+    extendedPanId}``; the older reference wraps it as ``{"results": [...]}``: both are read.
+    """
+    rows = data.get("results") if isinstance(data, dict) else data
+    if not isinstance(rows, list):
+        raise HubBadResponseError(
+            "The hub answered the Zigbee channel scan with something that is not a list",
+            hint="Report it with the firmware version.",
+        )
+    return [
+        {ours: row[theirs] for theirs, ours in _SCAN_KEYS if theirs in row}
+        for row in rows
+        if isinstance(row, dict)
+    ]
+
+
+async def run_zigbee_channel_scan(client: HubClient, timeout: float) -> list[dict[str, Any]]:
+    """Run the Zigbee channel scan: one slow ``/hub/zigbeeChannelScanJson``, never retried.
+
+    ``timeout`` bounds the wait (the scan takes about a minute): past it
+    :class:`HubTimeoutError` is raised.
+    """
+    data = await client.request("GET", "/hub/zigbeeChannelScanJson", timeout=timeout, retry=False)
+    return parse_channel_scan(data)
+
+
+def js_param(value: Any) -> str:
+    """A query value as the hub UI's ``URLSearchParams`` writes it (``true``, ``0``, ``US``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+ZWAVE_UPDATE_SECONDS = 60.0  # the hub UI: "This may take up to a minute."
+
+
+async def update_zwave_settings(
+    client: HubClient,
+    *,
+    enabled: bool,
+    region: str,
+    secure_join: Any,
+    long_range_channel: int | None,
+    timeout: float,
+) -> None:
+    """``GET /hub/zwaveDetails/update``: a FULL replacement of the Z-Wave settings.
+
+    The hub UI always sends ``enabled``, ``region`` and ``secureJoin`` (and
+    ``longRangeChannel`` on a Long Range region); a missing one is reset by the hub (Z-Wave
+    or Secure Join off), so the caller passes every current value. Never retried.
+    """
+    params = {"enabled": js_param(enabled), "region": region, "secureJoin": js_param(secure_join)}
+    if long_range_channel is not None:
+        params["longRangeChannel"] = js_param(long_range_channel)
+    await client.request(
+        "GET",
+        "/hub/zwaveDetails/update",
+        params=params,
+        expect="any",
+        timeout=timeout,
+        retry=False,
+        what="change the Z-Wave settings",
+    )
+
+
+def is_long_range_region(region: Any) -> bool:
+    """The hub UI offers the Long Range channel only on a region whose code has ``LR``."""
+    return isinstance(region, str) and "LR" in region.upper()
+
+
+async def update_zigbee_channel_and_power(client: HubClient, channel: int, power: int) -> None:
+    """``GET /hub/zigbee/updateChannelAndPower?channel=&powerLevel=`` (both, like the UI)."""
+    await _setting(
+        client,
+        "/hub/zigbee/updateChannelAndPower",
+        {"channel": js_param(channel), "powerLevel": js_param(power)},
+    )
+
+
+async def update_zigbee_settings(client: HubClient, *, rebuild: bool, ping: bool) -> None:
+    """``GET /hub/zigbee/updateSettings``: both flags, always (a full replacement)."""
+    await _setting(
+        client,
+        "/hub/zigbee/updateSettings",
+        {"rebuildNetworkOnReboot": js_param(rebuild), "inactiveDevicePingEnabled": js_param(ping)},
+    )
+
+
+async def enable_radio(client: HubClient, radio: str, enabled: bool) -> None:
+    """``GET /hub/<radio>/enable/<true|false>`` (``zwave``, ``zigbee`` or ``matter``)."""
+    await _setting(client, f"/hub/{radio}/enable/{js_param(enabled)}", None)
+
+
+async def _setting(client: HubClient, path: str, params: dict[str, str] | None) -> None:
+    """One radio settings GET; a ``success: false`` answer is an error. Never retried."""
     await client.request(
         "GET", path, params=params, expect="any", retry=False, what="change the radio setting"
     )

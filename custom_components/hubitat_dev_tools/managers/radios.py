@@ -3,27 +3,42 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from ..errors import ToolError
 from ..hub.client import HubClient
-from ..hub.errors import HubBadResponseError, HubError, HubNotFoundError, HubRefusedError
+from ..hub.errors import (
+    HubBadResponseError,
+    HubError,
+    HubFirmwareError,
+    HubNotFoundError,
+    HubRefusedError,
+    HubTimeoutError,
+)
 from ..hub.models import dict_list
 from ..hub.radios import (
+    CHANNEL_SCAN_SECONDS,
     RADIO_ACTIONS,
+    ZWAVE_UPDATE_SECONDS,
     call_radio_action,
+    enable_radio,
     fetch_matter_details,
-    fetch_zigbee_channel_scan,
     fetch_zigbee_details,
     fetch_zwave_details,
     fetch_zwave_repair_status,
     fetch_zwave_topology,
-    radio_setting,
+    is_long_range_region,
     remove_zwave_node,
+    run_zigbee_channel_scan,
     start_zwave_repair,
+    update_zigbee_channel_and_power,
+    update_zigbee_settings,
+    update_zwave_settings,
+    zwave_repair_modern,
 )
 
 _ZWAVE_NODE_KEYS = (
@@ -50,6 +65,15 @@ class RadioManager:
 
     def __init__(self, client: HubClient) -> None:
         self._client = client
+        self._modern_repair: bool | None = None  # the hub's Z-Wave kind, read once
+
+    async def _repair_is_modern(self, details: dict[str, Any] | None = None) -> bool:
+        """C-7-and-later repair (``zwaveRepair2``) or a C-5's, as the hub UI decides."""
+        if self._modern_repair is None:
+            if details is None:
+                details = await fetch_zwave_details(self._client)
+            self._modern_repair = zwave_repair_modern(details, self._client.platform)
+        return self._modern_repair
 
     async def zwave(self, node_id: int | None, topology: bool, limit: int) -> dict[str, Any]:
         data = await fetch_zwave_details(self._client)
@@ -67,6 +91,7 @@ class RadioManager:
             "healthy": data.get("healthy"),
             "firmware": data.get("firmwareVersion"),
             "region": data.get("region"),
+            "secure_join": data.get("secureJoin"),
             "long_range_channel": data.get("longRangeChannel"),
             "zwave_js": data.get("zwaveJS"),
             "update_in_progress": data.get("updateInProgress"),
@@ -78,7 +103,9 @@ class RadioManager:
             ],
             "nodes": [_pick(n, _ZWAVE_NODE_KEYS) for n in nodes[:limit]],
         }  # fmt: skip
-        if topology:
+        if topology and not await self._repair_is_modern(data):
+            out["topology_unavailable"] = "firmware_unsupported"  # the UI: C-7 and later only
+        elif topology:
             try:
                 out["topology"] = (await fetch_zwave_topology(self._client))[:20000]
             except HubError as err:
@@ -153,7 +180,8 @@ class RadioManager:
 
     async def repair_status(self) -> dict[str, Any]:
         """The Z-Wave repair's stage and progress text."""
-        status = await fetch_zwave_repair_status(self._client)
+        modern = await self._repair_is_modern()
+        status = await fetch_zwave_repair_status(self._client, modern=modern)
         return {
             "running": status.get("running"),
             "stage": status.get("stage"),
@@ -162,7 +190,8 @@ class RadioManager:
 
     async def start_repair(self) -> dict[str, Any]:
         """Start a Z-Wave repair; an already running one is reported, not restarted."""
-        result = await start_zwave_repair(self._client)
+        modern = await self._repair_is_modern()
+        result = await start_zwave_repair(self._client, modern=modern)
         status = await self.repair_status()
         if result.get("success") in (True, "true"):
             return {
@@ -211,8 +240,12 @@ class RadioManager:
         *,
         device_allowed: Callable[[str], bool] = lambda _device_id: True,
         allowlist_active: bool = False,
+        deadline: float | None = None,
     ) -> dict[str, Any]:
-        """One radio operation, validated first (action of that radio, node, setup code)."""
+        """One radio operation, validated first (action of that radio, node, setup code).
+
+        ``deadline`` (``time.monotonic()``) bounds the slow ones (the Zigbee channel scan).
+        """
         own = [a for a, spec in RADIO_ACTIONS.items() if spec[0] == radio]
         if action not in own:
             raise ToolError(
@@ -258,6 +291,18 @@ class RadioManager:
             _check_allowed(device.get("id"), device_allowed)
             target = {"node_id": node_id, "device_id": device.get("id")}
         code = normalize_setup_code(setup_code) if setup_code is not None else None
+        if action == "repair_cancel" and not await self._repair_is_modern():
+            raise HubFirmwareError(
+                "Cancelling a Z-Wave repair needs a C-7 or newer hub (the hub's own UI offers "
+                "it only there); a C-5's repair runs to its end. Nothing was sent."
+            )
+        if action == "channel_scan":
+            return {
+                "summary": "zigbee channel_scan: done",
+                "radio": radio,
+                "action": action,
+                "channel_scan": await self._channel_scan(deadline),
+            }
         try:
             answer = await call_radio_action(self._client, action, node_id=node_id, setup_code=code)
         except HubNotFoundError as err:
@@ -282,21 +327,21 @@ class RadioManager:
         }
         if action == "open_pairing_window":
             out["setup_code"] = answer.get("setupCode")
-        if action == "channel_scan":
-            out["channel_scan"] = await self._scan_results()
         if note := _ACTION_NOTES.get(action):
             out["note"] = note
         return out
 
-    async def _scan_results(self) -> Any:
-        for delay in (0.0, 0.5, 1.0, 2.0):
-            await asyncio.sleep(delay)
-            with contextlib.suppress(HubError):
-                data = await fetch_zigbee_channel_scan(self._client)
-                results = data.get("results") if isinstance(data, dict) else data
-                if results:
-                    return results
-        return None
+    async def _channel_scan(self, deadline: float | None) -> list[dict[str, Any]]:
+        """The Zigbee scan: one long wait, bounded by the call's deadline; no retry."""
+        timeout = _time_left(deadline, CHANNEL_SCAN_SECONDS + 15.0)
+        try:
+            return await run_zigbee_channel_scan(self._client, timeout)
+        except HubTimeoutError as err:
+            raise HubTimeoutError(
+                "The Zigbee channel scan takes about a minute on the hub and did not answer "
+                f"within the {timeout:.0f} s this call had left.",
+                hint="The hub may still be scanning: wait a minute before scanning again.",
+            ) from err
 
     async def remove_failed_node(
         self, node_id: int, device_allowed: Callable[[str], bool] = lambda _device_id: True
@@ -341,10 +386,19 @@ class RadioManager:
             )
         return out
 
-    async def update_settings(self, radio: str, changes: dict[str, Any]) -> dict[str, Any]:
+    async def update_settings(
+        self, radio: str, changes: dict[str, Any], deadline: float | None = None
+    ) -> dict[str, Any]:
         """Change radio settings, each checked against what the hub offers; read back."""
-        result = await update_radio_settings(self._client, radio, changes)
+        result = await update_radio_settings(self._client, radio, changes, deadline)
         return {"summary": f"{radio} settings: {result['settings']}", **result}
+
+
+def _time_left(deadline: float | None, wanted: float) -> float:
+    """Seconds a slow request may wait: ``wanted``, cut so the call answers by ``deadline``."""
+    if deadline is None:
+        return wanted
+    return max(1.0, min(wanted, deadline - time.monotonic() - 2.0))
 
 
 def _check_allowed(device_id: Any, device_allowed: Callable[[str], bool]) -> None:
@@ -389,12 +443,47 @@ RADIO_SETTING_KEYS = {
                "inactive_device_ping"},
     "matter": {"enabled"},
 }  # fmt: skip
+# our setting -> the key the radio's details read shows it under
+_SHOWN = {
+    "enabled": "enabled",
+    "long_range_channel": "longRangeChannel",
+    "channel": "channel",
+    "power_level": "powerLevel",
+    "rebuild_network_on_reboot": "rebuildNetworkOnReboot",
+    "inactive_device_ping": "inactiveDevicePingEnabled",
+}
+_Send = Callable[[], Awaitable[None]]
+_FETCH = {
+    "zwave": fetch_zwave_details,
+    "zigbee": fetch_zigbee_details,
+    "matter": fetch_matter_details,
+}
+# what a settings page of the hub shows for "not set": never sent back as if it were data
+_PLACEHOLDERS = frozenset({"", "null", "none", "undefined"})
+
+
+def _is_set(value: Any) -> bool:
+    if value is None or isinstance(value, dict | list):
+        return False
+    return not (isinstance(value, str) and value.strip().lower() in _PLACEHOLDERS)
+
+
+def _not_read(radio: str, what: str) -> ToolError:
+    return ToolError(
+        f"The hub did not say its current {radio} {what}; nothing was sent (the hub replaces "
+        "the whole set, so a guessed value would change a setting you did not ask to change)."
+    )
 
 
 async def update_radio_settings(
-    client: HubClient, radio: str, changes: dict[str, Any]
+    client: HubClient, radio: str, changes: dict[str, Any], deadline: float | None = None
 ) -> dict[str, Any]:
-    """Change radio settings, each checked against what the hub offers; read back."""
+    """Change radio settings, each checked against what the hub offers; read back.
+
+    The Z-Wave and Zigbee settings calls replace a whole set, so each is sent with the
+    current values read first, the change laid over them. Success is decided by reading
+    the settings back (briefly polled), not by the hub's answer.
+    """
     wrong = sorted(set(changes) - RADIO_SETTING_KEYS[radio])
     if wrong:
         raise ToolError(
@@ -403,84 +492,46 @@ async def update_radio_settings(
         )
     if not changes:
         raise ToolError("Give at least one setting to change. Nothing was sent.")
-    fetch = {
-        "zwave": fetch_zwave_details,
-        "zigbee": fetch_zigbee_details,
-        "matter": fetch_matter_details,
-    }[radio]
+    fetch = _FETCH[radio]
     try:
         current = await fetch(client)
     except HubNotFoundError as err:
         raise ToolError(f"This hub has no {radio} radio. Nothing was sent.") from err
-    calls: list[tuple[str, dict[str, str] | None]] = []
+    calls: list[_Send]
     if radio == "zigbee":
-        channel = changes.get("channel", current.get("channel"))
-        power = changes.get("power_level", current.get("powerLevel"))
-        for key, value, offered in (
-            ("channel", changes.get("channel"), current.get("channels")),
-            ("power_level", changes.get("power_level"), current.get("powerLevels")),
-        ):
-            if value is not None and isinstance(offered, list) and value not in offered:
-                raise ToolError(
-                    f"{key} {value} is not offered by this hub ({', '.join(map(str, offered))})."
-                    " Nothing was sent."
-                )
-        if "channel" in changes or "power_level" in changes:
-            if channel is None or power is None:
-                raise ToolError(
-                    "The hub did not say its current Zigbee channel/power; nothing was sent."
-                )
-            calls.append(
-                (
-                    "/hub/zigbee/updateChannelAndPower",
-                    {"channel": str(channel), "powerLevel": str(power)},
-                )
-            )
-        if "rebuild_network_on_reboot" in changes or "inactive_device_ping" in changes:
-            rebuild = changes.get(
-                "rebuild_network_on_reboot", current.get("rebuildNetworkOnReboot")
-            )
-            ping = changes.get("inactive_device_ping", current.get("inactiveDevicePingEnabled"))
-            if rebuild is None or ping is None:
-                raise ToolError(
-                    "The hub did not say its current Zigbee settings; nothing was sent."
-                )
-            calls.append(
-                (
-                    "/hub/zigbee/updateSettings",
-                    {
-                        "rebuildNetworkOnReboot": str(bool(rebuild)).lower(),
-                        "inactiveDevicePingEnabled": str(bool(ping)).lower(),
-                    },
-                )
-            )
-    if radio == "zwave" and "long_range_channel" in changes:
-        region = current.get("region")
-        if not region:
-            raise ToolError("The hub did not say its Z-Wave region; nothing was sent.")
-        calls.append(
-            (
-                "/hub/zwaveDetails/update",
-                {"region": str(region), "longRangeChannel": str(changes["long_range_channel"])},
-            )
-        )
-    if "enabled" in changes:  # last: the other settings are saved while the radio is on
-        calls.append((f"/hub/{radio}/enable/{str(changes['enabled']).lower()}", None))
-    for path, params in calls:
-        await radio_setting(client, path, params)
-    after = await fetch(client)
-    shown = {
-        "enabled": "enabled",
-        "long_range_channel": "longRangeChannel",
-        "channel": "channel",
-        "power_level": "powerLevel",
-        "rebuild_network_on_reboot": "rebuildNetworkOnReboot",
-        "inactive_device_ping": "inactiveDevicePingEnabled",
-    }
-    now = {key: after.get(shown[key]) for key in changes}
+        calls = _zigbee_calls(client, current, changes)
+    elif radio == "zwave":
+        calls = _zwave_calls(client, current, changes, deadline)
+    else:
+        calls = []
+    if "enabled" in changes:
+        enable = partial(enable_radio, client, radio, bool(changes["enabled"]))
+        # on first, off last: the other settings are saved while the radio is on
+        calls = [enable, *calls] if changes["enabled"] else [*calls, enable]
+    failure: HubRefusedError | HubTimeoutError | None = None
+    for send in calls:
+        try:
+            await send()
+        except (HubRefusedError, HubTimeoutError) as err:
+            failure = err  # the effect decides: read it back before believing the answer
+            break
+    after = await _read_back(client, radio, current, changes, deadline)
+    now = {key: after.get(_SHOWN[key]) for key in changes}
     out: dict[str, Any] = {"radio": radio, "settings": now}
     not_kept = [k for k, v in changes.items() if now.get(k) != v]
-    if not_kept:
+    if failure is not None and (not_kept or radio == "matter"):
+        raise failure
+    if radio != "matter":
+        collateral = _collateral(radio, current, after, changes)
+        if not_kept or collateral:
+            raise HubBadResponseError(
+                f"The hub took the {radio} settings call but reads back "
+                + ", ".join(
+                    [f"{k}={now.get(k)!r} (asked {changes[k]!r})" for k in not_kept] + collateral
+                ),
+                hint="Read the radio again in a minute; if it is still so, set it in the hub UI.",
+            )
+    elif not_kept:
         out["not_applied"] = not_kept
     if radio == "matter" and "enabled" in changes:
         out["note"] = "Matter changes take effect after a hub reboot (hub_reboot_hub)."
@@ -490,3 +541,110 @@ async def update_radio_settings(
             "may need to be paired again."
         )
     return out
+
+
+def _zigbee_calls(
+    client: HubClient, current: dict[str, Any], changes: dict[str, Any]
+) -> list[_Send]:
+    """The Zigbee settings calls (not yet sent), each with its full set."""
+    calls: list[_Send] = []
+    for key, offered in (("channel", "channels"), ("power_level", "powerLevels")):
+        value, options = changes.get(key), current.get(offered)
+        if value is not None and isinstance(options, list) and value not in options:
+            raise ToolError(
+                f"{key} {value} is not offered by this hub ({', '.join(map(str, options))})."
+                " Nothing was sent."
+            )
+    if "power_level" in changes and current.get("showPowerSelection") is False:
+        raise ToolError("This hub does not offer a Zigbee power level setting. Nothing was sent.")
+    if "channel" in changes or "power_level" in changes:
+        channel = changes.get("channel", current.get("channel"))
+        power = changes.get("power_level", current.get("powerLevel"))
+        if not (isinstance(channel, int) and isinstance(power, int)):
+            raise _not_read("Zigbee", "channel/power")
+        calls.append(partial(update_zigbee_channel_and_power, client, channel, power))
+    if "rebuild_network_on_reboot" in changes or "inactive_device_ping" in changes:
+        rebuild = changes.get("rebuild_network_on_reboot", current.get("rebuildNetworkOnReboot"))
+        ping = changes.get("inactive_device_ping", current.get("inactiveDevicePingEnabled"))
+        if not (isinstance(rebuild, bool) and isinstance(ping, bool)):
+            raise _not_read("Zigbee", "settings")
+        calls.append(partial(update_zigbee_settings, client, rebuild=rebuild, ping=ping))
+    return calls
+
+
+def _zwave_calls(
+    client: HubClient, current: dict[str, Any], changes: dict[str, Any], deadline: float | None
+) -> list[_Send]:
+    """The Z-Wave settings call: the full set the hub UI sends, current values merged."""
+    if "long_range_channel" not in changes:
+        return []
+    region = current.get("region")
+    if not _is_set(region):
+        raise _not_read("Z-Wave", "region")
+    if not is_long_range_region(region):
+        raise ToolError(
+            f"This hub's Z-Wave region ({region}) has no Long Range channel. Nothing was sent."
+        )
+    if current.get("enabled") is not True and changes.get("enabled") is not True:
+        raise ToolError(
+            "Z-Wave is off: its settings can only be changed while it is on (enabled=true "
+            "turns it on first). Nothing was sent."
+        )
+    secure_join = current.get("secureJoin")
+    if not _is_set(secure_join) and current.get("showSecureJoin") is not False:
+        raise _not_read("Z-Wave", "Secure Join setting")
+    return [
+        partial(
+            update_zwave_settings,
+            client,
+            enabled=True,
+            region=str(region),
+            secure_join=secure_join if _is_set(secure_join) else None,
+            long_range_channel=int(changes["long_range_channel"]),
+            timeout=_time_left(deadline, ZWAVE_UPDATE_SECONDS),
+        )
+    ]
+
+
+async def _read_back(
+    client: HubClient,
+    radio: str,
+    before: dict[str, Any],
+    changes: dict[str, Any],
+    deadline: float | None,
+) -> dict[str, Any]:
+    """The radio's settings after the change, polled briefly (~2 s) until they show it."""
+    after: dict[str, Any] = {}
+    for delay in (0.0, 0.5, 0.5, 1.0):
+        if deadline is not None and time.monotonic() + delay > deadline - 2.0 and after:
+            break
+        await asyncio.sleep(delay)
+        after = await _FETCH[radio](client)
+        if all(after.get(_SHOWN[k]) == v for k, v in changes.items()) and not _collateral(
+            radio, before, after, changes
+        ):
+            break
+    return after
+
+
+def _collateral(
+    radio: str, before: dict[str, Any], after: dict[str, Any], changes: dict[str, Any]
+) -> list[str]:
+    """Settings that changed though nobody asked (a full replacement that reset them).
+
+    Not judged when the radio itself is switched: a radio turning on or off may show its
+    other settings differently.
+    """
+    if "enabled" in changes:
+        return []
+    watched = {
+        "zwave": ("enabled", "region", "secureJoin"),
+        "zigbee": ("enabled", "channel", "powerLevel", "rebuildNetworkOnReboot",
+                   "inactiveDevicePingEnabled"),
+    }.get(radio, ())  # fmt: skip
+    asked = {_SHOWN[k] for k in changes}
+    return [
+        f"{key}={after.get(key)!r} (was {before.get(key)!r}, not asked)"
+        for key in watched
+        if key not in asked and before.get(key) != after.get(key)
+    ]

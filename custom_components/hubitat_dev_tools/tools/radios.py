@@ -106,11 +106,12 @@ class CallRadioActionTool(HubTool[RadioActionArgs]):
     description = (
         "Run one Z-Wave, Zigbee or Matter operation. zwave: inclusion_start/inclusion_stop "
         "(pair new devices), exclusion_start/exclusion_stop (remove a device by its button), "
-        "repair_cancel, node_refresh/node_rediscover/node_reinitialize (node_id). zigbee: "
-        "radio_reboot, rebuild_network, channel_scan (answers the channel energies). "
-        "matter: pair (setup_code), open_pairing_window (node_id; answers a code to share "
-        "the device). Nodes are checked to exist first. Start a Z-Wave repair with "
-        "hub_start_zwave_repair; remove a failed Z-Wave node with hub_delete_zwave_node. "
+        "repair_cancel (C-7 and later), node_refresh/node_rediscover/node_reinitialize "
+        "(node_id). zigbee: radio_reboot, rebuild_network, channel_scan (about a minute; "
+        "answers RSSI/LQI and PAN ids per channel). matter: pair (setup_code), "
+        "open_pairing_window (node_id; answers a code to share the device). Nodes are checked "
+        "to exist first. Start a Z-Wave repair with hub_start_zwave_repair; remove a failed "
+        "Z-Wave node with hub_delete_zwave_node. "
         "Radio settings are in hub_update_radio_settings."
     )
     kind = ToolKind.WRITE
@@ -124,6 +125,7 @@ class CallRadioActionTool(HubTool[RadioActionArgs]):
             args.setup_code,
             device_allowed=call.device_allowed,
             allowlist_active=allowlist_active(call),
+            deadline=call.deadline,
         )
 
 
@@ -185,7 +187,7 @@ class UpdateRadioSettingsTool(HubTool[RadioSettingsArgs]):
             "inactive_device_ping": args.inactive_device_ping,
         }
         changes = {key: value for key, value in wanted.items() if value is not None}
-        return await call.hub.radios.update_settings(args.radio, changes)
+        return await call.hub.radios.update_settings(args.radio, changes, call.deadline)
 
 
 ORDER = 74
