@@ -65,7 +65,7 @@ class _HubRoutes(ServerRoutes):
         user = str(form.get("username", ""))
         pwd = str(form.get("password", ""))
         if not self.security.accepts(user, pwd):
-            resp = self.http.html_page(login_page("Invalid username or password"))
+            resp = self.http.html_page(login_page("The login information you supplied was incorrect."))
             resp.headers[NO_COOKIE] = "1"
             return resp
         token = self.security.new_session()

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import aiohttp
 import pytest
 
 from hubitat_emulator import HubEmulator
+from hubitat_emulator.clock import HUB_TZ_NAME
 
 from .conftest import fast_hub, frames_until, get_json, make_session, maker, next_frame
 
@@ -99,6 +102,10 @@ async def test_logsocket(hub: HubEmulator, session: aiohttp.ClientSession) -> No
         assert frame["msg"] == "Oops &lt;b&gt;bad&lt;/b&gt;"
         assert (frame["id"], frame["type"], frame["level"]) == (141, "app", "error")
         assert len(frame["time"]) == 23 and frame["time"][10] == " "
+        # hub-local time (the hub UI shows live log times as local), no offset
+        local = datetime.now(ZoneInfo(HUB_TZ_NAME)).replace(tzinfo=None)
+        sent = datetime.strptime(frame["time"], "%Y-%m-%d %H:%M:%S.%f")
+        assert abs((local - sent).total_seconds()) < 5
         await get_json(session, maker(hub, f"/devices/{did}/off"))
         frame = await next_frame(ws)
     assert frame["msg"] == "Kitchen Light was turned off"

@@ -249,7 +249,7 @@ class StateCache:
 
     def handle_log_text(self, text: str) -> None:
         """Socket callback for ``/logsocket``."""
-        line = parse_log_frame(text)
+        line = parse_log_frame(text, self._client.time_zone)
         if line is None:
             self.junk_frames += 1
             return
