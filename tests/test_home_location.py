@@ -7,6 +7,7 @@ from typing import Any
 
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.hub.hsm import HubMessages, parse_messages
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, add_entry, ok
@@ -70,6 +71,31 @@ async def test_hsm(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCall
     assert (await ok(call_tool, "hub_get_hsm_status"))["active_alert"] == "intrusion"
     await ok(call_tool, "hub_set_hsm", {"command": "cancelAlerts", "confirm": True})
     assert (await ok(call_tool, "hub_get_hsm_status"))["active_alert"] is None
+
+
+def test_hub_messages_are_parsed_defensively() -> None:
+    # /hub/messages rests on no evidence: every shape reads, none fails.
+    sample: dict[str, Any] = {"messages": [], "mode": {"id": 2, "name": "Evening"}}
+    sample |= {"hsm": None, "hsmAlert": None}
+    assert parse_messages(sample) == HubMessages(mode="Evening")
+    assert parse_messages({"mode": "Night", "hsm": "armedAway", "hsmAlert": "intrusion"}) == (
+        HubMessages("Night", "armedAway", "intrusion")
+    )
+    nested = {"mode": {"name": ""}, "hsm": {"status": "disarmed"}, "hsmAlert": "null"}
+    assert parse_messages(nested) == HubMessages(hsm="disarmed")
+    odd: Any
+    for odd in (None, [], "text", 3, {"mode": [1], "hsm": True, "hsmAlert": {}}):
+        assert parse_messages(odd) == HubMessages()
+
+
+async def test_hsm_status_survives_an_unexpected_hub_messages(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.fail_paths["/hub/messages"] = 404  # a firmware without it
+    data = await ok(call_tool, "hub_get_hsm_status")
+    assert data["status"] is None and data["active_alert"] is None
+    hub.faults.fail_paths["/hub/messages"] = 500
+    assert (await ok(call_tool, "hub_get_hsm_status"))["status"] is None
 
 
 async def test_maker_required_says_what_to_configure(
