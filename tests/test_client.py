@@ -20,10 +20,14 @@ from custom_components.hubitat_dev_tools.hub import (
     HubUnreachableError,
     MakerNotConfiguredError,
 )
+from custom_components.hubitat_dev_tools.hub.answers import is_login_form, is_login_rejected
 from custom_components.hubitat_dev_tools.hub.devices import fetch_device, fetch_devices
 from custom_components.hubitat_dev_tools.hub.events import LOG_PATH, HubSocket
 from custom_components.hubitat_dev_tools.hub.info import fetch_identity
 from hubitat_emulator import HubEmulator
+
+from .contract import assert_same_shape, load_fixture
+from .fixture_client import fixture_client
 
 
 @pytest.fixture
@@ -368,3 +372,29 @@ async def test_socket_stats_mark_a_refused_upgrade_as_auth_failure(
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+
+
+# ---------------------------------------------------------------------- contract fixtures
+
+
+async def test_login_rejected_page_is_recognised(
+    secure_hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    page = load_fixture("session/login_rejected").answer_text
+    assert page is not None and is_login_rejected(page) and is_login_form(page)
+    assert not is_login_rejected('{"success": true}')
+    # the emulator answers a wrong password with the same page
+    form = {"username": secure_hub.username, "password": "wrong", "submit": "Login"}
+    async with session.post(f"{secure_hub.url}/login", data=form, allow_redirects=False) as resp:
+        body = await resp.text()
+    assert_same_shape("session/login_rejected", body)
+    assert is_login_rejected(body)
+
+
+async def test_hub_details_fixture_gives_identity_platform_and_zone() -> None:
+    client = fixture_client("info/hub_details")
+    identity = await fetch_identity(client)
+    assert identity.hub_uid == "0f1e2d3c-4b5a-6978-8695-a4b3c2d1e0f9"
+    assert identity.ip == "192.0.2.10" and identity.firmware == "2.5.0.143"
+    assert client.platform.at_least(2, 5) and client.platform.model == "C-8 Pro"
+    assert str(client.time_zone) == "America/Denver"

@@ -7,6 +7,7 @@ Real hass, the real emulated hub over loopback websockets; timings are shrunk th
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -32,6 +33,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.clock import HUB_TZ_NAME
 
 from .conftest import FAST, ToolCaller, a_switch, add_entry, ensure_stream, until
+from .contract import load_fixture
 
 pytestmark = pytest.mark.usefixtures("fast_stream")
 
@@ -465,3 +467,13 @@ async def test_waits_see_changes_missed_while_down(
     outcome = await waiting
     assert outcome.met and outcome.via == "state"
     assert live.live
+
+
+def test_socket_frame_fixtures_parse() -> None:
+    log = load_fixture("events/log_frame").answer
+    line = parse_log_frame(json.dumps(log), hub_time_zone("America/Denver"))
+    assert line is not None and line.message == "Kitchen Light was turned <on>"
+    assert line.time == "2026-07-14T08:05:53.760-06:00" and line.source_id == "12"
+    event = parse_event_frame(json.dumps(load_fixture("events/event_frame").answer))
+    assert event is not None and event.kind == "device" and event.device_id == "12"
+    assert event.type is None and event.unit is None and event.app_id is None

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
+import aiohttp
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.hubitat_dev_tools.hub.hsm import HubMessages, parse_messages
+from custom_components.hubitat_dev_tools.hub.hsm import HubMessages, hsm_command, parse_messages
+from custom_components.hubitat_dev_tools.hub.info import LOCATION_FIELDS
+from custom_components.hubitat_dev_tools.hub.modes import activate_mode_maker, create_mode
+from custom_components.hubitat_dev_tools.managers.modes import ModeManager
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, add_entry, ok
+from .contract import assert_same_shape
+from .fixture_client import fixture_client
 from .home_util import sent
 
 
@@ -153,3 +160,33 @@ async def test_variable_refusals(
     ]
     missing = await call_tool("hub_get_variable", {"name": "nope"})
     assert missing.error and missing.data["error"] == "not_found"
+
+
+# ---------------------------------------------------------------------- contract fixtures
+
+
+async def test_modes_fixture_lists_modes_and_the_active_one() -> None:
+    listing = await ModeManager(fixture_client("modes/modes")).list_modes()
+    assert listing["active_mode"] == "Day" and listing["mode_manager"] == "builtIn"
+    assert [(m["mode_id"], m["icon"]) for m in listing["modes"]] == [
+        ("1", "fa-sun"),
+        ("2", "fa-moon"),
+    ]
+    await create_mode(fixture_client("modes/mode_change"), "Party", None)  # success: no raise
+
+
+async def test_maker_mode_and_hsm_fixtures() -> None:
+    assert await hsm_command(fixture_client("maker/hsm"), "armAway") == "armedAway"
+    answer = await activate_mode_maker(fixture_client("maker/modes"), "1")
+    assert [m["name"] for m in answer if m["active"]] == ["Day"]
+
+
+async def test_mode_and_location_writes_answer_in_the_hub_ui_shape(hub: HubEmulator) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.post(f"{hub.url}/modes/jsonCreate", json={"name": "Party"}) as resp:
+            assert_same_shape("modes/mode_change", json.loads(await resp.text()))
+        async with session.get(f"{hub.url}/hub/details/json") as resp:
+            details = json.loads(await resp.text())
+        body = {key: details[src] for key, src in LOCATION_FIELDS.items()}
+        async with session.post(f"{hub.url}/location/update", json=body) as resp:
+            assert_same_shape("location/location_update", json.loads(await resp.text()))
