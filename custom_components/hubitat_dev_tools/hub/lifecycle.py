@@ -11,8 +11,11 @@ from .errors import HubError, HubNotFoundError
 
 
 async def reboot(client: HubClient) -> Any:
-    """``POST /hub/reboot`` (GET answers 404). The hub is gone for a while afterwards."""
-    return await client.request("POST", "/hub/reboot", json_body={}, expect="any")
+    """``POST /hub/reboot`` (GET answers 404). The hub is gone for a while afterwards.
+
+    The body is the hub UI's: a plain reboot (no database rebuild, logs kept)."""
+    body = {"rebuildDatabase": False, "purgeLogs": False}
+    return await client.request("POST", "/hub/reboot", json_body=body, expect="any")
 
 
 async def shutdown(client: HubClient) -> Any:
