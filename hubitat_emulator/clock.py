@@ -45,6 +45,25 @@ def fmt_log(dt: datetime) -> str:
     return u.strftime("%Y-%m-%d %H:%M:%S.") + f"{u.microsecond // 1000:03d}"
 
 
+def hub_zone(name: str | None) -> tzinfo:
+    """The zone a hub's ``timeZone`` setting names (the emulator's own one when unset)."""
+    if name:
+        try:
+            from zoneinfo import ZoneInfo
+
+            return ZoneInfo(name)
+        except Exception:
+            pass
+    return HUB_TZ
+
+
+def fmt_log_local(dt: datetime, zone: str | None = None) -> str:
+    """``/logsocket`` time: hub-LOCAL ``yyyy-MM-dd HH:mm:ss.SSS`` without an offset (the hub
+    UI formats live log times as local, past log times as UTC)."""
+    local = dt.astimezone(hub_zone(zone))
+    return local.strftime("%Y-%m-%d %H:%M:%S.") + f"{local.microsecond // 1000:03d}"
+
+
 def parse_hub_datetime(text: str) -> datetime:
     """Parse the date-time forms a client may send for a ``datetime`` hub variable.
 

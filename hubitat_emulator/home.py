@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from .catalog import DRIVERS, AttrDef, DriverSpec
-from .clock import HUB_TZ, fmt_event, fmt_log, parse_hub_datetime, utcnow
+from .clock import HUB_TZ, fmt_event, fmt_log_local, parse_hub_datetime, utcnow
 from .commands import Change, describe, execute, number, to_attr_value, value_str
 from .files import FileStore, seed_files
 from .model import (
@@ -444,7 +444,7 @@ class Home:
             "name": name,
             "msg": html.escape(msg),
             "id": source_id,
-            "time": fmt_log(now),
+            "time": fmt_log_local(now, self.state.time_zone),
             "type": source_type,
             "level": level.lower(),
         }

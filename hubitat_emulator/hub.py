@@ -8,10 +8,11 @@ log, websockets) and the ``routes_*`` modules (handlers given the typed objects 
 Behaviour decisions where the reference is silent (tests pin them):
 
 * **Failed ``POST /login``** answers ``200 text/html`` with the login page carrying the text
-  ``Invalid username or password`` and NO ``Set-Cookie`` header at all. A successful login
-  answers ``302 Location: /`` with ``Set-Cookie: HUBSESSION=<new id>; Path=/``.
+  ``The login information you supplied was incorrect.`` (the real page's words) and NO
+  ``Set-Cookie`` header at all. A successful login answers ``302 Location: /`` with
+  ``Set-Cookie: HUBSESSION=<new id>; Path=/``.
 * **Security on, no valid session**: admin ``GET``/``HEAD`` answer ``200 text/html`` with the
-  login page (the trap); any other method answers ``401``; websocket upgrades answer ``401``.
+  login page (the trap); any other method answers ``401``; websocket upgrades: see below.
   ``/login``, ``/logout`` and ``/hubStatus`` are always open; the Maker API uses its token only.
 * **Every response sets ``HUBSESSION``**: a valid session cookie is echoed back unchanged,
   anything else gets a fresh random (never valid) id. Only ids issued by a successful login are
@@ -38,7 +39,9 @@ Behaviour decisions where the reference is silent (tests pin them):
   websocket is not "in flight").
 * **Pings**: aiohttp's heartbeat: a ping after ``ping_interval`` s of silence; a client that does
   not answer with a pong within ``ping_interval / 2`` is disconnected.
-* ``/logsocket`` ``time`` is naive UTC, like ``/logs/past/json``.
+* ``/logsocket`` ``time`` is hub-LOCAL (no offset); ``/logs/past/json`` is UTC.
+* **Websocket upgrade without a valid session** answers ``server.ws_refusal_status``: 401
+  (default), 403, 302 to ``/login`` or 200 with the login page (no evidence says which).
 * Admin writes whose answer is undocumented (``/device/update``, ``/device/save``,
   ``/device/disable``, ``/location/mode/update``) answer
   ``{"success": bool, "message": str|null}``; ``/room/delete`` answers a page (read nothing).

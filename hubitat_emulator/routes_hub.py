@@ -50,6 +50,10 @@ def setup(app: web.Application, home: Home, http: Responses, server: HubServer) 
     add.add_get("/hub2/appsList", r.apps_list)
 
 
+# the real hub's words on a rejected login
+LOGIN_REJECTED = "The login information you supplied was incorrect."
+
+
 class _HubRoutes(ServerRoutes):
     def __init__(self, home: Home, http: Responses, server: HubServer) -> None:
         super().__init__(home, http, server)
@@ -65,7 +69,7 @@ class _HubRoutes(ServerRoutes):
         user = str(form.get("username", ""))
         pwd = str(form.get("password", ""))
         if not self.security.accepts(user, pwd):
-            resp = self.http.html_page(login_page("Invalid username or password"))
+            resp = self.http.html_page(login_page(LOGIN_REJECTED))
             resp.headers[NO_COOKIE] = "1"
             return resp
         token = self.security.new_session()

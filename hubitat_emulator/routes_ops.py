@@ -538,7 +538,7 @@ class _OpsRoutes(ServerRoutes):
         version = self.ops.update_version
         if version is None:
             return self.http.json({"success": "false", "message": "No update available"})
-        self.ops.update_status = "DOWNLOADING"
+        self.ops.update_status = "DOWNLOAD_STARTED"
 
         def install() -> None:
             self.st.version = version
@@ -549,7 +549,7 @@ class _OpsRoutes(ServerRoutes):
         return self.http.json({"success": "true"})
 
     async def update_status(self, request: web.Request) -> web.StreamResponse:
-        percent = 40 if self.ops.update_status == "DOWNLOADING" else 0
+        percent = 40 if self.ops.update_status == "DOWNLOAD_STARTED" else 0
         return self.http.json({"status": self.ops.update_status, "percent": percent})
 
     async def restore_local(self, request: web.Request) -> web.StreamResponse:

@@ -18,7 +18,7 @@ from aiohttp import web
 from .clock import utcnow
 from .faults import Faults
 from .home import Home
-from .responses import NO_COOKIE, Responses, login_page
+from .responses import NO_COOKIE, Responses, login_page, redirect
 from .security import HubSecurity
 from .sockets import SocketChannel, abort
 from .tasks import Tasks
@@ -55,6 +55,9 @@ class HubServer:
         self.ping_interval = ping_interval
         self.reboot_starting_time = reboot_starting_time
         self.reboot_downtime = 10.0  # used by POST /hub/reboot
+        # what a websocket upgrade without a valid session gets: 302 (to /login), 200 (the
+        # login page), 401 or 403 (no evidence says which a real hub sends)
+        self.ws_refusal_status = 401
         self.requests: list[tuple[str, str]] = []
         self.max_in_flight_seen = 0
         self.in_flight = 0
@@ -189,7 +192,9 @@ class HubServer:
         if admin and self.faults.html_login and not is_ws:
             return self.http.html_page(login_page())
         if admin and self.security.enabled and not self.session_valid(request):
-            if is_ws or request.method not in ("GET", "HEAD"):
+            if is_ws:
+                return self._refuse_upgrade()
+            if request.method not in ("GET", "HEAD"):
                 return self.http.text("Unauthorized", status=401)
             return self.http.html_page(login_page())
         response = self.faults.reshaped(path, await handler(request), self.http)
@@ -197,6 +202,17 @@ class HubServer:
         if pad and isinstance(response, web.Response) and isinstance(response.body, bytes):
             response.body = response.body + b" " * pad
         return response
+
+    def _refuse_upgrade(self) -> web.Response:
+        """A websocket upgrade without a valid session, answered as ``ws_refusal_status``
+        says (no evidence shows what a real hub answers: 302 to ``/login``, the login page
+        with 200, 401 or 403)."""
+        status = self.ws_refusal_status
+        if status == 302:
+            return redirect("/login")
+        if status == 200:
+            return self.http.html_page(login_page())
+        return self.http.text("Unauthorized" if status == 401 else "Forbidden", status=status)
 
     def session_valid(self, request: web.Request) -> bool:
         return self.security.is_valid(request.cookies.get("HUBSESSION"))

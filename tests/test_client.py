@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -19,9 +20,14 @@ from custom_components.hubitat_dev_tools.hub import (
     HubUnreachableError,
     MakerNotConfiguredError,
 )
+from custom_components.hubitat_dev_tools.hub.answers import is_login_form, is_login_rejected
 from custom_components.hubitat_dev_tools.hub.devices import fetch_device, fetch_devices
+from custom_components.hubitat_dev_tools.hub.events import LOG_PATH, HubSocket
 from custom_components.hubitat_dev_tools.hub.info import fetch_identity
 from hubitat_emulator import HubEmulator
+
+from .contract import assert_same_shape, load_fixture
+from .fixture_client import fixture_client
 
 
 @pytest.fixture
@@ -290,3 +296,105 @@ async def test_maker_commands_are_never_retried(
         assert len(hub.requests) == before + 1  # sent once, never repeated
     hub.faults.error_burst = 1  # a read is still retried once
     assert isinstance(await client.maker_get("modes"), list | dict)
+
+
+# ---------------------------------------------------------------------- websocket upgrades
+
+# No evidence shows what a real hub answers a websocket upgrade without a valid session:
+# the emulator serves each candidate, and each must be handled as a login problem.
+_REFUSALS = [302, 200, 401, 403]
+
+
+@pytest.mark.parametrize("status", _REFUSALS)
+async def test_refused_upgrade_relogs_once_then_connects(
+    secure_hub: HubEmulator, session: aiohttp.ClientSession, status: int
+) -> None:
+    secure_hub.server.ws_refusal_status = status
+    client = HubClient(session, conn(secure_hub))
+    await fetch_identity(client)
+    secure_hub.expire_sessions()  # the cookie we hold is stale: the upgrade is refused
+    socket = HubSocket(client, LOG_PATH, lambda _t: None)
+    await socket.read_for(0.05, lambda _t: False)
+    logins = [p for m, p in secure_hub.requests if m == "POST" and p.startswith("/login")]
+    assert len(logins) == 2  # the first login + exactly one re-login
+
+
+@pytest.mark.parametrize("status", _REFUSALS)
+async def test_upgrade_refused_after_relogin_is_auth_error(
+    secure_hub: HubEmulator,
+    session: aiohttp.ClientSession,
+    monkeypatch: pytest.MonkeyPatch,
+    status: int,
+) -> None:
+    secure_hub.server.ws_refusal_status = status
+    # logins work, but no session is ever good enough for the sockets
+    monkeypatch.setattr(secure_hub.server, "session_valid", lambda r: r.path != LOG_PATH)
+    client = HubClient(session, conn(secure_hub))
+    socket = HubSocket(client, LOG_PATH, lambda _t: None)
+    with pytest.raises(HubAuthError, match="even after logging in again") as err:
+        await socket.read_for(0.05, lambda _t: False)
+    assert err.value.subject == "login"
+    logins = [p for m, p in secure_hub.requests if m == "POST" and p.startswith("/login")]
+    assert len(logins) == 2
+
+
+@pytest.mark.parametrize("status", _REFUSALS)
+async def test_refused_upgrade_without_credentials_is_auth_error(
+    secure_hub: HubEmulator, session: aiohttp.ClientSession, status: int
+) -> None:
+    secure_hub.server.ws_refusal_status = status
+    url = URL(secure_hub.url)
+    client = HubClient(session, HubConnection(host=str(url.host), port=url.port))
+    socket = HubSocket(client, LOG_PATH, lambda _t: None)
+    with pytest.raises(HubAuthError, match="no credentials") as err:
+        await socket.read_for(0.05, lambda _t: False)
+    assert err.value.subject == "no_credentials"
+    assert not [p for m, p in secure_hub.requests if m == "POST" and p.startswith("/login")]
+
+
+async def test_socket_stats_mark_a_refused_upgrade_as_auth_failure(
+    secure_hub: HubEmulator, session: aiohttp.ClientSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secure_hub.server.ws_refusal_status = 302
+    monkeypatch.setattr(secure_hub.server, "session_valid", lambda r: r.path != LOG_PATH)
+    client = HubClient(session, conn(secure_hub))
+    socket = HubSocket(client, LOG_PATH, lambda _t: None, backoff_initial=0.01)
+    task = asyncio.get_running_loop().create_task(socket.run())
+    try:
+        for _ in range(200):
+            if socket.stats.auth_failed:
+                break
+            await asyncio.sleep(0.01)
+        assert socket.stats.auth_failed
+        assert "login" in (socket.stats.last_error or "").lower()
+    finally:
+        await socket.stop()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+# ---------------------------------------------------------------------- contract fixtures
+
+
+async def test_login_rejected_page_is_recognised(
+    secure_hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    page = load_fixture("session/login_rejected").answer_text
+    assert page is not None and is_login_rejected(page) and is_login_form(page)
+    assert not is_login_rejected('{"success": true}')
+    # the emulator answers a wrong password with the same page
+    form = {"username": secure_hub.username, "password": "wrong", "submit": "Login"}
+    async with session.post(f"{secure_hub.url}/login", data=form, allow_redirects=False) as resp:
+        body = await resp.text()
+    assert_same_shape("session/login_rejected", body)
+    assert is_login_rejected(body)
+
+
+async def test_hub_details_fixture_gives_identity_platform_and_zone() -> None:
+    client = fixture_client("info/hub_details")
+    identity = await fetch_identity(client)
+    assert identity.hub_uid == "0f1e2d3c-4b5a-6978-8695-a4b3c2d1e0f9"
+    assert identity.ip == "192.0.2.10" and identity.firmware == "2.5.0.143"
+    assert client.platform.at_least(2, 5) and client.platform.model == "C-8 Pro"
+    assert str(client.time_zone) == "America/Denver"

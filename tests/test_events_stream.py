@@ -7,8 +7,11 @@ Real hass, the real emulated hub over loopback websockets; timings are shrunk th
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from dataclasses import replace
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from homeassistant.core import HomeAssistant
@@ -24,10 +27,13 @@ from custom_components.hubitat_dev_tools.hub.events import (
     parse_event_frame,
     parse_log_frame,
 )
+from custom_components.hubitat_dev_tools.hub.info import hub_time_zone
 from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
+from hubitat_emulator.clock import HUB_TZ_NAME
 
 from .conftest import FAST, ToolCaller, a_switch, add_entry, ensure_stream, until
+from .contract import load_fixture
 
 pytestmark = pytest.mark.usefixtures("fast_stream")
 
@@ -86,6 +92,38 @@ def test_parse_frames_tolerates_null_zero_and_junk() -> None:
     )
     assert line is not None and line.message == "a <b> c" and line.source_id == "12"
     assert parse_log_frame("junk") is None
+
+
+def test_log_frame_time_is_hub_local_with_offset() -> None:
+    # /logsocket times are hub-local (the hub UI formats them as local), past logs are UTC.
+    denver = hub_time_zone("America/Denver")
+    assert denver is not None
+    frame = '{"name":"L","msg":"m","id":1,"time":"%s","type":"dev","level":"info"}'
+    summer = parse_log_frame(frame % "2026-07-14 08:05:53.760", denver)
+    winter = parse_log_frame(frame % "2026-01-14 08:05:53.760", denver)
+    assert summer is not None and summer.time == "2026-07-14T08:05:53.760-06:00"
+    assert winter is not None and winter.time == "2026-01-14T08:05:53.760-07:00"
+    no_ms = parse_log_frame(frame % "2026-07-14 08:05:53", denver)
+    assert no_ms is not None and no_ms.time == "2026-07-14T08:05:53.000-06:00"
+    unknown_zone = parse_log_frame(frame % "2026-07-14 08:05:53.760")
+    assert unknown_zone is not None and unknown_zone.time == "2026-07-14T08:05:53.760"
+    odd = parse_log_frame(frame % "yesterday", denver)
+    assert odd is not None and odd.time == "yesterday"
+    assert hub_time_zone("Nowhere/Atlantis") is None
+    assert hub_time_zone(None) is None and hub_time_zone("") is None
+
+
+async def test_live_log_times_are_read_in_the_hubs_zone(
+    hass: HomeAssistant, hub: HubEmulator, live: StateCache
+) -> None:
+    hub.add_log("warn", "zone check", source_type="app", source_id=5, name="Zone")
+    await until(lambda: any(x.message == "zone check" for x in live.logs), what="the log line")
+    line = next(x for x in live.logs if x.message == "zone check")
+    assert line.time is not None
+    when = datetime.fromisoformat(line.time)
+    assert when.utcoffset() is not None  # ISO 8601 with the hub's offset
+    assert when.utcoffset() == datetime.now(ZoneInfo(HUB_TZ_NAME)).utcoffset()
+    assert abs((datetime.now(UTC) - when).total_seconds()) < 10
 
 
 def test_backoff_grows_with_jitter_and_is_capped() -> None:
@@ -429,3 +467,13 @@ async def test_waits_see_changes_missed_while_down(
     outcome = await waiting
     assert outcome.met and outcome.via == "state"
     assert live.live
+
+
+def test_socket_frame_fixtures_parse() -> None:
+    log = load_fixture("events/log_frame").answer
+    line = parse_log_frame(json.dumps(log), hub_time_zone("America/Denver"))
+    assert line is not None and line.message == "Kitchen Light was turned <on>"
+    assert line.time == "2026-07-14T08:05:53.760-06:00" and line.source_id == "12"
+    event = parse_event_frame(json.dumps(load_fixture("events/event_frame").answer))
+    assert event is not None and event.kind == "device" and event.device_id == "12"
+    assert event.type is None and event.unit is None and event.app_id is None

@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
+import aiohttp
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.hub.hsm import HubMessages, hsm_command, parse_messages
+from custom_components.hubitat_dev_tools.hub.info import LOCATION_FIELDS
+from custom_components.hubitat_dev_tools.hub.modes import (
+    activate_mode_maker,
+    create_mode,
+    delete_mode,
+    update_mode,
+)
+from custom_components.hubitat_dev_tools.managers.modes import ModeManager
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, add_entry, ok
+from .contract import assert_same_shape, load_fixture
+from .fixture_client import fixture_client
 from .home_util import sent
 
 
@@ -72,6 +85,31 @@ async def test_hsm(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCall
     assert (await ok(call_tool, "hub_get_hsm_status"))["active_alert"] is None
 
 
+def test_hub_messages_are_parsed_defensively() -> None:
+    # /hub/messages rests on no evidence: every shape reads, none fails.
+    sample: dict[str, Any] = {"messages": [], "mode": {"id": 2, "name": "Evening"}}
+    sample |= {"hsm": None, "hsmAlert": None}
+    assert parse_messages(sample) == HubMessages(mode="Evening")
+    assert parse_messages({"mode": "Night", "hsm": "armedAway", "hsmAlert": "intrusion"}) == (
+        HubMessages("Night", "armedAway", "intrusion")
+    )
+    nested = {"mode": {"name": ""}, "hsm": {"status": "disarmed"}, "hsmAlert": "null"}
+    assert parse_messages(nested) == HubMessages(hsm="disarmed")
+    odd: Any
+    for odd in (None, [], "text", 3, {"mode": [1], "hsm": True, "hsmAlert": {}}):
+        assert parse_messages(odd) == HubMessages()
+
+
+async def test_hsm_status_survives_an_unexpected_hub_messages(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.fail_paths["/hub/messages"] = 404  # a firmware without it
+    data = await ok(call_tool, "hub_get_hsm_status")
+    assert data["status"] is None and data["active_alert"] is None
+    hub.faults.fail_paths["/hub/messages"] = 500
+    assert (await ok(call_tool, "hub_get_hsm_status"))["status"] is None
+
+
 async def test_maker_required_says_what_to_configure(
     hass: Any, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
@@ -127,3 +165,44 @@ async def test_variable_refusals(
     ]
     missing = await call_tool("hub_get_variable", {"name": "nope"})
     assert missing.error and missing.data["error"] == "not_found"
+
+
+# ---------------------------------------------------------------------- contract fixtures
+
+
+async def test_modes_fixture_lists_modes_and_the_active_one() -> None:
+    listing = await ModeManager(fixture_client("modes/modes")).list_modes()
+    assert listing["active_mode"] == "Day" and listing["mode_manager"] == "builtIn"
+    assert [(m["mode_id"], m["icon"]) for m in listing["modes"]] == [
+        ("1", "fa-sun"),
+        ("2", "fa-moon"),
+    ]
+    await create_mode(fixture_client("modes/mode_change"), "Party", None)  # success: no raise
+    await update_mode(fixture_client("modes/mode_update"), "2", "Late", None)
+    await delete_mode(fixture_client("modes/mode_delete"), "2")
+
+
+async def test_maker_mode_and_hsm_fixtures() -> None:
+    assert await hsm_command(fixture_client("maker/hsm"), "armAway") == "armedAway"
+    answer = await activate_mode_maker(fixture_client("maker/mode_activate"), "1")
+    assert [m["name"] for m in answer if m["active"]] == ["Day"]
+    # the same list answers GET /modes (setup checks the Maker token with it)
+    assert load_fixture("maker/modes").answer == load_fixture("maker/mode_activate").answer
+
+
+async def test_mode_and_location_writes_answer_in_the_hub_ui_shape(hub: HubEmulator) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.post(f"{hub.url}/modes/jsonCreate", json={"name": "Party"}) as resp:
+            assert_same_shape("modes/mode_change", json.loads(await resp.text()))
+        party = next(m for m in hub.modes if m["name"] == "Party")
+        rename = {"id": party["id"], "name": "Late Party"}
+        async with session.post(f"{hub.url}/modes/jsonUpdate", json=rename) as resp:
+            assert_same_shape("modes/mode_update", json.loads(await resp.text()))
+        async with session.get(f"{hub.url}/modes/jsonDelete/{party['id']}") as resp:
+            assert_same_shape("modes/mode_delete", json.loads(await resp.text()))
+        assert "Late Party" not in [m["name"] for m in hub.modes]
+        async with session.get(f"{hub.url}/hub/details/json") as resp:
+            details = json.loads(await resp.text())
+        body = {key: details[src] for key, src in LOCATION_FIELDS.items()}
+        async with session.post(f"{hub.url}/location/update", json=body) as resp:
+            assert_same_shape("location/location_update", json.loads(await resp.text()))

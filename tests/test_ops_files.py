@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import json
+
+import aiohttp
 import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.hub.files import list_files_with_space
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, add_entry, ok, refused
+from .contract import assert_same_shape
+from .fixture_client import fixture_client
 from .ops_util import writes
 
 
@@ -165,3 +171,46 @@ async def test_write_with_hub_security(
     backup = secure_hub.files.read(data["backup_file"], "")
     assert backup is not None and backup.startswith(b"line 1")
     assert secure_hub.files.read("notes.txt") == b"x"
+
+
+# ---------------------------------------------------------------------- contract fixtures
+
+
+async def test_file_list_fixtures_both_shapes() -> None:
+    files, free = await list_files_with_space(fixture_client("files/file_list"))
+    assert free == 999983489
+    notes, folder = files
+    assert (notes.name, notes.size, notes.is_dir) == ("notes.txt", 14292, False)
+    assert notes.modified is not None and notes.modified.year == 2026
+    assert folder.is_dir
+    bare, no_free = await list_files_with_space(fixture_client("files/file_list_bare"))
+    assert no_free is None
+    assert [(f.name, f.size) for f in bare] == [("b.csv", 200), ("a.txt", 100)]
+    assert bare[0].modified is not None and bare[0].modified.day == 19
+
+
+async def test_delete_answer_has_the_hub_ui_shape(hub: HubEmulator) -> None:
+    body = {"folder": "", "name": "notes.txt", "type": "file"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(f"{hub.url}/hub/fileManager/delete", json=body) as resp,
+    ):
+        answer = json.loads(await resp.text())
+    assert_same_shape("files/file_delete", answer)
+    assert hub.files.read("notes.txt") is None
+
+
+async def test_delete_is_decided_by_the_effect(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The answer is not trusted either way: a "status": false that deleted is a success.
+    hub.mark_backup_now()
+    real = hub.files.delete
+
+    def deleted_but_says_no(name: str, folder: str = "") -> bool:
+        real(name, folder)
+        return False
+
+    monkeypatch.setattr(hub.files, "delete", deleted_but_says_no)
+    data = await ok(call_tool, "hub_delete_file", {"file_name": "notes.txt", "confirm": True})
+    assert data["deleted"] == "notes.txt" and hub.files.read("notes.txt") is None

@@ -5,11 +5,18 @@ from __future__ import annotations
 from aiohttp import web
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.hubitat_dev_tools.hub.health import parse_memory_history
+from custom_components.hubitat_dev_tools.hub.health import (
+    fetch_database_size,
+    fetch_free_os_memory,
+    fetch_internal_temperature,
+    parse_memory_history,
+)
 from custom_components.hubitat_dev_tools.managers.health import memory_trend
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, ok, refused
+from .contract import load_fixture
+from .fixture_client import fixture_client
 
 
 def test_memory_history_both_date_forms() -> None:
@@ -91,3 +98,22 @@ async def test_device_health(
     assert strict["silent_total"] >= data["silent_total"]
     assert strict["thresholds"]["silent_hours"] == 0.1
     await refused(call_tool, "hub_get_device_health", {"battery_threshold": 0}, "invalid_arguments")
+
+
+# ---------------------------------------------------------------------- contract fixtures
+
+
+async def test_plain_number_fixtures_parse() -> None:
+    assert await fetch_free_os_memory(fixture_client("health/free_os_memory")) == 914716
+    temp = await fetch_internal_temperature(fixture_client("health/internal_temperature"))
+    assert temp == 45.5
+    assert await fetch_database_size(fixture_client("health/database_size")) == 21
+
+
+def test_memory_history_fixture_parses_both_date_forms() -> None:
+    text = load_fixture("health/memory_history").answer_text
+    assert text is not None
+    samples = parse_memory_history(text)
+    assert [s.time for s in samples] == ["2026-04-19 10:00", "2026-04-19 10:05", "04-19 10:10:19"]
+    assert samples[0].free_os_kb == 200000 and samples[1].free_java_kb == 90000
+    assert samples[2].cpu_avg_5m == 0.9 and samples[2].direct_java_kb == 2200

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from aiohttp import web
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.hub import lifecycle as hub_lifecycle
 from custom_components.hubitat_dev_tools.managers import lifecycle
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, ok, refused
+from .contract import load_fixture
+from .fixture_client import fixture_client
 from .ops_util import wait_for_status
 
 
@@ -99,3 +105,58 @@ async def test_firmware_check_and_install(
     await wait_for_status(hub, "running", timeout=5)
     after = await ok(call_tool, "hub_check_firmware_update")
     assert after["current_version"] == "2.4.5.100" and after["update_available"] is False
+
+
+# ---------------------------------------------------------------------- contract fixtures
+
+
+async def test_update_fixtures_parse() -> None:
+    check = await hub_lifecycle.check_for_update(fixture_client("lifecycle/check_for_update"))
+    assert check["status"] == "UPDATE_AVAILABLE" and check["version"] == "2.5.0.157"
+    assert not [k for k in check if "email" in k.lower()]  # the owner's e-mails never leave
+    assert hub_lifecycle.update_started(load_fixture("lifecycle/update_platform").answer)
+    await hub_lifecycle.install_update(fixture_client("lifecycle/update_platform"))
+    status = await hub_lifecycle.update_status(fixture_client("lifecycle/update_status"))
+    assert str(status["status"]) in hub_lifecycle.UPDATE_RUNNING
+
+
+def test_update_answers_in_every_shape() -> None:
+    for yes in ({"success": "true"}, {"success": True}, True, "true", " true\n"):
+        assert hub_lifecycle.update_started(yes) is True
+    for no in ({"success": "false", "message": "No update"}, {"success": False}):
+        assert hub_lifecycle.update_started(no) is False
+    unknown: Any
+    for unknown in ("ok", None, {}, [], {"status": "x"}):
+        assert hub_lifecycle.update_started(unknown) is None
+
+
+async def test_unknown_update_answer_is_checked_by_its_effect(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    # The hub answers something unknown ("ok"): the install counts only if the hub's
+    # checkUpdateStatus shows it under way.
+    hub.ops.update_version = "2.4.5.100"
+    hub.mark_backup_now()
+
+    async def says_ok(request: web.Request) -> web.StreamResponse:
+        hub.ops.update_status = "DOWNLOAD_STARTED"
+        return hub.text("ok")
+
+    _replace_handler(hub, "/hub/cloud/updatePlatform", says_ok)
+    done = await ok(call_tool, "hub_install_firmware_update", {"confirm": True})
+    assert done["installed"] is True
+
+    async def says_ok_does_nothing(request: web.Request) -> web.StreamResponse:
+        hub.ops.update_status = "IDLE"
+        return hub.text("ok")
+
+    _replace_handler(hub, "/hub/cloud/updatePlatform", says_ok_does_nothing)
+    failed = await refused(call_tool, "hub_install_firmware_update", {"confirm": True})
+    assert "did not start the firmware update" in failed["message"]
+
+
+def _replace_handler(hub: HubEmulator, path: str, handler: Any) -> None:
+    for resource in list(hub.app.router.resources()):
+        if resource.canonical == path:
+            for route in resource:
+                route._handler = handler

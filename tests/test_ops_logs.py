@@ -6,10 +6,18 @@ from datetime import UTC, datetime, timedelta
 
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.hubitat_dev_tools.hub.logs import parse_log_lines
+from custom_components.hubitat_dev_tools.hub.health import parse_uptime
+from custom_components.hubitat_dev_tools.hub.logs import (
+    fetch_location_events,
+    fetch_stats,
+    parse_log_lines,
+)
+from custom_components.hubitat_dev_tools.hub.models import parse_hub_time
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, ok, refused
+from .contract import load_fixture
+from .fixture_client import fixture_client
 
 
 def test_parser_joins_continuations_and_strips_html() -> None:
@@ -115,3 +123,26 @@ async def test_performance_and_jobs(
     assert jobs["scheduled_total"] == 4 and jobs["scheduled"][0]["methodName"] == "periodicHandler"
     assert all(j["nextRun"] for j in jobs["scheduled"])
     await refused(call_tool, "hub_get_performance_stats", {"sort_by": "x"}, "invalid_arguments")
+
+
+# ---------------------------------------------------------------------- contract fixtures
+
+
+def test_past_logs_fixture_parses_in_utc_with_continuations() -> None:
+    lines = parse_log_lines(load_fixture("logs/past_logs").answer)
+    assert len(lines) == 3
+    first, error, warn = lines
+    assert first.time == datetime(2026, 7, 14, 14, 5, 53, 760000, tzinfo=UTC)
+    assert (first.source_type, first.source_id, first.name) == ("dev", "12", "Kitchen Light")
+    assert error.level == "error" and error.message.endswith("\nat line 12 of the app")
+    assert warn.message == "message with | a bar"
+
+
+async def test_runtime_stats_and_location_events_fixtures() -> None:
+    stats = await fetch_stats(fixture_client("logs/runtime_stats"))
+    assert parse_uptime(stats["uptime"]) == 5 * 86400 + 2 * 3600 + 3 * 60 + 4
+    assert stats["deviceStats"][0]["stateSize"] == 1000
+    events = await fetch_location_events(fixture_client("events/location_events"))
+    assert [e["name"] for e in events] == ["mode", "hsmStatus", "variable:guestCount"]
+    when = parse_hub_time(events[0]["date"])
+    assert when == datetime(2026, 6, 3, 0, 19, 0, 73000, tzinfo=UTC)

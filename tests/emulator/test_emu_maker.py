@@ -14,6 +14,7 @@ from aiohttp import web
 
 from hubitat_emulator import HubEmulator
 
+from ..contract import assert_same_shape
 from .conftest import eventually, frames_until, get_json, maker
 
 
@@ -326,3 +327,13 @@ async def test_shade_set_level_moves_position(
     await eventually(lambda: hub.device(did)["attributes"]["windowShade"] == "partially open")
     attrs = hub.device(did)["attributes"]
     assert (attrs["windowShade"], attrs["position"], attrs["level"]) == ("partially open", 40, 40)
+
+
+async def test_device_details_have_the_real_shape(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    # Maker /devices/<id> as hacs-hubitat captured it: attributes with currentValue/dataType
+    # (values for enums), capabilities mixing names and {attributes}, command names.
+    for name in ("Kitchen Light", "Kitchen Sink Leak"):
+        did = hub.find_device(name)["id"]
+        assert_same_shape("maker/device", await get_json(session, maker(hub, f"/devices/{did}")))

@@ -73,7 +73,7 @@ async def test_wrong_password_is_200_login_page_without_cookie(
         assert resp.content_type == "text/html"
         assert "Set-Cookie" not in resp.headers
         body = await resp.text()
-    assert "Invalid username or password" in body
+    assert "The login information you supplied was incorrect." in body
     assert '<form action="/login"' in body
 
 
@@ -113,6 +113,24 @@ async def test_websocket_requires_cookie(
     assert err.value.status == 401
     pair = await login(session, secure_hub)
     async with session.ws_connect(f"{secure_hub.url}/eventsocket", headers={"Cookie": pair}) as ws:
+        assert not ws.closed
+
+
+@pytest.mark.parametrize("status", [302, 200, 401, 403])
+async def test_websocket_refusal_status_is_a_knob(
+    secure_hub: HubEmulator, session: aiohttp.ClientSession, status: int
+) -> None:
+    # No evidence shows what a real hub answers an upgrade without a session: each is served.
+    secure_hub.server.ws_refusal_status = status
+    with pytest.raises(aiohttp.WSServerHandshakeError) as err:
+        await session.ws_connect(f"{secure_hub.url}/logsocket")
+    # aiohttp follows the redirect to the login page, which answers 200.
+    assert err.value.status == (200 if status == 302 else status)
+    if status == 302:
+        assert [r.status for r in err.value.history] == [302]
+        assert err.value.history[0].headers["Location"] == "/login"
+    pair = await login(session, secure_hub)
+    async with session.ws_connect(f"{secure_hub.url}/logsocket", headers={"Cookie": pair}) as ws:
         assert not ws.closed
 
 

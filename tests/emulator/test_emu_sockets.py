@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import aiohttp
 import pytest
 
 from hubitat_emulator import HubEmulator
+from hubitat_emulator.clock import HUB_TZ_NAME
 
+from ..contract import assert_same_shape
 from .conftest import fast_hub, frames_until, get_json, make_session, maker, next_frame
 
 FRAME_KEYS = [
@@ -31,6 +35,7 @@ async def test_device_frame_shape(hub: HubEmulator, session: aiohttp.ClientSessi
         hub.set_device_attribute(did, "temperature", 66.5)
         frame = await next_frame(ws)
     assert list(frame) == FRAME_KEYS
+    assert_same_shape("events/event_frame", frame)
     assert frame["source"] == "DEVICE" and frame["deviceId"] == did
     assert frame["value"] == "66.5" and isinstance(frame["value"], str)
     assert frame["type"] == "physical" and frame["unit"] == "°F"
@@ -96,9 +101,14 @@ async def test_logsocket(hub: HubEmulator, session: aiohttp.ClientSession) -> No
         hub.add_log("error", "Oops <b>bad</b>", source_type="app", source_id=141, name="Leak")
         frame = await next_frame(ws)
         assert list(frame) == ["name", "msg", "id", "time", "type", "level"]
+        assert_same_shape("events/log_frame", frame)
         assert frame["msg"] == "Oops &lt;b&gt;bad&lt;/b&gt;"
         assert (frame["id"], frame["type"], frame["level"]) == (141, "app", "error")
         assert len(frame["time"]) == 23 and frame["time"][10] == " "
+        # hub-local time (the hub UI shows live log times as local), no offset
+        local = datetime.now(ZoneInfo(HUB_TZ_NAME)).replace(tzinfo=None)
+        sent = datetime.strptime(frame["time"], "%Y-%m-%d %H:%M:%S.%f")
+        assert abs((local - sent).total_seconds()) < 5
         await get_json(session, maker(hub, f"/devices/{did}/off"))
         frame = await next_frame(ws)
     assert frame["msg"] == "Kitchen Light was turned off"

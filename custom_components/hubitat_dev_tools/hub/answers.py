@@ -38,6 +38,16 @@ def is_login_form(text: str) -> bool:
     )
 
 
+# What the hub's login page says after a failed login (evidence: the hub's own page).
+LOGIN_REJECTED_TEXT = "The login information you supplied was incorrect"
+
+
+def is_login_rejected(text: str) -> bool:
+    """True for the hub's answer to a rejected ``POST /login``: its page saying the login
+    information was incorrect (whatever the status and cookies that came with it)."""
+    return LOGIN_REJECTED_TEXT.lower() in text[:16384].lower()
+
+
 # token/password pairs a hub error body may echo (query strings, posted forms, JSON)
 _SECRET_PARAMS = re.compile(
     r"((?:access_token|token|password|passwd|secret|apikey|api_key|hubsession|jsessionid)"

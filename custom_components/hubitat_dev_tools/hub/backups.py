@@ -8,7 +8,7 @@ from typing import Any
 
 from .answers import require_success
 from .client import HubClient
-from .models import parse_hub_time
+from .models import dict_list, parse_hub_time
 
 
 @dataclass(slots=True)
@@ -20,25 +20,27 @@ class Backup:
     size: int | None
 
 
-async def fetch_local_backups(client: HubClient) -> list[Backup]:
-    """Local backups, newest first."""
-    data = await client.get_json("/hub2/localBackups")
+def parse_local_backups(data: Any) -> list[Backup]:
+    """A ``/hub2/localBackups`` answer (``[{name, createTime, createTimeOrig, size}]``),
+    newest first; entries without a name are skipped."""
     out: list[Backup] = []
-    if isinstance(data, list):
-        for item in data:
-            if isinstance(item, dict) and item.get("name"):
-                size = item.get("size")
-                out.append(
-                    Backup(
-                        name=str(item["name"]),
-                        created=parse_hub_time(
-                            item.get("createTimeOrig") or item.get("createTime")
-                        ),
-                        size=int(size) if isinstance(size, int | float) else None,
-                    )
+    for item in dict_list(data):
+        if item.get("name"):
+            size = item.get("size")
+            out.append(
+                Backup(
+                    name=str(item["name"]),
+                    created=parse_hub_time(item.get("createTimeOrig") or item.get("createTime")),
+                    size=int(size) if isinstance(size, int | float) else None,
                 )
+            )
     out.sort(key=lambda b: b.created or datetime.min.replace(tzinfo=UTC), reverse=True)
     return out
+
+
+async def fetch_local_backups(client: HubClient) -> list[Backup]:
+    """Local backups, newest first."""
+    return parse_local_backups(await client.get_json("/hub2/localBackups"))
 
 
 async def fetch_backup_status(client: HubClient) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from datetime import tzinfo
 from typing import Any, Literal
 from urllib.parse import quote
 
@@ -25,6 +26,7 @@ from .answers import (
     check_success,
     header,
     is_login_form,
+    is_login_rejected,
     looks_like_html,
     redact_snippet,
 )
@@ -135,6 +137,8 @@ class HubClient:
         self._login_lock = asyncio.Lock()
         # What the hub runs (set by fetch_identity at setup); unknown until then.
         self.platform: Platform = UNKNOWN_PLATFORM
+        # The hub's time zone (set by fetch_identity): ``/logsocket`` times are hub-local.
+        self.time_zone: tzinfo | None = None
         self.requests_sent = 0
         self.in_flight = 0
         self.max_in_flight_seen = 0
@@ -286,6 +290,12 @@ class HubClient:
             use_cookie=False,
         )
         status, body = reply.status, reply.body
+        if is_login_rejected(body):  # the hub's page saying the credentials are wrong
+            self._cookie = None
+            raise HubAuthError(
+                "Hub Security login failed: the hub rejected the username or password",
+                subject="login",
+            )
         location = header(reply.headers, "Location")
         cookie = None
         for name in ("HUBSESSION", "JSESSIONID"):

@@ -1,11 +1,19 @@
 """Live hub streams: ``/eventsocket`` (every event on the hub) and ``/logsocket`` (log lines).
 
 The client connects OUT to the hub (no inbound port), over Home Assistant's shared aiohttp
-session, with the Hub Security cookie when configured (one re-login on a 401/403 upgrade).
+session, with the Hub Security cookie when configured (one re-login on a refused upgrade).
 
 Frames (hubitat-hub-api.md §19): one JSON object per text frame; empty fields are the string
 ``"null"``; ``deviceId``/``installedAppId`` are ints, ``0`` when they do not apply. Anything
-else (junk text, non-objects, frames without a name) is counted and skipped.
+else (junk text, non-objects, frames without a name) is counted and skipped. A ``/logsocket``
+frame's ``time`` is the hub's LOCAL time without an offset (the hub UI shows it as local time,
+unlike ``/logs/past/json``, which is UTC): it is read in the hub's time zone
+(:attr:`HubClient.time_zone`, from ``/hub/details/json``) and given as ISO 8601 with offset.
+
+Upgrades: with Hub Security on, ANY refused upgrade counts as a login problem (what a hub
+answers an upgrade without a valid session is not known: 401, 403, a redirect to ``/login``
+or the login page with 200 are all possible); we log in again once, then raise
+:class:`HubAuthError`.
 
 Sizes are bounded: an event frame over :data:`MAX_EVENT_FRAME_CHARS` or a log frame over
 :data:`MAX_LOG_FRAME_CHARS` is junk (never parsed, never in a ring); a message over
@@ -33,7 +41,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 import aiohttp
@@ -191,7 +199,7 @@ class LogLine:
     source_id: str | None
     name: str | None
     message: str
-    time: str | None  # the hub's text (naive UTC)
+    time: str | None  # ISO 8601 (with offset when the hub's time zone is known)
     received_at: float = field(default_factory=_wall)
 
     def as_dict(self) -> dict[str, Any]:
@@ -206,8 +214,32 @@ class LogLine:
         }
 
 
-def parse_log_frame(text: str | bytes) -> LogLine | None:
-    """Parse one logsocket frame; None for junk (too large included)."""
+_LOCAL_TIME_FORMATS = ("%Y-%m-%d %H:%M:%S.%f", "%Y-%m-%d %H:%M:%S")
+
+
+def log_frame_time(text: str | None, tz: tzinfo | None) -> str | None:
+    """A ``/logsocket`` ``time`` (hub-local ``yyyy-MM-dd HH:mm:ss.SSS``) as ISO 8601.
+
+    With the hub's time zone the result carries its offset; without it (unknown zone) it is
+    the local time without an offset. Text in no known form is kept as it came.
+    """
+    if text is None:
+        return None
+    for fmt in _LOCAL_TIME_FORMATS:
+        try:
+            local = datetime.strptime(text.strip(), fmt)
+        except ValueError:
+            continue
+        if tz is not None:
+            local = local.replace(tzinfo=tz)
+        return local.isoformat(timespec="milliseconds")
+    return text
+
+
+def parse_log_frame(text: str | bytes, tz: tzinfo | None = None) -> LogLine | None:
+    """Parse one logsocket frame; None for junk (too large included).
+
+    ``tz`` is the hub's time zone: the frame's ``time`` is hub-local."""
     if len(text) > MAX_LOG_FRAME_CHARS:
         return None
     try:
@@ -224,8 +256,18 @@ def parse_log_frame(text: str | bytes) -> LogLine | None:
         source_id=norm_id(raw.get("id")),
         name=_cut(_nullish(raw.get("name")), MAX_LABEL_CHARS),
         message=_cut(message, MAX_LOG_MESSAGE_CHARS) or "",
-        time=_cut(_nullish(raw.get("time")), 64),
+        time=log_frame_time(_cut(_nullish(raw.get("time")), 64), tz),
     )
+
+
+def _asks_for_login(err: aiohttp.WSServerHandshakeError) -> bool:
+    """Whether a refused upgrade looks like Hub Security: 401/403, a redirect to the login
+    page, or a 200 (the login page instead of an upgrade)."""
+    location = ""
+    if err.headers is not None:
+        location = str(err.headers.get("Location", ""))
+    redirected = 300 <= err.status < 400 and (not location or "login" in location.lower())
+    return err.status in (200, 401, 403) or redirected
 
 
 def backoff_delay(attempt: int, initial: float, maximum: float) -> float:
@@ -406,14 +448,24 @@ class HubSocket:
                     max_msg_size=MAX_WS_MESSAGE_BYTES,
                 )
             except aiohttp.WSServerHandshakeError as err:
-                if err.status in (401, 403) and conn.has_security and not retried:
+                # What a hub answers an upgrade without a valid session is not known (401,
+                # 403, a redirect to /login, the login page with 200): with Hub Security on,
+                # any refusal is a login problem.
+                if conn.has_security and not retried:
                     retried = True
                     await client.ensure_login(stale=cookie)
                     continue
-                if err.status in (401, 403):
+                if conn.has_security:
                     raise HubAuthError(
-                        f"The hub refused {self.path} (HTTP {err.status})"
-                        + ("" if conn.has_security else ": Hub Security is on, no credentials")
+                        f"The hub refused {self.path} (HTTP {err.status}) even after logging "
+                        "in again with the configured Hub Security credentials",
+                        subject="login",
+                    ) from err
+                if _asks_for_login(err):
+                    raise HubAuthError(
+                        f"The hub refused {self.path} (HTTP {err.status}): Hub Security is on "
+                        "and no credentials are configured",
+                        subject="no_credentials",
                     ) from err
                 raise HubError(f"The hub refused {self.path} (HTTP {err.status})") from err
 

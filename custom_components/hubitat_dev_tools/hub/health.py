@@ -1,4 +1,5 @@
-"""Health endpoints beyond identity: memory history CSV, CPU load text, uptime parsing."""
+"""Health endpoints beyond identity: the plain-text numbers (free memory, temperature,
+database size), memory history CSV, CPU load text, uptime parsing."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .client import HubClient
+from .info import fetch_plain_number
 
 
 @dataclass(slots=True)
@@ -62,6 +64,21 @@ def parse_memory_history(text: str) -> list[MemorySample]:
             )
         )
     return out
+
+
+async def fetch_free_os_memory(client: HubClient) -> float | None:
+    """Free OS memory in KB (plain text)."""
+    return await fetch_plain_number(client, "/hub/advanced/freeOSMemory")
+
+
+async def fetch_internal_temperature(client: HubClient) -> float | None:
+    """The hub's internal temperature in °C (plain text)."""
+    return await fetch_plain_number(client, "/hub/advanced/internalTempCelsius")
+
+
+async def fetch_database_size(client: HubClient) -> float | None:
+    """The database size as the hub reports it (plain text; MB on current firmware)."""
+    return await fetch_plain_number(client, "/hub/advanced/databaseSize")
 
 
 async def fetch_memory_history(client: HubClient) -> list[MemorySample]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .client import HubClient
 from .errors import HubBadResponseError
@@ -43,7 +45,19 @@ async def fetch_identity(client: HubClient) -> HubIdentity:
     data = await client.get_json("/hub/details/json")
     identity = identity_from(data)
     client.platform = platform_from(data)
+    client.time_zone = hub_time_zone(identity.time_zone)
     return identity
+
+
+def hub_time_zone(name: Any) -> tzinfo | None:
+    """The zone a ``/hub/details/json`` ``timeZone`` names (an IANA id such as
+    ``America/Denver``); None when it is missing or unknown here."""
+    if not isinstance(name, str) or not name.strip():
+        return None
+    try:
+        return ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
 
 
 def identity_from(data: Any) -> HubIdentity:
@@ -62,7 +76,7 @@ def identity_from(data: Any) -> HubIdentity:
         hardware=data.get("hardwareVersion"),
         mac=data.get("macAddress"),
         ip=ip,
-        time_zone=data.get("timeZone"),
+        time_zone=data.get("timeZone") if isinstance(data.get("timeZone"), str) else None,
         mdns_name=data.get("mdnsName"),
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from .answers import require_success
@@ -10,8 +11,11 @@ from .errors import HubError, HubNotFoundError
 
 
 async def reboot(client: HubClient) -> Any:
-    """``POST /hub/reboot`` (GET answers 404). The hub is gone for a while afterwards."""
-    return await client.request("POST", "/hub/reboot", json_body={}, expect="any")
+    """``POST /hub/reboot`` (GET answers 404). The hub is gone for a while afterwards.
+
+    The body is the hub UI's: a plain reboot (no database rebuild, logs kept)."""
+    body = {"rebuildDatabase": False, "purgeLogs": False}
+    return await client.request("POST", "/hub/reboot", json_body=body, expect="any")
 
 
 async def shutdown(client: HubClient) -> Any:
@@ -46,13 +50,51 @@ async def update_status(client: HubClient) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+# checkUpdateStatus statuses that show an install under way (hub UI: the update page)
+UPDATE_RUNNING = frozenset(
+    {
+        "DOWNLOAD_STARTED",
+        "DOWNLOAD_IN_PROGRESS",
+        "DOWNLOAD_FINISHED",
+        "DOWNLOAD_VERIFY",
+        "EXTRACT_IN_PROGRESS",
+        "EXTRACT_FINISHED",
+        "UPDATE_STARTED",
+    }
+)
+
+
+def update_started(answer: Any) -> bool | None:
+    """What ``/hub/cloud/updatePlatform`` said: True (started), False (refused), None (an
+    answer in no known shape: decide by the effect).
+
+    The hub UI reads ``{"success": "true"}`` (a string) on one page and ``{"success": true}``
+    on another; a bare ``true``/``"true"`` body counts too.
+    """
+    if answer in (True, "true") or (isinstance(answer, str) and answer.strip() == "true"):
+        return True
+    if isinstance(answer, dict):
+        if answer.get("success") in (True, "true"):
+            return True
+        if answer.get("success") in (False, "false"):
+            return False
+    return None
+
+
 async def install_update(client: HubClient, *, timeout: float = 60) -> None:
     """``/hub/cloud/updatePlatform``: download, install and reboot.
 
-    Any answer other than ``{"success": true}`` raises :class:`HubRefusedError` (with the
-    hub's reason when it sent its failure envelope).
+    The hub's failure envelope raises :class:`HubRefusedError` with its reason. An answer in
+    no known shape is checked by its effect: ``checkUpdateStatus`` must show the install
+    under way, else :class:`HubRefusedError`.
     """
     data = await client.request(
         "GET", "/hub/cloud/updatePlatform", expect="any", timeout=timeout, retry=False
     )
-    require_success(data, "start the firmware update")
+    started = update_started(data)
+    if started is None:
+        with contextlib.suppress(HubError):
+            status = str((await update_status(client)).get("status") or "").upper()
+            started = True if status in UPDATE_RUNNING else None
+    if not started:
+        require_success(data, "start the firmware update")

@@ -29,6 +29,7 @@ from .client import HubClient
 from .devices import fetch_devices
 from .errors import HubError, HubUnreachableError
 from .events import HubEvent, HubSocket, LogLine, parse_event_frame, parse_log_frame
+from .hsm import fetch_messages
 from .models import DeviceSummary, coerce_numeric_text
 
 _LOGGER = logging.getLogger(__name__)
@@ -199,7 +200,7 @@ class StateCache:
         self.hydrated = False
         client = self._client
         devices = await fetch_devices(client)
-        messages = await client.get_json("/hub/messages")
+        messages = await fetch_messages(client)
         variables: dict[str, dict[str, Any]] | None = None
         if client.connection.has_maker:
             try:
@@ -218,14 +219,9 @@ class StateCache:
                                 "type": item.get("type"),
                             }
         self.devices = {d.id: d for d in devices}
-        if isinstance(messages, dict):
-            mode = messages.get("mode")
-            if isinstance(mode, dict):
-                self.mode = str(mode.get("name")) if mode.get("name") else None
-            elif isinstance(mode, str):
-                self.mode = mode
-            self.hsm_status = messages.get("hsm") or None
-            self.hsm_alert = messages.get("hsmAlert") or None
+        self.mode = messages.mode
+        self.hsm_status = messages.hsm
+        self.hsm_alert = messages.hsm_alert
         if variables is not None:
             self.variables = variables
         self.hydrated = True
@@ -249,7 +245,7 @@ class StateCache:
 
     def handle_log_text(self, text: str) -> None:
         """Socket callback for ``/logsocket``."""
-        line = parse_log_frame(text)
+        line = parse_log_frame(text, self._client.time_zone)
         if line is None:
             self.junk_frames += 1
             return
@@ -436,18 +432,15 @@ class StateCache:
         """The active mode name."""
         if self.live and self.mode is not None:
             return self.mode, self.freshness()
-        messages = await self._client.get_json("/hub/messages")
-        mode = messages.get("mode") if isinstance(messages, dict) else None
-        name = mode.get("name") if isinstance(mode, dict) else mode
-        return (str(name) if name else None), self.from_hub()
+        mode = (await fetch_messages(self._client)).mode
+        return mode, self.from_hub()
 
     async def read_hsm(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """HSM status and alert."""
         if self.live and self.hsm_status is not None:
             return {"status": self.hsm_status, "alert": self.hsm_alert}, self.freshness()
-        messages = await self._client.get_json("/hub/messages")
-        data = messages if isinstance(messages, dict) else {}
-        return {"status": data.get("hsm"), "alert": data.get("hsmAlert")}, self.from_hub()
+        messages = await fetch_messages(self._client)
+        return {"status": messages.hsm, "alert": messages.hsm_alert}, self.from_hub()
 
     def cached_variables(self) -> list[dict[str, Any]] | None:
         """Copies of the cached variables when live and every type is known (a variable first

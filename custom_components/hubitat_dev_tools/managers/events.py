@@ -185,7 +185,7 @@ class SharedLogTail:
         return min(left)
 
     def _feed(self, run: _TailRun, text: str) -> None:
-        line = parse_log_frame(text)
+        line = parse_log_frame(text, self._client.time_zone)
         if line is None:
             return
         for listener in run.listeners:

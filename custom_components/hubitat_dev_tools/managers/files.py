@@ -276,7 +276,7 @@ class FilesManager:
         async with self._lock:
             existing, names = await self._existing(name, nothing_done="; nothing was deleted")
             backup = await self._backup_existing(existing, names)
-            await delete_file(self._client, name)
+            await delete_file(self._client, name)  # its answer is not trusted: re-list
             if await self._find(name) is not None:
                 raise HubBadResponseError(f"The hub still lists '{name}' after deleting it.")
         return {

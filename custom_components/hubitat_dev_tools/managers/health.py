@@ -14,8 +14,16 @@ from ..hub.backups import fetch_local_backups
 from ..hub.client import HubClient
 from ..hub.devices import fetch_devices
 from ..hub.errors import HubError
-from ..hub.health import MemorySample, fetch_cpu_info, fetch_memory_history, parse_uptime
-from ..hub.info import fetch_hub_data, fetch_identity, fetch_plain_number
+from ..hub.health import (
+    MemorySample,
+    fetch_cpu_info,
+    fetch_database_size,
+    fetch_free_os_memory,
+    fetch_internal_temperature,
+    fetch_memory_history,
+    parse_uptime,
+)
+from ..hub.info import fetch_hub_data, fetch_identity
 from ..hub.logs import fetch_past_logs, fetch_stats
 from ..hub.models import parse_hub_time
 
@@ -163,9 +171,9 @@ class HealthManager:
         identity, hub_data = await asyncio.gather(fetch_identity(c), fetch_hub_data(c))
         optionals: list[_Optional] = list(
             await asyncio.gather(
-                _optional(fetch_plain_number(c, "/hub/advanced/freeOSMemory")),
-                _optional(fetch_plain_number(c, "/hub/advanced/internalTempCelsius")),
-                _optional(fetch_plain_number(c, "/hub/advanced/databaseSize")),
+                _optional(fetch_free_os_memory(c)),
+                _optional(fetch_internal_temperature(c)),
+                _optional(fetch_database_size(c)),
                 _optional(fetch_cpu_info(c)),
                 _optional(fetch_stats(c)),
                 _optional(fetch_memory_history(c)),

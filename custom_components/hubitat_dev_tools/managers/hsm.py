@@ -51,13 +51,15 @@ class HsmManager:
     async def status(self) -> HsmStatus:
         """Armed status and any active alert (admin /hub/messages; no Maker API needed)."""
         cache = self.cache
+        status: str | None
+        alert: str | None
         if cache is not None and cache.live and cache.hsm_status is not None:
-            data: dict[str, Any] = {"hsm": cache.hsm_status, "hsmAlert": cache.hsm_alert}
+            status, alert = cache.hsm_status, cache.hsm_alert
         else:
-            data = await api.fetch_messages(self._client)
-        alert = data.get("hsmAlert")
+            messages = await api.fetch_messages(self._client)
+            status, alert = messages.hsm, messages.hsm_alert
         return {
-            "status": data.get("hsm"),
+            "status": status,
             "active_alert": alert if alert not in (None, "", "null", "cancel") else None,
             "commands": list(HSM_COMMANDS),
             "can_change": self._client.connection.has_maker,

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.compat import check_compatibility
 from ..hub.errors import HubError
+from ..hub.health import fetch_database_size, fetch_free_os_memory, fetch_internal_temperature
 from ..hub.info import (
     LOCATION_FIELDS,
     HubIdentity,
     fetch_details,
     fetch_hub_data,
     fetch_identity,
-    fetch_plain_number,
     identity_from,
     save_location,
 )
@@ -42,18 +43,18 @@ class HubInfoManager:
     async def info(self) -> dict[str, Any]:
         """Identity, firmware, model, alerts and health basics."""
 
-        async def optional(path: str) -> float | None:
+        async def optional(read: Callable[[HubClient], Awaitable[float | None]]) -> float | None:
             try:
-                return await fetch_plain_number(self._client, path)
+                return await read(self._client)
             except HubError:
                 return None
 
         details, hub_data, free_mem, temp, db_size = await asyncio.gather(
             fetch_details(self._client),
             fetch_hub_data(self._client),
-            optional("/hub/advanced/freeOSMemory"),
-            optional("/hub/advanced/internalTempCelsius"),
-            optional("/hub/advanced/databaseSize"),
+            optional(fetch_free_os_memory),
+            optional(fetch_internal_temperature),
+            optional(fetch_database_size),
         )
         identity = identity_from(details)
         alerts = hub_data.get("alerts") if isinstance(hub_data.get("alerts"), dict) else {}
