@@ -363,7 +363,8 @@ class _OpsRoutes(ServerRoutes):
             self._repair.cancel()
         self.ops.repair_running = False
         self.ops.repair_stage = "IDLE"
-        return self.http.result(True)
+        # the hub UI shows e.message as the repair report (hub-endpoints.md)
+        return self.http.json({"message": "Z-Wave network rebuild cancelled"})
 
     # ------------------------------------------------------------------ radio operations
 

@@ -105,7 +105,7 @@ def test_shape_hides_keys_that_may_be_values() -> None:
 def test_probes_accept_the_contract_fixtures(name: str) -> None:
     """Every contract fixture of an endpoint we probe has the shape the probe expects."""
     fx = load_fixture(name)
-    for probe in (*ALL_PROBES, compat.MAKER_DEVICES):
+    for probe in (*ALL_PROBES, compat.MAKER_MODES):
         pattern = re.escape(probe.endpoint).replace(re.escape("<id>"), "[^/]+")
         if re.fullmatch(pattern, fx.path):
             assert problems(probe.expect, fx.answer) == [], (name, probe.endpoint)
@@ -128,7 +128,7 @@ async def test_all_ok_against_the_emulator(
     assert report["summary"]["ok"] == len(report["endpoints"]), report
     endpoints = [e["endpoint"] for e in report["endpoints"]]
     assert len(endpoints) == len(set(endpoints)) == len(ALL_PROBES) + maker
-    assert ("/apps/api/<id>/devices" in endpoints) is maker
+    assert ("/apps/api/<id>/modes" in endpoints) is maker
     assert report["hub"] == {"firmware": "2.4.4.156", "model": "C-8 Pro", "generation": 8}
     assert report["hub_security"] is security and report["maker_api"] is maker
     # only reads, one per endpoint (plus the dashboard pin page and a login), two at a time
@@ -185,7 +185,7 @@ SHAPE_CHANGES: list[tuple[str, Any, str, str, str]] = [
     ("/hub/cpuInfo", "html", "/hub/cpuInfo", "missing", "HTML"),
     ("/hub/matterDetails/json", 500, "/hub/matterDetails/json", "missing", "HTTP 500"),
     ("/hub/advanced/freeOSMemory", "404", "/hub/advanced/freeOSMemory", "missing", "HTTP 404"),
-    ("/apps/api/12/devices", "drop_key:id", "/apps/api/<id>/devices", "unexpected_shape",
+    ("/apps/api/12/modes", "drop_key:id", "/apps/api/<id>/modes", "unexpected_shape",
      "$[].id: missing"),
     # the KP shape (strings) is as good as the older list shape
     ("/hub2/userLibraries", _lists_as_strings, "/hub2/userLibraries", "ok", ""),
@@ -279,7 +279,7 @@ async def test_wrong_maker_token_is_an_error_without_the_token(
     entry = await add_entry(hass, hub)
     hub.maker_token = "another-token-9999"
     report = await _report(entry)
-    hit = _by_endpoint(report)["/apps/api/<id>/devices"]
+    hit = _by_endpoint(report)["/apps/api/<id>/modes"]
     assert hit["status"] == "error" and hit["code"] == "hub_auth"
     _assert_no_values(report, hub)
     assert "maker-token" not in json.dumps(report)

@@ -134,9 +134,12 @@ def parse_config_page(data: Any, app_id: str) -> dict[str, Any]:
 
 async def fetch_config_page(client: HubClient, app_id: str, page: str | None) -> dict[str, Any]:
     """``/installedapp/configure/json/<id>[/<page>]`` (the app's names decoded)."""
-    path = f"/installedapp/configure/json/{quote(app_id, safe='')}"
-    if page:
-        path += f"/{quote(page, safe='')}"
+    sid = quote(app_id, safe="")
+    path = (
+        f"/installedapp/configure/json/{sid}/{quote(page, safe='')}"
+        if page
+        else f"/installedapp/configure/json/{sid}"
+    )
     try:
         data = await client.get_json(path)
     except HubNotFoundError as err:

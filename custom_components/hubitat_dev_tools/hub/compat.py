@@ -294,12 +294,15 @@ DEVICE_FULL = Probe(
         },
     ),
 )
-MAKER_DEVICES = Probe(
-    "/apps/api/<id>/devices",
-    Arr(Obj({"id": ID}, {"name": OPT_STR, "label": OPT_STR})),
-    path="devices",
+# The Maker API read the config flow checks the token with (and mode changes go through).
+MAKER_MODES = Probe(
+    "/apps/api/<id>/modes",
+    Arr(Obj({"id": ID, "name": STR, "active": BOOL})),
+    path="modes",
     maker=True,
 )
+
+_FILE = Obj({"name": STR}, {"size": ID, "type": STR, "date": STR})
 
 PROBES: tuple[Probe, ...] = (
     Probe(
@@ -351,7 +354,13 @@ PROBES: tuple[Probe, ...] = (
     ),
     Probe(
         "/hub/fileManager/json",
-        Obj({"files": Arr(Obj({"name": STR}, {"size": ID, "type": STR}))}, {"freeSpace": NUM}),
+        # An object with the files (hub UI) or a bare array of them (KP): both are read.
+        AnyOf(
+            (
+                Obj({"files": Arr(_FILE)}, {"freeSpace": NUM}),
+                Arr(_FILE),
+            )
+        ),
     ),
     Probe(
         "/hub2/localBackups",
@@ -370,7 +379,7 @@ PROBES: tuple[Probe, ...] = (
             {
                 # re-sent whole by the Z-Wave settings save
                 "region": OPT_STR,
-                "secureJoin": BOOL,
+                "secureJoin": Of(("number", "boolean")),  # 0/1 on the hub UI's reads
                 "firmwareVersion": OPT_STR,
                 "nodes": Arr(Obj({"nodeId": ID})),
                 "zwDevices": MapOf(ANY),
@@ -574,7 +583,7 @@ async def check_compatibility(
 
     tasks: list[Awaitable[_Result]] = [device_full(), *(one(p) for p in PROBES)]
     if client.connection.has_maker:
-        tasks.append(one(MAKER_DEVICES))
+        tasks.append(one(MAKER_MODES))
     rest = await asyncio.gather(*tasks)
     entries = [identity.entry, tree.entry, *(r.entry for r in rest)]
     summary = {status: sum(1 for e in entries if e["status"] == status) for status in STATUSES}

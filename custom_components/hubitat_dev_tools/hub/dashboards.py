@@ -307,14 +307,13 @@ async def delete_easy(client: HubClient, pin: str, dashboard_id: str) -> None:
 _REQ_RE = re.compile(r"javascriptRequestToken\s*=\s*['\"]([^'\"]+)['\"]")
 
 
-def _legacy_path(dashboard_id: str) -> str:
-    return f"/apps/api/{dashboard_id}/dashboard/{dashboard_id}"
-
-
 async def legacy_tokens(client: HubClient, dashboard_id: str, access_token: str) -> str:
     """Scrape the request token a legacy dashboard's layout endpoint needs."""
     html = await client.request(
-        "GET", _legacy_path(dashboard_id), params={"access_token": access_token}, expect="text"
+        "GET",
+        f"/apps/api/{dashboard_id}/dashboard/{dashboard_id}",
+        params={"access_token": access_token},
+        expect="text",
     )
     m = _REQ_RE.search(str(html))
     if m is None:
@@ -330,7 +329,7 @@ async def fetch_legacy_layout(
 ) -> dict[str, Any]:
     """A legacy dashboard's layout (name, cols, rows, tiles...)."""
     data = await client.get_json(
-        f"{_legacy_path(dashboard_id)}/layout",
+        f"/apps/api/{dashboard_id}/dashboard/{dashboard_id}/layout",
         params={"access_token": access_token, "requestToken": request_token},
     )
     if not isinstance(data, dict):
@@ -361,7 +360,7 @@ async def save_legacy_layout(
     """POST a whole layout back, then read it back: the layout shown decides."""
     answer = await client.request(
         "POST",
-        f"{_legacy_path(dashboard_id)}/layout",
+        f"/apps/api/{dashboard_id}/dashboard/{dashboard_id}/layout",
         params={"access_token": access_token, "requestToken": request_token},
         json_body=layout,
         expect="any",

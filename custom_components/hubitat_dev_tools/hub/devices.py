@@ -241,13 +241,17 @@ async def force_delete(client: HubClient, device_id: str) -> str | None:
     /device/forceDelete/<id>/yes (unknown answer) is used. Returns the hub's status, if any
     ("partial": the device is gone but the hub reported leftovers).
     """
-    path = f"/device/forceDelete/{quote(device_id, safe='')}"
+    sid = quote(device_id, safe="")
 
     async def send() -> Any:
         try:
-            answer = await client.request("GET", f"{path}/json", expect="any", retry=False)
+            answer = await client.request(
+                "GET", f"/device/forceDelete/{sid}/json", expect="any", retry=False
+            )
         except HubNotFoundError:
-            return await client.request("GET", f"{path}/yes", expect="any", retry=False)
+            return await client.request(
+                "GET", f"/device/forceDelete/{sid}/yes", expect="any", retry=False
+            )
         status = answer.get("status") if isinstance(answer, dict) else None
         if status not in ("success", "partial"):
             raise HubRefusedError(
