@@ -12,6 +12,7 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
+from custom_components.hubitat_dev_tools.hub.answers import check_success
 from custom_components.hubitat_dev_tools.hub.client import HubClient
 from custom_components.hubitat_dev_tools.hub.errors import (
     HubBadResponseError,
@@ -20,15 +21,21 @@ from custom_components.hubitat_dev_tools.hub.errors import (
 )
 from custom_components.hubitat_dev_tools.hub.firmware import UNKNOWN_PLATFORM, Platform
 from custom_components.hubitat_dev_tools.hub.radios import (
+    RADIO_ACTIONS,
+    call_radio_action,
     js_param,
     parse_channel_scan,
+    start_zwave_repair,
     zwave_repair_modern,
 )
+from custom_components.hubitat_dev_tools.managers.radio_scan import SCAN_REQUEST_TIMEOUT
 from custom_components.hubitat_dev_tools.managers.radios import RadioManager
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, add_entry, ok, refused
 from .contract import assert_same_shape, load_fixture
+from .fixture_client import fixture_client
+from .hub_fake import FakeHub
 
 
 def zwave_mode(hub: HubEmulator) -> str | None:
@@ -521,14 +528,46 @@ async def test_channel_scan_waits_within_the_call_budget_and_is_not_retried(
         call_tool, "hub_call_radio_action", {"radio": "zigbee", "action": "channel_scan"}
     )
     assert scan["channel_scan"] and time.monotonic() - began >= 1.0
+    # Longer than the call may wait: it answers "running", and the next call gets the
+    # result of that same scan (one request to the hub in all, never retried).
     hub.ops.channel_scan_s = 2.6
     start = len(hub.requests)
-    slow = await refused(
+    args = {"radio": "zigbee", "action": "channel_scan"}
+    running = await ok(call_tool, "hub_call_radio_action", args)
+    assert running["status"] == "running" and running["retry_after_s"] >= 5
+    assert "channel_scan" not in running
+    await asyncio.sleep(1.0)  # the emulated scan ends
+    result = await ok(call_tool, "hub_call_radio_action", args)
+    assert result["channel_scan"] and result["started_at"] == running["started_at"]
+    assert [p for _m, p in hub.requests[start:]] == ["/hub/zigbeeChannelScanJson"]
+    # handed out once: the next call is a new scan
+    hub.ops.channel_scan_s = 0.1
+    again = await ok(call_tool, "hub_call_radio_action", args)
+    assert again["channel_scan"] and len(hub.requests[start:]) == 2
+
+
+async def test_a_running_scan_is_cancelled_on_unload(
+    hass: HomeAssistant,
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from custom_components.hubitat_dev_tools.tools import base
+
+    monkeypatch.setattr(base, "CALL_BUDGET_S", 3.0)
+    hub.ops.channel_scan_s = 3.0  # the call waits 1 s of it
+    running = await ok(
         call_tool, "hub_call_radio_action", {"radio": "zigbee", "action": "channel_scan"}
     )
-    assert slow["error"] == "hub_timeout" and "about a minute" in slow["message"]
-    assert [p for _m, p in hub.requests[start:]] == ["/hub/zigbeeChannelScanJson"]
-    await asyncio.sleep(1.0)  # the emulated scan ends (a real hub keeps scanning too)
+    assert running["status"] == "running"
+    job = entry.runtime_data.hub.radios.scan
+    task = job._job.task if job._job else None
+    assert task is not None and not task.done()
+    await hass.config_entries.async_unload(entry.entry_id)
+    await asyncio.sleep(0)
+    assert task.cancelled()
+    await asyncio.sleep(2.5)  # the emulated hub finishes its own scan
 
 
 async def test_channel_scan_with_hub_security_is_no_auth_error(
@@ -598,7 +637,8 @@ async def test_scan_timeout_is_a_clear_error() -> None:
             "zigbee", "channel_scan", None, None, deadline=time.monotonic() + 30
         )
     ((path, timeout),) = slow.sent
-    assert path == "/hub/zigbeeChannelScanJson" and 20 < cast(float, timeout) <= 28
+    # the request runs in the background, bounded by the hub's minute plus a margin
+    assert path == "/hub/zigbeeChannelScanJson" and cast(object, timeout) == SCAN_REQUEST_TIMEOUT
 
 
 async def test_zwave_update_refused_but_applied_is_a_success() -> None:
@@ -636,3 +676,33 @@ async def test_zwave_update_that_resets_another_setting_is_a_failure() -> None:
     manager = RadioManager(cast(HubClient, Resetting({"/hub/zwaveDetails/json": details})))
     with pytest.raises(HubBadResponseError, match="secureJoin=0"):
         await manager.update_settings("zwave", {"long_range_channel": 1})
+
+
+async def test_radio_operation_answers_in_the_real_shapes() -> None:
+    """The start/stop/pair answers the hub UI reads (success, message) through our parser."""
+    for name, path in (
+        ("radios/zwave_join", "/hub/startZwaveJoin"),
+        ("radios/zwave_repair_cancel", "/hub/zwaveCancelRepair"),
+    ):
+        answer = await call_radio_action(fixture_client(name), _action_for(path))
+        assert answer == load_fixture(name).answer
+    c5 = FakeHub(
+        {
+            "GET /hub/checkZwaveRepairRunning": {"isZWaveNetworkHealRunning": "false"},
+            "GET /hub/zwaveRepair": load_fixture("radios/zwave_repair_c5_start").answer,
+        }
+    )
+    started = await start_zwave_repair(c5.client, modern=False)
+    assert started["success"] is True
+    assert [path for _m, path, _k in c5.calls] == [
+        "/hub/checkZwaveRepairRunning",
+        "/hub/zwaveRepair",
+    ]
+    # A refusal in the real shape is the failure envelope the client raises on.
+    with pytest.raises(HubRefusedError) as err:
+        check_success(load_fixture("radios/matter_pair").answer, "pair a Matter device")
+    assert err.value.reason == "Invalid setup code"
+
+
+def _action_for(path: str) -> str:
+    return next(a for a, (_r, _m, p, _n) in RADIO_ACTIONS.items() if p == path)

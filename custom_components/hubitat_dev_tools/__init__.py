@@ -64,6 +64,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> b
 
 async def async_unload_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> bool:
     """Unload a hub; the last one out unregisters the API and clears our issues."""
+    if (runtime := getattr(entry, "runtime_data", None)) is not None:
+        runtime.hub.close()
     data = hass.data.get(DATA_KEY)
     if data is not None:
         data.loaded_entries.discard(entry.entry_id)

@@ -58,6 +58,10 @@ class Hub:
         self.radios = RadioManager(client)
         self.lifecycle = LifecycleManager(client)
 
+    def close(self) -> None:
+        """Stop the managers' background work (the entry is unloading)."""
+        self.radios.close()
+
     @property
     def cache(self) -> StateCache | None:
         """The live state cache while the event stream runs (None otherwise)."""

@@ -21,7 +21,6 @@ from ..hub.errors import (
 )
 from ..hub.models import dict_list
 from ..hub.radios import (
-    CHANNEL_SCAN_SECONDS,
     RADIO_ACTIONS,
     ZWAVE_UPDATE_SECONDS,
     call_radio_action,
@@ -33,13 +32,13 @@ from ..hub.radios import (
     fetch_zwave_topology,
     is_long_range_region,
     remove_zwave_node,
-    run_zigbee_channel_scan,
     start_zwave_repair,
     update_zigbee_channel_and_power,
     update_zigbee_settings,
     update_zwave_settings,
     zwave_repair_modern,
 )
+from .radio_scan import ChannelScanJob
 
 _ZWAVE_NODE_KEYS = (
     "nodeId", "deviceId", "deviceName", "deviceType", "nodeState", "security", "route",
@@ -66,6 +65,7 @@ class RadioManager:
     def __init__(self, client: HubClient) -> None:
         self._client = client
         self._modern_repair: bool | None = None  # the hub's Z-Wave kind, read once
+        self.scan = ChannelScanJob(client)
 
     async def _repair_is_modern(self, details: dict[str, Any] | None = None) -> bool:
         """C-7-and-later repair (``zwaveRepair2``) or a C-5's, as the hub UI decides."""
@@ -297,12 +297,7 @@ class RadioManager:
                 "it only there); a C-5's repair runs to its end. Nothing was sent."
             )
         if action == "channel_scan":
-            return {
-                "summary": "zigbee channel_scan: done",
-                "radio": radio,
-                "action": action,
-                "channel_scan": await self._channel_scan(deadline),
-            }
+            return await self._channel_scan(radio, action, deadline)
         try:
             answer = await call_radio_action(self._client, action, node_id=node_id, setup_code=code)
         except HubNotFoundError as err:
@@ -331,17 +326,26 @@ class RadioManager:
             out["note"] = note
         return out
 
-    async def _channel_scan(self, deadline: float | None) -> list[dict[str, Any]]:
-        """The Zigbee scan: one long wait, bounded by the call's deadline; no retry."""
-        timeout = _time_left(deadline, CHANNEL_SCAN_SECONDS + 15.0)
-        try:
-            return await run_zigbee_channel_scan(self._client, timeout)
-        except HubTimeoutError as err:
-            raise HubTimeoutError(
-                "The Zigbee channel scan takes about a minute on the hub and did not answer "
-                f"within the {timeout:.0f} s this call had left.",
-                hint="The hub may still be scanning: wait a minute before scanning again.",
-            ) from err
+    async def _channel_scan(
+        self, radio: str, action: str, deadline: float | None
+    ) -> dict[str, Any]:
+        """The Zigbee scan: a background job this call waits for within its budget."""
+        scan = await self.scan.run(deadline)
+        base = {"radio": radio, "action": action, "started_at": scan["started_at"]}
+        if scan["status"] == "running":
+            return {
+                "summary": "zigbee channel_scan: still running",
+                **base,
+                "status": "running",
+                "retry_after_s": scan["retry_after_s"],
+                "note": "The hub scans for about a minute. Call channel_scan again after "
+                "retry_after_s seconds for this scan's result (no second scan is started).",
+            }
+        return {"summary": "zigbee channel_scan: done", **base, "channel_scan": scan["channels"]}
+
+    def close(self) -> None:
+        """Stop background work (a channel scan) when the hub's entry unloads."""
+        self.scan.close()
 
     async def remove_failed_node(
         self, node_id: int, device_allowed: Callable[[str], bool] = lambda _device_id: True
