@@ -8,7 +8,7 @@ from datetime import datetime
 from .catalog import AttrDef, DriverSpec, unique_attributes
 from .devstate import DevState
 
-HUB_VERSION = "2.4.4.156"
+HUB_VERSION = "2.5.0.143"  # the firmware the hub UI evidence was captured from
 UNASSIGNED_ROOM_ID = 999999
 
 

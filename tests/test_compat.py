@@ -129,7 +129,7 @@ async def test_all_ok_against_the_emulator(
     endpoints = [e["endpoint"] for e in report["endpoints"]]
     assert len(endpoints) == len(set(endpoints)) == len(ALL_PROBES) + maker
     assert ("/apps/api/<id>/modes" in endpoints) is maker
-    assert report["hub"] == {"firmware": "2.4.4.156", "model": "C-8 Pro", "generation": 8}
+    assert report["hub"] == {"firmware": "2.5.0.143", "model": "C-8 Pro", "generation": 8}
     assert report["hub_security"] is security and report["maker_api"] is maker
     # only reads, one per endpoint (plus the dashboard pin page and a login), two at a time
     sent = hub.requests[sent_before:]

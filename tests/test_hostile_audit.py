@@ -165,7 +165,7 @@ async def test_reboot_wait_answers_still_rebooting(
     monkeypatch.setattr(base, "CALL_BUDGET_S", 1.0)
     monkeypatch.setattr(lifecycle, "POLL_INTERVAL", 0.05)
     hub.reboot_downtime = 5.0
-    hub.ops.update_version = "2.4.5.100"
+    hub.ops.update_version = "2.5.1.100"
     hub.mark_backup_now()
     start = time.monotonic()
     result = await call_tool(tool, {"confirm": True, "wait": True})
@@ -362,7 +362,7 @@ async def test_slow_backup_restore_and_install_answer_in_time(
     assert time.monotonic() - start < 3.0
     assert [p for _m, p in hub.requests if "restoreLocalBackup" in p] == restores  # none sent
     hub.faults.delay_paths = {"/hub/cloud/updatePlatform": 3.0}
-    hub.ops.update_version = "2.4.5.100"
+    hub.ops.update_version = "2.5.1.100"
     start = time.monotonic()
     installed = await call_tool("hub_install_firmware_update", {"confirm": True})
     assert not installed.error, installed.data

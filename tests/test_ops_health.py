@@ -46,12 +46,12 @@ async def test_health_report(
     assert history["memory_trend"] == "falling"  # the emulator leaks ~900 KB per 5 min
     assert data["newest_backup"]["age_hours"] > 24
     hub.ops.alerts.update(hubLowMemory=True, zigbeeOffline=True, platformUpdateAvailable=True)
-    hub.ops.alerts["platformUpdateVersion"] = "2.4.5.1"
+    hub.ops.alerts["platformUpdateVersion"] = "2.5.1.1"
     alerting = await ok(call_tool, "hub_get_health_report", {"history_points": 0})
     keys = [a["key"] for a in alerting["alerts"]]
     assert keys == ["hubLowMemory", "platformUpdateAvailable", "zigbeeOffline"]
     assert alerting["status"] == "error" and "recent" not in alerting["history"]
-    assert "2.4.5.1" in alerting["alerts"][1]["detail"]
+    assert "2.5.1.1" in alerting["alerts"][1]["detail"]
 
 
 async def test_health_report_partial_when_endpoints_missing(

@@ -94,17 +94,17 @@ async def test_firmware_check_and_install(
     nothing = await ok(call_tool, "hub_install_firmware_update", {"confirm": True})
     assert nothing["installed"] is False
     assert not [p for _m, p in hub.requests if "updatePlatform" in p]
-    hub.ops.update_version = "2.4.5.100"
+    hub.ops.update_version = "2.5.1.100"
     hub.reboot_downtime = 0.2
     hub.reboot_starting_time = 0.1
     data = await ok(call_tool, "hub_check_firmware_update")
-    assert data["update_available"] is True and data["available_version"] == "2.4.5.100"
+    assert data["update_available"] is True and data["available_version"] == "2.5.1.100"
     done = await ok(call_tool, "hub_install_firmware_update", {"confirm": True})
-    assert done["installed"] is True and done["to_version"] == "2.4.5.100"
+    assert done["installed"] is True and done["to_version"] == "2.5.1.100"
     await wait_for_status(hub, "down")
     await wait_for_status(hub, "running", timeout=5)
     after = await ok(call_tool, "hub_check_firmware_update")
-    assert after["current_version"] == "2.4.5.100" and after["update_available"] is False
+    assert after["current_version"] == "2.5.1.100" and after["update_available"] is False
 
 
 # ---------------------------------------------------------------------- contract fixtures
@@ -135,7 +135,7 @@ async def test_unknown_update_answer_is_checked_by_its_effect(
 ) -> None:
     # The hub answers something unknown ("ok"): the install counts only if the hub's
     # checkUpdateStatus shows it under way.
-    hub.ops.update_version = "2.4.5.100"
+    hub.ops.update_version = "2.5.1.100"
     hub.mark_backup_now()
 
     async def says_ok(request: web.Request) -> web.StreamResponse:

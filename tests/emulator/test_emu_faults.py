@@ -137,7 +137,7 @@ async def test_reboot(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
     assert statuses and statuses[-1] == "starting"
     async with session.ws_connect(f"{hub.url}/eventsocket") as ws:
         frame = await next_frame(ws, timeout=2)
-    assert (frame["source"], frame["name"], frame["value"]) == ("HUB", "systemStart", "2.4.4.156")
+    assert (frame["source"], frame["name"], frame["value"]) == ("HUB", "systemStart", "2.5.0.143")
     await task
     assert (await get_json(session, f"{hub.url}/hubStatus"))["status"] == "running"
     events = await get_json(session, f"{hub.url}/hub/eventsJson")

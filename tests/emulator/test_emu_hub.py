@@ -21,7 +21,7 @@ def parse_event_date(text: str) -> datetime:
 
 async def test_details_json(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
     data = await get_json(session, f"{hub.url}/hub/details/json")
-    assert data["platformVersion"] == "2.4.4.156"
+    assert data["platformVersion"] == "2.5.0.143"
     assert data["hardwareVersion"] == "Rev C-8 Pro"
     assert data["hubUID"] == hub.hub_uid
     assert data["macAddress"].startswith("34:E1:D1:")
@@ -91,7 +91,7 @@ async def test_location_and_hub_events(hub: HubEmulator, session: aiohttp.Client
     assert min(dates) > datetime.now(UTC) - timedelta(days=8)
     hub_events = await get_json(session, f"{hub.url}/hub/eventsJson")
     assert hub_events[0]["name"] == "systemStart" and hub_events[0]["source"] == "HUB"
-    assert hub_events[0]["value"] == "2.4.4.156"
+    assert hub_events[0]["value"] == "2.5.0.143"
 
 
 async def test_device_history_recent(hub: HubEmulator) -> None:

@@ -57,14 +57,14 @@ async def test_zwave_repair_trigger(hub: HubEmulator, session: aiohttp.ClientSes
 async def test_firmware_update_and_reboot(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
     none = await get_json(session, f"{hub.url}/hub/cloud/checkForUpdate")
     assert none["status"] == "NO_UPDATE_AVAILABLE" and none["accountEmails"]
-    hub.ops.update_version = "2.4.5.1"
+    hub.ops.update_version = "2.5.1.1"
     hub.reboot_downtime = 0.1
     avail = await get_json(session, f"{hub.url}/hub/cloud/checkForUpdate")
-    assert avail["status"] == "UPDATE_AVAILABLE" and avail["version"] == "2.4.5.1"
+    assert avail["status"] == "UPDATE_AVAILABLE" and avail["version"] == "2.5.1.1"
     assert (await get_json(session, f"{hub.url}/hub/cloud/updatePlatform")) == {"success": "true"}
     await eventually(lambda: hub.status == "down")
     await eventually(lambda: hub.status == "running", timeout=5)
-    assert hub.state.version == "2.4.5.1"
+    assert hub.state.version == "2.5.1.1"
 
 
 async def test_restore_and_shutdown(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
