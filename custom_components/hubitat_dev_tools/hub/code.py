@@ -16,10 +16,8 @@ bundles", names the evidence for each):
 
 from __future__ import annotations
 
-import asyncio
 import html
 import re
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,6 +25,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from .client import HubClient
+from .effects import poll_until
 from .errors import (
     HubBadResponseError,
     HubError,
@@ -423,13 +422,10 @@ async def _until_absent(
     list_ids: Callable[[], Awaitable[set[str]]], item_id: str, wait: float
 ) -> bool:
     """True once ``item_id`` is no longer listed; look again for up to ``wait`` seconds."""
-    deadline = time.monotonic() + wait
-    while True:
-        if item_id not in await list_ids():
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        await asyncio.sleep(EFFECT_STEP)
+    listed = await poll_until(
+        list_ids, lambda ids: item_id not in ids, seconds=wait, interval=EFFECT_STEP
+    )
+    return item_id not in listed
 
 
 async def refuse_if_in_use(client: HubClient, kind: CodeKind, item_id: str) -> None:

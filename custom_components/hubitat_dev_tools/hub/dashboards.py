@@ -19,15 +19,14 @@ save is confirmed by reading the layout back.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .client import HubClient
+from .effects import poll_until
 from .errors import HubBadResponseError, HubRefusedError, failure_reason
 from .models import dict_list, norm_id
 
@@ -219,12 +218,7 @@ async def _poll(
     read: Callable[[], Awaitable[list[Dashboard]]], done: Callable[[list[Dashboard]], bool]
 ) -> list[Dashboard]:
     """Re-read until ``done`` holds or :data:`EFFECT_WAIT_S` passed; the last read."""
-    deadline = time.monotonic() + EFFECT_WAIT_S
-    while True:
-        listed = await read()
-        if done(listed) or time.monotonic() >= deadline:
-            return listed
-        await asyncio.sleep(EFFECT_POLL_S)
+    return await poll_until(read, done, seconds=EFFECT_WAIT_S, interval=EFFECT_POLL_S)
 
 
 def _find(listed: list[Dashboard], dashboard_id: str | None) -> Dashboard | None:

@@ -18,16 +18,32 @@ EFFECT_WAIT = 2.0
 EFFECT_INTERVAL = 0.25
 
 
-async def wait_for_effect(check: Callable[[], Awaitable[bool]]) -> bool:
-    """True as soon as ``check`` passes; False once :data:`EFFECT_WAIT` has run out."""
+async def poll_until[T](
+    read: Callable[[], Awaitable[T]],
+    done: Callable[[T], bool],
+    *,
+    seconds: float = EFFECT_WAIT,
+    interval: float = EFFECT_INTERVAL,
+) -> T:
+    """Read (first at once, then every ``interval``) until ``done`` holds or ``seconds`` ran
+    out; the last read. ``seconds=0`` reads once."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + EFFECT_WAIT
+    deadline = loop.time() + seconds
     while True:
-        if await check():
-            return True
-        if loop.time() >= deadline:
-            return False
-        await asyncio.sleep(EFFECT_INTERVAL)
+        value = await read()
+        if done(value) or loop.time() >= deadline:
+            return value
+        await asyncio.sleep(interval)
+
+
+async def wait_for_effect(
+    check: Callable[[], Awaitable[bool]],
+    *,
+    seconds: float = EFFECT_WAIT,
+    interval: float = EFFECT_INTERVAL,
+) -> bool:
+    """True as soon as ``check`` passes; False once ``seconds`` have run out."""
+    return await poll_until(check, bool, seconds=seconds, interval=interval)
 
 
 async def confirm_effect(

@@ -23,8 +23,6 @@ needs more than the hub UI's bare click, see ``app_page``).
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from urllib.parse import quote
@@ -32,6 +30,7 @@ from urllib.parse import quote
 from .app_page import AppPage, Setting
 from .apps import fetch_app_tree
 from .client import HubClient
+from .effects import wait_for_effect
 from .errors import HubBadResponseError, HubRefusedError
 from .variables import fetch_variables
 
@@ -95,13 +94,8 @@ async def wizard_field(page: AppPage, name: str, value: str, input_type: str) ->
 async def wait_for(check: Callable[[], Awaitable[bool]], seconds: float | None = None) -> bool:
     """Poll ``check`` (first at once, then every ``EFFECT_STEP``) for up to ``seconds``
     (default ``EFFECT_WAIT``)."""
-    deadline = time.monotonic() + (EFFECT_WAIT if seconds is None else seconds)
-    while True:
-        if await check():
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        await asyncio.sleep(EFFECT_STEP)
+    wait = EFFECT_WAIT if seconds is None else seconds
+    return await wait_for_effect(check, seconds=wait, interval=EFFECT_STEP)
 
 
 async def variable_listed(client: HubClient, name: str) -> bool:
