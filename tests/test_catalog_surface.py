@@ -102,6 +102,11 @@ SEARCHES: list[tuple[str, str | tuple[str, ...]]] = [
     ("pause a rule machine rule", "hub_set_rule_paused"),
     ("when did the front door open history", "hub_list_device_events"),
     ("restore a hub backup", "hub_restore_backup"),
+    ("does this integration work with my hub firmware", "hub_check_compatibility"),
+    (
+        "a tool gave an unexpected answer, what do I attach to a bug report",
+        "hub_check_compatibility",
+    ),
 ]
 
 

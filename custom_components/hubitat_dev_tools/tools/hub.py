@@ -70,12 +70,13 @@ class CheckCompatibilityTool(HubTool[ToolArgs]):
     name = "hub_check_compatibility"
     title = "Check hub compatibility"
     description = (
-        "Check that this hub answers the way these tools expect: reads each hub endpoint "
+        "Check that this integration works with this hub and its firmware (compatible?): "
+        "it reads each hub endpoint "
         "they depend on once (about 30 read-only requests; nothing is changed or started) and "
         "reports per endpoint ok, unexpected_shape (the keys and JSON types seen, never "
         "values), missing (404, HTML instead of JSON, error status) or error, with the "
         "hub's firmware and model. Use it when a tool answered unexpectedly, and before "
-        "filing a bug: the report is safe to attach."
+        "filing a bug: the report is safe to attach to a bug report."
     )
     kind = ToolKind.READ
 
