@@ -2,8 +2,11 @@
 
 Run with ``scripts/dev demo``. Everything listens on 127.0.0.1 only. Home Assistant is
 set up the way a user would: onboarding creates the owner, then the config flows run
-through Home Assistant's own HTTP API. Prints MCP_URL, MCP_TOKEN and HA_URL, then keeps
-running until interrupted (Ctrl+C).
+through Home Assistant's own HTTP API. Prints MCP_URL (our per-API endpoint), MCP_TOKEN
+and HA_URL, then keeps running until interrupted (Ctrl+C), starting Home Assistant again
+when it restarts itself. ``--exit-after-setup`` (CI) stops once everything is printed and
+fails if the run would not last: a pending HTTP config, an open Repairs issue, or a setup
+error in Home Assistant's log.
 """
 
 from __future__ import annotations
@@ -14,7 +17,34 @@ import signal
 import sys
 from pathlib import Path
 
-from scripts.ha_launcher import PASSWORD, USERNAME, HomeAssistantLauncher, tools_list
+from homeassistant.const import RESTART_EXIT_CODE
+
+from scripts.ha_launcher import DOMAIN, PASSWORD, USERNAME, HomeAssistantLauncher, tools_list
+
+
+async def _run_until_stopped(ha: HomeAssistantLauncher, stop: asyncio.Event) -> int:
+    """Keep everything up until Ctrl+C; follow Home Assistant through its own restarts.
+
+    Home Assistant asks for a restart by exiting with ``RESTART_EXIT_CODE`` (a supervisor
+    would start it again): the demo does the same, on the same config, so the emulated hub,
+    the printed URL and the token stay valid.
+    """
+    while True:
+        assert ha.proc is not None
+        wait_proc = asyncio.ensure_future(ha.proc.wait())
+        wait_stop = asyncio.ensure_future(stop.wait())
+        await asyncio.wait({wait_proc, wait_stop}, return_when=asyncio.FIRST_COMPLETED)
+        if wait_stop.done():
+            wait_proc.cancel()
+            return 0
+        wait_stop.cancel()
+        if wait_proc.result() != RESTART_EXIT_CODE:
+            print(f"Home Assistant exited ({wait_proc.result()})", file=sys.stderr)
+            sys.stderr.write(ha.log_tail())
+            return 1
+        print("# Home Assistant restarted itself; starting it again", flush=True)
+        await ha.restart_home_assistant()
+        print("# Home Assistant is back; MCP_URL and MCP_TOKEN are unchanged", flush=True)
 
 
 async def main(argv: list[str]) -> int:
@@ -41,27 +71,27 @@ async def main(argv: list[str]) -> int:
         loop.add_signal_handler(sig, stop.set)
     try:
         await ha.set_up()
-        mcp_url = f"{ha.url}/api/mcp"
+        # The per-API URL: only our tools, with their own names and our gateway routing.
+        mcp_url = f"{ha.url}/api/mcp/{DOMAIN}"
         _size, tools = await tools_list(ha.session, mcp_url, ha.token)
         print(f"MCP_URL={mcp_url}", flush=True)
         print(f"MCP_TOKEN={ha.token}", flush=True)
         print(f"HA_URL={ha.url}", flush=True)
         print(
-            f"# {len(tools)} tools served; HA login {USERNAME} / {PASSWORD}; "
-            f"config {ha.config_dir}",
+            f"# {len(tools)} Hubitat Dev Tools tools served at MCP_URL; HA login "
+            f"{USERNAME} / {PASSWORD}; config {ha.config_dir}",
             flush=True,
         )
-        if not opts.exit_after_setup:
-            assert ha.proc is not None
-            wait_proc = asyncio.ensure_future(ha.proc.wait())
-            wait_stop = asyncio.ensure_future(stop.wait())
-            await asyncio.wait({wait_proc, wait_stop}, return_when=asyncio.FIRST_COMPLETED)
-            wait_stop.cancel()
-            if wait_proc.done():
-                print("Home Assistant exited", file=sys.stderr)
-                return 1
-            wait_proc.cancel()
-        return 0
+        print(
+            f"# merged endpoint of every selected LLM API (not recommended): {ha.url}/api/mcp",
+            flush=True,
+        )
+        problems = [*await ha.check_stable(), *ha.setup_errors()]
+        for problem in problems:
+            print(f"# problem: {problem}", file=sys.stderr, flush=True)
+        if opts.exit_after_setup:
+            return 1 if problems else 0
+        return await _run_until_stopped(ha, stop)
     except Exception as err:
         print(f"demo failed: {err}", file=sys.stderr)
         sys.stderr.write(ha.log_tail())

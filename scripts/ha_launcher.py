@@ -20,6 +20,7 @@ import socket
 import sys
 import tempfile
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Self
@@ -67,17 +68,52 @@ async def running_hub(port: int = 0, **emulator: Any) -> AsyncIterator[HubEmulat
         await hub.stop()
 
 
+def write_http_store(config_dir: Path, port: int) -> None:
+    """Store HTTP on loopback as Home Assistant's confirmed (stable) HTTP config.
+
+    Since 2026.10 ``http:`` YAML is migrated into storage as a *pending* trial that reverts
+    (restarting Home Assistant) unless promoted within five minutes, and raises the
+    ``deprecated_yaml`` Repairs issue. Writing the store in Home Assistant's own format
+    (its schema, storage version and keys, imported from the installed version) before the
+    first start is what a promoted config looks like: no trial, no revert, no issue.
+    """
+    from homeassistant.components.http import config as http_config  # noqa: PLC0415
+
+    stable = dict(
+        http_config.HTTP_STORAGE_SCHEMA({"server_host": ["127.0.0.1"], "server_port": port})
+    )
+    stable.update(
+        {
+            http_config.HTTP_CONFIG_CREATED_AT: datetime.now(UTC).isoformat(),
+            http_config.HTTP_CONFIG_ERROR: None,
+            http_config.HTTP_CONFIG_ERROR_MESSAGE: None,
+        }
+    )
+    store = {
+        "version": http_config.STORAGE_VERSION,
+        "minor_version": http_config.STORAGE_MINOR_VERSION,
+        "key": http_config.STORAGE_KEY,
+        "data": {
+            http_config.KEY_STABLE: stable,
+            http_config.KEY_PENDING: None,
+            http_config.KEY_YAML_MIGRATION_DONE: True,
+        },
+    }
+    storage = config_dir / ".storage"
+    storage.mkdir(parents=True, exist_ok=True)
+    (storage / http_config.STORAGE_KEY).write_text(json.dumps(store, indent=2, default=str))
+
+
 def write_config(config_dir: Path, port: int) -> None:
-    """A minimal configuration: HTTP on loopback, no default_config."""
+    """A minimal configuration (no default_config); HTTP on loopback in the HTTP store."""
     config_dir.mkdir(parents=True, exist_ok=True)
+    write_http_store(config_dir, port)
     (config_dir / "configuration.yaml").write_text(
         "homeassistant:\n"
         "  name: Hubitat Dev Tools demo\n"
         "  time_zone: UTC\n"
         "  unit_system: metric\n"
-        "http:\n"
-        "  server_host: 127.0.0.1\n"
-        f"  server_port: {port}\n"
+        "  country: US\n"
         "config:\n"
         "onboarding:\n"
         "logger:\n"
@@ -132,27 +168,36 @@ async def onboard(session: aiohttp.ClientSession, url: str) -> str:
         return token
 
 
-async def long_lived_token(session: aiohttp.ClientSession, url: str, access: str) -> str:
-    """Create a long-lived access token over the websocket API (as the UI does)."""
+async def ws_call(
+    session: aiohttp.ClientSession, url: str, token: str, command: dict[str, Any]
+) -> Any:
+    """Send one command over Home Assistant's websocket API; return its result."""
     async with session.ws_connect(f"{url.replace('http', 'ws', 1)}/api/websocket") as ws:
         await ws.receive_json()  # auth_required
-        await ws.send_json({"type": "auth", "access_token": access})
+        await ws.send_json({"type": "auth", "access_token": token})
         auth = await ws.receive_json()
         if auth.get("type") != "auth_ok":
             raise RuntimeError(f"websocket auth failed: {auth}")
-        await ws.send_json(
-            {
-                "id": 1,
-                "type": "auth/long_lived_access_token",
-                "client_name": "Hubitat Dev Tools demo (MCP)",
-                "lifespan": 3650,
-            }
-        )
+        await ws.send_json({"id": 1, **command})
         result = await ws.receive_json()
         if not result.get("success"):
-            raise RuntimeError(f"token creation failed: {result}")
-        token: str = result["result"]
-        return token
+            raise RuntimeError(f"{command['type']} failed: {result}")
+        return result["result"]
+
+
+async def long_lived_token(session: aiohttp.ClientSession, url: str, access: str) -> str:
+    """Create a long-lived access token over the websocket API (as the UI does)."""
+    token: str = await ws_call(
+        session,
+        url,
+        access,
+        {
+            "type": "auth/long_lived_access_token",
+            "client_name": "Hubitat Dev Tools demo (MCP)",
+            "lifespan": 3650,
+        },
+    )
+    return token
 
 
 async def config_flow(
@@ -260,9 +305,9 @@ class HomeAssistantLauncher:
         write_config(self.config_dir, self.port)
         return hub_url
 
-    async def start_home_assistant(self) -> None:
+    async def start_home_assistant(self, *, append: bool = False) -> None:
         """Start Home Assistant (this Python, ``--skip-pip``, the checkout on PYTHONPATH)."""
-        self._stderr = self.stderr_path.open("wb")
+        self._stderr = self.stderr_path.open("ab" if append else "wb")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -286,6 +331,44 @@ class HomeAssistantLauncher:
         )
         self.entry_id = created["result"]["entry_id"]
         await config_flow(self.session, self.url, self.token, "mcp_server", {})
+
+    async def check_stable(self) -> list[str]:
+        """What is wrong with this Home Assistant for a long run (empty: nothing).
+
+        The HTTP config must be the confirmed one (no pending trial that reverts), and no
+        Repairs issue may be open (``deprecated_yaml`` and the like).
+        """
+        problems = []
+        http = await ws_call(self.session, self.url, self.token, {"type": "http/config"})
+        if http.get("pending") is not None or http.get("active_config_type") != "stable":
+            problems.append(
+                f"HTTP config is {http.get('active_config_type')} "
+                f"(revert at {http.get('revert_at')})"
+            )
+        issues = await ws_call(self.session, self.url, self.token, {"type": "repairs/list_issues"})
+        for issue in issues.get("issues", []):
+            # A venv install is what Home Assistant calls "Core" (a deprecated method): that
+            # is the machine, not the demo.
+            if (issue.get("domain"), issue.get("issue_id")) == ("homeassistant", "deprecated_method"):
+                continue
+            if not issue.get("ignored"):
+                problems.append(f"Repairs issue {issue.get('domain')}.{issue.get('issue_id')}")
+        return problems
+
+    def setup_errors(self) -> list[str]:
+        """The lines of Home Assistant's log that report a failed setup."""
+        return [
+            line
+            for line in self.log_tail(200_000).splitlines()
+            if "Setup failed for" in line or "Unable to set up" in line
+        ]
+
+    async def restart_home_assistant(self) -> None:
+        """Start Home Assistant again on the same config (after it asked for a restart)."""
+        if self._stderr is not None:
+            self._stderr.close()
+        await self.start_home_assistant(append=True)
+        await wait_for_http(self.session, self.url, timeout=180)
 
     def log_tail(self, chars: int = 4000) -> str:
         """The end of what Home Assistant wrote to stderr so far."""
