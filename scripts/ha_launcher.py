@@ -26,6 +26,7 @@ from types import TracebackType
 from typing import IO, Any, Self
 
 import aiohttp
+from homeassistant.components.http import config as http_config
 
 from hubitat_emulator import HubEmulator
 
@@ -77,8 +78,6 @@ def write_http_store(config_dir: Path, port: int) -> None:
     (its schema, storage version and keys, imported from the installed version) before the
     first start is what a promoted config looks like: no trial, no revert, no issue.
     """
-    from homeassistant.components.http import config as http_config  # noqa: PLC0415
-
     stable = dict(
         http_config.HTTP_STORAGE_SCHEMA({"server_host": ["127.0.0.1"], "server_port": port})
     )
@@ -349,14 +348,21 @@ class HomeAssistantLauncher:
         for issue in issues.get("issues", []):
             # A venv install is what Home Assistant calls "Core" (a deprecated method): that
             # is the machine, not the demo.
-            if (issue.get("domain"), issue.get("issue_id")) == ("homeassistant", "deprecated_method"):
+            if (issue.get("domain"), issue.get("issue_id")) == (
+                "homeassistant",
+                "deprecated_method",
+            ):
                 continue
             if not issue.get("ignored"):
                 problems.append(f"Repairs issue {issue.get('domain')}.{issue.get('issue_id')}")
         return problems
 
     def setup_errors(self) -> list[str]:
-        """The lines of Home Assistant's log that report a failed setup."""
+        """The lines of Home Assistant's log that report an integration that failed to set up.
+
+        (Home Assistant's always-on media platforms may also log that the ``ffmpeg`` and
+        ``libturbojpeg`` system binaries are missing: the demo uses no media.)
+        """
         return [
             line
             for line in self.log_tail(200_000).splitlines()
