@@ -72,3 +72,14 @@ async def test_update_settings_refused_when_a_field_is_missing(
     assert "ttsCurrent" in result["message"]
     assert not [p for m, p in hub.requests[start:] if m == "POST"]
     assert hub.state.hub_name == "Home Hub" and hub.state.tts_voice == "Joanna"
+
+
+async def test_placeholders_are_not_echoed_by_the_wholesale_save(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    # A hub that never had a zip code reads it back as the text "null": sending that back
+    # would store "null" as the zip code. It goes back empty.
+    hub.state.zip_code = "null"
+    await ok(call_tool, "hub_update_hub_settings", {"temperature_scale": "C"})
+    assert hub.state.temp_scale == "C"
+    assert hub.state.zip_code == ""

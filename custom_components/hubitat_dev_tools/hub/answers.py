@@ -88,3 +88,19 @@ def require_success(answer: Any, what: str) -> dict[str, Any]:
     detail = failure_reason(answer) or (None if isinstance(answer, dict) else str(answer)[:200])
     detail = redact_snippet(detail) if detail else detail
     raise HubRefusedError(f"The hub did not {what}: {detail or 'no reason given'}", reason=detail)
+
+
+# What the hub's pages read back for a value that was never set: never sent back as data.
+PLACEHOLDERS = frozenset({"", "null", "none", "undefined"})
+
+
+def is_placeholder(value: Any) -> bool:
+    """True for ``None`` or a placeholder string (``"null"``, ``"None"``, ``""``, ...)."""
+    return value is None or (isinstance(value, str) and value.strip().lower() in PLACEHOLDERS)
+
+
+def real_value(value: Any) -> str:
+    """``value`` as text, or ``""`` for a placeholder the hub reads back for "not set"."""
+    if isinstance(value, bool) or is_placeholder(value):
+        return ""
+    return str(value).strip()

@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .answers import real_value
 from .client import HubClient
 from .effects import poll_until
 from .errors import HubBadResponseError, HubRefusedError, failure_reason
@@ -42,20 +43,10 @@ BOOL_OPTIONS = (
 )
 PIN_OPTIONS = ("dashboardPin", "hsmPin")
 TEXT_OPTIONS = ("theme", "navigationSelection", *PIN_OPTIONS)
-# What the hub reads back for a value that was never set.
-PLACEHOLDERS = frozenset({"", "null", "None", "undefined"})
 EASY_VERSION = "2.0"
 # How long a write's effect is polled for (seconds) and how often.
 EFFECT_WAIT_S = 2.0
 EFFECT_POLL_S = 0.25
-
-
-def real_value(value: Any) -> str:
-    """``value`` as text, or ``""`` for a placeholder the hub reads back for "not set"."""
-    if value is None or isinstance(value, bool):
-        return ""
-    text = str(value).strip()
-    return "" if text in PLACEHOLDERS else text
 
 
 def navigation_csv(value: Any) -> str:

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from ..errors import ToolError
+from ..hub.answers import real_value
 from ..hub.apps import fetch_status
 from ..hub.client import HubClient
 from ..hub.dashboards import (
@@ -23,7 +24,6 @@ from ..hub.dashboards import (
     fetch_pin_token,
     legacy_tokens,
     navigation_csv,
-    real_value,
     save_legacy_layout,
     update_easy,
 )

@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..errors import ToolError
+from ..hub.answers import is_placeholder
 from ..hub.client import HubClient
 from ..hub.compat import check_compatibility
 from ..hub.errors import HubError
@@ -110,7 +111,12 @@ class HubInfoManager:
                 f"'{voice}' is not one of the hub's voices: {', '.join(map(str, voices))}. "
                 "Nothing was sent."
             )
-        current = {key: details[src] for key, src in LOCATION_FIELDS.items()}
+        # The save is wholesale: what the hub reads back for "not set" goes back as "", never
+        # as the placeholder text ("null", "None"), which the hub would store as data.
+        current = {
+            key: "" if is_placeholder(details[src]) else details[src]
+            for key, src in LOCATION_FIELDS.items()
+        }
         body = {**current, **changes}
         changed = {k: {"from": current[k], "to": v} for k, v in changes.items() if current[k] != v}
         if not changed:

@@ -10,6 +10,7 @@ from functools import partial
 from typing import Any
 
 from ..errors import ToolError
+from ..hub.answers import is_placeholder
 from ..hub.client import HubClient
 from ..hub.errors import (
     HubBadResponseError,
@@ -462,14 +463,11 @@ _FETCH = {
     "zigbee": fetch_zigbee_details,
     "matter": fetch_matter_details,
 }
-# what a settings page of the hub shows for "not set": never sent back as if it were data
-_PLACEHOLDERS = frozenset({"", "null", "none", "undefined"})
 
 
 def _is_set(value: Any) -> bool:
-    if value is None or isinstance(value, dict | list):
-        return False
-    return not (isinstance(value, str) and value.strip().lower() in _PLACEHOLDERS)
+    """A real value (what a settings page shows for "not set" is never sent back as data)."""
+    return not isinstance(value, dict | list) and not is_placeholder(value)
 
 
 def _not_read(radio: str, what: str) -> ToolError:
