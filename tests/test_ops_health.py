@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 from aiohttp import web
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -9,6 +12,7 @@ from custom_components.hubitat_dev_tools.hub.health import (
     fetch_database_size,
     fetch_free_os_memory,
     fetch_internal_temperature,
+    history_time,
     parse_memory_history,
 )
 from custom_components.hubitat_dev_tools.managers.health import memory_trend
@@ -17,6 +21,17 @@ from hubitat_emulator import HubEmulator
 from .conftest import ToolCaller, ok, refused
 from .contract import load_fixture
 from .fixture_client import fixture_client
+
+
+def test_memory_history_times_carry_the_hubs_offset() -> None:
+    denver = ZoneInfo("America/Denver")
+    assert history_time("2026-07-14 08:05", denver) == "2026-07-14T08:05:00-06:00"
+    assert history_time("2026-01-14 08:05:09", denver) == "2026-01-14T08:05:09-07:00"
+    now = datetime(2026, 1, 10, 12, 0, tzinfo=denver)
+    # no year: the most recent such date not in the future
+    assert history_time("12-31 23:55:00", denver, now) == "2025-12-31T23:55:00-07:00"
+    assert history_time("01-09 06:00:00", denver, now) == "2026-01-09T06:00:00-07:00"
+    assert history_time("junk", denver) == "junk"
 
 
 def test_memory_history_both_date_forms() -> None:
@@ -114,6 +129,8 @@ def test_memory_history_fixture_parses_both_date_forms() -> None:
     text = load_fixture("health/memory_history").answer_text
     assert text is not None
     samples = parse_memory_history(text)
-    assert [s.time for s in samples] == ["2026-04-19 10:00", "2026-04-19 10:05", "04-19 10:10:19"]
+    # no zone known: hub-local ISO 8601; a date without a year is in the last twelve months
+    assert [s.time for s in samples[:2]] == ["2026-04-19T10:00:00", "2026-04-19T10:05:00"]
+    assert samples[2].time.endswith("-04-19T10:10:19")
     assert samples[0].free_os_kb == 200000 and samples[1].free_java_kb == 90000
     assert samples[2].cpu_avg_5m == 0.9 and samples[2].direct_java_kb == 2200

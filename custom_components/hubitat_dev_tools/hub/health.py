@@ -3,8 +3,10 @@ database size), memory history CSV, CPU load text, uptime parsing."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
+from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from .client import HubClient
@@ -44,8 +46,40 @@ def _int(text: str) -> int | None:
     return int(value) if value is not None else None
 
 
-def parse_memory_history(text: str) -> list[MemorySample]:
-    """Parse the CSV (both date forms: ``2026-04-19 10:00`` and ``04-12 03:20:19``).
+_HISTORY_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M")
+_HISTORY_NO_YEAR = "%m-%d %H:%M:%S"
+
+
+def history_time(text: str, tz: tzinfo | None, now: datetime | None = None) -> str:
+    """A memory-history time (hub-local, with or without the year) as ISO 8601.
+
+    With the hub's time zone the result carries its offset. A date without a year is in the
+    last twelve months (the history covers the time since boot). Other text is kept.
+    """
+    stamp: datetime | None = None
+    for fmt in _HISTORY_FORMATS:
+        with contextlib.suppress(ValueError):
+            stamp = datetime.strptime(text, fmt)
+            break
+    if stamp is None:
+        try:
+            # the year is given so that 02-29 parses; it is replaced below
+            stamp = datetime.strptime(f"2000-{text}", f"%Y-{_HISTORY_NO_YEAR}")
+        except ValueError:
+            return text
+        today = (now or datetime.now(tz)).replace(tzinfo=None)
+        with contextlib.suppress(ValueError):
+            stamp = stamp.replace(year=today.year)
+            if stamp > today + timedelta(days=1):
+                stamp = stamp.replace(year=today.year - 1)
+    if tz is not None:
+        stamp = stamp.replace(tzinfo=tz)
+    return stamp.isoformat()
+
+
+def parse_memory_history(text: str, tz: tzinfo | None = None) -> list[MemorySample]:
+    """Parse the CSV (both date forms: ``2026-04-19 10:00`` and ``04-12 03:20:19``; the
+    times are hub-local, given as ISO 8601 with the hub's offset when ``tz`` is known).
     Oldest first; the C-4's missing Direct Java column is tolerated."""
     out: list[MemorySample] = []
     for line in text.splitlines():
@@ -55,7 +89,7 @@ def parse_memory_history(text: str) -> list[MemorySample]:
         pad = [*cols, "", "", "", ""]
         out.append(
             MemorySample(
-                time=cols[0],
+                time=history_time(cols[0], tz),
                 free_os_kb=_int(pad[1]),
                 cpu_avg_5m=_num(pad[2]),
                 total_java_kb=_int(pad[3]),
@@ -83,7 +117,8 @@ async def fetch_database_size(client: HubClient) -> float | None:
 
 async def fetch_memory_history(client: HubClient) -> list[MemorySample]:
     """Free OS memory and CPU history (about one row per 5 minutes since boot)."""
-    return parse_memory_history(await client.get_text("/hub/advanced/freeOSMemoryHistory"))
+    text = await client.get_text("/hub/advanced/freeOSMemoryHistory")
+    return parse_memory_history(text, client.time_zone)
 
 
 def parse_cpu_info(text: str) -> dict[str, Any]:
