@@ -112,12 +112,20 @@ async def test_performance_and_jobs(
 ) -> None:
     data = await ok(call_tool, "hub_get_performance_stats", {"type": "device", "limit": 3})
     assert len(data["devices"]) == 3 and "apps" not in data
-    pcts = [d["busy_pct"] for d in data["devices"]]
+    pcts = [d["busy_share_pct"] for d in data["devices"]]
     assert pcts == sorted(pcts, reverse=True)
+    assert "not hub CPU" in data["meaning"]
     assert data["uptime_seconds"] and data["uptime_seconds"] > 0
     by_count = await ok(call_tool, "hub_get_performance_stats", {"sort_by": "count"})
     counts = [d["count"] for d in by_count["devices"]]
-    assert counts == sorted(counts, reverse=True) and by_count["apps"] == []
+    assert counts == sorted(counts, reverse=True)
+    # the apps' rows account for the apps' total run time (no empty list next to a total)
+    apps = by_count["apps"]
+    assert apps and sum(a["total_ms"] for a in apps) == by_count["apps_total_ms"]
+    assert abs(sum(a["busy_share_pct"] for a in apps) - 100) < 1
+    hub.state.apps.clear()
+    empty = await ok(call_tool, "hub_get_performance_stats", {"type": "app"})
+    assert empty["apps"] == [] and "no per-app statistics" in empty["apps_note"]
     jobs = await ok(call_tool, "hub_get_jobs")
     assert set(jobs) >= {"scheduled", "running", "hub_commands"}
     assert jobs["scheduled_total"] == 4 and jobs["scheduled"][0]["methodName"] == "periodicHandler"

@@ -117,6 +117,14 @@ def _cut(text: str, limit: int = MESSAGE_MAX_CHARS) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... (+{len(text) - limit} chars)"
 
 
+# What the numbers mean (the hub UI's own labels: "% of busy", "runtime / uptime total").
+_PERFORMANCE_MEANING = (
+    "busy_share_pct: this item's share of all devices' (or all apps') busy time since boot; "
+    "the rows sum to about 100, it is not hub CPU. *_runtime_pct_of_uptime: the time spent "
+    "in device (app) code as a share of the time since boot. total_ms: run time since boot."
+)
+
+
 class LogsManager:
     """Hub logs and events."""
 
@@ -252,7 +260,7 @@ class LogsManager:
                 {
                     id_key: str(s.get("id")),
                     "name": strip_tags(str(s.get("name") or "")),
-                    "busy_pct": s.get("pct"),
+                    "busy_share_pct": s.get("pct"),
                     "count": s.get("count"),
                     "total_ms": s.get("total"),
                     "state_size": s.get("stateSize"),
@@ -264,15 +272,26 @@ class LogsManager:
         out: dict[str, Any] = {
             "uptime": data.get("uptime"),
             "uptime_seconds": parse_uptime(data.get("uptime")),
-            "devices_busy_pct": data.get("devicePct"),
-            "apps_busy_pct": data.get("appPct"),
+            "devices_runtime_pct_of_uptime": data.get("devicePct"),
+            "apps_runtime_pct_of_uptime": data.get("appPct"),
             "devices_total_ms": data.get("totalDevicesRuntime"),
             "apps_total_ms": data.get("totalAppsRuntime"),
+            "meaning": _PERFORMANCE_MEANING,
         }
-        if kind in ("device", "both"):
-            out["devices"] = rows(data.get("deviceStats"), "device_id")
-        if kind in ("app", "both"):
-            out["apps"] = rows(data.get("appStats"), "app_id")
+        for wanted, key, raw_key, id_key in (
+            ("device", "devices", "deviceStats", "device_id"),
+            ("app", "apps", "appStats", "app_id"),
+        ):
+            if kind not in (wanted, "both"):
+                continue
+            out[key] = rows(data.get(raw_key), id_key)
+            if not out[key]:
+                out[f"{key}_note"] = f"The hub listed no per-{wanted} statistics" + (
+                    f" although {key} ran {out[f'{key}_total_ms']} ms: its {wanted} "
+                    "stats collection may be off (Logs > Device/App stats on the hub)."
+                    if out[f"{key}_total_ms"]
+                    else "."
+                )
         return out
 
     async def jobs(self, limit: int) -> dict[str, Any]:

@@ -111,8 +111,8 @@ class GetPerformanceStatsTool(HubTool[PerformanceArgs]):
     name = "hub_get_performance_stats"
     title = "Get performance statistics"
     description = (
-        "Which devices and apps keep the hub busy: busy %, event/call count, total run time "
-        "and state size per device/app since boot, plus uptime. Use it for 'why is my hub "
+        "Which devices and apps keep the hub busy: share of busy time (rows sum to ~100; not "
+        "CPU), call count, run time and state size per device/app since boot, plus uptime. Use it for 'why is my hub "
         "slow'; for memory/CPU/alerts use hub_get_health_report; for scheduled jobs use "
         "hub_get_jobs."
     )
