@@ -112,9 +112,9 @@ class GetPerformanceStatsTool(HubTool[PerformanceArgs]):
     title = "Get performance statistics"
     description = (
         "Which devices and apps keep the hub busy: share of busy time (rows sum to ~100; not "
-        "CPU), call count, run time and state size per device/app since boot, plus uptime. Use it for 'why is my hub "
-        "slow'; for memory/CPU/alerts use hub_get_health_report; for scheduled jobs use "
-        "hub_get_jobs."
+        "CPU), call count, run time and state size per device/app since boot, plus uptime. "
+        "Use it for 'why is my hub slow'; for memory/CPU/alerts use hub_get_health_report; "
+        "for scheduled jobs use hub_get_jobs."
     )
 
     async def run(self, call: ToolCall, args: PerformanceArgs) -> dict[str, Any]:
