@@ -8,6 +8,8 @@ the managers themselves.
 
 from __future__ import annotations
 
+from datetime import tzinfo
+
 from ..hub.client import HubClient
 from ..hub.state_cache import StateCache
 from .apps import AppCloner, AppManager, AppSettingsManager, RuleManager
@@ -57,6 +59,11 @@ class Hub:
         self.health = HealthManager(client)
         self.radios = RadioManager(client)
         self.lifecycle = LifecycleManager(client)
+
+    @property
+    def time_zone(self) -> tzinfo | None:
+        """The hub's time zone (read at setup), for answering its local times with an offset."""
+        return self.client.time_zone
 
     def close(self) -> None:
         """Stop the managers' background work (the entry is unloading)."""

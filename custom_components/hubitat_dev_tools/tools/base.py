@@ -59,6 +59,7 @@ from ..safety import (
     resolve_admin,
     resolve_hub,
 )
+from ..timestamps import iso_times
 from .args import ToolArgs, build_args, schema_fields
 from .errors import tool_error
 from .guide import section_for_error
@@ -418,7 +419,8 @@ class HubTool[A: ToolArgs](llm.Tool):
         audit.finish("ok", data.get("summary") if isinstance(data, dict) else None)
         # The managers redact what they know to be secret; this last pass makes sure no
         # value under a secret's name (a PIN, token, password) leaves through any tool.
-        capped, ok = cap_result(redact(json_safe(data)), self.narrow_hint)
+        zone = audit.runtime.hub.time_zone if audit.runtime is not None else None
+        capped, ok = cap_result(redact(iso_times(json_safe(data), zone)), self.narrow_hint)
         return llm.ToolResult(data=capped, error=not ok)
 
     @staticmethod
