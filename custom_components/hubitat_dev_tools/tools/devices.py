@@ -112,13 +112,12 @@ class ListDevicesTool(HubTool[ListDevicesArgs]):
     title = "List devices"
     description = (
         "Find devices with their current states in one call ('which devices are in the living "
-        "room', 'lights in the kitchen', 'battery below 20%'): id, label, room, type, "
-        "capabilities, states. Filters: text (label, name or id), room, capability (Light: "
-        "bulbs, dimmers, light switches; no plugs, fans), attribute+comparator+value(s) "
-        "(battery lt 20), changed_within_minutes/changed_since. fields, e.g. "
-        "['label','states.switch'], keeps answers small; page with cursor. Commands: "
-        "hub_get_device; history: hub_list_device_events. Read-only; devices outside the "
-        "allowlist are not shown."
+        "room', 'lights in the kitchen', 'battery below 20%'). Filters: text (label, name or "
+        "id), room, capability (Light: bulbs, dimmers, light switches; no plugs, fans), "
+        "attribute+comparator+value(s) (battery lt 20), changed_within_minutes/changed_since. "
+        "fields, e.g. ['label','states.switch'], keeps answers small; page with cursor. "
+        "Commands: hub_get_device; history: hub_list_device_events. Devices outside the "
+        "allowlist are hidden."
     )
     core = True
     kind = ToolKind.READ
