@@ -101,6 +101,8 @@ SEARCHES: list[tuple[str, str | tuple[str, ...]]] = [
     ("show groovy source code of a driver", "hub_get_code"),
     ("pause a rule machine rule", "hub_set_rule_paused"),
     ("when did the front door open history", "hub_list_device_events"),
+    ("which devices have a battery below 20 percent", "hub_list_devices"),
+    ("which lights are on in the kitchen", "hub_list_devices"),
     ("restore a hub backup", "hub_restore_backup"),
     ("does this integration work with my hub firmware", "hub_check_compatibility"),
     (

@@ -80,14 +80,19 @@ def project(device: Mapping[str, Any], fields: list[str] | None) -> Mapping[str,
     return out
 
 
+EXPECTED_VALUE = vol.Any(str, int, float, bool)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ListDevicesArgs(ToolArgs):
     text: str | None = arg(str, "Label/name part, or exact id")
     room: str | None = arg(str, "Room name or id, or 'unassigned'")
-    capability: str | None = arg(str, "e.g. Switch, SwitchLevel, Lock")
-    attribute: str | None = arg(str, "Has this attribute, e.g. lock")
-    value: str | int | float | bool | None = arg(
-        vol.Any(str, int, float, bool), "With attribute: current value equals"
+    capability: str | None = arg(str, "e.g. Switch, Lock, Light")
+    attribute: str | None = arg(str, "Has this attribute, e.g. battery")
+    value: str | int | float | bool | None = arg(EXPECTED_VALUE, "With attribute: compare to")
+    comparator: str | None = arg(vol.In(COMPARATORS), "Default eq")
+    values: list[Any] | None = arg(
+        vol.All(list, vol.Length(min=1, max=20)), "between: [low, high]; eq: any of"
     )
     changed_within_minutes: int | None = arg(
         vol.All(int, vol.Range(min=1, max=10080)), "Active in the last N minutes"
@@ -107,19 +112,27 @@ class ListDevicesTool(HubTool[ListDevicesArgs]):
     title = "List devices"
     description = (
         "Find devices with their current states in one call ('which devices are in the living "
-        "room', 'is the kitchen light on'): id, label, room, type, capabilities, states, "
-        "disabled. Filters: text (label, name or exact id), room, "
-        "capability, attribute(+value), changed_within_minutes/changed_since. fields, e.g. "
-        "['label','states.switch'], keeps answers small; page with cursor. Commands and "
-        "argument types: hub_get_device; history: hub_list_device_events. Read-only; devices "
-        "outside the integration's allowlist are not shown."
+        "room', 'lights in the kitchen', 'battery below 20%'). Filters: text (label, name or "
+        "id), room, capability (Light: bulbs, dimmers, light switches; no plugs, fans), "
+        "attribute+comparator+value(s) (battery lt 20), changed_within_minutes/changed_since. "
+        "fields, e.g. ['label','states.switch'], keeps answers small; page with cursor. "
+        "Commands: hub_get_device; history: hub_list_device_events. Devices outside the "
+        "allowlist are hidden."
     )
     core = True
     kind = ToolKind.READ
 
     async def run(self, call: ToolCall, args: ListDevicesArgs) -> dict[str, Any]:
-        if args.value is not None and args.attribute is None:
-            raise ToolError("value needs attribute (e.g. attribute='switch', value='on').")
+        if args.attribute is None and (args.value, args.values, args.comparator) != (None,) * 3:
+            raise ToolError(
+                "value, values and comparator need attribute (e.g. attribute='battery', "
+                "comparator='lt', value=20)."
+            )
+        condition = make_condition(
+            args.value, args.values, args.comparator or "eq", values_arg="values"
+        )
+        if condition is None and args.comparator is not None:
+            raise ToolError(f"comparator {args.comparator} needs value (between: values).")
         since = parse_hub_time(args.changed_since) if args.changed_since is not None else None
         if args.changed_within_minutes is not None:
             window = datetime.now(UTC) - timedelta(minutes=args.changed_within_minutes)
@@ -129,7 +142,7 @@ class ListDevicesTool(HubTool[ListDevicesArgs]):
             room=args.room,
             capability=args.capability,
             attribute=args.attribute,
-            value=args.value,
+            condition=condition,
             changed_since=since,
             include_disabled=args.include_disabled,
         )
@@ -172,21 +185,24 @@ class GetDeviceTool(HubTool[DeviceIdArgs]):
         return {"device": out}
 
 
-EXPECTED_VALUE = vol.Any(str, int, float, bool)
 WAIT_MS = vol.All(int, vol.Range(min=0, max=MAX_WAIT_MS))
 
 
 def make_condition(
-    expected_value: Any, expected_values: list[Any] | None, comparator: str
+    expected_value: Any,
+    expected_values: list[Any] | None,
+    comparator: str,
+    *,
+    values_arg: str = "expected_values",
 ) -> AttributeCondition | None:
-    """An AttributeCondition from expected_value(s)/comparator, or None when not waiting."""
+    """An AttributeCondition from expected_value(s)/comparator, or None when not comparing."""
     expected = list(expected_values) if expected_values is not None else []
     if expected_value is not None:
         expected.insert(0, expected_value)
     if not expected:
         return None
     condition = AttributeCondition(comparator, expected)
-    condition.validate()
+    condition.validate(values_arg=values_arg)
     return condition
 
 

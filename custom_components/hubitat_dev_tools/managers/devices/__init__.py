@@ -24,7 +24,8 @@ from .commands import (
     prepare_command,
 )
 from .compatible import CompatibleDevices, CompatibleSearch
-from .query import DeviceFilter, DeviceManager
+from .filters import NUMERIC_COMPARATORS, DeviceFilter, is_light
+from .query import DeviceManager
 from .values import to_number, values_equal
 from .waits import COMPARATORS, MAX_WAIT_MS, AttributeCondition, AttributeWaits, WaitResult
 
@@ -32,6 +33,7 @@ __all__ = [
     "COMPARATORS",
     "HARMLESS_COMMANDS",
     "MAX_WAIT_MS",
+    "NUMERIC_COMPARATORS",
     "SENSITIVE_CAPABILITIES",
     "AttributeCondition",
     "AttributeWaits",
@@ -53,6 +55,7 @@ __all__ = [
     "coerce_preference",
     "describe_command",
     "edit_form",
+    "is_light",
     "prepare_command",
     "to_number",
     "values_equal",

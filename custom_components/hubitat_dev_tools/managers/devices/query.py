@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -35,52 +35,10 @@ from ...redact import redact
 from .admin import DeviceAdmin
 from .commands import DeviceCommands
 from .compatible import CompatibleDevices
-from .values import values_equal
+from .filters import DeviceFilter
 from .waits import AttributeWaits
 
 _TAG_RE = re.compile(r"<[^>]+>")
-
-
-@dataclass(slots=True)
-class DeviceFilter:
-    """Filters for listing devices."""
-
-    text: str | None = None
-    room: str | None = None
-    capability: str | None = None
-    attribute: str | None = None
-    value: Any = None
-    changed_since: datetime | None = None
-    include_disabled: bool = True
-
-    def matches(self, dev: DeviceSummary) -> bool:
-        """Return True when the device passes every filter."""
-        if self.text:
-            needle = self.text.strip().lower()
-            hay = (dev.label.lower(), dev.name.lower())
-            if dev.id != needle.lstrip("#") and not any(needle in h for h in hay):
-                return False
-        if self.room:
-            wanted = self.room.strip().lower()
-            if wanted in ("unassigned", "none", ""):
-                if dev.room:
-                    return False
-            elif (dev.room or "").lower() != wanted and dev.room_id != self.room.strip():
-                return False
-        if self.capability:
-            wanted_cap = self.capability.strip().lower().replace(" ", "")
-            if not any(c.lower() == wanted_cap for c in dev.capabilities):
-                return False
-        if self.attribute:
-            if self.attribute not in dev.states:
-                return False
-            if self.value is not None and not values_equal(dev.states[self.attribute], self.value):
-                return False
-        if self.changed_since is not None:
-            last = parse_hub_time(dev.last_activity)
-            if last is None or last < self.changed_since:
-                return False
-        return self.include_disabled or not dev.disabled
 
 
 def _no_device(device_id: str) -> HubNotFoundError:
@@ -133,6 +91,7 @@ class DeviceManager:
             devices = await fetch_devices(self._client)
         # filters see what the result shows (no guessing a lock code through value=)
         shown = [redacted_summary(d) for d in devices if allowed is None or allowed(d.id)]
+        flt.check(shown)
         out = [d for d in shown if flt.matches(d)]
         return sorted(out, key=lambda d: (d.display_name.lower(), d.id))
 

@@ -39,8 +39,9 @@ class AttributeCondition:
     comparator: str
     expected: list[Any]
 
-    def validate(self) -> None:
-        """Refuse conditions that cannot be evaluated (before anything is sent)."""
+    def validate(self, *, values_arg: str = "expected_values") -> None:
+        """Refuse conditions that cannot be evaluated (before anything is sent);
+        ``values_arg`` names the caller's list argument in the refusal."""
         if self.comparator not in COMPARATORS:
             raise ToolError(f"comparator must be one of {', '.join(COMPARATORS)}")
         if not self.expected:
@@ -52,7 +53,7 @@ class AttributeCondition:
         if self.comparator == "between" and (
             len(self.expected) != 2 or any(to_number(v) is None for v in self.expected)
         ):
-            raise ToolError("comparator between needs expected_values [low, high] (numbers)")
+            raise ToolError(f"comparator between needs {values_arg} [low, high] (numbers)")
 
     def matches(self, value: Any) -> bool:
         """Return True when ``value`` satisfies the condition."""
