@@ -26,6 +26,7 @@ from .logs import LogsManager
 from .modes import ModeManager
 from .radios import RadioManager
 from .rooms import RoomManager
+from .snapshots import SnapshotManager
 from .swap import SwapManager
 from .variables import VariableManager
 
@@ -57,6 +58,7 @@ class Hub:
         self.health = HealthManager(client)
         self.radios = RadioManager(client)
         self.lifecycle = LifecycleManager(client)
+        self.snapshots = SnapshotManager(self)
 
     def close(self) -> None:
         """Stop the managers' background work (the entry is unloading)."""
