@@ -105,12 +105,27 @@ async def _each[T, R](items: Iterable[T], read: Callable[[T], Awaitable[R]]) -> 
     return list(await asyncio.gather(*(one(i) for i in items)))
 
 
-def _capped(items: dict[str, Any], category: str, truncated: dict[str, int]) -> dict[str, Any]:
+def _first[T](items: list[T], category: str, truncated: dict[str, int]) -> list[T]:
+    """The first items of a category (in id order) up to its cap; a cut is recorded."""
     limit = MAX_ITEMS[category]
-    if len(items) <= limit:
-        return items
-    truncated[category] = len(items)
-    return {k: items[k] for k in sorted(items, key=_id_key)[:limit]}
+    if len(items) > limit:
+        truncated[category] = len(items)
+    return items[:limit]
+
+
+async def _fill(entry: dict[str, Any], key: str, read: Awaitable[Mapping[str, object]]) -> None:
+    """``entry[key]`` from what ``read`` answers; ``<key>_unavailable`` if the hub refused."""
+    try:
+        got = await read
+    except HubError as err:
+        entry[f"{key}_unavailable"] = err.code
+        return
+    entry[key] = got.get(key)
+
+
+def _capped(items: dict[str, Any], category: str, truncated: dict[str, int]) -> dict[str, Any]:
+    keys = _first(sorted(items, key=_id_key), category, truncated)
+    return {k: items[k] for k in keys}
 
 
 class SnapshotManager:
@@ -121,7 +136,9 @@ class SnapshotManager:
 
     async def collect(self, *, hub_uid: str, hub_name: str) -> dict[str, Any]:
         """The snapshot document: a header, then one map per category."""
-        readers: dict[str, Callable[[], Awaitable[dict[str, Any]]]] = {
+        unavailable: dict[str, str] = {}
+        truncated: dict[str, int] = {}
+        readers: dict[str, Callable[[dict[str, int]], Awaitable[dict[str, Any]]]] = {
             "hub": self._hub_settings,
             "devices": self._devices,
             "rooms": self._rooms,
@@ -132,13 +149,11 @@ class SnapshotManager:
             "dashboards": self._dashboards,
             "code": self._code,
         }
-        unavailable: dict[str, str] = {}
-        truncated: dict[str, int] = {}
         body: dict[str, Any] = {}
         for category, read in readers.items():
             # one category at a time: the client bounds the requests within each
             try:
-                items = await read()
+                items = await read(truncated)
             except HubError as err:
                 unavailable[category] = f"{err.code}: {err}"
                 continue
@@ -155,7 +170,7 @@ class SnapshotManager:
             header["truncated"] = truncated
         return {HEADER: header, **stable(redact(body))}
 
-    async def _hub_settings(self) -> dict[str, Any]:
+    async def _hub_settings(self, _truncated: dict[str, int]) -> dict[str, Any]:
         info = await self._hub.info.info()
         location = dict(info.get("location") or {})
         location.update(name=info.get("name"), time_zone=info.get("time_zone"))
@@ -164,9 +179,9 @@ class SnapshotManager:
             "platform": {"firmware": info.get("firmware"), "model": info.get("model")},
         }
 
-    async def _devices(self) -> dict[str, Any]:
+    async def _devices(self, truncated: dict[str, int]) -> dict[str, Any]:
         listed = await self._hub.devices.list_devices(DeviceFilter())
-        listed = sorted(listed, key=lambda d: _id_key(d.id))[: MAX_ITEMS["devices"] + 1]
+        listed = _first(sorted(listed, key=lambda d: _id_key(d.id)), "devices", truncated)
 
         async def one(summary: Any) -> tuple[str, dict[str, Any]]:
             detail = await self._hub.devices.get_device(summary.id)
@@ -190,7 +205,7 @@ class SnapshotManager:
 
         return dict(await _each(listed, one))
 
-    async def _rooms(self) -> dict[str, Any]:
+    async def _rooms(self, _truncated: dict[str, int]) -> dict[str, Any]:
         rooms = await self._hub.rooms.list_rooms()
         return {
             str(r["room_id"]): {
@@ -200,7 +215,7 @@ class SnapshotManager:
             for r in rooms
         }
 
-    async def _modes(self) -> dict[str, Any]:
+    async def _modes(self, _truncated: dict[str, int]) -> dict[str, Any]:
         listing = await self._hub.modes.list_modes()
         out: dict[str, Any] = {
             str(m["mode_id"]): {"name": m["name"], "icon": m["icon"]} for m in listing["modes"]
@@ -212,13 +227,13 @@ class SnapshotManager:
         }
         return out
 
-    async def _variables(self) -> dict[str, Any]:
+    async def _variables(self, _truncated: dict[str, int]) -> dict[str, Any]:
         return {
             str(v["name"]): {"type": v["type"], "value": v["value"]}
             for v in await self._hub.variables.list_variables()
         }
 
-    async def _apps(self) -> dict[str, Any]:
+    async def _apps(self, _truncated: dict[str, int]) -> dict[str, Any]:
         tree = await self._hub.apps.tree()
         out: dict[str, Any] = {
             app.id: {
@@ -230,22 +245,26 @@ class SnapshotManager:
             }
             for app in tree
         }
-        # settings of user apps and rules (built-in parents hold little): bounded requests
-        wanted = [a.id for a in tree if a.user or a.is_rm_rule or a.is_visual_rule]
+        # settings of user apps, rules and the safety systems (Mode Manager, HSM, the Maker
+        # API); other built-in parents hold little: one request each, bounded
+        wanted = [
+            a.id
+            for a in tree
+            if a.user
+            or a.is_rm_rule
+            or a.is_visual_rule
+            or self._hub.apps.safety_system(a) is not None
+        ]
         wanted = sorted(wanted, key=_id_key)[:MAX_APP_SETTINGS]
 
         async def settings(app_id: str) -> None:
-            try:
-                page = await self._hub.apps.get_app(app_id, None, include_state=False)
-            except HubError as err:
-                out[app_id]["settings_unavailable"] = err.code
-                return
-            out[app_id]["settings"] = page.get("settings") or {}
+            page = self._hub.apps.get_app(app_id, None, include_state=False)
+            await _fill(out[app_id], "settings", page)
 
         await _each(wanted, settings)
         return out
 
-    async def _rules(self) -> dict[str, Any]:
+    async def _rules(self, _truncated: dict[str, int]) -> dict[str, Any]:
         rules = await self._hub.rules.list_rules("all", with_status=False)
         out: dict[str, Any] = {}
         for rule in rules:
@@ -257,26 +276,22 @@ class SnapshotManager:
             }
 
         async def definition(rule_id: str) -> None:
-            try:
-                got = await self._hub.rules.get_visual_rule(rule_id)
-            except HubError as err:
-                out[rule_id]["definition_unavailable"] = err.code
-                return
-            out[rule_id]["definition"] = got.get("definition")
+            rule = self._hub.rules.get_visual_rule(rule_id)
+            await _fill(out[rule_id], "definition", rule)
 
         await _each([k for k, v in out.items() if v["engine"] == "visual"], definition)
         return out
 
-    async def _dashboards(self) -> dict[str, Any]:
+    async def _dashboards(self, _truncated: dict[str, int]) -> dict[str, Any]:
         return {
             str(d["dashboard_id"]): {"name": d["name"], "type": d["type"]}
             for d in await self._hub.dashboards.list_all()
         }
 
-    async def _code(self) -> dict[str, Any]:
+    async def _code(self, truncated: dict[str, int]) -> dict[str, Any]:
         items = await self._hub.code.list_code(None, None)
         items = sorted(items, key=lambda i: (str(i["type"]), _id_key(str(i["id"]))))
-        items = items[: MAX_ITEMS["code"] + 1]
+        items = _first(items, "code", truncated)
 
         async def one(item: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             entry = {
