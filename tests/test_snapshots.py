@@ -305,3 +305,74 @@ async def test_categories_are_capped_and_say_so(
     # the safety systems' settings are read too (Mode Manager)
     mode_manager = next(a for a in doc["apps"].values() if a["type"] == "Mode Manager")
     assert "settings" in mode_manager
+
+
+def test_audit_match_needs_an_item_argument() -> None:
+    now = dt_util.utcnow()
+    records = [
+        {  # a level of 6 is not device 6
+            "id": "r-1",
+            "time": now.isoformat(),
+            "tool": "hub_call_device_command",
+            "hub": "Home Hub",
+            "args": {"device_id": "7", "command": "setLevel", "arguments": [6]},
+            "outcome": "ok",
+        },
+        {  # another hub's change
+            "id": "r-2",
+            "time": now.isoformat(),
+            "tool": "hub_update_device",
+            "hub": "Garage Hub",
+            "args": {"device_id": "6", "label": "x"},
+            "outcome": "ok",
+        },
+        {  # refused: nothing changed
+            "id": "r-3",
+            "time": now.isoformat(),
+            "tool": "hub_update_device",
+            "hub": "Home Hub",
+            "args": {"device_id": "6"},
+            "outcome": "refused",
+        },
+        {  # ours, in the window
+            "id": "r-4",
+            "time": now.isoformat(),
+            "tool": "hub_update_device",
+            "hub": "Home Hub",
+            "args": {"device_id": "6", "label": "New"},
+            "outcome": "ok",
+        },
+    ]
+    domains = {"hub_call_device_command": "devices", "hub_update_device": "devices"}
+    matcher = snapshot_mgr.AuditMatcher(
+        records[:3],
+        hub_names={"Home Hub"},
+        start=now - timedelta(minutes=1),
+        end=now + timedelta(minutes=1),
+        tool_domains=domains,
+    )
+    assert matcher.match("devices", "6", {"label": "Old"}, {"label": "New"}) == []
+    matcher = snapshot_mgr.AuditMatcher(
+        records,
+        hub_names={"Home Hub"},
+        start=now + timedelta(minutes=1),  # the window starts after the record
+        end=None,
+        tool_domains=domains,
+    )
+    assert matcher.match("devices", "6", {"label": "Old"}, {"label": "New"}) == []
+    matcher = snapshot_mgr.AuditMatcher(
+        records, hub_names={"Home Hub"}, start=None, end=None, tool_domains=domains
+    )
+    assert [m["id"] for m in matcher.match("devices", "6", None, {"label": "New"})] == ["r-4"]
+    # and not for a category its tool cannot change
+    assert matcher.match("variables", "6", None, None) == []
+
+
+def test_diff_caps_its_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot_mgr, "MAX_DIFF_ENTRIES", 2)
+    old: dict[str, Any] = {"snapshot": {}, "rooms": {}}
+    new: dict[str, Any] = {"snapshot": {}, "rooms": {str(i): {"name": f"R{i}"} for i in range(5)}}
+    diff = snapshot_mgr.diff_snapshots(old, new)
+    assert diff["changes"] == 5
+    rooms = diff["categories"]["rooms"]
+    assert [e["id"] for e in rooms["added"]] == ["0", "1"] and rooms["added_not_shown"] == 3

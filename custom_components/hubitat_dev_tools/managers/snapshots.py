@@ -53,6 +53,7 @@ MAX_ITEMS = {
     "dashboards": 100,
     "code": 300,
 }
+MAX_DIFF_ENTRIES = 100  # per category and kind (added/removed/changed) in one diff
 MAX_APP_SETTINGS = 150  # apps whose settings are read (one request each)
 PARALLEL_READS = 3  # per-item reads in flight (the client bounds requests too)
 MAX_VALUE_CHARS = 2_000  # a longer string value is kept as its length and sha256
@@ -341,15 +342,24 @@ def _parse_time(text: Any) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-def _strings(value: Any) -> Iterable[str]:
+def _arg_values(value: Any, key: str = "") -> Iterable[tuple[str, str]]:
+    """(nearest key, value as lowercase text) of every scalar in a call's arguments."""
     if isinstance(value, Mapping):
-        for sub in value.values():
-            yield from _strings(sub)
+        for sub_key, sub in value.items():
+            yield from _arg_values(sub, str(sub_key).lower())
     elif isinstance(value, list | tuple):
         for sub in value:
-            yield from _strings(sub)
+            yield from _arg_values(sub, key)
     elif value is not None and not isinstance(value, bool):
-        yield str(value).strip().lower()
+        yield key, str(value).strip().lower()
+
+
+def _names_an_item(key: str) -> bool:
+    """An argument that names an item by id (``device_id``, ``ids``, ``room``, ``app``...)."""
+    return key.endswith(("id", "ids")) or key in _ITEM_KEYS
+
+
+_ITEM_KEYS = frozenset({"room", "mode", "app", "rule", "dashboard", "variable", "name", "label"})
 
 
 def _names(item: Any) -> set[str]:
@@ -385,13 +395,16 @@ class AuditMatcher:
 
     def match(self, category: str, item_id: str, old: Any, new: Any) -> list[dict[str, Any]]:
         """Audit records whose tool can change ``category`` and whose arguments name it."""
-        keys = {item_id.lower(), item_id.split("-")[-1].lower()} | _names(old) | _names(new)
+        ids = {item_id.lower(), item_id.split("-")[-1].lower()}  # code items: kind-id
+        names = _names(old) | _names(new)
         domains = CATEGORY_DOMAINS.get(category, frozenset())
         out = []
         for rec in self._records:
             if self._domains.get(str(rec.get("tool"))) not in domains:
                 continue
-            if keys & set(_strings(rec.get("args"))):
+            # an id only counts where an argument names an item; a name anywhere
+            pairs = list(_arg_values(rec.get("args")))
+            if any(v in names or (v in ids and _names_an_item(k)) for k, v in pairs):
                 out.append({"id": rec.get("id"), "time": rec.get("time"), "tool": rec.get("tool")})
         return out
 
@@ -429,7 +442,13 @@ def diff_snapshots(
                     entry["audit_entries"] = through
             entries[kind].append(entry)
         if any(entries.values()):
-            categories[category] = {k: v for k, v in entries.items() if v}
+            shown: dict[str, Any] = {}
+            for kind, found in entries.items():
+                if found:
+                    shown[kind] = found[:MAX_DIFF_ENTRIES]
+                if len(found) > MAX_DIFF_ENTRIES:
+                    shown[f"{kind}_not_shown"] = len(found) - MAX_DIFF_ENTRIES
+            categories[category] = shown
             total += sum(len(v) for v in entries.values())
     out: dict[str, Any] = redact(
         {"changes": total, "categories": categories, "skipped_categories": sorted(skipped)}
