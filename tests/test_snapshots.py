@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.util import dt as dt_util
 from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
 from ruamel.yaml import YAML
@@ -376,3 +377,21 @@ def test_diff_caps_its_entries(monkeypatch: pytest.MonkeyPatch) -> None:
     assert diff["changes"] == 5
     rooms = diff["categories"]["rooms"]
     assert [e["id"] for e in rooms["added"]] == ["0", "1"] and rooms["added_not_shown"] == 3
+
+
+async def test_options_turn_the_daily_snapshot_on(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator
+) -> None:
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    assert result["type"] is FlowResultType.FORM and result["data_schema"] is not None
+    defaults = {str(k): k.default() for k in result["data_schema"].schema}
+    assert defaults[OPT_SNAPSHOT_DAILY] is False and defaults[OPT_SNAPSHOT_RETENTION] == 30
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], {OPT_SNAPSHOT_DAILY: True, OPT_SNAPSHOT_RETENTION: "5"}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert entry.options[OPT_SNAPSHOT_DAILY] is True and entry.options[OPT_SNAPSHOT_RETENTION] == 5
+    # read at every check: the next hourly check takes the day's snapshot, no reload needed
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(hours=1, seconds=5))
+    await hass.async_block_till_done(wait_background_tasks=True)
+    assert len(list(_dir(hass, hub).glob("*.yaml"))) == 1
