@@ -25,15 +25,15 @@ TOOL_DOMAIN = "snapshots"
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DiffSnapshotsArgs(ToolArgs):
-    from_snapshot: str = arg(str, "Older snapshot", required=True)
+    from_snapshot: str = arg(str, "Snapshot", required=True)
     to_snapshot: str | None = arg(str, "Omit: live hub")
 
 
 class CreateSnapshotTool(HubTool[ToolArgs]):
     name = "hub_create_snapshot"
-    title = "Snapshot hub config"
+    title = "Snapshot config"
     description = (
-        "Save the hub's config as YAML in HA (secrets redacted; hub unchanged). Not a "
+        "Save hub config as YAML in HA (secrets redacted; hub unchanged). Not a "
         "backup: hub_create_backup."
     )
     kind = ToolKind.WRITE
@@ -46,7 +46,7 @@ class CreateSnapshotTool(HubTool[ToolArgs]):
 class ListSnapshotsTool(HubTool[ToolArgs]):
     name = "hub_list_snapshots"
     title = "List snapshots"
-    description = "Config snapshots, newest first."
+    description = "Snapshots, newest first."
 
     async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
         files = await store_for(call.hass, call.runtime).async_list()
@@ -66,7 +66,7 @@ class DiffSnapshotsTool(HubTool[DiffSnapshotsArgs]):
     title = "What changed"
     description = (
         "Config changes since a snapshot (or between two): added, removed, changed old -> "
-        "new, each marked if made via this integration."
+        "new, marked if made via this integration."
     )
 
     async def run(self, call: ToolCall, args: DiffSnapshotsArgs) -> dict[str, Any]:
