@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any, Protocol
 
 import pytest
@@ -22,7 +23,7 @@ from yarl import URL
 # Bind our package before any hass fixture runs: otherwise HA resolves the phcc testing
 # package as `custom_components` and reports "Integration not found".
 import custom_components.hubitat_dev_tools  # noqa: F401
-from custom_components.hubitat_dev_tools import event_stream
+from custom_components.hubitat_dev_tools import event_stream, snapshots
 from custom_components.hubitat_dev_tools.const import (
     API_ID,
     CONF_MAKER_APP_ID,
@@ -60,6 +61,12 @@ class ToolCaller(Protocol):
 @pytest.fixture(autouse=True)
 def auto_enable_custom_integrations(enable_custom_integrations: None) -> None:
     """Load custom integrations in every test."""
+
+
+@pytest.fixture(autouse=True)
+def _snapshots_in_tmp(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Snapshot files go to the test's own directory, not the shared testing config."""
+    monkeypatch.setattr(snapshots, "SNAPSHOT_DIR", str(tmp_path / "hubitat_dev_tools"))
 
 
 @pytest.fixture(autouse=True)

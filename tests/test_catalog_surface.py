@@ -109,6 +109,9 @@ SEARCHES: list[tuple[str, str | tuple[str, ...]]] = [
         "a tool gave an unexpected answer, what do I attach to a bug report",
         "hub_check_compatibility",
     ),
+    ("what changed on the hub this week", "hub_diff_snapshots"),
+    ("save the hub configuration to yaml for version control", "hub_create_snapshot"),
+    ("which configuration snapshots do I have", "hub_list_snapshots"),
 ]
 
 

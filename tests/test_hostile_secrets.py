@@ -174,6 +174,9 @@ async def test_no_secret_in_any_result(
         caplog = request.getfixturevalue("caplog")
         caplog.set_level(logging.DEBUG)
     secrets = seeded_secrets(hub)
+    # a configuration snapshot before the secrets change: hub_diff_snapshots reads against it
+    snapshot = await call_tool("hub_create_snapshot", {})
+    assert not snapshot.error, snapshot.data
     cache = await ensure_stream(hass, entry)
     await until(lambda: cache.logs_live, what="log socket")
     lock = front_door_lock(hub)
@@ -232,6 +235,7 @@ async def test_no_secret_in_any_result(
     extra = {
         "hub_get_item_backup": [{"backup": n} for n in names],
         "hub_read_file": [{"file_name": n} for n in files.names()],
+        "hub_diff_snapshots": [{"from_snapshot": snapshot.data["name"]}],
     }
     outputs += await call_all_reads(call_tool, hub, extra)
     # the ring holds the raw event (in memory); what leaves it is redacted

@@ -20,6 +20,7 @@ from .llm_api import async_register
 from .managers.hub import Hub
 from .mcp_exposure import async_clear_issues, async_track_exposure
 from .runtime import HubitatConfigEntry, HubRuntime
+from .snapshots import async_setup_snapshot_schedule
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -59,6 +60,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> b
     data = await _async_domain_data(hass)
     data.loaded_entries.add(entry.entry_id)
     entry.async_on_unload(async_setup_hub_alerts(hass, entry))
+    entry.async_on_unload(async_setup_snapshot_schedule(hass, entry))
     return True
 
 

@@ -34,6 +34,8 @@ from .const import (
     DEFAULT_ALLOW_LOCAL_CODE_URLS,
     DEFAULT_ALLOW_READ,
     DEFAULT_ALLOW_WRITE,
+    DEFAULT_SNAPSHOT_DAILY,
+    DEFAULT_SNAPSHOT_RETENTION,
     DEFAULT_SURFACE,
     DOMAIN,
     OPT_ALLOW_LOCAL_CODE_URLS,
@@ -42,6 +44,8 @@ from .const import (
     OPT_ALLOWED_DEVICES,
     OPT_DISABLED_GATEWAYS,
     OPT_DISABLED_TOOLS,
+    OPT_SNAPSHOT_DAILY,
+    OPT_SNAPSHOT_RETENTION,
     OPT_SURFACE,
     SURFACE_COMPACT,
     SURFACE_FLAT,
@@ -369,6 +373,13 @@ def _options_schema(opts: Mapping[str, Any], devices: list[SelectOptionDict]) ->
                 OPT_ALLOW_LOCAL_CODE_URLS,
                 default=opts.get(OPT_ALLOW_LOCAL_CODE_URLS, DEFAULT_ALLOW_LOCAL_CODE_URLS),
             ): bool,
+            vol.Required(
+                OPT_SNAPSHOT_DAILY, default=opts.get(OPT_SNAPSHOT_DAILY, DEFAULT_SNAPSHOT_DAILY)
+            ): bool,
+            vol.Required(
+                OPT_SNAPSHOT_RETENTION,
+                default=opts.get(OPT_SNAPSHOT_RETENTION, DEFAULT_SNAPSHOT_RETENTION),
+            ): vol.All(vol.Coerce(int), vol.Range(min=1, max=200)),
         }
     )
 

@@ -46,3 +46,8 @@ ISSUE_MCP_NOT_EXPOSING: Final = "mcp_server_not_exposing"
 
 AUDIT_STORAGE_VERSION: Final = 1
 AUDIT_MAX_ENTRIES: Final = 500
+# Hub configuration snapshots (snapshots.py): a daily one when on, the newest N kept.
+OPT_SNAPSHOT_DAILY: Final = "snapshot_daily"
+OPT_SNAPSHOT_RETENTION: Final = "snapshot_retention"
+DEFAULT_SNAPSHOT_DAILY: Final = False
+DEFAULT_SNAPSHOT_RETENTION: Final = 30

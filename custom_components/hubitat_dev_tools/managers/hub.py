@@ -28,6 +28,7 @@ from .logs import LogsManager
 from .modes import ModeManager
 from .radios import RadioManager
 from .rooms import RoomManager
+from .snapshots import SnapshotManager
 from .swap import SwapManager
 from .variables import VariableManager
 
@@ -59,6 +60,7 @@ class Hub:
         self.health = HealthManager(client)
         self.radios = RadioManager(client)
         self.lifecycle = LifecycleManager(client)
+        self.snapshots = SnapshotManager(self)
 
     @property
     def time_zone(self) -> tzinfo | None:
