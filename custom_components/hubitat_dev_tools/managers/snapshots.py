@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..hub.errors import HubError
 from ..redact import redact
-from .devices.query import DeviceFilter
+from .devices.filters import DeviceFilter
 
 if TYPE_CHECKING:
     from .hub import Hub

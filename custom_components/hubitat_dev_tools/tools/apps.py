@@ -217,16 +217,14 @@ class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
     name = "hub_update_app_settings"
     title = "Update app settings"
     description = (
-        "Edit a classic app or rule (Rule Machine, Room Lighting, Button Controller, Basic "
-        "Rule, Notifier, user apps...) the way its own page does: set inputs on one page "
-        "(settings={input name: value}), then optionally press one of that page's buttons "
-        "(e.g. Rule Machine's updateRule/Done). Read the page first with hub_get_app: only "
-        "inputs shown there can be set, values are checked against each input's type, "
-        "options, range and the hub's devices before anything is sent (device inputs take "
-        "device ids, enums take option keys). Setting an input can reveal new ones: the "
-        "answer shows the page after the change, and not_applied lists what the hub did not "
-        "keep. The app is backed up to the File Manager first (once per hour of edits). "
-        "Visual Rules: hub_update_visual_rule; hub variables: their own tools."
+        "Edit a classic app or rule (Rule Machine, Room Lighting, Button Controller, user "
+        "apps...) as its page does: set inputs on one page (settings={input name: value}), "
+        "then optionally press a button of that page (e.g. updateRule/Done). Read the page "
+        "first with hub_get_app: only inputs shown there can be set; values are checked "
+        "against each input's type, options and the hub's devices before anything is sent "
+        "(device inputs take ids, enums option keys). The answer shows the page after the "
+        "change (new inputs it revealed) and not_applied what the hub did not keep. Backed "
+        "up first (once per hour of edits). Visual Rules: hub_update_visual_rule."
     )
     kind = ToolKind.WRITE
     idempotent = False
@@ -307,14 +305,13 @@ class ImportAppTool(HubTool[ImportAppArgs]):
     name = "hub_import_app"
     title = "Import app from an export"
     description = (
-        "Create a new app from an App Cloner export through the hub's own App Cloner. Give "
-        "exactly one of: export (the object from hub_export_app), from_file (a File Manager "
-        "file holding one) or from_backup (an item backup hub_delete_app took: re-creates "
-        "a deleted app, with a new id). It lands next to a seed app: seed_app_id, or by "
-        "default the first app of the export's type. Devices the export names must still exist "
-        "unless allow_missing_devices=true. The new app is disabled (with its child apps) "
-        "until you enable it with hub_set_app_disabled; enable=true leaves it live. Do not "
-        "repeat a call that reported a created app."
+        "Create a new app from an App Cloner export (the hub's own App Cloner). Give one of: "
+        "export (from hub_export_app), from_file (a File Manager file) or from_backup (an "
+        "item backup hub_delete_app took: re-creates a deleted app, new id). It lands next "
+        "to seed_app_id (default: the first app of the export's type). Named devices must "
+        "exist unless allow_missing_devices=true. It starts disabled (children too) until "
+        "hub_set_app_disabled; enable=true leaves it live. Do not repeat a call that "
+        "reported a created app."
     )
     kind = ToolKind.WRITE
     idempotent = False

@@ -145,12 +145,11 @@ class ReplaceDeviceTool(HubTool[ReplaceDeviceArgs]):
     name = "hub_replace_device"
     title = "Replace device hardware"
     description = (
-        "The hub's device Replace: the OLD device keeps its id, label, room and every app and "
-        "rule reference, and takes over the NEW device's hardware (network id, driver, "
-        "states); the new device's record disappears. Use it when a physical device was "
-        "swapped for a new one that was paired as a separate device. The new device must be "
-        "one the hub offers as a replacement (same main capabilities); otherwise the refusal "
-        "lists them. To point apps at a different device id instead, use hub_swap_device."
+        "The hub's device Replace: the OLD device keeps its id, label, room and app and rule "
+        "references, and takes over the NEW device's hardware (network id, driver, states); "
+        "the new record disappears. For a physical device swapped for one paired as a new "
+        "device. The new one must be a replacement the hub offers (a refusal lists them). "
+        "To point apps at another device id instead: hub_swap_device."
     )
     kind = ToolKind.DESTRUCTIVE
     idempotent = False

@@ -110,10 +110,9 @@ class CallRadioActionTool(HubTool[RadioActionArgs]):
         "(node_id). zigbee: radio_reboot, rebuild_network, channel_scan (about a minute; "
         "answers RSSI/LQI and PAN ids per channel, or status running: call again after "
         "retry_after_s for the same scan's result). matter: pair (setup_code), "
-        "open_pairing_window (node_id; answers a code to share the device). Nodes are checked "
-        "to exist first. Start a Z-Wave repair with hub_start_zwave_repair; remove a failed "
-        "Z-Wave node with hub_delete_zwave_node. "
-        "Radio settings are in hub_update_radio_settings."
+        "open_pairing_window (node_id; answers a code to share the device). Repair: "
+        "hub_start_zwave_repair; failed nodes: hub_delete_zwave_node; settings: "
+        "hub_update_radio_settings."
     )
     kind = ToolKind.WRITE
     idempotent = False

@@ -46,7 +46,10 @@ class CreateSnapshotTool(HubTool[ToolArgs]):
 class ListSnapshotsTool(HubTool[ToolArgs]):
     name = "hub_list_snapshots"
     title = "List snapshots"
-    description = "Snapshots, newest first."
+    description = (
+        "The hub's configuration snapshots, newest first (name, time, size). Compare two, or "
+        "one with the live hub: hub_diff_snapshots."
+    )
 
     async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
         files = await store_for(call.hass, call.runtime).async_list()
