@@ -100,6 +100,9 @@ async def test_snapshot_file_is_stable_yaml(
     assert ids == sorted(ids, key=int)
     some = doc["devices"][ids[0]]
     assert list(some) == sorted(some)
+    # a Rule Machine rule keeps the rule text its page shows
+    rm_rules = [r for r in doc["rules"].values() if r["engine"] == "rule_machine"]
+    assert rm_rules and all(r.get("rule_text") for r in rm_rules), rm_rules
     listing = await ok(call_tool, "hub_list_snapshots")
     assert [s["name"] for s in listing["snapshots"]] == [second["name"], first["name"]]
     # an unchanged hub: no change against the live hub

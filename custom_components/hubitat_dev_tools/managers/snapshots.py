@@ -10,8 +10,8 @@ header's time. Categories that cannot be read (for example hub variables without
 Maker API) are named in the header's ``unavailable`` and skipped by :func:`diff_snapshots`.
 
 Current device states (attributes) are state, not configuration: they are not part of a
-snapshot. Rule Machine rules are kept as their app settings (the rules manager gives no
-rule text).
+snapshot. Rule Machine rules keep their rule text: the paragraphs of the rule's main page,
+as the hub writes them (one extra page read per rule, bounded like the others).
 """
 
 from __future__ import annotations
@@ -280,7 +280,28 @@ class SnapshotManager:
             rule = self._hub.rules.get_visual_rule(rule_id)
             await _fill(out[rule_id], "definition", rule)
 
+        async def rule_text(rule_id: str) -> None:
+            # A Rule Machine rule's own description of itself: the paragraphs of its main
+            # page (triggers, conditions and actions as the hub writes them).
+            try:
+                app = await self._hub.apps.get_app(rule_id, None, include_state=False)
+            except HubError as err:
+                out[rule_id]["rule_text_unavailable"] = err.code
+                return
+            page = app.get("config_page")
+            sections = page.get("sections") if isinstance(page, dict) else None
+            lines = [
+                str(line)
+                for section in sections or []
+                if isinstance(section, dict)
+                for line in section.get("text") or []
+                if line
+            ]
+            if lines:
+                out[rule_id]["rule_text"] = lines
+
         await _each([k for k, v in out.items() if v["engine"] == "visual"], definition)
+        await _each([k for k, v in out.items() if v["engine"] == "rule_machine"], rule_text)
         return out
 
     async def _dashboards(self, _truncated: dict[str, int]) -> dict[str, Any]:
