@@ -4,7 +4,8 @@ room; the device list stays true after creates, edits and deletes (live cache on
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from homeassistant.core import HomeAssistant
@@ -12,11 +13,15 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools import event_stream
 from custom_components.hubitat_dev_tools.hub.devices import match_drivers
+from custom_components.hubitat_dev_tools.hub.events import HubEvent, HubSocket
+from custom_components.hubitat_dev_tools.hub.models import parse_device_tree
 from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
 from .conftest import FAST, ToolCaller, ensure_stream, ok, refused
+from .contract import load_fixture
 from .home_util import dev_id, sent
+from .hub_fake import FakeHub
 
 COUNTER = """metadata {
     definition(name: "Virtual Counter", namespace: "home", author: "me") {
@@ -160,3 +165,50 @@ async def test_the_list_follows_creates_edits_and_deletes(
     gone = await refused(call_tool, "hub_get_device", {"device_id": new}, "not_found")
     assert "hub_list_devices" in gone["hint"]
     assert await listed(call_tool, "Bb") == []
+
+
+async def test_the_list_follows_room_changes(
+    hub: HubEmulator, cache: StateCache | None, call_tool: ToolCaller
+) -> None:
+    lamp = dev_id(hub, "Guest Lamp")
+    await ok(call_tool, "hub_update_room", {"room": "Office", "add_device_ids": [lamp]})
+    (dev,) = await listed(call_tool, "Guest Lamp")
+    assert dev["room"] == "Office"
+    await ok(call_tool, "hub_update_room", {"room": "Office", "new_name": "Study"})
+    (dev,) = await listed(call_tool, "Guest Lamp")
+    assert dev["room"] == "Study"
+    hub.mark_backup_now()
+    await ok(call_tool, "hub_delete_room", {"room": "Study", "confirm": True})
+    (dev,) = await listed(call_tool, "Guest Lamp")
+    assert dev.get("room") is None
+    await ok(call_tool, "hub_create_room", {"name": "Den", "device_ids": [lamp]})
+    (dev,) = await listed(call_tool, "Guest Lamp")
+    assert dev["room"] == "Den"
+
+
+async def test_a_list_re_read_keeps_the_events_that_arrive_meanwhile() -> None:
+    tree = load_fixture("devices/devices_list").answer
+    first = parse_device_tree(tree)[0].id
+    cache: StateCache
+
+    def listing() -> Any:  # an event arrives while the hub answers
+        cache.apply(HubEvent("DEVICE", "switch", "on-meanwhile", device_id=first))
+        return tree
+
+    fake = FakeHub({"GET /hub2/devicesList": listing, "GET /device/listWithCapabilities/json": []})
+    cache = StateCache(fake.client)
+    cache.devices = {d.id: d for d in parse_device_tree(tree)}
+    cache.hydrated = True
+    cache.event_socket = cast(HubSocket, SimpleNamespace(connected=True))
+    devices, _fresh = await cache.read_devices()
+    assert not fake.calls  # live and current: no request
+    cache.remove_device(first)
+    devices, _fresh = await cache.read_devices()
+    assert first not in {d.id for d in devices} and not fake.calls
+    cache.invalidate_devices()
+    devices, fresh = await cache.read_devices()
+    assert fresh["source"] == "hub" and len(fake.calls) == 2
+    assert next(d for d in devices if d.id == first).states["switch"] == "on-meanwhile"
+    assert cache.devices[first].states["switch"] == "on-meanwhile"
+    await cache.read_devices()
+    assert len(fake.calls) == 2  # back on the cache

@@ -284,9 +284,11 @@ class DeviceAdmin:
                     f"{', '.join(pending)}.",
                     hint=err.hint,
                 ) from err
+            finally:
+                # label, name, room, enabled show in the device list: the next list re-reads
+                # the hub (after a failed step too: it may have landed)
+                self._devices.devices_changed()
             done.append(name)
-        if done:
-            self._devices.devices_changed()  # label, name, room or enabled: the list shows them
         after = await self._devices.get_device(device_id)
         device = after.summary.detail_entry()
         device["preferences"] = after.preferences
@@ -393,6 +395,7 @@ class DeviceAdmin:
                     f"'{target.name}' failed: {err}",
                     hint=f"Set the room with hub_update_device on device {new_id}.",
                 ) from err
+        self._devices.devices_changed()  # again: a list may have re-read before the label
         detail = await self._devices.get_device(new_id)
         if label and detail.summary.label != label:
             raise HubBadResponseError(
