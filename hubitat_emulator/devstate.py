@@ -26,6 +26,10 @@ Behaviour decisions where the reference is silent (tests pin them):
 * **RM**: the compiled ``broken`` flag of a rule with a deleted device stays ``false`` until its
   configure page is rendered (the lag the reference describes); ``Run Actions`` is the rule
   page's ``runRuleAct`` button, ``pausRule`` and ``stopRule`` are toggles.
+* **User drivers as device types**: every installed driver is also a device type of the
+  hub's ``/device/drivers`` list (``type: "usr"``, the same id as its code), and
+  ``/device/createVirtual`` creates a device from it; its capabilities are the source's
+  ``capability "..."`` lines.
 * **Bundles**: ``uploadZipFromUrl`` only "downloads" URLs registered in ``DevState.bundle_urls``
   (the emulator has no internet) and answers ``{"success": bool, "message"}``;
   ``/bundle/deleteJson/<id>`` answers ``{"success", "message"}`` (``full=true`` also deletes
@@ -38,6 +42,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
+
+from .drivers import DriverSpec
 
 if TYPE_CHECKING:
     pass
@@ -144,7 +150,35 @@ class DevState:
         return n
 
 
+def user_driver_spec(item: CodeItem) -> DriverSpec:
+    """An installed driver as the device type ``/device/drivers`` lists (id = code id)."""
+    return DriverSpec(
+        item.id,
+        item.name,
+        tuple(item.capabilities),
+        namespace=item.namespace,
+        type="usr",
+        category="User",
+        author=item.author,
+    )
+
+
+def user_driver(dev: DevState, type_id: int | str) -> DriverSpec | None:
+    """The installed driver with this id as a device type, or None."""
+    text = str(type_id)
+    item = dev.code.get(("driver", int(text))) if text.isdigit() else None
+    return user_driver_spec(item) if item is not None else None
+
+
 # ---------------------------------------------------------------------------- compile
+
+_CAPABILITY_RE = re.compile(r"""^\s*capability\s+["']([^"']+)["']""", re.M)
+
+
+def source_capabilities(source: str) -> list[str]:
+    """The ``capability "Temperature Measurement"`` lines of a driver, as type names."""
+    return [m.group(1).replace(" ", "") for m in _CAPABILITY_RE.finditer(source)]
+
 
 _DEF_RE = re.compile(r"\b(definition|library)\s*\(([^)]*)\)", re.S)
 _KV_RE = re.compile(r"(\w+)\s*:\s*\"([^\"]*)\"")

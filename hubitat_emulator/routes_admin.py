@@ -40,6 +40,7 @@ from aiohttp import web
 from . import render
 from .catalog import DRIVERS
 from .commands import CommandError
+from .devstate import user_driver, user_driver_spec
 from .home import Home
 from .model import Device, Mode, Room, Setting
 from .responses import Responses
@@ -344,7 +345,10 @@ class _AdminRoutes(Routes):
                 "type": d.type,
                 "category": d.category,
             }
-            for d in DRIVERS.values()
+            for d in (
+                *DRIVERS.values(),
+                *(user_driver_spec(c) for c in self.dev.items("driver")),
+            )
         ]
         return self.http.json({"drivers": out})
 
@@ -358,7 +362,9 @@ class _AdminRoutes(Routes):
         return self.http.json({"success": True, "deviceId": dev.id, "errorMessage": None})
 
     async def create_virtual(self, request: web.Request) -> web.StreamResponse:
-        driver = self.home.driver(request.query.get("deviceTypeId", ""))
+        type_id = request.query.get("deviceTypeId", "")
+        # the hub UI's virtual device page offers system AND user drivers
+        driver = self.home.driver(type_id) or user_driver(self.dev, type_id)
         if driver is None or driver.type == "dep":
             return self.http.json({"deviceId": None, "error": "Invalid device type"})
         # the hub UI sends only deviceTypeId: the device is named after its driver

@@ -12,7 +12,7 @@ from typing import Any
 from aiohttp import web
 
 from .clock import utcnow
-from .devstate import Bundle, CodeItem, compile_source
+from .devstate import Bundle, CodeItem, compile_source, source_capabilities
 from .home import Home
 from .responses import Responses, redirect
 from .routes_common import Routes
@@ -226,6 +226,7 @@ class _CodeRoutes(Routes):
                     f"A {kind} named {meta['namespace']}.{meta['name']} already exists "
                     f"(id {other.id})"
                 )
+        caps = source_capabilities(source) if kind == "driver" else []
         if existing is None:
             return self.dev.add_code(
                 CodeItem(
@@ -238,9 +239,11 @@ class _CodeRoutes(Routes):
                     modified=utcnow(),
                     author=meta.get("author", ""),
                     description=meta.get("description", ""),
+                    capabilities=caps,
                 )
             ), None
         existing.source = source
+        existing.capabilities = caps
         existing.version += 1
         existing.name = meta["name"]
         existing.namespace = meta["namespace"]

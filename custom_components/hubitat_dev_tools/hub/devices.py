@@ -191,6 +191,34 @@ async def fetch_drivers(client: HubClient) -> list[dict[str, Any]]:
     return dict_list(items)
 
 
+def match_drivers(drivers: Sequence[Mapping[str, Any]], wanted: str) -> list[dict[str, Any]]:
+    """The drivers ``wanted`` names: an id, an exact name (any case), or ``namespace:name``.
+
+    More than one answer means the name is ambiguous (system and user drivers, or two
+    namespaces, may share a name).
+    """
+    text = wanted.strip()
+    low = text.lower()
+
+    def name(d: Mapping[str, Any]) -> str:
+        return str(d.get("name") or "").strip().lower()
+
+    for found in (
+        [d for d in drivers if str(d.get("id")) == text],
+        [d for d in drivers if name(d) == low],
+    ):
+        if found:
+            return [dict(d) for d in found]
+    space, sep, rest = low.partition(":")
+    if not sep:
+        return []
+    return [
+        dict(d)
+        for d in drivers
+        if name(d) == rest.strip() and str(d.get("namespace") or "").lower() == space.strip()
+    ]
+
+
 async def create_from_driver(client: HubClient, type_id: str) -> str:
     """GET /device/sysDriverByIdJson/<typeId> -> the new device id."""
     data = await client.get_json(

@@ -56,6 +56,14 @@ def _iso(ts: float | None) -> str | None:
     return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds") if ts else None
 
 
+def _apply_state(devices: dict[str, DeviceSummary], event: HubEvent) -> None:
+    """A device event's new attribute value, on the device it names (if known)."""
+    dev = devices.get(event.device_id) if event.device_id is not None else None
+    if dev is not None:
+        dev.states[event.name] = coerce_numeric_text(event.value)
+        dev.last_activity = _iso(event.received_at)
+
+
 @dataclass(slots=True)
 class _Waiter:
     predicate: EventPredicate
@@ -127,6 +135,8 @@ class StateCache:
         # Devices we just sent a command to: their event has not arrived yet, so reads of
         # them go to the hub until it does (or the mark expires). Read-after-write is exact.
         self._dirty: dict[str, float] = {}
+        # A device was created or edited through us: the next device list re-reads the hub.
+        self._devices_stale = False
         # (monotonic time, /modes/json payload) kept by ModeManager; None = read the hub.
         self.modes_payload: tuple[float, dict[str, Any]] | None = None
 
@@ -219,6 +229,7 @@ class StateCache:
                                 "type": item.get("type"),
                             }
         self.devices = {d.id: d for d in devices}
+        self._devices_stale = False
         self.mode = messages.mode
         self.hsm_status = messages.hsm
         self.hsm_alert = messages.hsm_alert
@@ -270,10 +281,7 @@ class StateCache:
         kind = event.kind
         if kind == "device" and event.device_id is not None:
             self._dirty.pop(event.device_id, None)
-            dev = self.devices.get(event.device_id)
-            if dev is not None:
-                dev.states[event.name] = coerce_numeric_text(event.value)
-                dev.last_activity = _iso(event.received_at)
+            _apply_state(self.devices, event)
         elif kind == "mode":
             self.mode = event.value
         elif kind == "hsm_status":
@@ -415,8 +423,34 @@ class StateCache:
 
     # ------------------------------------------------------------------ reads (cache first)
 
+    def remove_device(self, device_id: str) -> None:
+        """A device (and its children) is gone from the hub: drop it."""
+        self._dirty.pop(device_id, None)
+        dev = self.devices.pop(device_id, None)
+        for child in dev.child_ids if dev is not None else []:
+            self.remove_device(child)
+
+    def invalidate_devices(self) -> None:
+        """Devices were created or edited (label, room...): re-read the list on next use."""
+        self._devices_stale = True
+
+    async def _refresh_devices(self) -> list[DeviceSummary]:
+        """Re-read the device list; events that arrived meanwhile are applied on top."""
+        seen = self.events_seen
+        devices = await fetch_devices(self._client)
+        fresh = {d.id: d for d in devices}
+        missed = min(self.events_seen - seen, len(self.events))
+        for event in list(self.events)[len(self.events) - missed :]:
+            if event.kind == "device":
+                _apply_state(fresh, event)
+        self.devices = fresh
+        self._devices_stale = False
+        return list(fresh.values())
+
     async def read_devices(self) -> tuple[list[DeviceSummary], dict[str, Any]]:
         """Every device with states: from the cache when live (copies), else the hub."""
+        if self.live and self._devices_stale:
+            return [_copy(d) for d in await self._refresh_devices()], self.from_hub()
         if self.live:
             return [_copy(d) for d in self.devices.values()], self.freshness()
         return await fetch_devices(self._client), self.from_hub()

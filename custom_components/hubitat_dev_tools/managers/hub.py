@@ -42,7 +42,7 @@ class Hub:
         self.info = HubInfoManager(client)
         self.devices = DeviceManager(client)
         self.swap = SwapManager(client, self.devices)
-        self.rooms = RoomManager(client)
+        self.rooms = RoomManager(client, self.devices.devices_changed)
         self.modes = ModeManager(client)
         self.hsm = HsmManager(client)
         self.variables = VariableManager(client)

@@ -56,8 +56,12 @@ def _allow_all(_device_id: str) -> bool:
 class RoomManager:
     """Room reads and writes."""
 
-    def __init__(self, client: HubClient) -> None:
+    def __init__(
+        self, client: HubClient, devices_changed: Callable[[], None] | None = None
+    ) -> None:
         self._client = client
+        # Rooms show in the device list: a room write makes its next read re-read the hub.
+        self._devices_changed = devices_changed or (lambda: None)
 
     async def list_rooms(self, *, allowed: set[str] | Allowed | None = None) -> list[RoomSummary]:
         """Every room with its device count and ids (restricted to allowed devices)."""
@@ -108,6 +112,7 @@ class RoomManager:
         clean = await self._check_name(name)
         await self._check_devices(device_ids)
         room_id = await save_room(self._client, "0", clean, device_ids)
+        self._devices_changed()
         return {"room_id": room_id, "name": clean, "device_ids": device_ids}
 
     async def _check_devices(self, device_ids: list[str]) -> None:
@@ -145,6 +150,7 @@ class RoomManager:
         members = [d for d in current.device_ids if d not in remove_device_ids]
         members += [d for d in add_device_ids if d not in members]
         await save_room(self._client, current.id, name, members)
+        self._devices_changed()
         return {
             "room_id": current.id,
             "name": name,
@@ -158,6 +164,7 @@ class RoomManager:
         """Delete a room; its devices become unassigned."""
         current = await self.resolve(room)
         await delete_room(self._client, current.id)
+        self._devices_changed()
         return {
             "room_id": current.id,
             "name": current.name,

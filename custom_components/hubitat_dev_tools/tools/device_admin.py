@@ -78,28 +78,27 @@ class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
 class CreateDeviceArgs(ToolArgs):
     driver: str = arg(
         vol.All(vol.Coerce(str), vol.Length(min=1, max=200)),
-        "Driver name (e.g. 'Virtual Switch') or id",
+        "Driver name (e.g. 'Virtual Switch'), id or namespace:name",
         required=True,
     )
     label: str | None = arg(vol.All(str, vol.Length(min=1, max=200)), "Label of the new device")
+    room: str | None = arg(vol.All(str, vol.Length(min=1, max=200)), "Room name or id")
 
 
 class CreateDeviceTool(HubTool[CreateDeviceArgs]):
     name = "hub_create_device"
     title = "Create device"
     description = (
-        "Create a device from a driver type by exact driver name or id: the hub's built-in "
-        "virtual types ('Virtual Switch', 'Virtual Dimmer', 'Virtual Contact Sensor', "
-        "'Virtual Presence', 'Virtual Lock', 'Virtual Button', ...) or a user driver. A "
-        "Z-Wave/Zigbee driver only makes an unpaired shell: real hardware is paired by "
-        "inclusion (hub_call_radio_action). Set its room etc. afterwards with "
-        "hub_update_device; delete with hub_delete_device."
+        "Create a device from a built-in virtual type ('Virtual Switch', 'Virtual Dimmer', "
+        "'Virtual Contact Sensor', 'Virtual Presence', ...) or a custom driver "
+        "(hub_list_code type=driver), with its label and room. A Z-Wave/Zigbee driver only "
+        "makes an unpaired shell: pair hardware with hub_call_radio_action."
     )
     kind = ToolKind.WRITE
     idempotent = False
 
     async def run(self, call: ToolCall, args: CreateDeviceArgs) -> dict[str, Any]:
-        result = await call.hub.devices.admin.create_device(args.driver, args.label)
+        result = await call.hub.devices.admin.create_device(args.driver, args.label, args.room)
         dev = result["device"]
         return {
             "summary": f"Created {dev['label']} (device {dev['device_id']}, {result['driver']})",

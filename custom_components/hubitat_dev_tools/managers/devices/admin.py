@@ -17,6 +17,7 @@ from ...hub.devices import (
     fetch_drivers,
     fetch_replacement_options,
     force_delete,
+    match_drivers,
     post_device_update,
     replace_device,
     save_preferences,
@@ -27,11 +28,12 @@ from ...hub.models import (
     AppUse,
     DeviceDetailEntry,
     DeviceEntry,
+    Room,
     norm_id,
     parse_csv,
     parse_device_full,
 )
-from ...hub.rooms import fetch_rooms
+from ...hub.rooms import fetch_rooms, save_room
 from ..confirm import require_confirm
 from .commands import SENSITIVE_CAPABILITIES
 from .values import to_number
@@ -282,6 +284,10 @@ class DeviceAdmin:
                     f"{', '.join(pending)}.",
                     hint=err.hint,
                 ) from err
+            finally:
+                # label, name, room, enabled show in the device list: the next list re-reads
+                # the hub (after a failed step too: it may have landed)
+                self._devices.devices_changed()
             done.append(name)
         after = await self._devices.get_device(device_id)
         device = after.summary.detail_entry()
@@ -293,20 +299,25 @@ class DeviceAdmin:
             "device": device,
         }
 
-    async def _resolve_room(self, room: str) -> tuple[str, str | None]:
-        """Room name or id -> (room id, canonical name); '' / 'unassigned' -> ('0', None)."""
+    async def _find_room(self, room: str) -> Room | None:
+        """Room name or id -> the room; '' / 'unassigned' -> None (no room)."""
         wanted = room.strip()
         if wanted.lower() in ("", "unassigned", "none"):
-            return "0", None
+            return None
         rooms = await fetch_rooms(self._client)
         for r in rooms:
             if r.id == wanted or r.name.lower() == wanted.lower():
-                return r.id, r.name
+                return r
         raise ToolError(
             f"No room '{room}' on the hub (rooms are never created implicitly). Rooms: "
             f"{', '.join(r.name for r in rooms) or 'none'}.",
             hint="Use an existing room, or create it first with hub_create_room.",
         )
+
+    async def _resolve_room(self, room: str) -> tuple[str, str | None]:
+        """Room name or id -> (room id, canonical name); '' / 'unassigned' -> ('0', None)."""
+        found = await self._find_room(room)
+        return (found.id, found.name) if found is not None else ("0", None)
 
     async def drivers(self) -> list[dict[str, Any]]:
         """Driver types a device can be created from (no dependency or hidden ones)."""
@@ -316,35 +327,54 @@ class DeviceAdmin:
             if d.get("type") != "dep" and d.get("category") != "Hidden"
         ]
 
-    async def create_device(self, driver: str, label: str | None) -> CreateResult:
-        """Create a device from a driver type (built-in virtual types via createVirtual)."""
+    async def _driver(self, driver: str) -> dict[str, Any]:
+        """The one system or user driver ``driver`` names (name, id or namespace:name)."""
         drivers = await self.drivers()
-        wanted = driver.strip().lower()
-        match = next(
-            (
-                d
-                for d in drivers
-                if str(d.get("id")) == wanted or str(d.get("name", "")).lower() == wanted
-            ),
-            None,
-        )
-        if match is None:
-            names = [str(d.get("name")) for d in drivers]
-            close = difflib.get_close_matches(driver, names, n=5, cutoff=0.4)
-            virtual = [n for n in names if n.startswith("Virtual ")]
-            raise ToolError(
-                f"No driver '{driver}' on the hub."
-                + (f" Did you mean: {', '.join(close)}?" if close else "")
-                + f" Built-in virtual types: {', '.join(virtual) or 'none'}.",
-                hint="Pass the driver's exact name or id.",
+        found = match_drivers(drivers, driver)
+        if len(found) > 1:
+            listed = "; ".join(
+                f"{d.get('name')} (id {d.get('id')}, namespace {d.get('namespace')}, "
+                f"{'user' if d.get('type') == 'usr' else 'system'})"
+                for d in found
             )
+            raise ToolError(
+                f"Driver '{driver}' is ambiguous: {listed}.",
+                hint="Pass the driver's id or namespace:name.",
+            )
+        if found:
+            return found[0]
+        names = [str(d.get("name")) for d in drivers]
+        close = difflib.get_close_matches(driver, names, n=5, cutoff=0.4)
+        virtual = [n for n in names if n.startswith("Virtual ")]
+        raise ToolError(
+            f"No driver '{driver}' on the hub."
+            + (f" Did you mean: {', '.join(close)}?" if close else "")
+            + f" Built-in virtual types: {', '.join(virtual) or 'none'}.",
+            hint="Installed custom drivers and their ids: hub_list_code type=driver (install "
+            "one with hub_install_code); a driver is named by name, id or namespace:name.",
+        )
+
+    async def create_device(
+        self, driver: str, label: str | None, room: str | None = None
+    ) -> CreateResult:
+        """Create a device from a system or user driver, then set its label and room.
+
+        Built-in virtual types and user drivers go through createVirtual (the hub UI's
+        virtual device page offers both); other system drivers through sysDriverByIdJson.
+        The room is joined through the rooms save (complete membership, verified by
+        re-listing); a failure after the create says the device exists.
+        """
+        match = await self._driver(driver)
+        target = await self._find_room(room) if room is not None else None
         type_id = str(match.get("id"))
         name = str(match.get("name"))
-        is_virtual = name.startswith("Virtual ") or match.get("category") == "Virtual"
+        user = match.get("type") == "usr"
+        is_virtual = user or name.startswith("Virtual ") or match.get("category") == "Virtual"
         if is_virtual:
             new_id = await create_virtual(self._client, type_id)
         else:
             new_id = await create_from_driver(self._client, type_id)
+        self._devices.devices_changed()
         if label:
             # Neither create call takes a label: set it with the device edit, then check it.
             try:
@@ -356,6 +386,16 @@ class DeviceAdmin:
                     f"The hub created device {new_id} but setting its label failed: {err}",
                     hint=f"Set the label with hub_update_device on device {new_id}.",
                 ) from err
+        if target is not None:
+            try:
+                await save_room(self._client, target.id, target.name, [*target.device_ids, new_id])
+            except HubError as err:
+                raise type(err)(
+                    f"The hub created device {new_id} but putting it in room "
+                    f"'{target.name}' failed: {err}",
+                    hint=f"Set the room with hub_update_device on device {new_id}.",
+                ) from err
+        self._devices.devices_changed()  # again: a list may have re-read before the label
         detail = await self._devices.get_device(new_id)
         if label and detail.summary.label != label:
             raise HubBadResponseError(
@@ -363,12 +403,17 @@ class DeviceAdmin:
                 f"reads '{detail.summary.label}').",
                 hint=f"Set the label with hub_update_device on device {new_id}.",
             )
+        if target is not None and detail.summary.room_id != target.id:
+            raise HubBadResponseError(
+                f"The hub created device {new_id} but it reads as not in room '{target.name}'.",
+                hint=f"Set the room with hub_update_device on device {new_id}.",
+            )
         out: CreateResult = {
             "device": detail.summary.as_dict(),
             "driver": name,
             "virtual": is_virtual,
         }
-        if not is_virtual and match.get("type") != "usr":
+        if not is_virtual:
             out["note"] = (
                 "A radio driver creates an unpaired shell; pair real hardware by inclusion "
                 "instead (hub_call_radio_action action=inclusion_start, or the hub's Add Device "
@@ -380,6 +425,7 @@ class DeviceAdmin:
         """Delete a device; report the apps that referenced it."""
         detail = await self._devices.get_device(device_id)
         status = await force_delete(self._client, device_id)
+        self._devices.forget_device(device_id)
         out: DeleteResult = {
             "device_id": device_id,
             "label": detail.summary.display_name,
@@ -410,6 +456,8 @@ class DeviceAdmin:
                 hint="Replacements must share the device's main capabilities.",
             )
         await replace_device(self._client, old_id, new_id)
+        self._devices.forget_device(new_id)
+        self._devices.devices_changed()
         after = await self._devices.get_device(old_id)
         return {
             "device": after.summary.as_dict(),

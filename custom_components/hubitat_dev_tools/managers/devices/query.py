@@ -95,16 +95,33 @@ class DeviceManager:
         out = [d for d in shown if flt.matches(d)]
         return sorted(out, key=lambda d: (d.display_name.lower(), d.id))
 
+    def forget_device(self, device_id: str) -> None:
+        """The device (and its children) is gone: the next list no longer shows it."""
+        if self.cache is not None:
+            self.cache.remove_device(device_id)
+
+    def devices_changed(self) -> None:
+        """A device was created or edited through us: the next list re-reads the hub."""
+        if self.cache is not None:
+            self.cache.invalidate_devices()
+
+    async def _fetch(self, device_id: str) -> DeviceDetail:
+        try:
+            return await fetch_device(self._client, device_id)
+        except HubNotFoundError:
+            self.forget_device(device_id)  # deleted elsewhere (the hub UI): not listed again
+            raise
+
     async def get_device(self, device_id: str) -> DeviceDetail:
         """Full detail of one device (secrets redacted)."""
-        return redacted_detail(await fetch_device(self._client, device_id))
+        return redacted_detail(await self._fetch(device_id))
 
     async def get_device_full(self, device_id: str) -> DeviceDetail:
         """Full detail plus allowed attribute values (from the Maker API when configured)."""
         detail: DeviceDetail
         maker: dict[str, Any] | None
         detail, maker = await asyncio.gather(
-            fetch_device(self._client, device_id), fetch_maker_device(self._client, device_id)
+            self._fetch(device_id), fetch_maker_device(self._client, device_id)
         )
         if maker and isinstance(maker.get("attributes"), list):
             allowed_values: dict[str, list[str]] = {}
