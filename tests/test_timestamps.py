@@ -28,7 +28,10 @@ async def test_every_read_answers_iso_8601_with_a_colon_offset(
 ) -> None:
     cache = await ensure_stream(hass, entry)
     await until(lambda: cache.logs_live, what="log socket")
+    snap = await call_tool("hub_create_snapshot", {})
+    assert not snap.error, snap.data
     extra = {
+        "hub_diff_snapshots": [{"from_snapshot": str(snap.data["name"])}],
         "hub_get_item_backup": [],  # none exist yet (tested with the backups)
         "hub_read_file": [{"file_name": n} for n in hub.home.files.names()],
     }
