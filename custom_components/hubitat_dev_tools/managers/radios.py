@@ -1,16 +1,14 @@
-"""Radio details (with a health summary), Z-Wave repair, radio operations and settings."""
+"""Radio details (with a health summary), Z-Wave repair and radio operations (settings:
+``radio_settings.py``; the channel scan job: ``radio_scan.py``)."""
 
 from __future__ import annotations
 
 import asyncio
 import re
-import time
-from collections.abc import Awaitable, Callable
-from functools import partial
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import ToolError
-from ..hub.answers import is_placeholder
 from ..hub.client import HubClient
 from ..hub.errors import (
     HubBadResponseError,
@@ -18,28 +16,22 @@ from ..hub.errors import (
     HubFirmwareError,
     HubNotFoundError,
     HubRefusedError,
-    HubTimeoutError,
 )
 from ..hub.models import dict_list
 from ..hub.radios import (
     RADIO_ACTIONS,
-    ZWAVE_UPDATE_SECONDS,
     call_radio_action,
-    enable_radio,
     fetch_matter_details,
     fetch_zigbee_details,
     fetch_zwave_details,
     fetch_zwave_repair_status,
     fetch_zwave_topology,
-    is_long_range_region,
     remove_zwave_node,
     start_zwave_repair,
-    update_zigbee_channel_and_power,
-    update_zigbee_settings,
-    update_zwave_settings,
     zwave_repair_modern,
 )
 from .radio_scan import ChannelScanJob
+from .radio_settings import update_radio_settings
 
 _ZWAVE_NODE_KEYS = (
     "nodeId", "deviceId", "deviceName", "deviceType", "nodeState", "security", "route",
@@ -399,13 +391,6 @@ class RadioManager:
         return {"summary": f"{radio} settings: {result['settings']}", **result}
 
 
-def _time_left(deadline: float | None, wanted: float) -> float:
-    """Seconds a slow request may wait: ``wanted``, cut so the call answers by ``deadline``."""
-    if deadline is None:
-        return wanted
-    return max(1.0, min(wanted, deadline - time.monotonic() - 2.0))
-
-
 def _check_allowed(device_id: Any, device_allowed: Callable[[str], bool]) -> None:
     """Refuse a node whose device is outside the assistant's device allowlist."""
     if device_id is not None and not device_allowed(str(device_id)):
@@ -440,213 +425,3 @@ def normalize_setup_code(code: str) -> str:
             "the MT:... QR payload. Nothing was sent."
         )
     return compact
-
-
-RADIO_SETTING_KEYS = {
-    "zwave": {"enabled", "long_range_channel"},
-    "zigbee": {"enabled", "channel", "power_level", "rebuild_network_on_reboot",
-               "inactive_device_ping"},
-    "matter": {"enabled"},
-}  # fmt: skip
-# our setting -> the key the radio's details read shows it under
-_SHOWN = {
-    "enabled": "enabled",
-    "long_range_channel": "longRangeChannel",
-    "channel": "channel",
-    "power_level": "powerLevel",
-    "rebuild_network_on_reboot": "rebuildNetworkOnReboot",
-    "inactive_device_ping": "inactiveDevicePingEnabled",
-}
-_Send = Callable[[], Awaitable[None]]
-_FETCH = {
-    "zwave": fetch_zwave_details,
-    "zigbee": fetch_zigbee_details,
-    "matter": fetch_matter_details,
-}
-
-
-def _is_set(value: Any) -> bool:
-    """A real value (what a settings page shows for "not set" is never sent back as data)."""
-    return not isinstance(value, dict | list) and not is_placeholder(value)
-
-
-def _not_read(radio: str, what: str) -> ToolError:
-    return ToolError(
-        f"The hub did not say its current {radio} {what}; nothing was sent (the hub replaces "
-        "the whole set, so a guessed value would change a setting you did not ask to change)."
-    )
-
-
-async def update_radio_settings(
-    client: HubClient, radio: str, changes: dict[str, Any], deadline: float | None = None
-) -> dict[str, Any]:
-    """Change radio settings, each checked against what the hub offers; read back.
-
-    The Z-Wave and Zigbee settings calls replace a whole set, so each is sent with the
-    current values read first, the change laid over them. Success is decided by reading
-    the settings back (briefly polled), not by the hub's answer.
-    """
-    wrong = sorted(set(changes) - RADIO_SETTING_KEYS[radio])
-    if wrong:
-        raise ToolError(
-            f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} not a {radio} setting; "
-            f"{radio} settings: {', '.join(sorted(RADIO_SETTING_KEYS[radio]))}. Nothing was sent."
-        )
-    if not changes:
-        raise ToolError("Give at least one setting to change. Nothing was sent.")
-    fetch = _FETCH[radio]
-    try:
-        current = await fetch(client)
-    except HubNotFoundError as err:
-        raise ToolError(f"This hub has no {radio} radio. Nothing was sent.") from err
-    calls: list[_Send]
-    if radio == "zigbee":
-        calls = _zigbee_calls(client, current, changes)
-    elif radio == "zwave":
-        calls = _zwave_calls(client, current, changes, deadline)
-    else:
-        calls = []
-    if "enabled" in changes:
-        enable = partial(enable_radio, client, radio, bool(changes["enabled"]))
-        # on first, off last: the other settings are saved while the radio is on
-        calls = [enable, *calls] if changes["enabled"] else [*calls, enable]
-    failure: HubRefusedError | HubTimeoutError | None = None
-    for send in calls:
-        try:
-            await send()
-        except (HubRefusedError, HubTimeoutError) as err:
-            failure = err  # the effect decides: read it back before believing the answer
-            break
-    after = await _read_back(client, radio, current, changes, deadline)
-    now = {key: after.get(_SHOWN[key]) for key in changes}
-    out: dict[str, Any] = {"radio": radio, "settings": now}
-    not_kept = [k for k, v in changes.items() if now.get(k) != v]
-    if failure is not None and (not_kept or radio == "matter"):
-        raise failure
-    if radio != "matter":
-        collateral = _collateral(radio, current, after, changes)
-        if not_kept or collateral:
-            raise HubBadResponseError(
-                f"The hub took the {radio} settings call but reads back "
-                + ", ".join(
-                    [f"{k}={now.get(k)!r} (asked {changes[k]!r})" for k in not_kept] + collateral
-                ),
-                hint="Read the radio again in a minute; if it is still so, set it in the hub UI.",
-            )
-    elif not_kept:
-        out["not_applied"] = not_kept
-    if radio == "matter" and "enabled" in changes:
-        out["note"] = "Matter changes take effect after a hub reboot (hub_reboot_hub)."
-    if radio == "zigbee" and "channel" in changes:
-        out["note"] = (
-            "Zigbee devices follow the new channel over the next minutes; some older ones "
-            "may need to be paired again."
-        )
-    return out
-
-
-def _zigbee_calls(
-    client: HubClient, current: dict[str, Any], changes: dict[str, Any]
-) -> list[_Send]:
-    """The Zigbee settings calls (not yet sent), each with its full set."""
-    calls: list[_Send] = []
-    for key, offered in (("channel", "channels"), ("power_level", "powerLevels")):
-        value, options = changes.get(key), current.get(offered)
-        if value is not None and isinstance(options, list) and value not in options:
-            raise ToolError(
-                f"{key} {value} is not offered by this hub ({', '.join(map(str, options))})."
-                " Nothing was sent."
-            )
-    if "power_level" in changes and current.get("showPowerSelection") is False:
-        raise ToolError("This hub does not offer a Zigbee power level setting. Nothing was sent.")
-    if "channel" in changes or "power_level" in changes:
-        channel = changes.get("channel", current.get("channel"))
-        power = changes.get("power_level", current.get("powerLevel"))
-        if not (isinstance(channel, int) and isinstance(power, int)):
-            raise _not_read("Zigbee", "channel/power")
-        calls.append(partial(update_zigbee_channel_and_power, client, channel, power))
-    if "rebuild_network_on_reboot" in changes or "inactive_device_ping" in changes:
-        rebuild = changes.get("rebuild_network_on_reboot", current.get("rebuildNetworkOnReboot"))
-        ping = changes.get("inactive_device_ping", current.get("inactiveDevicePingEnabled"))
-        if not (isinstance(rebuild, bool) and isinstance(ping, bool)):
-            raise _not_read("Zigbee", "settings")
-        calls.append(partial(update_zigbee_settings, client, rebuild=rebuild, ping=ping))
-    return calls
-
-
-def _zwave_calls(
-    client: HubClient, current: dict[str, Any], changes: dict[str, Any], deadline: float | None
-) -> list[_Send]:
-    """The Z-Wave settings call: the full set the hub UI sends, current values merged."""
-    if "long_range_channel" not in changes:
-        return []
-    region = current.get("region")
-    if not _is_set(region):
-        raise _not_read("Z-Wave", "region")
-    if not is_long_range_region(region):
-        raise ToolError(
-            f"This hub's Z-Wave region ({region}) has no Long Range channel. Nothing was sent."
-        )
-    if current.get("enabled") is not True and changes.get("enabled") is not True:
-        raise ToolError(
-            "Z-Wave is off: its settings can only be changed while it is on (enabled=true "
-            "turns it on first). Nothing was sent."
-        )
-    secure_join = current.get("secureJoin")
-    if not _is_set(secure_join) and current.get("showSecureJoin") is not False:
-        raise _not_read("Z-Wave", "Secure Join setting")
-    return [
-        partial(
-            update_zwave_settings,
-            client,
-            enabled=True,
-            region=str(region),
-            secure_join=secure_join if _is_set(secure_join) else None,
-            long_range_channel=int(changes["long_range_channel"]),
-            timeout=_time_left(deadline, ZWAVE_UPDATE_SECONDS),
-        )
-    ]
-
-
-async def _read_back(
-    client: HubClient,
-    radio: str,
-    before: dict[str, Any],
-    changes: dict[str, Any],
-    deadline: float | None,
-) -> dict[str, Any]:
-    """The radio's settings after the change, polled briefly (~2 s) until they show it."""
-    after: dict[str, Any] = {}
-    for delay in (0.0, 0.5, 0.5, 1.0):
-        if deadline is not None and time.monotonic() + delay > deadline - 2.0 and after:
-            break
-        await asyncio.sleep(delay)
-        after = await _FETCH[radio](client)
-        if all(after.get(_SHOWN[k]) == v for k, v in changes.items()) and not _collateral(
-            radio, before, after, changes
-        ):
-            break
-    return after
-
-
-def _collateral(
-    radio: str, before: dict[str, Any], after: dict[str, Any], changes: dict[str, Any]
-) -> list[str]:
-    """Settings that changed though nobody asked (a full replacement that reset them).
-
-    Not judged when the radio itself is switched: a radio turning on or off may show its
-    other settings differently.
-    """
-    if "enabled" in changes:
-        return []
-    watched = {
-        "zwave": ("enabled", "region", "secureJoin"),
-        "zigbee": ("enabled", "channel", "powerLevel", "rebuildNetworkOnReboot",
-                   "inactiveDevicePingEnabled"),
-    }.get(radio, ())  # fmt: skip
-    asked = {_SHOWN[k] for k in changes}
-    return [
-        f"{key}={after.get(key)!r} (was {before.get(key)!r}, not asked)"
-        for key in watched
-        if key not in asked and before.get(key) != after.get(key)
-    ]
