@@ -48,6 +48,7 @@ import aiohttp
 
 from .client import HubClient
 from .errors import HubAuthError, HubError, HubUnreachableError
+from .logs import parse_log_time
 from .models import norm_id
 
 _LOGGER = logging.getLogger(__name__)
@@ -214,9 +215,6 @@ class LogLine:
         }
 
 
-_LOCAL_TIME_FORMATS = ("%Y-%m-%d %H:%M:%S.%f", "%Y-%m-%d %H:%M:%S")
-
-
 def log_frame_time(text: str | None, tz: tzinfo | None) -> str | None:
     """A ``/logsocket`` ``time`` (hub-local ``yyyy-MM-dd HH:mm:ss.SSS``) as ISO 8601.
 
@@ -225,15 +223,8 @@ def log_frame_time(text: str | None, tz: tzinfo | None) -> str | None:
     """
     if text is None:
         return None
-    for fmt in _LOCAL_TIME_FORMATS:
-        try:
-            local = datetime.strptime(text.strip(), fmt)
-        except ValueError:
-            continue
-        if tz is not None:
-            local = local.replace(tzinfo=tz)
-        return local.isoformat(timespec="milliseconds")
-    return text
+    local = parse_log_time(text.strip(), tz)
+    return local.isoformat(timespec="milliseconds") if local is not None else text
 
 
 def parse_log_frame(text: str | bytes, tz: tzinfo | None = None) -> LogLine | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from .client import HubClient
@@ -44,13 +44,22 @@ class LogLine:
         return asdict(self) | {"time": when}
 
 
-def _parse_time(text: str) -> datetime | None:
-    for fmt in ("%Y-%m-%d %H:%M:%S.%f", "%Y-%m-%d %H:%M:%S"):
+# The hub's log time: ``yyyy-MM-dd HH:mm:ss[.SSS]`` (past logs: UTC; /logsocket: hub-local).
+LOG_TIME_FORMATS = ("%Y-%m-%d %H:%M:%S.%f", "%Y-%m-%d %H:%M:%S")
+
+
+def parse_log_time(text: str, tz: tzinfo | None) -> datetime | None:
+    """A hub log time in zone ``tz`` (None: naive), or None when it is in no known form."""
+    for fmt in LOG_TIME_FORMATS:
         try:
-            return datetime.strptime(text, fmt).replace(tzinfo=UTC)
+            return datetime.strptime(text, fmt).replace(tzinfo=tz)
         except ValueError:
             continue
     return None
+
+
+def _parse_time(text: str) -> datetime | None:
+    return parse_log_time(text, UTC)
 
 
 def _parse_legacy(line: str) -> LogLine | None:
