@@ -37,7 +37,7 @@ async def test_validate_only_sends_nothing(
     data = result.data
     assert data["valid"] is True and data["sent"] is False
     assert "Required Expression: Time between Sunset and Sunrise" in data["rule_text"]
-    assert any("tCapab{N} = \"Motion\"" in s for s in data["plan"]["steps"])
+    assert any('tCapab{N} = "Motion"' in s for s in data["plan"]["steps"])
     writes = [r for r in hub.requests[before:] if r[0] != "GET"]
     assert writes == []
 
@@ -60,8 +60,10 @@ async def test_spec_shape_errors_name_the_part(
         ({**base, "actions": [{"flash": True}]}, "rule.actions[0]"),
         ({**base, "triggers": [{"time": "25:00"}]}, "rule.triggers[0].time"),
         ({**base, "triggers": [{"every": {"minutes": 7}}]}, "rule.triggers[0].every.minutes"),
-        ({**base, "triggers": [{"device_id": "x1", "attribute": "motion", "is": "active"}]},
-         "rule.triggers[0].device_id"),
+        (
+            {**base, "triggers": [{"device_id": "x1", "attribute": "motion", "is": "active"}]},
+            "rule.triggers[0].device_id",
+        ),
         ({**base, "conditions": {"all": [{"any": []}]}}, "rule.conditions.all[0]"),
         ({**base, "bogus": 1}, "unknown key(s) bogus"),
     ]
@@ -91,23 +93,33 @@ async def test_hub_checks_before_anything_is_sent(
     light = dev_id(hub, "Porch Light")
     lock = dev_id(hub, "Front Door Lock")
     before = [r for r in hub.requests if r[0] != "GET"]
-    data = await _refused(call_tool, {**base, "triggers": [
-        {"device_id": "9999", "attribute": "motion", "is": "active"}]})
+    data = await _refused(
+        call_tool,
+        {**base, "triggers": [{"device_id": "9999", "attribute": "motion", "is": "active"}]},
+    )
     assert data["error"] == "not_found" and "9999" in data["message"]
-    data = await _refused(call_tool, {**base, "triggers": [
-        {"device_id": light, "attribute": "motion", "is": "active"}]})
-    assert "rule.triggers[0]" in data["message"] and "no attribute 'motion'" in \
-        data["message"]
-    data = await _refused(call_tool, {**base, "actions": [
-        {"command": "setLevel", "device_ids": [light], "arguments": ["bright"]}]})
+    data = await _refused(
+        call_tool,
+        {**base, "triggers": [{"device_id": light, "attribute": "motion", "is": "active"}]},
+    )
+    assert "rule.triggers[0]" in data["message"] and "no attribute 'motion'" in data["message"]
+    data = await _refused(
+        call_tool,
+        {
+            **base,
+            "actions": [{"command": "setLevel", "device_ids": [light], "arguments": ["bright"]}],
+        },
+    )
     assert "rule.actions[0]" in data["message"]
-    data = await _refused(call_tool, {**base, "actions": [
-        {"command": "unlock", "device_ids": [lock]}]})
+    data = await _refused(
+        call_tool, {**base, "actions": [{"command": "unlock", "device_ids": [lock]}]}
+    )
     assert data["error"] == "confirmation_required"
     data = await _refused(call_tool, {**base, "actions": [{"set_mode": "Vacation"}]})
     assert "no mode 'Vacation'" in data["message"]
-    data = await _refused(call_tool, {**base, "actions": [
-        {"set_variable": "NoSuchVar", "value": 1}]})
+    data = await _refused(
+        call_tool, {**base, "actions": [{"set_variable": "NoSuchVar", "value": 1}]}
+    )
     assert "no variable 'NoSuchVar'" in data["message"]
     data = await _refused(call_tool, {**base, "actions": [{"run_rule": ["99999"]}]})
     assert "no Rule Machine rule 99999" in data["message"]
@@ -117,10 +129,13 @@ async def test_hub_checks_before_anything_is_sent(
 async def test_unlock_with_confirm_is_valid(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    rule = {**porch_spec(hub), "actions": [
-        {"command": "unlock", "device_ids": [dev_id(hub, "Front Door Lock")]}]}
-    result = await call_tool("hub_create_rule",
-                             {"rule": rule, "validate_only": True, "confirm": True})
+    rule = {
+        **porch_spec(hub),
+        "actions": [{"command": "unlock", "device_ids": [dev_id(hub, "Front Door Lock")]}],
+    }
+    result = await call_tool(
+        "hub_create_rule", {"rule": rule, "validate_only": True, "confirm": True}
+    )
     assert not result.error, result.data
     assert any("lockRL.{A} = true" in s for s in result.data["plan"]["steps"])
 

@@ -124,13 +124,17 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 # Sentences that describe an automation ("when the door opens turn on the hall light", "make
 # a rule that ...", "every day at 7 ...") want the rule tools, whatever devices they name.
 AUTOMATION_INTENT = re.compile(
-    r"\b(automat\w*|rules?|whenever|every (day|night|morning|evening|hour|\d+ minutes?)"
-    r"|after sun(set|rise)|at sun(set|rise)|before sun(set|rise))\b"
-    r"|\bwhen\b.{3,160}\b(turn|switch|set|send|notify|lock|unlock|open|close|run|then|do)\b"
+    r"\bautomat\w*|\b(make|create|add|write|build|set up|new)\b.{0,40}\brules?\b"
+    r"|\b(whenever|every (day|night|morning|evening|hour|\d+ minutes?))\b"
+    r"|\b(after|at|before) sun(set|rise)\b"
+    r"|\bwhen\b(?!\s+(did|was|were|is|does|do|has|had|will)\b).{3,160}"
+    r"\b(turn|switch|set|send|notify|lock|unlock|close|run|then)\b"
     r"|\bif\b.{3,160}\bthen\b",
     re.I,
 )
 AUTOMATION_TOOLS = ("hub_create_rule", "hub_get_rule", "hub_update_rule")
+# "what does my porch rule do": the rule read-back answers it
+RULE_QUESTION = re.compile(r"\bwhat (does|do)\b.{0,80}\b(rule|automation)s?\b.{0,30}\bdo\b", re.I)
 INTENT_BOOST = 1.25
 
 
@@ -230,9 +234,16 @@ class Bm25Index:
                 score += weight * self.idf.get(term, 0.0) * norm
             if score > 0:
                 hits.append(Hit(name, round(score, 3)))
-        if AUTOMATION_INTENT.search(query) and hits:
+        intent = (
+            AUTOMATION_TOOLS
+            if AUTOMATION_INTENT.search(query)
+            else ("hub_get_rule",)
+            if RULE_QUESTION.search(query)
+            else ()
+        )
+        if intent and hits:
             top = max(h.score for h in hits)
-            boosted = {t: i for i, t in enumerate(AUTOMATION_TOOLS)}
+            boosted = {t: i for i, t in enumerate(intent)}
             hits = [
                 Hit(
                     h.name,
