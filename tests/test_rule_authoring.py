@@ -157,3 +157,112 @@ async def test_search_finds_rule_tools_for_owner_sentences(
         assert not result.error, result.data
         names = [t["name"] for t in result.data["results"]][:3]
         assert "hub_create_rule" in names or "hub_get_rule" in names, (sentence, names)
+
+
+VALID_SPECS: list[dict[str, Any]] = [
+    {
+        "name": "Cool the office",
+        "triggers": [
+            {
+                "device_id": "21",
+                "attribute": "temperature",
+                "op": "gt",
+                "value": 78,
+                "stays_for": {"minutes": 10},
+            }
+        ],
+        "conditions": {"all": [{"mode": ["Day"]}, {"between": {"from": "12:00", "to": "18:00"}}]},
+        "actions": [
+            {"command": "on", "device_ids": ["33"]},
+            {"notify": "Office fan on", "device_ids": ["40"]},
+        ],
+    },
+    {
+        "name": "Every kind",
+        "triggers": [
+            {"time": "07:30"},
+            {"sun": "sunset", "offset_minutes": -15},
+            {"every": {"minutes": 15}},
+            {"every": {"hours": 2}},
+            {"mode": ["Night"]},
+            {"variable": "Guests", "op": "gte", "value": 2},
+            {"button_device_id": "5", "button": 2, "event": "held"},
+            {"device_ids": ["1", "2"], "attribute": "contact", "is": "open", "all": True},
+            {"device_id": "3", "attribute": "switch", "changes": True},
+        ],
+        "conditions": {
+            "any": [
+                {"not": {"device_id": "3", "attribute": "switch", "is": "on"}},
+                {"variable": "Guests", "op": "eq", "value": 0},
+                {"between": {"from": {"sun": "sunset", "offset_minutes": 30}, "to": "sunrise"}},
+            ]
+        },
+        "actions": [
+            {
+                "if": {"device_id": "3", "attribute": "switch", "is": "on"},
+                "then": [
+                    {
+                        "command": "setLevel",
+                        "device_ids": ["4"],
+                        "arguments": [40],
+                        "delay": {"seconds": 30},
+                        "cancelable": True,
+                    }
+                ],
+                "else": [{"log": "was off"}],
+            },
+            {
+                "repeat_while": {"device_id": "1", "attribute": "contact", "is": "open"},
+                "every": {"minutes": 1},
+                "do": [{"notify": "Still open", "device_id": "40"}],
+            },
+            {"set_mode": "Night"},
+            {"set_variable": "Guests", "value": 0},
+            {"set_variable": "Copy", "from_variable": "Guests"},
+            {
+                "wait": [{"device_id": "1", "attribute": "contact", "is": "closed"}],
+                "timeout": {"minutes": 5},
+            },
+            {"cancel_delays": True},
+            {"run_rule": ["140"]},
+        ],
+        "paused": True,
+        "logging": ["events", "actions"],
+    },
+]
+INVALID_SPECS: list[dict[str, Any]] = [
+    {"triggers": [], "actions": [{"log": "x"}]},  # no name
+    {"name": "x", "actions": []},
+    {"name": "x", "triggers": [{"time": "7:3"}], "actions": [{"log": "x"}]},
+    {
+        "name": "x",
+        "triggers": [{"device_id": "1", "attribute": "motion", "op": "is", "value": 1}],
+        "actions": [{"log": "x"}],
+    },
+    {"name": "x", "actions": [{"log": "x"}], "extra": True},
+    {"name": "x", "triggers": [{"every": {"minutes": 7}}], "actions": [{"log": "x"}]},
+]
+
+
+def test_schema_and_parser_agree() -> None:
+    import jsonschema
+
+    from custom_components.hubitat_dev_tools.errors import ToolError
+    from custom_components.hubitat_dev_tools.managers.automation.parse import parse_spec
+    from custom_components.hubitat_dev_tools.managers.automation.schema import SPEC_SCHEMA
+
+    jsonschema.Draft202012Validator.check_schema(SPEC_SCHEMA)
+    validator = jsonschema.Draft202012Validator(SPEC_SCHEMA)
+    for spec in VALID_SPECS:
+        assert not list(validator.iter_errors(spec)), spec["name"]
+        parsed = parse_spec(spec)
+        # the canonical form parses to itself
+        assert parse_spec(parsed.as_dict()).as_dict() == parsed.as_dict()
+    for spec in INVALID_SPECS:
+        assert list(validator.iter_errors(spec)), spec
+        try:
+            parse_spec(spec)
+        except ToolError:
+            pass
+        else:
+            raise AssertionError(f"parser took {spec}")

@@ -7,9 +7,17 @@ stale). Error results point at a section (``section_for_error``).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from ..managers.automation.schema import SPEC_SCHEMA
+
 SECTIONS: dict[str, str] = {
+    "rule_spec": (
+        "The automation spec of hub_create_rule / hub_update_rule / hub_get_rule as a JSON "
+        "Schema (the rules section explains it with examples): "
+        + json.dumps(SPEC_SCHEMA, separators=(",", ":"))
+    ),
     "overview": (
         "How these tools are organised. Compact surface (default): a few core tools are "
         "listed directly (hub info, device list/detail/command, tool search, this guide); "
