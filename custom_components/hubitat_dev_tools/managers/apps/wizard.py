@@ -136,19 +136,27 @@ class Wizard:
         self.sent = 0
         self._pages: dict[str, AppPage] = {}
 
-    async def page(self, name: str, *, fresh: bool = False) -> AppPage:
-        """The page as last read (``fresh``: read it again)."""
+    async def page(self, name: str) -> AppPage:
+        """The page as it is now: read unless the last request's answer showed it."""
         page = self._pages.get(name)
         if page is None:
             page = await AppPage.load(self.client, self.app_id, name)
             page.name = name
             self._pages[name] = page
-        elif fresh:
-            await page.reload()
         return page
 
-    def _forget(self) -> None:
-        self._pages.clear()  # any write may change every page of the app
+    def _forget(self, answer: Any = None, page: AppPage | None = None) -> None:
+        """Any change may move every page of the app on; a settings submit answers with the
+        re-rendered page it was posted from, which is then current."""
+        self._pages.clear()
+        if (
+            page is not None
+            and isinstance(answer, dict)
+            and isinstance(answer.get("configPage"), dict)
+            and answer["configPage"].get("name") in (None, page.name)
+        ):
+            page._parse(answer, initial=False)
+            self._pages[page.name] = page
 
     async def run(self, steps: list[Step]) -> None:
         """Run every step in order."""
@@ -158,7 +166,7 @@ class Wizard:
     async def step(self, step: Step) -> None:
         """Run one step."""
         if isinstance(step, Reveal):
-            page = await self.page(step.page, fresh=True)
+            page = await self.page(step.page)
             pattern = _fill(step.pattern, self.slots)
             found = [
                 (int(m.group(1)), inp)
@@ -174,7 +182,7 @@ class Wizard:
             await self._write(step)
             return
         if isinstance(step, Click):
-            page = await self.page(step.page, fresh=True)
+            page = await self.page(step.page)
             button = _fill(step.button, self.slots)
             if button not in page.buttons:
                 raise self._refused(step, page, f"the page has no '{button}' button")
@@ -189,19 +197,19 @@ class Wizard:
             self._forget()
             return
         if isinstance(step, Seal):
-            page = await self.page(step.page, fresh=True)
+            page = await self.page(step.page)
             form = page.settings_form({})
             form[f"settings[{step.button}]"] = "clicked"
             form[f"{step.button}.type"] = "button"
             self.sent += 1
-            await page.post_update(form, what=f"seal the expression on app {self.app_id}")
-            self._forget()
+            answer = await page.post_update(form, what=f"seal the expression on app {self.app_id}")
+            self._forget(answer, page)
             return
         if isinstance(step, Goto):
             await self._goto(step)
             return
         if isinstance(step, Leave):
-            page = await self.page(step.page, fresh=True)
+            page = await self.page(step.page)
             form = {
                 "id": self.app_id,
                 "version": str(page.version if page.version is not None else ""),
@@ -216,13 +224,13 @@ class Wizard:
             await page.post_update(form, what=f"leave {step.page} on app {self.app_id}")
             self._forget()
             return
-        page = await self.page(step.page, fresh=True)
+        page = await self.page(step.page)
         self.sent += 1
-        await page.post_update(page.settings_form({}), what=f"submit {step.page}")
-        self._forget()
+        answer = await page.post_update(page.settings_form({}), what=f"submit {step.page}")
+        self._forget(answer, page)
 
     async def _goto(self, step: Goto) -> None:
-        page = await self.page(step.page, fresh=True)
+        page = await self.page(step.page)
         name, params = "name", None
         for href in _hrefs(page.config):
             if href.get("page") == step.to:
@@ -247,7 +255,7 @@ class Wizard:
         self._forget()
 
     async def _write(self, step: Write) -> None:
-        page = await self.page(step.page, fresh=True)
+        page = await self.page(step.page)
         name = _fill(step.field, self.slots)
         inp = page.inputs.get(name)
         if inp is None:
@@ -262,14 +270,13 @@ class Wizard:
                 f"{step.where or step.page}: the hub's Rule Machine page refused it: {err}",
                 hint="Change that part of the spec; nothing after it was sent.",
             ) from None
+        before = set(page.inputs)
         self.sent += 1
         answer = await page.set({name: setting}, what=f"set {name} on app {self.app_id}")
-        self._forget()
+        self._forget(answer, page)
         after = await self.page(step.page)
-        if isinstance(answer, dict) and isinstance(answer.get("configPage"), dict):
-            after._parse(answer, initial=False)  # the submit answers the re-rendered page
         now = after.inputs.get(name)
-        if now is not None and not same_setting(now, setting.value) and _same_names(page, after):
+        if now is not None and not same_setting(now, setting.value) and set(after.inputs) == before:
             raise self._refused(step, after, f"the hub did not keep {name} = {setting.value}")
 
     def _refused(self, step: Step, page: AppPage, problem: str) -> WizardRefused:
@@ -281,10 +288,6 @@ class Wizard:
             hint="This part of the spec may not match this firmware's Rule Machine; change "
             "it, or build that part in the hub UI.",
         )
-
-
-def _same_names(before: AppPage, after: AppPage) -> bool:
-    return set(before.inputs) == set(after.inputs)
 
 
 def _hrefs(config: dict[str, Any]) -> list[dict[str, Any]]:

@@ -33,7 +33,8 @@ def _ids(value: Any, ids_for: list[Any] | None = None) -> list[str]:
         return [str(v.get("id") if isinstance(v, dict) else v) for v in value]
     if isinstance(value, dict):
         return [str(k) for k in value]
-    return [p.strip() for p in str(value or "").strip("[]").split(",") if p.strip()]
+    parts = (p.strip().strip("\"'") for p in str(value or "").strip("[]").split(","))
+    return [p for p in parts if p]
 
 
 def _num(value: Any) -> Any:

@@ -156,6 +156,8 @@ class Trigger:
             return {"every": self.every.as_dict()}
         if self.kind == "mode":
             return {"mode": list(self.modes)}
+        if self.op == "changes":
+            return {"variable": self.variable, "changes": True}
         return {"variable": self.variable, "op": self.op, "value": self.value}
 
 
