@@ -52,6 +52,7 @@ class Click:
     state_attribute: str | None = None
     where: str = ""
     context: bool = True
+    optional: bool = False  # a missing button is skipped
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +186,8 @@ class Wizard:
             page = await self.page(step.page)
             button = _fill(step.button, self.slots)
             if button not in page.buttons:
+                if step.optional:
+                    return
                 raise self._refused(step, page, f"the page has no '{button}' button")
             self.sent += 1
             await page.click(

@@ -163,6 +163,7 @@ class RuleAuthoring:
         wizard = Wizard(self._client, app_id)
         try:
             await wizard.run(steps)
+            await self._hub.rules.set_paused(app_id, True)  # no-op when the build paused it
             readback = await self._verify(app_id, spec)
         except BaseException as err:
             removed = await self._remove_partial(app_id)

@@ -1,9 +1,10 @@
 """A checked spec becomes the Rule Machine 5.1 page steps that build it, and its rule text.
 
 The pages, fields and values are the ones ``docs/rule-machine-pages.md`` lists (KP's
-live-verified notes). Order matters: name and pause first (the rule is built paused), then
-the triggers, then the actions, then the Required Expression (sealing one leaves a condition
-context behind that would break actions added after it), then logging and ``updateRule``.
+live-verified notes). Order matters: the name, the triggers, the actions, then the Required
+Expression (sealing one leaves a condition context behind that would break actions added
+after it), logging, and last the pause and ``updateRule``: a rule is inert until it is
+initialised, and it is paused before that, so it never acts before it is verified.
 """
 
 from __future__ import annotations
@@ -81,7 +82,6 @@ class Compiler:
         """Every step, in order."""
         spec = self.spec
         self._w("mainPage", "origLabel", spec.name, "rule.name")
-        self.steps.append(Click("mainPage", "pausRule", where="rule (built paused)", context=False))
         for i, trig in enumerate(spec.triggers):
             self._trigger(trig, f"rule.triggers[{i}]")
         self.steps.append(Submit(ACTIONS, "rule.actions"))
@@ -93,6 +93,10 @@ class Compiler:
             self.steps.append(Leave(EXPR_MAIN, "mainPage", "rule.conditions"))
         if spec.logging:
             self._w("mainPage", "logging", [x.capitalize() for x in spec.logging], "rule.logging")
+        # paused before it is initialised: it never acts before it is verified
+        self.steps.append(
+            Click("mainPage", "pausRule", where="rule (built paused)", context=False, optional=True)
+        )
         self.steps.append(Click("mainPage", "updateRule", where="rule", context=False))
         return self.steps
 
