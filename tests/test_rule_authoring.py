@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
@@ -266,3 +267,14 @@ def test_schema_and_parser_agree() -> None:
             pass
         else:
             raise AssertionError(f"parser took {spec}")
+
+
+async def test_devices_outside_the_allowlist_are_refused(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
+
+    light = dev_id(hub, "Porch Light")
+    hass.config_entries.async_update_entry(entry, options={OPT_ALLOWED_DEVICES: [light]})
+    data = await _refused(call_tool, porch_spec(hub))
+    assert data["error"] == "device_not_allowed", data

@@ -76,7 +76,10 @@ class CreateRuleTool(HubTool[CreateRuleArgs]):
 
     async def run(self, call: ToolCall, args: CreateRuleArgs) -> dict[str, Any]:
         result = await call.hub.rule_authoring.create(
-            args.rule, confirm=args.confirm, validate_only=args.validate_only
+            args.rule,
+            confirm=args.confirm,
+            validate_only=args.validate_only,
+            device_allowed=call.device_allowed,
         )
         if args.validate_only:
             return {"summary": "Spec is valid; nothing was sent", **result}
@@ -102,6 +105,7 @@ class UpdateRuleTool(HubTool[UpdateRuleArgs]):
             args.patch,
             confirm=args.confirm,
             validate_only=args.validate_only,
+            device_allowed=call.device_allowed,
         )
         if args.validate_only:
             return {"summary": "Change is valid; nothing was sent", **result}

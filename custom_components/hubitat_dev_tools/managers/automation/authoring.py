@@ -14,6 +14,7 @@ import contextlib
 import copy
 import json
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...errors import ToolError
@@ -120,9 +121,11 @@ class RuleAuthoring:
     def _client(self) -> Any:
         return self._hub.client
 
-    async def _prepare(self, value: Any, *, confirm: bool) -> tuple[RuleSpec, Resolved, list[Step]]:
+    async def _prepare(
+        self, value: Any, *, confirm: bool, device_allowed: Callable[[str], bool]
+    ) -> tuple[RuleSpec, Resolved, list[Step]]:
         spec = parse_spec(value)
-        res = await resolve(self._hub, spec, confirm=confirm)
+        res = await resolve(self._hub, spec, confirm=confirm, device_allowed=device_allowed)
         return spec, res, compile_spec(spec, res, self._hub.time_zone)
 
     @staticmethod
@@ -150,9 +153,18 @@ class RuleAuthoring:
             hint="Install Rule Machine in the hub UI (Apps > Add Built-In App).",
         )
 
-    async def create(self, value: Any, *, confirm: bool, validate_only: bool) -> dict[str, Any]:
+    async def create(
+        self,
+        value: Any,
+        *,
+        confirm: bool,
+        validate_only: bool,
+        device_allowed: Callable[[str], bool] = lambda _id: True,
+    ) -> dict[str, Any]:
         """Build a rule from a spec (``validate_only``: the plan and text, nothing sent)."""
-        spec, res, steps = await self._prepare(value, confirm=confirm)
+        spec, res, steps = await self._prepare(
+            value, confirm=confirm, device_allowed=device_allowed
+        )
         if validate_only:
             return self._dry_run(spec, res, steps)
         return await self._build(spec, steps)
@@ -273,6 +285,7 @@ class RuleAuthoring:
         *,
         confirm: bool,
         validate_only: bool,
+        device_allowed: Callable[[str], bool] = lambda _id: True,
     ) -> dict[str, Any]:
         """Rebuild a rule from a whole spec or a JSON Patch of its current spec."""
         current = await self.get(app_id)
@@ -287,7 +300,9 @@ class RuleAuthoring:
             value = {**value, "name": current["spec"].get("name") or current["name"]}
         if isinstance(value, dict) and "paused" not in value and current["paused"]:
             value = {**value, "paused": True}
-        spec, res, steps = await self._prepare(value, confirm=confirm)
+        spec, res, steps = await self._prepare(
+            value, confirm=confirm, device_allowed=device_allowed
+        )
         if validate_only:
             return {**self._dry_run(spec, res, steps), "replaces_app_id": app_id}
         app = await self._hub.apps.find(app_id)

@@ -11,7 +11,7 @@ device details, mode ids, variable types, the prepared commands.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -164,8 +164,26 @@ async def _load_devices(hub: Hub, ids: set[str]) -> dict[str, DeviceDetail]:
     return out
 
 
-async def resolve(hub: Hub, spec: RuleSpec, *, confirm: bool) -> Resolved:
-    """Check the spec against the hub; raise a :class:`ToolError` on the first problem."""
+async def resolve(
+    hub: Hub,
+    spec: RuleSpec,
+    *,
+    confirm: bool,
+    device_allowed: Callable[[str], bool] = lambda _id: True,
+) -> Resolved:
+    """Check the spec against the hub; raise a :class:`ToolError` on the first problem.
+
+    ``device_allowed`` is the call's allowlist: the tool's arguments were checked before it
+    ran, but a patch (``hub_update_rule``) can name devices under keys the check does not
+    read, so the finished spec is checked again here."""
+    hidden = sorted((d for d in _spec_device_ids(spec) if not device_allowed(d)), key=int)
+    if hidden:
+        raise ToolError(
+            f"The rule names device(s) {', '.join(hidden)}, outside the assistant's device "
+            "allowlist. Nothing was sent to the hub.",
+            code="device_not_allowed",
+            hint="Do not retry with the same device; an admin can change the allowlist.",
+        )
     uses_modes = (
         any(t.kind == "mode" for t in spec.triggers)
         or any(c.kind == "mode" for _p, c in _conditions(spec))
