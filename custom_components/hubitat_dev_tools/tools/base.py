@@ -379,8 +379,7 @@ class HubTool[A: ToolArgs](llm.Tool):
                     f"Invalid arguments for {self.name}: {_format_invalid(err)}. "
                     "Nothing was sent to the hub.",
                     code="invalid_arguments",
-                    hint="Fix the arguments to match input_schema (in this answer) and call "
-                    "again.",
+                    hint="Fix the arguments to match input_schema (in this answer) and call again.",
                     extra={"input_schema": input_schema(self.parameters)},
                 ) from None
             caller = audit.caller = await resolve_admin(hass, llm_context)
