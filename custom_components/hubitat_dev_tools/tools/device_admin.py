@@ -44,12 +44,12 @@ class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
     description = (
         "Edit a device: label (rename it), name, room (an existing room's name or id, "
         "'unassigned' to clear; rooms are never created here, use hub_create_room), enabled "
-        "true/false, driver preferences {name: value} (typed against the driver's declared preferences), "
-        "device network id (dni) and tags (replaces the list). Everything is validated before "
-        "anything is sent; the edit form is re-posted complete from a fresh read so no field "
-        "is blanked; enabling runs first and disabling last, and a partial failure says what "
-        "landed. To move many devices into one room use hub_update_room. Cannot change the "
-        "driver."
+        "true/false, driver preferences {name: value} (typed against the driver's declared "
+        "preferences), device network id (dni) and tags (replaces the list). Everything is "
+        "validated before anything is sent; the edit form is re-posted complete from a fresh "
+        "read so no field is blanked; enabling runs first and disabling last, and a partial "
+        "failure says what landed. To move many devices into one room use hub_update_room. "
+        "Cannot change the driver."
     )
     kind = ToolKind.WRITE
     idempotent = True
