@@ -45,8 +45,10 @@ CASES: list[tuple[str, tuple[str, ...]]] = [
     ("when the garage door opens send me a notification", ("hub_create_rule",)),
     ("every day at 7 set the thermostat to 70", ("hub_create_rule",)),
     ("if the temperature goes above 80 then turn on the fan", ("hub_create_rule",)),
-    ("whenever someone arrives home unlock nothing but turn on the hall light",
-     ("hub_create_rule",)),
+    (
+        "whenever someone arrives home unlock nothing but turn on the hall light",
+        ("hub_create_rule",),
+    ),
     ("what does my motion lighting rule do", ("hub_get_rule",)),
     ("change the delay in my porch rule to 10 minutes", ("hub_update_rule",)),
     ("create a virtual switch called movie time", ("hub_create_device",)),
