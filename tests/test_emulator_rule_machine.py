@@ -1,0 +1,411 @@
+"""The emulated Rule Machine 5.1 wizard (docs/rule-machine-pages.md), walked over loopback HTTP
+the way the doc says a client walks it: one field per settings submit, re-reading the page,
+wizard buttons with page context, ``_action_href_...`` markers and ``_action_previous=Done``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from hubitat_emulator import HubEmulator
+from hubitat_emulator.rule_machine import RecordingRuleEngine
+from hubitat_emulator.seed_specs import APP_BASIC_RULES, APP_RULE_MACHINE
+
+
+@pytest.fixture
+async def session(hub: HubEmulator) -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession(base_url=hub.url) as s:
+        yield s
+
+
+class Wizard:
+    """A client of the pages, as the doc describes it."""
+
+    def __init__(self, session: aiohttp.ClientSession, app_id: int) -> None:
+        self.s = session
+        self.id = app_id
+
+    async def page(self, name: str = "mainPage") -> dict[str, Any]:
+        async with self.s.get(f"/installedapp/configure/json/{self.id}/{name}") as resp:
+            assert resp.status == 200
+            data: dict[str, Any] = json.loads(await resp.text())
+            return data
+
+    @staticmethod
+    def inputs(page: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        return {i["name"]: i for sec in page["configPage"]["sections"] for i in sec["input"]}
+
+    @staticmethod
+    def text(page: dict[str, Any]) -> list[str]:
+        return [
+            b["description"]
+            for sec in page["configPage"]["sections"]
+            for b in sec["body"]
+            if b.get("element") == "paragraph"
+        ]
+
+    def _base(self, page: str, version: int) -> dict[str, str]:
+        crumbs = [] if page == "mainPage" else ["mainPage"]
+        return {
+            "id": str(self.id),
+            "version": str(version),
+            "formAction": "update",
+            "currentPage": page,
+            "pageBreadcrumbs": json.dumps(crumbs),
+        }
+
+    async def _post(self, path: str, form: dict[str, str]) -> dict[str, Any]:
+        async with self.s.post(path, data=form) as resp:
+            assert resp.status == 200
+            data: dict[str, Any] = json.loads(await resp.text())
+            assert data["status"] == "success", data
+            return data
+
+    async def write(
+        self, page: str, field: str, value: object, *, multiple: bool | None = None
+    ) -> dict[str, Any]:
+        """Write one field the page shows (the page is read first, as a client must)."""
+        current = await self.page(page)
+        spec = self.inputs(current).get(field)
+        assert spec is not None, f"{field} is not on {page}: {sorted(self.inputs(current))}"
+        form = self._base(page, current["app"]["version"])
+        raw = json.dumps(value) if isinstance(value, list) else str(value)
+        if isinstance(value, bool):
+            raw = "true" if value else "false"
+        form[f"settings[{field}]"] = raw
+        form[f"{field}.type"] = spec["type"]
+        is_multi = bool(spec.get("multiple")) if multiple is None else multiple
+        if is_multi:
+            form[f"{field}.multiple"] = "true"
+        if spec["type"].startswith("capability."):
+            form["deviceList"] = field
+        return await self._post("/installedapp/update/json", form)
+
+    async def raw_write(self, page: str, fields: dict[str, str]) -> dict[str, Any]:
+        current = await self.page(page)
+        form = self._base(page, current["app"]["version"])
+        form.update(fields)
+        return await self._post("/installedapp/update/json", form)
+
+    async def click(
+        self, page: str | None, name: str, attribute: str | None = None
+    ) -> dict[str, Any]:
+        form = {"id": str(self.id), "name": name, f"settings[{name}]": "clicked"}
+        form[f"{name}.type"] = "button"
+        if attribute:
+            form["stateAttribute"] = attribute
+        if page is not None:
+            form.update(self._base(page, (await self.page(page))["app"]["version"]))
+        return await self._post("/installedapp/btn", form)
+
+    async def go(self, origin: str, target: str) -> dict[str, Any]:
+        return await self.raw_write(origin, {f"_action_href_name|{target}|0": ""})
+
+    async def leave(self, page: str) -> dict[str, Any]:
+        return await self.raw_write(page, {"_action_previous": "Done"})
+
+    async def shows(self, page: str, field: str) -> dict[str, Any]:
+        spec = self.inputs(await self.page(page)).get(field)
+        assert spec is not None, f"{field} did not appear on {page}"
+        return spec
+
+    async def add_action(self, act_type: str, sub: str, *fields: tuple[str, object]) -> int:
+        await self.raw_write("selectActions", {})
+        await self.click("selectActions", "N", "doActN")
+        act = next(f for f in self.inputs(await self.page("doActPage")) if f.startswith("actType"))
+        n = int(act.split(".")[1])
+        await self.write("doActPage", f"actType.{n}", act_type)
+        await self.write("doActPage", f"actSubType.{n}", sub)
+        for name, value in fields:
+            await self.write("doActPage", name.replace("<N>", str(n)), value)
+        await self.shows("doActPage", "actionDone")
+        await self.click("doActPage", "actionDone")
+        await self.go("doActPage", "selectActions")
+        return n
+
+
+async def create_rule(session: aiohttp.ClientSession, parent: int = APP_RULE_MACHINE) -> Wizard:
+    url = f"/installedapp/createchild/hubitat/Rule-5.1/parent/{parent}"
+    async with session.get(url, allow_redirects=False) as resp:
+        assert resp.status == 302
+        location = resp.headers["Location"]
+    assert location.startswith("/installedapp/configure/")
+    return Wizard(session, int(location.rsplit("/", 1)[1]))
+
+
+def dev_id(hub: HubEmulator, label: str) -> int:
+    return int(hub.find_device(label)["id"])
+
+
+async def porch_rule(hub: HubEmulator, session: aiohttp.ClientSession) -> Wizard:
+    motion, light = dev_id(hub, "Front Porch Motion"), dev_id(hub, "Porch Light")
+    w = await create_rule(session)
+    await w.write("mainPage", "origLabel", "Porch Light on Motion")
+    await w.go("mainPage", "selectTriggers")
+    await w.click("selectTriggers", "true", "moreCond")
+    caps = (await w.shows("selectTriggers", "tCapab1"))["options"]
+    assert "Motion" in caps and "Periodic Schedule" in caps
+    await w.write("selectTriggers", "tCapab1", "Motion")
+    assert (await w.shows("selectTriggers", "tDev1"))["type"] == "capability.motionSensor"
+    await w.write("selectTriggers", "tDev1", str(motion))
+    states = (await w.shows("selectTriggers", "tstate1"))["options"]
+    assert states == ["active", "inactive", "*changed*"]
+    await w.write("selectTriggers", "tstate1", "active")
+    await w.click("selectTriggers", "hasAll")
+    await w.write("selectTriggers", "isCondTrig.1", False)
+    await w.go("selectTriggers", "mainPage")
+
+    await w.go("mainPage", "selectActions")
+    await w.add_action("delayActs", "getCancelDelay")
+    await w.add_action(
+        "switchActs", "getOnOffSwitch", ("onOffSwitch.<N>", str(light)), ("onOff.<N>", True)
+    )
+    await w.raw_write("selectActions", {})
+    await w.click("selectActions", "N", "doActN")
+    await w.write("doActPage", "actType.3", "delayActs")
+    await w.write("doActPage", "actSubType.3", "getWaitEvents")
+    await w.write("doActPage", "tCapab-1", "Motion")
+    await w.write("doActPage", "tDev-1", str(motion))
+    await w.write("doActPage", "tstate-1", "inactive")
+    await w.click("doActPage", "hasAll")
+    await w.click("doActPage", "actionDone")
+    await w.go("doActPage", "selectActions")
+    await w.add_action(
+        "delayActs",
+        "getDelay",
+        ("delayHour.<N>", 0),
+        ("delayMinute.<N>", 5),
+        ("delaySecond.<N>", 0),
+        ("cancelAct.<N>", True),
+    )
+    await w.add_action(
+        "switchActs", "getOnOffSwitch", ("onOffSwitch.<N>", str(light)), ("onOff.<N>", False)
+    )
+    await w.go("selectActions", "mainPage")
+
+    await w.write("mainPage", "useST", True)
+    await w.go("mainPage", "STPage")
+    await w.write("STPage", "cond", "a")
+    await w.write("STPage", "rCapab_1", "Between two times")
+    await w.write("STPage", "starting1", "Sunset")
+    await w.write("STPage", "startSunsetOffset1", 0)
+    await w.write("STPage", "ending1", "Sunrise")
+    await w.write("STPage", "endSunriseOffset1", 0)
+    await w.click("STPage", "hasAll")
+    await w.write("STPage", "hasRule", "clicked")
+    await w.leave("STPage")
+    await w.click(None, "updateRule")
+    return w
+
+
+async def test_walk_the_porch_rule(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    motion, light = dev_id(hub, "Front Porch Motion"), dev_id(hub, "Porch Light")
+    w = await porch_rule(hub, session)
+    main = await w.page()
+    assert main["app"]["label"] == "Porch Light on Motion"
+    assert main["app"]["parentAppId"] == APP_RULE_MACHINE
+    assert w.text(main) == [
+        "<b>Trigger Events</b>",
+        "Front Porch Motion motion active",
+        "<b>Required Expression</b>",
+        "Time between Sunset and Sunrise",
+        "<b>Actions</b>",
+        "Cancel Delayed Actions",
+        "On: Porch Light",
+        "Wait for event: Front Porch Motion motion inactive",
+        "Delay 0:05:00 (cancelable)",
+        "Off: Porch Light",
+    ]
+    s = main["settings"]
+    assert s["tCapab1"] == "Motion" and s["tDev1"] == str(motion) and s["tstate1"] == "active"
+    assert s["actType.2"] == "switchActs" and s["onOffSwitch.2"] == str(light)
+    assert s["onOff.2"] is True and s["onOff.5"] is False
+    assert s["delayMinute.4"] == 5 and s["cancelAct.4"] is True
+    assert s["tCapab-1"] == "Motion" and s["tstate-1"] == "inactive"
+    assert s["rCapab_1"] == "Between two times" and s["useST"] is True
+    assert "cond" not in s
+
+    engine = hub.rule_engine
+    assert isinstance(engine, RecordingRuleEngine)
+    rule = engine.installed[w.id]
+    assert rule.name == "Porch Light on Motion"
+    assert rule.triggers == [1]
+    assert rule.actions == [1, 2, 3, 4, 5]
+    assert rule.required == [1]
+    assert rule.wait_events == [1]
+    assert rule.action_expressions == {}
+    assert not rule.paused and not rule.stopped
+    assert rule.settings["tDev1"] == str(motion)
+
+    async with session.get(f"/installedapp/statusJson/{w.id}") as resp:
+        status = json.loads(await resp.text())
+    settings = {e["name"]: e for e in status["appSettings"]}
+    assert settings["tDev1"]["deviceIdsForDeviceList"] == [motion]
+    assert settings["tDev1"]["multiple"] is True
+    assert settings["tDev1"]["type"] == "capability.motionSensor"
+    state = {e["name"]: e["value"] for e in status["appState"]}
+    assert state["actions"] == [1, 2, 3, 4, 5]
+    assert w.id in hub.device_obj(motion).apps_using
+
+    await w.click(None, "pausRule")
+    assert engine.installed[w.id].paused is True
+    await w.click(None, "runRuleAct")
+    assert engine.runs == [w.id]
+    async with session.get(f"/installedapp/forcedelete/{w.id}/quiet", allow_redirects=False):
+        pass
+    assert engine.removed == [w.id] and w.id not in engine.installed
+    assert w.id not in hub.device_obj(motion).apps_using
+
+
+async def test_fields_before_reveal_and_wrong_options_are_ignored(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    motion = dev_id(hub, "Front Porch Motion")
+    w = await create_rule(session)
+    await w.go("mainPage", "selectTriggers")
+    assert "tCapab1" not in w.inputs(await w.page("selectTriggers"))
+    await w.click("selectTriggers", "true", "moreCond")
+    answer = await w.raw_write(
+        "selectTriggers",
+        {"settings[tDev1]": str(motion), "tDev1.type": "capability.motionSensor"},
+    )
+    assert "tDev1" not in answer["settings"]  # not on the page yet
+    await w.write("selectTriggers", "tCapab1", "motion")  # not the exact option
+    assert "tCapab1" not in (await w.page("selectTriggers"))["settings"]
+    assert "tDev1" not in w.inputs(await w.page("selectTriggers"))
+    await w.write("selectTriggers", "tCapab1", "Motion")
+    await w.write("selectTriggers", "tDev1", str(motion))
+    await w.write("selectTriggers", "tstate1", "on")  # not a motion state
+    page = await w.page("selectTriggers")
+    assert "tstate1" not in page["settings"] and "hasAll" not in w.inputs(page)
+    # a trigger is committed only by hasAll
+    await w.write("selectTriggers", "tstate1", "*changed*")
+    await w.go("selectTriggers", "mainPage")
+    assert "Front Porch Motion" not in " ".join(w.text(await w.page()))
+
+
+async def test_hasrule_click_does_not_seal(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    w = await create_rule(session)
+    await w.write("mainPage", "useST", True)
+    await w.go("mainPage", "STPage")
+    await w.write("STPage", "cond", "a")
+    cond = next(f for f in w.inputs(await w.page("STPage")) if f.startswith("rCapab_"))
+    c = int(cond.split("_")[1])
+    await w.write("STPage", cond, "Mode")
+    modes = (await w.shows("STPage", f"modes{c}"))["options"]
+    assert {"1": "Day"} in modes
+    await w.write("STPage", f"modes{c}", ["1"])
+    await w.click("STPage", "hasAll")
+    await w.click("STPage", "hasRule")  # a click: the conditions stay unused
+    assert "hasRule" in w.inputs(await w.page("STPage"))
+    await w.click(None, "updateRule")
+    engine = hub.rule_engine
+    assert isinstance(engine, RecordingRuleEngine)
+    assert engine.installed[w.id].required is None
+    await w.write("STPage", "hasRule", "clicked")
+    await w.click(None, "updateRule")
+    assert engine.installed[w.id].required == [c]
+    assert "Mode is Day" in w.text(await w.page())
+
+
+async def test_createchild_needs_rule_machine(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    for url in (
+        f"/installedapp/createchild/hubitat/Rule-5.1/parent/{APP_BASIC_RULES}",
+        f"/installedapp/createchild/hubitat/Rule-9.9/parent/{APP_RULE_MACHINE}",
+        "/installedapp/createchild/hubitat/Rule-5.1/parent/99999",
+    ):
+        async with session.get(url, allow_redirects=False) as resp:
+            assert resp.status == 404, url
+    before = set(hub.state.apps)
+    w = await create_rule(session)
+    assert set(hub.state.apps) - before == {w.id}
+    assert hub.state.apps[w.id].type == "Rule-5.1"
+
+
+async def test_multiple_is_honoured(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    lights = [dev_id(hub, "Porch Light"), dev_id(hub, "Holiday Lights")]
+    w = await create_rule(session)
+    await w.go("mainPage", "selectActions")
+    await w.raw_write("selectActions", {})
+    await w.click("selectActions", "N", "doActN")
+    await w.write("doActPage", "actType.1", "switchActs")
+    await w.write("doActPage", "actSubType.1", "getOnOffSwitch")
+    ids = ",".join(str(i) for i in lights)
+    await w.write("doActPage", "onOffSwitch.1", ids, multiple=False)
+    page = await w.page("doActPage")
+    assert page["settings"]["onOffSwitch.1"] == str(lights[0])  # a single device now
+    assert page["configPage"]["error"] == "Command 'size' is not supported by device"
+    w2 = await create_rule(session)
+    await w2.go("mainPage", "selectActions")
+    await w2.raw_write("selectActions", {})
+    await w2.click("selectActions", "N", "doActN")
+    act = next(f for f in w2.inputs(await w2.page("doActPage")) if f.startswith("actType"))
+    n = act.split(".")[1]
+    await w2.write("doActPage", act, "switchActs")
+    await w2.write("doActPage", f"actSubType.{n}", "getOnOffSwitch")
+    await w2.write("doActPage", f"onOffSwitch.{n}", ids)
+    assert (await w2.page("doActPage"))["settings"][f"onOffSwitch.{n}"] == ids
+
+
+async def test_if_then_else_and_broken_devices(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    light, guest = dev_id(hub, "Porch Light"), dev_id(hub, "Guest Mode")
+    w = await create_rule(session)
+    await w.go("mainPage", "selectActions")
+    await w.raw_write("selectActions", {})
+    await w.click("selectActions", "N", "doActN")
+    await w.write("doActPage", "actType.1", "condActs")
+    await w.write("doActPage", "actSubType.1", "getIfThen")
+    await w.write("doActPage", "cond", "a")
+    await w.write("doActPage", "rCapab_1", "Switch")
+    await w.write("doActPage", "rDev_1", str(guest))
+    assert (await w.shows("doActPage", "state_1"))["options"] == ["on", "off"]
+    await w.write("doActPage", "state_1", "on")
+    await w.click("doActPage", "hasAll")
+    assert "actionDone" not in w.inputs(await w.page("doActPage"))
+    await w.write("doActPage", "hasRule", "clicked")
+    await w.click("doActPage", "actionDone")
+    await w.go("doActPage", "selectActions")
+    await w.add_action(
+        "switchActs", "getOnOffSwitch", ("onOffSwitch.<N>", str(light)), ("onOff.<N>", True)
+    )
+    await w.add_action("condActs", "getElse")
+    await w.add_action(
+        "switchActs", "getOnOffSwitch", ("onOffSwitch.<N>", str(light)), ("onOff.<N>", False)
+    )
+    await w.add_action("condActs", "getEndIf")
+    await w.go("selectActions", "mainPage")
+    pad = "&nbsp;" * 4
+    assert w.text(await w.page())[-5:] == [
+        "IF (Guest Mode is on) THEN",
+        f"{pad}On: Porch Light",
+        "ELSE",
+        f"{pad}Off: Porch Light",
+        "END-IF",
+    ]
+    await w.click(None, "updateRule")
+    engine = hub.rule_engine
+    assert isinstance(engine, RecordingRuleEngine)
+    assert engine.installed[w.id].action_expressions == {1: [1]}
+    hub.delete_device(light)
+    text = w.text(await w.page())
+    assert f"{pad}**BROKEN** On: **BROKEN**" in text
+
+
+async def test_engine_is_replaceable(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    mine = RecordingRuleEngine()
+    hub.rule_engine = mine
+    w = await create_rule(session)
+    await w.click(None, "stopRule")
+    assert mine.installed[w.id].stopped is True
+    await w.click("mainPage", "stopRule")  # page context: a settings save, no toggle
+    assert mine.installed[w.id].stopped is True
