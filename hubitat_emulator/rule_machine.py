@@ -147,7 +147,13 @@ class RuleMachine(Routes):
         self.apps[new_id] = App(
             new_id, RULE_TYPE, None, RULE_TYPE, parent_id=parent.id, app_type_id=RULE_TYPE_ID
         )
-        self.rules[new_id] = RuleModel(new_id)
+        # condition numbers run on across the parent's rules (KP: docs/rm_wire_format.md)
+        siblings = [
+            m.hw_cond
+            for m in self.rules.values()
+            if (a := self.apps.get(m.app_id)) is not None and a.parent_id == parent.id
+        ]
+        self.rules[new_id] = RuleModel(new_id, hw_cond=max(siblings, default=0))
         self._sync(self.apps[new_id])
         return redirect(f"/installedapp/configure/{new_id}")
 

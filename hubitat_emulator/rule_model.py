@@ -4,7 +4,10 @@ No HTTP here (``rule_machine.py`` serves it). The wizard state is what Rule Mach
 ``state``: the trigger being edited and the committed ones, the action being edited and the
 action list, the expressions being built, the Wait for Events events (per rule), and the
 high-water marks the indexes come from (a new trigger, action, condition or event always gets
-the next number; numbers are never reused). Fields not on the page, and values that are not
+the next number; numbers are never reused; condition numbers run on across the Rule
+Machine parent's rules, KP). The Wait for Events events belong to the rule, not to an
+action: a second Wait for Events action edits the same ``tCapab-1`` ... rows (KP, live).
+Fields not on the page, and values that are not
 one of an enum's options, are ignored. After a Required Expression is sealed its condition
 context leaks into the next plain action, which Rule Machine shows wrapped in
 ``IF (**Broken Condition**)`` (KP, live); an IF / Repeat While action clears it.
@@ -363,7 +366,10 @@ class RuleModel:
         self.meta[name] = meta
         n = self.act_n
         if name == f"actSubType.{n}" and value == "getWaitEvents":
-            self.wait_events, self.event_e = [], self._next_event()  # per rule: overwritten
+            # the events are the rule's, not the action's (KP, live): a second Wait for
+            # Events edits the same rows again, from event 1
+            self.hw_event = 0
+            self.event_e = self._next_event()
         elif name == f"actSubType.{n}" and value in EXPRESSION_SUBTYPES:
             self.exprs[f"a{n}"] = Expr()
         return True
@@ -421,7 +427,9 @@ class RuleModel:
                 e.tokens.append(e.open)
                 e.open = None
         elif page == "doActPage" and self.event_e is not None:
-            self.wait_events.append(self.event_e)
+            if self.event_e not in self.wait_events:
+                self.wait_events.append(self.event_e)
+            self.hw_event = max(self.hw_event, *self.wait_events)
             self.event_e = self._next_event()
 
     def navigate(self, origin: str, target: str, params: dict[str, Any] | None) -> None:

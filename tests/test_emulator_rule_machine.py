@@ -409,3 +409,118 @@ async def test_engine_is_replaceable(hub: HubEmulator, session: aiohttp.ClientSe
     assert mine.installed[w.id].stopped is True
     await w.click("mainPage", "stopRule")  # page context: a settings save, no toggle
     assert mine.installed[w.id].stopped is True
+
+
+async def test_time_and_periodic_triggers(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    w = await create_rule(session)
+    await w.go("mainPage", "selectTriggers")
+    await w.click("selectTriggers", "true", "moreCond")
+    await w.write("selectTriggers", "tCapab1", "Certain Time (and optional date)")
+    assert (await w.shows("selectTriggers", "time1"))["options"] == [
+        "A specific time",
+        "Sunrise",
+        "Sunset",
+    ]
+    await w.write("selectTriggers", "time1", "Sunset")
+    await w.write("selectTriggers", "atSunsetOffset1", -10)
+    await w.click("selectTriggers", "hasAll")
+    await w.click("selectTriggers", "true", "moreCond")
+    await w.write("selectTriggers", "tCapab2", "Periodic Schedule")
+    page = await w.page("selectTriggers")
+    hrefs = [b for sec in page["configPage"]["sections"] for b in sec["body"]]
+    periodic = next(h for h in hrefs if h.get("page") == "periodic")
+    assert periodic["name"] == "periodic2" and periodic["params"] == {"n": 2}
+    assert "hasAll" not in w.inputs(page)
+    # a plain GET of the sub-page has no params (RM: "Cannot get property 'n' on null")
+    assert (await w.page("periodic"))["configPage"]["error"] is not None
+    answer = await w.raw_write(
+        "selectTriggers",
+        {
+            "_action_href_periodic2|periodic|4": "",
+            "params_for_action_href_periodic2|periodic|4": '{"n": 2}',
+        },
+    )
+    assert answer["configPage"]["name"] == "periodic"
+    assert "whichPeriod2" in w.inputs(answer)
+    await w.write("periodic", "whichPeriod2", "Minutes")
+    await w.write("periodic", "everyNMinutesC2", True)
+    opts = (await w.shows("periodic", "everyNC2"))["options"]
+    assert opts == ["1", "2", "3", "4", "5", "6", "10", "12", "15", "20", "30"]
+    await w.write("periodic", "everyNC2", "7")  # not an option
+    await w.write("periodic", "everyNC2", "15")
+    back = await w.raw_write("periodic", {"_action_previous": "Done", "paramsForPage": '{"n": 2}'})
+    assert back["configPage"]["name"] == "selectTriggers"
+    await w.click("selectTriggers", "hasAll")
+    await w.go("selectTriggers", "mainPage")
+    text = w.text(await w.page())
+    assert "Time of day: Sunset-10 minutes" in text
+    assert "Periodic Schedule: every 15 minutes" in text
+    await w.click(None, "updateRule")
+    engine = hub.rule_engine
+    assert isinstance(engine, RecordingRuleEngine)
+    rule = engine.installed[w.id]
+    assert rule.triggers == [1, 2]
+    assert rule.settings["everyNC2"] == "15" and rule.settings["atSunsetOffset1"] == -10
+
+
+async def test_indexes_come_from_the_rule(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    motion = dev_id(hub, "Front Porch Motion")
+    first = await create_rule(session)
+    await first.write("mainPage", "useST", True)
+    await first.go("mainPage", "STPage")
+    await first.write("STPage", "cond", "a")
+    assert "rCapab_1" in first.inputs(await first.page("STPage"))
+    # condition numbers run on across Rule Machine's rules (KP)
+    second = await create_rule(session)
+    await second.write("mainPage", "useST", True)
+    await second.go("mainPage", "STPage")
+    await second.write("STPage", "cond", "a")
+    assert "rCapab_2" in second.inputs(await second.page("STPage"))
+    # an abandoned action's number is not reused
+    await second.go("mainPage", "selectActions")
+    await second.raw_write("selectActions", {})
+    await second.click("selectActions", "N", "doActN")
+    await second.go("doActPage", "selectActions")
+    n = await second.add_action("delayActs", "getCancelDelay")
+    assert n == 2
+    # the Wait for Events rows are the rule's: a second wait edits event 1 again
+    for _ in range(2):
+        await second.raw_write("selectActions", {})
+        await second.click("selectActions", "N", "doActN")
+        act = next(
+            f for f in second.inputs(await second.page("doActPage")) if f.startswith("actType")
+        )
+        k = act.split(".")[1]
+        await second.write("doActPage", act, "delayActs")
+        await second.write("doActPage", f"actSubType.{k}", "getWaitEvents")
+        assert "tCapab-1" in second.inputs(await second.page("doActPage"))
+        await second.write("doActPage", "tCapab-1", "Motion")
+        await second.write("doActPage", "tDev-1", str(motion))
+        await second.write("doActPage", "tstate-1", "active")
+        await second.click("doActPage", "hasAll")
+        await second.click("doActPage", "actionDone")
+        await second.go("doActPage", "selectActions")
+    await second.click(None, "updateRule")
+    engine = hub.rule_engine
+    assert isinstance(engine, RecordingRuleEngine)
+    assert engine.installed[second.id].wait_events == [1]
+    assert engine.installed[second.id].actions == [2, 3, 4]
+
+
+async def test_action_after_required_expression_is_wrapped(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    w = await create_rule(session)
+    await w.write("mainPage", "useST", True)
+    await w.go("mainPage", "STPage")
+    await w.write("STPage", "cond", "a")
+    await w.write("STPage", "rCapab_1", "Mode")
+    await w.write("STPage", "modes1", ["3"])
+    await w.click("STPage", "hasAll")
+    await w.write("STPage", "hasRule", "clicked")
+    await w.leave("STPage")
+    await w.go("mainPage", "selectActions")
+    await w.add_action("messageActs", "getLogMsg", ("logmsg.<N>", "hello"))
+    text = w.text(await w.page())
+    assert "IF (**Broken Condition**) Log: 'hello'" in text
+    assert "Mode is Night" in text
