@@ -71,6 +71,21 @@ def escaped(name: str | None) -> str | None:
     return "".join(p if i % 2 else html.escape(p, quote=False) for i, p in enumerate(parts))
 
 
+def app_model(app: App, version: int) -> dict[str, Any]:
+    """configure/json's ``app`` object."""
+    return {
+        "id": app.id,
+        "name": app.name,
+        "label": escaped(app.label),
+        "trueLabel": escaped(app.true_label),
+        "installed": True,
+        "version": version,
+        "parentAppId": app.parent_id,
+        "appType": {"name": app.type, "namespace": "hubitat"},
+        "disabled": app.disabled,
+    }
+
+
 def setup(app: web.Application, r: AppRoutes) -> None:
     add = app.router
     add.add_get("/installedapp/json/{id}", r.app_json)
@@ -167,17 +182,7 @@ class AppRoutes(Routes):
             )
         kids = [a for a in self.apps.values() if a.parent_id == app.id]
         return {
-            "app": {
-                "id": app.id,
-                "name": app.name,
-                "label": escaped(app.label),
-                "trueLabel": escaped(app.true_label),
-                "installed": True,
-                "version": internals.version,
-                "parentAppId": app.parent_id,
-                "appType": {"name": app.type, "namespace": "hubitat"},
-                "disabled": app.disabled,
-            },
+            "app": app_model(app, internals.version),
             "configPage": {
                 "name": page,
                 "title": internals.page_title,

@@ -36,7 +36,7 @@ from .devstate import AppInternals
 from .home import Home
 from .model import App
 from .responses import Responses, redirect
-from .routes_apps import escaped, page_answer, page_model_answer
+from .routes_apps import app_model, page_answer, page_model_answer
 from .routes_common import Routes
 from .rule_definition import RuleDefinition, RuleEngine
 from .rule_model import MAIN_BUTTONS, PARENT_PAGE, Page, RuleModel
@@ -189,17 +189,7 @@ class RuleMachine(Routes):
         ]
         body += page.hrefs
         return {
-            "app": {
-                "id": app.id,
-                "name": app.name,
-                "label": escaped(app.label),
-                "trueLabel": escaped(app.true_label),
-                "installed": True,
-                "version": internals.version,
-                "parentAppId": app.parent_id,
-                "appType": {"name": app.type, "namespace": "hubitat"},
-                "disabled": app.disabled,
-            },
+            "app": app_model(app, internals.version),
             "configPage": {
                 "name": name,
                 "title": page.title,

@@ -24,7 +24,6 @@ from .rule_definition import ExprToken, RuleDefinition
 from .rule_fields import (
     ACT_TYPES,
     COND_KINDS,
-    DEVICE_CAPS,
     EVENT_CAPS,
     EXPRESSION_SUBTYPES,
     NO_DELAY_TYPES,
@@ -218,13 +217,16 @@ class RuleModel:
                 p.hrefs.append(_href("STPage", "Define Required Expression"))
         elif name == "selectTriggers":
             p = Page("Select Trigger Events", paragraphs=self.trigger_lines(env))
+            # "Conditional trigger?" is shown while a trigger is open and lingers after hasAll
+            # until it is answered (KP, live)
             for n in self.triggers:
-                if s.get(f"tCapab{n}") in DEVICE_CAPS:
+                if f"isCondTrig.{n}" not in s:
                     p.inputs.append(inp(f"isCondTrig.{n}", "bool", "Conditional trigger?"))
             if self.trig_n is None:
                 p.inputs.append(button("true", "Create New Trigger Event"))
             else:
                 key = trigger_key(self.trig_n)
+                p.inputs.append(inp(f"isCondTrig.{self.trig_n}", "bool", "Conditional trigger?"))
                 if p.add(event_fields(s, key, env, caps=TRIGGER_CAPS)):
                     p.inputs.append(button("hasAll", "Done with this Trigger Event"))
         elif name == "periodic":

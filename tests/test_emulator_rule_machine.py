@@ -113,11 +113,26 @@ class Wizard:
         assert spec is not None, f"{field} did not appear on {page}"
         return spec
 
-    async def add_action(self, act_type: str, sub: str, *fields: tuple[str, object]) -> int:
+    async def new_action(self) -> int:
+        """Open a new action on doActPage; its index is read from the page."""
         await self.raw_write("selectActions", {})
         await self.click("selectActions", "N", "doActN")
         act = next(f for f in self.inputs(await self.page("doActPage")) if f.startswith("actType"))
-        n = int(act.split(".")[1])
+        return int(act.split(".")[1])
+
+    async def open_condition(self, page: str) -> int:
+        """Start a condition (``cond=a``); its index is read from the page."""
+        await self.write(page, "cond", "a")
+        cond = next(f for f in self.inputs(await self.page(page)) if f.startswith("rCapab_"))
+        return int(cond.split("_")[1])
+
+    async def required_expression(self) -> int:
+        await self.write("mainPage", "useST", True)
+        await self.go("mainPage", "STPage")
+        return await self.open_condition("STPage")
+
+    async def add_action(self, act_type: str, sub: str, *fields: tuple[str, object]) -> int:
+        n = await self.new_action()
         await self.write("doActPage", f"actType.{n}", act_type)
         await self.write("doActPage", f"actSubType.{n}", sub)
         for name, value in fields:
@@ -164,8 +179,7 @@ async def porch_rule(hub: HubEmulator, session: aiohttp.ClientSession) -> Wizard
     await w.add_action(
         "switchActs", "getOnOffSwitch", ("onOffSwitch.<N>", str(light)), ("onOff.<N>", True)
     )
-    await w.raw_write("selectActions", {})
-    await w.click("selectActions", "N", "doActN")
+    assert await w.new_action() == 3
     await w.write("doActPage", "actType.3", "delayActs")
     await w.write("doActPage", "actSubType.3", "getWaitEvents")
     await w.write("doActPage", "tCapab-1", "Motion")
@@ -187,9 +201,7 @@ async def porch_rule(hub: HubEmulator, session: aiohttp.ClientSession) -> Wizard
     )
     await w.go("selectActions", "mainPage")
 
-    await w.write("mainPage", "useST", True)
-    await w.go("mainPage", "STPage")
-    await w.write("STPage", "cond", "a")
+    assert await w.required_expression() == 1
     await w.write("STPage", "rCapab_1", "Between two times")
     await w.write("STPage", "starting1", "Sunset")
     await w.write("STPage", "startSunsetOffset1", 0)
@@ -292,12 +304,8 @@ async def test_hasrule_click_does_not_seal(
     hub: HubEmulator, session: aiohttp.ClientSession
 ) -> None:
     w = await create_rule(session)
-    await w.write("mainPage", "useST", True)
-    await w.go("mainPage", "STPage")
-    await w.write("STPage", "cond", "a")
-    cond = next(f for f in w.inputs(await w.page("STPage")) if f.startswith("rCapab_"))
-    c = int(cond.split("_")[1])
-    await w.write("STPage", cond, "Mode")
+    c = await w.required_expression()
+    await w.write("STPage", f"rCapab_{c}", "Mode")
     modes = (await w.shows("STPage", f"modes{c}"))["options"]
     assert {"1": "Day"} in modes
     await w.write("STPage", f"modes{c}", ["1"])
@@ -334,8 +342,7 @@ async def test_multiple_is_honoured(hub: HubEmulator, session: aiohttp.ClientSes
     lights = [dev_id(hub, "Porch Light"), dev_id(hub, "Holiday Lights")]
     w = await create_rule(session)
     await w.go("mainPage", "selectActions")
-    await w.raw_write("selectActions", {})
-    await w.click("selectActions", "N", "doActN")
+    assert await w.new_action() == 1
     await w.write("doActPage", "actType.1", "switchActs")
     await w.write("doActPage", "actSubType.1", "getOnOffSwitch")
     ids = ",".join(str(i) for i in lights)
@@ -345,11 +352,8 @@ async def test_multiple_is_honoured(hub: HubEmulator, session: aiohttp.ClientSes
     assert page["configPage"]["error"] == "Command 'size' is not supported by device"
     w2 = await create_rule(session)
     await w2.go("mainPage", "selectActions")
-    await w2.raw_write("selectActions", {})
-    await w2.click("selectActions", "N", "doActN")
-    act = next(f for f in w2.inputs(await w2.page("doActPage")) if f.startswith("actType"))
-    n = act.split(".")[1]
-    await w2.write("doActPage", act, "switchActs")
+    n = await w2.new_action()
+    await w2.write("doActPage", f"actType.{n}", "switchActs")
     await w2.write("doActPage", f"actSubType.{n}", "getOnOffSwitch")
     await w2.write("doActPage", f"onOffSwitch.{n}", ids)
     assert (await w2.page("doActPage"))["settings"][f"onOffSwitch.{n}"] == ids
@@ -361,11 +365,10 @@ async def test_if_then_else_and_broken_devices(
     light, guest = dev_id(hub, "Porch Light"), dev_id(hub, "Guest Mode")
     w = await create_rule(session)
     await w.go("mainPage", "selectActions")
-    await w.raw_write("selectActions", {})
-    await w.click("selectActions", "N", "doActN")
+    assert await w.new_action() == 1
     await w.write("doActPage", "actType.1", "condActs")
     await w.write("doActPage", "actSubType.1", "getIfThen")
-    await w.write("doActPage", "cond", "a")
+    assert await w.open_condition("doActPage") == 1
     await w.write("doActPage", "rCapab_1", "Switch")
     await w.write("doActPage", "rDev_1", str(guest))
     assert (await w.shows("doActPage", "state_1"))["options"] == ["on", "off"]
@@ -466,32 +469,20 @@ async def test_time_and_periodic_triggers(hub: HubEmulator, session: aiohttp.Cli
 async def test_indexes_come_from_the_rule(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
     motion = dev_id(hub, "Front Porch Motion")
     first = await create_rule(session)
-    await first.write("mainPage", "useST", True)
-    await first.go("mainPage", "STPage")
-    await first.write("STPage", "cond", "a")
-    assert "rCapab_1" in first.inputs(await first.page("STPage"))
+    assert await first.required_expression() == 1
     # condition numbers run on across Rule Machine's rules (KP)
     second = await create_rule(session)
-    await second.write("mainPage", "useST", True)
-    await second.go("mainPage", "STPage")
-    await second.write("STPage", "cond", "a")
-    assert "rCapab_2" in second.inputs(await second.page("STPage"))
+    assert await second.required_expression() == 2
     # an abandoned action's number is not reused
     await second.go("mainPage", "selectActions")
-    await second.raw_write("selectActions", {})
-    await second.click("selectActions", "N", "doActN")
+    assert await second.new_action() == 1
     await second.go("doActPage", "selectActions")
     n = await second.add_action("delayActs", "getCancelDelay")
     assert n == 2
     # the Wait for Events rows are the rule's: a second wait edits event 1 again
     for _ in range(2):
-        await second.raw_write("selectActions", {})
-        await second.click("selectActions", "N", "doActN")
-        act = next(
-            f for f in second.inputs(await second.page("doActPage")) if f.startswith("actType")
-        )
-        k = act.split(".")[1]
-        await second.write("doActPage", act, "delayActs")
+        k = await second.new_action()
+        await second.write("doActPage", f"actType.{k}", "delayActs")
         await second.write("doActPage", f"actSubType.{k}", "getWaitEvents")
         assert "tCapab-1" in second.inputs(await second.page("doActPage"))
         await second.write("doActPage", "tCapab-1", "Motion")
@@ -511,9 +502,7 @@ async def test_action_after_required_expression_is_wrapped(
     hub: HubEmulator, session: aiohttp.ClientSession
 ) -> None:
     w = await create_rule(session)
-    await w.write("mainPage", "useST", True)
-    await w.go("mainPage", "STPage")
-    await w.write("STPage", "cond", "a")
+    assert await w.required_expression() == 1
     await w.write("STPage", "rCapab_1", "Mode")
     await w.write("STPage", "modes1", ["3"])
     await w.click("STPage", "hasAll")
