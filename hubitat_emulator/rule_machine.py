@@ -12,10 +12,13 @@ requests for these rules here:
   what works), then follows an ``_action_href_<name>|<page>|<i>`` marker (with
   ``params_for_action_href_...``) or ``_action_previous=Done`` and answers that page;
 * a wizard button (``true``, ``N``, ``hasAll``, ``actionDone``, ``moreParams``) acts with or
-  without page context; ``hasRule`` only seals an expression as a settings write (a click
-  does nothing, KP live); mainPage's buttons (``updateRule``, ``pausRule``, ``stopRule``,
-  ``runRuleAct``) act only without ``formAction`` (with it, Rule Machine takes the click for a
-  settings save, as for the seeded rules);
+  without page context (a trigger's hasAll without it leaves its "Conditional trigger?"
+  prompt, ``isCondTrig.<N>``, on the page); ``hasRule`` seals the Required Expression only as
+  a settings write (a click does nothing, KP live); an IF's expression on doActPage is also
+  sealed by a click with page context (KP clicks it there); mainPage's buttons
+  (``updateRule``, ``pausRule``, ``stopRule``, ``runRuleAct``) act only without
+  ``formAction`` (with it, Rule Machine takes the click for a settings save, as for the
+  seeded rules); ``updateRule`` copies ``origLabel`` to the app's label (KP);
 * ``updateRule``, pause/resume and stop/start hand a :class:`RuleDefinition` to the hub's
   :class:`RuleEngine` (``install``), ``runRuleAct`` runs the actions, removing the rule calls
   ``remove``. The stored settings, the wizard state (``state()``) and the rule text are kept
@@ -237,9 +240,7 @@ class RuleMachine(Routes):
             if m is None or m.group(1) not in shown:
                 continue  # not on the page: Rule Machine ignores it
             name = m.group(1)
-            wrote = model.write(shown[name], raw, form.get(f"{name}.multiple"), self.env)
-            if wrote and name == "origLabel":
-                app.label = raw
+            model.write(shown[name], raw, form.get(f"{name}.multiple"), self.env)
         if page == "selectActions":
             model.act_init = True  # the page's own hook sets state.actNdx
         target, target_params = page, params
@@ -267,10 +268,18 @@ class RuleMachine(Routes):
             if "formAction" not in form:
                 self._main_button(app, model, name)
             return page_answer(self.http, True)
-        if name == "hasRule":  # a click leaves the conditions unused (KP, live)
+        if name == "hasRule":
+            # on STPage a click leaves the conditions unused (KP, live: only a settings write
+            # seals); KP seals an IF's expression on doActPage by a click with page context
             internals.version += 1
+            shown = model.page(page, self.env).shown()
+            if page == "doActPage" and "formAction" in form and name in shown:
+                model.last_page = page
+                model.write(shown[name], "clicked", None, self.env)
+                self._sync(app)
             return page_answer(self.http, True)
-        if not model.click(page, name, form.get("stateAttribute", ""), self.env):
+        bare = "formAction" not in form
+        if not model.click(page, name, form.get("stateAttribute", ""), self.env, bare=bare):
             return page_answer(self.http, False, f"No button {name}")
         internals.version += 1
         self._sync(app)
@@ -284,6 +293,8 @@ class RuleMachine(Routes):
             model.paused = not model.paused
         elif name == "stopRule":
             model.stopped = not model.stopped
+        if name == "updateRule" and model.settings.get("origLabel"):
+            app.label = str(model.settings["origLabel"])  # RM copies it on updateRule (KP)
         self._sync(app)
         label = re.sub(r"<[^>]+>", "", app.label or app.name)
         self.engine.install(model.definition(label))

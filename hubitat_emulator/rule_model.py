@@ -116,6 +116,7 @@ class RuleModel:
     periodic_n: int | None = None
     pred_leak: bool = False
     leaked: set[int] = field(default_factory=set)
+    residual: set[int] = field(default_factory=set)  # triggers with a lingering isCondTrig
     size_error: bool = False
     paused: bool = False
     stopped: bool = False
@@ -217,9 +218,9 @@ class RuleModel:
                 p.hrefs.append(_href("STPage", "Define Required Expression"))
         elif name == "selectTriggers":
             p = Page("Select Trigger Events", paragraphs=self.trigger_lines(env))
-            # "Conditional trigger?" is shown while a trigger is open and lingers after hasAll
-            # until it is answered (KP, live)
-            for n in self.triggers:
+            # "Conditional trigger?" is shown while a trigger is open; after a hasAll click
+            # without page context it lingers until answered (KP, live)
+            for n in sorted(self.residual):
                 if f"isCondTrig.{n}" not in s:
                     p.inputs.append(inp(f"isCondTrig.{n}", "bool", "Conditional trigger?"))
             if self.trig_n is None:
@@ -395,8 +396,8 @@ class RuleModel:
 
     # ------------------------------------------------------------------ clicks, navigation
 
-    def click(self, page: str, name: str, attribute: str, env: Env) -> bool:
-        """A wizard button; False when the page does not show it."""
+    def click(self, page: str, name: str, attribute: str, env: Env, *, bare: bool = False) -> bool:
+        """A wizard button (``bare``: without page context); False when the page lacks it."""
         shown = self.page(page, env).shown()
         if name not in shown or shown[name]["type"] != "button":
             return False
@@ -410,6 +411,8 @@ class RuleModel:
                 self.hw_act += 1
                 self.act_n = self.hw_act
         elif name == "hasAll":
+            if bare and page == "selectTriggers" and self.trig_n is not None:
+                self.residual.add(self.trig_n)
             self._has_all(page)
         elif name == "actionDone":
             self.act_ready = True

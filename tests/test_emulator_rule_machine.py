@@ -170,8 +170,10 @@ async def porch_rule(hub: HubEmulator, session: aiohttp.ClientSession) -> Wizard
     states = (await w.shows("selectTriggers", "tstate1"))["options"]
     assert states == ["active", "inactive", "*changed*"]
     await w.write("selectTriggers", "tstate1", "active")
+    assert "isCondTrig.1" in w.inputs(await w.page("selectTriggers"))
     await w.click("selectTriggers", "hasAll")
-    await w.write("selectTriggers", "isCondTrig.1", False)
+    if "isCondTrig.1" in w.inputs(await w.page("selectTriggers")):
+        await w.write("selectTriggers", "isCondTrig.1", False)
     await w.go("selectTriggers", "mainPage")
 
     await w.go("mainPage", "selectActions")
@@ -218,6 +220,8 @@ async def test_walk_the_porch_rule(hub: HubEmulator, session: aiohttp.ClientSess
     motion, light = dev_id(hub, "Front Porch Motion"), dev_id(hub, "Porch Light")
     w = await porch_rule(hub, session)
     main = await w.page()
+    names = {e["name"]: e for e in main["configPage"]["sections"][0]["input"]}
+    assert names["origLabel"]["value"] == "Porch Light on Motion"
     assert main["app"]["label"] == "Porch Light on Motion"
     assert main["app"]["parentAppId"] == APP_RULE_MACHINE
     assert w.text(main) == [
@@ -294,10 +298,18 @@ async def test_fields_before_reveal_and_wrong_options_are_ignored(
     await w.write("selectTriggers", "tstate1", "on")  # not a motion state
     page = await w.page("selectTriggers")
     assert "tstate1" not in page["settings"] and "hasAll" not in w.inputs(page)
-    # a trigger is committed only by hasAll
     await w.write("selectTriggers", "tstate1", "*changed*")
+    # a hasAll click without page context leaves the "Conditional trigger?" prompt (KP)
+    await w.click(None, "hasAll")
+    assert "isCondTrig.1" in w.inputs(await w.page("selectTriggers"))
+    await w.write("selectTriggers", "isCondTrig.1", False)
+    assert "isCondTrig.1" not in w.inputs(await w.page("selectTriggers"))
+    assert "Front Porch Motion motion *changed*" in w.text(await w.page("selectTriggers"))
+    # a trigger is committed only by hasAll
+    await w.click("selectTriggers", "true", "moreCond")
+    await w.write("selectTriggers", "tCapab2", "Switch")
     await w.go("selectTriggers", "mainPage")
-    assert "Front Porch Motion" not in " ".join(w.text(await w.page()))
+    assert "switch" not in " ".join(w.text(await w.page()))
 
 
 async def test_hasrule_click_does_not_seal(
@@ -375,7 +387,9 @@ async def test_if_then_else_and_broken_devices(
     await w.write("doActPage", "state_1", "on")
     await w.click("doActPage", "hasAll")
     assert "actionDone" not in w.inputs(await w.page("doActPage"))
-    await w.write("doActPage", "hasRule", "clicked")
+    await w.click(None, "hasRule")  # without page context: nothing
+    assert "actionDone" not in w.inputs(await w.page("doActPage"))
+    await w.click("doActPage", "hasRule")  # KP seals an IF's expression so
     await w.click("doActPage", "actionDone")
     await w.go("doActPage", "selectActions")
     await w.add_action(
@@ -408,8 +422,13 @@ async def test_engine_is_replaceable(hub: HubEmulator, session: aiohttp.ClientSe
     mine = RecordingRuleEngine()
     hub.rule_engine = mine
     w = await create_rule(session)
+    await w.write("mainPage", "origLabel", "Night Watch")
+    assert hub.state.apps[w.id].label is None  # RM copies origLabel on updateRule (KP)
     await w.click(None, "stopRule")
     assert mine.installed[w.id].stopped is True
+    await w.click(None, "updateRule")
+    assert hub.state.apps[w.id].label == "Night Watch"
+    assert mine.installed[w.id].name == "Night Watch" and mine.installed[w.id].stopped
     await w.click("mainPage", "stopRule")  # page context: a settings save, no toggle
     assert mine.installed[w.id].stopped is True
 
