@@ -250,7 +250,7 @@ def event_fields(
             return st.done(False)
         if s[rel] == CHANGED:
             return st.done()
-        kind = "number" if cap in NUMERIC_CAPS else "text"
+        kind = "decimal" if cap in NUMERIC_CAPS else "text"
         return st.done(st.add(inp(key("tstate"), kind, "Value")))
     if cap == "Button":
         if not st.add(inp(dev, "capability.pushableButton", "Button devices", multiple=True)):
@@ -318,7 +318,7 @@ def condition_fields(s: dict[str, Any], c: int, env: Env) -> Reveal:
             dev = f"capability.{NUMERIC_CAPS[cap][0]}"
             ok = st.add(inp(f"rDev_{c}", dev, "Devices", multiple=True))
         ok = ok and st.add(inp(f"RelrDev_{c}", "enum", "Comparison", options=COMPARATORS))
-        kind = "number" if cap in NUMERIC_CAPS else "text"
+        kind = "decimal" if cap in NUMERIC_CAPS else "text"
         ok = ok and st.add(inp(f"state_{c}", kind, "Value"))
     elif cap == "Mode":
         modes = _mode_options(env)

@@ -344,6 +344,8 @@ class RuleModel:
         elif kind in ("number", "decimal"):
             try:
                 value = int(raw) if kind == "number" else float(raw)
+                if kind == "decimal" and value == int(value) and "." not in raw:
+                    value = int(value)  # the hub keeps a whole BigDecimal as written
             except ValueError:
                 return False
         elif kind == "time":

@@ -532,3 +532,54 @@ async def test_action_after_required_expression_is_wrapped(
     text = w.text(await w.page())
     assert "IF (**Broken Condition**) Log: 'hello'" in text
     assert "Mode is Night" in text
+
+
+async def test_enum_options_come_from_the_hub(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    porch = dev_id(hub, "Front Porch Motion")
+    w = await create_rule(session)
+    await w.go("mainPage", "selectTriggers")
+    await w.click("selectTriggers", "true", "moreCond")
+    await w.write("selectTriggers", "tCapab1", "Temperature")
+    await w.write("selectTriggers", "tDev1", str(porch))
+    rel = (await w.shows("selectTriggers", "ReltDev1"))["options"]
+    assert rel == ["=", "≠", "<", ">", "<=", ">=", "*changed*"]
+    await w.write("selectTriggers", "ReltDev1", ">")
+    await w.write("selectTriggers", "tstate1", "50.5")
+    await w.click("selectTriggers", "hasAll")
+    await w.click("selectTriggers", "true", "moreCond")
+    await w.write("selectTriggers", "tCapab2", "Custom Attribute")
+    await w.write("selectTriggers", "tDev2", str(porch))
+    attrs = (await w.shows("selectTriggers", "tCustomAttr2"))["options"]
+    assert attrs == sorted(hub.device(porch)["attributes"])
+    await w.write("selectTriggers", "tCustomAttr2", "battery")
+    await w.write("selectTriggers", "ReltDev2", "<")
+    await w.write("selectTriggers", "tstate2", "20")
+    await w.click("selectTriggers", "hasAll")
+    await w.click("selectTriggers", "true", "moreCond")
+    await w.write("selectTriggers", "tCapab3", "Variable")
+    names = (await w.shows("selectTriggers", "xVar3"))["options"]
+    assert names == sorted(hub.variables)
+    await w.write("selectTriggers", "xVar3", "noSuchVariable")
+    assert "ReltDev3" not in w.inputs(await w.page("selectTriggers"))
+    await w.write("selectTriggers", "xVar3", "guestCount")
+    await w.write("selectTriggers", "ReltDev3", "*changed*")
+    await w.click("selectTriggers", "hasAll")
+    await w.click("selectTriggers", "true", "moreCond")
+    await w.write("selectTriggers", "tCapab4", "Mode")
+    modes = (await w.shows("selectTriggers", "modesX4"))["options"]
+    assert modes == [{str(m["id"]): m["name"]} for m in hub.modes]
+    await w.write("selectTriggers", "modesX4", ["9"])  # no such mode
+    assert "hasAll" not in w.inputs(await w.page("selectTriggers"))
+    await w.write("selectTriggers", "modesX4", ["1", "3"])
+    await w.click("selectTriggers", "hasAll")
+    text = w.text(await w.page("selectTriggers"))
+    assert text == [
+        "Front Porch Motion temperature > 50.5",
+        "Front Porch Motion battery < 20",
+        "Variable guestCount *changed*",
+        "Mode becomes Day, Night",
+    ]
+    settings = (await w.page("selectTriggers"))["settings"]
+    assert settings["tstate1"] == 50.5 and settings["modesX4"] == ["1", "3"]
