@@ -583,3 +583,51 @@ async def test_enum_options_come_from_the_hub(
     ]
     settings = (await w.page("selectTriggers"))["settings"]
     assert settings["tstate1"] == 50.5 and settings["modesX4"] == ["1", "3"]
+
+
+async def test_more_action_kinds(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    lamp, lock = dev_id(hub, "Living Room Lamp"), dev_id(hub, "Front Door Lock")
+    other = await create_rule(session)
+    await other.write("mainPage", "origLabel", "Other")
+    await other.click(None, "updateRule")
+    w = await create_rule(session)
+    await w.go("mainPage", "selectActions")
+    n = await w.new_action()
+    await w.write("doActPage", f"actType.{n}", "modeActs")
+    await w.write("doActPage", f"actSubType.{n}", "getDefinedAction")
+    await w.write("doActPage", f"useLastDev.{n}", False)
+    await w.write("doActPage", f"myCapab.{n}", "Switch Level")
+    await w.write("doActPage", f"devices.{n}", str(lamp))
+    assert "setLevel" in (await w.shows("doActPage", f"cCmd.{n}"))["options"]
+    await w.write("doActPage", f"cCmd.{n}", "setLevel")
+    await w.click("doActPage", "moreParams")
+    assert "actionDone" not in w.inputs(await w.page("doActPage"))
+    await w.write("doActPage", f"cpType2.{n}", "number")  # P starts at 2
+    await w.write("doActPage", f"cpVal2.{n}", "40")
+    await w.click("doActPage", "actionDone")
+    await w.go("doActPage", "selectActions")
+    await w.add_action("lockActs", "getLULock", ("lockRL.<N>", True), ("lockLockUnlock.<N>", lock))
+    await w.add_action("modeActs", "getSetMode", ("mode.<N>", "2"))
+    await w.add_action(
+        "modeActs",
+        "getSetVariable",
+        ("xVarV.<N>", "guestCount"),
+        ("numOp.<N>", "number"),
+        ("valNumber.<N>", 4),
+    )
+    await w.add_action(
+        "rulesActs",
+        "getRuleActions",
+        ("runRuleType.<N>", "Rule Machine"),
+        ("ruleAct.<N>", [str(other.id)]),
+    )
+    await w.add_action("messageActs", "getLogMsg", ("logmsg.<N>", "done"))
+    await w.go("selectActions", "mainPage")
+    assert w.text(await w.page())[-6:] == [
+        "setLevel(40) on Living Room Lamp",
+        "Unlock: Front Door Lock",
+        "Set Mode: Evening",
+        "Set guestCount to 4",
+        "Run Actions: Other",
+        "Log: 'done'",
+    ]
