@@ -64,7 +64,14 @@ TRIGGER_CAPS: tuple[str, ...] = (
     PERIODIC,
 )
 EVENT_CAPS: tuple[str, ...] = (*DEVICE_CAPS, *NUMERIC_CAPS, CUSTOM, "Button", "Mode", "Variable")
-CONDITION_CAPS: tuple[str, ...] = (*DEVICE_CAPS, *NUMERIC_CAPS, "Mode", BETWEEN, "Variable")
+CONDITION_CAPS: tuple[str, ...] = (
+    *DEVICE_CAPS,
+    *NUMERIC_CAPS,
+    CUSTOM,
+    "Mode",
+    BETWEEN,
+    "Variable",
+)
 COMPARATORS = ("=", "≠", "<", ">", "<=", ">=")
 CHANGED = "*changed*"
 BUTTON_STATES = ("pushed", "held", "doubleTapped", "released")
@@ -107,7 +114,11 @@ SUB_TYPES: dict[str, dict[str, str]] = {
     "repeatActs": {"getWhile": "Repeat while (expression)", "getStopRepeat": "End-Repeat"},
 }
 EXPRESSION_SUBTYPES = ("getIfThen", "getWhile")
-NO_DELAY_TYPES = ("delayActs", "condActs", "repeatActs")
+NO_DELAY_SUBTYPES = (
+    "getDelay",
+    "getCancelDelay",
+    *("getIfThen", "getElse", "getEndIf", "getWhile", "getStopRepeat"),
+)
 # Run custom action: capability option -> device capability
 CUSTOM_ACTION_CAPS: dict[str, str] = {
     "Switch": "switch",
@@ -261,12 +272,14 @@ def event_fields(
     if cap == TIME_TRIGGER:
         if not st.add(inp(key("time"), "enum", "Time", options=TIME_KINDS)):
             return st.done(False)
+        kind = s[key("time")]
         follow = {
             "A specific time": inp(key("atTime"), "time", "At"),
             "Sunrise": inp(key("atSunriseOffset"), "number", "Sunrise offset (minutes)"),
             "Sunset": inp(key("atSunsetOffset"), "number", "Sunset offset (minutes)"),
-        }[s[key("time")]]
-        return st.done(st.add(follow))
+        }[kind]
+        # the sun offsets are optional (0 when left out); a specific time is needed
+        return st.done(st.add(follow) or kind != "A specific time")
     if cap == "Mode":
         return st.done(
             st.add(inp(key("modesX"), "enum", "Modes", options=_mode_options(env), multiple=True))
@@ -311,12 +324,15 @@ def condition_fields(s: dict[str, Any], c: int, env: Env) -> Reveal:
         capability, _attr, states = DEVICE_CAPS[cap]
         ok = st.add(inp(f"rDev_{c}", f"capability.{capability}", "Devices", multiple=True))
         ok = ok and st.add(inp(f"state_{c}", "enum", "State", options=states))
-    elif cap in NUMERIC_CAPS or cap == "Variable":
+    elif cap in NUMERIC_CAPS or cap in ("Variable", CUSTOM):
         if cap == "Variable":
             ok = st.add(inp(f"rVar_{c}", "enum", "Variable", options=env.variables()))
         else:
-            dev = f"capability.{NUMERIC_CAPS[cap][0]}"
+            dev = f"capability.{NUMERIC_CAPS[cap][0] if cap in NUMERIC_CAPS else '*'}"
             ok = st.add(inp(f"rDev_{c}", dev, "Devices", multiple=True))
+        if ok and cap == CUSTOM:
+            attrs = env.attributes(device_ids(s[f"rDev_{c}"]))
+            ok = st.add(inp(f"rCustomAttr_{c}", "enum", "Attribute", options=attrs))
         ok = ok and st.add(inp(f"RelrDev_{c}", "enum", "Comparison", options=COMPARATORS))
         kind = "decimal" if cap in NUMERIC_CAPS else "text"
         ok = ok and st.add(inp(f"state_{c}", kind, "Value"))
@@ -359,6 +375,8 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
     elif sub == "getSetDimmer":
         ok = st.add(f("dimA", "capability.switchLevel", "Dimmers", multiple=True))
         ok = ok and st.add(f("dimLA", "number", "Level"))
+        if ok:
+            st.add(f("dimRA", "decimal", "Transition time (seconds)"))  # optional (KP)
     elif sub == "getLULock":
         ok = st.add(f("lockRL", "bool", "Unlock?"))
         ok = ok and st.add(f("lockLockUnlock", "capability.lock", "Locks", multiple=True))

@@ -6,7 +6,9 @@ action list, the expressions being built, the Wait for Events events (per rule),
 high-water marks the indexes come from (a new trigger, action, condition or event always gets
 the next number; numbers are never reused; condition numbers run on across the Rule
 Machine parent's rules, KP). The Wait for Events events belong to the rule, not to an
-action: a second Wait for Events action edits the same ``tCapab-1`` ... rows (KP, live).
+action: a second Wait for Events action edits the same ``tCapab-1`` ... rows, and after an
+event's ``hasAll`` the next row opens only on ``anotherWait`` (``stateAttribute=anotherWait``)
+(KP, live).
 Fields not on the page, and values that are not
 one of an enum's options, are ignored. After a Required Expression is sealed its condition
 context leaks into the next plain action, which Rule Machine shows wrapped in
@@ -26,7 +28,7 @@ from .rule_fields import (
     COND_KINDS,
     EVENT_CAPS,
     EXPRESSION_SUBTYPES,
-    NO_DELAY_TYPES,
+    NO_DELAY_SUBTYPES,
     OPERATORS,
     SUB_TYPES,
     TRIGGER_CAPS,
@@ -271,11 +273,13 @@ class RuleModel:
             return p
         if sub == "getWaitEvents":
             p.paragraphs += [event_line(s, event_key(e), env) for e in self.wait_events]
-            complete = bool(self.wait_events)
-            if self.event_e is not None and p.add(
-                event_fields(s, event_key(self.event_e), env, caps=EVENT_CAPS)
-            ):
-                p.inputs.append(button("hasAll", "Done with this event"))
+            complete = bool(self.wait_events) and self.event_e is None
+            if self.event_e is not None:
+                if p.add(event_fields(s, event_key(self.event_e), env, caps=EVENT_CAPS)):
+                    p.inputs.append(button("hasAll", "Done with this Wait Event"))
+            elif self.wait_events:
+                p.inputs.append(button("anotherWait", "Add another Wait Event"))
+                p.inputs.append(button("doneWaits", "Done with Wait Events"))
         elif sub in EXPRESSION_SUBTYPES:
             complete = self._expr_page(f"a{n}", p, env)
             if complete and sub == "getWhile":
@@ -285,8 +289,8 @@ class RuleModel:
             if sub == "getDefinedAction" and complete:
                 p.inputs.append(button("moreParams", "Add parameter"))
                 complete = p.add(param_fields(s, n, self.params.get(n, [])))
-            if complete and s[f"actType.{n}"] not in NO_DELAY_TYPES:
-                complete = p.add(delay_fields(s, n))
+        if complete and sub not in NO_DELAY_SUBTYPES:
+            complete = p.add(delay_fields(s, n))  # a Wait's delay is its timeout
         if complete:
             p.inputs.append(button("actionDone", "Done with Action"))
         return p
@@ -418,6 +422,8 @@ class RuleModel:
             self._has_all(page)
         elif name == "actionDone":
             self.act_ready = True
+        elif name == "anotherWait" and attribute == "anotherWait":
+            self.event_e = self._next_event()  # without the attribute: no new row (KP)
         elif name == "moreParams" and self.act_n is not None:
             params = self.params.setdefault(self.act_n, [])
             params.append(max(params, default=1) + 1)
@@ -437,7 +443,7 @@ class RuleModel:
             if self.event_e not in self.wait_events:
                 self.wait_events.append(self.event_e)
             self.hw_event = max(self.hw_event, *self.wait_events)
-            self.event_e = self._next_event()
+            self.event_e = None  # anotherWait opens the next row (KP, live)
 
     def navigate(self, origin: str, target: str, params: dict[str, Any] | None) -> None:
         if target == "periodic" and isinstance((params or {}).get("n"), int):

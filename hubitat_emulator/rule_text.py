@@ -131,8 +131,8 @@ def condition_line(s: dict[str, Any], c: int, env: Env) -> str:
     cap = s.get(f"rCapab_{c}")
     if cap in DEVICE_CAPS:
         text = f"{w.devices(f'rDev_{c}')} is {s.get(f'state_{c}')}"
-    elif cap in NUMERIC_CAPS:
-        attr = NUMERIC_CAPS[cap][1]
+    elif cap in NUMERIC_CAPS or cap == CUSTOM:
+        attr = NUMERIC_CAPS[cap][1] if cap in NUMERIC_CAPS else s.get(f"rCustomAttr_{c}")
         rel, value = s.get(f"RelrDev_{c}"), s.get(f"state_{c}")
         text = f"{w.devices(f'rDev_{c}')} {attr} {rel} {value}"
     elif cap == "Variable":
@@ -184,6 +184,7 @@ def action_line(
         text = f"Toggle: {w.devices(f'toggleSwitch.{n}')}"
     elif sub == "getSetDimmer":
         text = f"Dim: {w.devices(f'dimA.{n}')}: {g('dimLA')}"
+        text += f" --> {g('dimRA')} seconds" if g("dimRA") is not None else ""
     elif sub == "getLULock":
         text = f"{'Unlock' if g('lockRL') else 'Lock'}: {w.devices(f'lockLockUnlock.{n}')}"
     elif sub == "getSetMode":

@@ -631,3 +631,34 @@ async def test_more_action_kinds(hub: HubEmulator, session: aiohttp.ClientSessio
         "Run Actions: Other",
         "Log: 'done'",
     ]
+
+
+async def test_wait_for_several_events(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    motion, door = dev_id(hub, "Front Porch Motion"), dev_id(hub, "Front Door")
+    w = await create_rule(session)
+    n = await w.new_action()
+    await w.write("doActPage", f"actType.{n}", "delayActs")
+    await w.write("doActPage", f"actSubType.{n}", "getWaitEvents")
+    for e, (cap, dev, state) in enumerate(
+        (("Motion", motion, "inactive"), ("Contact", door, "closed")), start=1
+    ):
+        if e > 1:
+            await w.click("doActPage", "anotherWait")  # without stateAttribute: no new row
+            assert f"tCapab-{e}" not in w.inputs(await w.page("doActPage"))
+            await w.click("doActPage", "anotherWait", "anotherWait")
+        await w.write("doActPage", f"tCapab-{e}", cap)
+        await w.write("doActPage", f"tDev-{e}", str(dev))
+        await w.write("doActPage", f"tstate-{e}", state)
+        await w.click("doActPage", "hasAll")
+        page = w.inputs(await w.page("doActPage"))
+        assert {"anotherWait", "doneWaits", "actionDone"} <= set(page)
+    # a timeout is the action's delay
+    await w.write("doActPage", f"delayAct.{n}", "hrs:min:sec")
+    for f, v in (("delayHor", 0), ("delayMin", 10), ("delaySec", 0)):
+        await w.write("doActPage", f"{f}.{n}", v)
+    await w.click("doActPage", "actionDone")
+    await w.go("doActPage", "selectActions")
+    assert w.text(await w.page())[-1] == (
+        "Wait for event: Front Porch Motion motion inactive or Front Door contact closed"
+        " --> delayed: 0:10:00"
+    )
