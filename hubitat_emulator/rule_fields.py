@@ -119,18 +119,26 @@ NO_DELAY_SUBTYPES = (
     "getCancelDelay",
     *("getIfThen", "getElse", "getEndIf", "getWhile", "getStopRepeat"),
 )
-# Run custom action: capability option -> device capability
-CUSTOM_ACTION_CAPS: dict[str, str] = {
-    "Switch": "switch",
-    "Switch Level": "switchLevel",
-    "Color Control": "colorControl",
-    "Color Temperature": "colorTemperature",
-    "Lock": "lock",
-    "Thermostat": "thermostat",
-    "Window Shade": "windowShade",
-    "Fan Control": "fanControl",
-    "Actuator": "actuator",
-}
+# Run custom action: the capability class names myCapab takes (KP, live)
+CUSTOM_ACTION_CAPS: tuple[str, ...] = (
+    "Switch",
+    "SwitchLevel",
+    "Lock",
+    "PushableButton",
+    "ColorControl",
+    "ColorTemperature",
+    "WindowShade",
+    "WindowBlind",
+    "FanControl",
+    "MusicPlayer",
+    "AudioVolume",
+    "GarageDoorControl",
+    "DoorControl",
+    "Valve",
+    "Thermostat",
+    "Tone",
+    "SpeechSynthesis",
+)
 
 
 class Env(Protocol):
@@ -412,7 +420,8 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
         capabs = list(CUSTOM_ACTION_CAPS)
         ok = ok and st.add(f("myCapab", "enum", "Capability", options=capabs))
         if ok:
-            capability = CUSTOM_ACTION_CAPS[s[f"myCapab.{n}"]]
+            klass = str(s[f"myCapab.{n}"])
+            capability = klass[0].lower() + klass[1:]
             ok = st.add(f("devices", f"capability.{capability}", "Devices", multiple=True))
         if ok:
             cmds = env.commands(device_ids(s[f"devices.{n}"]))

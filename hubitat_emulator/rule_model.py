@@ -166,7 +166,10 @@ class RuleModel:
             "actions": list(self.actions),
             "triggers": list(self.triggers),
             "actNdx": self.hw_act + 1 if self.act_init else None,
-            "requiredExpression": self.required(),
+            "required": self.required(),
+            "action_expressions": {
+                str(n): tokens for n, tokens in self.definition("").action_expressions.items()
+            },
             "waitEvents": list(self.wait_events),
             "paused": self.paused,
             "stopped": self.stopped,

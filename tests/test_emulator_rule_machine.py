@@ -413,6 +413,10 @@ async def test_if_then_else_and_broken_devices(
     engine = hub.rule_engine
     assert isinstance(engine, RecordingRuleEngine)
     assert engine.installed[w.id].action_expressions == {1: [1]}
+    async with session.get(f"/installedapp/statusJson/{w.id}") as resp:
+        state = {e["name"]: e["value"] for e in json.loads(await resp.text())["appState"]}
+    assert state["action_expressions"] == {"1": [1]} and state["required"] is None
+    assert state["actions"] == [1, 2, 3, 4, 5]
     hub.delete_device(light)
     text = w.text(await w.page())
     assert f"{pad}**BROKEN** On: **BROKEN**" in text
@@ -596,7 +600,7 @@ async def test_more_action_kinds(hub: HubEmulator, session: aiohttp.ClientSessio
     await w.write("doActPage", f"actType.{n}", "modeActs")
     await w.write("doActPage", f"actSubType.{n}", "getDefinedAction")
     await w.write("doActPage", f"useLastDev.{n}", False)
-    await w.write("doActPage", f"myCapab.{n}", "Switch Level")
+    await w.write("doActPage", f"myCapab.{n}", "SwitchLevel")
     await w.write("doActPage", f"devices.{n}", str(lamp))
     assert "setLevel" in (await w.shows("doActPage", f"cCmd.{n}"))["options"]
     await w.write("doActPage", f"cCmd.{n}", "setLevel")
