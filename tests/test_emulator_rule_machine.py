@@ -666,3 +666,30 @@ async def test_wait_for_several_events(hub: HubEmulator, session: aiohttp.Client
         "Wait for event: Front Porch Motion motion inactive or Front Door contact closed"
         " --> delayed: 0:10:00"
     )
+
+
+async def test_custom_attribute_condition_and_fade(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    porch, lamp = dev_id(hub, "Front Porch Motion"), dev_id(hub, "Living Room Lamp")
+    w = await create_rule(session)
+    await w.add_action(
+        "dimmerActs",
+        "getSetDimmer",
+        ("dimA.<N>", str(lamp)),
+        ("dimLA.<N>", 30),
+        ("dimRA.<N>", 2),
+    )
+    c = await w.required_expression()
+    await w.write("STPage", f"rCapab_{c}", "Custom Attribute")
+    assert (await w.shows("STPage", f"rDev_{c}"))["type"] == "capability.*"
+    await w.write("STPage", f"rDev_{c}", str(porch))
+    await w.write("STPage", f"rCustomAttr_{c}", "illuminance")
+    await w.write("STPage", f"RelrDev_{c}", "<")
+    await w.write("STPage", f"state_{c}", "100")
+    await w.write("STPage", f"not{c}", True)
+    await w.click("STPage", "hasAll")
+    await w.write("STPage", "hasRule", "clicked")
+    text = w.text(await w.page())
+    assert "NOT Front Porch Motion illuminance < 100" in text
+    assert text[-1] == "Dim: Living Room Lamp: 30 --> 2 seconds"
