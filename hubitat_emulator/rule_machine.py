@@ -220,6 +220,7 @@ class RuleMachine(Routes):
         internals.paragraphs = model.rule_text(self.env)
         internals.buttons = [{"name": b, "title": b} for b in MAIN_BUTTONS]
         internals.state = model.state()
+        internals.subscriptions = list(model.subscriptions)
         ids = {i for m in model.meta.values() for i in m.get("deviceIdsForDeviceList", [])}
         for dev in self.st.devices.values():
             if dev.id in ids and app.id not in dev.apps_using:
@@ -295,6 +296,7 @@ class RuleMachine(Routes):
             model.stopped = not model.stopped
         if name == "updateRule" and model.settings.get("origLabel"):
             app.label = str(model.settings["origLabel"])  # RM copies it on updateRule (KP)
+        model.initialise()
         self._sync(app)
         label = re.sub(r"<[^>]+>", "", app.label or app.name)
         self.engine.install(model.definition(label))

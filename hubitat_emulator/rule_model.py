@@ -26,9 +26,12 @@ from .rule_definition import ExprToken, RuleDefinition
 from .rule_fields import (
     ACT_TYPES,
     COND_KINDS,
+    CUSTOM,
+    DEVICE_CAPS,
     EVENT_CAPS,
     EXPRESSION_SUBTYPES,
     NO_DELAY_SUBTYPES,
+    NUMERIC_CAPS,
     OPERATORS,
     SUB_TYPES,
     TRIGGER_CAPS,
@@ -123,6 +126,7 @@ class RuleModel:
     paused: bool = False
     stopped: bool = False
     last_page: str = "mainPage"
+    subscriptions: list[str] = field(default_factory=list)  # set when (re)initialised
 
     # ------------------------------------------------------------------ reading
 
@@ -174,6 +178,24 @@ class RuleModel:
             "paused": self.paused,
             "stopped": self.stopped,
         }
+
+    def initialise(self) -> None:
+        """``updateRule`` (and resume / start): the triggers' event subscriptions."""
+        subs: list[str] = []
+        if not (self.paused or self.stopped):
+            for n in self.triggers:
+                cap = self.settings.get(f"tCapab{n}")
+                if cap in DEVICE_CAPS or cap in NUMERIC_CAPS:
+                    attr = DEVICE_CAPS[cap][1] if cap in DEVICE_CAPS else NUMERIC_CAPS[cap][1]
+                    subs += [attr] * len(device_ids(self.settings.get(f"tDev{n}")))
+                elif cap in (CUSTOM, "Button"):
+                    attr = str(self.settings.get(f"tCustomAttr{n}", "pushed"))
+                    subs += [attr] * len(device_ids(self.settings.get(f"tDev{n}")))
+                elif cap == "Mode":
+                    subs.append("mode")
+                elif cap == "Variable":
+                    subs.append(f"variable:{self.settings.get(f'xVar{n}')}")
+        self.subscriptions = subs
 
     # ------------------------------------------------------------------ rule text
 

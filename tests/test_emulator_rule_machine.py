@@ -265,10 +265,13 @@ async def test_walk_the_porch_rule(hub: HubEmulator, session: aiohttp.ClientSess
     assert settings["tDev1"]["type"] == "capability.motionSensor"
     state = {e["name"]: e["value"] for e in status["appState"]}
     assert state["actions"] == [1, 2, 3, 4, 5]
+    assert status["eventSubscriptions"] == [{"name": "motion"}]
     assert w.id in hub.device_obj(motion).apps_using
 
     await w.click(None, "pausRule")
     assert engine.installed[w.id].paused is True
+    async with session.get(f"/installedapp/statusJson/{w.id}") as resp:
+        assert json.loads(await resp.text())["eventSubscriptions"] == []
     await w.click(None, "runRuleAct")
     assert engine.runs == [w.id]
     async with session.get(f"/installedapp/forcedelete/{w.id}/quiet", allow_redirects=False):
