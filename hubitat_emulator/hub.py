@@ -66,6 +66,7 @@ from . import (
     routes_hubvars,
     routes_maker,
     routes_ops,
+    rule_machine,
 )
 from .catalog import DriverSpec
 from .commands import Change
@@ -79,6 +80,8 @@ from .responses import Responses
 from .routes_apps import AppRoutes
 from .routes_cloner import ClonerRoutes
 from .routes_hubvars import HubVarRoutes
+from .rule_definition import RuleEngine
+from .rule_machine import RuleMachine
 from .security import HubSecurity
 from .seed import seed_home
 from .server import HubServer, is_maker
@@ -139,6 +142,8 @@ class HubEmulator:
     maker_device_ids = _Forward["set[int] | None"]("maker", "device_ids")
     post_url = _Forward["str | None"]("maker", "post_url")  # deliveries only to loopback hosts
     post_location_events = _Forward[bool]("maker", "post_location_events")
+    # what runs the native Rule Machine rules (rule_definition.RuleEngine; tests replace it)
+    rule_engine = _Forward[RuleEngine]("rule_machine", "engine")
 
     def __init__(
         self,
@@ -182,6 +187,8 @@ class HubEmulator:
         self.app = self.server.app
         home, http = self.home, self.http
         app_routes = AppRoutes(home, http)
+        self.rule_machine = RuleMachine(home, http)
+        app_routes.rule_machine = self.rule_machine
         # the Hub Variables singleton and the App Cloner fall through to the generic app pages
         self.hubvar_routes = HubVarRoutes(home, http, fallback=app_routes)
         self.cloner = ClonerRoutes(home, http, fallback=self.hubvar_routes)
@@ -196,6 +203,7 @@ class HubEmulator:
         routes_code.setup(app, home, http)
         routes_hubvars.setup(app, self.hubvar_routes)  # before routes_apps: the singleton
         routes_apps.setup(app, app_routes)
+        rule_machine.setup(app, self.rule_machine)
 
     # ------------------------------------------------------------------ lifecycle and faults
 
