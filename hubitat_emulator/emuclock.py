@@ -187,9 +187,17 @@ class EmuClock:
 
     def _fire_due(self) -> None:
         self._handle = None
-        while (timer := self._pop_due(self.now())) is not None:
-            timer.callback()
-        self._arm()
+        try:
+            while (timer := self._pop_due(self.now())) is not None:
+                try:
+                    timer.callback()
+                except Exception as err:  # one failing timer never stops the others
+                    if self._loop is not None:
+                        self._loop.call_exception_handler(
+                            {"message": "emulated clock timer failed", "exception": err}
+                        )
+        finally:
+            self._arm()
 
     def close(self) -> None:
         """Drop every timer and return to real time (when this clock had moved it)."""

@@ -195,13 +195,25 @@ class RuleRunner:
         for rec in list(self.rules.values()):
             if not rec.active:
                 continue
-            for n, spec in list(rec.triggers.items()):
-                self._check(rec, spec, frame, ("trigger", n), partial(self._fire, rec, n))
-            for run, fut in list(rec.wait_futures.items()):
-                for i, spec in enumerate(rec.waits):
-                    if fut.done():
-                        break
-                    self._check(rec, spec, frame, (run, i), partial(_resolve, fut))
+            try:
+                self._on_rule_frame(rec, frame)
+            except Exception as err:  # a broken rule never breaks the event that reached it
+                self.home.add_log(
+                    "error",
+                    f"{rec.rule.name}: {err!r}",
+                    source_type="app",
+                    source_id=rec.rule.app_id,
+                    name=rec.rule.name,
+                )
+
+    def _on_rule_frame(self, rec: _Installed, frame: Frame) -> None:
+        for n, spec in list(rec.triggers.items()):
+            self._check(rec, spec, frame, ("trigger", n), partial(self._fire, rec, n))
+        for run, fut in list(rec.wait_futures.items()):
+            for i, spec in enumerate(rec.waits):
+                if fut.done():
+                    break
+                self._check(rec, spec, frame, (run, i), partial(_resolve, fut))
 
     def _check(
         self,

@@ -489,3 +489,97 @@ async def test_repeat_variables_delayed_actions_and_run_rule(emu: HubEmulator) -
     await emu.clock.advance(minutes=2)
     assert attr(emu, lamp, "switch") == "off"  # no third toggle
     assert attr(emu, lights, "switch") == "off"  # the cancelable delayed "on" was cancelled
+
+
+async def test_new_trigger_ends_a_pending_wait(emu: HubEmulator) -> None:
+    switch, door = dev(emu, "Vacation Mode"), dev(emu, "Front Door")
+    settings = {
+        "tCapab1": "Switch",
+        "tDev1": str(switch),
+        "tstate1": "*changed*",
+        "actType.1": "delayActs",
+        "actSubType.1": "getWaitEvents",
+        "tCapab-1": "Contact",
+        "tDev-1": str(door),
+        "tstate-1": "open",
+        "actType.2": "messageActs",
+        "actSubType.2": "getLogMsg",
+        "logmsg.2": "opened",
+    }
+    rule = RuleDefinition(910, "Waiter", settings, triggers=[1], actions=[1, 2], wait_events=[1])
+    emu.rule_engine.install(rule)
+    emu.run_command(switch, "on", [])
+    await emu.clock.settle()
+    emu.run_command(switch, "off", [])  # a second trigger: the first run's wait ends
+    await emu.clock.settle()
+    emu.set_device_attribute(door, "contact", "open")
+    await emu.clock.settle()
+    assert [e.msg for e in emu.logs if e.source_id == 910] == ["opened"]
+
+
+async def test_required_expression_operators_and_custom_attribute(emu: HubEmulator) -> None:
+    sensor, lamp = dev(emu, "Front Porch Motion"), dev(emu, "Porch Light")
+    guest, vacation = dev(emu, "Guest Mode"), dev(emu, "Vacation Mode")
+    emu.clock.set(at(23, 30))
+    settings = {
+        "tCapab1": "Custom Attribute",
+        "tDev1": str(sensor),
+        "tCustomAttr1": "illuminance",
+        "ReltDev1": "<=",
+        "tstate1": "10",
+        # Night mode OR guest on, AND NOT vacation on, AND between 23:00 and 06:00
+        "rCapab_1": "Mode",
+        "modes1": ["3"],
+        "rCapab_2": "Switch",
+        "rDev_2": str(guest),
+        "state_2": "on",
+        "rCapab_3": "Switch",
+        "rDev_3": str(vacation),
+        "state_3": "on",
+        "not3": True,
+        "rCapab_4": "Between two times",
+        "starting4": "A specific time",
+        "startingA4": "2000-01-01T23:00:00.000-0700",
+        "ending4": "A specific time",
+        "endingA4": "2000-01-01T06:00:00.000-0700",
+        **on_off(1, lamp, True),
+    }
+    required: list[int | str] = [1, "OR", 2, "AND", 3, "AND", 4]
+    rule = RuleDefinition(911, "Dark", settings, triggers=[1], actions=[1], required=required)
+    emu.rule_engine.install(rule)
+    emu.run_command(vacation, "on", [])  # NOT vacation is false: nothing
+    emu.set_device_attribute(sensor, "illuminance", 5)
+    await emu.clock.settle()
+    assert attr(emu, lamp, "switch") == "off"
+    emu.run_command(vacation, "off", [])
+    emu.set_device_attribute(sensor, "illuminance", 50)  # not <= 10: no trigger
+    await emu.clock.settle()
+    assert attr(emu, lamp, "switch") == "off"
+    await emu.clock.advance(hours=7)  # 06:30: outside the window across midnight
+    emu.set_device_attribute(sensor, "illuminance", 4)
+    await emu.clock.settle()
+    assert attr(emu, lamp, "switch") == "off"
+    await emu.clock.advance(hours=17)  # 23:30 again
+    emu.set_device_attribute(sensor, "illuminance", 3)
+    await emu.clock.settle()
+    assert attr(emu, lamp, "switch") == "on"
+
+
+def test_expression_and_window_helpers() -> None:
+    from hubitat_emulator.rule_conditions import DayTime, eval_tokens, id_list, in_window
+
+    truth = {1: True, 2: False, 3: True}.__getitem__
+    assert eval_tokens([1, "AND", 2, "OR", 3], truth) is True  # (T and F) or T
+    assert eval_tokens([2, "OR", 1, "AND", 2], truth) is False  # (F or T) and F
+    assert eval_tokens([1, "XOR", 3], truth) is False
+    assert eval_tokens([1, "XOR", 2], truth) is True
+    assert id_list("5,7") == [5, 7] and id_list([5, "7"]) == [5, 7] and id_list(None) == []
+
+    def sun(day: date) -> tuple[datetime, datetime]:
+        return at(6, 0, day), at(20, 0, day)
+
+    night = (DayTime("Sunset"), DayTime("Sunrise"))
+    assert in_window(at(23), *night, sun) and in_window(at(5, 59), *night, sun)
+    assert not in_window(at(6), *night, sun) and not in_window(at(12), *night, sun)
+    early = (DayTime("Sunset", offset_min=-30), DayTime("Sunrise", offset_min=30))
+    assert in_window(at(19, 45), *early, sun) and in_window(at(6, 15), *early, sun)
