@@ -11,7 +11,7 @@ import pytest
 
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.clock import HUB_TZ, utcnow
-from hubitat_emulator.rule_definition import RuleDefinition
+from hubitat_emulator.rule_definition import RuleDefinition, RuleEngine
 
 MIDSUMMER = date(2026, 6, 21)  # Denver: sunrise 05:32, sunset 20:31 MDT
 
@@ -151,7 +151,8 @@ def test_sun_times_denver(emu: HubEmulator) -> None:
 async def test_porch_rule_after_sunset(emu: HubEmulator) -> None:
     motion, light = dev(emu, "Front Porch Motion"), dev(emu, "Porch Light")
     emu.clock.set(at(21))  # after sunset (20:31)
-    emu.rule_engine.install(porch_rule(motion, light))
+    engine: RuleEngine = emu.rule_engine  # what the Rule Machine pages are handed
+    engine.install(porch_rule(motion, light))
     emu.set_device_attribute(motion, "motion", "active")
     await emu.clock.settle()
     assert attr(emu, light, "switch") == "on"
@@ -583,3 +584,22 @@ def test_expression_and_window_helpers() -> None:
     assert not in_window(at(6), *night, sun) and not in_window(at(12), *night, sun)
     early = (DayTime("Sunset", offset_min=-30), DayTime("Sunrise", offset_min=30))
     assert in_window(at(19, 45), *early, sun) and in_window(at(6, 15), *early, sun)
+
+
+async def test_notify_and_set_mode_actions(emu: HubEmulator) -> None:
+    lamp = dev(emu, "Porch Light")  # no Notification capability: the command is refused
+    settings = {
+        "actType.1": "messageActs",
+        "actSubType.1": "getMsg",
+        "msg.1": "hello",
+        "note.1": str(lamp),
+        "actType.2": "modeActs",
+        "actSubType.2": "getSetMode",
+        "mode.2": "4",
+    }
+    emu.rule_engine.install(RuleDefinition(912, "Notify", settings, actions=[1, 2]))
+    emu.rule_engine.run_actions(912)
+    await emu.clock.settle()
+    warns = [e.msg for e in emu.logs if e.source_id == 912 and e.level == "warn"]
+    assert len(warns) == 1 and "deviceNotification" in warns[0]
+    assert emu.current_mode == "Away"  # the run went on after the failed command
