@@ -208,6 +208,9 @@ class Run:
                 self.log("warn", f"{cmd} on device {dev_id}: {err}")
 
     def log(self, level: str, msg: str) -> None:
-        self.host.home.add_log(
-            level, msg, source_type="app", source_id=self.rule.app_id, name=self.rule.name
-        )
+        rule_log(self.host.home, self.rule, level, msg)
+
+
+def rule_log(home: Home, rule: RuleDefinition, level: str, msg: str) -> None:
+    """A hub log line from the rule (an ``app`` line with its id and name)."""
+    home.add_log(level, msg, source_type="app", source_id=rule.app_id, name=rule.name)

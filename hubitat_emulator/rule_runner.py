@@ -21,7 +21,7 @@ from typing import Any
 from .clock import HUB_TZ
 from .emuclock import ClockTimer, EmuClock
 from .home import Frame, Home
-from .rule_actions import Node, Run, build_tree
+from .rule_actions import Node, Run, build_tree, rule_log
 from .rule_conditions import Conditions, EventSpec, as_float, parse_event
 from .rule_definition import RuleDefinition
 from .sun import sun_times
@@ -177,13 +177,7 @@ class RuleRunner:
         if not self.conditions.expression(rec.rule.settings, rec.rule.required):
             return
         if "Triggers" in str(rec.rule.settings.get("logging") or ""):
-            self.home.add_log(
-                "info",
-                f"{rec.rule.name}: trigger {n}",
-                source_type="app",
-                source_id=rec.rule.app_id,
-                name=rec.rule.name,
-            )
+            rule_log(self.home, rec.rule, "info", f"{rec.rule.name}: trigger {n}")
         for run, fut in list(rec.wait_futures.items()):
             if not fut.done() and run.task is not None:
                 run.task.cancel()  # a new trigger event ends a pending wait and its run
@@ -198,13 +192,7 @@ class RuleRunner:
             try:
                 self._on_rule_frame(rec, frame)
             except Exception as err:  # a broken rule never breaks the event that reached it
-                self.home.add_log(
-                    "error",
-                    f"{rec.rule.name}: {err!r}",
-                    source_type="app",
-                    source_id=rec.rule.app_id,
-                    name=rec.rule.name,
-                )
+                rule_log(self.home, rec.rule, "error", f"{rec.rule.name}: {err!r}")
 
     def _on_rule_frame(self, rec: _Installed, frame: Frame) -> None:
         for n, spec in list(rec.triggers.items()):
