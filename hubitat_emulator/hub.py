@@ -50,6 +50,7 @@ Behaviour decisions where the reference is silent (tests pin them):
 from __future__ import annotations
 
 import asyncio
+from datetime import date, datetime
 from typing import Any, overload
 
 from aiohttp import web
@@ -70,6 +71,7 @@ from . import (
 )
 from .catalog import DriverSpec
 from .commands import Change
+from .emuclock import EmuClock
 from .faults import Faults
 from .files import FileStore
 from .home import Home
@@ -82,6 +84,7 @@ from .routes_cloner import ClonerRoutes
 from .routes_hubvars import HubVarRoutes
 from .rule_definition import RuleEngine
 from .rule_machine import RuleMachine
+from .rule_runner import RuleRunner
 from .security import HubSecurity
 from .seed import seed_home
 from .server import HubServer, is_maker
@@ -184,11 +187,15 @@ class HubEmulator:
             reboot_starting_time=reboot_starting_time,
         )
         self.home.event_listeners.append(PostDelivery(self.maker, tasks))
+        # the hub's clock (tests move it: ``await emu.clock.advance(minutes=5)``) and the Rule
+        # Machine runner the rule pages hand their rules to (``rule_runner.py``)
+        self.clock = EmuClock()
         self.app = self.server.app
         home, http = self.home, self.http
         app_routes = AppRoutes(home, http)
         self.rule_machine = RuleMachine(home, http)
         app_routes.rule_machine = self.rule_machine
+        self.rule_engine = RuleRunner(self.home, self.clock)
         # the Hub Variables singleton and the App Cloner fall through to the generic app pages
         self.hubvar_routes = HubVarRoutes(home, http, fallback=app_routes)
         self.cloner = ClonerRoutes(home, http, fallback=self.hubvar_routes)
@@ -212,8 +219,11 @@ class HubEmulator:
         return await self.server.start(host, port)
 
     async def stop(self) -> None:
-        """Stop serving; cancels background work and closes every connection."""
+        """Stop serving; cancels background work and closes every connection. The rules are
+        forgotten and the clock goes back to real time."""
+        self.rule_engine.shutdown()
         await self.server.stop()
+        self.clock.close()
 
     async def __aenter__(self) -> HubEmulator:
         await self.start()
@@ -341,6 +351,10 @@ class HubEmulator:
     def mark_backup_now(self) -> model.Backup:
         """Add a fresh local backup created now."""
         return self.home.mark_backup_now()
+
+    def sun_times(self, day: date) -> tuple[datetime, datetime]:
+        """(sunrise, sunset) on the hub-local date ``day`` at the hub's location (``sun.py``)."""
+        return self.rule_engine.sun_times(day)
 
     # ------------------------------------------------------------------ snapshots for assertions
 
