@@ -270,7 +270,11 @@ def event_fields(
         if s[rel] == CHANGED:
             return st.done()
         kind = "decimal" if cap in NUMERIC_CAPS else "text"
-        return st.done(st.add(inp(key("tstate"), kind, "Value")))
+        if not st.add(inp(key("tstate"), kind, "Value")):
+            return st.done(False)
+        # "and stays" is offered on every device trigger (KP's matrix: orthogonal to the
+        # capability), numeric ones included
+        return st.done(cap == "Variable" or _stays(st, key))
     if cap == "Button":
         if not st.add(inp(dev, "capability.pushableButton", "Button devices", multiple=True)):
             return st.done(False)

@@ -69,6 +69,9 @@ class RecordingRuleEngine:
     def run_actions(self, app_id: int) -> None:
         self.runs.append(app_id)
 
+    def shutdown(self) -> None:
+        """Nothing runs here, so nothing to stop."""
+
 
 class HubEnv:
     """The hub's devices, modes, variables and rules as the fields need them."""

@@ -17,6 +17,14 @@ from hubitat_emulator.seed_specs import APP_BASIC_RULES, APP_RULE_MACHINE
 from .rm_util import Wizard, create_rule, dev_id
 
 
+@pytest.fixture(autouse=True)
+def recording_engine(hub: HubEmulator) -> RecordingRuleEngine:
+    """These tests check what the pages hand the engine, not what the runner then does."""
+    engine = RecordingRuleEngine()
+    hub.rule_engine = engine
+    return engine
+
+
 @pytest.fixture
 async def session(hub: HubEmulator) -> AsyncIterator[aiohttp.ClientSession]:
     async with aiohttp.ClientSession(base_url=hub.url) as s:
