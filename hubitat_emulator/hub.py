@@ -68,8 +68,10 @@ from . import (
     routes_maker,
     routes_ops,
     rule_machine,
+    sun,
 )
 from .catalog import DriverSpec
+from .clock import HUB_TZ
 from .commands import Change
 from .emuclock import EmuClock
 from .faults import Faults
@@ -354,7 +356,8 @@ class HubEmulator:
 
     def sun_times(self, day: date) -> tuple[datetime, datetime]:
         """(sunrise, sunset) on the hub-local date ``day`` at the hub's location (``sun.py``)."""
-        return self.rule_engine.sun_times(day)
+        st = self.home.state
+        return sun.sun_times(day, st.latitude, st.longitude, HUB_TZ)
 
     # ------------------------------------------------------------------ snapshots for assertions
 

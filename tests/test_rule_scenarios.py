@@ -91,7 +91,7 @@ async def test_porch_rule_in_three_calls_runs_after_sunset(
 
     today = hub.clock.now().date()
     _sunrise, sunset = hub.sun_times(today)
-    hub.set_device_attribute(light, "switch", "off")
+    hub.set_device_attribute(int(light), "switch", "off")
     await _at(hub, sunset + timedelta(minutes=20))
     hub.set_device_attribute(motion, "motion", "active")
     await _settle()
@@ -113,7 +113,7 @@ async def test_porch_rule_does_nothing_before_sunset(
     motion = hub.find_device("Front Porch Motion")["id"]
     today = hub.clock.now().date()
     sunrise, sunset = hub.sun_times(today)
-    hub.set_device_attribute(light, "switch", "off")
+    hub.set_device_attribute(int(light), "switch", "off")
     await _at(hub, sunrise + (sunset - sunrise) / 2)  # midday
     hub.set_device_attribute(motion, "motion", "active")
     await _settle()
