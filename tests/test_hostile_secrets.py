@@ -131,6 +131,7 @@ def read_args(hub: HubEmulator) -> dict[str, list[dict[str, Any]]]:
         "hub_get_app": [{"app_id": str(a), "include_state": True} for a in apps],
         "hub_get_rule_health": [{"app_id": str(RULE_MOTION)}, {"app_id": str(RULE_GOODNIGHT)}],
         "hub_list_rule_local_variables": [{"app_id": str(RULE_MOTION)}],
+        "hub_get_rule": [{"app_id": str(RULE_MOTION)}, {"app_id": str(RULE_GOODNIGHT)}],
         "hub_get_visual_rule": [{"app_id": str(a)} for a in hub.home.state.dev.vrb],
         "hub_get_dashboard": [
             {"dashboard_id": str(d)}
