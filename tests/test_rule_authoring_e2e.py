@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
+from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
@@ -79,3 +81,72 @@ async def test_a_wide_rule_is_built_and_reads_back_as_its_spec(
     assert back["conditions"] == spec["conditions"]
     assert back["actions"] == spec["actions"]
     assert got.data["paused"] is False
+
+
+def _rule_ids(hub: HubEmulator) -> set[int]:
+    return {a.id for a in hub.home.state.apps.values() if a.type == "Rule-5.1"}
+
+
+async def test_a_build_the_pages_refuse_leaves_nothing_behind(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    from .test_rule_authoring import porch_spec
+
+    before = _rule_ids(hub)
+    hub.rule_machine.hidden_fields = [r"delayMinute\.\d+"]  # this "firmware" has no such field
+    result = await call_tool("hub_create_rule", {"rule": porch_spec(hub)})
+    assert result.error, result.data
+    message = result.data["message"]
+    assert "rule.actions[3].delay" in message and "delayMinute" in message
+    assert "was removed" in message
+    assert _rule_ids(hub) == before  # the partial rule is gone
+
+
+async def test_a_cancelled_build_is_removed(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    import asyncio
+
+    from .test_rule_authoring import porch_spec
+
+    before = _rule_ids(hub)
+    hub.faults.delay_paths = {"/installedapp/update/json": 0.05}
+    task = asyncio.ensure_future(call_tool("hub_create_rule", {"rule": porch_spec(hub)}))
+    for _ in range(200):
+        await asyncio.sleep(0.01)
+        if _rule_ids(hub) - before:
+            break
+    await asyncio.sleep(0.1)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    hub.faults.delay_paths = {}
+    for _ in range(100):
+        if _rule_ids(hub) == before:
+            break
+        await asyncio.sleep(0.02)
+    assert _rule_ids(hub) == before
+
+
+async def test_a_patch_cannot_bring_in_a_device_outside_the_allowlist(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
+
+    from .test_rule_authoring import porch_spec
+
+    spec = porch_spec(hub)
+    created = await call_tool("hub_create_rule", {"rule": spec})
+    assert not created.error, created.data
+    allowed = [spec["triggers"][0]["device_id"], spec["actions"][1]["device_ids"][0]]
+    hass.config_entries.async_update_entry(entry, options={OPT_ALLOWED_DEVICES: allowed})
+    other = dev_id(hub, "Kitchen Light")
+    result = await call_tool(
+        "hub_update_rule",
+        {
+            "app_id": created.data["app_id"],
+            "patch": [{"op": "replace", "path": "/actions/1/device_ids", "value": [other]}],
+        },
+    )
+    assert result.error and result.data["error"] == "device_not_allowed", result.data
+    assert created.data["app_id"] in {str(i) for i in _rule_ids(hub)}  # untouched
