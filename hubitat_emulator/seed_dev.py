@@ -407,13 +407,36 @@ def seed_dev(state: HomeState) -> None:
         hidden=True,
         app_type_id=109,
     )
+    # the classic node shapes the hub UI's builder saves (docs/visual-rules.md)
+    by_label = {d.label: d.id for d in state.devices.values()}
+    motion, light = by_label["Front Porch Motion"], by_label["Porch Light"]
     dev.vrb[VRB_PORCH] = {
         "name": "Porch light on motion",
         "rulePaused": False,
         "whenNodes": [
-            {"type": "device", "deviceIds": [], "attribute": "motion", "value": "active"}
+            {
+                "triggerType": "motion",
+                "description": "When <b>Front Porch Motion</b> detects motion",
+                "deviceIds": [motion],
+                "triggerCondition": None,
+                "motionSensors": [motion],
+                "motionSensorEvent": "Motion starts",
+                "id": "when-0-porch",
+                "type": "when",
+                "index": 0,
+            }
         ],
-        "thenNodes": [{"type": "command", "deviceIds": [], "command": "on"}],
+        "thenNodes": [
+            {
+                "actionType": "turnOn",
+                "description": "Turn on <b>Porch Light</b>",
+                "deviceIds": [light],
+                "switches": [light],
+                "id": "then-0-porch",
+                "type": "then",
+                "index": 0,
+            }
+        ],
         "elseNodes": [],
         "promptHistory": [],
     }

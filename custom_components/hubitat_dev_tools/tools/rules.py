@@ -208,7 +208,9 @@ class CreateVisualRuleTool(HubTool[CreateVisualRuleArgs]):
     async def run(self, call: ToolCall, args: CreateVisualRuleArgs) -> dict[str, Any]:
         body = {"rulePaused": False, "whenNodes": [], "thenNodes": [], "elseNodes": []}
         body.update(_body(args))
-        result = await call.hub.rules.create_visual_rule(body, confirm=args.confirm)
+        result = await call.hub.rules.create_visual_rule(
+            body, confirm=args.confirm, device_allowed=call.device_allowed
+        )
         return {"summary": f"Created Visual Rule {result['app_id']} ({args.name})", **result}
 
 
@@ -228,7 +230,9 @@ class UpdateVisualRuleTool(HubTool[UpdateVisualRuleArgs]):
             raise ToolError(
                 "Nothing to change: pass name, paused or a node list. Nothing was sent."
             )
-        result = await call.hub.rules.update_visual_rule(args.app_id, changes, confirm=args.confirm)
+        result = await call.hub.rules.update_visual_rule(
+            args.app_id, changes, confirm=args.confirm, device_allowed=call.device_allowed
+        )
         return {"summary": f"Updated Visual Rule {args.app_id}", **result}
 
 
