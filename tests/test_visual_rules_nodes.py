@@ -193,9 +193,7 @@ async def test_health_flags_empty_unknown_and_unresolved_rules(
     hub.state.devices.pop(light)  # deleted behind the rule's back
     gone = await ok(call_tool, "hub_get_rule_health", {"app_id": VRB_PORCH})
     assert gone["healthy"] is False
-    assert gone["node_problems"] == [
-        f"then_nodes[0].switches[0]: device {light} no longer exists"
-    ]
+    assert gone["node_problems"] == [f"then_nodes[0].switches[0]: device {light} no longer exists"]
     rule.update(whenNodes=[], thenNodes=[{"actionType": "time"}])
     empty = await ok(call_tool, "hub_get_rule_health", {"app_id": VRB_PORCH})
     assert empty["healthy"] is False
