@@ -216,3 +216,12 @@ def test_schema_covers_the_builder_lists() -> None:
         "no trigger: whenNodes holds no trigger node, so the rule never runs",
         "no action: thenNodes holds no action node, so the rule does nothing",
     ]
+
+
+async def test_the_guide_holds_the_node_schema(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    guide = await ok(call_tool, "hub_get_tool_guide", {"section": "visual_rules"})
+    text = str(guide)
+    for name in (*TRIGGERS, *ACTIONS):
+        assert name in text, name
