@@ -191,7 +191,7 @@ class GetVisualRuleTool(HubTool[VisualRuleArgs]):
     )
 
     async def run(self, call: ToolCall, args: VisualRuleArgs) -> dict[str, Any]:
-        return dict(await call.hub.rules.get_visual_rule(args.app_id))
+        return dict(await call.hub.rules.visual.get(args.app_id))
 
 
 def _body(args: CreateVisualRuleArgs | UpdateVisualRuleArgs) -> dict[str, Any]:
@@ -227,7 +227,7 @@ class CreateVisualRuleTool(HubTool[CreateVisualRuleArgs]):
     async def run(self, call: ToolCall, args: CreateVisualRuleArgs) -> dict[str, Any]:
         body = {"rulePaused": False, "whenNodes": [], "thenNodes": [], "elseNodes": []}
         body.update(_body(args))
-        result = await call.hub.rules.create_visual_rule(
+        result = await call.hub.rules.visual.create(
             body, confirm=args.confirm, device_allowed=call.device_allowed
         )
         return {"summary": f"Created Visual Rule {result['app_id']} ({args.name})", **result}
@@ -249,7 +249,7 @@ class UpdateVisualRuleTool(HubTool[UpdateVisualRuleArgs]):
             raise ToolError(
                 "Nothing to change: pass name, paused or a node list. Nothing was sent."
             )
-        result = await call.hub.rules.update_visual_rule(
+        result = await call.hub.rules.visual.update(
             args.app_id, changes, confirm=args.confirm, device_allowed=call.device_allowed
         )
         return {"summary": f"Updated Visual Rule {args.app_id}", **result}
@@ -266,7 +266,7 @@ class DeleteVisualRuleTool(HubTool[VisualRuleArgs]):
     kind = ToolKind.DESTRUCTIVE
 
     async def run(self, call: ToolCall, args: VisualRuleArgs) -> dict[str, Any]:
-        result = await call.hub.rules.delete_visual_rule(args.app_id)
+        result = await call.hub.rules.visual.delete(args.app_id)
         return {"summary": f"Deleted Visual Rule {args.app_id} ({result['name']})", **result}
 
 

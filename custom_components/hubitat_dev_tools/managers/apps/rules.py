@@ -28,16 +28,8 @@ from ..devices.query import DeviceManager
 from ..item_backups import ItemBackups
 from .installed import AppManager
 from .page_model import text_of
-from .visual_rules import (
-    DeletedVisualRule,
-    DeviceAllowed,
-    SavedVisualRule,
-    VisualRule,
-    VisualRuleManager,
-    allow_all,
-)
+from .visual_rules import VisualRuleManager
 
-__all__ = ["DeletedVisualRule", "RuleManager", "SavedVisualRule", "VisualRule"]
 # Words with which Rule Machine's action lines command locks, garage doors, valves, sirens,
 # keypads or HSM ("Lock: Front Door", "Open: Garage Door", "Siren: Hall Siren").
 _SENSITIVE_ACTION_RE = re.compile(
@@ -99,7 +91,8 @@ class RulePaused(TypedDict):
 
 
 class RuleManager:
-    """Rule Machine rules and Visual Rules (both are installed apps of ``apps``)."""
+    """Rule Machine rules and Visual Rules (both are installed apps of ``apps``); the
+    Visual Rule definitions are ``visual`` (read, create, update, delete)."""
 
     def __init__(
         self, client: HubClient, apps: AppManager, backups: ItemBackups, devices: DeviceManager
@@ -296,34 +289,3 @@ class RuleManager:
         if bool(after.get("paused")) != paused:
             raise HubBadResponseError(f"Rule {app_id} did not change its pause state")
         return {"app_id": app_id, "name": app.name, "paused": paused}
-
-    async def get_visual_rule(self, app_id: str) -> VisualRule:
-        """A Visual Rule's definition and its format."""
-        return await self.visual.get(app_id)
-
-    async def create_visual_rule(
-        self,
-        body: dict[str, Any],
-        *,
-        confirm: bool = False,
-        device_allowed: DeviceAllowed = allow_all,
-    ) -> SavedVisualRule:
-        """Create a Visual Rule from validated nodes (``VisualRuleManager.create``)."""
-        return await self.visual.create(body, confirm=confirm, device_allowed=device_allowed)
-
-    async def update_visual_rule(
-        self,
-        app_id: str,
-        changes: dict[str, Any],
-        *,
-        confirm: bool = False,
-        device_allowed: DeviceAllowed = allow_all,
-    ) -> SavedVisualRule:
-        """Read-merge-write a classic Visual Rule (``VisualRuleManager.update``)."""
-        return await self.visual.update(
-            app_id, changes, confirm=confirm, device_allowed=device_allowed
-        )
-
-    async def delete_visual_rule(self, app_id: str) -> DeletedVisualRule:
-        """Back up and return the definition, then force-delete the rule."""
-        return await self.visual.delete(app_id)
