@@ -6,6 +6,7 @@ node (``then_nodes[0].switches[0]``) and sends nothing; a valid rule reads back 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from homeassistant.core import HomeAssistant
@@ -225,3 +226,22 @@ async def test_the_guide_holds_the_node_schema(
     text = str(guide)
     for name in (*TRIGGERS, *ACTIONS):
         assert name in text, name
+
+
+async def test_health_reports_a_graph_rules_validation_errors(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    new_id = max(hub.state.apps) + 1
+    porch = hub.state.apps[VRB_PORCH]
+    hub.state.apps[new_id] = replace(porch, id=new_id, label="Garage graph rule")
+    graph = {"name": "Garage graph rule", "rulePaused": False, "ruleJson": '{"nodes": []}'}
+    hub.state.dev.vrb_graph[new_id] = {**graph, "validationErrors": ["Node 3 has no device"]}
+    health = await ok(call_tool, "hub_get_rule_health", {"app_id": str(new_id)})
+    assert health["healthy"] is False
+    assert health["validation_errors"] == ["Node 3 has no device"]
+    assert health["node_problems"] == []  # the hub validates graph rules itself
+    hub.state.dev.vrb_graph[new_id]["validationErrors"] = []
+    health = await ok(call_tool, "hub_get_rule_health", {"app_id": str(new_id)})
+    assert health["healthy"] is True, health
+    got = await ok(call_tool, "hub_get_visual_rule", {"app_id": str(new_id)})
+    assert got["format"] == "graph" and got["definition"]["ruleJson"] == '{"nodes": []}'
