@@ -8,7 +8,7 @@ or ``failed`` (the hub was asked and something went wrong).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 Outcome = Literal["refused", "failed"]
 
@@ -23,8 +23,11 @@ class ToolError(Exception):
         code: str = "invalid_request",
         hint: str | None = None,
         outcome: Outcome = "refused",
+        extra: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.hint = hint
         self.outcome: Outcome = outcome
+        # JSON-safe data the error result carries besides code, message and hint
+        self.extra = extra

@@ -241,6 +241,25 @@ async def open_direct_app(client: HubClient, alias: str) -> str:
     )
 
 
+async def create_child_app(client: HubClient, namespace: str, app_name: str, parent_id: str) -> str:
+    """``GET /installedapp/createchild/<ns>/<app>/parent/<parent>``: a new child app's id.
+
+    The hub answers ``302`` to the new app's ``/installedapp/configure/<id>`` (KP, live:
+    how its native-rules code creates Rule Machine rules). The redirect is read, not followed.
+    """
+    path = (
+        f"/installedapp/createchild/{quote(namespace, safe='')}/{quote(app_name, safe='')}"
+        f"/parent/{quote(parent_id, safe='')}"
+    )
+    location = await client.get_location(path)
+    if m := _CONFIGURE_ID_RE.search(location):
+        return m.group(1)
+    raise HubBadResponseError(
+        f"Creating a {app_name} app did not lead to its page (the hub answered {location!r})",
+        hint="This firmware may create child apps differently; report the firmware version.",
+    )
+
+
 async def fetch_rule_builder(client: HubClient, app_id: str) -> dict[str, Any]:
     """``/app/ruleBuilderJson/<id>``: RM compiled state or a classic Visual Rule ({} if none)."""
     data = await client.get_json(f"/app/ruleBuilderJson/{quote(app_id, safe='')}")

@@ -13,6 +13,7 @@ from datetime import tzinfo
 from ..hub.client import HubClient
 from ..hub.state_cache import StateCache
 from .apps import AppCloner, AppManager, AppSettingsManager, RuleManager
+from .automation.authoring import RuleAuthoring
 from .backups import BackupManager
 from .code import CodeManager
 from .dashboards import DashboardManager
@@ -61,6 +62,7 @@ class Hub:
         self.radios = RadioManager(client)
         self.lifecycle = LifecycleManager(client)
         self.snapshots = SnapshotManager(self)
+        self.rule_authoring = RuleAuthoring(self)
 
     @property
     def time_zone(self) -> tzinfo | None:

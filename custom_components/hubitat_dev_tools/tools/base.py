@@ -379,7 +379,8 @@ class HubTool[A: ToolArgs](llm.Tool):
                     f"Invalid arguments for {self.name}: {_format_invalid(err)}. "
                     "Nothing was sent to the hub.",
                     code="invalid_arguments",
-                    hint="Fix the arguments to match the tool's input schema and call again.",
+                    hint="Fix the arguments to match input_schema (in this answer) and call again.",
+                    extra={"input_schema": input_schema(self.parameters)},
                 ) from None
             caller = audit.caller = await resolve_admin(hass, llm_context)
             if self.hub_access:
@@ -442,6 +443,8 @@ class HubTool[A: ToolArgs](llm.Tool):
             hint = f"{hint} {pointer}" if hint else pointer
         if hint:
             data["hint"] = hint
+        if failure.extra:
+            data.update({k: v for k, v in failure.extra.items() if k not in data})
         if audit.via:
             data["tool"] = self.name
         capped, _ok = cap_result(data, self.narrow_hint)

@@ -7,9 +7,17 @@ stale). Error results point at a section (``section_for_error``).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from ..managers.automation.schema import SPEC_SCHEMA
+
 SECTIONS: dict[str, str] = {
+    "rule_spec": (
+        "The automation spec of hub_create_rule / hub_update_rule / hub_get_rule as a JSON "
+        "Schema (the rules section explains it with examples): "
+        + json.dumps(SPEC_SCHEMA, separators=(",", ":"))
+    ),
     "overview": (
         "How these tools are organised. Compact surface (default): a few core tools are "
         "listed directly (hub info, device list/detail/command, tool search, this guide); "
@@ -113,11 +121,40 @@ SECTIONS: dict[str, str] = {
         "next to."
     ),
     "rules": (
-        "Automations (Rule Machine and other rule apps). Pausing or running a rule is a "
-        "change; check the rule's current state first. Rule logic is edited page by page "
-        "with hub_update_app_settings, exactly as in the hub UI: read the page with "
-        "hub_get_app, set what it shows, read the answer for newly revealed inputs, and "
-        "press the page's Done/Update button at the end."
+        'Automations. To make one ("when X happens do Y"), find the devices '
+        "(hub_list_devices), then hub_create_rule with one spec; it becomes a native Rule "
+        "Machine rule the owner sees and edits in the hub UI. Try validate_only=true first "
+        "when unsure: it checks everything and shows the plan and rule text. Read a rule "
+        "with hub_get_rule (the same spec back) and change it with hub_update_rule "
+        "(patch=[{op, path, value}] on that spec). Spec: {name, triggers, conditions, "
+        "actions, paused, enabled, logging}. Triggers (any fires the rule): device "
+        "{device_id|device_ids, attribute, is | op+value | changes:true, stays_for, all}, "
+        "{time:'HH:MM'}, {sun:'sunset', offset_minutes:-10}, {every:{minutes:15}}, "
+        "{mode:['Night']}, {variable, op, value}, {button_device_id, button, event}. "
+        "conditions (checked when a trigger fires; false: nothing runs): one condition or "
+        "{all:[...]} / {any:[...]} of device {device_id, attribute, is|op+value}, "
+        "{mode:[...]}, {between:{from:'sunset', to:'sunrise'}} (HH:MM or "
+        "{sun, offset_minutes}), {variable, op, value}, {not:{...}}. Actions in order: "
+        "{command, device_ids, arguments, delay, cancelable} (checked like "
+        "hub_call_device_command), {delay:{minutes:5}, cancelable:true}, {wait:[device "
+        "tests], timeout}, {set_mode:'Away'}, {set_variable, value | from_variable}, "
+        "{notify:'text', device_ids}, {log:'text'}, {if:condition, then:[...], else:[...]}, "
+        "{repeat_while:condition, every:{seconds:30}, do:[...]}, {cancel_delays:true}, "
+        "{run_rule:['45']}. op: eq ne lt lte gt gte. Not expressible (refused with the "
+        "list above): HSM status, days of week, dates, nested groups, two waits in one rule. "
+        "Example 1, porch light at night: {name:'Porch light at night', triggers:"
+        "[{device_id:'12', attribute:'motion', is:'active'}], conditions:{between:"
+        "{from:'sunset', to:'sunrise'}}, actions:[{cancel_delays:true}, {command:'on', "
+        "device_ids:['7']}, {wait:[{device_id:'12', attribute:'motion', is:'inactive'}]}, "
+        "{delay:{minutes:5}, cancelable:true}, {command:'off', device_ids:['7']}]}. Change "
+        "its delay to 10 minutes: hub_update_rule app_id=<id> patch=[{op:'replace', "
+        "path:'/actions/3/delay', value:{minutes:10}}]. Example 2, too warm in the "
+        "afternoon: {name:'Cool the office', triggers:[{device_id:'21', attribute:"
+        "'temperature', op:'gt', value:78, stays_for:{minutes:10}}], conditions:{all:"
+        "[{mode:['Day']}, {between:{from:'12:00', to:'18:00'}}]}, actions:[{command:"
+        "'on', device_ids:['33']}, {notify:'Office fan on', device_ids:['40']}]}. Pausing "
+        "or running a rule is a change; check the rule's current state first. Other rule "
+        "apps are edited page by page with hub_update_app_settings."
     ),
     "dashboards": (
         "Hubitat dashboards show devices as tiles. A dashboard only shows devices it is "

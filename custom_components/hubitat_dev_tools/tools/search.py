@@ -121,6 +121,23 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 
 
+# Sentences that describe an automation ("when the door opens turn on the hall light", "make
+# a rule that ...", "every day at 7 ...") want the rule tools, whatever devices they name.
+AUTOMATION_INTENT = re.compile(
+    r"\bautomat\w*|\b(make|create|add|write|build|set up|new)\b.{0,40}\brules?\b"
+    r"|\b(whenever|every (day|night|morning|evening|hour|\d+ minutes?))\b"
+    r"|\b(after|at|before) sun(set|rise)\b"
+    r"|\bwhen\b(?!\s+(did|was|were|is|does|do|has|had|will)\b).{3,160}"
+    r"\b(turn|switch|set|send|notify|lock|unlock|close|run|then)\b"
+    r"|\bif\b.{3,160}\bthen\b",
+    re.I,
+)
+AUTOMATION_TOOLS = ("hub_create_rule", "hub_get_rule", "hub_update_rule")
+# "what does my porch rule do": the rule read-back answers it
+RULE_QUESTION = re.compile(r"\bwhat (does|do)\b.{0,80}\b(rule|automation)s?\b.{0,30}\bdo\b", re.I)
+INTENT_BOOST = 1.25
+
+
 def stem(word: str) -> str:
     """A light stemmer: plurals and common verb suffixes."""
     if len(word) > 4 and word.endswith("ies"):
@@ -217,5 +234,32 @@ class Bm25Index:
                 score += weight * self.idf.get(term, 0.0) * norm
             if score > 0:
                 hits.append(Hit(name, round(score, 3)))
+        intent = (
+            AUTOMATION_TOOLS
+            if AUTOMATION_INTENT.search(query)
+            else ("hub_get_rule",)
+            if RULE_QUESTION.search(query)
+            else ()
+        )
+        if intent and hits:
+            top = max(h.score for h in hits)
+            boosted = {t: i for i, t in enumerate(intent)}
+            hits = [
+                Hit(
+                    h.name,
+                    round(top * INTENT_BOOST + 0.01 * (3 - boosted[h.name]) + h.score * 0.01, 3),
+                )
+                if h.name in boosted
+                else h
+                for h in hits
+            ]
+            missing = [
+                t
+                for t in AUTOMATION_TOOLS
+                if t in self.names
+                and t not in {h.name for h in hits}
+                and (allow is None or t in allow)
+            ]
+            hits += [Hit(t, round(top * INTENT_BOOST, 3)) for t in missing]
         hits.sort(key=lambda h: (-h.score, self.names.index(h.name)))
         return hits

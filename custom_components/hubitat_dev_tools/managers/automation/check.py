@@ -1,0 +1,312 @@
+"""What the hub must confirm about a spec before anything is sent.
+
+Every device the spec names exists and declares the attribute it tests or the command it
+runs (arguments checked as ``hub_call_device_command`` checks them, safe repairs only); modes,
+hub variables and the rules it runs exist; commands to locks, garage doors, valves, keypads or
+sirens need ``confirm=true``. (The device allowlist is checked before the tool runs, over every
+``device_id`` of the call.) The answer, :class:`Resolved`, carries what the compiler needs:
+device details, mode ids, variable types, the prepared commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ...errors import ToolError
+from ...hub.errors import HubNotFoundError
+from ...hub.models import DeviceDetail
+from ..confirm import require_confirm
+from ..devices.commands import PreparedCommand, prepare_command
+from .spec import Action, Condition, DeviceTest, Expression, RuleSpec
+
+if TYPE_CHECKING:
+    from ..hub import Hub
+
+NUMERIC_TYPES = ("NUMBER", "DECIMAL", "INTEGER", "FLOAT")
+NUMERIC_VARIABLES = ("number", "integer", "decimal", "bigdecimal", "float")
+BUTTON_ATTRIBUTES = ("pushed", "held", "doubleTapped", "released")
+
+
+@dataclass(slots=True)
+class Resolved:
+    """The hub's answers a spec was checked against."""
+
+    devices: dict[str, DeviceDetail] = field(default_factory=dict)
+    modes: dict[str, str] = field(default_factory=dict)  # mode name (lower case) -> id
+    mode_names: dict[str, str] = field(default_factory=dict)  # id -> name
+    variables: dict[str, str] = field(default_factory=dict)  # name -> type (lower case)
+    rules: dict[str, str] = field(default_factory=dict)  # RM rule id -> name
+    commands: dict[str, list[PreparedCommand]] = field(default_factory=dict)  # by action path
+    sensitive: list[str] = field(default_factory=list)
+
+    def label(self, device_id: str) -> str:
+        """A device's name as the hub shows it."""
+        detail = self.devices.get(device_id)
+        return detail.summary.display_name if detail else f"device {device_id}"
+
+    def mode_id(self, name: str) -> str:
+        """A mode's id by its name (case-insensitive)."""
+        return self.modes[name.lower()]
+
+
+def walk_tests(spec: RuleSpec) -> Iterator[tuple[str, DeviceTest]]:
+    """Every device test of the spec with its path."""
+    for i, trig in enumerate(spec.triggers):
+        if trig.test is not None:
+            yield f"rule.triggers[{i}]", trig.test
+    if spec.conditions is not None:
+        yield from _expr_tests(spec.conditions, "rule.conditions")
+    for path, action in walk_actions(spec.actions, "rule.actions"):
+        if action.condition is not None:
+            key = "if" if action.kind == "if" else "repeat_while"
+            yield from _expr_tests(action.condition, f"{path}.{key}")
+        for j, event in enumerate(action.events):
+            yield f"{path}.wait[{j}]", event
+
+
+def _expr_tests(expr: Expression, path: str) -> Iterator[tuple[str, DeviceTest]]:
+    for i, cond in enumerate(expr.conditions):
+        if cond.test is not None:
+            yield (f"{path}[{i}]" if len(expr.conditions) > 1 else path), cond.test
+
+
+def walk_actions(actions: tuple[Action, ...], path: str) -> Iterator[tuple[str, Action]]:
+    """Every action with its path, nested ones after their parent."""
+    for i, action in enumerate(actions):
+        here = f"{path}[{i}]"
+        yield here, action
+        yield from walk_actions(action.then, f"{here}.{'then' if action.kind == 'if' else 'do'}")
+        yield from walk_actions(action.otherwise, f"{here}.else")
+
+
+def _conditions(spec: RuleSpec) -> Iterator[tuple[str, Condition]]:
+    exprs: list[tuple[str, Expression]] = []
+    if spec.conditions is not None:
+        exprs.append(("rule.conditions", spec.conditions))
+    for path, action in walk_actions(spec.actions, "rule.actions"):
+        if action.condition is not None:
+            exprs.append(
+                (f"{path}.{'if' if action.kind == 'if' else 'repeat_while'}", action.condition)
+            )
+    for path, expr in exprs:
+        for i, cond in enumerate(expr.conditions):
+            yield (f"{path}[{i}]" if len(expr.conditions) > 1 else path), cond
+
+
+def _spec_device_ids(spec: RuleSpec) -> set[str]:
+    ids = {d for _p, t in walk_tests(spec) for d in t.device_ids}
+    for _p, action in walk_actions(spec.actions, "rule.actions"):
+        ids.update(action.device_ids)
+    return ids
+
+
+def _check_test(path: str, test: DeviceTest, res: Resolved, *, button: bool = False) -> None:
+    for dev_id in test.device_ids:
+        detail = res.devices[dev_id]
+        attrs = {a.name: a for a in detail.attributes}
+        name = test.attribute
+        if button:
+            if not set(BUTTON_ATTRIBUTES) & set(attrs):
+                raise ToolError(
+                    f"{path}: {res.label(dev_id)} is not a button device (it has no pushed/held "
+                    "events). Nothing was sent.",
+                    hint="Pick a button device (hub_list_devices capability=PushableButton).",
+                )
+            continue
+        attr = attrs.get(name)
+        if attr is None:
+            raise ToolError(
+                f"{path}: {res.label(dev_id)} (device {dev_id}) has no attribute '{name}'. "
+                f"Its attributes: {', '.join(sorted(attrs)) or 'none'}. Nothing was sent.",
+                hint="Use one of its attributes exactly as spelled.",
+            )
+        if test.op in ("lt", "lte", "gt", "gte") and (attr.data_type or "").upper() not in (
+            *NUMERIC_TYPES,
+            "",
+        ):
+            raise ToolError(
+                f"{path}: '{name}' of {res.label(dev_id)} is not a number, so '{test.op}' "
+                "cannot compare it. Nothing was sent.",
+                hint="Test it with is (a state), or pick a numeric attribute.",
+            )
+        if test.op == "eq" and attr.values and str(test.value) not in attr.values:
+            raise ToolError(
+                f"{path}: '{name}' of {res.label(dev_id)} is never {test.value!r}; its states: "
+                f"{', '.join(attr.values)}. Nothing was sent.",
+                hint="Use one of those states.",
+            )
+
+
+async def _load_devices(hub: Hub, ids: set[str]) -> dict[str, DeviceDetail]:
+    ordered = sorted(ids, key=int)
+    found = await asyncio.gather(
+        *(hub.devices.get_device(i) for i in ordered), return_exceptions=True
+    )
+    out: dict[str, DeviceDetail] = {}
+    missing: list[str] = []
+    for dev_id, got in zip(ordered, found, strict=True):
+        if isinstance(got, HubNotFoundError):
+            missing.append(dev_id)
+        elif isinstance(got, BaseException):
+            raise got
+        else:
+            out[dev_id] = got
+    if missing:
+        raise ToolError(
+            f"The spec names device(s) {', '.join(missing)}, which the hub does not have. "
+            "Nothing was sent.",
+            code="not_found",
+            hint="Find device ids with hub_list_devices.",
+        )
+    return out
+
+
+async def resolve(
+    hub: Hub,
+    spec: RuleSpec,
+    *,
+    confirm: bool,
+    device_allowed: Callable[[str], bool] = lambda _id: True,
+) -> Resolved:
+    """Check the spec against the hub; raise a :class:`ToolError` on the first problem.
+
+    ``device_allowed`` is the call's allowlist: the tool's arguments were checked before it
+    ran, but a patch (``hub_update_rule``) can name devices under keys the check does not
+    read, so the finished spec is checked again here."""
+    hidden = sorted((d for d in _spec_device_ids(spec) if not device_allowed(d)), key=int)
+    if hidden:
+        raise ToolError(
+            f"The rule names device(s) {', '.join(hidden)}, outside the assistant's device "
+            "allowlist. Nothing was sent to the hub.",
+            code="device_not_allowed",
+            hint="Do not retry with the same device; an admin can change the allowlist.",
+        )
+    uses_modes = (
+        any(t.kind == "mode" for t in spec.triggers)
+        or any(c.kind == "mode" for _p, c in _conditions(spec))
+        or any(a.kind == "set_mode" for a in spec.all_actions())
+    )
+    uses_vars = (
+        any(t.kind == "variable" for t in spec.triggers)
+        or any(c.kind == "variable" for _p, c in _conditions(spec))
+        or any(a.kind == "set_variable" for a in spec.all_actions())
+    )
+    uses_rules = any(a.kind == "run_rule" for a in spec.all_actions())
+    res = Resolved()
+    res.devices = await _load_devices(hub, _spec_device_ids(spec))
+    if uses_modes:
+        modes = (await hub.modes.list_modes())["modes"]
+        res.modes = {str(m["name"]).lower(): str(m["mode_id"]) for m in modes}
+        res.mode_names = {str(m["mode_id"]): str(m["name"]) for m in modes}
+    if uses_vars:
+        res.variables = {
+            str(v["name"]): str(v["type"]).lower() for v in await hub.variables.list_variables()
+        }
+    if uses_rules:
+        rules = await hub.rules.list_rules("rule_machine", with_status=False)
+        res.rules = {str(r["app_id"]): str(r.get("name") or "") for r in rules}
+    _check_refs(spec, res)
+    _prepare_commands(spec, res)
+    if res.sensitive:
+        require_confirm(
+            confirm,
+            "The rule would command security-sensitive devices ("
+            + ", ".join(sorted(set(res.sensitive)))
+            + ").",
+        )
+    return res
+
+
+def _check_mode(path: str, name: str, res: Resolved) -> None:
+    if name.lower() not in res.modes:
+        raise ToolError(
+            f"{path}: the hub has no mode '{name}'. Its modes: "
+            f"{', '.join(res.mode_names.values()) or 'none'}. Nothing was sent.",
+            hint="Use a mode name from hub_list_modes.",
+        )
+
+
+def _check_variable(path: str, name: str, res: Resolved, *, numeric: bool = False) -> None:
+    vtype = res.variables.get(name)
+    if vtype is None:
+        raise ToolError(
+            f"{path}: the hub has no variable '{name}'. Its variables: "
+            f"{', '.join(res.variables) or 'none'}. Nothing was sent.",
+            hint="Create it with hub_create_variable first, or use an existing name.",
+        )
+    if numeric and vtype not in NUMERIC_VARIABLES:
+        raise ToolError(
+            f"{path}: '{name}' is a {vtype} variable; Rule Machine sets a number here. Nothing "
+            "was sent.",
+            hint="Copy another variable with from_variable instead.",
+        )
+
+
+def _check_refs(spec: RuleSpec, res: Resolved) -> None:
+    for i, trig in enumerate(spec.triggers):
+        path = f"rule.triggers[{i}]"
+        if trig.test is not None:
+            _check_test(path, trig.test, res, button=trig.kind == "button")
+        for mode in trig.modes:
+            _check_mode(f"{path}.mode", mode, res)
+        if trig.variable is not None:
+            _check_variable(f"{path}.variable", trig.variable, res)
+    for path, cond in _conditions(spec):
+        if cond.test is not None:
+            _check_test(path, cond.test, res)
+        for mode in cond.modes:
+            _check_mode(f"{path}.mode", mode, res)
+        if cond.variable is not None:
+            _check_variable(f"{path}.variable", cond.variable, res)
+    for path, action in walk_actions(spec.actions, "rule.actions"):
+        for j, event in enumerate(action.events):
+            _check_test(f"{path}.wait[{j}]", event, res)
+        if action.kind == "set_mode" and action.text is not None:
+            _check_mode(f"{path}.set_mode", action.text, res)
+        if action.kind == "set_variable" and action.text is not None:
+            _check_variable(
+                f"{path}.set_variable", action.text, res, numeric=action.from_variable is None
+            )
+            if action.from_variable is not None:
+                _check_variable(f"{path}.from_variable", action.from_variable, res)
+        for rule_id in action.rule_ids:
+            if rule_id not in res.rules:
+                raise ToolError(
+                    f"{path}.run_rule: no Rule Machine rule {rule_id} on the hub. Nothing was "
+                    "sent.",
+                    code="not_found",
+                    hint="Find rule ids with hub_list_rules engine=rule_machine.",
+                )
+
+
+def _prepare_commands(spec: RuleSpec, res: Resolved) -> None:
+    for path, action in walk_actions(spec.actions, "rule.actions"):
+        if action.kind == "notify":
+            for dev_id in action.device_ids:
+                if res.devices[dev_id].command("deviceNotification") is None:
+                    raise ToolError(
+                        f"{path}: {res.label(dev_id)} cannot show notifications (it has no "
+                        "deviceNotification command). Nothing was sent.",
+                        hint="Pick a notification device (hub_list_devices "
+                        "capability=Notification).",
+                    )
+        if action.kind != "command" or action.command is None:
+            continue
+        prepared: list[PreparedCommand] = []
+        for dev_id in action.device_ids:
+            detail = res.devices[dev_id]
+            try:
+                item = prepare_command(detail, action.command, list(action.arguments))
+            except ToolError as err:
+                raise ToolError(f"{path}: {err} Nothing was sent.", hint=err.hint) from None
+            if item.sensitive:
+                res.sensitive.append(f"{item.device_label}: {item.command}")
+            prepared.append(item)
+        if len({tuple(a["value"] for a in p.args) for p in prepared}) > 1:
+            raise ToolError(
+                f"{path}: the devices took the arguments differently. Nothing was sent."
+            )
+        res.commands[path] = prepared

@@ -1,0 +1,429 @@
+"""A checked spec becomes the Rule Machine 5.1 page steps that build it, and its rule text.
+
+The pages, fields and values are the ones ``docs/rule-machine-pages.md`` lists (KP's
+live-verified notes). Order matters: the name, the triggers, the actions, then the Required
+Expression (sealing one leaves a condition context behind that would break actions added
+after it), logging, and last the pause and ``updateRule``: a rule is inert until it is
+initialised, and it is paused before that, so it never acts before it is verified.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+from typing import Any
+
+from ...errors import ToolError
+from ..apps.wizard import Click, Goto, Leave, Reveal, Seal, Step, Submit, Write
+from .check import Resolved
+from .spec import OPS, Action, Condition, DeviceTest, Duration, Expression, RuleSpec, TimePoint
+
+TRIGGERS, ACTIONS, ACT, EXPR_MAIN = "selectTriggers", "selectActions", "doActPage", "STPage"
+
+# device attribute -> Rule Machine's capability option (triggers and conditions)
+STATE_CAPABILITIES = {
+    "switch": "Switch",
+    "motion": "Motion",
+    "contact": "Contact",
+    "lock": "Lock",
+    "presence": "Presence",
+    "water": "Water",
+    "smoke": "Smoke",
+    "acceleration": "Acceleration",
+    "valve": "Valve",
+    "windowShade": "Window Shade",
+}
+NUMERIC_CAPABILITIES = {
+    "temperature": "Temperature",
+    "humidity": "Humidity",
+    "illuminance": "Illuminance",
+    "battery": "Battery",
+    "power": "Power",
+    "energy": "Energy",
+    "level": "Dimmer level",
+}
+CHANGED = "*changed*"
+SUN_OPTION = {"sunrise": "Sunrise", "sunset": "Sunset"}
+PARAM_TYPES = {"NUMBER": "number", "DECIMAL": "decimal"}
+
+
+def capability_of(test: DeviceTest, res: Resolved) -> tuple[str, str]:
+    """Rule Machine's capability option for a test, and its family (state, numeric, custom)."""
+    attr = test.attribute
+    if attr == "door":
+        caps = set(res.devices[test.device_ids[0]].summary.capabilities)
+        return ("Garage door" if "GarageDoorControl" in caps else "Door"), "state"
+    if attr in STATE_CAPABILITIES:
+        return STATE_CAPABILITIES[attr], "state"
+    if attr in NUMERIC_CAPABILITIES:
+        return NUMERIC_CAPABILITIES[attr], "numeric"
+    return "Custom Attribute", "custom"
+
+
+def hub_time(hhmm: str, zone: tzinfo | None) -> str:
+    """HH:MM as the pages' time inputs take it (``2000-01-01T22:30:00.000-0700``)."""
+    anchor = datetime(2000, 1, 1, int(hhmm[:2]), int(hhmm[3:]), tzinfo=zone)
+    offset = anchor.strftime("%z") or "+0000"
+    return f"2000-01-01T{hhmm}:00.000{offset}"
+
+
+class Compiler:
+    """Builds the steps of one spec (``zone``: the hub's time zone, for time inputs)."""
+
+    def __init__(self, spec: RuleSpec, res: Resolved, zone: tzinfo | None) -> None:
+        self.spec = spec
+        self.res = res
+        self.zone = zone
+        self.steps: list[Step] = []
+
+    def _w(self, page: str, name: str, value: Any, where: str, *, optional: bool = False) -> None:
+        self.steps.append(Write(page, name, value, where, optional))
+
+    def build(self) -> list[Step]:
+        """Every step, in order."""
+        spec = self.spec
+        self._w("mainPage", "origLabel", spec.name, "rule.name")
+        for i, trig in enumerate(spec.triggers):
+            self._trigger(trig, f"rule.triggers[{i}]")
+        self.steps.append(Submit(ACTIONS, "rule.actions"))
+        self._emit_actions(spec.actions, "rule.actions")
+        if spec.conditions is not None:
+            self._w("mainPage", "useST", True, "rule.conditions")
+            self.steps.append(Goto("mainPage", EXPR_MAIN, "rule.conditions"))
+            self._expression(spec.conditions, EXPR_MAIN, "rule.conditions")
+            self.steps.append(Leave(EXPR_MAIN, "mainPage", "rule.conditions"))
+        if spec.logging:
+            self._w("mainPage", "logging", [x.capitalize() for x in spec.logging], "rule.logging")
+        # paused before it is initialised: it never acts before it is verified
+        self.steps.append(
+            Click("mainPage", "pausRule", where="rule (built paused)", context=False, optional=True)
+        )
+        self.steps.append(Click("mainPage", "updateRule", where="rule", context=False))
+        return self.steps
+
+    # ------------------------------------------------------------------ triggers
+
+    def _open_trigger(self, cap: str, where: str) -> None:
+        self.steps.append(Click(TRIGGERS, "true", "moreCond", where))
+        self.steps.append(Reveal(TRIGGERS, r"tCapab(\d+)", "N", where))
+        self._w(TRIGGERS, "tCapab{N}", cap, where)
+
+    def _close_trigger(self, where: str) -> None:
+        self.steps.append(Click(TRIGGERS, "hasAll", where=where))
+        self._w(TRIGGERS, "isCondTrig.{N}", False, where, optional=True)
+        self.steps.append(Goto(TRIGGERS, "mainPage", where))
+
+    def _trigger(self, trig: Any, where: str) -> None:
+        if trig.kind in ("device", "button") and trig.test is not None:
+            test: DeviceTest = trig.test
+            if trig.kind == "button":
+                self._open_trigger("Button", where)
+                self._w(TRIGGERS, "tDev{N}", list(test.device_ids), where)
+                self._w(TRIGGERS, "ButtontDev{N}", trig.button, f"{where}.button")
+                self._w(TRIGGERS, "tstate{N}", trig.event, f"{where}.event")
+            else:
+                cap, family = capability_of(test, self.res)
+                self._open_trigger(cap, where)
+                self._w(TRIGGERS, "tDev{N}", list(test.device_ids), where)
+                self._test_value(
+                    test,
+                    family,
+                    where,
+                    dev="tDev{N}",
+                    attr="tCustomAttr{N}",
+                    rel="ReltDev{N}",
+                    state="tstate{N}",
+                    page=TRIGGERS,
+                )
+                if test.all:
+                    self._w(TRIGGERS, "AlltDev{N}", True, f"{where}.all")
+                if trig.stays_for is not None:
+                    d: Duration = trig.stays_for
+                    self._w(TRIGGERS, "stays{N}", True, f"{where}.stays_for")
+                    self._w(TRIGGERS, "SHours{N}", d.hours, f"{where}.stays_for")
+                    self._w(TRIGGERS, "SMins{N}", d.minutes, f"{where}.stays_for")
+                    self._w(TRIGGERS, "SSecs{N}", d.seconds, f"{where}.stays_for")
+        elif trig.kind == "time" and trig.time is not None:
+            point: TimePoint = trig.time
+            self._open_trigger("Certain Time (and optional date)", where)
+            if point.at is not None:
+                self._w(TRIGGERS, "time{N}", "A specific time", where)
+                self._w(TRIGGERS, "atTime{N}", hub_time(point.at, self.zone), f"{where}.time")
+            else:
+                option = SUN_OPTION[str(point.sun)]
+                self._w(TRIGGERS, "time{N}", option, where)
+                if point.offset_minutes:
+                    self._w(
+                        TRIGGERS,
+                        f"at{option}Offset{{N}}",
+                        point.offset_minutes,
+                        f"{where}.offset_minutes",
+                    )
+        elif trig.kind == "every" and trig.every is not None:
+            self._open_trigger("Periodic Schedule", where)
+            self.steps.append(Goto(TRIGGERS, "periodic", where, slot="n"))
+            if trig.every.minutes:
+                self._w("periodic", "whichPeriod{n}", "Minutes", where)
+                self._w("periodic", "everyNMinutesC{n}", True, where)
+                self._w("periodic", "everyNC{n}", str(trig.every.minutes), f"{where}.every")
+            else:
+                self._w("periodic", "whichPeriod{n}", "Hourly", where)
+                self._w("periodic", "everyNHoursC{n}", True, where)
+                self._w("periodic", "everyNHC{n}", trig.every.hours, f"{where}.every")
+            self.steps.append(Leave("periodic", TRIGGERS, where, params_slot="n"))
+        elif trig.kind == "mode":
+            self._open_trigger("Mode", where)
+            self._w(
+                TRIGGERS, "modesX{N}", [self.res.mode_id(m) for m in trig.modes], f"{where}.mode"
+            )
+        else:
+            self._open_trigger("Variable", where)
+            self._w(TRIGGERS, "xVar{N}", trig.variable, f"{where}.variable")
+            self._w(
+                TRIGGERS,
+                "ReltDev{N}",
+                CHANGED if trig.op == "changes" else OPS[trig.op],
+                f"{where}.op",
+            )
+            if trig.op != "changes":
+                self._w(TRIGGERS, "tstate{N}", trig.value, f"{where}.value")
+        self._close_trigger(where)
+
+    def _test_value(
+        self,
+        test: DeviceTest,
+        family: str,
+        where: str,
+        *,
+        dev: str,
+        attr: str,
+        rel: str,
+        state: str,
+        page: str,
+    ) -> None:
+        """The comparison fields after the device picker (triggers, conditions)."""
+        del dev
+        if family == "custom":
+            self._w(page, attr, test.attribute, f"{where}.attribute")
+        if family == "state":
+            if test.op not in ("eq", "changes"):
+                raise ToolError(
+                    f"{where}: Rule Machine tests '{test.attribute}' for a state; '{test.op}' "
+                    "does not apply. Nothing was sent.",
+                    hint="Use is with the state you want (e.g. is: off rather than ne on).",
+                )
+            self._w(page, state, CHANGED if test.op == "changes" else test.value, where)
+            return
+        self._w(page, rel, CHANGED if test.op == "changes" else OPS[test.op], f"{where}.op")
+        if test.op != "changes":
+            self._w(page, state, test.value, f"{where}.value")
+
+    # ------------------------------------------------------------------ actions
+
+    def _open_action(self, act_type: str, sub_type: str, where: str) -> None:
+        self.steps.append(Click(ACTIONS, "N", "doActN", where))
+        self.steps.append(Reveal(ACT, r"actType\.(\d+)", "A", where))
+        self._w(ACT, "actType.{A}", act_type, where)
+        self._w(ACT, "actSubType.{A}", sub_type, where)
+
+    def _close_action(self, where: str) -> None:
+        self.steps.append(Click(ACT, "actionDone", where=where))
+        self.steps.append(Goto(ACT, ACTIONS, where))
+
+    def _delay_modifier(self, d: Duration, cancelable: bool, where: str) -> None:
+        self._w(ACT, "delayAct.{A}", "hrs:min:sec", where)
+        self._w(ACT, "delayHor.{A}", d.hours, where)
+        self._w(ACT, "delayMin.{A}", d.minutes, where)
+        self._w(ACT, "delaySec.{A}", d.seconds, where)
+        if cancelable:
+            self._w(ACT, "cancelAct.{A}", True, f"{where}.cancelable")
+
+    def _action(self, action: Action, where: str) -> None:
+        k = action.kind
+        ids = list(action.device_ids)
+        if k == "command":
+            self._command(action, where)
+        elif k == "delay" and action.delay is not None:
+            self._open_action("delayActs", "getDelay", where)
+            self._w(ACT, "delayHour.{A}", action.delay.hours, f"{where}.delay")
+            self._w(ACT, "delayMinute.{A}", action.delay.minutes, f"{where}.delay")
+            self._w(ACT, "delaySecond.{A}", action.delay.seconds, f"{where}.delay")
+            if action.cancelable:
+                self._w(ACT, "cancelAct.{A}", True, f"{where}.cancelable")
+        elif k == "wait":
+            self._open_action("delayActs", "getWaitEvents", where)
+            for j, event in enumerate(action.events):
+                here = f"{where}.wait[{j}]"
+                cap, family = capability_of(event, self.res)
+                if family != "state" or event.op != "eq":
+                    raise ToolError(
+                        f"{here}: a wait here waits for a device state (is), such as motion "
+                        "inactive. Nothing was sent.",
+                        hint="Test a state attribute (switch, motion, contact, lock, presence, "
+                        "water...) with is.",
+                    )
+                if j:
+                    self.steps.append(Click(ACT, "anotherWait", "anotherWait", here))
+                self.steps.append(Reveal(ACT, r"tCapab-(\d+)", "E", here))
+                self._w(ACT, "tCapab-{E}", cap, here)
+                self._w(ACT, "tDev-{E}", list(event.device_ids), here)
+                self._w(ACT, "tstate-{E}", event.value, here)
+                self.steps.append(Click(ACT, "hasAll", where=here))
+            if action.timeout is not None:
+                self._delay_modifier(action.timeout, False, f"{where}.timeout")
+        elif k == "set_mode":
+            self._open_action("modeActs", "getSetMode", where)
+            self._w(ACT, "mode.{A}", self.res.mode_id(str(action.text)), f"{where}.set_mode")
+        elif k == "set_variable":
+            self._open_action("modeActs", "getSetVariable", where)
+            self._w(ACT, "xVarV.{A}", action.text, f"{where}.set_variable")
+            if action.from_variable is not None:
+                self._w(ACT, "numOp.{A}", "variable", where)
+                self._w(ACT, "xVar3.{A}", action.from_variable, f"{where}.from_variable")
+            else:
+                self._w(ACT, "numOp.{A}", "number", where)
+                self._w(ACT, "valNumber.{A}", action.value, f"{where}.value")
+        elif k == "notify":
+            self._open_action("messageActs", "getMsg", where)
+            self._w(ACT, "msg.{A}", action.text, f"{where}.notify")
+            self._w(ACT, "note.{A}", ids, where)
+        elif k == "log":
+            self._open_action("messageActs", "getLogMsg", where)
+            self._w(ACT, "logmsg.{A}", action.text, f"{where}.log")
+        elif k == "cancel_delays":
+            self._open_action("delayActs", "getCancelDelay", where)
+        elif k == "run_rule":
+            self._open_action("rulesActs", "getRuleActions", where)
+            self._w(ACT, "runRuleType.{A}", "Rule Machine", where)
+            self._w(ACT, "ruleAct.{A}", list(action.rule_ids), f"{where}.run_rule")
+        elif k == "if" and action.condition is not None:
+            self._open_action("condActs", "getIfThen", where)
+            self._expression(action.condition, ACT, f"{where}.if")
+        elif k == "repeat_while" and action.condition is not None and action.every is not None:
+            self._open_action("repeatActs", "getWhile", where)
+            self._expression(action.condition, ACT, f"{where}.repeat_while")
+            self._w(ACT, "repeatHour.{A}", action.every.hours, f"{where}.every")
+            self._w(ACT, "repeatMinute.{A}", action.every.minutes, f"{where}.every")
+            self._w(ACT, "repeatSecond.{A}", action.every.seconds, f"{where}.every")
+        self._close_action(where)
+
+    def _emit_actions(self, actions: tuple[Action, ...], path: str) -> None:
+        """Rule Machine's action list is flat: IF, its actions, ELSE, its actions, END-IF."""
+        for i, action in enumerate(actions):
+            here = f"{path}[{i}]"
+            self._action(action, here)
+            if action.kind == "if":
+                self._emit_actions(action.then, f"{here}.then")
+                if action.otherwise:
+                    self._open_action("condActs", "getElse", f"{here}.else")
+                    self._close_action(f"{here}.else")
+                    self._emit_actions(action.otherwise, f"{here}.else")
+                self._open_action("condActs", "getEndIf", f"{here} (END-IF)")
+                self._close_action(f"{here} (END-IF)")
+            elif action.kind == "repeat_while":
+                self._emit_actions(action.then, f"{here}.do")
+                self._open_action("repeatActs", "getStopRepeat", f"{here} (END-REP)")
+                self._close_action(f"{here} (END-REP)")
+
+    def _command(self, action: Action, where: str) -> None:
+        cmd = str(action.command)
+        ids = list(action.device_ids)
+        prepared = self.res.commands.get(where, [])
+        args = prepared[0].args if prepared else []
+        if cmd in ("on", "off") and not args:
+            self._open_action("switchActs", "getOnOffSwitch", where)
+            self._w(ACT, "onOffSwitch.{A}", ids, where)
+            self._w(ACT, "onOff.{A}", cmd == "on", where)
+        elif cmd == "setLevel" and len(args) in (1, 2):
+            self._open_action("dimmerActs", "getSetDimmer", where)
+            self._w(ACT, "dimA.{A}", ids, where)
+            self._w(ACT, "dimLA.{A}", args[0]["value"], f"{where}.arguments[0]")
+            if len(args) == 2:
+                self._w(ACT, "dimRA.{A}", args[1]["value"], f"{where}.arguments[1]")
+        elif cmd in ("lock", "unlock") and not args:
+            self._open_action("lockActs", "getLULock", where)
+            self._w(ACT, "lockRL.{A}", cmd == "unlock", where)
+            self._w(ACT, "lockLockUnlock.{A}", ids, where)
+        else:
+            detail = self.res.devices[ids[0]]
+            declared = detail.command(cmd)
+            capability = declared.capability if declared is not None else None
+            if not capability:
+                raise ToolError(
+                    f"{where}: {detail.summary.display_name} does not say which capability "
+                    f"'{cmd}' belongs to, which Rule Machine's custom action needs. Nothing "
+                    "was sent.",
+                    hint="Use on/off, setLevel or lock/unlock, or build this action in the hub UI.",
+                )
+            self._open_action("modeActs", "getDefinedAction", where)
+            self._w(ACT, "useLastDev.{A}", False, where)
+            self._w(ACT, "myCapab.{A}", capability, where)
+            self._w(ACT, "devices.{A}", ids, where)
+            self._w(ACT, "cCmd.{A}", cmd, f"{where}.command")
+            for j, arg in enumerate(args):
+                here = f"{where}.arguments[{j}]"
+                self.steps.append(Click(ACT, "moreParams", where=here))
+                self.steps.append(Reveal(ACT, r"cpType(\d+)\.{A}", "P", here))
+                self._w(
+                    ACT, "cpType{P}.{A}", PARAM_TYPES.get(str(arg["type"]).upper(), "string"), here
+                )
+                self._w(ACT, "cpVal{P}.{A}", arg["value"], here)
+        if action.delay is not None:
+            self._delay_modifier(action.delay, action.cancelable, f"{where}.delay")
+
+    # ------------------------------------------------------------------ expressions
+
+    def _expression(self, expr: Expression, page: str, where: str) -> None:
+        for i, cond in enumerate(expr.conditions):
+            here = f"{where}[{i}]" if len(expr.conditions) > 1 else where
+            if i:
+                self._w(page, "oper", expr.operator, here)
+            self._w(page, "cond", "a", here)
+            self.steps.append(Reveal(page, r"rCapab_(\d+)", "C", here))
+            self._condition(cond, page, here)
+            if cond.negated:
+                self._w(page, "not{C}", True, f"{here}.not")
+            self.steps.append(Click(page, "hasAll", where=here))
+        self.steps.append(Seal(page, "hasRule", where))
+
+    def _condition(self, cond: Condition, page: str, where: str) -> None:
+        if cond.kind == "device" and cond.test is not None:
+            cap, family = capability_of(cond.test, self.res)
+            self._w(page, "rCapab_{C}", cap, where)
+            self._w(page, "rDev_{C}", list(cond.test.device_ids), where)
+            self._test_value(
+                cond.test,
+                family,
+                where,
+                dev="rDev_{C}",
+                attr="rCustomAttr_{C}",
+                rel="RelrDev_{C}",
+                state="state_{C}",
+                page=page,
+            )
+        elif cond.kind == "mode":
+            self._w(page, "rCapab_{C}", "Mode", where)
+            self._w(page, "modes{C}", [self.res.mode_id(m) for m in cond.modes], f"{where}.mode")
+        elif cond.kind == "between" and cond.start is not None and cond.end is not None:
+            self._w(page, "rCapab_{C}", "Between two times", where)
+            for point, side, short in (
+                (cond.start, "starting", "start"),
+                (cond.end, "ending", "end"),
+            ):
+                here = f"{where}.between.{'from' if side == 'starting' else 'to'}"
+                if point.at is not None:
+                    self._w(page, f"{side}{{C}}", "A specific time", here)
+                    self._w(page, f"{side}A{{C}}", hub_time(point.at, self.zone), here)
+                else:
+                    option = SUN_OPTION[str(point.sun)]
+                    self._w(page, f"{side}{{C}}", option, here)
+                    self._w(page, f"{short}{option}Offset{{C}}", point.offset_minutes, here)
+        else:
+            self._w(page, "rCapab_{C}", "Variable", where)
+            self._w(page, "rVar_{C}", cond.variable, f"{where}.variable")
+            self._w(page, "RelrDev_{C}", OPS[str(cond.op)], f"{where}.op")
+            self._w(page, "state_{C}", cond.value, f"{where}.value")
+
+
+def compile_spec(spec: RuleSpec, res: Resolved, zone: tzinfo | None) -> list[Step]:
+    """The steps that build ``spec`` on a new Rule Machine rule."""
+    return Compiler(spec, res, zone).build()

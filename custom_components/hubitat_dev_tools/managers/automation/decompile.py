@@ -1,0 +1,456 @@
+"""A Rule Machine 5.1 rule's stored settings read back as a spec, where the settings allow.
+
+The settings are the ones ``docs/rule-machine-pages.md`` lists (``tCapab1``, ``actType.2``,
+``rCapab_3`` ...). What they cannot say is marked in ``undecompiled`` with the reason, and the
+spec keeps a placeholder there (``{"unknown": "..."}``), so "what does this rule do" always
+has an answer and "change it" never silently drops a part. Which condition belongs to which
+expression is not stored as a setting: it is read from the rule's state when the hub gives it
+(``expressions``), else inferred when only one expression can own them, else marked.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from .compile import CHANGED, NUMERIC_CAPABILITIES, STATE_CAPABILITIES
+from .spec import OPS
+
+_STATE_ATTR = {v: k for k, v in STATE_CAPABILITIES.items()} | {
+    "Door": "door",
+    "Garage door": "door",
+}
+_NUMERIC_ATTR = {v: k for k, v in NUMERIC_CAPABILITIES.items()}
+_OP_NAME = {v: k for k, v in OPS.items()} | {"!=": "ne", "==": "eq"}
+_NUM_RE = re.compile(r"(\d+)$")
+
+
+def _ids(value: Any, ids_for: list[Any] | None = None) -> list[str]:
+    if ids_for:
+        return [str(i) for i in ids_for]
+    if isinstance(value, list):
+        return [str(v.get("id") if isinstance(v, dict) else v) for v in value]
+    if isinstance(value, dict):
+        return [str(k) for k in value]
+    parts = (p.strip().strip("\"'") for p in str(value or "").strip("[]").split(","))
+    return [p for p in parts if p]
+
+
+def _num(value: Any) -> Any:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return int(value) if float(value).is_integer() else value
+    try:
+        number = float(str(value))
+    except ValueError:
+        return value
+    return int(number) if number.is_integer() else number
+
+
+def _hhmm(value: Any) -> str:
+    text = str(value or "")
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).strftime("%H:%M")
+    except ValueError:
+        m = re.search(r"T(\d{2}:\d{2})", text)
+        return m.group(1) if m else text
+
+
+def _bool(value: Any) -> bool:
+    return value is True or str(value).lower() == "true"
+
+
+class Decompiler:
+    """One rule's settings (name -> value, device inputs' ids in ``device_ids``)."""
+
+    def __init__(
+        self,
+        settings: dict[str, Any],
+        device_ids: dict[str, list[Any]],
+        mode_names: dict[str, str],
+        state: dict[str, Any] | None = None,
+    ) -> None:
+        self.s = settings
+        self.dev = device_ids
+        self.modes = mode_names
+        self.state = state or {}
+        self.undecompiled: list[dict[str, str]] = []
+
+    def _mark(self, part: str, why: str) -> dict[str, Any]:
+        self.undecompiled.append({"part": part, "why": why})
+        return {"unknown": why}
+
+    def _indexes(self, pattern: str) -> list[int]:
+        rx = re.compile(pattern)
+        found = {
+            int(m.group(1))
+            for k, v in self.s.items()
+            if (m := rx.fullmatch(k)) and v not in (None, "")
+        }
+        return sorted(found)
+
+    def devices(self, key: str) -> list[str]:
+        """The device ids of a device input."""
+        return _ids(self.s.get(key), self.dev.get(key))
+
+    def _device_test(
+        self, cap: str, dev_key: str, attr_key: str, rel_key: str, state_key: str
+    ) -> dict[str, Any] | None:
+        ids = self.devices(dev_key)
+        if not ids:
+            return None
+        out: dict[str, Any] = {"device_id": ids[0]} if len(ids) == 1 else {"device_ids": ids}
+        state = self.s.get(state_key)
+        if cap in _STATE_ATTR:
+            out["attribute"] = _STATE_ATTR[cap]
+            if state == CHANGED:
+                out["changes"] = True
+            else:
+                out["is"] = state
+            return out
+        if cap in _NUMERIC_ATTR:
+            out["attribute"] = _NUMERIC_ATTR[cap]
+        elif cap == "Custom Attribute":
+            out["attribute"] = self.s.get(attr_key)
+        else:
+            return None
+        rel = self.s.get(rel_key)
+        if rel == CHANGED:
+            out["changes"] = True
+        elif rel in _OP_NAME:
+            op = _OP_NAME[rel]
+            value = _num(state)
+            if op == "eq" and isinstance(value, str):
+                out["is"] = value
+            else:
+                out["op"], out["value"] = op, value
+        else:
+            out["is"] = state
+        return out
+
+    # ------------------------------------------------------------------ triggers
+
+    def triggers(self) -> list[dict[str, Any]]:
+        """Every committed trigger."""
+        out: list[dict[str, Any]] = []
+        for n in self._indexes(r"tCapab(\d+)"):
+            out.append(self._trigger(n, f"triggers[{len(out)}]"))
+        return out
+
+    def _trigger(self, n: int, part: str) -> dict[str, Any]:
+        s = self.s
+        cap = str(s.get(f"tCapab{n}"))
+        if cap == "Certain Time (and optional date)":
+            kind = s.get(f"time{n}")
+            if kind == "A specific time":
+                return {"time": _hhmm(s.get(f"atTime{n}"))}
+            if kind in ("Sunrise", "Sunset"):
+                offset = _num(s.get(f"at{kind}Offset{n}") or 0)
+                return {"sun": str(kind).lower(), "offset_minutes": offset}
+            return self._mark(part, f"time trigger '{kind}'")
+        if cap == "Periodic Schedule":
+            period = s.get(f"whichPeriod{n}") or s.get("whichPeriod1")
+            suffix = n if f"whichPeriod{n}" in s else 1
+            if period == "Minutes":
+                return {"every": {"minutes": _num(s.get(f"everyNC{suffix}"))}}
+            if period == "Hourly":
+                return {"every": {"hours": _num(s.get(f"everyNHC{suffix}"))}}
+            return self._mark(part, f"periodic schedule '{period}'")
+        if cap == "Mode":
+            ids = _ids(s.get(f"modesX{n}"))
+            return {"mode": [self.modes.get(i, i) for i in ids]}
+        if cap == "Variable":
+            rel = s.get(f"ReltDev{n}")
+            out: dict[str, Any] = {"variable": s.get(f"xVar{n}")}
+            if rel == CHANGED:
+                out["changes"] = True
+            else:
+                out["op"], out["value"] = _OP_NAME.get(str(rel), "eq"), _num(s.get(f"tstate{n}"))
+            return out
+        if cap == "Button":
+            ids = self.devices(f"tDev{n}")
+            return {
+                "button_device_id": ids[0] if ids else None,
+                "button": _num(s.get(f"ButtontDev{n}")),
+                "event": s.get(f"tstate{n}"),
+            }
+        test = self._device_test(cap, f"tDev{n}", f"tCustomAttr{n}", f"ReltDev{n}", f"tstate{n}")
+        if test is None:
+            return self._mark(part, f"trigger capability '{cap}'")
+        if _bool(s.get(f"AlltDev{n}")):
+            test["all"] = True
+        if _bool(s.get(f"stays{n}")):
+            test["stays_for"] = {
+                k: v
+                for k, v in (
+                    ("hours", _num(s.get(f"SHours{n}") or 0)),
+                    ("minutes", _num(s.get(f"SMins{n}") or 0)),
+                    ("seconds", _num(s.get(f"SSecs{n}") or 0)),
+                )
+                if v
+            }
+        return test
+
+    # ------------------------------------------------------------------ conditions
+
+    def condition(self, c: int, part: str) -> dict[str, Any]:
+        """One condition ``rCapab_<c>``."""
+        s = self.s
+        cap = str(s.get(f"rCapab_{c}"))
+        out: dict[str, Any] | None
+        if cap == "Mode":
+            out = {"mode": [self.modes.get(i, i) for i in _ids(s.get(f"modes{c}"))]}
+        elif cap == "Between two times":
+            ends: list[Any] = []
+            for side, short in (("starting", "start"), ("ending", "end")):
+                kind = s.get(f"{side}{c}")
+                if kind == "A specific time":
+                    ends.append(_hhmm(s.get(f"{side}A{c}")))
+                else:
+                    sun = str(kind or "").lower()
+                    offset = _num(s.get(f"{short}{kind}Offset{c}") or 0)
+                    ends.append({"sun": sun, "offset_minutes": offset} if offset else sun)
+            out = {"between": {"from": ends[0], "to": ends[1]}}
+        elif cap == "Variable":
+            out = {
+                "variable": s.get(f"rVar_{c}"),
+                "op": _OP_NAME.get(str(s.get(f"RelrDev_{c}")), "eq"),
+                "value": _num(s.get(f"state_{c}")),
+            }
+        else:
+            out = self._device_test(
+                cap, f"rDev_{c}", f"rCustomAttr_{c}", f"RelrDev_{c}", f"state_{c}"
+            )
+        if out is None:
+            return self._mark(part, f"condition capability '{cap}'")
+        return {"not": out} if _bool(s.get(f"not{c}")) else out
+
+    def expression(self, conds: list[int], part: str, operator: str | None) -> dict[str, Any]:
+        """Conditions joined by one operator."""
+        leaves = [self.condition(c, f"{part}[{i}]") for i, c in enumerate(conds)]
+        if len(leaves) == 1:
+            return leaves[0]
+        if operator not in ("AND", "OR"):
+            self._mark(part, "the operator joining the conditions is not in the settings")
+            return {"all": leaves}
+        return {"all" if operator == "AND" else "any": leaves}
+
+    # ------------------------------------------------------------------ actions
+
+    def action_indexes(self) -> list[int]:
+        """Action indexes in list order (the rule's state when given, else by number)."""
+        order = self.state.get("actions")
+        if isinstance(order, list) and order:
+            return [int(a) for a in order if str(a).isdigit()]
+        return self._indexes(r"actType\.(\d+)")
+
+    def leaf_action(self, a: int, part: str) -> dict[str, Any]:
+        """One action that is not a block opener or closer."""
+        s = self.s
+        sub = str(s.get(f"actSubType.{a}"))
+        out: dict[str, Any]
+        if sub == "getOnOffSwitch":
+            out = {
+                "command": "on" if _bool(s.get(f"onOff.{a}")) else "off",
+                "device_ids": self.devices(f"onOffSwitch.{a}"),
+            }
+        elif sub == "getToggleSwitch":
+            out = {"command": "toggle", "device_ids": self.devices(f"toggleSwitch.{a}")}
+        elif sub == "getSetDimmer":
+            out = {
+                "command": "setLevel",
+                "device_ids": self.devices(f"dimA.{a}"),
+                "arguments": [_num(s.get(f"dimLA.{a}"))],
+            }
+        elif sub == "getLULock":
+            out = {
+                "command": "unlock" if _bool(s.get(f"lockRL.{a}")) else "lock",
+                "device_ids": self.devices(f"lockLockUnlock.{a}"),
+            }
+        elif sub == "getDefinedAction":
+            params = sorted(
+                int(m.group(1)) for k in s if (m := re.fullmatch(rf"cpVal(\d+)\.{a}", k))
+            )
+            out = {"command": s.get(f"cCmd.{a}"), "device_ids": self.devices(f"devices.{a}")}
+            if params:
+                out["arguments"] = [
+                    _num(s.get(f"cpVal{p}.{a}"))
+                    if s.get(f"cpType{p}.{a}") != "string"
+                    else s.get(f"cpVal{p}.{a}")
+                    for p in params
+                ]
+        elif sub == "getDelay":
+            out = {
+                "delay": {
+                    k: v
+                    for k, v in (
+                        ("hours", _num(s.get(f"delayHour.{a}") or 0)),
+                        ("minutes", _num(s.get(f"delayMinute.{a}") or 0)),
+                        ("seconds", _num(s.get(f"delaySecond.{a}") or 0)),
+                    )
+                    if v
+                }
+            }
+            if _bool(s.get(f"cancelAct.{a}")):
+                out["cancelable"] = True
+            return out
+        elif sub == "getWaitEvents":
+            events = []
+            for e in self._indexes(r"tCapab-(\d+)"):
+                test = self._device_test(
+                    str(s.get(f"tCapab-{e}")), f"tDev-{e}", "", "", f"tstate-{e}"
+                )
+                events.append(test or self._mark(f"{part}.wait", "a wait event"))
+            out = {"wait": events}
+            timeout = self._modifier(a)
+            if timeout is not None:
+                out["timeout"] = timeout
+            return out
+        elif sub == "getSetMode":
+            mode = str(s.get(f"mode.{a}"))
+            out = {"set_mode": self.modes.get(mode, mode)}
+        elif sub == "getSetVariable":
+            out = {"set_variable": s.get(f"xVarV.{a}")}
+            if s.get(f"numOp.{a}") == "variable":
+                out["from_variable"] = s.get(f"xVar3.{a}")
+            else:
+                out["value"] = _num(s.get(f"valNumber.{a}"))
+        elif sub == "getMsg":
+            out = {"notify": s.get(f"msg.{a}"), "device_ids": self.devices(f"note.{a}")}
+        elif sub == "getLogMsg":
+            out = {"log": s.get(f"logmsg.{a}")}
+        elif sub == "getCancelDelay":
+            out = {"cancel_delays": True}
+        elif sub == "getRuleActions":
+            out = {"run_rule": _ids(s.get(f"ruleAct.{a}"))}
+        else:
+            return self._mark(part, f"Rule Machine action '{s.get(f'actType.{a}')}/{sub}'")
+        delay = self._modifier(a)
+        if delay is not None and "command" in out:
+            out["delay"] = delay
+            if _bool(s.get(f"cancelAct.{a}")):
+                out["cancelable"] = True
+        elif delay is not None:
+            self._mark(part, "a delay on an action that is not a device command")
+        return out
+
+    def _modifier(self, a: int) -> dict[str, Any] | None:
+        s = self.s
+        if s.get(f"delayAct.{a}") != "hrs:min:sec":
+            return None
+        return {
+            k: v
+            for k, v in (
+                ("hours", _num(s.get(f"delayHor.{a}") or 0)),
+                ("minutes", _num(s.get(f"delayMin.{a}") or 0)),
+                ("seconds", _num(s.get(f"delaySec.{a}") or 0)),
+            )
+            if v
+        }
+
+    # ------------------------------------------------------------------ the whole rule
+
+    def _tokens(self, value: Any) -> tuple[list[int], str | None] | None:
+        """``[1, "AND", 2]`` as condition indexes and their one operator."""
+        if not isinstance(value, list):
+            return None
+        conds = [int(t) for t in value if isinstance(t, int) or str(t).isdigit()]
+        ops = {str(t).upper() for t in value if isinstance(t, str) and not t.isdigit()}
+        return conds, (ops.pop() if len(ops) == 1 else None if ops else "AND")
+
+    def _owners(self, order: list[int]) -> dict[str, tuple[list[int], str | None] | None]:
+        """Which conditions each expression owns: ``required`` and ``action:<a>``."""
+        s = self.s
+        owners = [
+            f"action:{a}"
+            for a in order
+            if s.get(f"actSubType.{a}") in ("getIfThen", "getElseIf", "getWhile")
+        ]
+        if _bool(s.get("useST")):
+            owners.insert(0, "required")
+        known: dict[str, tuple[list[int], str | None] | None] = {}
+        req = self._tokens(self.state.get("required"))
+        if req is not None:
+            known["required"] = req
+        by_action = self.state.get("action_expressions")
+        if isinstance(by_action, dict):
+            for key, tokens in by_action.items():
+                known[f"action:{key}"] = self._tokens(tokens)
+        if all(o in known for o in owners):
+            return {o: known[o] for o in owners}
+        conds = self._indexes(r"rCapab_(\d+)")
+        operator = s.get("oper") if isinstance(s.get("oper"), str) else None
+        if len(owners) == 1:
+            return {owners[0]: (conds, operator if len(conds) > 1 else "AND")}
+        return {o: known.get(o) for o in owners}
+
+    def _expr_for(self, owner: str, owned: dict[str, Any], part: str) -> dict[str, Any]:
+        got = owned.get(owner)
+        if not got or not got[0]:
+            return self._mark(part, "which conditions this expression holds is not in the settings")
+        return self.expression(got[0], part, got[1])
+
+    def actions(self, owned: dict[str, Any]) -> list[dict[str, Any]]:
+        """The action list, IF/ELSE/END-IF and Repeat blocks nested again."""
+        top: list[dict[str, Any]] = []
+        stack: list[tuple[list[dict[str, Any]], dict[str, Any] | None]] = [(top, None)]
+        for a in self.action_indexes():
+            current, block = stack[-1]
+            part = f"actions[{len(current)}]"
+            sub = str(self.s.get(f"actSubType.{a}"))
+            if sub == "getIfThen":
+                node: dict[str, Any] = {
+                    "if": self._expr_for(f"action:{a}", owned, f"{part}.if"),
+                    "then": [],
+                }
+                current.append(node)
+                stack.append((node["then"], node))
+            elif sub == "getElse" and block is not None and "if" in block:
+                block["else"] = []
+                stack[-1] = (block["else"], block)
+            elif sub in ("getEndIf", "getStopRepeat") and len(stack) > 1:
+                stack.pop()
+            elif sub == "getWhile":
+                node = {
+                    "repeat_while": self._expr_for(f"action:{a}", owned, f"{part}.repeat_while"),
+                    "every": {
+                        k: v
+                        for k, v in (
+                            ("hours", _num(self.s.get(f"repeatHour.{a}") or 0)),
+                            ("minutes", _num(self.s.get(f"repeatMinute.{a}") or 0)),
+                            ("seconds", _num(self.s.get(f"repeatSecond.{a}") or 0)),
+                        )
+                        if v
+                    },
+                    "do": [],
+                }
+                current.append(node)
+                stack.append((node["do"], node))
+            else:
+                current.append(self.leaf_action(a, part))
+        if len(stack) > 1:
+            self._mark("actions", "a block (IF or Repeat) is not closed")
+        return top
+
+    def spec(self, name: str) -> dict[str, Any]:
+        """The rule as a spec (``undecompiled`` says what could not be read)."""
+        order = self.action_indexes()
+        owned = self._owners(order)
+        out: dict[str, Any] = {
+            "name": self.s.get("origLabel") or name,
+            "triggers": self.triggers(),
+            "actions": self.actions(owned),
+        }
+        if "required" in owned:
+            out["conditions"] = self._expr_for("required", owned, "conditions")
+        logging = self.s.get("logging")
+        if isinstance(logging, str) and logging.startswith("["):
+            import json
+
+            try:
+                logging = json.loads(logging)
+            except ValueError:
+                logging = None
+        if isinstance(logging, list) and logging:
+            out["logging"] = [str(x).lower() for x in logging]
+        return out

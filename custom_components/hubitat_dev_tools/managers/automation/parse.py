@@ -1,0 +1,530 @@
+"""Reading an automation spec: its shape, with errors that name the wrong part.
+
+No hub request here: every error says which part of the spec is wrong
+(``rule.actions[2].delay.minutes``) and how to fix it. What the hub must confirm is
+:mod:`.check`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...errors import ToolError
+from .spec import (
+    ACTION_KINDS,
+    BUTTON_EVENTS,
+    CONDITION_KINDS,
+    LOGGING,
+    MINUTE_STEPS,
+    NOT_EXPRESSIBLE,
+    OPS,
+    SUN,
+    TRIGGER_KINDS,
+    Action,
+    Condition,
+    DeviceTest,
+    Duration,
+    Expression,
+    RuleSpec,
+    TimePoint,
+    Trigger,
+)
+
+_HHMM_RE = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
+_ID_RE = re.compile(r"^\d{1,12}$")
+MAX_ITEMS = 50
+MAX_DEPTH = 4
+
+
+def _fail(path: str, problem: str, fix: str) -> ToolError:
+    return ToolError(f"{path}: {problem}. Nothing was sent.", hint=fix)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _obj(value: Any, path: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _fail(path, f"must be an object, got {type(value).__name__}", "See the spec format.")
+    return value
+
+
+def _list(value: Any, path: str, *, minimum: int = 0) -> list[Any]:
+    if not isinstance(value, list):
+        raise _fail(path, "must be a list", "Wrap the item(s) in [ ].")
+    if len(value) < minimum:
+        raise _fail(path, f"needs at least {minimum} item(s)", "Add one.")
+    if len(value) > MAX_ITEMS:
+        raise _fail(path, f"has {len(value)} items; the limit is {MAX_ITEMS}", "Split the rule.")
+    return value
+
+
+def _text(value: Any, path: str, *, limit: int = 200) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(path, "must be non-empty text", "Give a name or text.")
+    if len(value) > limit:
+        raise _fail(path, f"is longer than {limit} characters", "Shorten it.")
+    return value.strip()
+
+
+def _int(value: Any, path: str, *, low: int, high: int) -> int:
+    if isinstance(value, str) and re.fullmatch(r"-?\d{1,6}", value.strip()):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _fail(path, f"must be a whole number from {low} to {high}, got {value!r}", "Fix it.")
+    return int(value)
+
+
+def _bool(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(path, f"must be true or false, got {value!r}", "Use true or false.")
+    return value
+
+
+def _device_id(value: Any, path: str) -> str:
+    text = (
+        str(value).strip() if isinstance(value, int | str) and not isinstance(value, bool) else ""
+    )
+    if not _ID_RE.match(text):
+        raise _fail(
+            path, f"must be a numeric device id, got {value!r}", "Find ids with hub_list_devices."
+        )
+    return text
+
+
+def _device_ids(obj: dict[str, Any], path: str) -> tuple[str, ...]:
+    if "device_id" in obj and "device_ids" in obj:
+        raise _fail(path, "give device_id or device_ids, not both", "Keep one.")
+    if "device_id" in obj:
+        return (_device_id(obj["device_id"], f"{path}.device_id"),)
+    if "device_ids" in obj:
+        items = _list(obj["device_ids"], f"{path}.device_ids", minimum=1)
+        ids = [_device_id(v, f"{path}.device_ids[{i}]") for i, v in enumerate(items)]
+        return tuple(dict.fromkeys(ids))
+    raise _fail(path, "names no device", "Add device_id (or device_ids).")
+
+
+def _unknown(obj: dict[str, Any], allowed: set[str], path: str) -> None:
+    extra = sorted(set(obj) - allowed)
+    if extra:
+        raise _fail(
+            path,
+            f"unknown key(s) {', '.join(extra)}",
+            f"Allowed here: {', '.join(sorted(allowed))}.",
+        )
+
+
+def duration(value: Any, path: str, *, minimum: int = 0) -> Duration:
+    """``{"hours", "minutes", "seconds"}`` (a bare number: minutes)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = {"minutes": value}
+    obj = _obj(value, path)
+    _unknown(obj, {"hours", "minutes", "seconds"}, path)
+    d = Duration(
+        hours=_int(obj.get("hours", 0), f"{path}.hours", low=0, high=720),
+        minutes=_int(obj.get("minutes", 0), f"{path}.minutes", low=0, high=59 * 24 * 60),
+        seconds=_int(obj.get("seconds", 0), f"{path}.seconds", low=0, high=86400),
+    )
+    if d.total < minimum:
+        raise _fail(path, f"must be at least {minimum} second(s)", "Give a longer time.")
+    return d
+
+
+def _op_value(obj: dict[str, Any], path: str) -> tuple[str, Any]:
+    if "is" in obj:
+        if "op" in obj or "value" in obj or obj.get("changes"):
+            raise _fail(path, "give is, or op with value, or changes, only one", "Keep one.")
+        value = obj["is"]
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            raise _fail(f"{path}.is", "must be a state such as 'on' or 'active'", "Fix it.")
+        return "eq", value
+    if obj.get("changes") is True:
+        return "changes", None
+    if "op" in obj:
+        op = obj["op"]
+        if op not in OPS:
+            raise _fail(f"{path}.op", f"unknown comparator {op!r}", f"Use one of {', '.join(OPS)}.")
+        if "value" not in obj:
+            raise _fail(path, "op needs a value", "Add value.")
+        value = obj["value"]
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            raise _fail(f"{path}.value", "must be a number or text", "Fix it.")
+        if op not in ("eq", "ne") and not isinstance(value, int | float):
+            raise _fail(f"{path}.value", f"{op} compares numbers", "Give a number.")
+        return op, value
+    raise _fail(path, "says nothing to test", "Add is (a state), op with value, or changes: true.")
+
+
+def _device_test(obj: dict[str, Any], path: str, *, allow_all: bool) -> DeviceTest:
+    op, value = _op_value(obj, path)
+    ids = _device_ids(obj, path)
+    all_of = _bool(obj.get("all", False), f"{path}.all") if allow_all else False
+    if all_of and op == "changes":
+        raise _fail(f"{path}.all", "cannot be combined with changes", "Drop all.")
+    return DeviceTest(
+        ids, _text(obj.get("attribute"), f"{path}.attribute", limit=60), op, value, all_of
+    )
+
+
+def _time_point(value: Any, path: str) -> TimePoint:
+    if isinstance(value, str):
+        if value in SUN:
+            return TimePoint(sun=value)
+        if _HHMM_RE.match(value):
+            return TimePoint(at=value)
+        raise _fail(path, f"must be HH:MM (24 h), sunrise or sunset, got {value!r}", "Fix it.")
+    obj = _obj(value, path)
+    _unknown(obj, {"sun", "offset_minutes"}, path)
+    if obj.get("sun") not in SUN:
+        raise _fail(f"{path}.sun", "must be sunrise or sunset", "Fix it.")
+    offset = _int(obj.get("offset_minutes", 0), f"{path}.offset_minutes", low=-720, high=720)
+    return TimePoint(sun=str(obj["sun"]), offset_minutes=offset)
+
+
+def _modes(value: Any, path: str) -> tuple[str, ...]:
+    items = [value] if isinstance(value, str) else _list(value, path, minimum=1)
+    return tuple(_text(m, f"{path}[{i}]", limit=60) for i, m in enumerate(items))
+
+
+def _refuse_inexpressible(obj: dict[str, Any], path: str, kinds: tuple[str, ...]) -> None:
+    for key, why in NOT_EXPRESSIBLE.items():
+        if key in obj:
+            raise ToolError(
+                f"{path}: Rule Machine authoring here cannot express {why}. Nothing was sent.",
+                code="not_supported",
+                hint="What this spec can express here: " + "; ".join(kinds) + ".",
+            )
+
+
+def parse_trigger(value: Any, path: str) -> Trigger:
+    """One trigger of the spec."""
+    obj = _obj(value, path)
+    _refuse_inexpressible(obj, path, TRIGGER_KINDS)
+    if "time" in obj:
+        _unknown(obj, {"time"}, path)
+        point = _time_point(obj["time"], f"{path}.time")
+        if point.at is None:
+            raise _fail(f"{path}.time", "must be HH:MM", 'For the sun use {"sun": "sunset"}.')
+        return Trigger("time", time=point)
+    if "sun" in obj:
+        _unknown(obj, {"sun", "offset_minutes"}, path)
+        return Trigger("time", time=_time_point(obj, path))
+    if "every" in obj:
+        _unknown(obj, {"every"}, path)
+        every = duration(obj["every"], f"{path}.every", minimum=60)
+        if every.seconds or (every.hours and every.minutes):
+            raise _fail(f"{path}.every", "must be whole minutes or whole hours", "Fix it.")
+        if every.minutes and every.minutes not in MINUTE_STEPS:
+            raise _fail(
+                f"{path}.every.minutes",
+                f"Rule Machine repeats every {', '.join(map(str, MINUTE_STEPS))} minutes only",
+                "Pick one of those, or whole hours.",
+            )
+        return Trigger("every", every=every)
+    if "mode" in obj:
+        _unknown(obj, {"mode"}, path)
+        return Trigger("mode", modes=_modes(obj["mode"], f"{path}.mode"))
+    if "variable" in obj:
+        _unknown(obj, {"variable", "op", "value", "is", "changes"}, path)
+        op, val = _op_value(obj, path)
+        return Trigger(
+            "variable",
+            variable=_text(obj["variable"], f"{path}.variable", limit=60),
+            op=op,
+            value=val,
+        )
+    if "button_device_id" in obj:
+        _unknown(obj, {"button_device_id", "button", "event"}, path)
+        event = obj.get("event", "pushed")
+        if event not in BUTTON_EVENTS:
+            raise _fail(f"{path}.event", f"must be one of {', '.join(BUTTON_EVENTS)}", "Fix it.")
+        dev = _device_id(obj["button_device_id"], f"{path}.button_device_id")
+        return Trigger(
+            "button",
+            test=DeviceTest((dev,), str(event), "eq", None),
+            button=_int(obj.get("button", 1), f"{path}.button", low=1, high=100),
+            event=str(event),
+        )
+    if "device_id" in obj or "device_ids" in obj:
+        _unknown(
+            obj,
+            {
+                "device_id",
+                "device_ids",
+                "attribute",
+                "is",
+                "op",
+                "value",
+                "changes",
+                "all",
+                "stays_for",
+            },
+            path,
+        )
+        test = _device_test(obj, path, allow_all=True)
+        stays = None
+        if "stays_for" in obj:
+            if test.op == "changes":
+                raise _fail(f"{path}.stays_for", "cannot follow a change", "Test a state.")
+            stays = duration(obj["stays_for"], f"{path}.stays_for", minimum=1)
+        return Trigger("device", test=test, stays_for=stays)
+    raise ToolError(
+        f"{path}: not a trigger this spec knows. Nothing was sent.",
+        hint="Triggers: " + "; ".join(TRIGGER_KINDS) + ".",
+    )
+
+
+def parse_condition(value: Any, path: str, *, negated: bool = False) -> Condition:
+    """One leaf condition (``not`` allowed once)."""
+    obj = _obj(value, path)
+    _refuse_inexpressible(obj, path, CONDITION_KINDS)
+    if "not" in obj:
+        _unknown(obj, {"not"}, path)
+        if negated:
+            raise _fail(f"{path}.not", "not inside not", "Drop both.")
+        return parse_condition(obj["not"], f"{path}.not", negated=True)
+    if "all" in obj or "any" in obj:
+        raise _fail(
+            path,
+            "groups inside groups are not supported (Rule Machine's pages are "
+            "written as one AND/OR chain here)",
+            "Flatten the expression, or split the rule.",
+        )
+    if "mode" in obj:
+        _unknown(obj, {"mode"}, path)
+        return Condition("mode", modes=_modes(obj["mode"], f"{path}.mode"), negated=negated)
+    if "between" in obj:
+        _unknown(obj, {"between"}, path)
+        span = _obj(obj["between"], f"{path}.between")
+        _unknown(span, {"from", "to"}, f"{path}.between")
+        return Condition(
+            "between",
+            start=_time_point(span.get("from"), f"{path}.between.from"),
+            end=_time_point(span.get("to"), f"{path}.between.to"),
+            negated=negated,
+        )
+    if "variable" in obj:
+        _unknown(obj, {"variable", "op", "value", "is"}, path)
+        op, val = _op_value(obj, path)
+        if op == "changes":
+            raise _fail(path, "a condition tests a value, not a change", "Use op and value.")
+        return Condition(
+            "variable",
+            variable=_text(obj["variable"], f"{path}.variable", limit=60),
+            op=op,
+            value=val,
+            negated=negated,
+        )
+    if "device_id" in obj or "device_ids" in obj:
+        _unknown(obj, {"device_id", "device_ids", "attribute", "is", "op", "value"}, path)
+        test = _device_test(obj, path, allow_all=False)
+        if test.op == "changes":
+            raise _fail(path, "a condition tests a state, not a change", "Use is or op/value.")
+        return Condition("device", test=test, negated=negated)
+    raise ToolError(
+        f"{path}: not a condition this spec knows. Nothing was sent.",
+        hint="Conditions: " + "; ".join(CONDITION_KINDS) + ".",
+    )
+
+
+def parse_expression(value: Any, path: str) -> Expression:
+    """A condition, or ``{"all": [...]}`` / ``{"any": [...]}`` of leaf conditions."""
+    obj = _obj(value, path)
+    for key, operator in (("all", "AND"), ("any", "OR")):
+        if key in obj:
+            _unknown(obj, {key}, path)
+            items = _list(obj[key], f"{path}.{key}", minimum=1)
+            conds = tuple(parse_condition(c, f"{path}.{key}[{i}]") for i, c in enumerate(items))
+            return Expression(conds, operator if len(conds) > 1 else "AND")
+    return Expression((parse_condition(obj, path),))
+
+
+_ACTION_KEYS = (
+    "command",
+    "delay",
+    "wait",
+    "set_mode",
+    "set_variable",
+    "notify",
+    "log",
+    "if",
+    "repeat_while",
+    "cancel_delays",
+    "run_rule",
+)
+
+
+def parse_actions(value: Any, path: str, depth: int = 0) -> tuple[Action, ...]:
+    """A list of actions."""
+    items = _list(value, path, minimum=1)
+    return tuple(parse_action(a, f"{path}[{i}]", depth) for i, a in enumerate(items))
+
+
+def parse_action(value: Any, path: str, depth: int = 0) -> Action:
+    """One action of the spec."""
+    obj = _obj(value, path)
+    kinds = [k for k in _ACTION_KEYS if k in obj]
+    if "command" in kinds:
+        kinds = ["command"]  # delay is its modifier there
+    if len(kinds) != 1:
+        raise ToolError(
+            f"{path}: {'is not an action' if not kinds else 'names several actions'} "
+            f"({', '.join(kinds) or 'none'}). Nothing was sent.",
+            hint="Actions: " + "; ".join(ACTION_KINDS) + ".",
+        )
+    kind = kinds[0]
+    if kind == "command":
+        _unknown(
+            obj, {"command", "device_id", "device_ids", "arguments", "delay", "cancelable"}, path
+        )
+        args = obj.get("arguments", [])
+        args_list = _list(args, f"{path}.arguments")
+        if len(args_list) > 5:
+            raise _fail(f"{path}.arguments", "at most 5 arguments", "Drop some.")
+        delay = duration(obj["delay"], f"{path}.delay", minimum=1) if "delay" in obj else None
+        cancelable = _bool(obj.get("cancelable", False), f"{path}.cancelable")
+        if cancelable and delay is None:
+            raise _fail(
+                f"{path}.cancelable",
+                "only a delayed command can be cancelable",
+                "Add delay, or drop cancelable.",
+            )
+        return Action(
+            "command",
+            device_ids=_device_ids(obj, path),
+            command=_text(obj["command"], f"{path}.command", limit=60),
+            arguments=tuple(args_list),
+            delay=delay,
+            cancelable=cancelable,
+        )
+    if kind == "delay":
+        _unknown(obj, {"delay", "cancelable"}, path)
+        return Action(
+            "delay",
+            delay=duration(obj["delay"], f"{path}.delay", minimum=1),
+            cancelable=_bool(obj.get("cancelable", False), f"{path}.cancelable"),
+        )
+    if kind == "wait":
+        _unknown(obj, {"wait", "timeout"}, path)
+        items = _list(obj["wait"], f"{path}.wait", minimum=1)
+        events = tuple(
+            _device_test(_obj(e, f"{path}.wait[{i}]"), f"{path}.wait[{i}]", allow_all=False)
+            for i, e in enumerate(items)
+        )
+        timeout = (
+            duration(obj["timeout"], f"{path}.timeout", minimum=1) if "timeout" in obj else None
+        )
+        return Action("wait", events=events, timeout=timeout)
+    if kind == "set_mode":
+        _unknown(obj, {"set_mode"}, path)
+        return Action("set_mode", text=_text(obj["set_mode"], f"{path}.set_mode", limit=60))
+    if kind == "set_variable":
+        _unknown(obj, {"set_variable", "value", "from_variable"}, path)
+        if ("value" in obj) == ("from_variable" in obj):
+            raise _fail(path, "give value or from_variable (one)", "Keep one.")
+        if "value" in obj:
+            val = obj["value"]
+            if isinstance(val, bool) or not isinstance(val, int | float):
+                raise _fail(
+                    f"{path}.value",
+                    "Rule Machine sets a variable to a number here",
+                    "Give a number, or copy another variable with from_variable.",
+                )
+        return Action(
+            "set_variable",
+            text=_text(obj["set_variable"], f"{path}.set_variable", limit=60),
+            value=obj.get("value"),
+            from_variable=_text(obj["from_variable"], f"{path}.from_variable", limit=60)
+            if "from_variable" in obj
+            else None,
+        )
+    if kind == "notify":
+        _unknown(obj, {"notify", "device_id", "device_ids"}, path)
+        return Action(
+            "notify",
+            text=_text(obj["notify"], f"{path}.notify", limit=500),
+            device_ids=_device_ids(obj, path),
+        )
+    if kind == "log":
+        _unknown(obj, {"log"}, path)
+        return Action("log", text=_text(obj["log"], f"{path}.log", limit=500))
+    if kind == "cancel_delays":
+        _unknown(obj, {"cancel_delays"}, path)
+        return Action("cancel_delays")
+    if kind == "run_rule":
+        _unknown(obj, {"run_rule"}, path)
+        raw = obj["run_rule"]
+        items = (
+            [raw]
+            if isinstance(raw, str | int) and not isinstance(raw, bool)
+            else _list(raw, f"{path}.run_rule", minimum=1)
+        )
+        ids = []
+        for i, v in enumerate(items):
+            text = str(v).strip()
+            if not _ID_RE.match(text):
+                raise _fail(
+                    f"{path}.run_rule[{i}]",
+                    "must be a rule app id",
+                    "Find ids with hub_list_rules.",
+                )
+            ids.append(text)
+        return Action("run_rule", rule_ids=tuple(ids))
+    if depth >= MAX_DEPTH:
+        raise _fail(path, f"nests deeper than {MAX_DEPTH} levels", "Flatten it.")
+    if kind == "if":
+        _unknown(obj, {"if", "then", "else"}, path)
+        return Action(
+            "if",
+            condition=parse_expression(obj["if"], f"{path}.if"),
+            then=parse_actions(obj.get("then"), f"{path}.then", depth + 1),
+            otherwise=parse_actions(obj["else"], f"{path}.else", depth + 1)
+            if "else" in obj
+            else (),
+        )
+    _unknown(obj, {"repeat_while", "every", "do"}, path)
+    return Action(
+        "repeat_while",
+        condition=parse_expression(obj["repeat_while"], f"{path}.repeat_while"),
+        every=duration(obj.get("every"), f"{path}.every", minimum=1),
+        then=parse_actions(obj.get("do"), f"{path}.do", depth + 1),
+    )
+
+
+SPEC_KEYS = {"name", "triggers", "conditions", "actions", "paused", "enabled", "logging"}
+
+
+def parse_spec(value: Any, path: str = "rule") -> RuleSpec:
+    """The whole spec; raises a :class:`ToolError` naming the first wrong part."""
+    obj = _obj(value, path)
+    _unknown(obj, SPEC_KEYS, path)
+    triggers = tuple(
+        parse_trigger(t, f"{path}.triggers[{i}]")
+        for i, t in enumerate(_list(obj.get("triggers", []), f"{path}.triggers"))
+    )
+    actions = parse_actions(obj.get("actions"), f"{path}.actions")
+    logging = obj.get("logging", [])
+    for i, item in enumerate(_list(logging, f"{path}.logging")):
+        if item not in LOGGING:
+            raise _fail(f"{path}.logging[{i}]", f"must be one of {', '.join(LOGGING)}", "Fix it.")
+    spec = RuleSpec(
+        name=_text(obj.get("name"), f"{path}.name", limit=100),
+        triggers=triggers,
+        actions=actions,
+        conditions=parse_expression(obj["conditions"], f"{path}.conditions")
+        if "conditions" in obj
+        else None,
+        paused=_bool(obj.get("paused", False), f"{path}.paused"),
+        enabled=_bool(obj.get("enabled", True), f"{path}.enabled"),
+        logging=tuple(dict.fromkeys(logging)),
+    )
+    waits = [a for a in spec.all_actions() if a.kind == "wait"]
+    if len(waits) > 1:
+        raise _fail(
+            f"{path}.actions",
+            "has more than one wait; Rule Machine keeps one Wait for "
+            "Events per rule (a second one would overwrite the first)",
+            "Put all the events in one wait, or split the rule.",
+        )
+    return spec

@@ -1,0 +1,199 @@
+"""The automation spec as a JSON Schema (draft 2020-12).
+
+:mod:`.parse` is what decides (its errors name the wrong part); this schema describes the same
+shape for clients and people, and a test keeps the two in agreement. The guide serves it
+(``hub_get_tool_guide section=rule_spec``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .spec import BUTTON_EVENTS, LOGGING, MINUTE_STEPS, OPS
+
+_ID: dict[str, Any] = {"type": ["string", "integer"], "pattern": r"^\d{1,12}$"}
+_IDS: dict[str, Any] = {"type": "array", "items": _ID, "minItems": 1, "maxItems": 50}
+_OP: dict[str, Any] = {"enum": list(OPS)}
+_VALUE: dict[str, Any] = {"type": ["string", "number"]}
+_DURATION: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "hours": {"type": "integer", "minimum": 0},
+        "minutes": {"type": "integer", "minimum": 0},
+        "seconds": {"type": "integer", "minimum": 0},
+    },
+    "additionalProperties": False,
+}
+_HHMM: dict[str, Any] = {"type": "string", "pattern": r"^([01]\d|2[0-3]):[0-5]\d$"}
+_SUN: dict[str, Any] = {"enum": ["sunrise", "sunset"]}
+_POINT: dict[str, Any] = {
+    "oneOf": [
+        _HHMM,
+        _SUN,
+        {
+            "type": "object",
+            "properties": {"sun": _SUN, "offset_minutes": {"type": "integer"}},
+            "required": ["sun"],
+            "additionalProperties": False,
+        },
+    ]
+}
+
+
+def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": props,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def _device_test(extra: dict[str, Any]) -> dict[str, Any]:
+    props = {
+        "device_id": _ID,
+        "device_ids": _IDS,
+        "attribute": {"type": "string", "minLength": 1},
+        "is": _VALUE,
+        "op": _OP,
+        "value": _VALUE,
+        **extra,
+    }
+    schema = _obj(props, ["attribute"])
+    schema["oneOf"] = [{"required": ["device_id"]}, {"required": ["device_ids"]}]
+    return schema
+
+
+_CONDITION_LEAF: dict[str, Any] = {
+    "oneOf": [
+        _device_test({}),
+        _obj({"mode": {"type": "array", "items": {"type": "string"}, "minItems": 1}}, ["mode"]),
+        _obj({"between": _obj({"from": _POINT, "to": _POINT}, ["from", "to"])}, ["between"]),
+        _obj(
+            {"variable": {"type": "string"}, "op": _OP, "value": _VALUE, "is": _VALUE}, ["variable"]
+        ),
+    ]
+}
+_CONDITION: dict[str, Any] = {"oneOf": [_CONDITION_LEAF, _obj({"not": _CONDITION_LEAF}, ["not"])]}
+_EXPRESSION: dict[str, Any] = {
+    "oneOf": [
+        _CONDITION,
+        _obj({"all": {"type": "array", "items": _CONDITION, "minItems": 1}}, ["all"]),
+        _obj({"any": {"type": "array", "items": _CONDITION, "minItems": 1}}, ["any"]),
+    ]
+}
+
+TRIGGER: dict[str, Any] = {
+    "oneOf": [
+        _device_test(
+            {"changes": {"const": True}, "all": {"type": "boolean"}, "stays_for": _DURATION}
+        ),
+        _obj(
+            {
+                "button_device_id": _ID,
+                "button": {"type": "integer", "minimum": 1},
+                "event": {"enum": list(BUTTON_EVENTS)},
+            },
+            ["button_device_id"],
+        ),
+        _obj({"time": _HHMM}, ["time"]),
+        _obj(
+            {"sun": _SUN, "offset_minutes": {"type": "integer", "minimum": -720, "maximum": 720}},
+            ["sun"],
+        ),
+        _obj(
+            {
+                "every": _obj(
+                    {
+                        "minutes": {"enum": list(MINUTE_STEPS)},
+                        "hours": {"type": "integer", "minimum": 1},
+                    },
+                    [],
+                )
+            },
+            ["every"],
+        ),
+        _obj({"mode": {"type": "array", "items": {"type": "string"}, "minItems": 1}}, ["mode"]),
+        _obj(
+            {
+                "variable": {"type": "string"},
+                "op": _OP,
+                "value": _VALUE,
+                "is": _VALUE,
+                "changes": {"const": True},
+            },
+            ["variable"],
+        ),
+    ]
+}
+
+ACTION: dict[str, Any] = {
+    "oneOf": [
+        _obj(
+            {
+                "command": {"type": "string"},
+                "device_id": _ID,
+                "device_ids": _IDS,
+                "arguments": {"type": "array", "maxItems": 5},
+                "delay": _DURATION,
+                "cancelable": {"type": "boolean"},
+            },
+            ["command"],
+        ),
+        _obj({"delay": _DURATION, "cancelable": {"type": "boolean"}}, ["delay"]),
+        _obj(
+            {
+                "wait": {"type": "array", "items": _device_test({}), "minItems": 1},
+                "timeout": _DURATION,
+            },
+            ["wait"],
+        ),
+        _obj({"set_mode": {"type": "string"}}, ["set_mode"]),
+        _obj(
+            {
+                "set_variable": {"type": "string"},
+                "value": {"type": "number"},
+                "from_variable": {"type": "string"},
+            },
+            ["set_variable"],
+        ),
+        _obj({"notify": {"type": "string"}, "device_id": _ID, "device_ids": _IDS}, ["notify"]),
+        _obj({"log": {"type": "string"}}, ["log"]),
+        _obj(
+            {
+                "if": _EXPRESSION,
+                "then": {"type": "array", "items": {"$ref": "#/$defs/action"}},
+                "else": {"type": "array", "items": {"$ref": "#/$defs/action"}},
+            },
+            ["if", "then"],
+        ),
+        _obj(
+            {
+                "repeat_while": _EXPRESSION,
+                "every": _DURATION,
+                "do": {"type": "array", "items": {"$ref": "#/$defs/action"}},
+            },
+            ["repeat_while", "every", "do"],
+        ),
+        _obj({"cancel_delays": {"const": True}}, ["cancel_delays"]),
+        _obj({"run_rule": {"oneOf": [_ID, _IDS]}}, ["run_rule"]),
+    ],
+}
+
+SPEC_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "hubitat_dev_tools automation spec",
+    **_obj(
+        {
+            "name": {"type": "string", "minLength": 1, "maxLength": 100},
+            "triggers": {"type": "array", "items": TRIGGER, "maxItems": 50},
+            "conditions": _EXPRESSION,
+            "actions": {"type": "array", "items": ACTION, "minItems": 1, "maxItems": 50},
+            "paused": {"type": "boolean"},
+            "enabled": {"type": "boolean"},
+            "logging": {"type": "array", "items": {"enum": list(LOGGING)}},
+        },
+        ["name", "actions"],
+    ),
+    "$defs": {"action": ACTION},
+}

@@ -1,0 +1,313 @@
+"""The automation spec: one JSON document that says what a rule does.
+
+The model (frozen dataclasses, each with ``as_dict``: the canonical spec form) and the
+vocabulary. Reading one is :mod:`.parse`; what the hub must confirm, :mod:`.check`; how it
+becomes Rule Machine pages, :mod:`.compile`. ``docs/automation-spec.md`` documents the format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+OPS = {"eq": "=", "ne": "≠", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
+SUN = ("sunrise", "sunset")
+LOGGING = ("events", "triggers", "actions")
+MINUTE_STEPS = (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30)  # RM's "every n minutes" choices
+BUTTON_EVENTS = ("pushed", "held", "doubleTapped", "released")
+
+TRIGGER_KINDS = (
+    "device (device_id|device_ids + attribute + is|op/value|changes, stays_for, all)",
+    "button (button_device_id + button + event)",
+    "time (HH:MM)",
+    "sun (sunrise|sunset + offset_minutes)",
+    "every ({minutes} or {hours})",
+    "mode (list of mode names)",
+    "variable (name + op + value)",
+)
+CONDITION_KINDS = (
+    "device (device_id + attribute + is|op/value)",
+    "mode (list of mode names)",
+    "between ({from, to}: HH:MM, sunrise, sunset, or {sun, offset_minutes})",
+    "variable (name + op + value)",
+    "not (one condition)",
+    "all / any (a flat list of conditions)",
+)
+ACTION_KINDS = (
+    "command (+ device_ids, arguments, delay, cancelable)",
+    "delay ({hours, minutes, seconds}, cancelable)",
+    "wait (list of device events, timeout)",
+    "set_mode",
+    "set_variable (+ value or from_variable)",
+    "notify (+ device_ids)",
+    "log",
+    "if (+ then, else)",
+    "repeat_while (+ every, do)",
+    "cancel_delays",
+    "run_rule",
+)
+NOT_EXPRESSIBLE = {
+    "hsm": "an HSM status trigger or condition (no evidence of Rule Machine's fields for it; "
+    "use the HSM tools, or a mode the HSM rules follow)",
+    "days": "a days-of-week condition (no evidence of Rule Machine's fields for it)",
+    "dates": "a between-dates condition (no evidence of Rule Machine's fields for it)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Duration:
+    """A length of time."""
+
+    hours: int = 0
+    minutes: int = 0
+    seconds: int = 0
+
+    @property
+    def total(self) -> int:
+        """In seconds."""
+        return self.hours * 3600 + self.minutes * 60 + self.seconds
+
+    def as_dict(self) -> dict[str, int]:
+        """The spec form (zero parts left out)."""
+        out = {"hours": self.hours, "minutes": self.minutes, "seconds": self.seconds}
+        return {k: v for k, v in out.items() if v} or {"seconds": 0}
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceTest:
+    """A device attribute test: ``is`` a state, an ``op``/``value`` comparison, or a change."""
+
+    device_ids: tuple[str, ...]
+    attribute: str
+    op: str  # eq ne lt lte gt gte, or "changes"
+    value: Any = None
+    all: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """The spec form."""
+        out: dict[str, Any] = (
+            {"device_id": self.device_ids[0]}
+            if len(self.device_ids) == 1
+            else {"device_ids": list(self.device_ids)}
+        )
+        out["attribute"] = self.attribute
+        if self.op == "changes":
+            out["changes"] = True
+        elif self.op == "eq" and isinstance(self.value, str):
+            out["is"] = self.value
+        else:
+            out["op"], out["value"] = self.op, self.value
+        if self.all:
+            out["all"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class TimePoint:
+    """A time of day: ``at`` HH:MM, or a sun event with an offset in minutes."""
+
+    at: str | None = None
+    sun: str | None = None
+    offset_minutes: int = 0
+
+    def as_value(self) -> Any:
+        """The spec form."""
+        if self.at is not None:
+            return self.at
+        if self.offset_minutes:
+            return {"sun": self.sun, "offset_minutes": self.offset_minutes}
+        return self.sun
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """One trigger: ``kind`` device, button, time, every, mode or variable."""
+
+    kind: str
+    test: DeviceTest | None = None
+    stays_for: Duration | None = None
+    time: TimePoint | None = None
+    every: Duration | None = None
+    modes: tuple[str, ...] = ()
+    variable: str | None = None
+    op: str | None = None
+    value: Any = None
+    button: int | None = None
+    event: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The spec form."""
+        if self.kind == "device" and self.test is not None:
+            out = self.test.as_dict()
+            if self.stays_for is not None:
+                out["stays_for"] = self.stays_for.as_dict()
+            return out
+        if self.kind == "button" and self.test is not None:
+            return {
+                "button_device_id": self.test.device_ids[0],
+                "button": self.button,
+                "event": self.event,
+            }
+        if self.kind == "time" and self.time is not None:
+            if self.time.at is not None:
+                return {"time": self.time.at}
+            return {"sun": self.time.sun, "offset_minutes": self.time.offset_minutes}
+        if self.kind == "every" and self.every is not None:
+            return {"every": self.every.as_dict()}
+        if self.kind == "mode":
+            return {"mode": list(self.modes)}
+        if self.op == "changes":
+            return {"variable": self.variable, "changes": True}
+        return {"variable": self.variable, "op": self.op, "value": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """One condition (a leaf of an expression): device, mode, between or variable."""
+
+    kind: str
+    test: DeviceTest | None = None
+    modes: tuple[str, ...] = ()
+    start: TimePoint | None = None
+    end: TimePoint | None = None
+    variable: str | None = None
+    op: str | None = None
+    value: Any = None
+    negated: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """The spec form."""
+        out: dict[str, Any]
+        if self.kind == "device" and self.test is not None:
+            out = self.test.as_dict()
+        elif self.kind == "mode":
+            out = {"mode": list(self.modes)}
+        elif self.kind == "between" and self.start is not None and self.end is not None:
+            out = {"between": {"from": self.start.as_value(), "to": self.end.as_value()}}
+        else:
+            out = {"variable": self.variable, "op": self.op, "value": self.value}
+        return {"not": out} if self.negated else out
+
+
+@dataclass(frozen=True, slots=True)
+class Expression:
+    """A flat chain of conditions joined by one operator (AND or OR)."""
+
+    conditions: tuple[Condition, ...]
+    operator: str = "AND"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The spec form."""
+        if len(self.conditions) == 1:
+            return self.conditions[0].as_dict()
+        key = "all" if self.operator == "AND" else "any"
+        return {key: [c.as_dict() for c in self.conditions]}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action; ``kind`` is one of :data:`ACTION_KINDS` (the first word)."""
+
+    kind: str
+    device_ids: tuple[str, ...] = ()
+    command: str | None = None
+    arguments: tuple[Any, ...] = ()
+    delay: Duration | None = None
+    cancelable: bool = False
+    events: tuple[DeviceTest, ...] = ()
+    timeout: Duration | None = None
+    text: str | None = None  # mode name, variable name, message, log text
+    value: Any = None
+    from_variable: str | None = None
+    condition: Expression | None = None
+    then: tuple[Action, ...] = ()
+    otherwise: tuple[Action, ...] = ()
+    every: Duration | None = None
+    rule_ids: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """The spec form."""
+        k = self.kind
+        out: dict[str, Any]
+        if k == "command":
+            out = {"command": self.command, "device_ids": list(self.device_ids)}
+            if self.arguments:
+                out["arguments"] = list(self.arguments)
+            if self.delay is not None:
+                out["delay"] = self.delay.as_dict()
+        elif k == "delay" and self.delay is not None:
+            out = {"delay": self.delay.as_dict()}
+        elif k == "wait":
+            out = {"wait": [e.as_dict() for e in self.events]}
+            if self.timeout is not None:
+                out["timeout"] = self.timeout.as_dict()
+        elif k == "set_mode":
+            out = {"set_mode": self.text}
+        elif k == "set_variable":
+            out = {"set_variable": self.text}
+            if self.from_variable is not None:
+                out["from_variable"] = self.from_variable
+            else:
+                out["value"] = self.value
+        elif k == "notify":
+            out = {"notify": self.text, "device_ids": list(self.device_ids)}
+        elif k == "log":
+            out = {"log": self.text}
+        elif k == "if" and self.condition is not None:
+            out = {"if": self.condition.as_dict(), "then": [a.as_dict() for a in self.then]}
+            if self.otherwise:
+                out["else"] = [a.as_dict() for a in self.otherwise]
+        elif k == "repeat_while" and self.condition is not None and self.every is not None:
+            out = {
+                "repeat_while": self.condition.as_dict(),
+                "every": self.every.as_dict(),
+                "do": [a.as_dict() for a in self.then],
+            }
+        elif k == "cancel_delays":
+            out = {"cancel_delays": True}
+        else:
+            out = {"run_rule": list(self.rule_ids)}
+        if self.cancelable and k in ("command", "delay"):
+            out["cancelable"] = True
+        return out
+
+    def walk(self) -> list[Action]:
+        """This action and every action nested in it, in order."""
+        found: list[Action] = [self]
+        for sub in (*self.then, *self.otherwise):
+            found.extend(sub.walk())
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSpec:
+    """A whole rule."""
+
+    name: str
+    triggers: tuple[Trigger, ...]
+    actions: tuple[Action, ...]
+    conditions: Expression | None = None
+    paused: bool = False
+    enabled: bool = True
+    logging: tuple[str, ...] = field(default_factory=tuple)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The canonical spec (what a read-back is compared with)."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "triggers": [t.as_dict() for t in self.triggers],
+            "actions": [a.as_dict() for a in self.actions],
+        }
+        if self.conditions is not None:
+            out["conditions"] = self.conditions.as_dict()
+        if self.paused:
+            out["paused"] = True
+        if not self.enabled:
+            out["enabled"] = False
+        if self.logging:
+            out["logging"] = list(self.logging)
+        return out
+
+    def all_actions(self) -> list[Action]:
+        """Every action, nested ones included, in order."""
+        return [sub for a in self.actions for sub in a.walk()]

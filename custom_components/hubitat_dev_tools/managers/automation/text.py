@@ -1,0 +1,128 @@
+"""A spec in words, the way Rule Machine shows a rule (for ``validate_only`` previews).
+
+The hub writes its own rule text once the rule exists; this is our rendering of the spec
+before anything is sent, with device, mode and rule names from the checked spec.
+"""
+
+from __future__ import annotations
+
+from .check import Resolved
+from .spec import OPS, Action, Condition, DeviceTest, Duration, Expression, RuleSpec, TimePoint
+
+
+def _dur(d: Duration) -> str:
+    return f"{d.hours}:{d.minutes:02d}:{d.seconds:02d}"
+
+
+def _names(ids: tuple[str, ...], res: Resolved) -> str:
+    return ", ".join(res.label(i) for i in ids)
+
+
+def _test(t: DeviceTest, res: Resolved) -> str:
+    who = _names(t.device_ids, res)
+    if t.op == "changes":
+        return f"{who} {t.attribute} *changed*"
+    if t.op == "eq" and isinstance(t.value, str):
+        return f"{who} {t.attribute} {t.value}"
+    return f"{who} {t.attribute} {OPS[t.op]} {t.value}"
+
+
+def _point(p: TimePoint) -> str:
+    if p.at is not None:
+        return p.at
+    name = str(p.sun).capitalize()
+    if p.offset_minutes:
+        sign = "+" if p.offset_minutes > 0 else "-"
+        return f"{name}{sign}{abs(p.offset_minutes)} minutes"
+    return name
+
+
+def _condition(c: Condition, res: Resolved) -> str:
+    if c.kind == "device" and c.test is not None:
+        text = _test(c.test, res)
+    elif c.kind == "mode":
+        text = "Mode is " + ", ".join(c.modes)
+    elif c.kind == "between" and c.start is not None and c.end is not None:
+        text = f"Time between {_point(c.start)} and {_point(c.end)}"
+    else:
+        text = f"Variable {c.variable} {OPS[str(c.op)]} {c.value}"
+    return f"NOT {text}" if c.negated else text
+
+
+def expression_text(e: Expression, res: Resolved) -> str:
+    """An expression in words."""
+    return f" {e.operator} ".join(_condition(c, res) for c in e.conditions)
+
+
+def _action_lines(a: Action, res: Resolved, depth: int) -> list[str]:
+    pad = "  " * depth
+    k = a.kind
+    if k == "command":
+        args = f"({', '.join(map(str, a.arguments))})" if a.arguments else ""
+        line = f"{a.command}{args}: {_names(a.device_ids, res)}"
+        if a.delay is not None:
+            line += f" --> delayed: {_dur(a.delay)}" + (" (cancelable)" if a.cancelable else "")
+        return [pad + line]
+    if k == "delay" and a.delay is not None:
+        return [pad + f"Delay {_dur(a.delay)}" + (" (cancelable)" if a.cancelable else "")]
+    if k == "wait":
+        line = "Wait for event: " + " or ".join(_test(e, res) for e in a.events)
+        if a.timeout is not None:
+            line += f" --> timeout: {_dur(a.timeout)}"
+        return [pad + line]
+    if k == "if" and a.condition is not None:
+        lines = [pad + f"IF ({expression_text(a.condition, res)}) THEN"]
+        lines += [ln for sub in a.then for ln in _action_lines(sub, res, depth + 1)]
+        if a.otherwise:
+            lines.append(pad + "ELSE")
+            lines += [ln for sub in a.otherwise for ln in _action_lines(sub, res, depth + 1)]
+        return [*lines, pad + "END-IF"]
+    if k == "repeat_while" and a.condition is not None and a.every is not None:
+        lines = [pad + f"Repeat While ({expression_text(a.condition, res)}) every {_dur(a.every)}"]
+        lines += [ln for sub in a.then for ln in _action_lines(sub, res, depth + 1)]
+        return [*lines, pad + "END-REP"]
+    simple = {
+        "set_mode": f"Set Mode: {a.text}",
+        "set_variable": f"Set {a.text} to "
+        + (f"{a.from_variable}" if a.from_variable is not None else f"{a.value}"),
+        "notify": f"Notify {_names(a.device_ids, res)}: '{a.text}'",
+        "log": f"Log: '{a.text}'",
+        "cancel_delays": "Cancel Delayed Actions",
+        "run_rule": "Run Actions: " + ", ".join(res.rules.get(r, r) for r in a.rule_ids),
+    }
+    return [pad + simple.get(k, k)]
+
+
+def _trigger_line(t: object, res: Resolved) -> str:
+    from .spec import Trigger
+
+    assert isinstance(t, Trigger)
+    if t.kind == "device" and t.test is not None:
+        line = _test(t.test, res)
+        if t.test.all:
+            line = "All of " + line
+        if t.stays_for is not None:
+            line += f" and stays that way for {_dur(t.stays_for)}"
+        return line
+    if t.kind == "button" and t.test is not None:
+        return f"{_names(t.test.device_ids, res)} button {t.button} {t.event}"
+    if t.kind == "time" and t.time is not None:
+        return f"When time is {_point(t.time)}"
+    if t.kind == "every" and t.every is not None:
+        unit = f"{t.every.minutes} minutes" if t.every.minutes else f"{t.every.hours} hours"
+        return f"Every {unit}"
+    if t.kind == "mode":
+        return "Mode becomes " + ", ".join(t.modes)
+    value = "*changed*" if t.op == "changes" else f"{OPS[str(t.op)]} {t.value}"
+    return f"Variable {t.variable} {value}"
+
+
+def rule_text(spec: RuleSpec, res: Resolved) -> str:
+    """The whole rule in words: triggers, Required Expression, actions."""
+    lines = [f"Rule: {spec.name}", "Triggers:"]
+    lines += ["  " + _trigger_line(t, res) for t in spec.triggers] or ["  (none)"]
+    if spec.conditions is not None:
+        lines.append(f"Required Expression: {expression_text(spec.conditions, res)}")
+    lines.append("Actions:")
+    lines += [ln for a in spec.actions for ln in _action_lines(a, res, 1)]
+    return "\n".join(lines)

@@ -1,0 +1,131 @@
+"""Rule authoring tools: native Rule Machine rules from one automation spec."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import probatio as vol
+
+from ..safety import ToolKind
+from .args import ToolArgs, arg, numeric_id
+from .base import HubTool, ToolCall
+
+TOOL_DOMAIN = "rules"
+
+APP_ID = numeric_id("app_id")
+SPEC_HELP = (
+    "Spec: {name, triggers:[...], conditions?, actions:[...], paused?, enabled?, logging?}. "
+    "Trigger: {device_id, attribute, is|op+value|changes, stays_for?, all?} | {time:'HH:MM'} "
+    "| {sun:sunset|sunrise, offset_minutes?} | {every:{minutes}|{hours}} | {mode:[names]} | "
+    "{variable, op, value} | {button_device_id, button, event}. Condition (or {all:[...]} / "
+    "{any:[...]}): {device_id, attribute, is|op+value} | {mode:[...]} | {between:{from,to}} "
+    "(HH:MM, sunrise, sunset) | {variable, op, value} | {not:{...}}. Action: {command, "
+    "device_ids, arguments?, delay?, cancelable?} | {delay:{minutes}, cancelable?} | "
+    "{wait:[device tests], timeout?} | {set_mode} | {set_variable, value|from_variable} | "
+    "{notify, device_ids} | {log} | {if, then, else?} | {repeat_while, every, do} | "
+    "{cancel_delays:true} | {run_rule:[ids]}. op: eq ne lt lte gt gte. Examples: "
+    "hub_get_tool_guide section=rules."
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateRuleArgs(ToolArgs):
+    rule: dict[str, Any] = arg(dict, "The automation spec", required=True)
+    validate_only: bool = arg(
+        bool, "true: check and show the plan and rule text only", default=False
+    )
+    confirm: bool = arg(
+        bool, "true when actions command locks, garage doors, valves etc.", default=False
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UpdateRuleArgs(ToolArgs):
+    app_id: str = arg(APP_ID, "RM rule app id", required=True)
+    rule: dict[str, Any] | None = arg(dict, "A whole new spec (name kept when omitted)")
+    patch: list[Any] | None = arg(
+        vol.All(list, vol.Length(min=1, max=50)),
+        "JSON Patch on hub_get_rule's spec, e.g. [{op:replace, path:/actions/3/delay, "
+        "value:{minutes:10}}]",
+    )
+    validate_only: bool = arg(bool, "true: check and show the plan only", default=False)
+    confirm: bool = arg(
+        bool, "true when actions command locks, garage doors, valves etc.", default=False
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GetRuleArgs(ToolArgs):
+    app_id: str = arg(APP_ID, "RM rule app id (hub_list_rules)", required=True)
+
+
+class CreateRuleTool(HubTool[CreateRuleArgs]):
+    name = "hub_create_rule"
+    title = "Create automation rule"
+    description = (
+        "Make an automation (when X happens do Y) as a native Rule Machine rule the hub runs "
+        "and shows in its UI. Everything is checked first (devices, attributes, commands, "
+        "modes, variables, rules); the rule is built paused, read back and compared, resumed "
+        "only when it matches, removed on any failure. validate_only=true answers the plan "
+        "and rule text without sending. Returns app_id and the hub's rule text. Edit with "
+        "hub_update_rule; read with hub_get_rule. " + SPEC_HELP
+    )
+    kind = ToolKind.WRITE
+    idempotent = False
+
+    async def run(self, call: ToolCall, args: CreateRuleArgs) -> dict[str, Any]:
+        result = await call.hub.rule_authoring.create(
+            args.rule,
+            confirm=args.confirm,
+            validate_only=args.validate_only,
+            device_allowed=call.device_allowed,
+        )
+        if args.validate_only:
+            return {"summary": "Spec is valid; nothing was sent", **result}
+        return {"summary": f"Created rule {result['app_id']} ({result['name']})", **result}
+
+
+class UpdateRuleTool(HubTool[UpdateRuleArgs]):
+    name = "hub_update_rule"
+    title = "Update automation rule"
+    description = (
+        "Change a Rule Machine rule: a whole spec (rule) or a JSON Patch (patch) of the spec "
+        "hub_get_rule returns. The rule is backed up, rebuilt and verified like "
+        "hub_create_rule, then the old one removed (same name, new app_id). Parts hub_get_rule "
+        "could not read must be given in full. validate_only=true shows the plan only."
+    )
+    kind = ToolKind.WRITE
+    idempotent = False
+
+    async def run(self, call: ToolCall, args: UpdateRuleArgs) -> dict[str, Any]:
+        result = await call.hub.rule_authoring.update(
+            args.app_id,
+            args.rule,
+            args.patch,
+            confirm=args.confirm,
+            validate_only=args.validate_only,
+            device_allowed=call.device_allowed,
+        )
+        if args.validate_only:
+            return {"summary": "Change is valid; nothing was sent", **result}
+        return {"summary": f"Rebuilt rule {args.app_id} as {result['app_id']}", **result}
+
+
+class GetRuleTool(HubTool[GetRuleArgs]):
+    name = "hub_get_rule"
+    title = "Get automation rule"
+    description = (
+        "What a Rule Machine rule does: its triggers, conditions and actions as a spec (the "
+        "hub_create_rule format, parts it could not read listed in undecompiled), the hub's "
+        "rule text, paused and stopped. Use before hub_update_rule. Visual Rules: "
+        "hub_get_visual_rule."
+    )
+
+    async def run(self, call: ToolCall, args: GetRuleArgs) -> dict[str, Any]:
+        return await call.hub.rule_authoring.get(args.app_id)
+
+
+ORDER = 65
+
+TOOLS: tuple[type[HubTool[Any]], ...] = (CreateRuleTool, UpdateRuleTool, GetRuleTool)
