@@ -19,9 +19,20 @@ def _load_tz() -> tzinfo:
 HUB_TZ: tzinfo = _load_tz()
 
 
+# How far the emulated hub's clock runs ahead of real time (``emuclock.EmuClock`` moves it;
+# process-wide, like a time freezer). Zero unless a test moves the clock.
+_offset = timedelta(0)
+
+
+def set_offset(offset: timedelta) -> None:
+    """Move every ``utcnow()`` by ``offset`` from real time (the emulated clock's hook)."""
+    global _offset
+    _offset = offset
+
+
 def utcnow() -> datetime:
-    """Aware 'now' in UTC."""
-    return datetime.now(UTC)
+    """Aware 'now' in UTC, as the emulated hub's clock reads (real time unless moved)."""
+    return datetime.now(UTC) + _offset
 
 
 def fmt_event(dt: datetime) -> str:

@@ -50,6 +50,7 @@ Behaviour decisions where the reference is silent (tests pin them):
 from __future__ import annotations
 
 import asyncio
+from datetime import date, datetime
 from typing import Any, overload
 
 from aiohttp import web
@@ -66,9 +67,13 @@ from . import (
     routes_hubvars,
     routes_maker,
     routes_ops,
+    rule_machine,
+    sun,
 )
 from .catalog import DriverSpec
+from .clock import HUB_TZ
 from .commands import Change
+from .emuclock import EmuClock
 from .faults import Faults
 from .files import FileStore
 from .home import Home
@@ -79,6 +84,9 @@ from .responses import Responses
 from .routes_apps import AppRoutes
 from .routes_cloner import ClonerRoutes
 from .routes_hubvars import HubVarRoutes
+from .rule_definition import RuleEngine
+from .rule_machine import RuleMachine
+from .rule_runner import RuleRunner
 from .security import HubSecurity
 from .seed import seed_home
 from .server import HubServer, is_maker
@@ -139,6 +147,8 @@ class HubEmulator:
     maker_device_ids = _Forward["set[int] | None"]("maker", "device_ids")
     post_url = _Forward["str | None"]("maker", "post_url")  # deliveries only to loopback hosts
     post_location_events = _Forward[bool]("maker", "post_location_events")
+    # what runs the native Rule Machine rules (rule_definition.RuleEngine; tests replace it)
+    rule_engine = _Forward[RuleEngine]("rule_machine", "engine")
 
     def __init__(
         self,
@@ -179,9 +189,15 @@ class HubEmulator:
             reboot_starting_time=reboot_starting_time,
         )
         self.home.event_listeners.append(PostDelivery(self.maker, tasks))
+        # the hub's clock (tests move it: ``await emu.clock.advance(minutes=5)``) and the Rule
+        # Machine runner the rule pages hand their rules to (``rule_runner.py``)
+        self.clock = EmuClock()
         self.app = self.server.app
         home, http = self.home, self.http
         app_routes = AppRoutes(home, http)
+        self.rule_machine = RuleMachine(home, http)
+        app_routes.rule_machine = self.rule_machine
+        self.rule_engine = RuleRunner(self.home, self.clock)
         # the Hub Variables singleton and the App Cloner fall through to the generic app pages
         self.hubvar_routes = HubVarRoutes(home, http, fallback=app_routes)
         self.cloner = ClonerRoutes(home, http, fallback=self.hubvar_routes)
@@ -196,6 +212,7 @@ class HubEmulator:
         routes_code.setup(app, home, http)
         routes_hubvars.setup(app, self.hubvar_routes)  # before routes_apps: the singleton
         routes_apps.setup(app, app_routes)
+        rule_machine.setup(app, self.rule_machine)
 
     # ------------------------------------------------------------------ lifecycle and faults
 
@@ -204,8 +221,11 @@ class HubEmulator:
         return await self.server.start(host, port)
 
     async def stop(self) -> None:
-        """Stop serving; cancels background work and closes every connection."""
+        """Stop serving; cancels background work and closes every connection. The rules are
+        forgotten and the clock goes back to real time."""
+        self.rule_engine.shutdown()
         await self.server.stop()
+        self.clock.close()
 
     async def __aenter__(self) -> HubEmulator:
         await self.start()
@@ -333,6 +353,11 @@ class HubEmulator:
     def mark_backup_now(self) -> model.Backup:
         """Add a fresh local backup created now."""
         return self.home.mark_backup_now()
+
+    def sun_times(self, day: date) -> tuple[datetime, datetime]:
+        """(sunrise, sunset) on the hub-local date ``day`` at the hub's location (``sun.py``)."""
+        st = self.home.state
+        return sun.sun_times(day, st.latitude, st.longitude, HUB_TZ)
 
     # ------------------------------------------------------------------ snapshots for assertions
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -37,6 +37,9 @@ from .devstate import APP_VRB, AppInternals
 from .model import App
 from .responses import Responses, redirect
 from .routes_common import Routes
+
+if TYPE_CHECKING:
+    from .rule_machine import RuleMachine
 
 RM_TYPES = ("Rule-5.1", "Rule-5.0", "Rule-4.1", "Rule-4.0")
 SWAP_TYPE = "Swap Device"
@@ -68,6 +71,21 @@ def escaped(name: str | None) -> str | None:
     return "".join(p if i % 2 else html.escape(p, quote=False) for i, p in enumerate(parts))
 
 
+def app_model(app: App, version: int) -> dict[str, Any]:
+    """configure/json's ``app`` object."""
+    return {
+        "id": app.id,
+        "name": app.name,
+        "label": escaped(app.label),
+        "trueLabel": escaped(app.true_label),
+        "installed": True,
+        "version": version,
+        "parentAppId": app.parent_id,
+        "appType": {"name": app.type, "namespace": "hubitat"},
+        "disabled": app.disabled,
+    }
+
+
 def setup(app: web.Application, r: AppRoutes) -> None:
     add = app.router
     add.add_get("/installedapp/json/{id}", r.app_json)
@@ -93,6 +111,13 @@ def setup(app: web.Application, r: AppRoutes) -> None:
 class AppRoutes(Routes):
     """Installed-app pages and rule builders (the generic handlers, see :class:`AppPages`)."""
 
+    # the native Rule Machine rules' pages (rule_machine.py): their requests are handed there
+    rule_machine: RuleMachine | None = None
+
+    def _rule(self, app: App | None) -> RuleMachine | None:
+        rm = self.rule_machine
+        return rm if app is not None and rm is not None and rm.owns(app) else None
+
     def _app(self, request: web.Request) -> App | None:
         return self.app_by_id(request.match_info["id"])
 
@@ -117,7 +142,10 @@ class AppRoutes(Routes):
         app = self._app(request)
         if app is None:
             return self.http.not_found()
-        return self.http.json(self._render(app, request.match_info.get("page", "mainPage")))
+        page = request.match_info.get("page", "mainPage")
+        if rm := self._rule(app):
+            return rm.configure(app, page)
+        return self.http.json(self._render(app, page))
 
     def render_page(self, app: App, page: str) -> dict[str, Any]:
         """The configure/json answer of ``page`` (the page model a submit answers too)."""
@@ -154,17 +182,7 @@ class AppRoutes(Routes):
             )
         kids = [a for a in self.apps.values() if a.parent_id == app.id]
         return {
-            "app": {
-                "id": app.id,
-                "name": app.name,
-                "label": escaped(app.label),
-                "trueLabel": escaped(app.true_label),
-                "installed": True,
-                "version": internals.version,
-                "parentAppId": app.parent_id,
-                "appType": {"name": app.type, "namespace": "hubitat"},
-                "disabled": app.disabled,
-            },
+            "app": app_model(app, internals.version),
             "configPage": {
                 "name": page,
                 "title": internals.page_title,
@@ -237,6 +255,8 @@ class AppRoutes(Routes):
         name = str(form.get("name", ""))
         if app is None:
             return page_answer(self.http, False, "App not found")
+        if rm := self._rule(app):
+            return rm.button(app, {str(k): str(v) for k, v in form.items()})
         internals = self._internals(app)
         if name not in {b["name"] for b in internals.buttons}:
             return page_answer(self.http, False, f"No button {name}")
@@ -274,6 +294,8 @@ class AppRoutes(Routes):
         app = self.app_by_id(str(form.get("id", "")))
         if app is None:
             return page_answer(self.http, False, "App not found")
+        if rm := self._rule(app):
+            return rm.update(app, {str(k): str(v) for k, v in form.items()})
         internals = self._internals(app)
         by_name = {i["name"]: i for i in internals.inputs}
         for key, value in form.items():
@@ -362,6 +384,8 @@ class AppRoutes(Routes):
     def _remove(self, app_id: int) -> None:
         for kid in [a.id for a in self.apps.values() if a.parent_id == app_id]:
             self._remove(kid)
+        if self.rule_machine is not None:
+            self.rule_machine.forget(app_id)
         self.apps.pop(app_id, None)
         self.dev.internals.pop(app_id, None)
         self.dev.vrb.pop(app_id, None)

@@ -46,3 +46,6 @@ class RuleEngine(Protocol):
 
     def run_actions(self, app_id: int) -> None:
         """Run the rule's actions now (the Run Actions button), whatever its triggers."""
+
+    def shutdown(self) -> None:
+        """The hub stops: forget every rule and cancel everything pending."""

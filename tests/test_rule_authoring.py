@@ -246,7 +246,7 @@ INVALID_SPECS: list[dict[str, Any]] = [
 
 
 def test_schema_and_parser_agree() -> None:
-    import jsonschema
+    import jsonschema  # type: ignore[import-untyped]
 
     from custom_components.hubitat_dev_tools.errors import ToolError
     from custom_components.hubitat_dev_tools.managers.automation.parse import parse_spec

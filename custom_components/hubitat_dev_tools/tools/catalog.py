@@ -18,7 +18,7 @@ from .args import ToolArgs, arg
 from .base import HubTool, ToolCall
 from .guide import build_sections
 from .search import Bm25Index, tool_text
-from .surface import current_reachable, describe, how_to_call, registry, visibility
+from .surface import brief, current_reachable, describe, how_to_call, registry, visibility
 
 TOOL_DOMAIN = "catalog"
 
@@ -37,14 +37,16 @@ def _reachable_on(call: ToolCall) -> tuple[frozenset[str], str]:
 class SearchToolsArgs(ToolArgs):
     query: str = arg(vol.All(str, vol.Length(min=1, max=300)), "What you want to do", required=True)
     max_results: int = arg(vol.All(int, vol.Range(min=1, max=20)), default=5)
+    schemas: bool = arg(bool, "true: each match's full input schema", default=False)
 
 
 class SearchToolsTool(HubTool[SearchToolsArgs]):
     name = "hub_search_tools"
     title = "Search tools"
     description = (
-        "Find the tool for a task in plain words (e.g. 'dim the kitchen lights'): best "
-        "matches with their input schemas and how to call them."
+        "Find the tool for a task in plain words, a whole sentence is fine (e.g. 'dim the "
+        "kitchen lights', 'when the door opens turn on the hall light'): best matches with "
+        "their purpose, required arguments and how to call them (schemas=true: full schemas)."
     )
     core = True
     hub_access = False
@@ -58,7 +60,7 @@ class SearchToolsTool(HubTool[SearchToolsArgs]):
         results = []
         for hit in hits:
             tool = tools[hit.name]
-            entry = describe(tool)
+            entry = describe(tool) if args.schemas else brief(tool)
             entry["call"] = how_to_call(tool, surface)
             entry["score"] = hit.score
             results.append(entry)

@@ -42,14 +42,14 @@ class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
     name = "hub_update_device"
     title = "Update device"
     description = (
-        "Edit a device: label, name, room (an existing room's name or id, 'unassigned' to "
-        "clear; rooms are never created here, use hub_create_room), enabled true/false, "
-        "driver preferences {name: value} (typed against the driver's declared preferences), "
-        "device network id (dni) and tags (replaces the list). Everything is validated before "
-        "anything is sent; the edit form is re-posted complete from a fresh read so no field "
-        "is blanked; enabling runs first and disabling last, and a partial failure says what "
-        "landed. To move many devices into one room use hub_update_room. Cannot change the "
-        "driver."
+        "Edit a device: label (rename it), name, room (an existing room's name or id, "
+        "'unassigned' to clear; rooms are never created here, use hub_create_room), enabled "
+        "true/false, driver preferences {name: value} (typed against the driver's declared "
+        "preferences), device network id (dni) and tags (replaces the list). Everything is "
+        "validated before anything is sent; the edit form is re-posted complete from a fresh "
+        "read so no field is blanked; enabling runs first and disabling last, and a partial "
+        "failure says what landed. To move many devices into one room use hub_update_room. "
+        "Cannot change the driver."
     )
     kind = ToolKind.WRITE
     idempotent = True
@@ -115,8 +115,8 @@ class DeleteDeviceTool(HubTool[DeleteDeviceArgs]):
     name = "hub_delete_device"
     title = "Delete device"
     description = (
-        "Permanently delete a device (virtual or real; a real device's radio pairing is lost "
-        "and child devices go with it). Apps and rules that used it lose it: check "
+        "Permanently delete (remove) a device (virtual or real; a real device's radio "
+        "pairing is lost and child devices go with it). Apps and rules that used it lose it: check "
         "apps_using with hub_get_device first and tell the user. To disable instead, use "
         "hub_update_device(enabled=false)."
     )

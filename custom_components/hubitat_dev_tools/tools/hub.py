@@ -88,7 +88,8 @@ class CreateBackupTool(HubTool[ToolArgs]):
     name = "hub_create_backup"
     title = "Create hub backup"
     description = (
-        "Create a hub database backup now (stored on the hub). Do this before risky changes; "
+        "Back up the hub now: a hub database backup, stored on the hub. Do this before risky "
+        "changes; "
         "destructive tools require a backup from the last 24 hours (it counts once the hub "
         "lists it: verified=true). A backup slower than this call may wait is finished by "
         "the hub on its own (verified=false: check hub_list_backups). Does not download it."

@@ -22,6 +22,7 @@ from .base import HubTool
 K1 = 1.5
 B = 0.5  # long descriptions are not noise here: milder length normalisation
 SYNONYM_WEIGHT = 0.5
+NAME_BONUS = 1.0  # per query word (weighted) that is a word of the tool's name
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
@@ -65,6 +66,11 @@ _STOP = frozenset(
         "all",
         "any",
         "get",
+        "old",
+        "have",
+        "they",
+        "please",
+        "right",
     ]
 )
 
@@ -81,7 +87,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "when": ("event", "history"),
     "remove": ("delete",),
     "erase": ("delete",),
-    "rename": ("update", "name"),
+    "rename": ("update", "name", "label"),
+    "called": ("name",),
+    "unlocked": ("lock", "state", "device"),
+    "anything": ("device", "list"),
+    "back": ("backup",),
+    "rule": ("app",),
     "edit": ("update", "change"),
     "modify": ("update", "change"),
     "change": ("update", "set"),
@@ -113,7 +124,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "show": ("list", "get"),
     "see": ("list", "get"),
     "temperature": ("sensor", "attribute", "state"),
-    "open": ("contact", "state", "current"),
+    "open": ("contact", "state", "current", "device"),
     "closed": ("contact", "state", "current"),
     "now": ("current", "state"),
     "door": ("contact", "device"),
@@ -193,6 +204,8 @@ class Bm25Index:
 
     def __init__(self, docs: dict[str, str]) -> None:
         self.names = list(docs)
+        # the words of each tool's own name: a query word found there says most
+        self.name_terms = [set(tokens(n.removeprefix("hub_").replace("_", " "))) for n in docs]
         self.terms = [Counter(tokens(docs[n])) for n in self.names]
         self.lengths = [sum(c.values()) for c in self.terms]
         self.avg = (sum(self.lengths) / len(self.lengths)) if self.lengths else 1.0
@@ -232,6 +245,8 @@ class Bm25Index:
                     continue
                 norm = f * (K1 + 1) / (f + K1 * (1 - B + B * length / self.avg))
                 score += weight * self.idf.get(term, 0.0) * norm
+                if term in self.name_terms[i]:
+                    score += NAME_BONUS * weight * self.idf.get(term, 0.0)
             if score > 0:
                 hits.append(Hit(name, round(score, 3)))
         intent = (

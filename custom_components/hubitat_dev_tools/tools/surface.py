@@ -179,6 +179,30 @@ def describe(tool: HubTool[Any]) -> dict[str, Any]:
     }
 
 
+def purpose(text: str, limit: int = 160) -> str:
+    """The first sentence of a description (cut at ``limit`` characters)."""
+    end = text.find(". ")
+    first = text if end < 0 else text[: end + 1]
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
+
+
+def brief(tool: HubTool[Any]) -> dict[str, Any]:
+    """A tool in a few lines: purpose, required arguments with their meaning, the others
+    by name (enough to call it without reading its schema first)."""
+    schema = input_schema(tool.parameters)
+    props: dict[str, Any] = schema.get("properties") or {}
+    required = [n for n in schema.get("required") or [] if n in props]
+    out: dict[str, Any] = {"name": tool.name, "kind": str(tool.kind)}
+    out["purpose"] = purpose(tool.description)
+    out["required"] = {
+        n: str(props[n].get("description") or props[n].get("type") or "") for n in required
+    }
+    optional = [n for n in props if n not in required and n != "hub"]
+    if optional:
+        out["optional"] = optional
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Visibility:
     """Which tools the loaded hubs' options show, and which surface they chose."""
@@ -260,11 +284,13 @@ __all__ = [
     "SURFACE_FLAT",
     "GatewayTool",
     "Visibility",
+    "brief",
     "build_gateways",
     "current_reachable",
     "describe",
     "gateway_groups",
     "how_to_call",
+    "purpose",
     "reachable_names",
     "registry",
     "served_tools",

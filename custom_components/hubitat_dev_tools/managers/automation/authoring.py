@@ -10,7 +10,6 @@ rule is force-deleted and the answer says what happened: no broken rule is left 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import copy
 import json
 import re
@@ -66,15 +65,9 @@ def _settings(status: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[An
 
 
 def _state(status: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for item in status.get("appState") or []:
-        if isinstance(item, dict) and isinstance(item.get("name"), str):
-            value = item.get("value")
-            if isinstance(value, str) and value[:1] in "[{":
-                with contextlib.suppress(ValueError):
-                    value = json.loads(value)
-            out[item["name"]] = value
-    return out
+    """``appState`` as :func:`~...hub.apps.parse_status` leaves it (a dict, JSON parsed)."""
+    state = status.get("appState")
+    return dict(state) if isinstance(state, dict) else {}
 
 
 def differences(want: Any, got: Any, path: str = "rule") -> list[str]:

@@ -369,7 +369,7 @@ class Decompiler:
         if _bool(s.get("useST")):
             owners.insert(0, "required")
         known: dict[str, tuple[list[int], str | None] | None] = {}
-        req = self._tokens(self.state.get("required"))
+        req = self._tokens(self.state.get("required", self.state.get("requiredExpression")))
         if req is not None:
             known["required"] = req
         by_action = self.state.get("action_expressions")

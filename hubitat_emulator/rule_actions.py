@@ -1,0 +1,216 @@
+"""Running a Rule Machine 5.1 rule's actions (``actType.<N>`` / ``actSubType.<N>``).
+
+The actions run in ``RuleDefinition.actions`` order as one asyncio task per run. IF-THEN /
+ELSE / END-IF and Repeat While / End-Repeat nest (parsed once into :class:`Block` trees);
+a Delay or a Wait for Events suspends the run on the hub's clock. Device commands go through
+``Home.run_command`` like any other command, so devices change and events flow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .commands import CommandError, UnknownCommand
+from .emuclock import EmuClock
+from .home import Home
+from .rule_conditions import as_bool, as_float, as_int, duration, id_list
+from .rule_definition import RuleDefinition
+
+MIN_REPEAT = 1.0  # seconds: a Repeat with no interval repeats every second, never spins
+
+
+@dataclass
+class Node:
+    n: int  # the action index
+    sub: str  # actSubType
+    body: list[Node] = field(default_factory=list)  # IF-THEN / Repeat body
+    orelse: list[Node] = field(default_factory=list)  # ELSE part
+
+
+def build_tree(rule: RuleDefinition) -> list[Node]:
+    """Nest the flat action list: IF ... ELSE ... END-IF, Repeat While ... End-Repeat. An
+    unclosed block ends with the list (RM shows it broken but runs it so)."""
+    root: list[Node] = []
+    stack: list[tuple[Node, list[Node]]] = []  # (block, the list being filled)
+    current = root
+    for n in rule.actions:
+        sub = str(rule.settings.get(f"actSubType.{n}") or "")
+        node = Node(n, sub)
+        if sub == "getElse" and stack and stack[-1][0].sub == "getIfThen":
+            current = stack[-1][0].orelse
+            stack[-1] = (stack[-1][0], current)
+            continue
+        if sub == "getEndIf" and stack and stack[-1][0].sub == "getIfThen":
+            stack.pop()
+            current = stack[-1][1] if stack else root
+            continue
+        if sub == "getStopRepeat" and stack and stack[-1][0].sub == "getWhile":
+            stack.pop()
+            current = stack[-1][1] if stack else root
+            continue
+        current.append(node)
+        if sub in ("getIfThen", "getWhile"):
+            stack.append((node, node.body))
+            current = node.body
+    return root
+
+
+class RunHost(Protocol):
+    """What a run needs of the rule runner."""
+
+    home: Home
+    clock: EmuClock
+
+    def expression_true(self, rule: RuleDefinition, n: int) -> bool: ...
+
+    def cancel_delays(self, app_id: int, keep: Run) -> None: ...
+
+    def spawn_delayed(self, run: Run, seconds: float, cancelable: bool, n: int) -> None: ...
+
+    async def wait_for_events(self, run: Run) -> None: ...
+
+    def run_actions(self, app_id: int) -> None: ...
+
+
+@dataclass(eq=False)
+class Run:
+    """One run of a rule's actions."""
+
+    rule: RuleDefinition
+    host: RunHost
+    task: asyncio.Task[Any] | None = None
+    waiting: bool = False  # suspended in Wait for Events
+    cancelable_delay: bool = False  # suspended in a cancelable Delay
+
+    @property
+    def s(self) -> dict[str, Any]:
+        return self.rule.settings
+
+    async def execute(self, nodes: list[Node]) -> None:
+        for node in nodes:
+            await self.step(node)
+
+    async def step(self, node: Node) -> None:
+        n, s = node.n, self.s
+        if node.sub == "getIfThen":
+            branch = node.body if self.host.expression_true(self.rule, n) else node.orelse
+            await self.execute(branch)
+            return
+        if node.sub == "getWhile":
+            every = max(
+                MIN_REPEAT, duration(s, f"repeatHour.{n}", f"repeatMinute.{n}", f"repeatSecond.{n}")
+            )
+            while self.host.expression_true(self.rule, n):
+                await self.execute(node.body)
+                await self.host.clock.sleep(every)
+            return
+        if node.sub == "getDelay":
+            seconds = duration(s, f"delayHour.{n}", f"delayMinute.{n}", f"delaySecond.{n}")
+            self.cancelable_delay = as_bool(s.get(f"cancelAct.{n}"))
+            try:
+                await self.host.clock.sleep(seconds)
+            finally:
+                self.cancelable_delay = False
+            return
+        if node.sub == "getWaitEvents":
+            self.waiting = True
+            try:
+                await self.host.wait_for_events(self)
+            finally:
+                self.waiting = False
+            return
+        if node.sub == "getCancelDelay":
+            self.host.cancel_delays(self.rule.app_id, self)
+            return
+        if s.get(f"delayAct.{n}") == "hrs:min:sec":
+            seconds = duration(s, f"delayHor.{n}", f"delayMin.{n}", f"delaySec.{n}")
+            self.host.spawn_delayed(self, seconds, as_bool(s.get(f"cancelAct.{n}")), n)
+            return
+        self.act(n)
+
+    # ------------------------------------------------------------------ simple actions
+
+    def act(self, n: int) -> None:
+        """Run one action that does not suspend the run."""
+        s, home = self.s, self.host.home
+        sub = str(s.get(f"actSubType.{n}") or "")
+        if sub == "getOnOffSwitch":
+            cmd = "on" if as_bool(s.get(f"onOff.{n}")) else "off"
+            self.command(s.get(f"onOffSwitch.{n}"), cmd, [])
+        elif sub == "getToggleSwitch":
+            for dev_id in id_list(s.get(f"toggleSwitch.{n}")):
+                dev = home.state.devices.get(dev_id)
+                on = dev is not None and "switch" in dev.attrs and dev.attrs["switch"].value == "on"
+                self.command(dev_id, "off" if on else "on", [])
+        elif sub == "getSetDimmer":
+            self.command(s.get(f"dimA.{n}"), "setLevel", [as_int(s.get(f"dimLA.{n}"))])
+        elif sub == "getLULock":
+            cmd = "unlock" if as_bool(s.get(f"lockRL.{n}")) else "lock"
+            self.command(s.get(f"lockLockUnlock.{n}"), cmd, [])
+        elif sub == "getDefinedAction":
+            self.command(s.get(f"devices.{n}"), str(s.get(f"cCmd.{n}") or ""), self.params(n))
+        elif sub == "getSetMode":
+            ids = id_list(s.get(f"mode.{n}"))
+            mode = next((m for m in home.state.modes if ids and m.id == ids[0]), None)
+            if mode is None:
+                self.log("warn", f"set mode: no mode {s.get(f'mode.{n}')}")
+            else:
+                home.activate_mode(mode)
+        elif sub == "getSetVariable":
+            self.set_variable(n)
+        elif sub == "getMsg":
+            self.command(s.get(f"note.{n}"), "deviceNotification", [str(s.get(f"msg.{n}") or "")])
+        elif sub == "getLogMsg":
+            self.log("info", str(s.get(f"logmsg.{n}") or ""))
+        elif sub == "getRuleActions":
+            for app_id in id_list(s.get(f"ruleAct.{n}")):
+                self.host.run_actions(app_id)
+        else:
+            self.log("warn", f"action {n} ({sub or 'no actSubType'}) is not modelled")
+
+    def params(self, n: int) -> list[object]:
+        out: list[object] = []
+        p = 2
+        while f"cpType{p}.{n}" in self.s:
+            kind, raw = self.s.get(f"cpType{p}.{n}"), self.s.get(f"cpVal{p}.{n}")
+            if kind == "number":
+                out.append(as_int(raw))
+            elif kind == "decimal":
+                out.append(as_float(raw) or 0.0)
+            else:
+                out.append("" if raw is None else str(raw))
+            p += 1
+        return out
+
+    def set_variable(self, n: int) -> None:
+        s, home = self.s, self.host.home
+        name = str(s.get(f"xVarV.{n}") or "")
+        if s.get(f"numOp.{n}") == "variable":
+            src = home.state.variables.get(str(s.get(f"xVar3.{n}") or ""))
+            value: object = None if src is None else src.value
+        else:
+            value = s.get(f"valNumber.{n}")
+        if name not in home.state.variables or value is None:
+            self.log("warn", f"set variable: no variable {name!r} or value")
+            return
+        try:
+            home.set_variable(name, value)
+        except ValueError as err:
+            self.log("warn", f"set variable {name}: {err}")
+
+    def command(self, devices: object, cmd: str, args: list[object]) -> None:
+        for dev_id in id_list(devices):
+            try:
+                self.host.home.run_command(dev_id, cmd, args)
+            except (KeyError, CommandError, UnknownCommand) as err:
+                self.log("warn", f"{cmd} on device {dev_id}: {err}")
+
+    def log(self, level: str, msg: str) -> None:
+        rule_log(self.host.home, self.rule, level, msg)
+
+
+def rule_log(home: Home, rule: RuleDefinition, level: str, msg: str) -> None:
+    """A hub log line from the rule (an ``app`` line with its id and name)."""
+    home.add_log(level, msg, source_type="app", source_id=rule.app_id, name=rule.name)

@@ -1,0 +1,465 @@
+"""The emulated Rule Machine 5.1 wizard's fields: which inputs a page shows, given the settings.
+
+Rule Machine's pages reveal one field after the one before it is set (``docs/rule-machine-
+pages.md``); the functions here compute, from a rule's stored settings, the inputs shown so far
+and whether the group (a trigger, a condition, an action) is complete. They are pure: the hub's
+devices, modes, variables and rules come in through :class:`Env`. Enum options are either
+plain strings or one-key maps ``{value: label}`` (mode ids, action types), as the hub sends
+them; the value written must be one of the option values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+Inp = dict[str, Any]
+Option = str | dict[str, str]
+
+# trigger / condition capability option -> (device capability, attribute, states)
+DEVICE_CAPS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "Switch": ("switch", "switch", ("on", "off")),
+    "Motion": ("motionSensor", "motion", ("active", "inactive")),
+    "Contact": ("contactSensor", "contact", ("open", "closed")),
+    "Lock": ("lock", "lock", ("locked", "unlocked")),
+    "Presence": ("presenceSensor", "presence", ("present", "not present")),
+    "Water": ("waterSensor", "water", ("wet", "dry")),
+    "Smoke": ("smokeDetector", "smoke", ("detected", "clear", "tested")),
+    "Acceleration": ("accelerationSensor", "acceleration", ("active", "inactive")),
+    "Door": ("doorControl", "door", ("open", "closed", "opening", "closing", "unknown")),
+    "Garage door": (
+        "garageDoorControl",
+        "door",
+        ("open", "closed", "opening", "closing", "unknown"),
+    ),
+    "Valve": ("valve", "valve", ("open", "closed")),
+    "Window Shade": (
+        "windowShade",
+        "windowShade",
+        ("open", "closed", "opening", "closing", "partially open", "unknown"),
+    ),
+}
+NUMERIC_CAPS: dict[str, tuple[str, str]] = {
+    "Temperature": ("temperatureMeasurement", "temperature"),
+    "Humidity": ("relativeHumidityMeasurement", "humidity"),
+    "Illuminance": ("illuminanceMeasurement", "illuminance"),
+    "Battery": ("battery", "battery"),
+    "Power": ("powerMeter", "power"),
+    "Energy": ("energyMeter", "energy"),
+    "Dimmer level": ("switchLevel", "level"),
+}
+CUSTOM = "Custom Attribute"
+TIME_TRIGGER = "Certain Time (and optional date)"
+PERIODIC = "Periodic Schedule"
+BETWEEN = "Between two times"
+TRIGGER_CAPS: tuple[str, ...] = (
+    *DEVICE_CAPS,
+    *NUMERIC_CAPS,
+    CUSTOM,
+    "Button",
+    TIME_TRIGGER,
+    "Mode",
+    "Variable",
+    PERIODIC,
+)
+EVENT_CAPS: tuple[str, ...] = (*DEVICE_CAPS, *NUMERIC_CAPS, CUSTOM, "Button", "Mode", "Variable")
+CONDITION_CAPS: tuple[str, ...] = (
+    *DEVICE_CAPS,
+    *NUMERIC_CAPS,
+    CUSTOM,
+    "Mode",
+    BETWEEN,
+    "Variable",
+)
+COMPARATORS = ("=", "≠", "<", ">", "<=", ">=")
+CHANGED = "*changed*"
+BUTTON_STATES = ("pushed", "held", "doubleTapped", "released")
+TIME_KINDS = ("A specific time", "Sunrise", "Sunset")
+PERIODS = ("Minutes", "Hourly", "Daily", "Weekly", "Monthly", "Yearly")
+EVERY_N_MINUTES = ("1", "2", "3", "4", "5", "6", "10", "12", "15", "20", "30")
+COND_KINDS: tuple[Option, ...] = ({"a": "New condition"}, {"b": "( sub-expression"}, {"c": "NOT"})
+OPERATORS = ("AND", "OR", "XOR")
+DELAY_KINDS = ("none", "hrs:min:sec")
+PARAM_TYPES = ("number", "decimal", "string")
+
+ACT_TYPES: dict[str, str] = {
+    "switchActs": "Control Switches, Push Buttons",
+    "dimmerActs": "Set Dimmers and Bulbs",
+    "lockActs": "Control Locks, Garage Doors, Valves",
+    "modeActs": "Set Mode or Variables, Run Custom Action",
+    "messageActs": "Send, Speak or Log a Message",
+    "delayActs": "Delay, Wait, Exit or Comment",
+    "rulesActs": "Run, Pause or Cancel Rules",
+    "condActs": "Conditional Actions",
+    "repeatActs": "Repeat Actions",
+}
+SUB_TYPES: dict[str, dict[str, str]] = {
+    "switchActs": {"getOnOffSwitch": "Turn switches on or off", "getToggleSwitch": "Toggle"},
+    "dimmerActs": {"getSetDimmer": "Set dimmer"},
+    "lockActs": {"getLULock": "Lock or unlock"},
+    "modeActs": {
+        "getDefinedAction": "Run custom action",
+        "getSetMode": "Set mode",
+        "getSetVariable": "Set variable",
+    },
+    "messageActs": {"getMsg": "Send or speak a message", "getLogMsg": "Log a message"},
+    "delayActs": {
+        "getDelay": "Delay actions",
+        "getCancelDelay": "Cancel delayed actions",
+        "getWaitEvents": "Wait for events",
+    },
+    "rulesActs": {"getRuleActions": "Run rule actions"},
+    "condActs": {"getIfThen": "IF (expression) THEN", "getElse": "ELSE", "getEndIf": "END-IF"},
+    "repeatActs": {"getWhile": "Repeat while (expression)", "getStopRepeat": "End-Repeat"},
+}
+EXPRESSION_SUBTYPES = ("getIfThen", "getWhile")
+NO_DELAY_SUBTYPES = (
+    "getDelay",
+    "getCancelDelay",
+    *("getIfThen", "getElse", "getEndIf", "getWhile", "getStopRepeat"),
+)
+# Run custom action: the capability class names myCapab takes (KP, live)
+CUSTOM_ACTION_CAPS: tuple[str, ...] = (
+    "Switch",
+    "SwitchLevel",
+    "Lock",
+    "PushableButton",
+    "ColorControl",
+    "ColorTemperature",
+    "WindowShade",
+    "WindowBlind",
+    "FanControl",
+    "MusicPlayer",
+    "AudioVolume",
+    "GarageDoorControl",
+    "DoorControl",
+    "Valve",
+    "Thermostat",
+    "Tone",
+    "SpeechSynthesis",
+)
+
+
+class Env(Protocol):
+    """What the fields need of the hub."""
+
+    def device_name(self, dev_id: int) -> str | None: ...
+
+    def has_capability(self, dev_id: int, capability: str) -> bool: ...
+
+    def modes(self) -> list[tuple[str, str]]: ...
+
+    def variables(self) -> list[str]: ...
+
+    def attributes(self, ids: Sequence[int]) -> list[str]: ...
+
+    def commands(self, ids: Sequence[int]) -> list[str]: ...
+
+    def rules(self, exclude: int) -> list[tuple[str, str]]: ...
+
+
+@dataclass
+class Reveal:
+    """The inputs a group shows so far, its hrefs, and whether it is complete."""
+
+    inputs: list[Inp] = field(default_factory=list)
+    hrefs: list[dict[str, Any]] = field(default_factory=list)
+    complete: bool = False
+
+
+def inp(
+    name: str,
+    kind: str,
+    title: str,
+    *,
+    options: Sequence[Option] | None = None,
+    multiple: bool = False,
+) -> Inp:
+    out: Inp = {"name": name, "type": kind, "title": title, "submitOnChange": True}
+    if options is not None:
+        out["options"] = list(options)
+    if multiple:
+        out["multiple"] = True
+    return out
+
+
+def option_values(options: Sequence[Option]) -> list[str]:
+    return [o if isinstance(o, str) else next(iter(o)) for o in options]
+
+
+def device_ids(value: Any) -> list[int]:
+    """A stored device input (``"5,7"``) as ids."""
+    return [int(p) for p in str(value or "").split(",") if p.strip().isdigit()]
+
+
+def trigger_key(n: int) -> Callable[[str], str]:
+    """Field names of trigger ``n``: ``tCapab`` -> ``tCapab1``."""
+    return lambda base: f"{base}{n}"
+
+
+def event_key(e: int) -> Callable[[str], str]:
+    """Field names of Wait for Events event ``e``: ``tCapab`` -> ``tCapab-1``."""
+    return lambda base: f"{base}-{e}"
+
+
+class _Steps:
+    """Builds a Reveal one field at a time: ``add`` answers whether the field is set."""
+
+    def __init__(self, settings: dict[str, Any]) -> None:
+        self.s = settings
+        self.r = Reveal()
+
+    def add(self, field_: Inp) -> bool:
+        self.r.inputs.append(field_)
+        return field_["name"] in self.s
+
+    def all(self, fields: Sequence[Inp]) -> bool:
+        for f in fields:
+            self.r.inputs.append(f)
+        return all(f["name"] in self.s for f in fields)
+
+    def done(self, complete: bool = True) -> Reveal:
+        self.r.complete = complete
+        return self.r
+
+
+def _mode_options(env: Env) -> list[Option]:
+    return [{mid: name} for mid, name in env.modes()]
+
+
+def _stays(st: _Steps, key: Callable[[str], str]) -> bool:
+    if st.add(inp(key("stays"), "bool", "And stays?")) and st.s[key("stays")] is True:
+        return st.all([inp(key(k), "number", k[1:]) for k in ("SHours", "SMins", "SSecs")])
+    return True
+
+
+def event_fields(
+    s: dict[str, Any], key: Callable[[str], str], env: Env, *, caps: Sequence[str]
+) -> Reveal:
+    """A trigger (``tCapab<N>`` ...) or a Wait for Events event (``tCapab-<E>`` ...)."""
+    st = _Steps(s)
+    if not st.add(inp(key("tCapab"), "enum", "Select capability", options=caps)):
+        return st.done(False)
+    cap = s[key("tCapab")]
+    dev = key("tDev")
+    if cap in DEVICE_CAPS:
+        capability, _attr, states = DEVICE_CAPS[cap]
+        if not st.add(inp(dev, f"capability.{capability}", "Devices", multiple=True)):
+            return st.done(False)
+        if len(device_ids(s[dev])) > 1:
+            st.add(inp(key("AlltDev"), "bool", "All of these?"))
+        if not st.add(inp(key("tstate"), "enum", "State", options=[*states, CHANGED])):
+            return st.done(False)
+        return st.done(s[key("tstate")] == CHANGED or _stays(st, key))
+    if cap in NUMERIC_CAPS or cap in (CUSTOM, "Variable"):
+        if cap == "Variable":
+            if not st.add(inp(key("xVar"), "enum", "Variable", options=env.variables())):
+                return st.done(False)
+        else:
+            capability = NUMERIC_CAPS[cap][0] if cap in NUMERIC_CAPS else "*"
+            if not st.add(inp(dev, f"capability.{capability}", "Devices", multiple=True)):
+                return st.done(False)
+        if cap == CUSTOM:
+            attrs = env.attributes(device_ids(s[dev]))
+            if not st.add(inp(key("tCustomAttr"), "enum", "Attribute", options=attrs)):
+                return st.done(False)
+        rel = key("ReltDev")
+        if not st.add(inp(rel, "enum", "Comparison", options=[*COMPARATORS, CHANGED])):
+            return st.done(False)
+        if s[rel] == CHANGED:
+            return st.done()
+        kind = "decimal" if cap in NUMERIC_CAPS else "text"
+        if not st.add(inp(key("tstate"), kind, "Value")):
+            return st.done(False)
+        # "and stays" is offered on every device trigger (KP's matrix: orthogonal to the
+        # capability), numeric ones included
+        return st.done(cap == "Variable" or _stays(st, key))
+    if cap == "Button":
+        if not st.add(inp(dev, "capability.pushableButton", "Button devices", multiple=True)):
+            return st.done(False)
+        if not st.add(inp(key("ButtontDev"), "number", "Button number")):
+            return st.done(False)
+        return st.done(st.add(inp(key("tstate"), "enum", "Action", options=BUTTON_STATES)))
+    if cap == TIME_TRIGGER:
+        if not st.add(inp(key("time"), "enum", "Time", options=TIME_KINDS)):
+            return st.done(False)
+        kind = s[key("time")]
+        follow = {
+            "A specific time": inp(key("atTime"), "time", "At"),
+            "Sunrise": inp(key("atSunriseOffset"), "number", "Sunrise offset (minutes)"),
+            "Sunset": inp(key("atSunsetOffset"), "number", "Sunset offset (minutes)"),
+        }[kind]
+        # the sun offsets are optional (0 when left out); a specific time is needed
+        return st.done(st.add(follow) or kind != "A specific time")
+    if cap == "Mode":
+        return st.done(
+            st.add(inp(key("modesX"), "enum", "Modes", options=_mode_options(env), multiple=True))
+        )
+    # Periodic Schedule: its fields live on the sub-page
+    st.r.hrefs.append(
+        {
+            "element": "href",
+            "name": f"periodic{key('')}",
+            "page": "periodic",
+            "title": "Define periodic schedule",
+            "params": {"n": int(key(""))},
+        }
+    )
+    return st.done(periodic_fields(s, int(key(""))).complete)
+
+
+def periodic_fields(s: dict[str, Any], n: int) -> Reveal:
+    st = _Steps(s)
+    if not st.add(inp(f"whichPeriod{n}", "enum", "Period", options=PERIODS)):
+        return st.done(False)
+    period = s[f"whichPeriod{n}"]
+    if period not in ("Minutes", "Hourly"):
+        return st.done(False)  # the other periods are not modelled
+    minutes = period == "Minutes"
+    toggle = f"everyNMinutesC{n}" if minutes else f"everyNHoursC{n}"
+    if not (st.add(inp(toggle, "bool", "Every N?")) and s[toggle]):
+        return st.done(False)
+    if minutes:
+        return st.done(st.add(inp(f"everyNC{n}", "enum", "Minutes", options=EVERY_N_MINUTES)))
+    return st.done(st.add(inp(f"everyNHC{n}", "number", "Hours")))
+
+
+def condition_fields(s: dict[str, Any], c: int, env: Env) -> Reveal:
+    """One condition of an expression (``rCapab_<C>`` ...), then its ``not<C>``."""
+    st = _Steps(s)
+    if not st.add(inp(f"rCapab_{c}", "enum", "Select capability", options=CONDITION_CAPS)):
+        return st.done(False)
+    cap = s[f"rCapab_{c}"]
+    ok: bool
+    if cap in DEVICE_CAPS:
+        capability, _attr, states = DEVICE_CAPS[cap]
+        ok = st.add(inp(f"rDev_{c}", f"capability.{capability}", "Devices", multiple=True))
+        ok = ok and st.add(inp(f"state_{c}", "enum", "State", options=states))
+    elif cap in NUMERIC_CAPS or cap in ("Variable", CUSTOM):
+        if cap == "Variable":
+            ok = st.add(inp(f"rVar_{c}", "enum", "Variable", options=env.variables()))
+        else:
+            dev = f"capability.{NUMERIC_CAPS[cap][0] if cap in NUMERIC_CAPS else '*'}"
+            ok = st.add(inp(f"rDev_{c}", dev, "Devices", multiple=True))
+        if ok and cap == CUSTOM:
+            attrs = env.attributes(device_ids(s[f"rDev_{c}"]))
+            ok = st.add(inp(f"rCustomAttr_{c}", "enum", "Attribute", options=attrs))
+        ok = ok and st.add(inp(f"RelrDev_{c}", "enum", "Comparison", options=COMPARATORS))
+        kind = "decimal" if cap in NUMERIC_CAPS else "text"
+        ok = ok and st.add(inp(f"state_{c}", kind, "Value"))
+    elif cap == "Mode":
+        modes = _mode_options(env)
+        ok = st.add(inp(f"modes{c}", "enum", "Modes", options=modes, multiple=True))
+    else:  # Between two times
+        ok = _time_end(st, c, "starting", "startingA", "start") and _time_end(
+            st, c, "ending", "endingA", "end"
+        )
+    if ok:
+        st.add(inp(f"not{c}", "bool", "NOT?"))
+    return st.done(ok)
+
+
+def _time_end(st: _Steps, c: int, which: str, at: str, prefix: str) -> bool:
+    if not st.add(inp(f"{which}{c}", "enum", which.capitalize(), options=TIME_KINDS)):
+        return False
+    follow = {
+        "A specific time": inp(f"{at}{c}", "time", "At"),
+        "Sunrise": inp(f"{prefix}SunriseOffset{c}", "number", "Sunrise offset (minutes)"),
+        "Sunset": inp(f"{prefix}SunsetOffset{c}", "number", "Sunset offset (minutes)"),
+    }[st.s[f"{which}{c}"]]
+    return st.add(follow)
+
+
+def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
+    """The subtype fields of a plain action (the stateful subtypes are the pages' own)."""
+    st = _Steps(s)
+    sub = s.get(f"actSubType.{n}")
+
+    def f(name: str, kind: str, title: str, **kw: Any) -> Inp:
+        return inp(f"{name}.{n}", kind, title, **kw)
+
+    if sub == "getOnOffSwitch":
+        ok = st.add(f("onOffSwitch", "capability.switch", "Switches", multiple=True))
+        ok = ok and st.add(f("onOff", "bool", "Turn on?"))
+    elif sub == "getToggleSwitch":
+        ok = st.add(f("toggleSwitch", "capability.switch", "Switches", multiple=True))
+    elif sub == "getSetDimmer":
+        ok = st.add(f("dimA", "capability.switchLevel", "Dimmers", multiple=True))
+        ok = ok and st.add(f("dimLA", "number", "Level"))
+        if ok:
+            st.add(f("dimRA", "decimal", "Transition time (seconds)"))  # optional (KP)
+    elif sub == "getLULock":
+        ok = st.add(f("lockRL", "bool", "Unlock?"))
+        ok = ok and st.add(f("lockLockUnlock", "capability.lock", "Locks", multiple=True))
+    elif sub == "getSetMode":
+        ok = st.add(f("mode", "enum", "Mode", options=_mode_options(env)))
+    elif sub == "getSetVariable":
+        ok = st.add(f("xVarV", "enum", "Variable", options=env.variables()))
+        ops = ("number", "variable", "device attribute", "variable math")
+        ok = ok and st.add(f("numOp", "enum", "Set to", options=ops))
+        if ok and s[f"numOp.{n}"] == "number":
+            ok = st.add(f("valNumber", "number", "Value"))
+        elif ok and s[f"numOp.{n}"] == "variable":
+            ok = st.add(f("xVar3", "enum", "Variable", options=env.variables()))
+        else:
+            ok = False
+    elif sub == "getMsg":
+        ok = st.add(f("msg", "text", "Message"))
+        ok = ok and st.add(f("note", "capability.notification", "Devices", multiple=True))
+    elif sub == "getLogMsg":
+        ok = st.add(f("logmsg", "text", "Message"))
+    elif sub == "getDelay":
+        ok = st.add(f("delayHour", "number", "Hours"))
+        ok = ok and st.add(f("delayMinute", "number", "Minutes"))
+        ok = ok and st.add(f("delaySecond", "number", "Seconds"))
+        if ok:
+            st.add(f("cancelAct", "bool", "Cancelable?"))
+    elif sub == "getRuleActions":
+        ok = st.add(f("runRuleType", "enum", "Rule type", options=["Rule Machine"]))
+        rules: list[Option] = [{rid: label} for rid, label in env.rules(app_id)]
+        ok = ok and st.add(f("ruleAct", "enum", "Rules", options=rules, multiple=True))
+    elif sub == "getDefinedAction":
+        ok = st.add(f("useLastDev", "bool", "Use last event device?"))
+        capabs = list(CUSTOM_ACTION_CAPS)
+        ok = ok and st.add(f("myCapab", "enum", "Capability", options=capabs))
+        if ok:
+            klass = str(s[f"myCapab.{n}"])
+            capability = klass[0].lower() + klass[1:]
+            ok = st.add(f("devices", f"capability.{capability}", "Devices", multiple=True))
+        if ok:
+            cmds = env.commands(device_ids(s[f"devices.{n}"]))
+            ok = st.add(f("cCmd", "enum", "Command", options=cmds))
+    else:  # no fields of their own
+        ok = sub in ("getCancelDelay", "getElse", "getEndIf", "getStopRepeat")
+    return st.done(ok)
+
+
+def param_fields(s: dict[str, Any], n: int, params: Sequence[int]) -> Reveal:
+    """The parameters of a Run Custom Action (``cpType<P>.<N>`` → ``cpVal<P>.<N>``)."""
+    st = _Steps(s)
+    ok = True
+    for p in params:
+        ok = st.add(inp(f"cpType{p}.{n}", "enum", "Parameter type", options=PARAM_TYPES)) and ok
+        if f"cpType{p}.{n}" in s:
+            ok = st.add(inp(f"cpVal{p}.{n}", "text", "Parameter value")) and ok
+    return st.done(ok)
+
+
+def delay_fields(s: dict[str, Any], n: int) -> Reveal:
+    """The optional delay of an action (``delayAct.<N>``)."""
+    st = _Steps(s)
+    if not st.add(inp(f"delayAct.{n}", "enum", "Delay?", options=DELAY_KINDS)):
+        return st.done()
+    if s[f"delayAct.{n}"] != "hrs:min:sec":
+        return st.done()
+    ok = st.all([inp(f"{k}.{n}", "number", k[5:]) for k in ("delayHor", "delayMin", "delaySec")])
+    if ok:
+        st.add(inp(f"cancelAct.{n}", "bool", "Cancelable?"))
+    return st.done(ok)
+
+
+def repeat_fields(s: dict[str, Any], n: int) -> Reveal:
+    st = _Steps(s)
+    keys = ("repeatHour", "repeatMinute", "repeatSecond")
+    return st.done(st.all([inp(f"{k}.{n}", "number", k[6:]) for k in keys]))

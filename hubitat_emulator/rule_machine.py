@@ -1,0 +1,315 @@
+"""The emulated Rule Machine 5.1 child rules: creation and the wizard pages over HTTP.
+
+``GET /installedapp/createchild/hubitat/Rule-5.1/parent/<rm_id>`` (KP:
+``hubitat-mcp-server.groovy``, "Create: ... → 302") creates a rule under the installed "Rule
+Machine" app and answers ``302 Location: /installedapp/configure/<id>``; another app name or a
+parent that is not Rule Machine is a 404. The rule's pages (``mainPage``, ``selectTriggers``,
+``periodic``, ``selectActions``, ``doActPage``, ``STPage``: ``rule_model.py``) are served by
+the generic ``/installedapp/configure/json``, ``update/json`` and ``btn`` routes, which hand
+requests for these rules here:
+
+* a settings submit stores only fields the ``currentPage`` shows (one field per submit is
+  what works), then follows an ``_action_href_<name>|<page>|<i>`` marker (with
+  ``params_for_action_href_...``) or ``_action_previous=Done`` and answers that page;
+* a wizard button (``true``, ``N``, ``hasAll``, ``actionDone``, ``moreParams``) acts with or
+  without page context (a trigger's hasAll without it leaves its "Conditional trigger?"
+  prompt, ``isCondTrig.<N>``, on the page); ``hasRule`` seals the Required Expression only as
+  a settings write (a click does nothing, KP live); an IF's expression on doActPage is also
+  sealed by a click with page context (KP clicks it there); mainPage's buttons
+  (``updateRule``, ``pausRule``, ``stopRule``, ``runRuleAct``) act only without
+  ``formAction`` (with it, Rule Machine takes the click for a settings save, as for the
+  seeded rules); ``updateRule`` copies ``origLabel`` to the app's label (KP);
+* ``updateRule``, pause/resume and stop/start hand a :class:`RuleDefinition` to the hub's
+  :class:`RuleEngine` (``install``), ``runRuleAct`` runs the actions, removing the rule calls
+  ``remove``. The stored settings, the wizard state (``state()``) and the rule text are kept
+  in the app's :class:`AppInternals`, so statusJson and ruleBuilderJson show them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from aiohttp import web
+
+from .catalog import unique_commands
+from .devstate import AppInternals
+from .home import Home
+from .model import App
+from .responses import Responses, redirect
+from .routes_apps import app_model, page_answer, page_model_answer
+from .routes_common import Routes
+from .rule_definition import RuleDefinition, RuleEngine
+from .rule_model import MAIN_BUTTONS, PARENT_PAGE, Page, RuleModel
+
+RULE_TYPE = "Rule-5.1"
+RULE_TYPE_ID = 4
+RM_PARENT_TYPE = "Rule Machine"
+_HREF_RE = re.compile(r"^_action_href_([^|]*)\|(\w+)\|(\d+)$")
+_SETTING_RE = re.compile(r"^settings\[(.+)\]$")
+
+
+class RecordingRuleEngine:
+    """The default engine: runs nothing, records what the pages handed it (tests read it)."""
+
+    def __init__(self) -> None:
+        self.installed: dict[int, RuleDefinition] = {}
+        self.removed: list[int] = []
+        self.runs: list[int] = []
+
+    def install(self, rule: RuleDefinition) -> None:
+        self.installed[rule.app_id] = rule
+
+    def remove(self, app_id: int) -> None:
+        self.installed.pop(app_id, None)
+        self.removed.append(app_id)
+
+    def run_actions(self, app_id: int) -> None:
+        self.runs.append(app_id)
+
+    def shutdown(self) -> None:
+        """Nothing runs here, so nothing to stop."""
+
+
+class HubEnv:
+    """The hub's devices, modes, variables and rules as the fields need them."""
+
+    def __init__(self, home: Home) -> None:
+        self.home = home
+
+    def device_name(self, dev_id: int) -> str | None:
+        dev = self.home.state.devices.get(dev_id)
+        return None if dev is None else dev.label or dev.name
+
+    def has_capability(self, dev_id: int, capability: str) -> bool:
+        dev = self.home.state.devices.get(dev_id)
+        if dev is None:
+            return False
+        if capability == "*":
+            return True
+        return capability.lower() in {c.lower() for c in dev.driver.capabilities}
+
+    def modes(self) -> list[tuple[str, str]]:
+        return [(str(m.id), m.name) for m in self.home.state.modes]
+
+    def variables(self) -> list[str]:
+        return sorted(self.home.state.variables)
+
+    def attributes(self, ids: Sequence[int]) -> list[str]:
+        out: list[str] = []
+        for i in ids:
+            dev = self.home.state.devices.get(i)
+            for name in dev.attrs if dev else ():
+                if name not in out:
+                    out.append(name)
+        return sorted(out)
+
+    def commands(self, ids: Sequence[int]) -> list[str]:
+        out: list[str] = []
+        for i in ids:
+            dev = self.home.state.devices.get(i)
+            for _cap, cmd in unique_commands(dev.driver) if dev else ():
+                if cmd.name not in out:
+                    out.append(cmd.name)
+        return sorted(out)
+
+    def rules(self, exclude: int) -> list[tuple[str, str]]:
+        return [
+            (str(a.id), re.sub(r"<[^>]+>", "", a.label or a.name))
+            for a in self.home.state.apps.values()
+            if a.type == RULE_TYPE and a.id != exclude
+        ]
+
+
+def setup(app: web.Application, r: RuleMachine) -> None:
+    app.router.add_get("/installedapp/createchild/{ns}/{app_name}/parent/{pid}", r.create_child)
+
+
+class RuleMachine(Routes):
+    """The native rules created through ``createchild`` (seeded rules stay generic)."""
+
+    def __init__(self, home: Home, http: Responses, engine: RuleEngine | None = None) -> None:
+        super().__init__(home, http)
+        self.engine: RuleEngine = engine if engine is not None else RecordingRuleEngine()
+        self.env = HubEnv(home)
+        self.rules: dict[int, RuleModel] = {}
+
+    def owns(self, app: App) -> bool:
+        return app.id in self.rules
+
+    async def create_child(self, request: web.Request) -> web.StreamResponse:
+        m = request.match_info
+        parent = self.app_by_id(m["pid"])
+        if (
+            m["ns"] != "hubitat"
+            or m["app_name"] != RULE_TYPE
+            or parent is None
+            or parent.type != RM_PARENT_TYPE
+        ):
+            return self.http.not_found()
+        new_id = self.dev.alloc_app_id()
+        self.apps[new_id] = App(
+            new_id, RULE_TYPE, None, RULE_TYPE, parent_id=parent.id, app_type_id=RULE_TYPE_ID
+        )
+        # condition numbers run on across the parent's rules (KP: docs/rm_wire_format.md)
+        siblings = [
+            m.hw_cond
+            for m in self.rules.values()
+            if (a := self.apps.get(m.app_id)) is not None and a.parent_id == parent.id
+        ]
+        self.rules[new_id] = RuleModel(new_id, hw_cond=max(siblings, default=0))
+        self._sync(self.apps[new_id])
+        return redirect(f"/installedapp/configure/{new_id}")
+
+    def forget(self, app_id: int) -> None:
+        """The rule was deleted (``forcedelete`` / ``delete``, or its parent was)."""
+        if self.rules.pop(app_id, None) is not None:
+            self.engine.remove(app_id)
+
+    # ------------------------------------------------------------------ pages
+
+    def configure(self, app: App, page: str) -> web.Response:
+        return self.http.json(self.render(app, page))
+
+    def render(self, app: App, page: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        model = self.rules[app.id]
+        self._sync(app)
+        built = model.page(page, self.env, params=params)
+        return self._page_json(app, model, page, built)
+
+    def _page_json(self, app: App, model: RuleModel, name: str, page: Page) -> dict[str, Any]:
+        internals = self._internals(app)
+        inputs = []
+        for spec in page.inputs:
+            shown = dict(spec)
+            if spec["type"] != "button":
+                shown["value"] = model.settings.get(spec["name"])
+                ids = model.meta.get(spec["name"], {}).get("deviceIdsForDeviceList")
+                if ids is not None:
+                    shown["deviceIdsForDeviceList"] = ids
+            inputs.append(shown)
+        body: list[dict[str, Any]] = [
+            {"element": "paragraph", "description": p} for p in page.paragraphs
+        ]
+        body += page.hrefs
+        return {
+            "app": app_model(app, internals.version),
+            "configPage": {
+                "name": name,
+                "title": page.title,
+                "previousPage": None if name == "mainPage" else PARENT_PAGE.get(name, "mainPage"),
+                "refreshInterval": 0,
+                "install": True,
+                "error": page.error,
+                "sections": [{"title": "", "input": inputs, "body": body}],
+            },
+            "settings": dict(model.settings),
+            "childApps": [],
+        }
+
+    def _internals(self, app: App) -> AppInternals:
+        return self.dev.internals.setdefault(app.id, AppInternals(page_title="Edit Rule"))
+
+    def _sync(self, app: App) -> None:
+        """Mirror the rule into its AppInternals (statusJson, ruleBuilderJson, exports)."""
+        model = self.rules[app.id]
+        internals = self._internals(app)
+        internals.page_title = f"Edit Rule {app.label or ''}".strip()
+        internals.inputs = [
+            {"name": k, "value": v, **model.meta.get(k, {})} for k, v in model.settings.items()
+        ]
+        internals.paragraphs = model.rule_text(self.env)
+        internals.buttons = [{"name": b, "title": b} for b in MAIN_BUTTONS]
+        internals.state = model.state()
+        internals.subscriptions = list(model.subscriptions)
+        ids = {i for m in model.meta.values() for i in m.get("deviceIdsForDeviceList", [])}
+        for dev in self.st.devices.values():
+            if dev.id in ids and app.id not in dev.apps_using:
+                dev.apps_using.append(app.id)
+            elif dev.id not in ids and app.id in dev.apps_using:
+                dev.apps_using.remove(app.id)
+
+    # ------------------------------------------------------------------ submits
+
+    def update(self, app: App, form: dict[str, str]) -> web.Response:
+        model = self.rules[app.id]
+        page = form.get("currentPage") or "mainPage"
+        params = _json_map(form.get("paramsForPage"))
+        model.last_page = page
+        shown = model.page(page, self.env, params=params).shown()
+        for key, raw in form.items():
+            m = _SETTING_RE.match(key)
+            if m is None or m.group(1) not in shown:
+                continue  # not on the page: Rule Machine ignores it
+            name = m.group(1)
+            model.write(shown[name], raw, form.get(f"{name}.multiple"), self.env)
+        if page == "selectActions":
+            model.act_init = True  # the page's own hook sets state.actNdx
+        target, target_params = page, params
+        for key in form:
+            href = _HREF_RE.match(key)
+            if href is not None:
+                target = href.group(2)
+                target_params = _json_map(form.get(f"params_for_action_href_{key[13:]}"))
+        if "_action_previous" in form:
+            target = PARENT_PAGE.get(page, "mainPage")
+        if target != page:
+            model.navigate(page, target, target_params)
+        self._internals(app).version += 1
+        return page_model_answer(self.http, self.render(app, target, target_params))
+
+    def button(self, app: App, form: dict[str, str]) -> web.Response:
+        model = self.rules[app.id]
+        name = form.get("name", "")
+        page = form.get("currentPage") or ("mainPage" if name in MAIN_BUTTONS else model.last_page)
+        internals = self._internals(app)
+        if name in MAIN_BUTTONS:
+            if page != "mainPage":
+                return page_answer(self.http, False, f"No button {name}")
+            internals.version += 1
+            if "formAction" not in form:
+                self._main_button(app, model, name)
+            return page_answer(self.http, True)
+        if name == "hasRule":
+            # on STPage a click leaves the conditions unused (KP, live: only a settings write
+            # seals); KP seals an IF's expression on doActPage by a click with page context
+            internals.version += 1
+            shown = model.page(page, self.env).shown()
+            if page == "doActPage" and "formAction" in form and name in shown:
+                model.last_page = page
+                model.write(shown[name], "clicked", None, self.env)
+                self._sync(app)
+            return page_answer(self.http, True)
+        bare = "formAction" not in form
+        if not model.click(page, name, form.get("stateAttribute", ""), self.env, bare=bare):
+            return page_answer(self.http, False, f"No button {name}")
+        internals.version += 1
+        self._sync(app)
+        return page_answer(self.http, True)
+
+    def _main_button(self, app: App, model: RuleModel, name: str) -> None:
+        if name == "runRuleAct":
+            self.engine.run_actions(app.id)
+            return
+        if name == "pausRule":
+            model.paused = not model.paused
+        elif name == "stopRule":
+            model.stopped = not model.stopped
+        if name == "updateRule" and model.settings.get("origLabel"):
+            app.label = str(model.settings["origLabel"])  # RM copies it on updateRule (KP)
+        model.initialise()
+        self._sync(app)
+        label = re.sub(r"<[^>]+>", "", app.label or app.name)
+        self.engine.install(model.definition(label))
+
+
+def _json_map(raw: str | None) -> dict[str, Any] | None:
+    if not raw:
+        return None
+    try:
+        parsed = json.loads(raw)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
