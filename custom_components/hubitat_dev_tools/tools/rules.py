@@ -21,17 +21,16 @@ RULE_NAME = vol.All(str, vol.Length(min=1, max=200))
 WHEN_DOC = (
     "Triggers, then conditions: {triggerType, <device list>: [ids], <event>: exact text}. "
     "motion: motionSensors, motionSensorEvent 'Motion starts'|'Motion stops'; switch: "
-    "switches, switchEvent 'Turns on'|'Turns off'; contact, presence, lock, button, "
-    "temperature... alike; timeOfDay: timeOfDay 'HHMM'; sunriseSunset: triggerCondition "
+    "switches, switchEvent 'Turns on'|'Turns off'; other sensors alike; timeOfDay: "
+    "timeOfDay 'HHMM'; sunriseSunset: triggerCondition "
     "sunset|sunrise|afterSunset+minutesAfterSunset... Conditions: timeIsBetween "
     "(triggerCondition sunsetToSunrise|sunriseToSunset), switchCondition (switches, "
     "switchState 'Turned on'), daysOfWeek [0-6]"
 )
 THEN_DOC = (
     "Actions {actionType, <device list>: [ids]}: turnOn|turnOff|toggle (switches), "
-    "setBrightness (dimmers, brightness), lock|unlock (locks), sendNotification "
-    "(notificationDevices, notificationMessage), setMode (mode id), wait (minutes, seconds), "
-    "cancelWait"
+    "setBrightness (dimmers, brightness), sendNotification (notificationDevices, "
+    "notificationMessage), setMode (mode id), wait (minutes, seconds), cancelWait"
 )
 
 
@@ -217,8 +216,8 @@ class CreateVisualRuleTool(HubTool[CreateVisualRuleArgs]):
     description = (
         "Create a classic Visual Rule from node lists (at least one trigger and one action). "
         "Every node is checked before anything is sent: known type, required keys, devices "
-        "exist, are allowed and declare what the node reads or sends. Actions on locks, "
-        "valves or garage doors need confirm=true. If the hub does not keep the definition "
+        "exist, are allowed and declare what the node reads or sends. Actions on sensitive "
+        "devices need confirm=true. If the hub does not keep the definition "
         "the new rule is removed. Full node schema: hub_get_tool_guide section visual_rules."
     )
     kind = ToolKind.WRITE
