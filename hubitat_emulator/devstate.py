@@ -115,6 +115,8 @@ class DevState:
     bundle_urls: dict[str, Bundle] = field(default_factory=dict)
     internals: dict[int, AppInternals] = field(default_factory=dict)
     vrb: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # graph-format Visual Rules (the 2.0 editor): {name, rulePaused, ruleJson, validationErrors}
+    vrb_graph: dict[int, dict[str, Any]] = field(default_factory=dict)
     broken_pending: set[int] = field(default_factory=set)
     easy_dashboards: dict[int, dict[str, Any]] = field(default_factory=dict)
     layouts: dict[int, dict[str, Any]] = field(default_factory=dict)

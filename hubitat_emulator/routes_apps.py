@@ -389,6 +389,7 @@ class AppRoutes(Routes):
         self.apps.pop(app_id, None)
         self.dev.internals.pop(app_id, None)
         self.dev.vrb.pop(app_id, None)
+        self.dev.vrb_graph.pop(app_id, None)
         for d in self.st.devices.values():
             if app_id in d.apps_using:
                 d.apps_using.remove(app_id)
@@ -469,7 +470,21 @@ class AppRoutes(Routes):
         return self.http.json({"success": True})
 
     async def rule_builder20(self, request: web.Request) -> web.StreamResponse:
-        return self.http.result(False, "Rule builder instance not found")
+        """A graph rule ``{name, rulePaused, ruleJson (text), validationErrors}``; every
+        other id (classic rules included) ``{"success": false}`` (hub UI, KP)."""
+        app = self._app(request)
+        if app is None or app.id not in self.dev.vrb_graph:
+            return self.http.result(False, "Rule builder instance not found")
+        rule = self.dev.vrb_graph[app.id]
+        if request.method == "POST":  # the editor's save: {name, ruleJson (text)}
+            try:
+                body = json.loads(await request.text())
+            except ValueError:
+                return self.http.result(False, "Invalid JSON")
+            if not isinstance(body, dict) or not isinstance(body.get("ruleJson", ""), str):
+                return self.http.result(False, "Invalid rule definition")
+            rule.update({k: body[k] for k in ("name", "ruleJson") if k in body})
+        return self.http.json(rule)
 
     async def create_vrb(self, request: web.Request) -> web.StreamResponse:
         new_id = self.dev.alloc_app_id()
@@ -497,9 +512,10 @@ class AppRoutes(Routes):
 
     async def vrb_pause(self, request: web.Request) -> web.StreamResponse:
         app = self._app(request)
-        if app is None or app.id not in self.dev.vrb:
+        rule = None if app is None else self.dev.vrb.get(app.id) or self.dev.vrb_graph.get(app.id)
+        if rule is None:
             return self.http.json({"success": False})
         if self.drop_rule_writes:
             return self.http.json({"success": True})
-        self.dev.vrb[app.id]["rulePaused"] = request.match_info["paused"] == "true"
+        rule["rulePaused"] = request.match_info["paused"] == "true"
         return self.http.json({"success": True})

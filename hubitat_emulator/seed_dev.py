@@ -289,6 +289,15 @@ def _seed_secrets(state: HomeState) -> None:
     )
 
 
+def _device_id(state: HomeState, label: str, capability: str) -> list[int]:
+    """The device labelled so, else the first with that capability (a trimmed home)."""
+    devices = list(state.devices.values())
+    found = next((d for d in devices if d.label == label), None) or next(
+        (d for d in devices if capability in d.driver.capabilities), None
+    )
+    return [found.id] if found else []
+
+
 def seed_dev(state: HomeState) -> None:
     """Add the development domains to a freshly seeded home."""
     dev = state.dev
@@ -407,13 +416,36 @@ def seed_dev(state: HomeState) -> None:
         hidden=True,
         app_type_id=109,
     )
+    # the classic node shapes the hub UI's builder saves (docs/visual-rules.md)
+    motion = _device_id(state, "Front Porch Motion", "MotionSensor")
+    light = _device_id(state, "Porch Light", "Switch")
     dev.vrb[VRB_PORCH] = {
         "name": "Porch light on motion",
         "rulePaused": False,
         "whenNodes": [
-            {"type": "device", "deviceIds": [], "attribute": "motion", "value": "active"}
+            {
+                "triggerType": "motion",
+                "description": "When <b>Front Porch Motion</b> detects motion",
+                "deviceIds": motion,
+                "triggerCondition": None,
+                "motionSensors": motion,
+                "motionSensorEvent": "Motion starts",
+                "id": "when-0-porch",
+                "type": "when",
+                "index": 0,
+            }
         ],
-        "thenNodes": [{"type": "command", "deviceIds": [], "command": "on"}],
+        "thenNodes": [
+            {
+                "actionType": "turnOn",
+                "description": "Turn on <b>Porch Light</b>",
+                "deviceIds": light,
+                "switches": light,
+                "id": "then-0-porch",
+                "type": "then",
+                "index": 0,
+            }
+        ],
         "elseNodes": [],
         "promptHistory": [],
     }

@@ -32,7 +32,8 @@ from .conftest import ToolCaller
 from .mcp_client import HEADERS, Mcp
 
 COMPACT_MAX = 21 * 1024
-# every tool served on its own; hub_create_rule carries its spec grammar (about 1.2 KB)
+# every tool served on its own; hub_create_rule carries its spec grammar (about 1.2 KB),
+# hub_create_visual_rule the Visual Rule node schema in brief (about 1.1 KB)
 FLAT_MAX = 112 * 1024
 
 

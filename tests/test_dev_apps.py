@@ -197,11 +197,23 @@ async def test_create_visual_rule_refused_definition_is_cleaned_up(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     before = set(hub.state.apps)
+    sent = len(hub.requests)
     result = await call_tool(
         "hub_create_visual_rule", {"name": "Bad", "when_nodes": ["x"], "then_nodes": []}
     )
+    # malformed nodes are refused before the first request, naming the node
+    assert result.error and result.data["error"] == "invalid_request"
+    assert "when_nodes[0]" in result.data["message"]
+    assert hub.requests[sent:] == [] and set(hub.state.apps) == before
+    # a save the hub answers but does not keep: the new empty rule is removed again
+    hub.hubvar_routes.fallback.drop_rule_writes = True
+    rule = (await call_tool("hub_get_visual_rule", {"app_id": VRB_PORCH})).data["definition"]
+    result = await call_tool(
+        "hub_create_visual_rule",
+        {"name": "Bad", "when_nodes": rule["whenNodes"], "then_nodes": rule["thenNodes"]},
+    )
     assert result.error and result.data["error"] == "hub_bad_response"
-    assert "Invalid rule definition" in result.data["message"]
+    assert "does not hold" in result.data["message"]
     assert set(hub.state.apps) == before
     assert any("/forcedelete/" in p for _m, p in hub.requests)
 

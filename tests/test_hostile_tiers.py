@@ -52,6 +52,14 @@ def _fake_dns(monkeypatch: pytest.MonkeyPatch) -> None:
     use_fake_dns(monkeypatch)
 
 
+# Visual Rule nodes in the builder's classic shapes (docs/visual-rules.md)
+AT_SEVEN = {"triggerType": "timeOfDay", "timeOfDay": "0700"}
+
+
+def turn_on(device_id: int) -> dict[str, Any]:
+    return {"actionType": "turnOn", "switches": [device_id]}
+
+
 def device(hub: HubEmulator, label: str) -> Device:
     return next(d for d in hub.state.devices.values() if d.label == label)
 
@@ -351,6 +359,9 @@ async def test_installs_and_deletes_are_never_retried(
         args = {**args, "file_name": fresh.name}
     if args.get("device_id") == "LIGHT":
         args = {**args, "device_id": str(device(hub, "Garage Light").id)}
+    if name == "hub_create_visual_rule":  # a runnable rule: nodes are checked before sending
+        light = device(hub, "Garage Light").id
+        args = {**args, "when_nodes": [AT_SEVEN], "then_nodes": [turn_on(light)]}
     hub.faults.fail_paths = {path: 503}  # a busy hub: a GET would be retried once
     before = len(hub.requests)
     is_error, data = await mcp.call(name, args)
@@ -408,11 +419,11 @@ async def test_visual_rule_cannot_unlock_an_allowlisted_out_lock(
     lock = allow_only_the_light(hass, entry, hub)
     rules_before = dict(hub.state.dev.vrb)
     before = len(hub.requests)
-    node = {"type": "command", "deviceIds": [lock.id], "command": "unlock"}
+    node = {"actionType": "unlock", "locks": [lock.id], "deviceIds": [lock.id]}
     data = await refused(
         mcp,
         "hub_create_visual_rule",
-        {"name": "Sneaky", "then_nodes": [node]},
+        {"name": "Sneaky", "when_nodes": [AT_SEVEN], "then_nodes": [node]},
         "device_not_allowed",
     )
     assert str(lock.id) in data["message"]
@@ -438,8 +449,8 @@ async def test_visual_rule_commanding_a_lock_needs_confirm(mcp: Mcp, hub: HubEmu
     lock = device(hub, "Front Door Lock")
     rules_before = dict(hub.state.dev.vrb)
     before = len(hub.requests)
-    node = {"type": "command", "deviceIds": [lock.id], "command": "unlock"}
-    args = {"name": "Open up", "then_nodes": [node]}
+    node = {"actionType": "unlock", "locks": [lock.id]}
+    args = {"name": "Open up", "when_nodes": [AT_SEVEN], "then_nodes": [node]}
     await refused(mcp, "hub_create_visual_rule", args, "confirmation_required")
     assert writes_since(hub, before) == [] and hub.state.dev.vrb == rules_before
     created = await ok(mcp, "hub_create_visual_rule", {**args, "confirm": True})

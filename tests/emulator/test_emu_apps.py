@@ -78,6 +78,28 @@ async def test_visual_rules(hub: HubEmulator, session: aiohttp.ClientSession) ->
     assert paused == {"success": True} and hub.state.dev.vrb[new_id]["rulePaused"] is True
 
 
+async def test_graph_visual_rules(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
+    """A graph rule (a knob: none is seeded) answers ruleBuilder20Json as the hub does."""
+    hub.state.dev.vrb.pop(VRB_PORCH)  # the porch rule, now in the graph format
+    hub.state.dev.vrb_graph[VRB_PORCH] = {
+        "name": "G",
+        "rulePaused": False,
+        "ruleJson": "",
+        "validationErrors": ["Node 3 has no device"],
+    }
+    body = {"name": "Graph", "ruleJson": json.dumps({"nodes": [], "edges": []})}
+    url = f"{hub.url}/app/ruleBuilder20Json/{VRB_PORCH}"
+    async with session.post(url, json=body) as resp:
+        saved = json.loads(await resp.text())
+    assert_same_shape("apps/visual_rule_graph", saved)
+    assert saved["name"] == "Graph" and saved["validationErrors"] == ["Node 3 has no device"]
+    assert await get_json(session, url) == saved
+    paused = await get_json(session, f"{hub.url}/app/ruleBuilderPause/{VRB_PORCH}/true")
+    assert paused == {"success": True} and hub.state.dev.vrb_graph[VRB_PORCH]["rulePaused"]
+    other = await get_json(session, f"{hub.url}/app/ruleBuilder20Json/{RULE_MOTION}")
+    assert other["success"] is False
+
+
 async def test_easy_dashboards(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
     assert await get_json(session, f"{hub.url}/dashboard/all") == []
     async with session.get(f"{hub.url}/dashboard/select") as resp:

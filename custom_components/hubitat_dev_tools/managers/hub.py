@@ -51,7 +51,7 @@ class Hub:
         self.files = FilesManager(client)
         self.cloner = AppCloner(client, self.item_backups, self.files)
         self.apps = AppManager(client, self.item_backups, self.cloner)
-        self.rules = RuleManager(client, self.apps, self.item_backups)
+        self.rules = RuleManager(client, self.apps, self.item_backups, self.devices)
         self.app_settings = AppSettingsManager(client, self.apps, self.item_backups)
         self.code = CodeManager(client, self.files)
         self.dashboards = DashboardManager(client, self.apps, self.item_backups)

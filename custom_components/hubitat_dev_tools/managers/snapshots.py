@@ -277,7 +277,7 @@ class SnapshotManager:
             }
 
         async def definition(rule_id: str) -> None:
-            rule = self._hub.rules.get_visual_rule(rule_id)
+            rule = self._hub.rules.visual.get(rule_id)
             await _fill(out[rule_id], "definition", rule)
 
         async def rule_text(rule_id: str) -> None:

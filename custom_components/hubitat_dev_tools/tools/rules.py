@@ -17,6 +17,21 @@ TOOL_DOMAIN = "rules"
 APP_ID = numeric_id("app_id")
 NODES = vol.All(list, vol.Length(max=200))
 RULE_NAME = vol.All(str, vol.Length(min=1, max=200))
+# The node schema in brief (long form: docs/visual-rules.md, guide section visual_rules).
+WHEN_DOC = (
+    "Triggers, then conditions: {triggerType, <device list>: [ids], <event>: exact text}. "
+    "motion: motionSensors, motionSensorEvent 'Motion starts'|'Motion stops'; switch: "
+    "switches, switchEvent 'Turns on'|'Turns off'; other sensors alike; timeOfDay: "
+    "timeOfDay 'HHMM'; sunriseSunset: triggerCondition "
+    "sunset|sunrise|afterSunset+minutesAfterSunset... Conditions: timeIsBetween "
+    "(triggerCondition sunsetToSunrise|sunriseToSunset), switchCondition (switches, "
+    "switchState 'Turned on'), daysOfWeek [0-6]"
+)
+THEN_DOC = (
+    "Actions {actionType, <device list>: [ids]}: turnOn|turnOff|toggle (switches), "
+    "setBrightness (dimmers, brightness), sendNotification (notificationDevices, "
+    "notificationMessage), setMode (mode id), wait (minutes, seconds), cancelWait"
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -65,22 +80,22 @@ class VisualRuleArgs(ToolArgs):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CreateVisualRuleArgs(ToolArgs):
     name: str = arg(RULE_NAME, "Rule name", required=True)
-    when_nodes: list[Any] | None = arg(NODES, "whenNodes (triggers/conditions) list")
-    then_nodes: list[Any] | None = arg(NODES, "thenNodes (actions) list")
-    else_nodes: list[Any] | None = arg(NODES, "elseNodes list")
+    when_nodes: list[Any] | None = arg(NODES, WHEN_DOC)
+    then_nodes: list[Any] | None = arg(NODES, THEN_DOC)
+    else_nodes: list[Any] | None = arg(NODES, "Actions when a condition is false (as then_nodes)")
     paused: bool | None = arg(bool, "Start paused")
-    confirm: bool = arg(bool, "true when nodes command locks, sirens etc.", default=False)
+    confirm: bool = arg(bool, "true when nodes command locks, valves etc.", default=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UpdateVisualRuleArgs(ToolArgs):
     app_id: str = arg(APP_ID, "Visual Rule app id", required=True)
     name: str | None = arg(RULE_NAME, "New name")
-    when_nodes: list[Any] | None = arg(NODES, "whenNodes (triggers/conditions) list")
-    then_nodes: list[Any] | None = arg(NODES, "thenNodes (actions) list")
+    when_nodes: list[Any] | None = arg(NODES, "whenNodes list (as hub_create_visual_rule)")
+    then_nodes: list[Any] | None = arg(NODES, "thenNodes list (as hub_create_visual_rule)")
     else_nodes: list[Any] | None = arg(NODES, "elseNodes list")
     paused: bool | None = arg(bool, "Start paused")
-    confirm: bool = arg(bool, "true when nodes command locks, sirens etc.", default=False)
+    confirm: bool = arg(bool, "true when nodes command locks, valves etc.", default=False)
 
 
 class ListRulesTool(HubTool[ListRulesArgs]):
@@ -104,7 +119,8 @@ class GetRuleHealthTool(HubTool[RuleHealthArgs]):
     description = (
         "Check a Rule Machine or Visual Rule for broken state: BROKEN markers on its page "
         "(e.g. a deleted device), page errors, RM's compiled broken flag (which can lag the "
-        "markers), and Visual Rule validation errors. healthy=true when none are found."
+        "markers), Visual Rule validation errors and node problems (no trigger or action, "
+        "unknown node types, deleted devices). healthy=true when none are found."
     )
 
     async def run(self, call: ToolCall, args: RuleHealthArgs) -> dict[str, Any]:
@@ -174,7 +190,7 @@ class GetVisualRuleTool(HubTool[VisualRuleArgs]):
     )
 
     async def run(self, call: ToolCall, args: VisualRuleArgs) -> dict[str, Any]:
-        return dict(await call.hub.rules.get_visual_rule(args.app_id))
+        return dict(await call.hub.rules.visual.get(args.app_id))
 
 
 def _body(args: CreateVisualRuleArgs | UpdateVisualRuleArgs) -> dict[str, Any]:
@@ -198,9 +214,11 @@ class CreateVisualRuleTool(HubTool[CreateVisualRuleArgs]):
     name = "hub_create_visual_rule"
     title = "Create Visual Rule"
     description = (
-        "Create a Visual Rules Builder rule (classic format) from a name and node lists; "
-        "copy the node shapes from an existing rule (hub_get_visual_rule). If the hub "
-        "refuses the definition the new empty rule is removed again."
+        "Create a classic Visual Rule from node lists (at least one trigger and one action). "
+        "Every node is checked before anything is sent: known type, required keys, devices "
+        "exist, are allowed and declare what the node reads or sends. Actions on sensitive "
+        "devices need confirm=true. If the hub does not keep the definition "
+        "the new rule is removed. Full node schema: hub_get_tool_guide section visual_rules."
     )
     kind = ToolKind.WRITE
     idempotent = False
@@ -208,7 +226,9 @@ class CreateVisualRuleTool(HubTool[CreateVisualRuleArgs]):
     async def run(self, call: ToolCall, args: CreateVisualRuleArgs) -> dict[str, Any]:
         body = {"rulePaused": False, "whenNodes": [], "thenNodes": [], "elseNodes": []}
         body.update(_body(args))
-        result = await call.hub.rules.create_visual_rule(body, confirm=args.confirm)
+        result = await call.hub.rules.visual.create(
+            body, confirm=args.confirm, device_allowed=call.device_allowed
+        )
         return {"summary": f"Created Visual Rule {result['app_id']} ({args.name})", **result}
 
 
@@ -217,8 +237,8 @@ class UpdateVisualRuleTool(HubTool[UpdateVisualRuleArgs]):
     title = "Update Visual Rule"
     description = (
         "Change a classic Visual Rule: pass only what changes (name, paused, or whole "
-        "when/then/else node lists; omitted parts are kept). The previous definition is "
-        "saved as an item backup first."
+        "when/then/else node lists, checked as in hub_create_visual_rule; omitted parts are "
+        "kept). The previous definition is saved as an item backup first."
     )
     kind = ToolKind.WRITE
 
@@ -228,7 +248,9 @@ class UpdateVisualRuleTool(HubTool[UpdateVisualRuleArgs]):
             raise ToolError(
                 "Nothing to change: pass name, paused or a node list. Nothing was sent."
             )
-        result = await call.hub.rules.update_visual_rule(args.app_id, changes, confirm=args.confirm)
+        result = await call.hub.rules.visual.update(
+            args.app_id, changes, confirm=args.confirm, device_allowed=call.device_allowed
+        )
         return {"summary": f"Updated Visual Rule {args.app_id}", **result}
 
 
@@ -243,7 +265,7 @@ class DeleteVisualRuleTool(HubTool[VisualRuleArgs]):
     kind = ToolKind.DESTRUCTIVE
 
     async def run(self, call: ToolCall, args: VisualRuleArgs) -> dict[str, Any]:
-        result = await call.hub.rules.delete_visual_rule(args.app_id)
+        result = await call.hub.rules.visual.delete(args.app_id)
         return {"summary": f"Deleted Visual Rule {args.app_id} ({result['name']})", **result}
 
 

@@ -1,5 +1,5 @@
-"""Rules: Rule Machine (list, health, local variables, run/stop/start, pause) and Visual
-Rules Builder (read, create, update, delete)."""
+"""Rules: Rule Machine (list, health, local variables, run/stop/start, pause); the Visual
+Rules Builder part (read, create, update, delete, node checks) is ``visual_rules``."""
 
 from __future__ import annotations
 
@@ -13,25 +13,23 @@ from ...errors import ToolError
 from ...hub.app_page import AppPage
 from ...hub.apps import (
     InstalledApp,
-    create_visual_rule,
-    delete_app,
     fetch_config_page,
     fetch_rule_builder,
     fetch_rule_builder20,
     fetch_status,
-    save_visual_rule,
     set_visual_rule_paused,
 )
 from ...hub.client import HubClient
 from ...hub.devices import fetch_devices
-from ...hub.errors import HubBadResponseError, HubError
+from ...hub.errors import HubBadResponseError
 from ..confirm import require_confirm
 from ..devices.admin import is_sensitive_device
-from ..item_backups import ItemBackups, SavedBackup
+from ..devices.query import DeviceManager
+from ..item_backups import ItemBackups
 from .installed import AppManager
 from .page_model import text_of
+from .visual_rules import VisualRuleManager
 
-NODE_KEYS = ("whenNodes", "thenNodes", "elseNodes")
 # Words with which Rule Machine's action lines command locks, garage doors, valves, sirens,
 # keypads or HSM ("Lock: Front Door", "Open: Garage Door", "Siren: Hall Siren").
 _SENSITIVE_ACTION_RE = re.compile(
@@ -92,36 +90,17 @@ class RulePaused(TypedDict):
     unchanged: NotRequired[bool]
 
 
-class VisualRule(TypedDict):
-    """A Visual Rule's definition: ``format`` classic or graph."""
-
-    app_id: str
-    name: str
-    format: str
-    definition: dict[str, Any]
-
-
-class SavedVisualRule(TypedDict):
-    """A created or updated Visual Rule (an update backs up the previous definition)."""
-
-    app_id: str
-    name: Any  # the name the definition carries
-    item_backup: NotRequired[SavedBackup]
-
-
-class DeletedVisualRule(VisualRule):
-    """A deleted Visual Rule: its definition before the delete, also in the item backup."""
-
-    item_backup: SavedBackup
-
-
 class RuleManager:
-    """Rule Machine rules and Visual Rules (both are installed apps of ``apps``)."""
+    """Rule Machine rules and Visual Rules (both are installed apps of ``apps``); the
+    Visual Rule definitions are ``visual`` (read, create, update, delete)."""
 
-    def __init__(self, client: HubClient, apps: AppManager, backups: ItemBackups) -> None:
+    def __init__(
+        self, client: HubClient, apps: AppManager, backups: ItemBackups, devices: DeviceManager
+    ) -> None:
         self._client = client
         self._apps = apps
         self._backups = backups
+        self.visual = VisualRuleManager(client, self._rule, backups, devices)
 
     async def list_rules(self, engine: str, *, with_status: bool) -> list[dict[str, Any]]:
         """Rule Machine and Visual Rules with live status."""
@@ -196,8 +175,13 @@ class RuleManager:
         else:
             graph = await fetch_rule_builder20(self._client, app_id)
             out["validation_errors"] = (graph or {}).get("validationErrors") or []
+            out["node_problems"] = await self.visual.health_problems(app_id)
         out["healthy"] = not (
-            markers or page_error or out.get("compiled_broken") or out.get("validation_errors")
+            markers
+            or page_error
+            or out.get("compiled_broken")
+            or out.get("validation_errors")
+            or out.get("node_problems")
         )
         if markers and not out.get("compiled_broken") and app.is_rm_rule:
             out["note"] = "The page shows BROKEN markers; the compiled flag may lag until the "
@@ -305,99 +289,3 @@ class RuleManager:
         if bool(after.get("paused")) != paused:
             raise HubBadResponseError(f"Rule {app_id} did not change its pause state")
         return {"app_id": app_id, "name": app.name, "paused": paused}
-
-    async def get_visual_rule(self, app_id: str) -> VisualRule:
-        """A Visual Rule's definition and its format."""
-        app = await self._rule(app_id, visual=True)
-        graph = await fetch_rule_builder20(self._client, app_id)
-        if graph is not None:
-            return {"app_id": app_id, "name": app.name, "format": "graph", "definition": graph}
-        data = await fetch_rule_builder(self._client, app_id)
-        return {"app_id": app_id, "name": app.name, "format": "classic", "definition": data}
-
-    async def create_visual_rule(
-        self, body: dict[str, Any], *, confirm: bool = False
-    ) -> SavedVisualRule:
-        """Create a Visual Rule and write its definition; a failed write is cleaned up.
-
-        A rule whose nodes command sensitive devices needs confirm=true.
-        """
-        await self._require_rule_confirm(
-            {k: body.get(k) for k in NODE_KEYS}, "", "This Visual Rule", confirm
-        )
-        app_id, graph = await create_visual_rule(self._client)
-        try:
-            if graph:
-                raise ToolError(
-                    "This firmware creates Visual Rules in the graph format, which this tool "
-                    "does not write. The empty rule was removed.",
-                    hint="Create the rule in the hub UI.",
-                )
-            await self._save_verified(app_id, body)
-        except (HubError, ToolError):
-            await delete_app(self._client, app_id, force=True)
-            raise
-        return {"app_id": app_id, "name": body.get("name")}
-
-    async def _save_verified(self, app_id: str, body: dict[str, Any]) -> None:
-        """Write a classic Visual Rule, then read it back: the name and the number of nodes
-        of each kind must be what was sent (the hub UI reads no answer to this save)."""
-        await save_visual_rule(self._client, app_id, body)
-        now = await fetch_rule_builder(self._client, app_id)
-
-        def counts(data: dict[str, Any]) -> list[int]:
-            return [len(v) if isinstance(v := data.get(k), list) else 0 for k in NODE_KEYS]
-
-        renamed = body.get("name") is not None and now.get("name") != body.get("name")
-        if renamed or counts(now) != counts(body):
-            raise HubBadResponseError(
-                f"The hub answered the save of Visual Rule {app_id} but does not hold the "
-                "definition sent."
-            )
-
-    async def update_visual_rule(
-        self, app_id: str, changes: dict[str, Any], *, confirm: bool = False
-    ) -> SavedVisualRule:
-        """Read-merge-write a classic Visual Rule; the previous definition is backed up.
-
-        New nodes that command sensitive devices need confirm=true.
-        """
-        await self._require_rule_confirm(
-            {k: changes.get(k) for k in NODE_KEYS}, "", f"Visual Rule {app_id}", confirm
-        )
-        current = await self.get_visual_rule(app_id)
-        if current["format"] != "classic":
-            raise ToolError(
-                f"Visual Rule {app_id} uses the graph format, which this tool does not write."
-            )
-        old = current["definition"]
-        body = {k: old.get(k) for k in ("name", "rulePaused", *NODE_KEYS)}
-        body.update(changes)
-        backup = await self._backups.save(
-            "visualrule",
-            app_id,
-            {"name": current["name"], "definition": old},
-            reason="before update",
-            series=True,
-        )
-        await self._save_verified(app_id, body)
-        self._backups.edited("visualrule", app_id, {"definition": body})
-        return {"app_id": app_id, "name": body.get("name"), "item_backup": backup}
-
-    async def delete_visual_rule(self, app_id: str) -> DeletedVisualRule:
-        """Back up and return the definition, then force-delete the rule."""
-        current = await self.get_visual_rule(app_id)
-        backup = await self._backups.save(
-            "visualrule",
-            app_id,
-            {"name": current["name"], "definition": current["definition"]},
-            reason="before delete",
-        )
-        await delete_app(self._client, app_id, force=True)
-        return {
-            "app_id": app_id,
-            "name": current["name"],
-            "format": current["format"],
-            "definition": current["definition"],
-            "item_backup": backup,
-        }
