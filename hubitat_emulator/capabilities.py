@@ -311,6 +311,7 @@ _CAPS: tuple[Capability, ...] = (
         ),
     ),
     Capability("SignalStrength", (_num("rssi"), _num("lqi"))),
+    Capability("Notification", (), (_c("deviceNotification", Param("text", "STRING")),)),
 )
 
 CAPABILITIES: dict[str, Capability] = {c.name: c for c in _CAPS}

@@ -337,6 +337,10 @@ _DRIVERS: tuple[DriverSpec, ...] = (
         "component",
         category="Component",
     ),
+    # the phone app's device: it shows the notifications rules and apps send it
+    DriverSpec(
+        140, "Hubitat Mobile App", ("Notification", "PresenceSensor"), "cloud", category="Cloud"
+    ),
     # Virtual drivers (Devices > Add Virtual Device)
     DriverSpec(201, "Virtual Switch", ("Switch", "Actuator", "Sensor"), category="Virtual"),
     DriverSpec(

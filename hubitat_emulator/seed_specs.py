@@ -567,6 +567,8 @@ HOME: tuple[DeviceSpec, ...] = (
         days_old=41.0,
         notes="Replaced by Living Room Motion",
     ),
+    # the family's phone app: the notification device rules and apps send messages to
+    DeviceSpec("Family Phone", "Hubitat Mobile App", None, {"presence": "present"}),
 )
 
 PAD_DRIVERS = (

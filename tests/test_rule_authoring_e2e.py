@@ -60,6 +60,7 @@ def wide_spec(hub: HubEmulator) -> dict[str, Any]:
             {"set_mode": "Evening"},
             {"set_variable": "guestCount", "value": 0},
             {"log": "office evening ran"},
+            {"notify": "Office evening started", "device_ids": [dev_id(hub, "Family Phone")]},
             {"run_rule": ["140"]},
         ],
         "logging": ["events", "actions"],
