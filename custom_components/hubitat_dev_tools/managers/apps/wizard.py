@@ -202,7 +202,7 @@ class Wizard:
         if isinstance(step, Seal):
             page = await self.page(step.page)
             form = page.settings_form({})
-            form[f"settings[{step.button}]"] = "clicked"
+            form[f"settings[{step.button}]"] = "button"  # the button's HTML value (KP)
             form[f"{step.button}.type"] = "button"
             self.sent += 1
             answer = await page.post_update(form, what=f"seal the expression on app {self.app_id}")

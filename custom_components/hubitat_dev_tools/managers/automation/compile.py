@@ -383,7 +383,11 @@ class Compiler:
             if cond.negated:
                 self._w(page, "not{C}", True, f"{here}.not")
             self.steps.append(Click(page, "hasAll", where=here))
-        self.steps.append(Seal(page, "hasRule", where))
+        if page == ACT:  # an IF's / Repeat's expression: KP clicks hasRule there
+            self.steps.append(Click(page, "hasRule", where=where))
+        else:  # the Required Expression: only the submitOnChange write seals it (KP, live)
+            self.steps.append(Seal(page, "hasRule", where))
+            self.steps.append(Click(page, "doneST", where=where, optional=True))
 
     def _condition(self, cond: Condition, page: str, where: str) -> None:
         if cond.kind == "device" and cond.test is not None:
