@@ -71,7 +71,7 @@ GATES: list[tuple[str, dict[str, Any], str, dict[str, Any], str]] = [
     ),
     (
         "gateway_disabled",
-        {OPT_DISABLED_GATEWAYS: ["hub_manage_hub"]},
+        {OPT_DISABLED_GATEWAYS: ["hub_manage_backups"]},
         "hub_create_backup",
         {},
         "gateway_disabled",
@@ -230,7 +230,7 @@ async def test_hidden_tools_absent_everywhere(
     assert (await call_tool("hub_create_backup")).data["error"] == "tool_disabled"
     assert (await call_tool("hub_list_rooms")).data["error"] == "tool_disabled"
     hass.config_entries.async_update_entry(entry, options={**entry.options, OPT_SURFACE: "compact"})
-    via = await call_tool("hub_manage_hub", {"tool": "hub_create_backup", "args": {}})
+    via = await call_tool("hub_manage_backups", {"tool": "hub_create_backup", "args": {}})
     assert via.error
     assert via.data["error"] in ("tool_disabled", "tool_not_available")
     assert sent_since(hub, before) == []
@@ -276,7 +276,7 @@ async def test_mcp_read_only_option_hides_every_write(
     is_error, data = await mcp.call("hub_create_backup")
     assert is_error
     assert "tool_not_available" in str(data) or "not found" in str(data).lower()
-    is_error, data = await mcp.call("hub_manage_hub", {"tool": "hub_create_backup"})
+    is_error, data = await mcp.call("hub_manage_backups", {"tool": "hub_create_backup"})
     assert is_error
     # A read gateway cannot run a write.
     read_gw = next(
@@ -342,15 +342,15 @@ async def test_gateway_lists_schemas_and_runs_sub_tool(
 async def test_gateway_write_audited_as_sub_tool(
     hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    result = await call_tool("hub_manage_hub", {"tool": "hub_create_backup", "args": {}})
+    result = await call_tool("hub_manage_backups", {"tool": "hub_create_backup", "args": {}})
     assert not result.error, result.data
     record = last_audit(hass)
     assert record["tool"] == "hub_create_backup"
-    assert record["gateway"] == "hub_manage_hub"
+    assert record["gateway"] == "hub_manage_backups"
     assert record["outcome"] == "ok"
     entries = await call_tool("hub_list_audit_entries", {"tool": "hub_create_backup"})
     assert not entries.error, entries.data
-    assert entries.data["entries"][0]["gateway"] == "hub_manage_hub"
+    assert entries.data["entries"][0]["gateway"] == "hub_manage_backups"
     assert entries.data["total"] >= 1
 
 

@@ -23,6 +23,25 @@ class BackupNameArgs(ToolArgs):
     )
 
 
+class CreateBackupTool(HubTool[ToolArgs]):
+    name = "hub_create_backup"
+    title = "Create hub backup"
+    description = (
+        "Back up the hub now: a hub database backup, stored on the hub. Do this before "
+        "risky changes; destructive tools require a backup from the last 24 hours (it "
+        "counts once the hub lists it: verified=true). A backup slower than this call may "
+        "wait is finished by the hub on its own (verified=false: check hub_list_backups). "
+        "Does not download it."
+    )
+    kind = ToolKind.WRITE
+    idempotent = False
+
+    async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
+        """Ask the hub to create a backup, then read the backup list back."""
+        # answers within the call budget; a slow hub keeps creating it (verified: false)
+        return await call.hub.backups.create(call.deadline - 3.0)
+
+
 class ListBackupsTool(HubTool[ToolArgs]):
     name = "hub_list_backups"
     title = "List hub backups"
@@ -69,4 +88,9 @@ class RestoreBackupTool(HubTool[BackupNameArgs]):
 
 ORDER = 71
 
-TOOLS: tuple[type[HubTool[Any]], ...] = (ListBackupsTool, DeleteBackupTool, RestoreBackupTool)
+TOOLS: tuple[type[HubTool[Any]], ...] = (
+    CreateBackupTool,
+    ListBackupsTool,
+    DeleteBackupTool,
+    RestoreBackupTool,
+)

@@ -84,25 +84,6 @@ class CheckCompatibilityTool(HubTool[ToolArgs]):
         return await call.hub.info.compatibility(deadline=call.deadline - 2.0)
 
 
-class CreateBackupTool(HubTool[ToolArgs]):
-    name = "hub_create_backup"
-    title = "Create hub backup"
-    description = (
-        "Back up the hub now: a hub database backup, stored on the hub. Do this before risky "
-        "changes; "
-        "destructive tools require a backup from the last 24 hours (it counts once the hub "
-        "lists it: verified=true). A backup slower than this call may wait is finished by "
-        "the hub on its own (verified=false: check hub_list_backups). Does not download it."
-    )
-    kind = ToolKind.WRITE
-    idempotent = False
-
-    async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
-        """Ask the hub to create a backup, then read the backup list back."""
-        # answers within the call budget; a slow hub keeps creating it (verified: false)
-        return await call.hub.backups.create(call.deadline - 3.0)
-
-
 class UpdateHubSettingsTool(HubTool[HubSettingsArgs]):
     name = "hub_update_hub_settings"
     title = "Update hub settings"
@@ -136,6 +117,5 @@ ORDER = 10
 TOOLS: tuple[type[HubTool[Any]], ...] = (
     GetHubInfoTool,
     CheckCompatibilityTool,
-    CreateBackupTool,
     UpdateHubSettingsTool,
 )
