@@ -151,3 +151,42 @@ async def test_a_patch_cannot_bring_in_a_device_outside_the_allowlist(
     )
     assert result.error and result.data["error"] == "device_not_allowed", result.data
     assert created.data["app_id"] in {str(i) for i in _rule_ids(hub)}  # untouched
+
+
+async def test_an_update_that_cannot_be_built_leaves_the_rule_as_it_was(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    from .test_rule_authoring import porch_spec
+
+    created = await call_tool("hub_create_rule", {"rule": porch_spec(hub)})
+    assert not created.error, created.data
+    app_id = created.data["app_id"]
+    before = _rule_ids(hub)
+    hub.rule_machine.hidden_fields = [r"delayMinute\.\d+"]
+    result = await call_tool(
+        "hub_update_rule",
+        {
+            "app_id": app_id,
+            "patch": [{"op": "replace", "path": "/actions/3/delay", "value": {"minutes": 10}}],
+        },
+    )
+    hub.rule_machine.hidden_fields = []
+    assert result.error, result.data
+    assert f"The rule itself (app {app_id}) is unchanged" in result.data["message"]
+    assert _rule_ids(hub) == before
+    still = await call_tool("hub_get_rule", {"app_id": app_id})
+    assert still.data["spec"]["actions"][3] == {"delay": {"minutes": 5}, "cancelable": True}
+
+
+async def test_a_number_attribute_is_not_compared_with_text(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    from .test_rule_authoring import porch_spec
+
+    sensor = dev_id(hub, "Dining Room Sensor")
+    rule = {
+        **porch_spec(hub),
+        "triggers": [{"device_id": sensor, "attribute": "temperature", "op": "eq", "value": "hot"}],
+    }
+    result = await call_tool("hub_create_rule", {"rule": rule, "validate_only": True})
+    assert result.error and "is a number" in result.data["message"], result.data

@@ -302,15 +302,32 @@ class RuleAuthoring:
         backup = await self._hub.item_backups.save(
             "installedapp", app_id, await self._hub.apps.snapshot(app), reason="before update"
         )
-        built = await self._build(spec, steps)
-        await delete_app(self._client, app_id, force=True)
+        try:
+            built = await self._build(spec, steps)
+        except ToolError as err:
+            raise ToolError(
+                f"{err} The rule itself (app {app_id}) is unchanged.", code=err.code, hint=err.hint
+            ) from err
+        removed = await self._remove_partial(app_id)
+        if removed:
+            removed = app_id not in {a.id for a in await self._hub.apps.tree()}
+        note = (
+            "Rule Machine cannot change a rule's actions in place over the LAN, so the rule "
+            f"was rebuilt and verified, then the old one (app {app_id}) removed: same name, "
+            f"new app id {built['app_id']}."
+        )
+        if not removed:
+            note = (
+                f"The new rule (app {built['app_id']}) is built and verified, but the old one "
+                f"(app {app_id}) could not be removed: both now run. Delete app {app_id} with "
+                "hub_delete_app."
+            )
         return {
             **built,
             "replaced_app_id": app_id,
+            "old_rule_removed": removed,
             "item_backup": backup,
-            "note": "Rule Machine cannot change a rule's actions in place over the LAN, so the "
-            f"rule was rebuilt and verified, then the old one (app {app_id}) removed: same "
-            f"name, new app id {built['app_id']}.",
+            "note": note,
         }
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...errors import ToolError
 from ...hub.errors import HubNotFoundError
@@ -132,12 +132,31 @@ def _check_test(path: str, test: DeviceTest, res: Resolved, *, button: bool = Fa
                 "cannot compare it. Nothing was sent.",
                 hint="Test it with is (a state), or pick a numeric attribute.",
             )
+        numeric = (attr.data_type or "").upper() in NUMERIC_TYPES
+        if numeric and test.op in ("eq", "ne") and not _is_number(test.value):
+            raise ToolError(
+                f"{path}: '{name}' of {res.label(dev_id)} is a number; {test.value!r} is not. "
+                "Nothing was sent.",
+                hint="Give a number as value (with op eq, lt, gt ...).",
+            )
         if test.op == "eq" and attr.values and str(test.value) not in attr.values:
             raise ToolError(
                 f"{path}: '{name}' of {res.label(dev_id)} is never {test.value!r}; its states: "
                 f"{', '.join(attr.values)}. Nothing was sent.",
                 hint="Use one of those states.",
             )
+
+
+def _is_number(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return True
+    try:
+        float(str(value))
+    except ValueError:
+        return False
+    return True
 
 
 async def _load_devices(hub: Hub, ids: set[str]) -> dict[str, DeviceDetail]:
