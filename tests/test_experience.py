@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from hubitat_emulator import HubEmulator
+
 from .conftest import ToolCaller
+from .home_util import dev_id
 
 
 async def test_wrong_arguments_answer_the_input_schema(
@@ -16,3 +19,26 @@ async def test_wrong_arguments_answer_the_input_schema(
     assert schema["type"] == "object"
     assert "paused" in schema["properties"] and "paused" in schema.get("required", [])
     assert "input_schema" in result.data["hint"]
+
+
+async def test_what_changed_in_one_call(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    import asyncio
+
+    light = dev_id(hub, "Porch Light")
+    hub.set_device_attribute(int(light), "switch", "off")
+    done = await call_tool("hub_call_device_command", {"device_id": light, "command": "on"})
+    assert not done.error, done.data
+    await asyncio.sleep(0.05)
+    hub.set_mode("Night")
+    await call_tool("hub_create_backup", {})
+    result = await call_tool("hub_list_changes", {"hours_back": 1})
+    assert not result.error, result.data
+    changes = result.data["changes"]
+    ours = [c for c in changes if c.get("device_id") == light and c.get("name") == "switch"]
+    assert ours and ours[0]["value"] == "on" and ours[0]["by"]["tool"] == "hub_call_device_command"
+    assert any(c["kind"] == "mode" and c["value"] == "Night" for c in changes)
+    assert any(c["kind"] == "assistant" and c["name"] == "hub_create_backup" for c in changes)
+    dates = [c["date"] for c in changes]
+    assert dates == sorted(dates, reverse=True)

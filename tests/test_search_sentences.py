@@ -57,6 +57,7 @@ CASES: list[tuple[str, tuple[str, ...]]] = [
     ("which apps are installed on the hub", ("hub_list_apps",)),
     ("add the kitchen light to my dashboard", ("hub_update_dashboard",)),
     ("who changed the thermostat through the assistant", ("hub_list_audit_entries",)),
+    ("what changed on the hub while I was out this afternoon", ("hub_list_changes",)),
     ("watch the events of the front door live", ("hub_list_events", "hub_list_device_events")),
 ]
 

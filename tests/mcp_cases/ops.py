@@ -26,6 +26,7 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
         "hub_restore_backup": {"file_name": newest, "confirm": True},
         "hub_get_logs": {"level": "warn", "limit": 5},
         "hub_list_events": {"source": "all", "limit": 5},
+        "hub_list_changes": {"hours_back": 2, "limit": 20},
         "hub_get_performance_stats": {"limit": 5},
         "hub_get_jobs": {},
         "hub_get_health_report": {"history_points": 3},

@@ -15,6 +15,7 @@ from ..hub.state_cache import StateCache
 from .apps import AppCloner, AppManager, AppSettingsManager, RuleManager
 from .automation.authoring import RuleAuthoring
 from .backups import BackupManager
+from .changes import ChangeLog
 from .code import CodeManager
 from .dashboards import DashboardManager
 from .devices import DeviceManager
@@ -63,6 +64,7 @@ class Hub:
         self.lifecycle = LifecycleManager(client)
         self.snapshots = SnapshotManager(self)
         self.rule_authoring = RuleAuthoring(self)
+        self.changes = ChangeLog(self.devices, self.logs)
 
     @property
     def time_zone(self) -> tzinfo | None:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import probatio as vol
 
+from ..device_refs import device_refs
+from ..domain_data import get_domain_data
 from ..hub.logs import LEVELS
 from ..managers.logs import LogQuery, parse_when, window_start
-from .args import ToolArgs, arg, ascii_re, match
+from .args import ToolArgs, arg, ascii_re, match, numeric_id
 from .base import HubTool, ToolCall
 
 TOOL_DOMAIN = "logs"
@@ -139,6 +142,109 @@ class GetJobsTool(HubTool[JobsArgs]):
         return await call.hub.logs.jobs(args.limit)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListChangesArgs(ToolArgs):
+    hours_back: float = arg(
+        vol.All(vol.Any(int, float), vol.Range(min=0.01, max=168)),
+        "The last N hours (max 168)",
+        default=24,
+    )
+    device_ids: list[str] | None = arg(
+        vol.All(list, vol.Length(min=1, max=50), [numeric_id("device_ids")]),
+        "Only these devices (no mode, HSM or variable changes then)",
+    )
+    limit: int = arg(vol.All(int, vol.Range(min=1, max=500)), "Max changes", default=100)
+
+
+def _when(value: Any) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
+
+
+def _order(row: dict[str, Any]) -> float:
+    when = _when(row.get("date"))
+    return when.timestamp() if when is not None else 0.0
+
+
+def _attribute_to_us(rows: list[dict[str, Any]], records: list[dict[str, Any]]) -> None:
+    """Mark the hub's changes our tools caused: a write's devices, within 2 minutes after."""
+    for rec in records:
+        start = _when(rec.get("time"))
+        devices = device_refs(rec.get("args") or {})
+        if start is None or not devices:
+            continue
+        for row in rows:
+            when = _when(row.get("date"))
+            if (
+                row.get("device_id") in devices
+                and when is not None
+                and start - timedelta(seconds=5) <= when <= start + AUDIT_WINDOW
+                and "by" not in row
+            ):
+                row["by"] = {"user": rec.get("user"), "tool": rec.get("tool")}
+
+
+class ListChangesTool(HubTool[ListChangesArgs]):
+    name = "hub_list_changes"
+    title = "List what changed"
+    description = (
+        "What changed on the hub over the last hours, in one answer, newest first: device "
+        "attribute changes, mode, HSM, hub variable and hub events from the hub's own "
+        "history (also from before Home Assistant connected), each change our tools made "
+        "marked with the Home Assistant user (by), and our other writes (rules, apps, "
+        "code...) as kind=assistant. Use it for 'what changed', 'what happened while I was "
+        "out'. One device in depth: hub_list_device_events."
+    )
+
+    async def run(self, call: ToolCall, args: ListChangesArgs) -> dict[str, Any]:
+        since = datetime.now(UTC) - timedelta(hours=args.hours_back)
+        out = await call.hub.changes.changes(
+            since,
+            device_allowed=call.device_allowed,
+            limit=args.limit,
+            device_ids=args.device_ids,
+        )
+        shared = get_domain_data(call.hass)
+        records = [
+            r
+            for r in (shared.audit.recent(None) if shared else [])
+            if r.get("hub") == call.runtime.title
+            and r.get("outcome") == "ok"
+            and (_when(r.get("time")) or since) >= since
+            and r.get("tool") in _write_tools()
+        ]
+        _attribute_to_us(out["changes"], records)
+        if args.device_ids is None:
+            for rec in records:
+                if not device_refs(rec.get("args") or {}) or rec.get("tool") not in (
+                    "hub_call_device_command",
+                    "hub_update_device",
+                ):
+                    out["changes"].append(
+                        {
+                            "date": rec.get("time"),
+                            "kind": "assistant",
+                            "name": rec.get("tool"),
+                            "by": {"user": rec.get("user"), "tool": rec.get("tool")},
+                        }
+                    )
+            out["changes"].sort(key=_order, reverse=True)
+            out["changes"] = out["changes"][: args.limit]
+            out["count"] = len(out["changes"])
+        return out
+
+
+def _write_tools() -> set[str]:
+    """The names of the tools that change the hub."""
+    from .surface import registry
+
+    return {n for n, t in registry().items() if t.is_write}
+
+
+AUDIT_WINDOW = timedelta(minutes=2)
+
 ORDER = 72
 
 TOOLS: tuple[type[HubTool[Any]], ...] = (
@@ -146,4 +252,5 @@ TOOLS: tuple[type[HubTool[Any]], ...] = (
     ListEventsTool,
     GetPerformanceStatsTool,
     GetJobsTool,
+    ListChangesTool,
 )
