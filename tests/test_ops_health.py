@@ -96,6 +96,10 @@ async def test_device_health(
     assert low and all(d["battery"] < 20 for d in low)
     assert [d["battery"] for d in low] == sorted(d["battery"] for d in low)
     assert any(d["label"] for d in data["disabled"])
+    # the disabled, long-silent device is explained, not silently left out
+    old = next(d for d in data["disabled"] if d["label"] == "Old Hallway Sensor")
+    assert old["last_activity"] and "not checked for silence" in data["disabled_note"]
+    assert all(s["label"] != "Old Hallway Sensor" for s in data["silent"])
     with_errors = data["with_log_errors"]
     assert with_errors and all(e["warnings"] + e["errors"] > 0 for e in with_errors)
     # make one device silent for a week

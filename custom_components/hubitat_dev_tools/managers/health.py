@@ -261,7 +261,16 @@ class HealthManager:
         for dev in devices:
             kind = _kind(dev)
             if dev.disabled:
-                disabled.append({"device_id": dev.id, "label": dev.display_name})
+                last_seen = parse_hub_time(dev.last_activity)
+                disabled.append(
+                    {
+                        "device_id": dev.id,
+                        "label": dev.display_name,
+                        "last_activity": last_seen.isoformat(timespec="minutes")
+                        if last_seen
+                        else None,
+                    }
+                )
                 continue
             battery = dev.states.get("battery")
             if isinstance(battery, int | float) and battery < battery_threshold:
@@ -331,6 +340,11 @@ class HealthManager:
                 "log_error_hours": error_hours,
             },
         }
+        if disabled:  # a disabled device is expected to be quiet: listed here, not as silent
+            out["disabled_note"] = (
+                "Disabled devices are not checked for silence or batteries; they are listed "
+                "under disabled with their last activity."
+            )
         if logs.error:
             out["logs_unavailable"] = logs.error
         return out
