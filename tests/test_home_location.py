@@ -75,8 +75,15 @@ async def test_hsm(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCall
     bad = await call_tool("hub_set_hsm", {"command": "armEverything", "confirm": True})
     assert bad.error and bad.data["error"] == "invalid_arguments"
     assert not [p for _m, p in hub.requests[before:] if "/hsm/" in p]
+    window = hub.find_device("Living Room Window")["id"]
+    hub.set_device_attribute(window, "contact", "open")
     data = await ok(call_tool, "hub_set_hsm", {"command": "armAway", "confirm": True})
     assert data["status"] == "armingAway" and "note" in data
+    # arming says what is open right now, so the owner can close it first
+    assert {"device_id": str(window), "label": "Living Room Window", "contact": "open"} in (
+        data["open_now"]
+    )
+    assert "hub_get_app" in data["open_note"]
     await asyncio.sleep(hub.hsm_arming_delay + 0.1)
     assert (await ok(call_tool, "hub_get_hsm_status"))["status"] == "armedAway"
     hub.hsm_alert("intrusion")

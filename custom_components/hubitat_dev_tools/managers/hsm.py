@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, NotRequired, TypedDict
 
 from ..errors import ToolError
@@ -39,14 +40,25 @@ class HsmChange(TypedDict):
     previous_status: Any
     status: str | None
     note: NotRequired[str]
+    open_now: NotRequired[list[dict[str, Any]]]
+    open_note: NotRequired[str]
+
+
+OpenSensors = Callable[[Callable[[str], bool]], Awaitable[list[dict[str, Any]]]]
 
 
 class HsmManager:
     """Hubitat Safety Monitor."""
 
-    def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
+    def __init__(
+        self,
+        client: HubClient,
+        cache: StateCache | None = None,
+        open_sensors: OpenSensors | None = None,
+    ) -> None:
         self._client = client
         self.cache = cache  # the live state cache: no hub request while it is live
+        self._open_sensors = open_sensors
 
     async def status(self) -> HsmStatus:
         """Armed status and any active alert (admin /hub/messages; no Maker API needed)."""
@@ -65,7 +77,13 @@ class HsmManager:
             "can_change": self._client.connection.has_maker,
         }
 
-    async def command(self, command: str, *, confirm: bool) -> HsmChange:
+    async def command(
+        self,
+        command: str,
+        *,
+        confirm: bool,
+        device_allowed: Callable[[str], bool] = lambda _id: True,
+    ) -> HsmChange:
         """Run an HSM command through the Maker API (confirm=true required)."""
         if command not in HSM_COMMANDS:
             raise ToolError(f"Unknown HSM command '{command}'. Use one of {HSM_COMMANDS}.")
@@ -86,5 +104,12 @@ class HsmManager:
         if status and status.startswith("arming"):
             out["note"] = (
                 "HSM is arming (exit delay); read hub_get_hsm_status later to see it armed."
+            )
+        if command.startswith("arm") and command != "armRules" and self._open_sensors:
+            out["open_now"] = await self._open_sensors(device_allowed)
+            out["open_note"] = (
+                "Contact sensors open and motion sensors active right now, whichever HSM "
+                "watches: an intrusion alert follows if HSM monitors one of them (which it "
+                "watches is set on the HSM app's page: hub_get_app)."
             )
         return out

@@ -8,7 +8,9 @@ the managers themselves.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import tzinfo
+from typing import Any
 
 from ..hub.client import HubClient
 from ..hub.state_cache import StateCache
@@ -18,7 +20,8 @@ from .backups import BackupManager
 from .changes import ChangeLog
 from .code import CodeManager
 from .dashboards import DashboardManager
-from .devices import DeviceManager
+from .devices import AttributeCondition, DeviceManager
+from .devices.filters import DeviceFilter
 from .events import LiveEventsManager
 from .files import FilesManager
 from .health import HealthManager
@@ -46,7 +49,7 @@ class Hub:
         self.swap = SwapManager(client, self.devices)
         self.rooms = RoomManager(client, self.devices.devices_changed)
         self.modes = ModeManager(client)
-        self.hsm = HsmManager(client)
+        self.hsm = HsmManager(client, open_sensors=self._open_sensors)
         self.variables = VariableManager(client)
         self.item_backups = ItemBackups(client)
         self.files = FilesManager(client)
@@ -65,6 +68,15 @@ class Hub:
         self.snapshots = SnapshotManager(self)
         self.rule_authoring = RuleAuthoring(self)
         self.changes = ChangeLog(self.devices, self.logs)
+
+    async def _open_sensors(self, allowed: Callable[[str], bool]) -> list[dict[str, Any]]:
+        """Contact sensors open and motion sensors active now (what arming HSM meets)."""
+        out: list[dict[str, Any]] = []
+        for attr, value in (("contact", "open"), ("motion", "active")):
+            flt = DeviceFilter(attribute=attr, condition=AttributeCondition("eq", [value]))
+            for dev in await self.devices.list_devices(flt, allowed=allowed):
+                out.append({"device_id": dev.id, "label": dev.display_name, attr: value})
+        return out
 
     @property
     def time_zone(self) -> tzinfo | None:

@@ -49,7 +49,9 @@ class SetHsmTool(HubTool[SetHsmArgs]):
     idempotent = True
 
     async def run(self, call: ToolCall, args: SetHsmArgs) -> dict[str, Any]:
-        result = await call.hub.hsm.command(args.command, confirm=args.confirm)
+        result = await call.hub.hsm.command(
+            args.command, confirm=args.confirm, device_allowed=call.device_allowed
+        )
         return {
             "summary": f"HSM {args.command}: {result['previous_status']} -> {result['status']}",
             **result,
