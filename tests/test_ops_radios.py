@@ -52,6 +52,11 @@ async def test_radio_details_all(
     assert zw["healthy"] is False and zw["firmware"] == "7.18"
     assert [n["node_id"] for n in zw["failed_nodes"]] == [failed_node]
     assert zw["nodes"][0]["nodeId"] == failed_node  # problem nodes first
+    # the failed node's radio counter is days old while its device reported since: said so
+    stale = zw["nodes"][0]
+    assert stale["device_last_activity"] > stale["lastReceived"]
+    assert "newer truth" in stale["last_heard_note"]
+    assert all("last_heard_note" not in n for n in zw["nodes"][1:])
     assert zb["channel"] == 20 and zb["pan_id"] == "37D5" and zb["network_state"] == "ONLINE"
     assert zb["device_count"] > 0
     assert mt["available"] is True and mt["device_count"] == 1

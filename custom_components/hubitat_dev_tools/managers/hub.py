@@ -63,11 +63,15 @@ class Hub:
         self.logs = LogsManager(client)
         self.live = LiveEventsManager(client)
         self.health = HealthManager(client)
-        self.radios = RadioManager(client)
+        self.radios = RadioManager(client, device_activity=self._device_activity)
         self.lifecycle = LifecycleManager(client)
         self.snapshots = SnapshotManager(self)
         self.rule_authoring = RuleAuthoring(self)
         self.changes = ChangeLog(self.devices, self.logs)
+
+    async def _device_activity(self) -> dict[str, str | None]:
+        """Each device's last activity, by id (the radio details compare their counters)."""
+        return {d.id: d.last_activity for d in await self.devices.list_devices(DeviceFilter())}
 
     async def _open_sensors(self, allowed: Callable[[str], bool]) -> list[dict[str, Any]]:
         """Contact sensors open and motion sensors active now (what arming HSM meets)."""

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..errors import ToolError
@@ -17,7 +18,7 @@ from ..hub.errors import (
     HubNotFoundError,
     HubRefusedError,
 )
-from ..hub.models import dict_list
+from ..hub.models import dict_list, parse_hub_time
 from ..hub.radios import (
     RADIO_ACTIONS,
     call_radio_action,
@@ -52,11 +53,33 @@ def _strip(text: Any) -> str:
     return re.sub(r"<[^>]+>", " ", str(text or "")).replace("  ", " ").strip()
 
 
+DeviceActivity = Callable[[], Awaitable[dict[str, str | None]]]
+STALE_COUNTER_S = 300  # a device event this much newer than the radio's counter is noted
+
+
+def _note_newer_activity(nodes: list[dict[str, Any]], activity: dict[str, str | None]) -> None:
+    """Where a node's device reported after the radio's last-received time, say so: the
+    radio's counters reset with its statistics, the device's events do not."""
+    for node in nodes:
+        device_last = parse_hub_time(activity.get(str(node.get("deviceId"))))
+        radio_last = parse_hub_time(node.get("lastReceived"))
+        if device_last is None or radio_last is None:
+            continue
+        if (device_last - radio_last).total_seconds() > STALE_COUNTER_S:
+            node["device_last_activity"] = device_last.isoformat(timespec="seconds")
+            node["last_heard_note"] = (
+                "The device reported after the radio's lastReceived; the radio's counters "
+                "reset with its statistics (and a FAILED state is the radio's last verdict), "
+                "so the device's own last activity is the newer truth."
+            )
+
+
 class RadioManager:
     """Radio details and Z-Wave repair."""
 
-    def __init__(self, client: HubClient) -> None:
+    def __init__(self, client: HubClient, device_activity: DeviceActivity | None = None) -> None:
         self._client = client
+        self._device_activity = device_activity
         self._modern_repair: bool | None = None  # the hub's Z-Wave kind, read once
         self.scan = ChannelScanJob(client)
 
@@ -96,6 +119,9 @@ class RadioManager:
             ],
             "nodes": [_pick(n, _ZWAVE_NODE_KEYS) for n in nodes[:limit]],
         }  # fmt: skip
+        if self._device_activity is not None:
+            with contextlib.suppress(HubError):  # the node list stands on its own
+                _note_newer_activity(out["nodes"], await self._device_activity())
         if topology and not await self._repair_is_modern(data):
             out["topology_unavailable"] = "firmware_unsupported"  # the UI: C-7 and later only
         elif topology:
