@@ -199,6 +199,8 @@ def _report_source() -> str:
 def _rm_internals(
     label: str, trigger: str, actions: list[str], devices: list[int], **state: Any
 ) -> AppInternals:
+    """A seeded rule whose page agrees with its text: the trigger devices the text names are
+    the trigger input's, and the mode restriction the input holds is in the text."""
     return AppInternals(
         page_title=f"Edit Rule {label}",
         inputs=[
@@ -209,6 +211,7 @@ def _rm_internals(
                 "title": "Trigger devices",
                 "multiple": True,
                 "value": ",".join(str(d) for d in devices),
+                "deviceIdsForDeviceList": list(devices),
             },
             {
                 "name": "logging",
@@ -226,7 +229,12 @@ def _rm_internals(
                 "value": '["Day","Evening"]',
             },
         ],
-        paragraphs=[f"<b>Trigger Events</b>: {trigger}", "<b>Actions</b>", *actions],
+        paragraphs=[
+            f"<b>Trigger Events</b>: {trigger}",
+            "<b>Restriction</b>: only in modes Day, Evening",
+            "<b>Actions</b>",
+            *actions,
+        ],
         buttons=[
             {"name": "updateRule", "title": "Update Rule"},
             {"name": "runRuleAct", "title": "Run Actions"},
@@ -500,7 +508,7 @@ def seed_dev(state: HomeState) -> None:
         "Motion Lights - Kitchen",
         "Kitchen Motion active",
         ["On: Kitchen Lights", "Wait for event: Kitchen Motion inactive and stays 5:00"],
-        [],
+        [d.id for d in state.devices.values() if d.label == "Kitchen Motion"],
         allLocalVars={"timeout": {"type": "integer", "value": 300}},
     )
     dev.internals[RULE_LEAK] = _rm_internals(

@@ -42,3 +42,20 @@ async def test_what_changed_in_one_call(
     assert any(c["kind"] == "assistant" and c["name"] == "hub_create_backup" for c in changes)
     dates = [c["date"] for c in changes]
     assert dates == sorted(dates, reverse=True)
+
+
+async def test_a_seeded_rule_page_agrees_with_its_text(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    import json
+
+    from hubitat_emulator.seed_specs import RULE_MOTION
+
+    internals = hub.state.dev.internals[RULE_MOTION]
+    text = " ".join(internals.paragraphs)
+    by_name = {i["name"]: i for i in internals.inputs}
+    for dev in by_name["tDev0"]["deviceIdsForDeviceList"]:
+        assert hub.state.devices[dev].label in text
+    assert by_name["tDev0"]["deviceIdsForDeviceList"]  # the text names a trigger device
+    for mode in json.loads(by_name["modesRestrict"]["value"]):
+        assert mode in text
