@@ -40,8 +40,11 @@ async def test_what_changed_in_one_call(
     assert ours and ours[0]["value"] == "on" and ours[0]["by"]["tool"] == "hub_call_device_command"
     assert any(c["kind"] == "mode" and c["value"] == "Night" for c in changes)
     assert any(c["kind"] == "assistant" and c["name"] == "hub_create_backup" for c in changes)
-    dates = [c["date"] for c in changes]
+    from datetime import datetime
+
+    dates = [datetime.fromisoformat(c["date"]) for c in changes]
     assert dates == sorted(dates, reverse=True)
+    assert len({c["date"][-6:] for c in changes}) == 1  # one offset: the hub's
 
 
 async def test_a_seeded_rule_page_agrees_with_its_text(
@@ -55,7 +58,7 @@ async def test_a_seeded_rule_page_agrees_with_its_text(
     text = " ".join(internals.paragraphs)
     by_name = {i["name"]: i for i in internals.inputs}
     for dev in by_name["tDev0"]["deviceIdsForDeviceList"]:
-        assert hub.state.devices[dev].label in text
+        assert str(hub.state.devices[dev].label) in text
     assert by_name["tDev0"]["deviceIdsForDeviceList"]  # the text names a trigger device
     for mode in json.loads(by_name["modesRestrict"]["value"]):
         assert mode in text

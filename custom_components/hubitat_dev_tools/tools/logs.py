@@ -222,9 +222,14 @@ class ListChangesTool(HubTool[ListChangesArgs]):
                     "hub_call_device_command",
                     "hub_update_device",
                 ):
+                    when = _when(rec.get("time"))
                     out["changes"].append(
                         {
-                            "date": rec.get("time"),
+                            "date": when.astimezone(call.hub.time_zone).isoformat(
+                                timespec="milliseconds"
+                            )
+                            if when
+                            else rec.get("time"),
                             "kind": "assistant",
                             "name": rec.get("tool"),
                             "by": {"user": rec.get("user"), "tool": rec.get("tool")},
