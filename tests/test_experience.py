@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
@@ -62,3 +63,34 @@ async def test_a_seeded_rule_page_agrees_with_its_text(
     assert by_name["tDev0"]["deviceIdsForDeviceList"]  # the text names a trigger device
     for mode in json.loads(by_name["modesRestrict"]["value"]):
         assert mode in text
+
+
+async def test_gateways_name_each_tools_required_arguments(
+    hass: HomeAssistant, entry: MockConfigEntry, call_tool: ToolCaller
+) -> None:
+    from custom_components.hubitat_dev_tools.tools.surface import (
+        gateway_groups,
+        registry,
+        required_args,
+    )
+
+    for gateway, tools in gateway_groups(registry().values()).items():
+        text = gateway_description_of(gateway)
+        for tool in tools:
+            args = required_args(tool)
+            short = tool.name.removeprefix("hub_")
+            if args:
+                assert f"{short}({','.join(args)})" in text, (gateway, tool.name)
+    # the short name the description uses is accepted by the gateway
+    result = await call_tool("hub_read_rules", {"tool": "get_rule", "args": {"app_id": "140"}})
+    assert not result.error, result.data
+
+
+def gateway_description_of(name: str) -> str:
+    from custom_components.hubitat_dev_tools.tools.surface import (
+        gateway_description,
+        gateway_groups,
+        registry,
+    )
+
+    return gateway_description(gateway_groups(registry().values())[name])

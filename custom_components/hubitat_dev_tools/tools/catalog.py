@@ -44,9 +44,9 @@ class SearchToolsTool(HubTool[SearchToolsArgs]):
     name = "hub_search_tools"
     title = "Search tools"
     description = (
-        "Find the tool for a task in plain words, a whole sentence is fine (e.g. 'dim the "
-        "kitchen lights', 'when the door opens turn on the hall light'): best matches with "
-        "their purpose, required arguments and how to call them (schemas=true: full schemas)."
+        "Find the tool for a task in plain words or a whole sentence (e.g. 'dim the kitchen "
+        "lights'): best matches with purpose, required args and how to call them "
+        "(schemas=true: full schemas)."
     )
     core = True
     hub_access = False
@@ -82,9 +82,8 @@ class GetToolGuideTool(HubTool[ToolGuideArgs]):
     title = "Get tool guide"
     description = (
         "How to use these tools, by section: overview, safety (confirm, backups, error "
-        "codes), devices (commands), paging, audit, or a domain. Gateways (hub_read_*, "
-        "hub_manage_*): call with no arguments for their tools' schemas, then with tool "
-        "and args."
+        "codes), devices (commands), paging, audit, rules, or a domain. Gateways: call "
+        "with tool and args."
     )
     core = True
     hub_access = False

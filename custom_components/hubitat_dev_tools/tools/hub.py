@@ -56,8 +56,7 @@ class GetHubInfoTool(HubTool[ToolArgs]):
         "Identify the Hubitat hub and its health basics in one call: name, model, firmware, "
         "IP, safe mode, free memory, temperature, database size, active hub alerts, location "
         "settings (scale, clock, voice), and whether Maker API and Hub Security are "
-        "configured. Use it first when a question is about the "
-        "hub itself. For devices use hub_list_devices."
+        "configured. Use it first for questions about the hub itself."
     )
     core = True
     kind = ToolKind.READ

@@ -39,7 +39,24 @@ REACHABLE: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVa
     "hubitat_dev_tools_reachable", default=None
 )
 
-GATEWAY_HOW = "No arguments: the tools' schemas."
+GATEWAY_HOW = "No args: schemas;"
+
+
+def required_args(tool: HubTool[Any]) -> list[str]:
+    """The names of a tool's required arguments, in schema order."""
+    schema = input_schema(tool.parameters)
+    return [str(n) for n in schema.get("required") or []]
+
+
+def gateway_description(tools: list[HubTool[Any]]) -> str:
+    """What a gateway says of its tools: each one's required arguments (``hub_`` left out),
+    e.g. ``get_rule(app_id) call_rule(app_id,action)``; tools needing none are not named."""
+    needs = [
+        f"{t.name.removeprefix('hub_')}({','.join(args)})"
+        for t in tools
+        if (args := required_args(t))
+    ]
+    return f"{GATEWAY_HOW} needs {' '.join(needs)}" if needs else GATEWAY_HOW.rstrip(";")
 
 
 @cache
@@ -82,13 +99,10 @@ class GatewayTool(llm.Tool):
         label = domain.replace("_", " ")
         destructive = any(t.kind is ToolKind.DESTRUCTIVE for t in self.tools)
         # Kept short (it is paid in every tools/list): 'tool' lists the names, the
-        # annotations say read-only/destructive, the schemas come from a no-argument call.
-        if read:
-            self.title = f"Read {label}"
-            self.description = f"Read-only. {GATEWAY_HOW}"
-        else:
-            self.title = f"Manage {label}"
-            self.description = f"Changes the hub. {GATEWAY_HOW}"
+        # annotations say read-only/destructive, and the description the required arguments
+        # of each tool that has some, so a call rarely needs the schema round trip first.
+        self.title = f"{'Read' if read else 'Manage'} {label}"
+        self.description = gateway_description(self.tools)
         names = [t.name for t in self.tools]
         self.parameters = vol.Schema(
             {
@@ -130,7 +144,7 @@ class GatewayTool(llm.Tool):
                     "tools": [describe(t) for t in self.tools],
                 }
             )
-        sub = self.all_tools.get(str(tool_name))
+        sub = self.all_tools.get(str(tool_name)) or self.all_tools.get(f"hub_{tool_name}")
         if sub is None:
             try:  # a known tool is refused by its own chokepoint (and audited); this is not
                 await resolve_admin(hass, llm_context)
