@@ -94,3 +94,16 @@ def gateway_description_of(name: str) -> str:
     )
 
     return gateway_description(gateway_groups(registry().values())[name])
+
+
+async def test_the_catalog_section_lists_every_tool(
+    entry: MockConfigEntry, call_tool: ToolCaller
+) -> None:
+    from custom_components.hubitat_dev_tools.tools.surface import registry
+
+    result = await call_tool("hub_get_tool_guide", {"section": "catalog"})
+    assert not result.error, result.data
+    text = result.data["text"]
+    missing = [n for n in registry() if n not in text and n != "hub_search_tools"]
+    assert missing == []
+    assert "hub_create_rule (write, via hub_manage_rules)" in text

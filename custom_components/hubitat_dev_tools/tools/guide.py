@@ -20,12 +20,14 @@ SECTIONS: dict[str, str] = {
     ),
     "overview": (
         "How these tools are organised. Compact surface (default): a few core tools are "
-        "listed directly (hub info, device list/detail/command, tool search, this guide); "
-        "everything else sits behind domain gateways. hub_read_<domain> gateways hold only "
+        "listed directly (hub_get_info, hub_list_devices, hub_call_device_command, "
+        "hub_search_tools, this guide); everything else sits behind domain gateways (a "
+        "device's details: hub_read_devices). hub_read_<domain> gateways hold only "
         "read-only tools; hub_manage_<domain> gateways hold the tools that change the hub. "
-        "Call a gateway with no arguments to get its tools' full input schemas, then call it "
-        "with tool=<name> and args={...}; the sub-tool runs with exactly the same checks as "
-        "if it were called directly. hub_search_tools finds the right tool from a "
+        "A gateway's description names each tool's required arguments (get_rule(app_id)): "
+        "call it with tool=<name> and args={...}, or with no arguments for the full input "
+        "schemas; the sub-tool runs with exactly the same checks as if it were called "
+        "directly. hub_search_tools finds the right tool from a "
         "plain-language description and returns its schema and how to call it. Flat surface "
         "(an admin option): every tool is listed directly and gateways are not used. "
         "With several hubs, pass 'hub' (hub name or hub_uid) in the tool's arguments. "
@@ -279,4 +281,9 @@ def build_sections(tools: list[dict[str, Any]]) -> dict[str, str]:
         generated = domain_tools(domain, tools)
         text = out.get(domain)
         out[domain] = f"{text}\n{generated}" if text else generated
+    # 'catalog' is where a model looks for the whole list: every reachable tool, by domain
+    out["catalog"] = "Every tool you can reach, by domain (the help tools first):\n" + "\n".join(
+        f"[{domain}]\n{domain_tools(domain, tools).removeprefix('Tools:').strip()}"
+        for domain in domains
+    )
     return out
