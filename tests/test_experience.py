@@ -107,3 +107,13 @@ async def test_the_catalog_section_lists_every_tool(
     missing = [n for n in registry() if n not in text and n != "hub_search_tools"]
     assert missing == []
     assert "hub_create_rule (write, via hub_manage_rules)" in text
+
+
+async def test_cached_answers_say_how_fresh_they_are(
+    entry: MockConfigEntry, call_tool: ToolCaller
+) -> None:
+    for tool in ("hub_list_modes", "hub_get_hsm_status"):
+        result = await call_tool(tool, {})
+        assert not result.error, result.data
+        fresh = result.data["freshness"]
+        assert fresh["source"] in ("hub", "live_cache") and "age_s" in fresh, (tool, fresh)

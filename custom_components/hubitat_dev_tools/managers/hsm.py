@@ -31,6 +31,7 @@ class HsmStatus(TypedDict):
     active_alert: Any
     commands: list[str]
     can_change: bool
+    freshness: dict[str, Any]
 
 
 class HsmChange(TypedDict):
@@ -67,14 +68,17 @@ class HsmManager:
         alert: str | None
         if cache is not None and cache.live and cache.hsm_status is not None:
             status, alert = cache.hsm_status, cache.hsm_alert
+            freshness = cache.freshness()
         else:
             messages = await api.fetch_messages(self._client)
             status, alert = messages.hsm, messages.hsm_alert
+            freshness = StateCache.from_hub()
         return {
             "status": status,
             "active_alert": alert if alert not in (None, "", "null", "cancel") else None,
             "commands": list(HSM_COMMANDS),
             "can_change": self._client.connection.has_maker,
+            "freshness": freshness,
         }
 
     async def command(

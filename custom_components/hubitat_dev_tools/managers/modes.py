@@ -30,6 +30,7 @@ class ModeList(TypedDict):
     modes: list[Mode]
     active_mode: Any
     mode_manager: Any
+    freshness: NotRequired[dict[str, Any]]
 
 
 class ModeSwitch(TypedDict):
@@ -99,11 +100,18 @@ class ModeManager:
             if isinstance(m, dict)
         ]
         active = next((m["name"] for m in modes if m["active"]), None)
-        return {
+        out: ModeList = {
             "modes": modes,
             "active_mode": active,
             "mode_manager": data.get("selectedModeManager"),
         }
+        # the active mode comes from the live events when they run: say how fresh it is
+        out["freshness"] = (
+            self.cache.freshness()
+            if from_cache and self.cache is not None
+            else StateCache.from_hub()
+        )
+        return out
 
     async def resolve(self, mode: str) -> tuple[Mode, Any]:
         """A mode by name (case-insensitive) or id, with the name of the active mode."""
