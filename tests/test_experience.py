@@ -117,3 +117,23 @@ async def test_cached_answers_say_how_fresh_they_are(
         assert not result.error, result.data
         fresh = result.data["freshness"]
         assert fresh["source"] in ("hub", "live_cache") and "age_s" in fresh, (tool, fresh)
+
+
+async def test_whats_going_on_at_home_in_one_call(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    window = hub.find_device("Living Room Window")["id"]
+    hub.set_device_attribute(window, "contact", "open")
+    lamp = hub.find_device("Living Room Lamp")["id"]
+    hub.set_device_attribute(lamp, "switch", "on")
+    result = await call_tool("hub_get_home_summary", {})
+    assert not result.error, result.data
+    data = result.data
+    assert "Living Room Window" in data["open"]
+    assert "Living Room Lamp" in data["lights_on"]["Living Room"]
+    assert data["mode"] == hub.current_mode and data["hsm"]["status"] == hub.hsm_status
+    assert all(b["battery"] < 20 for b in data["low_batteries"])
+    assert data["lights_on_count"] == sum(len(v) for v in data["lights_on"].values())
+    import json
+
+    assert len(json.dumps(data)) < 4000  # small enough for a small model

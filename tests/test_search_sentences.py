@@ -7,7 +7,7 @@ import pytest
 from custom_components.hubitat_dev_tools.tools.catalog import _index
 
 CASES: list[tuple[str, tuple[str, ...]]] = [
-    ("is anything open or unlocked right now", ("hub_list_devices",)),
+    ("is anything open or unlocked right now", ("hub_list_devices", "hub_get_home_summary")),
     ("turn off all the lights in the kitchen", ("hub_call_device_command",)),
     ("dim the living room lamp to 30 percent", ("hub_call_device_command",)),
     ("which batteries are getting low", ("hub_list_devices", "hub_get_device_health")),
@@ -58,6 +58,7 @@ CASES: list[tuple[str, tuple[str, ...]]] = [
     ("add the kitchen light to my dashboard", ("hub_update_dashboard",)),
     ("who changed the thermostat through the assistant", ("hub_list_audit_entries",)),
     ("what changed on the hub while I was out this afternoon", ("hub_list_changes",)),
+    ("what's going on at home right now", ("hub_get_home_summary",)),
     ("watch the events of the front door live", ("hub_list_events", "hub_list_device_events")),
 ]
 

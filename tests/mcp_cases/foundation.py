@@ -24,6 +24,7 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
         "hub_update_hub_settings": {"temperature_scale": "C"},
         "hub_list_devices": {"room": "Kitchen"},
         "hub_get_device": {"device_id": dimmer},
+        "hub_get_home_summary": {"battery_threshold": 30},
         "hub_call_device_command": {"device_id": dimmer, "command": "on"},
         "hub_list_rooms": {},
     }

@@ -25,6 +25,7 @@ from .devices.filters import DeviceFilter
 from .events import LiveEventsManager
 from .files import FilesManager
 from .health import HealthManager
+from .home_summary import HomeSummary
 from .hsm import HsmManager
 from .hub_info import HubInfoManager
 from .item_backups import ItemBackups
@@ -68,6 +69,7 @@ class Hub:
         self.snapshots = SnapshotManager(self)
         self.rule_authoring = RuleAuthoring(self)
         self.changes = ChangeLog(self.devices, self.logs)
+        self.home = HomeSummary(client, self.devices, self.modes, self.hsm)
 
     async def _device_activity(self) -> dict[str, str | None]:
         """Each device's last activity, by id (the radio details compare their counters)."""

@@ -472,6 +472,29 @@ class ListDeviceEventsTool(HubTool[ListDeviceEventsArgs]):
         return out
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HomeSummaryArgs(ToolArgs):
+    battery_threshold: int = arg(
+        vol.All(int, vol.Range(min=1, max=100)), "Low battery below this %", default=20
+    )
+
+
+class GetHomeSummaryTool(HubTool[HomeSummaryArgs]):
+    name = "hub_get_home_summary"
+    title = "Get home summary"
+    description = (
+        "What's going on at home, in one small answer: mode, HSM status and alert, what is "
+        "open (contacts, doors, valves, shades), unlocked locks, lights on by room, active "
+        "motion, low batteries and the hub's active alerts (labels, not device records). "
+        "Details of one device: hub_get_device; filtered lists: hub_list_devices."
+    )
+
+    async def run(self, call: ToolCall, args: HomeSummaryArgs) -> dict[str, Any]:
+        return await call.hub.home.summary(
+            device_allowed=call.device_allowed, battery_threshold=args.battery_threshold
+        )
+
+
 ORDER = 20
 
 TOOLS: tuple[type[HubTool[Any]], ...] = (
@@ -480,4 +503,5 @@ TOOLS: tuple[type[HubTool[Any]], ...] = (
     GetDeviceAttributeTool,
     CallDeviceCommandTool,
     ListDeviceEventsTool,
+    GetHomeSummaryTool,
 )
