@@ -198,6 +198,16 @@ class AppPage:
             self.version = app_info.get("version", self.version)
         self.inputs, self.buttons = parse_page(config)
 
+    def take_answer(self, answer: Any) -> bool:
+        """Adopt a settings submit's answer when it is this page re-rendered (the hub answers
+        ``update/json`` with the page model); True when it was."""
+        if not (isinstance(answer, dict) and isinstance(answer.get("configPage"), dict)):
+            return False
+        if answer["configPage"].get("name") not in (None, self.name):
+            return False
+        self._parse(answer, initial=False)
+        return True
+
     def _location(self) -> dict[str, str]:
         return {
             "formAction": "update",

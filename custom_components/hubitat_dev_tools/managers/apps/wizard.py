@@ -150,13 +150,7 @@ class Wizard:
         """Any change may move every page of the app on; a settings submit answers with the
         re-rendered page it was posted from, which is then current."""
         self._pages.clear()
-        if (
-            page is not None
-            and isinstance(answer, dict)
-            and isinstance(answer.get("configPage"), dict)
-            and answer["configPage"].get("name") in (None, page.name)
-        ):
-            page._parse(answer, initial=False)
+        if page is not None and page.take_answer(answer):
             self._pages[page.name] = page
 
     async def run(self, steps: list[Step]) -> None:

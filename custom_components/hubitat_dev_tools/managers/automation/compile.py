@@ -128,7 +128,6 @@ class Compiler:
                     test,
                     family,
                     where,
-                    dev="tDev{N}",
                     attr="tCustomAttr{N}",
                     rel="ReltDev{N}",
                     state="tstate{N}",
@@ -194,14 +193,12 @@ class Compiler:
         family: str,
         where: str,
         *,
-        dev: str,
         attr: str,
         rel: str,
         state: str,
         page: str,
     ) -> None:
         """The comparison fields after the device picker (triggers, conditions)."""
-        del dev
         if family == "custom":
             self._w(page, attr, test.attribute, f"{where}.attribute")
         if family == "state":
@@ -398,7 +395,6 @@ class Compiler:
                 cond.test,
                 family,
                 where,
-                dev="rDev_{C}",
                 attr="rCustomAttr_{C}",
                 rel="RelrDev_{C}",
                 state="state_{C}",
