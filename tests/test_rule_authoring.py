@@ -13,8 +13,8 @@ from .conftest import ToolCaller
 from .home_util import dev_id
 
 
-def porch_spec(hub: HubEmulator) -> dict[str, Any]:
-    motion, light = dev_id(hub, "Kitchen Motion"), dev_id(hub, "Porch Light")
+def porch_rule(motion: str, light: str) -> dict[str, Any]:
+    """The owner's porch rule: on with motion after sunset, off 5 minutes after it stops."""
     return {
         "name": "Porch light at night",
         "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
@@ -27,6 +27,10 @@ def porch_spec(hub: HubEmulator) -> dict[str, Any]:
             {"command": "off", "device_ids": [light]},
         ],
     }
+
+
+def porch_spec(hub: HubEmulator) -> dict[str, Any]:
+    return porch_rule(dev_id(hub, "Kitchen Motion"), dev_id(hub, "Porch Light"))
 
 
 async def test_validate_only_sends_nothing(

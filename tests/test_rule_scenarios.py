@@ -13,6 +13,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from .mcp_client import Mcp
+from .test_rule_authoring import porch_rule
 
 
 class Assistant:
@@ -30,21 +31,6 @@ class Assistant:
         gateway = "hub_read_rules" if tool == "hub_get_rule" else "hub_manage_rules"
         self.calls += 1
         return await self.mcp.ok(gateway, {"tool": tool, "args": args})
-
-
-def porch_rule(motion: str, light: str) -> dict[str, Any]:
-    return {
-        "name": "Porch light at night",
-        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
-        "conditions": {"between": {"from": "sunset", "to": "sunrise"}},
-        "actions": [
-            {"cancel_delays": True},
-            {"command": "on", "device_ids": [light]},
-            {"wait": [{"device_id": motion, "attribute": "motion", "is": "inactive"}]},
-            {"delay": {"minutes": 5}, "cancelable": True},
-            {"command": "off", "device_ids": [light]},
-        ],
-    }
 
 
 async def _settle() -> None:

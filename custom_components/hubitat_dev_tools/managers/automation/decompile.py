@@ -89,6 +89,11 @@ class Decompiler:
         }
         return sorted(found)
 
+    def duration(self, hours: str, minutes: str, seconds: str) -> dict[str, Any]:
+        """A duration from three settings (hours, minutes, seconds), zero parts left out."""
+        parts = (("hours", hours), ("minutes", minutes), ("seconds", seconds))
+        return {k: v for k, key in parts if (v := _num(self.s.get(key) or 0))}
+
     def devices(self, key: str) -> list[str]:
         """The device ids of a device input."""
         return _ids(self.s.get(key), self.dev.get(key))
@@ -180,15 +185,7 @@ class Decompiler:
         if _bool(s.get(f"AlltDev{n}")):
             test["all"] = True
         if _bool(s.get(f"stays{n}")):
-            test["stays_for"] = {
-                k: v
-                for k, v in (
-                    ("hours", _num(s.get(f"SHours{n}") or 0)),
-                    ("minutes", _num(s.get(f"SMins{n}") or 0)),
-                    ("seconds", _num(s.get(f"SSecs{n}") or 0)),
-                )
-                if v
-            }
+            test["stays_for"] = self.duration(f"SHours{n}", f"SMins{n}", f"SSecs{n}")
         return test
 
     # ------------------------------------------------------------------ conditions
@@ -280,17 +277,7 @@ class Decompiler:
                     for p in params
                 ]
         elif sub == "getDelay":
-            out = {
-                "delay": {
-                    k: v
-                    for k, v in (
-                        ("hours", _num(s.get(f"delayHour.{a}") or 0)),
-                        ("minutes", _num(s.get(f"delayMinute.{a}") or 0)),
-                        ("seconds", _num(s.get(f"delaySecond.{a}") or 0)),
-                    )
-                    if v
-                }
-            }
+            out = {"delay": self.duration(f"delayHour.{a}", f"delayMinute.{a}", f"delaySecond.{a}")}
             if _bool(s.get(f"cancelAct.{a}")):
                 out["cancelable"] = True
             return out
@@ -338,15 +325,7 @@ class Decompiler:
         s = self.s
         if s.get(f"delayAct.{a}") != "hrs:min:sec":
             return None
-        return {
-            k: v
-            for k, v in (
-                ("hours", _num(s.get(f"delayHor.{a}") or 0)),
-                ("minutes", _num(s.get(f"delayMin.{a}") or 0)),
-                ("seconds", _num(s.get(f"delaySec.{a}") or 0)),
-            )
-            if v
-        }
+        return self.duration(f"delayHor.{a}", f"delayMin.{a}", f"delaySec.{a}")
 
     # ------------------------------------------------------------------ the whole rule
 
@@ -413,15 +392,9 @@ class Decompiler:
             elif sub == "getWhile":
                 node = {
                     "repeat_while": self._expr_for(f"action:{a}", owned, f"{part}.repeat_while"),
-                    "every": {
-                        k: v
-                        for k, v in (
-                            ("hours", _num(self.s.get(f"repeatHour.{a}") or 0)),
-                            ("minutes", _num(self.s.get(f"repeatMinute.{a}") or 0)),
-                            ("seconds", _num(self.s.get(f"repeatSecond.{a}") or 0)),
-                        )
-                        if v
-                    },
+                    "every": self.duration(
+                        f"repeatHour.{a}", f"repeatMinute.{a}", f"repeatSecond.{a}"
+                    ),
                     "do": [],
                 }
                 current.append(node)
