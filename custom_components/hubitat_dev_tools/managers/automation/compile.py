@@ -15,7 +15,17 @@ from typing import Any
 from ...errors import ToolError
 from ..apps.wizard import Click, Goto, Leave, Reveal, Seal, Step, Submit, Write
 from .check import Resolved
-from .spec import OPS, Action, Condition, DeviceTest, Duration, Expression, RuleSpec, TimePoint
+from .spec import (
+    OPS,
+    Action,
+    Condition,
+    DeviceTest,
+    Duration,
+    Expression,
+    RuleSpec,
+    TimePoint,
+    Trigger,
+)
 
 TRIGGERS, ACTIONS, ACT, EXPR_MAIN = "selectTriggers", "selectActions", "doActPage", "STPage"
 
@@ -112,7 +122,7 @@ class Compiler:
         self._w(TRIGGERS, "isCondTrig.{N}", False, where, optional=True)
         self.steps.append(Goto(TRIGGERS, "mainPage", where))
 
-    def _trigger(self, trig: Any, where: str) -> None:
+    def _trigger(self, trig: Trigger, where: str) -> None:
         if trig.kind in ("device", "button") and trig.test is not None:
             test: DeviceTest = trig.test
             if trig.kind == "button":
@@ -180,7 +190,7 @@ class Compiler:
             self._w(
                 TRIGGERS,
                 "ReltDev{N}",
-                CHANGED if trig.op == "changes" else OPS[trig.op],
+                CHANGED if trig.op == "changes" else OPS[str(trig.op)],
                 f"{where}.op",
             )
             if trig.op != "changes":

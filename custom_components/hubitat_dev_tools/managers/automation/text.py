@@ -7,7 +7,17 @@ before anything is sent, with device, mode and rule names from the checked spec.
 from __future__ import annotations
 
 from .check import Resolved
-from .spec import OPS, Action, Condition, DeviceTest, Duration, Expression, RuleSpec, TimePoint
+from .spec import (
+    OPS,
+    Action,
+    Condition,
+    DeviceTest,
+    Duration,
+    Expression,
+    RuleSpec,
+    TimePoint,
+    Trigger,
+)
 
 
 def _dur(d: Duration) -> str:
@@ -93,10 +103,7 @@ def _action_lines(a: Action, res: Resolved, depth: int) -> list[str]:
     return [pad + simple.get(k, k)]
 
 
-def _trigger_line(t: object, res: Resolved) -> str:
-    from .spec import Trigger
-
-    assert isinstance(t, Trigger)
+def _trigger_line(t: Trigger, res: Resolved) -> str:
     if t.kind == "device" and t.test is not None:
         line = _test(t.test, res)
         if t.test.all:
