@@ -56,6 +56,7 @@ from typing import Any, overload
 from aiohttp import web
 
 from . import (
+    backups_cloud,
     model,
     routes_admin,
     routes_apps,
@@ -209,6 +210,9 @@ class HubEmulator:
         routes_maker.setup(app, home, http)
         routes_files.setup(app, home.files, http)
         routes_ops.setup(app, home, http, self.server)
+        # cloud backups, uploaded restores, the backup schedule (knobs: emu.cloud)
+        self.cloud = backups_cloud.seed_cloud(home)
+        backups_cloud.setup(app, self.cloud, home, http, self.server)
         routes_code.setup(app, home, http)
         routes_hubvars.setup(app, self.hubvar_routes)  # before routes_apps: the singleton
         routes_apps.setup(app, app_routes)

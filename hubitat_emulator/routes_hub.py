@@ -43,7 +43,6 @@ def setup(app: web.Application, home: Home, http: Responses, server: HubServer) 
     add.add_get("/hub2/localBackups", r.local_backups)
     add.add_get("/hub/backupDB", r.backup_db)
     add.add_get("/hub/backup/statusJson", r.backup_status)
-    add.add_get("/hub2/backup/json", r.backup_schedule)
     add.add_get("/hub2/deleteLocalBackup", r.delete_backup)
     add.add_post("/hub/reboot", r.reboot)
     add.add_get("/hub/reboot", r.reboot_get)
@@ -402,17 +401,6 @@ class _HubRoutes(ServerRoutes):
     async def backup_status(self, request: web.Request) -> web.StreamResponse:
         return self.http.json(
             {"backupInProgress": self.home.backup_in_progress, "cloudBackupInProgress": False}
-        )
-
-    async def backup_schedule(self, request: web.Request) -> web.StreamResponse:
-        return self.http.json(
-            {
-                "localBackupFrequency": 1,
-                "cloudBackupFrequency": 0,
-                "databaseCleanupTimeHour": 3,
-                "databaseCleanupJobMinute": 0,
-                "backupPassword": None,
-            }
         )
 
     async def delete_backup(self, request: web.Request) -> web.StreamResponse:

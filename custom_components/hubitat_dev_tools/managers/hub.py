@@ -16,6 +16,7 @@ from ..hub.client import HubClient
 from ..hub.state_cache import StateCache
 from .apps import AppCloner, AppManager, AppSettingsManager, RuleManager
 from .automation.authoring import RuleAuthoring
+from .backup_cloud import CloudBackupManager
 from .backups import BackupManager
 from .changes import ChangeLog
 from .code import CodeManager
@@ -61,6 +62,7 @@ class Hub:
         self.code = CodeManager(client, self.files)
         self.dashboards = DashboardManager(client, self.apps, self.item_backups)
         self.backups = BackupManager(client)
+        self.cloud_backups = CloudBackupManager(client, self.backups, self.files)
         self.logs = LogsManager(client)
         self.live = LiveEventsManager(client)
         self.health = HealthManager(client)
