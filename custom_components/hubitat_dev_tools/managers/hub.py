@@ -15,6 +15,7 @@ from typing import Any
 from ..hub.client import HubClient
 from ..hub.state_cache import StateCache
 from .apps import AppCloner, AppManager, AppSettingsManager, RuleManager
+from .apps.hpm import HpmManager
 from .automation.authoring import RuleAuthoring
 from .backup_cloud import CloudBackupManager
 from .backups import BackupManager
@@ -60,6 +61,7 @@ class Hub:
         self.rules = RuleManager(client, self.apps, self.item_backups, self.devices)
         self.app_settings = AppSettingsManager(client, self.apps, self.item_backups)
         self.code = CodeManager(client, self.files)
+        self.hpm = HpmManager(client, self.apps, self.code)
         self.dashboards = DashboardManager(client, self.apps, self.item_backups)
         self.backups = BackupManager(client)
         self.cloud_backups = CloudBackupManager(client, self.backups, self.files)

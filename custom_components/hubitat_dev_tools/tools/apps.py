@@ -140,14 +140,13 @@ class ListHpmPackagesTool(HubTool[ToolArgs]):
     title = "List HPM packages"
     description = (
         "List the packages Hubitat Package Manager (HPM) tracks on this hub: name, version, "
-        "beta, manifest URL and the apps and drivers each installed. Read from HPM's own "
-        "state; fails with not_found when HPM is not installed. Compare with hub_list_code "
-        "to spot code that HPM does not know about."
+        "beta, manifest URL, the apps and drivers each installed, and drift against the "
+        "hub's user code (required parts never installed, code gone from the hub, and "
+        "untracked_code: user code no package claims). Fails with not_found without HPM."
     )
 
     async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
-        result = await call.hub.apps.hpm_packages()
-        return {**result, "count": len(result["packages"])}
+        return await call.hub.hpm.packages()
 
 
 MAX_SETTINGS = 50
