@@ -33,6 +33,7 @@ from .lifecycle import LifecycleManager
 from .logs import LogsManager
 from .modes import ModeManager
 from .radios import RadioManager
+from .room_control import RoomControl
 from .rooms import RoomManager
 from .snapshots import SnapshotManager
 from .swap import SwapManager
@@ -49,6 +50,7 @@ class Hub:
         self.devices = DeviceManager(client)
         self.swap = SwapManager(client, self.devices)
         self.rooms = RoomManager(client, self.devices.devices_changed)
+        self.room_control = RoomControl(self.devices, self.rooms)
         self.modes = ModeManager(client)
         self.hsm = HsmManager(client, open_sensors=self._open_sensors)
         self.variables = VariableManager(client)
