@@ -35,6 +35,7 @@ from .modes import ModeManager
 from .radios import RadioManager
 from .room_control import RoomControl
 from .rooms import RoomManager
+from .scenes import SceneManager
 from .snapshots import SnapshotManager
 from .swap import SwapManager
 from .variables import VariableManager
@@ -58,6 +59,7 @@ class Hub:
         self.files = FilesManager(client)
         self.cloner = AppCloner(client, self.item_backups, self.files)
         self.apps = AppManager(client, self.item_backups, self.cloner)
+        self.scenes = SceneManager(client, self.apps, self.devices)
         self.rules = RuleManager(client, self.apps, self.item_backups, self.devices)
         self.app_settings = AppSettingsManager(client, self.apps, self.item_backups)
         self.code = CodeManager(client, self.files)

@@ -130,9 +130,10 @@ class RoomControl:
         members = await self._devices.list_devices(DeviceFilter(room=found.id), allowed=allowed)
         picked = [d for d in members if of_type(d, device_type)]
         if not picked:
+            names = ", ".join(d.display_name for d in members)
             raise ToolError(
                 f"Room {found.name} has no {device_type}"
-                + (f" (its devices: {', '.join(d.display_name for d in members)})" if members else "")
+                + (f" (its devices: {names})" if members else "")
                 + ". Nothing was sent.",
                 hint="Use device_type='all' for every device declaring the command.",
             )
@@ -235,10 +236,8 @@ class RoomControl:
                 dev_id = outcomes[i]["device_id"]
                 if dev_id in waited["values"]:
                     outcomes[i]["state"] = {attr: waited["values"][dev_id]}
-                seen = waited["values"].get(dev_id)
-                outcomes[i]["status"] = (
-                    "ok" if dev_id in waited["values"] and condition.matches(seen) else "unconfirmed"
-                )
+                seen = dev_id in waited["values"] and condition.matches(waited["values"][dev_id])
+                outcomes[i]["status"] = "ok" if seen else "unconfirmed"
         return outcomes
 
     @staticmethod

@@ -48,9 +48,7 @@ class UpdateRoomArgs(ToolArgs):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CallRoomCommandArgs(ToolArgs):
     room: str = arg(ROOM, "Room name or id", required=True)
-    command: str = arg(
-        vol.All(str, vol.Length(min=1, max=100)), "e.g. on, off, toggle, setLevel", required=True
-    )
+    command: str = arg(vol.All(str, vol.Length(min=1, max=100)), "Case-sensitive", required=True)
     arguments: list[Any] | None = arg(vol.All(list, vol.Length(max=10)), "Positional, e.g. [50]")
     device_type: str = arg(vol.In(DEVICE_TYPES), "Which devices", default="lights")
     confirm: bool = arg(bool, "true for security-sensitive devices", default=False)
@@ -65,8 +63,8 @@ class CallRoomCommandTool(HubTool[CallRoomCommandArgs]):
     description = (
         "One command to a room's lights (default), fans, switches or all devices declaring "
         "it: on, off, toggle, setLevel [50], setColorTemperature [2700], setSpeed ['low']. "
-        "Checked as hub_call_device_command checks (one refusal: nothing sent). Answers per "
-        "device: ok (state read back), unconfirmed, skipped (why), failed."
+        "Checked like hub_call_device_command (one refusal: nothing sent). Per device: ok "
+        "(state read back), unconfirmed, skipped (why), failed."
     )
     kind = ToolKind.WRITE
     idempotent = False
