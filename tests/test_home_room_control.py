@@ -10,6 +10,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from custom_components.hubitat_dev_tools.hub.models import DeviceSummary
 from custom_components.hubitat_dev_tools.managers.room_control import is_fan, of_type
+from custom_components.hubitat_dev_tools.tools.catalog import _index
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, add_entry, ok
@@ -172,3 +173,14 @@ def test_what_counts_as_a_fan() -> None:
     assert of_type(dev(["Switch", "SwitchLevel"], "Generic Z-Wave Dimmer", "Fan Light"), "lights")
     assert of_type(dev(["Switch", "Outlet"], "Generic Zigbee Outlet"), "switches")
     assert not of_type(dev(["Switch", "Outlet"], "Generic Zigbee Outlet"), "lights")
+
+
+def test_owner_sentences_find_room_and_scene_tools() -> None:
+    for sentence, tool in (
+        ("turn off all the lights in the kitchen", "hub_call_room_command"),
+        ("set the living room fans to low", "hub_call_room_command"),
+        ("activate the movie time scene", "hub_call_scene"),
+        ("which scenes do I have", "hub_list_scenes"),
+    ):
+        names = [h.name for h in _index().search(sentence)][:3]
+        assert tool in names, (sentence, names)

@@ -11,11 +11,19 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from custom_components.hubitat_dev_tools.hub.app_page import PageButton
 from custom_components.hubitat_dev_tools.hub.apps import InstalledApp
-from custom_components.hubitat_dev_tools.hub.scenes import capture_button, scene_apps
+from custom_components.hubitat_dev_tools.device_refs import device_refs
+from custom_components.hubitat_dev_tools.hub.models import parse_device_full
+from custom_components.hubitat_dev_tools.hub.scenes import (
+    activates,
+    capture_button,
+    device_settings,
+    scene_apps,
+)
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.scenes import CAPTURE_BUTTON, SCENE_LOCKUP, SCENE_MOVIE
 
 from .conftest import ToolCaller, add_entry, ok
+from .contract import load_fixture
 from .home_util import dev_id, sent
 
 
@@ -132,3 +140,13 @@ def test_scene_apps_and_capture_button() -> None:
     found = capture_button(buttons)
     assert found is not None and found.name == "b"
     assert capture_button({"a": PageButton("a", "Done")}) is None
+
+
+def test_scene_readers_take_the_contract_shapes() -> None:
+    """Members from a statusJson answer, the activator from a fullJson answer (real shapes)."""
+    status = load_fixture("apps/status_json").answer
+    assert sorted(device_refs(device_settings(status))) == ["12"]  # the device input only
+    detail = parse_device_full(load_fixture("devices/full_json").answer)
+    parent = str((detail.parent_app or {}).get("id"))
+    assert activates(detail, parent) is (detail.command("on") is not None)
+    assert not activates(detail, "0")

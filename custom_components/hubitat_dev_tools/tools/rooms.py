@@ -61,8 +61,9 @@ class CallRoomCommandTool(HubTool[CallRoomCommandArgs]):
     name = "hub_call_room_command"
     title = "Call room command"
     description = (
-        "One command to a room's lights (default), fans, switches or all devices declaring "
-        "it: on, off, toggle, setLevel [50], setColorTemperature [2700], setSpeed ['low']. "
+        "Turn all lights (default), fans or switches of a room on, off or toggle, or "
+        "setLevel [50], setColorTemperature [2700], setSpeed ['low'] (all: every device "
+        "declaring it). "
         "Checked like hub_call_device_command (one refusal: nothing sent). Per device: ok "
         "(state read back), unconfirmed, skipped (why), failed."
     )
