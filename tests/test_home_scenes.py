@@ -9,9 +9,9 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
+from custom_components.hubitat_dev_tools.device_refs import device_refs
 from custom_components.hubitat_dev_tools.hub.app_page import PageButton
 from custom_components.hubitat_dev_tools.hub.apps import InstalledApp
-from custom_components.hubitat_dev_tools.device_refs import device_refs
 from custom_components.hubitat_dev_tools.hub.models import parse_device_full
 from custom_components.hubitat_dev_tools.hub.scenes import (
     activates,
