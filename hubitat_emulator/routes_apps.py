@@ -37,6 +37,7 @@ from .devstate import APP_VRB, AppInternals
 from .model import App
 from .responses import Responses, redirect
 from .routes_common import Routes
+from .scenes import CAPTURE_BUTTON, SCENE_TYPE, capture
 
 if TYPE_CHECKING:
     from .rule_machine import RuleMachine
@@ -276,6 +277,8 @@ class AppRoutes(Routes):
             problem = self._swap(internals)
             if problem:
                 return page_answer(self.http, False, problem)
+        elif app.type == SCENE_TYPE and name == CAPTURE_BUTTON:
+            capture(self.home.state, internals)
         elif name == "runRuleAct":
             internals.runs += 1
             self.home.emit_app_event(app.id, "runRuleAct", internals.runs, "Actions run")

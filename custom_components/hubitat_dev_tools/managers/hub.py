@@ -35,7 +35,9 @@ from .lifecycle import LifecycleManager
 from .logs import LogsManager
 from .modes import ModeManager
 from .radios import RadioManager
+from .room_control import RoomControl
 from .rooms import RoomManager
+from .scenes import SceneManager
 from .snapshots import SnapshotManager
 from .swap import SwapManager
 from .variables import VariableManager
@@ -51,6 +53,7 @@ class Hub:
         self.devices = DeviceManager(client)
         self.swap = SwapManager(client, self.devices)
         self.rooms = RoomManager(client, self.devices.devices_changed)
+        self.room_control = RoomControl(self.devices, self.rooms)
         self.modes = ModeManager(client)
         self.hsm = HsmManager(client, open_sensors=self._open_sensors)
         self.variables = VariableManager(client)
@@ -58,6 +61,7 @@ class Hub:
         self.files = FilesManager(client)
         self.cloner = AppCloner(client, self.item_backups, self.files)
         self.apps = AppManager(client, self.item_backups, self.cloner)
+        self.scenes = SceneManager(client, self.apps, self.devices)
         self.rules = RuleManager(client, self.apps, self.item_backups, self.devices)
         self.app_settings = AppSettingsManager(client, self.apps, self.item_backups)
         self.code = CodeManager(client, self.files)
