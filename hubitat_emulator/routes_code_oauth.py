@@ -1,7 +1,7 @@
 """OAuth on app code: the Apps Code editor's detail read and its OAuth dialog.
 
 - ``GET /app/list/single/data/<id>``: a list of one app code item as the editor loads it
-  (``id, name, namespace, version, source, oauthClientId, oauthClientSecret, importUrl,
+  (``id, name, version, source, oauthClientId, oauthClientSecret, importUrl,
   installedAppCount, private``); ``[]`` when there is no such code.
 - ``GET /app/updateOAuth?id&oauthEnabled&clientId&clientSecret&refreshSecret``: what the
   dialog sends. Enabling keeps the client id and secret sent (the dialog sends the current
@@ -46,7 +46,6 @@ class _OAuthRoutes(Routes):
                 {
                     "id": item.id,
                     "name": item.name,
-                    "namespace": item.namespace,
                     "version": item.version,
                     "source": item.source,
                     "oauthClientId": item.oauth_client_id or None,
