@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
@@ -28,7 +29,7 @@ def oauth_requests(hub: HubEmulator, since: int = 0) -> list[dict[str, list[str]
     ]
 
 
-async def enable(call_tool: ToolCaller, app_id: str = "1", on: bool = True) -> dict[str, object]:
+async def enable(call_tool: ToolCaller, app_id: str = "1", on: bool = True) -> dict[str, Any]:
     result = await call_tool(
         "hub_update_code", {"type": "app", "id": app_id, "oauth": on, "confirm": True}
     )
@@ -71,7 +72,8 @@ async def test_enable_read_disable_never_the_secret(
     assert again["clientId"] == [item.oauth_client_id] and again["clientSecret"] == [secret]
     assert item.oauth_client_secret == secret
     off = await enable(call_tool, on=False)
-    assert off["oauth"]["enabled"] is False and item.oauth is False
+    assert off["oauth"]["enabled"] is False
+    assert not hub.state.dev.code[("app", 1)].oauth
     audit = await call_tool("hub_list_audit_entries", {"limit": 50})
     outputs = json.dumps([data, read.data, off, audit.data, listed.data])
     assert secret not in outputs and secret not in caplog.text
