@@ -13,7 +13,8 @@ import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.hubitat_dev_tools.hub.code_oauth import parse_app_detail
+from custom_components.hubitat_dev_tools.hub.code_oauth import parse_app_detail, set_app_oauth
+from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError
 from custom_components.hubitat_dev_tools.redact import is_secret_key, redact
 from hubitat_emulator import HubEmulator
 
@@ -165,3 +166,30 @@ async def test_update_oauth_answer_shape(socket_enabled: None, hub: HubEmulator)
         async with session.get(f"{hub.url}/app/updateOAuth", params=params) as resp:
             answer = await resp.json(content_type=None)
     assert_same_shape("code/update_oauth", answer)
+
+
+class _FailingClient:
+    """A hub whose OAuth request fails with the request's query echoed in the message."""
+
+    def __init__(self) -> None:
+        self.sent: dict[str, str] = {}
+
+    async def get_json(self, path: str, params: Any = None) -> Any:
+        return [{"id": 1, "oauthClientId": "cid", "oauthClientSecret": "TOPSECRET-1"}]
+
+    async def request(self, method: str, path: str, **kw: Any) -> Any:
+        self.sent = kw["params"]
+        query = "&".join(f"{k}={v}" for k, v in self.sent.items())
+        try:
+            raise OSError(query)
+        except OSError as cause:
+            raise HubBadResponseError(f"HTTP 500 for {path}?{query}") from cause
+
+
+async def test_secret_scrubbed_from_errors() -> None:
+    client = _FailingClient()
+    with pytest.raises(HubBadResponseError) as err:
+        await set_app_oauth(client, "1", True)  # type: ignore[arg-type]
+    assert client.sent["clientSecret"] == "TOPSECRET-1"  # sent back, as the dialog does
+    assert "TOPSECRET-1" not in str(err.value) and "cid" in str(err.value)
+    assert err.value.__cause__ is None and err.value.__context__ is None

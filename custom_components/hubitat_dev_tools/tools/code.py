@@ -61,7 +61,11 @@ def url_check(call: ToolCall) -> UrlCheck:
     """Every URL a source comes from (and each redirect) passes the code URL check."""
 
     async def check(url: str) -> None:
-        await check_code_url(call.runtime, url)
+        try:
+            await check_code_url(call.runtime, url)
+        except ToolError as err:  # the same rule; here the integration is the one fetching
+            message = str(err).replace("The hub is not asked to download", "Not downloading")
+            raise ToolError(message, code=err.code, hint=err.hint) from None
 
     return check
 
