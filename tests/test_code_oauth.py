@@ -193,3 +193,12 @@ async def test_secret_scrubbed_from_errors() -> None:
     assert client.sent["clientSecret"] == "TOPSECRET-1"  # sent back, as the dialog does
     assert "TOPSECRET-1" not in str(err.value) and "cid" in str(err.value)
     assert err.value.__cause__ is None and err.value.__context__ is None
+
+
+async def test_get_code_without_the_detail_read(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.fail_paths["/app/list/single/data/"] = 404  # a hub without the editor's read
+    read = await call_tool("hub_get_code", {"type": "app", "id": "1"})
+    assert not read.error, read.data
+    assert "oauth" not in read.data and read.data["source"]

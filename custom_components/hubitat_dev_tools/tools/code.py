@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,7 +168,9 @@ class GetCodeTool(HubTool[GetCodeArgs]):
             "version": src.version,
         }
         if src.kind == "app" and args.offset == 0:
-            out["oauth"] = (await call.hub.code.get_oauth(src.id)).as_dict()
+            # the source was read; OAuth is extra (left out when the hub cannot say)
+            with contextlib.suppress(HubError):
+                out["oauth"] = (await call.hub.code.get_oauth(src.id)).as_dict()
         return {**out, **page, "source": source}
 
 
