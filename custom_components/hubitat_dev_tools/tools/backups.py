@@ -90,6 +90,8 @@ class CreateBackupTool(HubTool[CreateBackupArgs]):
     kind = ToolKind.WRITE
     idempotent = False
 
+    open_world = True  # location='cloud' reaches Hubitat's cloud
+
     async def run(self, call: ToolCall, args: CreateBackupArgs) -> dict[str, Any]:
         """Ask the hub to create a backup, then read the backup list back."""
         # answers within the call budget; a slow hub keeps creating it (verified: false)
@@ -109,6 +111,8 @@ class ListBackupsTool(HubTool[ListBackupsArgs]):
         "location='cloud': the cloud backups instead, with each one's path and hub."
     )
 
+    open_world = True  # location='cloud' reaches Hubitat's cloud
+
     async def run(self, call: ToolCall, args: ListBackupsArgs) -> dict[str, Any]:
         if args.location == "cloud":
             return await call.hub.cloud_backups.listing(_this_hub(call))
@@ -124,6 +128,8 @@ class DeleteBackupTool(HubTool[BackupNameArgs]):
         "cannot be undone; do not delete the only recent backup. Names: hub_list_backups."
     )
     kind = ToolKind.DESTRUCTIVE
+
+    open_world = True  # location='cloud' reaches Hubitat's cloud
 
     async def run(self, call: ToolCall, args: BackupNameArgs) -> dict[str, Any]:
         if args.location == "cloud":
@@ -143,6 +149,8 @@ class RestoreBackupTool(HubTool[RestoreBackupArgs]):
     )
     kind = ToolKind.DESTRUCTIVE
     idempotent = False
+
+    open_world = True  # location='cloud' reaches Hubitat's cloud
 
     async def run(self, call: ToolCall, args: RestoreBackupArgs) -> dict[str, Any]:
         cloud_only = args.restore_zigbee or args.restore_zwave or args.restore_files
