@@ -14,7 +14,7 @@ from typing import Any
 
 from ..hub.client import HubClient
 from ..hub.state_cache import StateCache
-from .apps import AppCloner, AppManager, AppSettingsManager, RuleManager
+from .apps import AppCloner, AppCreator, AppManager, AppSettingsManager, RuleManager
 from .automation.authoring import RuleAuthoring
 from .backups import BackupManager
 from .changes import ChangeLog
@@ -58,6 +58,7 @@ class Hub:
         self.apps = AppManager(client, self.item_backups, self.cloner)
         self.rules = RuleManager(client, self.apps, self.item_backups, self.devices)
         self.app_settings = AppSettingsManager(client, self.apps, self.item_backups)
+        self.app_create = AppCreator(client, self.apps)
         self.code = CodeManager(client, self.files)
         self.dashboards = DashboardManager(client, self.apps, self.item_backups)
         self.backups = BackupManager(client)
