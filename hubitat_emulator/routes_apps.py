@@ -21,7 +21,8 @@ and answers ``302`` to ``/installedapp/configure/<id>``. Its page has ``oldDev``
 ``newDev`` (``capability.*``); once both are set (``update/json``) a ``swapDevices`` button
 appears. Pressing it moves every app using the old device (its "in use by" and the device
 inputs of its page) to the new one; it refuses the same device twice, a child device, or an
-old device no app uses. Other ``create/<typeId>`` ids are 404 here.
+old device no app uses. Other ``create/<typeId>`` ids add a built-in or user app
+(``app_types.py``); unknown ids are 404.
 """
 
 from __future__ import annotations

@@ -95,6 +95,18 @@ class _Plan:
     app_name: str = ""
     parent: InstalledApp | None = None
 
+    @classmethod
+    def built_in_child(cls, kind: ChildKind, parent: InstalledApp) -> _Plan:
+        """A built-in child app under its installed parent."""
+        return cls(
+            "child",
+            kind.label,
+            False,
+            namespace=kind.namespace,
+            app_name=kind.app_name,
+            parent=parent,
+        )
+
 
 class AppCreator:
     """Creates app instances; every one is confirmed in the app tree afterwards."""
@@ -144,14 +156,7 @@ class AppCreator:
                     hint=f"Install the parent first: hub_create_app "
                     f"app_type='{kind.parent_type}', then create the {kind.label}.",
                 )
-            return _Plan(
-                "child",
-                kind.label,
-                False,
-                namespace=kind.namespace,
-                app_name=kind.app_name,
-                parent=parent,
-            )
+            return _Plan.built_in_child(kind, parent)
         matches = [t for t in types if t.id == app_type.strip()] or [
             t for t in types if _same_type(t.name, app_type)
         ]
@@ -185,14 +190,7 @@ class AppCreator:
                     + ". Nothing was sent.",
                     hint="Add it from the parent's page in the hub UI.",
                 )
-            return _Plan(
-                "child",
-                kind.label,
-                False,
-                namespace=kind.namespace,
-                app_name=kind.app_name,
-                parent=parent,
-            )
+            return _Plan.built_in_child(kind, parent)
         code = [
             c
             for c in await fetch_code_list(self._client, "app")
