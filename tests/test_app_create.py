@@ -3,7 +3,10 @@ Add User App, built-in child apps)."""
 
 from __future__ import annotations
 
+from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 
 from custom_components.hubitat_dev_tools.hub.app_page import AppPage
 from custom_components.hubitat_dev_tools.hub.apps import parse_app_types
@@ -11,7 +14,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import CODE_APP_ANNOUNCER
 from hubitat_emulator.seed_specs import APP_BASIC_RULES, APP_RULE_MACHINE
 
-from .conftest import ToolCaller
+from .conftest import ToolCaller, add_entry
 from .contract import load_fixture
 
 
@@ -57,6 +60,8 @@ async def test_list_types(entry: MockConfigEntry, call_tool: ToolCaller) -> None
     assert all(t["user"] for t in user.data["types"]) and user.data["types"]
     found = await call_tool("hub_list_apps", {"scope": "types", "text": "maker"})
     assert [t["name"] for t in found.data["types"]] == ["Maker API"]
+    odd = await call_tool("hub_list_apps", {"scope": "types", "kind": "parents"})
+    assert odd.error and "scope=types" in odd.data["message"]
 
 
 async def test_create_user_app_fills_first_page_and_installs(
@@ -160,3 +165,24 @@ async def test_bad_settings_leave_nothing_behind(
         {"app_type": "Motion Announcer", "settings": {"motion": "999999"}, "confirm": True},
     )
     assert hidden.error and set(hub.state.apps) == before
+
+
+async def test_device_allowlist_applies_to_first_page(
+    hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    motions = sorted(
+        d.id for d in hub.state.devices.values() if "MotionSensor" in d.driver.capabilities
+    )
+    await add_entry(hass, hub, options={OPT_ALLOWED_DEVICES: [str(motions[0])]})
+    before = set(hub.state.apps)
+    outside = await call_tool(
+        "hub_create_app",
+        {"app_type": "Motion Announcer", "settings": {"motion": str(motions[1])}, "confirm": True},
+    )
+    assert outside.error and outside.data["error"] == "device_not_allowed"
+    assert set(hub.state.apps) == before  # the new shell was removed again
+    inside = await call_tool(
+        "hub_create_app",
+        {"app_type": "Motion Announcer", "settings": {"motion": str(motions[0])}, "confirm": True},
+    )
+    assert not inside.error and inside.data["applied"] == ["motion"], inside.data

@@ -76,6 +76,12 @@ class ListAppsTool(HubTool[ListAppsArgs]):
 
     async def run(self, call: ToolCall, args: ListAppsArgs) -> dict[str, Any]:
         if args.scope == "types":
+            if args.device_id is not None or args.kind not in ("all", "user", "builtin"):
+                raise ToolError(
+                    "scope=types filters by text and kind all, user or builtin only. Nothing "
+                    "was sent.",
+                    hint="Omit device_id (and kind disabled/parents) when listing types.",
+                )
             types = await call.hub.app_create.types(text=args.text, kind=args.kind)
             return paginate(types, args, key="types", default_limit=200)
         apps = await call.hub.apps.list_apps(
