@@ -7,7 +7,6 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
-
 from custom_components.hubitat_dev_tools.hub.app_page import AppPage
 from custom_components.hubitat_dev_tools.hub.apps import parse_app_types
 from hubitat_emulator import HubEmulator
