@@ -140,6 +140,10 @@ class DevState:
     oauth_ignored: bool = False
     # every /installedapp/btn form as posted (tests check what a click sends)
     clicks: list[dict[str, str]] = field(default_factory=list)
+    # new app instances whose page's Done was not submitted yet (app_types.py); knob:
+    # Done answers success and leaves the instance pending
+    pending: set[int] = field(default_factory=set)
+    done_ignored: bool = False
 
     def items(self, kind: str) -> list[CodeItem]:
         return sorted((c for (k, _i), c in self.code.items() if k == kind), key=lambda c: c.id)

@@ -198,6 +198,7 @@ class HubEmulator:
         app_routes = AppRoutes(home, http)
         self.rule_machine = RuleMachine(home, http)
         app_routes.rule_machine = self.rule_machine
+        self.rule_machine.other_children = app_routes.create_child
         self.rule_engine = RuleRunner(self.home, self.clock)
         # the Hub Variables singleton and the App Cloner fall through to the generic app pages
         self.hubvar_routes = HubVarRoutes(home, http, fallback=app_routes)

@@ -8,6 +8,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .app_types import type_rows
 from .catalog import time_zones
 from .clock import HUB_TZ, HUB_TZ_NAME, fmt_event, fmt_log, fmt_uptime, fmt_utc, utcnow
 from .home import Home
@@ -441,6 +442,5 @@ class _HubRoutes(ServerRoutes):
             }
 
         tops = [a for a in apps.values() if a.parent_id is None]
-        return self.http.json(
-            {"systemAppTypes": [], "userAppTypes": [], "apps": [node(a) for a in tops]}
-        )
+        code = [(c.id, c.name, c.description) for c in self.dev.items("app")]
+        return self.http.json({**type_rows(code), "apps": [node(a) for a in tops]})

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..hub.client import HubClient
 from ..hub.state_cache import StateCache
-from .apps import AppCloner, AppManager, AppSettingsManager, RuleManager
+from .apps import AppCloner, AppCreator, AppManager, AppSettingsManager, RuleManager
 from .apps.hpm import HpmManager
 from .automation.authoring import RuleAuthoring
 from .backup_cloud import CloudBackupManager
@@ -64,6 +64,7 @@ class Hub:
         self.scenes = SceneManager(client, self.apps, self.devices)
         self.rules = RuleManager(client, self.apps, self.item_backups, self.devices)
         self.app_settings = AppSettingsManager(client, self.apps, self.item_backups)
+        self.app_create = AppCreator(client, self.apps)
         self.code = CodeManager(client, self.files)
         self.hpm = HpmManager(client, self.apps, self.code)
         self.dashboards = DashboardManager(client, self.apps, self.item_backups)
