@@ -273,6 +273,8 @@ class AppRoutes(Routes):
             st["paused"] = not st.get("paused")
         elif name == "stopRule":
             st["stopped"] = not st.get("stopped")
+            if not st["stopped"] and "privateBoolean" in st:
+                st["privateBoolean"] = True  # Start resets it (KP docs/rm_native_test_matrix.md)
         elif app.type == SWAP_TYPE and name == "swapDevices":
             problem = self._swap(internals)
             if problem:

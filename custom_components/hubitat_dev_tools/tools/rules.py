@@ -18,6 +18,7 @@ APP_ID = numeric_id("app_id")
 NODES = vol.All(list, vol.Length(max=200))
 RULE_NAME = vol.All(str, vol.Length(min=1, max=200))
 EDGES = vol.All(list, vol.Length(max=400))
+APP_IDS = vol.All([APP_ID], vol.Length(min=1, max=25))
 GRAPH_NODES_DOC = (
     "Graph format (VRB 2.0) instead of the lists: {id, type trigger|condition|action, "
     "triggerType|actionType and keys as in when/then nodes, condition: sub-choice}"
@@ -66,7 +67,8 @@ class RmRuleArgs(ToolArgs):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CallRuleArgs(ToolArgs):
-    app_id: str = arg(APP_ID, "RM rule app id", required=True)
+    app_id: str | None = arg(APP_ID, "RM rule app id")
+    app_ids: list[str] | None = arg(APP_IDS, "Several RM rule ids instead: all checked first")
     action: str = arg(
         vol.In(["run_actions", "stop", "start"]), "run_actions, stop or start", required=True
     )
@@ -116,7 +118,8 @@ class ListRulesTool(HubTool[ListRulesArgs]):
     title = "List rules"
     description = (
         "List Rule Machine rules and Visual Rules Builder rules with app_id, name, engine, "
-        "disabled, paused and (RM) stopped. engine=rule_machine or visual narrows it; "
+        "disabled, paused and (RM) stopped and private_boolean (where its state shows it). "
+        "engine=rule_machine or visual narrows it; "
         "with_status=false skips the per-rule status reads on hubs with many rules. Read a "
         "rule's page with hub_get_app, its health with hub_get_rule_health."
     )
@@ -159,7 +162,9 @@ class CallRuleTool(HubTool[CallRuleArgs]):
         "Rule Machine rule lifecycle: action=run_actions runs the rule's actions now (via "
         "the rule page's own Run Actions button), stop stops it (cancels waits, no "
         "triggers), start starts a stopped rule. stop/start are no-ops when already so. "
-        "Setting a rule's private boolean is not reachable over the LAN. Pause with "
+        "app_ids: several rules, all checked before any is called, answered per rule. RM 5 "
+        "has no separate evaluate (its conditions run inside the actions). Setting a rule's "
+        "private boolean is not reachable over the LAN. Pause with "
         "hub_set_rule_paused. Running actions that command locks, garage doors, valves, "
         "keypads or sirens needs confirm=true."
     )
@@ -167,10 +172,21 @@ class CallRuleTool(HubTool[CallRuleArgs]):
     idempotent = False
 
     async def run(self, call: ToolCall, args: CallRuleArgs) -> dict[str, Any]:
-        result = await call.hub.rules.call_rule(args.app_id, args.action, confirm=args.confirm)
+        ids = ([args.app_id] if args.app_id else []) + (args.app_ids or [])
+        if not ids:
+            raise ToolError("Give app_id or app_ids. Nothing was sent.")
+        if args.app_ids is not None:
+            batch = await call.hub.rules.call_rules(ids, args.action, confirm=args.confirm)
+            done = batch["count"] - batch["failed"]
+            return {
+                "summary": f"{args.action} on {batch['count']} rules: {done} done, "
+                f"{batch['failed']} failed",
+                **batch,
+            }
+        result = await call.hub.rules.call_rule(ids[0], args.action, confirm=args.confirm)
         note = " (already so)" if result.get("unchanged") else ""
         return {
-            "summary": f"{args.action} on rule {args.app_id} ({result['name']}){note}",
+            "summary": f"{args.action} on rule {ids[0]} ({result['name']}){note}",
             **result,
         }
 
