@@ -15,11 +15,13 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
+from custom_components.hubitat_dev_tools.hub.visual_rules import parse_graph_text
 from custom_components.hubitat_dev_tools.managers.apps.visual_graph import check_graph
-from hubitat_emulator import HubEmulator
+from hubitat_emulator import HubEmulator, vrb_graph
 from hubitat_emulator.devstate import VRB_PORCH
 
 from .conftest import ToolCaller, ok, refused
+from .contract import assert_same_shape, load_fixture
 
 
 def dev(hub: HubEmulator, label: str) -> int:
@@ -91,6 +93,23 @@ def test_the_editors_rules_are_checked_all_at_once() -> None:
         "edges": [{"from": "t", "to": "a"}, {"from": "a", "to": "b"}, {"from": "b", "to": "a"}],
     }
     assert any("cycles are not supported" in p for p in check_graph(cyc).problems)
+
+
+def test_the_save_answer_fixture_parses() -> None:
+    answer = load_fixture("apps/visual_rule_graph_save").answer
+    assert parse_graph_text(answer["ruleJson"]) == {"version": 1, "nodes": [], "edges": []}
+    assert parse_graph_text("") is None and parse_graph_text("[1]") is None
+
+
+async def test_the_emulators_save_answer_has_the_documented_shape(
+    entry: MockConfigEntry, hub: HubEmulator
+) -> None:
+    rule = hub.state.dev.vrb_graph[graph_rule(hub)]
+    answer, name = vrb_graph.save(rule, json.dumps({"name": "N", "ruleJson": "{}"}), drop=False)
+    assert_same_shape("apps/visual_rule_graph_save", answer)
+    assert name == "N" and rule["ruleJson"] == "{}"
+    refused_answer, _ = vrb_graph.save(rule, "not json", drop=False)
+    assert refused_answer["success"] is False
 
 
 def test_a_graph_node_keeps_the_editors_shape() -> None:
