@@ -212,8 +212,7 @@ class VisualRuleManager:
         if app_id is not None:
             current = await self.get(app_id)
             if current["format"] == "graph" and is_graph(body):
-                stored = current.get("graph") or EMPTY_GRAPH
-                body = {**stored, **{k: body[k] for k in ("nodes", "edges") if k in body}}
+                body = _merged(current, body)
         if is_graph(body):
             return await self.check_graph(body, device_allowed=device_allowed, confirm=confirm)
         try:
@@ -371,16 +370,19 @@ class VisualRuleManager:
         body.update(changes)
         if any(k in changes for k in NODE_KEYS):
             _require_runnable(body)
-        backup = await self._backups.save(
-            "visualrule",
-            app_id,
-            {"name": current["name"], "definition": old},
-            reason="before update",
-            series=True,
-        )
+        backup = await self._backup_before_update(current)
         await self._save_verified(app_id, body)
         self._backups.edited("visualrule", app_id, {"definition": body})
         return {"app_id": app_id, "name": body.get("name"), "item_backup": backup}
+
+    async def _backup_before_update(self, current: VisualRule) -> SavedBackup:
+        return await self._backups.save(
+            "visualrule",
+            current["app_id"],
+            {"name": current["name"], "definition": current["definition"]},
+            reason="before update",
+            series=True,
+        )
 
     async def _update_graph(
         self,
@@ -396,18 +398,11 @@ class VisualRuleManager:
         stored = current.get("graph") or EMPTY_GRAPH
         graph = None
         if is_graph(changes):
-            merged = {**stored, **{k: changes[k] for k in ("nodes", "edges") if k in changes}}
             graph = await self._checked_graph(
-                merged, device_allowed=device_allowed, confirm=confirm
+                _merged(current, changes), device_allowed=device_allowed, confirm=confirm
             )
         name = str(changes.get("name") or old.get("name") or current["name"])
-        backup = await self._backups.save(
-            "visualrule",
-            app_id,
-            {"name": current["name"], "definition": old},
-            reason="before update",
-            series=True,
-        )
+        backup = await self._backup_before_update(current)
         out: SavedVisualRule = {"app_id": app_id, "name": name, "item_backup": backup}
         if graph is not None or name != old.get("name"):
             saved = await self._save_graph_verified(app_id, name, graph or stored)
@@ -470,6 +465,12 @@ def _require_runnable(body: dict[str, Any]) -> None:
             "then_nodes: a Visual Rule needs at least one action node. Nothing was sent.",
             hint='Add an action, e.g. {"actionType": "turnOn", "switches": [ID]}.',
         )
+
+
+def _merged(current: VisualRule, changes: dict[str, Any]) -> dict[str, Any]:
+    """A graph rule's stored graph with the nodes and/or edges a change gives."""
+    stored = current.get("graph") or EMPTY_GRAPH
+    return {**stored, **{k: changes[k] for k in ("nodes", "edges") if k in changes}}
 
 
 def _require_sensitive_confirm(sensitive: list[str], confirm: bool) -> None:
