@@ -247,3 +247,32 @@ async def test_formats_must_match_what_the_firmware_creates(
     assert set(hub.state.apps) == apps  # the empty rule was removed
     both = {"name": "G", **porch_graph(hub), "then_nodes": [{"actionType": "cancelWait"}]}
     assert "not both" in (await refused(call_tool, "hub_create_visual_rule", both))["message"]
+
+
+def test_a_large_graph_is_checked_quickly() -> None:
+    # a chain of 60 condition diamonds (2**60 paths): the check stays linear
+    nodes: list[dict[str, Any]] = [
+        {"id": "t", "type": "trigger", "triggerType": "timeOfDay", "timeOfDay": "0700"}
+    ]
+    edges: list[dict[str, Any]] = []
+    prev = "t"
+    for i in range(60):
+        cond = f"c{i}"
+        nodes.append({"id": cond, "type": "condition", "triggerType": "daysOfWeek",
+                      "daysOfWeek": [1]})  # fmt: skip
+        edges.append({"from": prev, "to": cond, "port": "true" if prev != "t" else "next"})
+        prev = cond
+    nodes.append({"id": "a", "type": "action", "actionType": "cancelWait"})
+    edges.append({"from": prev, "to": "a", "port": "true"})
+    edges.append({"from": "a", "to": "c0"})  # closes a loop
+    problems = check_graph({"nodes": nodes, "edges": edges}).problems
+    assert any("cycles are not supported" in p for p in problems), problems
+
+
+async def test_a_new_graph_rule_can_start_paused(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.hubvar_routes.fallback.vrb_creates_graph = True
+    args = {"name": "Paused porch", **porch_graph(hub), "paused": True}
+    made = await ok(call_tool, "hub_create_visual_rule", args)
+    assert hub.state.dev.vrb_graph[int(made["app_id"])]["rulePaused"] is True

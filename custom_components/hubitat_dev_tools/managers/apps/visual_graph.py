@@ -141,21 +141,22 @@ def _edge_problems(
 
 
 def _cycles(nodes: dict[str, dict[str, Any]], edges: list[dict[str, Any]]) -> list[str]:
-    after: dict[str, list[str]] = {}
+    """A cycle, if any (Kahn's order: nodes left with an incoming edge lie on or after one)."""
+    after: dict[str, list[str]] = {nid: [] for nid in nodes}
+    waiting: Counter[str] = Counter()
     for edge in edges:
-        after.setdefault(str(edge["from"]), []).append(str(edge["to"]))
-    done: set[str] = set()
-    for start in nodes:
-        stack: list[tuple[str, list[str]]] = [(start, [start])]
-        while stack:
-            nid, path = stack.pop()
-            for nxt in after.get(nid, []):
-                if nxt in path:
-                    return [f"cycles are not supported; one runs through node '{nxt}'."]
-                if nxt not in done:
-                    stack.append((nxt, [*path, nxt]))
-            done.add(nid)
-    return []
+        src, dst = str(edge["from"]), str(edge["to"])
+        if src in nodes and dst in nodes:
+            after[src].append(dst)
+            waiting[dst] += 1
+    ready = [nid for nid in nodes if not waiting[nid]]
+    while ready:
+        for nxt in after[ready.pop()]:
+            waiting[nxt] -= 1
+            if not waiting[nxt]:
+                ready.append(nxt)
+    left = [nid for nid in nodes if waiting[nid] > 0]
+    return [f"cycles are not supported; node '{left[0]}' is on or after one."] if left else []
 
 
 def check_graph(raw: dict[str, Any], *, runnable: bool = True) -> CheckedGraph:
