@@ -276,3 +276,17 @@ async def test_a_new_graph_rule_can_start_paused(
     args = {"name": "Paused porch", **porch_graph(hub), "paused": True}
     made = await ok(call_tool, "hub_create_visual_rule", args)
     assert hub.state.dev.vrb_graph[int(made["app_id"])]["rulePaused"] is True
+
+
+async def test_validate_only_on_an_update_checks_the_merged_graph(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    rule = graph_rule(hub)
+    before = hub.state.dev.vrb_graph[rule]["ruleJson"]
+    # new edges only: the stored nodes are kept, so an edge to an unknown node is a problem
+    args = {"app_id": str(rule), "edges": [{"from": "trigger-1", "to": "x"}], "validate_only": True}
+    draft = await ok(call_tool, "hub_update_visual_rule", args)
+    assert draft["valid"] is False
+    assert any("'x' does not exist" in p for p in draft["problems"])
+    assert any("action node 'action-1' must have exactly one" in p for p in draft["problems"])
+    assert hub.state.dev.vrb_graph[rule]["ruleJson"] == before
