@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from . import vrb_graph
 from .app_types import SYSTEM_BY_ID, child_type, user_first_page
 from .devstate import APP_VRB, AppInternals
 from .model import App
@@ -276,6 +277,8 @@ class AppRoutes(Routes):
             st["paused"] = not st.get("paused")
         elif name == "stopRule":
             st["stopped"] = not st.get("stopped")
+            if not st["stopped"] and "privateBoolean" in st:
+                st["privateBoolean"] = True  # Start resets it (KP docs/rm_native_test_matrix.md)
         elif app.type == SWAP_TYPE and name == "swapDevices":
             problem = self._swap(internals)
             if problem:
@@ -503,6 +506,8 @@ class AppRoutes(Routes):
     # a hub that answers success and does nothing: these buttons, Visual Rule saves and pauses
     dropped_buttons: frozenset[str] = frozenset()
     drop_rule_writes: bool = False
+    # firmware whose create page opens the 2.0 (graph) editor
+    vrb_creates_graph: bool = False
 
     async def delete(self, request: web.Request) -> web.StreamResponse:
         """The hub UI's Remove: JSON ``{success, message}`` (hub UI: vue-hub2.min.js)."""
@@ -578,14 +583,11 @@ class AppRoutes(Routes):
         if app is None or app.id not in self.dev.vrb_graph:
             return self.http.result(False, "Rule builder instance not found")
         rule = self.dev.vrb_graph[app.id]
-        if request.method == "POST":  # the editor's save: {name, ruleJson (text)}
-            try:
-                body = json.loads(await request.text())
-            except ValueError:
-                return self.http.result(False, "Invalid JSON")
-            if not isinstance(body, dict) or not isinstance(body.get("ruleJson", ""), str):
-                return self.http.result(False, "Invalid rule definition")
-            rule.update({k: body[k] for k in ("name", "ruleJson") if k in body})
+        if request.method == "POST":
+            answer, name = vrb_graph.save(rule, await request.text(), drop=self.drop_rule_writes)
+            if name:
+                app.label = name
+            return self.http.json(answer)
         return self.http.json(rule)
 
     async def create_vrb(self, request: web.Request) -> web.StreamResponse:
@@ -599,18 +601,18 @@ class AppRoutes(Routes):
             hidden=True,
             app_type_id=109,
         )
-        self.dev.vrb[new_id] = {
-            "name": "New Visual Rule",
-            "rulePaused": False,
-            "whenNodes": [],
-            "thenNodes": [],
-            "elseNodes": [],
-            "promptHistory": [],
-        }
-        return self.http.html_page(
-            "<html><head><script>window.HubitatRuleBuilderAppId = "
-            f"{new_id};</script></head><body><div id='app'></div></body></html>"
-        )
+        if self.vrb_creates_graph:
+            self.dev.vrb_graph[new_id] = vrb_graph.new_graph_rule()
+        else:
+            self.dev.vrb[new_id] = {
+                "name": "New Visual Rule",
+                "rulePaused": False,
+                "whenNodes": [],
+                "thenNodes": [],
+                "elseNodes": [],
+                "promptHistory": [],
+            }
+        return self.http.html_page(vrb_graph.create_page(new_id, graph=self.vrb_creates_graph))
 
     async def vrb_pause(self, request: web.Request) -> web.StreamResponse:
         app = self._app(request)
