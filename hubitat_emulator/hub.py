@@ -67,6 +67,7 @@ from . import (
     routes_hubvars,
     routes_maker,
     routes_ops,
+    routes_radios,
     rule_machine,
     sun,
 )
@@ -209,6 +210,7 @@ class HubEmulator:
         routes_maker.setup(app, home, http)
         routes_files.setup(app, home.files, http)
         routes_ops.setup(app, home, http, self.server)
+        routes_radios.setup(app, home, http, self.server)
         routes_code.setup(app, home, http)
         routes_hubvars.setup(app, self.hubvar_routes)  # before routes_apps: the singleton
         routes_apps.setup(app, app_routes)
