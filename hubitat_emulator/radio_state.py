@@ -49,6 +49,7 @@ class RadioState:
     smartstart_ignored: bool = False
     replace: dict[str, Any] = field(default_factory=dict)  # {node, running, status}
     stats_refreshes: int = 0
+    antenna: dict[str, Any] = field(default_factory=dict)  # the antenna test's progress
     zigbee_ping: dict[int, bool] = field(default_factory=dict)  # device id -> ping
     firmware_files: list[str] = field(default_factory=lambda: ["zw-dimmer-2.04.gbl"])
     firmware_jobs: dict[int, dict[str, Any]] = field(default_factory=dict)  # node -> progress

@@ -52,6 +52,9 @@ def setup(app: web.Application, home: Home, http: Responses, server: HubServer) 
     add.add_get("/hub/zwave/nodeReplace/status", r.node_replace_status)
     add.add_post("/hub/zwave/nodeReplace/stop", r.node_replace_stop)
     add.add_get("/hub/zigbee/updatePingDevice/{device}/{value}", r.zigbee_ping)
+    add.add_get("/hub/zwave2/startAntennaTest", r.antenna_start)
+    add.add_get("/hub/zwave2/antennaTestProgress", r.antenna_progress)
+    add.add_get("/hub/zwave2/antennaTestContinue", r.antenna_continue)
     fw = "/hub/zwave/deviceFirmware"
     add.add_get(f"{fw}/devices", r.fw_devices)
     add.add_get(f"{fw}/files", r.fw_files)
@@ -207,6 +210,28 @@ class _RadioRoutes(ServerRoutes):
         if device is None or device.driver.protocol != "zigbee" or value not in ("true", "false"):
             return self._done(False, "Unknown Zigbee device")
         self.rs.zigbee_ping[device.id] = value == "true"
+        return self._done()
+
+    # ------------------------------------------------------------------ antenna test
+
+    async def antenna_start(self, request: web.Request) -> web.StreamResponse:
+        raw = request.query.get("node", "")
+        if not raw.isdigit() or int(raw) not in self._nodes():
+            return self._done(False, "Select a device to test with")
+        self.rs.antenna = {"stage": "WAITING_FOR_USER", "testNumber": 1, "antennaRSSI": "-52",
+                           "noAntennaRSSI": "", "message": "Disconnect the antenna, then "
+                           "press Continue"}  # fmt: skip
+        return self._done()
+
+    async def antenna_progress(self, request: web.Request) -> web.StreamResponse:
+        idle = {"stage": "IDLE", "testNumber": 0, "antennaRSSI": "", "noAntennaRSSI": "",
+                "message": ""}  # fmt: skip
+        return self.http.json(self.rs.antenna or idle)
+
+    async def antenna_continue(self, request: web.Request) -> web.StreamResponse:
+        if self.rs.antenna.get("stage") == "WAITING_FOR_USER":
+            self.rs.antenna.update(stage="FINISHED", testNumber=2, noAntennaRSSI="-71",
+                                   message="Test finished")  # fmt: skip
         return self._done()
 
     # ------------------------------------------------------------------ device firmware

@@ -182,6 +182,21 @@ async def test_node_repair_replace_and_stats(
     assert hub.ops.radio_state.stats_refreshes == before + 1
 
 
+async def test_antenna_test(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    details = await ok(call_tool, "hub_get_radio_details", {"radio": "zwave"})
+    node = next(n["nodeId"] for n in details["zwave"]["nodes"][1:] if n.get("listening"))
+    await zwave(call_tool, "antenna_test_start", node_id=node)
+    read = {"radio": "zwave", "include": ["antenna_test"]}
+    waiting = (await ok(call_tool, "hub_get_radio_details", read))["antenna_test"]
+    assert waiting["stage"] == "WAITING_FOR_USER" and "Disconnect" in waiting["message"]
+    assert "antenna_test_continue" in waiting["next"]
+    await zwave(call_tool, "antenna_test_continue")
+    done = (await ok(call_tool, "hub_get_radio_details", read))["antenna_test"]
+    assert done["stage"] == "FINISHED" and done["rssi_without_antenna"] == "-71"
+
+
 async def test_node_actions_refused_on_a_c5(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:

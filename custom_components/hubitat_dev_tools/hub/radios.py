@@ -119,6 +119,9 @@ RADIO_ACTIONS: dict[str, tuple[str, str, str, str | None]] = {
     "node_repair": ("zwave", "GET", "/hub/zwaveNodeRepair2", "zwaveNodeId"),
     "stats_refresh": ("zwave", "GET", "/hub/zwaveNodeDetailGet", None),
     "node_replace_stop": ("zwave", "POST", "/hub/zwave/nodeReplace/stop", None),
+    # the antenna test against one mains-powered node; the hub asks the user between steps
+    "antenna_test_start": ("zwave", "GET", "/hub/zwave2/startAntennaTest", "node"),
+    "antenna_test_continue": ("zwave", "GET", "/hub/zwave2/antennaTestContinue", None),
     "node_refresh": ("zwave", "POST", "/hub/zwave/refreshNodeStatus", "zwaveNodeId"),
     "node_rediscover": ("zwave", "POST", "/hub/zwave/discoverDevice", "zwaveNodeId"),
     "node_reinitialize": ("zwave", "POST", "/hub/zwave/nodeReinitialize", "zwaveNodeId"),
@@ -375,6 +378,12 @@ async def start_node_replace(client: HubClient, node_id: int) -> Any:
 async def fetch_node_replace_status(client: HubClient) -> dict[str, Any]:
     """``/hub/zwave/nodeReplace/status``: ``{userRequest, replacedNode{running, status}}``."""
     return await _json_dict(client, "/hub/zwave/nodeReplace/status")
+
+
+async def fetch_antenna_test(client: HubClient) -> dict[str, Any]:
+    """``/hub/zwave2/antennaTestProgress``: ``{stage, message, testNumber, antennaRSSI,
+    noAntennaRSSI}``; ``WAITING_FOR_USER``: the user acts, then antenna_test_continue."""
+    return await _json_dict(client, "/hub/zwave2/antennaTestProgress")
 
 
 async def set_zigbee_device_ping(client: HubClient, device_id: str, on: bool) -> None:

@@ -25,6 +25,7 @@ from ..hub.radios import (
     RADIO_ACTIONS,
     SPECIAL_ACTIONS,
     call_radio_action,
+    fetch_antenna_test,
     fetch_inclusion_status,
     fetch_matter_details,
     fetch_zigbee_details,
@@ -208,6 +209,7 @@ class RadioManager:
             "smartstart": self._smartstart,
             "inclusion": self._inclusion,
             "node_replace": self.inclusion.node_replace_status,
+            "antenna_test": self._antenna_test,
             "firmware": partial(self.firmware.status, node_id),
         }
         for name in dict.fromkeys(include):
@@ -217,6 +219,20 @@ class RadioManager:
     async def _smartstart(self) -> dict[str, Any]:
         entries = await self.inclusion.smartstart()
         return {"count": len(entries), "entries": entries}
+
+    async def _antenna_test(self) -> dict[str, Any]:
+        data = await fetch_antenna_test(self._client)
+        keys = {
+            "stage": "stage",
+            "message": "message",
+            "test_number": "testNumber",
+            "rssi_with_antenna": "antennaRSSI",
+            "rssi_without_antenna": "noAntennaRSSI",
+        }
+        out = {ours: data.get(theirs) for ours, theirs in keys.items()}
+        if data.get("stage") == "WAITING_FOR_USER":
+            out["next"] = "Do what the message says, then action=antenna_test_continue"
+        return out
 
     async def _inclusion(self) -> dict[str, Any]:
         return inclusion_view(await fetch_inclusion_status(self._client))
@@ -343,7 +359,7 @@ class RadioManager:
                 f"{action} needs a C-7 or newer hub (the hub's own UI offers it only there). "
                 "Nothing was sent."
             )
-        if action == "node_repair" and not (
+        if action in ("node_repair", "antenna_test_start") and not (
             str(node.get("nodeState")).upper() == "OK" and node.get("listening") is True
         ):
             raise ToolError(
@@ -527,7 +543,9 @@ ACTION_RADIO = {a: spec[0] for a, spec in RADIO_ACTIONS.items()} | SPECIAL_ACTIO
 NODE_ACTIONS = frozenset(
     {a for a, spec in RADIO_ACTIONS.items() if spec[3]} | {"node_replace", "firmware_abort"}
 )
-MODERN_ONLY = frozenset({"repair_cancel", "node_repair", "node_replace", "stats_refresh"})
+MODERN_ONLY = frozenset(
+    {"repair_cancel", "node_repair", "stats_refresh", "antenna_test_start", "antenna_test_continue"}
+)
 # the argument each special action needs (and no other action takes)
 _ACTION_ARG = {"s2_enter_pin": "dsk_pin", "smartstart_delete": "smartstart_id",
                "ping_on": "device_ids", "ping_off": "device_ids"}  # fmt: skip
@@ -563,6 +581,8 @@ _ACTION_NOTES = {
     "rebuild_network": "Zigbee routes are being rebuilt; devices may be slow for a while.",
     "pair": "Commissioning runs on the hub; the new device appears in hub_list_devices.",
     "node_repair": "The node's routes are being rebuilt: follow with hub_get_zwave_repair_status.",
+    "antenna_test_start": "Follow with hub_get_radio_details include=[antenna_test]; when "
+    "it waits for the user, act on its message, then action=antenna_test_continue.",
     "stats_refresh": "The Z-Wave statistics were refreshed: read them with hub_get_radio_details.",
 }
 _SETUP_CODE_RE = re.compile(r"^(\d{11}|\d{21}|MT:[0-9A-Z.\-]{19,})$")

@@ -42,7 +42,7 @@ class RadioDetailsArgs(ToolArgs):
         vol.All(int, vol.Range(min=1, max=500)), "Max nodes/devices per radio", default=100
     )
     include: list[str] = arg(
-        [vol.In(("smartstart", "inclusion", "node_replace", "firmware"))],
+        [vol.In(("smartstart", "inclusion", "node_replace", "antenna_test", "firmware"))],
         "Extra blocks (firmware+node_id: its progress)",
         default=list,
     )
@@ -125,7 +125,7 @@ class CallRadioActionTool(HubTool[RadioActionArgs]):
         "exclusion_start/exclusion_stop (remove a device by its button), smartstart_delete, "
         "stats_refresh, repair_cancel; node_id: node_refresh/node_rediscover/"
         "node_reinitialize, node_repair, node_replace (failed node)/node_replace_stop, "
-        "firmware_abort. "
+        "firmware_abort, antenna_test_start/antenna_test_continue. "
         "zigbee: ping_on/ping_off (device_ids; keep-alive), radio_reboot, rebuild_network, "
         "channel_scan (about a minute; "
         "answers RSSI/LQI and PAN ids per channel, or status running: call again after "
