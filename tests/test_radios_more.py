@@ -11,6 +11,7 @@ import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from custom_components.hubitat_dev_tools.domain_data import get_domain_data
 from custom_components.hubitat_dev_tools.managers.radio_zwave import inclusion_view, smartstart_id
 from hubitat_emulator import HubEmulator
@@ -272,3 +273,21 @@ def test_fixtures_feed_the_parsers() -> None:
     assert inclusion_view(status)["waiting_for"] == "s2_keys"
     items = load_fixture("radios/smartstart_list").answer["items"]
     assert items and all("dsk" in i and "nodeName" in i for i in items)
+
+
+async def test_ping_respects_the_allowlist(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    zigbee = [d for d in hub.state.devices.values() if d.driver.protocol == "zigbee"]
+    device = next(d for d in zigbee if d.parent_id is None)
+    hass.config_entries.async_update_entry(entry, options={OPT_ALLOWED_DEVICES: ["999999"]})
+    await hass.async_block_till_done()
+    start = len(hub.requests)
+    result = await call_tool(
+        "hub_call_radio_action",
+        {"radio": "zigbee", "action": "ping_on", "device_ids": [str(device.id)]},
+    )
+    refused_whole = result.error and result.data["error"] == "device_not_allowed"
+    refused_item = not result.error and result.data["devices"][0]["error"] == "device_not_allowed"
+    assert refused_whole or refused_item
+    assert not [p for _m, p in hub.requests[start:] if "updatePingDevice" in p]
