@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ToolError
@@ -38,6 +39,30 @@ _KEY_NAMES = {
     "S2Unauthenticated": "S2 Unauthenticated",
     "S0Unauthenticated": "S0",
 }
+
+
+# the argument each special action needs (and no other action takes)
+_ACTION_ARG = {"s2_enter_pin": "dsk_pin", "smartstart_delete": "smartstart_id",
+               "ping_on": "device_ids", "ping_off": "device_ids"}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ActionExtra:
+    """The arguments only some operations take."""
+
+    dsk_pin: str | None = None
+    smartstart_id: str | None = None
+    device_ids: list[str] | None = None
+
+    def check(self, action: str) -> None:
+        for name in ("dsk_pin", "smartstart_id", "device_ids"):
+            wanted = [a for a, arg in _ACTION_ARG.items() if arg == name]
+            given = getattr(self, name) is not None
+            if given != (action in wanted):
+                raise ToolError(
+                    f"{name} goes with action={' or '.join(wanted)} (which needs it). "
+                    "Nothing was sent."
+                )
 
 
 def smartstart_id(dsk: Any) -> str:
@@ -215,6 +240,14 @@ class ZwaveInclusion:
             "running": _flag(replaced.get("running")) if "running" in replaced else None,
             "status": replaced.get("status"),
             "waiting_for": {"grantKeys": "s2_keys", "securityCode": "s2_pin"}.get(str(kind)),
+            **(
+                {
+                    "note": "Finish the S2 step in the hub UI (Z-Wave details, Replace): it is "
+                    "not answered from here."
+                }
+                if kind in ("grantKeys", "securityCode")
+                else {}
+            ),
         }
 
     async def zigbee_ping(

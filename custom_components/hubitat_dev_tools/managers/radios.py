@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -39,7 +38,7 @@ from ..hub.radios import (
 from .radio_firmware import RadioFirmware
 from .radio_scan import ChannelScanJob
 from .radio_settings import update_radio_settings
-from .radio_zwave import ZwaveInclusion, inclusion_view
+from .radio_zwave import ActionExtra, ZwaveInclusion, inclusion_view
 
 _ZWAVE_NODE_KEYS = (
     "nodeId", "deviceId", "deviceName", "deviceType", "nodeState", "security", "route",
@@ -546,30 +545,6 @@ NODE_ACTIONS = frozenset(
 MODERN_ONLY = frozenset(
     {"repair_cancel", "node_repair", "stats_refresh", "antenna_test_start", "antenna_test_continue"}
 )
-# the argument each special action needs (and no other action takes)
-_ACTION_ARG = {"s2_enter_pin": "dsk_pin", "smartstart_delete": "smartstart_id",
-               "ping_on": "device_ids", "ping_off": "device_ids"}  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class ActionExtra:
-    """The arguments only some operations take."""
-
-    dsk_pin: str | None = None
-    smartstart_id: str | None = None
-    device_ids: list[str] | None = None
-
-    def check(self, action: str) -> None:
-        for name in ("dsk_pin", "smartstart_id", "device_ids"):
-            wanted = [a for a, arg in _ACTION_ARG.items() if arg == name]
-            given = getattr(self, name) is not None
-            if given != (action in wanted):
-                raise ToolError(
-                    f"{name} goes with action={' or '.join(wanted)} (which needs it). "
-                    "Nothing was sent."
-                )
-
-
 _ACTION_NOTES = {
     "inclusion_start": "The hub is listening for new Z-Wave devices (about a minute): put the "
     "device in pairing mode now. New devices appear in hub_list_devices; stop with "

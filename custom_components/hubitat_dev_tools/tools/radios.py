@@ -8,7 +8,7 @@ from typing import Any
 import probatio as vol
 
 from ..hub.radios import RADIO_ACTIONS, SPECIAL_ACTIONS
-from ..managers.radios import ActionExtra
+from ..managers.radio_zwave import ActionExtra
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall
