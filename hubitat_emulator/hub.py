@@ -68,6 +68,7 @@ from . import (
     routes_hubvars,
     routes_maker,
     routes_ops,
+    routes_radios,
     rule_machine,
     sun,
 )
@@ -214,6 +215,7 @@ class HubEmulator:
         # cloud backups, uploaded restores, the backup schedule (knobs: emu.cloud)
         self.cloud = backups_cloud.seed_cloud(home)
         backups_cloud.setup(app, self.cloud, home, http, self.server)
+        routes_radios.setup(app, home, http, self.server)
         routes_code.setup(app, home, http)
         routes_hubvars.setup(app, self.hubvar_routes)  # before routes_apps: the singleton
         routes_apps.setup(app, app_routes)

@@ -8,6 +8,7 @@ from typing import Any
 
 from .clock import fmt_event, utcnow
 from .model import HomeState
+from .radio_state import RadioState
 
 
 @dataclass
@@ -44,6 +45,7 @@ class OpsState:
     channel_scan: list[dict[str, Any]] = field(default_factory=list)  # the last scan's rows
     channel_scan_s: float = 0.2  # how long zigbeeChannelScanJson takes (a real hub: ~60 s)
     radio_calls: list[str] = field(default_factory=list)
+    radio_state: RadioState = field(default_factory=RadioState)  # S2, firmware, resets
 
     def scheduled_jobs(self) -> list[dict[str, Any]]:
         """``/logs/json`` ``jobs``: ``{id, name, recurring, methodName, nextRun}``."""

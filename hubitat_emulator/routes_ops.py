@@ -169,7 +169,7 @@ class _OpsRoutes(ServerRoutes):
             }
         ]
         zw_devices: dict[str, Any] = {}
-        for d in self._zwave_devices():
+        for d in [] if self.ops.radio_state.zwave_reset else self._zwave_devices():
             node = int(d.dni, 16)
             failed = node in self.ops.failed_zwave_nodes
             last = d.last_activity or now
@@ -213,7 +213,7 @@ class _OpsRoutes(ServerRoutes):
                 "showSecureJoin": True,
                 "secureJoin": self.ops.zwave_secure_join,
                 "updateInProgress": False,
-                "isRadioUpdateNeeded": False,
+                "isRadioUpdateNeeded": self.ops.radio_state.zwave_update_needed,
                 "zwDevices": zw_devices,
                 "nodes": nodes,
             }
@@ -235,7 +235,7 @@ class _OpsRoutes(ServerRoutes):
                     "zigbeeId": d.zigbee_id,
                     "lastMessage": last.astimezone(HUB_TZ).strftime("%Y-%m-%d %H:%M:%S"),
                     "messageCount": 100 + d.id,
-                    "ping": d.id % 2 == 0,
+                    "ping": self.ops.radio_state.zigbee_ping.get(d.id, d.id % 2 == 0),
                 }
             )
         offline = bool(self.ops.alerts.get("zigbeeOffline"))
@@ -245,15 +245,15 @@ class _OpsRoutes(ServerRoutes):
                 "healthy": not offline,
                 "inJoinMode": False,
                 "networkState": "OFFLINE" if offline else "ONLINE",
-                "panId": "37D5",
-                "extendedPanId": "8E3F0A1B2C3D4E5F",
+                "panId": self.ops.radio_state.zigbee_pan[0],
+                "extendedPanId": self.ops.radio_state.zigbee_pan[1],
                 "channel": self.ops.zigbee_channel,
                 "weakChannel": False,
                 "channels": list(range(11, 27)),
                 "powerLevel": self.ops.zigbee_power,
                 "powerLevels": list(range(1, 21)),
-                "firmwareUpdateInProgress": False,
-                "firmwareUpdateAvailable": False,
+                "firmwareUpdateInProgress": self.ops.radio_state.zigbee_update_in_progress,
+                "firmwareUpdateAvailable": self.ops.radio_state.zigbee_update_available,
                 "showPowerSelection": True,
                 "showRebuildNetworkOnReboot": True,
                 "showInactiveDevicePing": True,
@@ -277,8 +277,10 @@ class _OpsRoutes(ServerRoutes):
                 "rebootRequired": False,
                 "networkState": "ONLINE",
                 "ipAddresses": [{"interface": "eth0", "address": "fd00::1c2b:3aff:fe4d:5e6f"}],
-                "fabricId": "0x0000000000000001",
-                "devices": [
+                "fabricId": self.ops.radio_state.matter_fabric,
+                "devices": []
+                if self.ops.radio_state.matter_reset
+                else [
                     {
                         "nodeId": 3001,
                         "online": True,

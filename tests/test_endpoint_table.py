@@ -20,7 +20,7 @@ SOURCES = [*sorted((PACKAGE / "hub").glob("*.py")), PACKAGE / "config_flow.py"]
 # The only places outside hub/ allowed to name a hub path (checked by test_paths_live_in_hub).
 _FIRST_SEGMENTS = (
     "app|apps|bundle|bundle2|dashboard|device|driver|eventsocket|hub|hub2|hubStatus|"
-    "installedapp|library|local|location|login|logs|logsocket|modes|room"
+    "installedapp|library|local|location|login|logs|logsocket|mobileapi|modes|room"
 )
 # A first segment filled in (``f"/{kind}/ajax/code"``) matches every kind the table lists.
 _PATH_RE = re.compile(rf"^/(?:{_FIRST_SEGMENTS}|<id>(?=/[a-zA-Z]))(?:[/?][^\s()\\]*)?$")

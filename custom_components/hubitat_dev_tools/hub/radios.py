@@ -7,6 +7,8 @@ evidence.
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any
 
 from .client import HubClient
@@ -14,8 +16,10 @@ from .errors import HubBadResponseError
 from .firmware import Platform
 
 
-async def _json_dict(client: HubClient, path: str) -> dict[str, Any]:
-    data = await client.get_json(path)
+async def _json_dict(
+    client: HubClient, path: str, params: dict[str, str] | None = None
+) -> dict[str, Any]:
+    data = await client.get_json(path, params)
     return data if isinstance(data, dict) else {}
 
 
@@ -111,6 +115,13 @@ RADIO_ACTIONS: dict[str, tuple[str, str, str, str | None]] = {
     "exclusion_start": ("zwave", "GET", "/hub/zwaveExclude", None),
     "exclusion_stop": ("zwave", "GET", "/hub/stopZWaveExclude", None),
     "repair_cancel": ("zwave", "GET", "/hub/zwaveCancelRepair", None),
+    # one node's repair (C-7 and later), followed like the network repair (zwaveRepair2Status)
+    "node_repair": ("zwave", "GET", "/hub/zwaveNodeRepair2", "zwaveNodeId"),
+    "stats_refresh": ("zwave", "GET", "/hub/zwaveNodeDetailGet", None),
+    "node_replace_stop": ("zwave", "POST", "/hub/zwave/nodeReplace/stop", None),
+    # the antenna test against one mains-powered node; the hub asks the user between steps
+    "antenna_test_start": ("zwave", "GET", "/hub/zwave2/startAntennaTest", "node"),
+    "antenna_test_continue": ("zwave", "GET", "/hub/zwave2/antennaTestContinue", None),
     "node_refresh": ("zwave", "POST", "/hub/zwave/refreshNodeStatus", "zwaveNodeId"),
     "node_rediscover": ("zwave", "POST", "/hub/zwave/discoverDevice", "zwaveNodeId"),
     "node_reinitialize": ("zwave", "POST", "/hub/zwave/nodeReinitialize", "zwaveNodeId"),
@@ -120,6 +131,17 @@ RADIO_ACTIONS: dict[str, tuple[str, str, str, str | None]] = {
     "channel_scan": ("zigbee", "GET", "/hub/zigbeeChannelScanJson", None),
     "pair": ("matter", "GET", "/hub/matter/pair", None),
     "open_pairing_window": ("matter", "GET", "/hub/matter/openPairingWindow", "node"),
+}
+# Operations with their own request shape (JSON bodies, path segments): radio per action.
+SPECIAL_ACTIONS: dict[str, str] = {
+    "node_replace": "zwave",
+    "s2_grant_keys": "zwave",
+    "s2_enter_pin": "zwave",
+    "s2_skip": "zwave",
+    "smartstart_delete": "zwave",
+    "firmware_abort": "zwave",
+    "ping_on": "zigbee",
+    "ping_off": "zigbee",
 }
 
 
@@ -286,3 +308,85 @@ async def _setting(client: HubClient, path: str, params: dict[str, str] | None) 
     await client.request(
         "GET", path, params=params, expect="any", retry=False, what="change the radio setting"
     )
+
+
+# ---------------------------------------------------------------- inclusion, S2, SmartStart
+S2_KEYS = ("S2AccessControl", "S2Authenticated", "S2Unauthenticated", "S0Unauthenticated")
+
+
+async def fetch_inclusion_status(client: HubClient) -> dict[str, Any]:
+    """``/hub/searchZwaveDevices`` (the add-device page polls it each second while it
+    includes): ``{deviceMap{}, initMap{id: {type, stage}}, userRequest}``; ``userRequest``
+    ``{type: "grantKeys", S2AccessControl: "true", ...}`` or ``{type: "securityCode",
+    securityCode, length}`` while the hub waits for the user."""
+    return await _json_dict(client, "/hub/searchZwaveDevices")
+
+
+async def _post_text_json(client: HubClient, path: str, body: dict[str, Any], what: str) -> Any:
+    """A POST whose body is JSON text without a JSON content type, as the hub UI's bare
+    ``fetch(path, {method: "POST", body: JSON.stringify(...)})`` sends it. Never retried."""
+    return await client.request(
+        "POST", path, data=json.dumps(body), expect="any", retry=False, what=what
+    )
+
+
+async def send_s2_grants(client: HubClient, accept: bool, keys: dict[str, bool]) -> Any:
+    """``POST /hub/zwave/securityKeys``: the keys the device asked for, granted or not.
+
+    The hub UI echoes the requested keys (JSON Booleans) with ``accept`` ``"true"`` (Secure
+    link) or ``"false"`` (No security).
+    """
+    body: dict[str, Any] = {"accept": js_param(accept)}
+    body.update({key: bool(keys.get(key)) for key in S2_KEYS})
+    return await _post_text_json(client, "/hub/zwave/securityKeys", body, "answer the S2 keys")
+
+
+async def send_s2_code(client: HubClient, accept: bool, code: str) -> Any:
+    """``POST /hub/zwave/securityCode`` ``{accept: "true"|"false", securityCode}``: the
+    device's 5-digit PIN (Confirm) or a skip. The PIN is never logged or echoed."""
+    body = {"accept": js_param(accept), "securityCode": code}
+    return await _post_text_json(client, "/hub/zwave/securityCode", body, "answer the S2 PIN")
+
+
+async def fetch_smartstart(client: HubClient) -> list[dict[str, Any]]:
+    """``/mobileapi/zwave/smartstart/list?t=<ms>`` (cache-busted like the UI): its ``items``
+    ``[{nodeName, dsk, status, canDelete, deviceId, pending, suggestRegularInclusion}]``."""
+    data = await _json_dict(
+        client, "/mobileapi/zwave/smartstart/list", {"t": str(int(time.time() * 1000))}
+    )
+    items = data.get("items")
+    if not isinstance(items, list):
+        raise HubBadResponseError("The hub's SmartStart list has no items list")
+    return [item for item in items if isinstance(item, dict)]
+
+
+async def delete_smartstart(client: HubClient, dsk: str) -> Any:
+    """``POST /mobileapi/zwave/smartstart/delete`` JSON ``{nodeDSK}`` (the answer is not
+    read by the UI: the caller re-lists)."""
+    return await client.post_json(
+        "/mobileapi/zwave/smartstart/delete", {"nodeDSK": dsk}, check=False
+    )
+
+
+async def start_node_replace(client: HubClient, node_id: int) -> Any:
+    """``POST /hub2/zwave/nodeReplace`` JSON ``{zwaveNodeId}``: replace a FAILED node."""
+    return await client.post_json(
+        "/hub2/zwave/nodeReplace", {"zwaveNodeId": node_id}, what=f"replace node {node_id}"
+    )
+
+
+async def fetch_node_replace_status(client: HubClient) -> dict[str, Any]:
+    """``/hub/zwave/nodeReplace/status``: ``{userRequest, replacedNode{running, status}}``."""
+    return await _json_dict(client, "/hub/zwave/nodeReplace/status")
+
+
+async def fetch_antenna_test(client: HubClient) -> dict[str, Any]:
+    """``/hub/zwave2/antennaTestProgress``: ``{stage, message, testNumber, antennaRSSI,
+    noAntennaRSSI}``; ``WAITING_FOR_USER``: the user acts, then antenna_test_continue."""
+    return await _json_dict(client, "/hub/zwave2/antennaTestProgress")
+
+
+async def set_zigbee_device_ping(client: HubClient, device_id: str, on: bool) -> None:
+    """``GET /hub/zigbee/updatePingDevice/<id>/<true|false>`` (the UI's per-device switch;
+    the effect shows as ``devices[].ping`` in ``zigbeeDetails/json``)."""
+    await _setting(client, f"/hub/zigbee/updatePingDevice/{device_id}/{js_param(on)}", None)

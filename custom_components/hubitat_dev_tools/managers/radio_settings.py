@@ -38,7 +38,7 @@ def _time_left(deadline: float | None, wanted: float) -> float:
 
 
 RADIO_SETTING_KEYS = {
-    "zwave": {"enabled", "long_range_channel"},
+    "zwave": {"enabled", "long_range_channel", "region"},
     "zigbee": {"enabled", "channel", "power_level", "rebuild_network_on_reboot",
                "inactive_device_ping"},
     "matter": {"enabled"},
@@ -47,6 +47,7 @@ RADIO_SETTING_KEYS = {
 _SHOWN = {
     "enabled": "enabled",
     "long_range_channel": "longRangeChannel",
+    "region": "region",
     "channel": "channel",
     "power_level": "powerLevel",
     "rebuild_network_on_reboot": "rebuildNetworkOnReboot",
@@ -173,15 +174,19 @@ def _zwave_calls(
     client: HubClient, current: dict[str, Any], changes: dict[str, Any], deadline: float | None
 ) -> list[_Send]:
     """The Z-Wave settings call: the full set the hub UI sends, current values merged."""
-    if "long_range_channel" not in changes:
+    if "long_range_channel" not in changes and "region" not in changes:
         return []
-    region = current.get("region")
+    if "region" in changes and current.get("showRegion") is False:
+        raise ToolError("This hub does not offer a Z-Wave region setting. Nothing was sent.")
+    region = changes.get("region", current.get("region"))
     if not _is_set(region):
         raise _not_read("Z-Wave", "region")
-    if not is_long_range_region(region):
-        raise ToolError(
-            f"This hub's Z-Wave region ({region}) has no Long Range channel. Nothing was sent."
-        )
+    channel = changes.get("long_range_channel")
+    if channel is not None and not is_long_range_region(region):
+        raise ToolError(f"The Z-Wave region {region} has no Long Range channel. Nothing was sent.")
+    if channel is None and is_long_range_region(region):
+        now = current.get("longRangeChannel")
+        channel = now if isinstance(now, int) else 255  # the UI shows "Auto" for none
     if current.get("enabled") is not True and changes.get("enabled") is not True:
         raise ToolError(
             "Z-Wave is off: its settings can only be changed while it is on (enabled=true "
@@ -197,7 +202,7 @@ def _zwave_calls(
             enabled=True,
             region=str(region),
             secure_join=secure_join if _is_set(secure_join) else None,
-            long_range_channel=int(changes["long_range_channel"]),
+            long_range_channel=None if channel is None else int(channel),
             timeout=_time_left(deadline, ZWAVE_UPDATE_SECONDS),
         )
     ]

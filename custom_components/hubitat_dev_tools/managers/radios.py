@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import re
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from ..errors import ToolError
@@ -21,7 +22,10 @@ from ..hub.errors import (
 from ..hub.models import dict_list, parse_hub_time
 from ..hub.radios import (
     RADIO_ACTIONS,
+    SPECIAL_ACTIONS,
     call_radio_action,
+    fetch_antenna_test,
+    fetch_inclusion_status,
     fetch_matter_details,
     fetch_zigbee_details,
     fetch_zwave_details,
@@ -31,8 +35,10 @@ from ..hub.radios import (
     start_zwave_repair,
     zwave_repair_modern,
 )
+from .radio_firmware import RadioFirmware
 from .radio_scan import ChannelScanJob
 from .radio_settings import update_radio_settings
+from .radio_zwave import ActionExtra, ZwaveInclusion, inclusion_view
 
 _ZWAVE_NODE_KEYS = (
     "nodeId", "deviceId", "deviceName", "deviceType", "nodeState", "security", "route",
@@ -82,6 +88,8 @@ class RadioManager:
         self._device_activity = device_activity
         self._modern_repair: bool | None = None  # the hub's Z-Wave kind, read once
         self.scan = ChannelScanJob(client)
+        self.inclusion = ZwaveInclusion(client)
+        self.firmware = RadioFirmware(client)
 
     async def _repair_is_modern(self, details: dict[str, Any] | None = None) -> bool:
         """C-7-and-later repair (``zwaveRepair2``) or a C-5's, as the hub UI decides."""
@@ -173,29 +181,60 @@ class RadioManager:
         }
 
     async def details(
-        self, radio: str, node_id: int | None, topology: bool, limit: int
+        self,
+        radio: str,
+        node_id: int | None,
+        topology: bool,
+        limit: int,
+        include: tuple[str, ...] = (),
     ) -> dict[str, Any]:
-        """One radio, or all three (each failing independently)."""
+        """One radio, or all three (each failing independently), plus the ``include``
+        blocks (SmartStart, inclusion prompts, node replace, firmware)."""
+        out: dict[str, Any]
         if radio == "zwave":
-            return {"zwave": await self.zwave(node_id, topology, limit)}
-        if radio == "zigbee":
-            return {"zigbee": await self.zigbee(limit)}
-        if radio == "matter":
-            return {"matter": await self.matter(limit)}
+            out = {"zwave": await self.zwave(node_id, topology, limit)}
+        elif radio == "zigbee":
+            out = {"zigbee": await self.zigbee(limit)}
+        elif radio == "matter":
+            out = {"matter": await self.matter(limit)}
+        else:
+            zw, zb, mt = await asyncio.gather(
+                _safe(self.zwave(node_id, topology, limit)),
+                _safe(self.zigbee(limit)),
+                _safe(self.matter(limit)),
+            )
+            out = {"zwave": zw, "zigbee": zb, "matter": mt}
+        blocks: dict[str, Callable[[], Awaitable[dict[str, Any]]]] = {
+            "smartstart": self._smartstart,
+            "inclusion": self._inclusion,
+            "node_replace": self.inclusion.node_replace_status,
+            "antenna_test": self._antenna_test,
+            "firmware": partial(self.firmware.status, node_id),
+        }
+        for name in dict.fromkeys(include):
+            out[name] = await _safe(blocks[name]())
+        return out
 
-        async def safe(coro: Any) -> dict[str, Any]:
-            try:
-                result: dict[str, Any] = await coro
-            except HubError as err:
-                return {"unavailable": err.code, "message": str(err)}
-            return result
+    async def _smartstart(self) -> dict[str, Any]:
+        entries = await self.inclusion.smartstart()
+        return {"count": len(entries), "entries": entries}
 
-        zw, zb, mt = await asyncio.gather(
-            safe(self.zwave(node_id, topology, limit)),
-            safe(self.zigbee(limit)),
-            safe(self.matter(limit)),
-        )
-        return {"zwave": zw, "zigbee": zb, "matter": mt}
+    async def _antenna_test(self) -> dict[str, Any]:
+        data = await fetch_antenna_test(self._client)
+        keys = {
+            "stage": "stage",
+            "message": "message",
+            "test_number": "testNumber",
+            "rssi_with_antenna": "antennaRSSI",
+            "rssi_without_antenna": "noAntennaRSSI",
+        }
+        out = {ours: data.get(theirs) for ours, theirs in keys.items()}
+        if data.get("stage") == "WAITING_FOR_USER":
+            out["next"] = "Do what the message says, then action=antenna_test_continue"
+        return out
+
+    async def _inclusion(self) -> dict[str, Any]:
+        return inclusion_view(await fetch_inclusion_status(self._client))
 
     async def repair_status(self) -> dict[str, Any]:
         """The Z-Wave repair's stage and progress text."""
@@ -257,6 +296,7 @@ class RadioManager:
         node_id: int | None,
         setup_code: str | None,
         *,
+        extra: ActionExtra | None = None,
         device_allowed: Callable[[str], bool] = lambda _device_id: True,
         allowlist_active: bool = False,
         deadline: float | None = None,
@@ -265,13 +305,15 @@ class RadioManager:
 
         ``deadline`` (``time.monotonic()``) bounds the slow ones (the Zigbee channel scan).
         """
-        own = [a for a, spec in RADIO_ACTIONS.items() if spec[0] == radio]
+        extra = extra or ActionExtra()
+        own = [a for a, r in ACTION_RADIO.items() if r == radio]
         if action not in own:
             raise ToolError(
                 f"'{action}' is not a {radio} action; {radio} actions: {', '.join(own)}. "
                 "Nothing was sent."
             )
-        needs_node = RADIO_ACTIONS[action][3] is not None
+        extra.check(action)
+        needs_node = action in NODE_ACTIONS
         if needs_node and node_id is None:
             raise ToolError(f"{action} needs node_id. Nothing was sent.")
         if not needs_node and node_id is not None:
@@ -288,6 +330,7 @@ class RadioManager:
                 hint="Exclude the device from the hub UI, or ask an admin to lift the allowlist.",
             )
         target: dict[str, Any] = {}
+        node: dict[str, Any] = {}
         if needs_node and radio == "zwave":
             assert node_id is not None
             node = await self._zwave_node(node_id, device_allowed)
@@ -310,13 +353,24 @@ class RadioManager:
             _check_allowed(device.get("id"), device_allowed)
             target = {"node_id": node_id, "device_id": device.get("id")}
         code = normalize_setup_code(setup_code) if setup_code is not None else None
-        if action == "repair_cancel" and not await self._repair_is_modern():
+        if action in MODERN_ONLY and not await self._repair_is_modern():
             raise HubFirmwareError(
-                "Cancelling a Z-Wave repair needs a C-7 or newer hub (the hub's own UI offers "
-                "it only there); a C-5's repair runs to its end. Nothing was sent."
+                f"{action} needs a C-7 or newer hub (the hub's own UI offers it only there). "
+                "Nothing was sent."
+            )
+        if action in ("node_repair", "antenna_test_start") and not (
+            str(node.get("nodeState")).upper() == "OK" and node.get("listening") is True
+        ):
+            raise ToolError(
+                f"Node {node_id} is {node.get('nodeState')}"
+                f"{'' if node.get('listening') else ', battery (not listening)'}: the hub "
+                "repairs only a working, always-listening node. Nothing was sent.",
+                hint="Wake a battery device, or use node_refresh / node_reinitialize.",
             )
         if action == "channel_scan":
             return await self._channel_scan(radio, action, deadline)
+        if action in SPECIAL_ACTIONS:
+            return await self._special(action, node, extra, device_allowed)
         try:
             answer = await call_radio_action(self._client, action, node_id=node_id, setup_code=code)
         except HubNotFoundError as err:
@@ -345,6 +399,27 @@ class RadioManager:
             out["note"] = note
         return out
 
+    async def _special(
+        self,
+        action: str,
+        node: dict[str, Any],
+        extra: ActionExtra,
+        device_allowed: Callable[[str], bool],
+    ) -> dict[str, Any]:
+        """The operations with their own request shape (S2, SmartStart, replace, ping)."""
+        if action.startswith("s2_"):
+            return await self.inclusion.s2_answer(action, extra.dsk_pin)
+        if action == "smartstart_delete":
+            assert extra.smartstart_id is not None
+            return await self.inclusion.smartstart_delete(extra.smartstart_id, device_allowed)
+        if action == "node_replace":
+            return await self.inclusion.node_replace(node)
+        if action == "firmware_abort":
+            return await self.firmware.abort_device(int(node["nodeId"]))
+        return await self.inclusion.zigbee_ping(
+            extra.device_ids or [], action == "ping_on", device_allowed
+        )
+
     async def _channel_scan(
         self, radio: str, action: str, deadline: float | None
     ) -> dict[str, Any]:
@@ -363,8 +438,9 @@ class RadioManager:
         return {"summary": "zigbee channel_scan: done", **base, "channel_scan": scan["channels"]}
 
     def close(self) -> None:
-        """Stop background work (a channel scan) when the hub's entry unloads."""
+        """Stop background work (a channel scan, a firmware job) when the entry unloads."""
         self.scan.close()
+        self.firmware.close()
 
     async def remove_failed_node(
         self, node_id: int, device_allowed: Callable[[str], bool] = lambda _device_id: True
@@ -409,12 +485,46 @@ class RadioManager:
             )
         return out
 
+    async def install_firmware(
+        self,
+        radio: str,
+        node_id: int | None,
+        file_name: str | None,
+        target: int | None,
+        device_allowed: Callable[[str], bool] = lambda _device_id: True,
+        deadline: float | None = None,
+    ) -> dict[str, Any]:
+        """Radio firmware (Zigbee, the Z-Wave chip) or, with node_id, a Z-Wave device's."""
+        if radio == "zigbee" and (node_id, file_name, target) != (None, None, None):
+            raise ToolError("node_id, file_name and target are Z-Wave only. Nothing was sent.")
+        if radio == "zigbee":
+            return await self.firmware.install_zigbee_radio(deadline)
+        if node_id is None:
+            if file_name is not None or target is not None:
+                raise ToolError("file_name and target go with node_id. Nothing was sent.")
+            return await self.firmware.install_zwave_radio()
+        node = await self._zwave_node(node_id, device_allowed)
+        return await self.firmware.install_device(node, file_name, target)
+
     async def update_settings(
         self, radio: str, changes: dict[str, Any], deadline: float | None = None
     ) -> dict[str, Any]:
-        """Change radio settings, each checked against what the hub offers; read back."""
+        """Change radio settings, each checked against what the hub offers; read back.
+        ``reset`` (alone) resets the radio instead."""
+        if changes.pop("reset", None):
+            if changes:
+                raise ToolError("reset goes alone (it wipes every setting). Nothing was sent.")
+            return await self.firmware.reset(radio)
         result = await update_radio_settings(self._client, radio, changes, deadline)
         return {"summary": f"{radio} settings: {result['settings']}", **result}
+
+
+async def _safe(coro: Awaitable[Any]) -> Any:
+    """A block of a details read: its hub error becomes ``{unavailable, message}``."""
+    try:
+        return await coro
+    except HubError as err:
+        return {"unavailable": err.code, "message": str(err)}
 
 
 def _check_allowed(device_id: Any, device_allowed: Callable[[str], bool]) -> None:
@@ -428,15 +538,27 @@ def _check_allowed(device_id: Any, device_allowed: Callable[[str], bool]) -> Non
         )
 
 
+ACTION_RADIO = {a: spec[0] for a, spec in RADIO_ACTIONS.items()} | SPECIAL_ACTIONS
+NODE_ACTIONS = frozenset(
+    {a for a, spec in RADIO_ACTIONS.items() if spec[3]} | {"node_replace", "firmware_abort"}
+)
+MODERN_ONLY = frozenset(
+    {"repair_cancel", "node_repair", "stats_refresh", "antenna_test_start", "antenna_test_continue"}
+)
 _ACTION_NOTES = {
     "inclusion_start": "The hub is listening for new Z-Wave devices (about a minute): put the "
     "device in pairing mode now. New devices appear in hub_list_devices; stop with "
-    "action=inclusion_stop.",
+    "action=inclusion_stop. An S2 device asks for keys and its PIN: poll "
+    "hub_get_radio_details include=[inclusion].",
     "exclusion_start": "The hub now removes any Z-Wave device whose exclusion button is "
     "pressed (about a minute). Stop with action=exclusion_stop.",
     "radio_reboot": "The Zigbee radio restarts; Zigbee devices are unreachable for a moment.",
     "rebuild_network": "Zigbee routes are being rebuilt; devices may be slow for a while.",
     "pair": "Commissioning runs on the hub; the new device appears in hub_list_devices.",
+    "node_repair": "The node's routes are being rebuilt: follow with hub_get_zwave_repair_status.",
+    "antenna_test_start": "Follow with hub_get_radio_details include=[antenna_test]; when "
+    "it waits for the user, act on its message, then action=antenna_test_continue.",
+    "stats_refresh": "The Z-Wave statistics were refreshed: read them with hub_get_radio_details.",
 }
 _SETUP_CODE_RE = re.compile(r"^(\d{11}|\d{21}|MT:[0-9A-Z.\-]{19,})$")
 

@@ -7,14 +7,17 @@ from typing import Any
 
 import probatio as vol
 
-from ..hub.radios import RADIO_ACTIONS
+from ..hub.radios import RADIO_ACTIONS, SPECIAL_ACTIONS
+from ..managers.radio_zwave import ActionExtra
 from ..safety import ToolKind
-from .args import ToolArgs, arg
+from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall
 
 TOOL_DOMAIN = "radios"
 
 RADIO = vol.In(("zwave", "zigbee", "matter"))
+# the region codes the hub UI offers (vue-hub2.min.js regionOptions, UNKNOWN left out)
+ZWAVE_REGIONS = ("US", "USLR", "EU", "AU", "HK", "MY", "IN", "IL", "RU", "CN", "JP", "KR")
 RADIO_DESC = "zwave, zigbee or matter"
 
 
@@ -38,6 +41,11 @@ class RadioDetailsArgs(ToolArgs):
     limit: int = arg(
         vol.All(int, vol.Range(min=1, max=500)), "Max nodes/devices per radio", default=100
     )
+    include: list[str] = arg(
+        [vol.In(("smartstart", "inclusion", "node_replace", "antenna_test", "firmware"))],
+        "Extra blocks (firmware+node_id: its progress)",
+        default=list,
+    )
 
 
 class GetRadioDetailsTool(HubTool[RadioDetailsArgs]):
@@ -47,14 +55,15 @@ class GetRadioDetailsTool(HubTool[RadioDetailsArgs]):
         "Z-Wave, Zigbee and Matter radio details: enabled/healthy, firmware, region, channel "
         "and PAN id; Z-Wave nodes (state, route, packet error rate, RTT, RSSI, neighbours, "
         "battery) with failed nodes first; Zigbee devices (active, last message, RSSI/LQI); "
-        "Matter devices. Use it for 'which Z-Wave devices are failing'. To start a Z-Wave "
+        "Matter devices. Use it for 'which Z-Wave devices are failing' and to follow S2 "
+        "prompts, replace, firmware (include). To start a Z-Wave "
         "repair use hub_start_zwave_repair; for other radio operations "
         "hub_call_radio_action; settings: hub_update_radio_settings."
     )
 
     async def run(self, call: ToolCall, args: RadioDetailsArgs) -> dict[str, Any]:
         return await call.hub.radios.details(
-            args.radio, args.node_id, args.include_topology, args.limit
+            args.radio, args.node_id, args.include_topology, args.limit, tuple(args.include)
         )
 
 
@@ -90,13 +99,20 @@ class GetZwaveRepairStatusTool(HubTool[ToolArgs]):
 class RadioActionArgs(ToolArgs):
     radio: str = arg(RADIO, RADIO_DESC, required=True)
     action: str = arg(
-        vol.In(tuple(RADIO_ACTIONS)), "The operation (see the description)", required=True
+        vol.In((*RADIO_ACTIONS, *SPECIAL_ACTIONS)),
+        "The operation (see the description)",
+        required=True,
     )
     node_id: int | None = arg(
         vol.All(int, vol.Range(min=1, max=2**64)), "Z-Wave node id (decimal) or Matter node id"
     )
     setup_code: str | None = arg(
         vol.All(str, vol.Length(min=11, max=200)), "Matter pairing code, for action=pair"
+    )
+    dsk_pin: str | None = arg(vol.All(str, vol.Length(max=10)), "User's 5-digit S2 PIN")
+    smartstart_id: str | None = arg(vol.All(str, vol.Length(max=20)), None)
+    device_ids: list[str] | None = arg(
+        vol.All([numeric_id("device_id")], vol.Length(min=1, max=100)), None
     )
 
 
@@ -105,9 +121,13 @@ class CallRadioActionTool(HubTool[RadioActionArgs]):
     title = "Run a radio operation"
     description = (
         "Run one Z-Wave, Zigbee or Matter operation. zwave: inclusion_start/inclusion_stop "
-        "(pair new devices), exclusion_start/exclusion_stop (remove a device by its button), "
-        "repair_cancel (C-7 and later), node_refresh/node_rediscover/node_reinitialize "
-        "(node_id). zigbee: radio_reboot, rebuild_network, channel_scan (about a minute; "
+        "(pair new devices), s2_grant_keys/s2_enter_pin (dsk_pin)/s2_skip (its S2 prompt), "
+        "exclusion_start/exclusion_stop (remove a device by its button), smartstart_delete, "
+        "stats_refresh, repair_cancel, node_replace_stop, antenna_test_continue; with "
+        "node_id: node_refresh/node_rediscover/node_reinitialize, node_repair, node_replace "
+        "(failed node), firmware_abort, antenna_test_start. "
+        "zigbee: ping_on/ping_off (device_ids; keep-alive), radio_reboot, rebuild_network, "
+        "channel_scan (about a minute; "
         "answers RSSI/LQI and PAN ids per channel, or status running: call again after "
         "retry_after_s for the same scan's result). matter: pair (setup_code), "
         "open_pairing_window (node_id; answers a code to share the device). Repair: "
@@ -123,6 +143,7 @@ class CallRadioActionTool(HubTool[RadioActionArgs]):
             args.action,
             args.node_id,
             args.setup_code,
+            extra=ActionExtra(args.dsk_pin, args.smartstart_id, args.device_ids),
             device_allowed=call.device_allowed,
             allowlist_active=allowlist_active(call),
             deadline=call.deadline,
@@ -162,6 +183,34 @@ class RadioSettingsArgs(ToolArgs):
     )
     rebuild_network_on_reboot: bool | None = arg(bool, "Zigbee")
     inactive_device_ping: bool | None = arg(bool, "Zigbee")
+    region: str | None = arg(vol.In(ZWAVE_REGIONS), None)
+    reset: bool | None = arg(bool, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InstallRadioFirmwareArgs(ToolArgs):
+    radio: str = arg(vol.In(("zwave", "zigbee")), "zwave or zigbee", required=True)
+    node_id: int | None = arg(vol.All(int, vol.Range(min=2, max=4000)), "Z-Wave device node")
+    file_name: str | None = arg(vol.All(str, vol.Length(max=200)), None)
+    target: int | None = arg(vol.All(int, vol.Range(min=0, max=255)), "Default: the first")
+
+
+class InstallRadioFirmwareTool(HubTool[InstallRadioFirmwareArgs]):
+    name = "hub_install_radio_firmware"
+    title = "Install radio or device firmware"
+    description = (
+        "Flash firmware the hub offers: the Zigbee radio's, the Z-Wave radio's (C-7+), "
+        "or with node_id+file_name a Z-Wave device's (file uploaded in the hub UI). A power "
+        "loss meanwhile can brick it. Progress: hub_get_radio_details include=[firmware]."
+    )
+    kind = ToolKind.DESTRUCTIVE
+    idempotent = False
+
+    async def run(self, call: ToolCall, args: InstallRadioFirmwareArgs) -> dict[str, Any]:
+        return await call.hub.radios.install_firmware(
+            args.radio, args.node_id, args.file_name, args.target, call.device_allowed,
+            call.deadline,
+        )  # fmt: skip
 
 
 class UpdateRadioSettingsTool(HubTool[RadioSettingsArgs]):
@@ -173,7 +222,8 @@ class UpdateRadioSettingsTool(HubTool[RadioSettingsArgs]):
         "rebuild_network_on_reboot, inactive_device_ping. matter: enabled (takes effect "
         "after a reboot). Turning a radio off makes all its devices unreachable; a new "
         "Zigbee channel can make older devices drop off. Answers the settings read back. "
-        "Z-Wave region and radio firmware are not changed here."
+        "zwave region: the country's. reset=true wipes the radio: every device must pair "
+        "again. Firmware: hub_install_radio_firmware."
     )
     kind = ToolKind.DESTRUCTIVE
 
@@ -185,6 +235,8 @@ class UpdateRadioSettingsTool(HubTool[RadioSettingsArgs]):
             "power_level": args.power_level,
             "rebuild_network_on_reboot": args.rebuild_network_on_reboot,
             "inactive_device_ping": args.inactive_device_ping,
+            "region": args.region,
+            "reset": args.reset or None,
         }
         changes = {key: value for key, value in wanted.items() if value is not None}
         return await call.hub.radios.update_settings(args.radio, changes, call.deadline)
@@ -199,4 +251,5 @@ TOOLS: tuple[type[HubTool[Any]], ...] = (
     CallRadioActionTool,
     DeleteZwaveNodeTool,
     UpdateRadioSettingsTool,
+    InstallRadioFirmwareTool,
 )

@@ -1,0 +1,297 @@
+"""Z-Wave inclusion prompts (S2 keys, DSK PIN), SmartStart, node replace; Zigbee ping.
+
+Each write is checked against what the hub asks or lists first (a PIN only while the hub
+waits for one, a SmartStart entry that is listed and deletable) and read back after. The
+DSK never leaves: SmartStart entries are named by a short hash of it, and the PIN the user
+types is sent once and never echoed, logged or kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ToolError
+from ..hub.client import HubClient
+from ..hub.effects import poll_until
+from ..hub.errors import HubBadResponseError
+from ..hub.models import dict_list
+from ..hub.radios import (
+    S2_KEYS,
+    delete_smartstart,
+    fetch_inclusion_status,
+    fetch_node_replace_status,
+    fetch_smartstart,
+    fetch_zigbee_details,
+    send_s2_code,
+    send_s2_grants,
+    set_zigbee_device_ping,
+    start_node_replace,
+)
+
+_PIN_RE = re.compile(r"^\d{5}$")
+_KEY_NAMES = {
+    "S2AccessControl": "S2 Access Control",
+    "S2Authenticated": "S2 Authenticated",
+    "S2Unauthenticated": "S2 Unauthenticated",
+    "S0Unauthenticated": "S0",
+}
+
+
+# the argument each special action needs (and no other action takes)
+_ACTION_ARG = {"s2_enter_pin": "dsk_pin", "smartstart_delete": "smartstart_id",
+               "ping_on": "device_ids", "ping_off": "device_ids"}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ActionExtra:
+    """The arguments only some operations take."""
+
+    dsk_pin: str | None = None
+    smartstart_id: str | None = None
+    device_ids: list[str] | None = None
+
+    def check(self, action: str) -> None:
+        for name in ("dsk_pin", "smartstart_id", "device_ids"):
+            wanted = [a for a, arg in _ACTION_ARG.items() if arg == name]
+            given = getattr(self, name) is not None
+            if given != (action in wanted):
+                raise ToolError(
+                    f"{name} goes with action={' or '.join(wanted)} (which needs it). "
+                    "Nothing was sent."
+                )
+
+
+def smartstart_id(dsk: Any) -> str:
+    """A SmartStart entry's handle: 8 hex digits of a hash of its DSK (the DSK stays here)."""
+    return hashlib.sha256(str(dsk).encode()).hexdigest()[:8]
+
+
+def _flag(value: Any) -> bool:
+    return value is True or value == "true"
+
+
+def _request(status: dict[str, Any]) -> dict[str, Any]:
+    req = status.get("userRequest")
+    return req if isinstance(req, dict) else {}
+
+
+def inclusion_view(status: dict[str, Any]) -> dict[str, Any]:
+    """What the hub is doing with a device being included, and what it waits for."""
+    req = _request(status)
+    kind = req.get("type")
+    out: dict[str, Any] = {
+        "found_devices": [
+            {"id": key, "name": v.get("name") or v.get("label")} if isinstance(v, dict)
+            else {"id": key}
+            for key, v in (status.get("deviceMap") or {}).items()
+        ],
+        "initializing": [
+            {"id": key, "stage": v.get("stage"), "type": v.get("type")}
+            for key, v in (status.get("initMap") or {}).items()
+            if isinstance(v, dict)
+        ],
+        "waiting_for": None,
+    }  # fmt: skip
+    if kind == "grantKeys":
+        out["waiting_for"] = "s2_keys"
+        out["requested_keys"] = [_KEY_NAMES[k] for k in S2_KEYS if _flag(req.get(k))]
+        out["next"] = "action=s2_grant_keys (secure) or s2_skip (no security)"
+    elif kind == "securityCode":
+        out["waiting_for"] = "s2_pin"
+        out["next"] = (
+            "Ask the user for the first 5 digits of the DSK on the device or its QR label; "
+            "action=s2_enter_pin with dsk_pin, or s2_skip"
+        )
+    return out
+
+
+class ZwaveInclusion:
+    """S2 answers, SmartStart entries, node replace and the Zigbee keep-alive ping."""
+
+    def __init__(self, client: HubClient) -> None:
+        self._client = client
+
+    async def _pending(self, want: set[str]) -> dict[str, Any]:
+        req = _request(await fetch_inclusion_status(self._client))
+        if req.get("type") not in want:
+            asked = {"grantKeys": "the S2 keys", "securityCode": "the S2 PIN"}
+            raise ToolError(
+                f"The hub is not waiting for {' or '.join(asked[w] for w in sorted(want))} "
+                f"(it waits for {asked.get(str(req.get('type')), 'nothing')}). Nothing was sent.",
+                hint="hub_get_radio_details include=[inclusion] shows what it waits for.",
+            )
+        return req
+
+    async def _answered(self, kind: str) -> dict[str, Any]:
+        """The inclusion status once the hub stopped asking ``kind`` (polled ~2 s)."""
+        status = await poll_until(
+            lambda: fetch_inclusion_status(self._client),
+            lambda s: _request(s).get("type") != kind,
+        )
+        view = inclusion_view(status)
+        if _request(status).get("type") == kind:
+            raise HubBadResponseError(
+                "The hub took the S2 answer but still asks for it",
+                hint="The inclusion may have timed out; start it again (inclusion_start).",
+            )
+        return view
+
+    async def s2_answer(self, action: str, pin: str | None) -> dict[str, Any]:
+        """s2_grant_keys / s2_enter_pin / s2_skip, each only while the hub asks for it."""
+        if pin is not None and not _PIN_RE.match(pin.strip()):
+            raise ToolError("dsk_pin must be the 5 digits of the device's PIN. Nothing was sent.")
+        want = {"s2_grant_keys": {"grantKeys"}, "s2_enter_pin": {"securityCode"}}
+        req = await self._pending(want.get(action, {"grantKeys", "securityCode"}))
+        kind = str(req.get("type"))
+        if kind == "grantKeys":
+            keys = {k: _flag(req.get(k)) for k in S2_KEYS}
+            await send_s2_grants(self._client, action == "s2_grant_keys", keys)
+        else:
+            await send_s2_code(self._client, pin is not None, (pin or "").strip())
+        view = await self._answered(kind)
+        done = {
+            "s2_grant_keys": "S2 keys granted",
+            "s2_enter_pin": "S2 PIN sent",
+            "s2_skip": "S2 security skipped (the device joins without it)",
+        }[action]
+        return {"summary": f"zwave {action}: {done}", "radio": "zwave", "action": action,
+                "inclusion": view}  # fmt: skip
+
+    async def smartstart(self) -> list[dict[str, Any]]:
+        """The SmartStart list, each entry with its ``id`` (no DSK)."""
+        return [
+            {
+                "id": smartstart_id(item.get("dsk")),
+                "name": item.get("nodeName") or "Unnamed device",
+                "status": item.get("status"),
+                "device_id": item.get("deviceId"),
+                "can_delete": bool(item.get("canDelete")),
+                **({"use_regular_inclusion": True} if item.get("suggestRegularInclusion") else {}),
+            }
+            for item in await fetch_smartstart(self._client)
+        ]
+
+    async def smartstart_delete(
+        self, entry_id: str, device_allowed: Callable[[str], bool]
+    ) -> dict[str, Any]:
+        """Delete one SmartStart entry (by its id), re-listed until it is gone."""
+        items = await fetch_smartstart(self._client)
+        item = next((i for i in items if smartstart_id(i.get("dsk")) == entry_id.strip()), None)
+        if item is None:
+            raise ToolError(
+                f"There is no SmartStart entry {entry_id}. Nothing was sent.",
+                hint="hub_get_radio_details include=[smartstart] lists them with their ids.",
+            )
+        if not item.get("canDelete"):
+            raise ToolError(
+                f"The hub does not offer to delete SmartStart entry {entry_id} "
+                f"({item.get('status')}). Nothing was sent."
+            )
+        device = item.get("deviceId")
+        if device is not None and not device_allowed(str(device)):
+            raise ToolError(
+                f"That entry is device {device}, outside the assistant's device allowlist. "
+                "Nothing was sent.",
+                code="device_not_allowed",
+            )
+        await delete_smartstart(self._client, str(item.get("dsk")))
+        left = await poll_until(
+            lambda: fetch_smartstart(self._client),
+            lambda rows: all(smartstart_id(r.get("dsk")) != entry_id for r in rows),
+        )
+        if any(smartstart_id(r.get("dsk")) == entry_id for r in left):
+            raise HubBadResponseError(
+                f"The hub still lists SmartStart entry {entry_id} after the delete",
+                hint="Delete it from the hub UI's Devices page.",
+            )
+        name = item.get("nodeName") or "Unnamed device"
+        return {"summary": f"Deleted SmartStart entry {entry_id} ({name})", "id": entry_id,
+                "name": name, "deleted": True}  # fmt: skip
+
+    async def node_replace(self, node: dict[str, Any]) -> dict[str, Any]:
+        """Start replacing a FAILED node (the hub UI offers it only for one with a device)."""
+        node_id = int(node["nodeId"])
+        if str(node.get("nodeState")).upper() != "FAILED" or node.get("deviceId") is None:
+            raise ToolError(
+                f"Z-Wave node {node_id} is {node.get('nodeState')}; only a FAILED node that "
+                "has a device can be replaced. Nothing was sent."
+            )
+        await start_node_replace(self._client, node_id)
+        status = await self.node_replace_status()
+        return {
+            "summary": f"zwave node_replace on node {node_id}: started",
+            "node_id": node_id, "device_id": node.get("deviceId"),
+            "device_name": node.get("deviceName"), "replace": status,
+            "note": "Put the new device in pairing mode now; it takes over the node and the "
+            "device (its apps keep it). Follow with include=[node_replace]; stop with "
+            "action=node_replace_stop.",
+        }  # fmt: skip
+
+    async def node_replace_status(self) -> dict[str, Any]:
+        data = await fetch_node_replace_status(self._client)
+        replaced = data.get("replacedNode")
+        replaced = replaced if isinstance(replaced, dict) else {}
+        kind = _request(data).get("type")
+        return {
+            "running": _flag(replaced.get("running")) if "running" in replaced else None,
+            "status": replaced.get("status"),
+            "waiting_for": {"grantKeys": "s2_keys", "securityCode": "s2_pin"}.get(str(kind)),
+            **(
+                {
+                    "note": "Finish the S2 step in the hub UI (Z-Wave details, Replace): it is "
+                    "not answered from here."
+                }
+                if kind in ("grantKeys", "securityCode")
+                else {}
+            ),
+        }
+
+    async def zigbee_ping(
+        self, device_ids: list[str], on: bool, device_allowed: Callable[[str], bool]
+    ) -> dict[str, Any]:
+        """Turn the keep-alive ping on or off per Zigbee device; each read back."""
+        if not device_ids:
+            raise ToolError("ping_on/ping_off need device_ids. Nothing was sent.")
+        details = await fetch_zigbee_details(self._client)
+        known = {str(d.get("id")): d for d in dict_list(details.get("devices"))}
+        results: list[dict[str, Any]] = []
+        for device_id in dict.fromkeys(str(d).strip() for d in device_ids):
+            if not device_allowed(device_id):
+                results.append({"device_id": device_id, "error": "device_not_allowed"})
+            elif device_id not in known:
+                results.append({"device_id": device_id, "error": "not a Zigbee device"})
+            else:
+                await set_zigbee_device_ping(self._client, device_id, on)
+                results.append({"device_id": device_id, "name": known[device_id].get("name")})
+        sent = [r["device_id"] for r in results if "error" not in r]
+        after = await poll_until(
+            lambda: fetch_zigbee_details(self._client),
+            lambda d: all(_ping(d, i) is on for i in sent),
+        )
+        for row in results:
+            if "error" not in row:
+                row["ping"] = _ping(after, row["device_id"])
+                if row["ping"] is not on:
+                    row["error"] = "the hub reads back a different ping setting"
+        out: dict[str, Any] = {
+            "summary": f"zigbee keep-alive ping {'on' if on else 'off'}: "
+            f"{sum('error' not in r for r in results)} of {len(results)} devices",
+            "radio": "zigbee", "devices": results,
+        }  # fmt: skip
+        if not after.get("inactiveDevicePingEnabled"):
+            out["note"] = (
+                "The per-device ping acts only while inactive_device_ping is on "
+                "(hub_update_radio_settings)."
+            )
+        return out
+
+
+def _ping(details: dict[str, Any], device_id: str) -> bool | None:
+    for device in dict_list(details.get("devices")):
+        if str(device.get("id")) == device_id:
+            return device.get("ping") if isinstance(device.get("ping"), bool) else None
+    return None
