@@ -11,8 +11,11 @@ stub). Its configure/json and statusJson come from the generic routes in ``route
 add. ``POST /installedapp/update/json`` takes only the fields the page shows at that moment
 (``varType`` reveals ``varValue``, or ``varDate`` + ``varTime`` for a DateTime; a field
 posted before it is shown is dropped, so one field per submit, in order, is what works);
-``varTime`` must be ``HH:mm``. The variable is created once ``varValue`` lands (DateTime: on
-``dateTimeDone``). Every submit and click moves the page's ``version`` on. With
+``varTime`` must be ``HH:mm``. The variable is created once ``varValue`` lands; a DateTime
+as soon as ``varDate`` lands (with the ``varTime`` of the same submit, else date-only, stored
+as ``yyyy-MM-ddT99:99:99.999-9999``), which closes the form: a later ``varTime`` is dropped
+and ``dateTimeDone`` then does nothing (KP issue #447, fw 2.5.1.181). Every submit and click
+moves the page's ``version`` on. With
 ``drop_first_delete`` (default on: the real hub does it sometimes) the first
 ``delConfirm`` for a variable is answered with success and does nothing; the second lands.
 Clicks answer ``{"status": "success"}``, submits the page model with it; refusals
@@ -46,6 +49,7 @@ WIZARD_TYPES = {
 _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _SETTING_RE = re.compile(r"^settings\[(\w+)\]$")
 _CLOCK_RE = re.compile(r"^\d{2}:\d{2}$")
+DATE_ONLY = "T99:99:99.999-9999"  # a date-only DateTime's time part (KP issue #447)
 
 
 def setup(app: web.Application, r: HubVarRoutes) -> None:
@@ -172,12 +176,8 @@ class HubVarRoutes(Routes):
                 return self._ok(app)
             self.st.variables.pop(doomed, None)
             return self._ok(app)
-        if name == "dateTimeDone":
-            date, clock = self.pending.get("varDate"), self.pending.get("varTime")
-            if not (date and clock):
-                return self._fail("Set varDate and varTime first")
-            self.pending["varValue"] = f"{date}T{clock}:00"
-            return self._create(app)
+        if name == "dateTimeDone":  # the variable was committed with varDate: nothing left
+            return self._ok(app)
         return self._fail(f"No button {name}")
 
     async def update(self, request: web.Request) -> web.StreamResponse:
@@ -197,6 +197,10 @@ class HubVarRoutes(Routes):
             self.pending[m.group(1)] = str(value)
         complete = {"hbVar", "varType", "varValue"} <= self.pending.keys()
         if self.adding and self.pending.get("varType") != "DateTime" and complete:
+            return self._create(app, page=page)
+        if self.adding and self.pending.get("varType") == "DateTime" and "varDate" in self.pending:
+            day, clock = self.pending["varDate"], self.pending.get("varTime")
+            self.pending["varValue"] = f"{day}T{clock}:00" if clock else day + DATE_ONLY
             return self._create(app, page=page)
         return self._page(app, page)
 

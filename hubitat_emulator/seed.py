@@ -30,6 +30,7 @@ from .model import (
     Variable,
 )
 from .seed_dev import seed_apps, seed_dev
+from .seed_modes import seed_mode_manager
 from .seed_specs import (
     APP_ECOBEE,
     APP_HSM,
@@ -560,5 +561,6 @@ def seed_home(
         if dev.label == "Front Door Lock":  # a password-type driver preference
             dev.settings["bridgeLogin"] = Setting("bridgeLogin", "password", SEEDED_PREF_PASSWORD)
     seed_dev(state)
+    seed_mode_manager(state)
     assert all(c in CAPABILITIES for d in DRIVERS.values() for c in d.capabilities)
     return state
