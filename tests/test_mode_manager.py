@@ -216,3 +216,12 @@ async def test_save_and_select_fixtures_and_the_emulator_answers(hub: HubEmulato
             assert_same_shape("modes/mode_manager_save", await r.json(content_type=None))
         async with session.get(f"{hub.url}/modes/setModeManager/easy") as r:
             assert_same_shape("modes/mode_manager_select", await r.json(content_type=None))
+
+
+async def test_list_modes_without_the_integrated_endpoint_still_answers(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.reshape_paths = {"/modes/easyModeManager/json": "404"}
+    data = await ok(call_tool, "hub_list_modes")
+    assert data["mode_manager"]["triggers_unreadable"] is True
+    assert data["mode_manager"]["selected"] == "builtIn" and data["active_mode"] == "Day"

@@ -95,3 +95,25 @@ async def test_the_wizard_commits_a_datetime_on_its_date(hub: HubEmulator) -> No
             form = {"id": app_id, "currentPage": "hubVar", f"settings[{field}]": value}
             await session.post(f"{hub.url}/installedapp/update/json", data=form)
     assert hub.state.variables["split"].value == "2026-01-01T99:99:99.999-9999"
+
+
+async def test_create_connector_finds_the_new_device(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(
+        call_tool, "hub_create_connector", {"name": "guestCount", "connector_type": "Dimmer"}
+    )
+    (device_id,) = data["device_ids"]  # the connector, not the parent made with it
+    device = hub.state.devices[int(device_id)]
+    assert device.label == "guestCount" and data["connector_type"] == "Dimmer"
+    clicks = [c for c in hub.state.dev.clicks if c.get("stateAttribute") == "createCon"]
+    assert clicks[-1]["name"] == "guestCount" and clicks[-1]["currentPage"] == "hubVar"
+    assert hub.hubvar_routes.submits[-1]["settings[capab]"] == "Dimmer"
+    refused = await call_tool("hub_create_connector", {"name": "nope"})
+    assert refused.error
+    typed = await call_tool(
+        "hub_create_connector", {"name": "wakeUpTime", "connector_type": "Dimmer"}
+    )
+    assert typed.error and "only Number and Decimal" in typed.data["message"]
+    data = await ok(call_tool, "hub_create_connector", {"name": "wakeUpTime"})
+    assert data["connector_type"] is None and len(data["device_ids"]) == 1

@@ -14,4 +14,5 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
             "mode": "Night",
             "triggers": [{"type": "time", "at": "22:30"}],
         },
+        "hub_create_connector": {"name": "guestCount"},
     }

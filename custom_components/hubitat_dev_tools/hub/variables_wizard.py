@@ -185,3 +185,30 @@ async def delete_variable(client: HubClient, name: str) -> int:
 
 async def _gone(client: HubClient, name: str) -> bool:
     return not await variable_listed(client, name)
+
+
+# Connector device types a Number/Decimal variable offers (settings[capab]; KP, reference §10)
+CONNECTOR_TYPES = ("Variable", "Dimmer", "Volume", "ColorTemp", "Humidity", "Illuminance")
+
+
+async def create_connector(client: HubClient, name: str, connector_type: str | None) -> None:
+    """Ask the Hub Variables page for a connector device of the variable ``name``.
+
+    KP's live-verified sequence: prime, the variable's own button with
+    ``stateAttribute=createCon`` (a String/Boolean/DateTime connector is made on that click),
+    then for a Number/Decimal the chooser's ``capab`` enum on the ``hubVar`` page. The caller
+    decides by the effect (a new device).
+    """
+    app_id = await find_hub_variables_app(client)
+    page = wizard_page(client, app_id)
+    await wizard_button(page, name, "createCon")
+    if connector_type is None:
+        return
+    await prime_wizard(client, app_id)
+    await page.reload()
+    if "capab" in page.inputs:  # only Number/Decimal variables show the chooser
+        await page.set(
+            {"capab": Setting(connector_type, "enum", False)},
+            what=f"choose the connector type of '{name}'",
+            subject=None,
+        )

@@ -17,6 +17,7 @@ from ..hub import mode_manager as api
 from ..hub import modes as modes_api
 from ..hub.client import HubClient
 from ..hub.effects import confirm_effect
+from ..hub.errors import HubBadResponseError, HubNotFoundError
 from ..hub.models import norm_id
 from . import mode_triggers as triggers
 
@@ -59,8 +60,16 @@ class ModeManagerConfig:
 
     async def overview(self, payload: dict[str, Any]) -> dict[str, Any]:
         """The selected manager, the apps installed and every mode's triggers (``payload``:
-        the ``/modes/json`` answer the caller already has)."""
-        return self._describe(payload, await self._conditions())
+        the ``/modes/json`` answer the caller already has). A hub without the Integrated
+        Mode Manager's endpoint (older firmware) answers the rest, saying so."""
+        try:
+            conditions = await self._conditions()
+        except (HubNotFoundError, HubBadResponseError):
+            out = self._describe(payload, {})
+            out.pop("triggers", None)
+            out["triggers_unreadable"] = True
+            return out
+        return self._describe(payload, conditions)
 
     def _describe(
         self, payload: dict[str, Any], conditions: dict[str, list[dict[str, Any]]]

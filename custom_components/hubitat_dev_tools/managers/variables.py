@@ -13,6 +13,8 @@ from ..hub import variables as api
 from ..hub import variables_wizard
 from ..hub.apps import fetch_app_tree, fetch_config_page, fetch_rule_builder, fetch_rule_builder20
 from ..hub.client import HubClient
+from ..hub.devices import fetch_devices
+from ..hub.effects import confirm_effect
 from ..hub.errors import HubBadResponseError, HubNotFoundError
 from ..hub.logs import fetch_location_events
 from ..hub.models import coerce_numeric_text, parse_hub_time
@@ -68,6 +70,15 @@ class VariableUpdate(TypedDict):
     type: str
     previous: Any
     value: Any
+
+
+class Connector(TypedDict):
+    """A connector device made for a hub variable."""
+
+    name: str
+    type: str
+    device_ids: list[str]
+    connector_type: str | None
 
 
 class VariableUser(TypedDict):
@@ -294,6 +305,42 @@ class VariableManager:
         if self.cache is not None:
             self.cache.learn_variables([item])
         return _variable(item)
+
+    async def create_connector(self, name: str, connector_type: str | None) -> Connector:
+        """Make a connector device for a variable (Hub Variables page); done when a new
+        device shows in the device list."""
+        require_maker(self._client, "Creating variable connectors")
+        current = _variable(await self._fetch_existing(name))
+        numeric = current["type"] in ("integer", "bigdecimal")
+        if connector_type is not None and not numeric:
+            raise ToolError(
+                f"Hub variable '{name}' is {current['type']}: only Number and Decimal "
+                "variables have a connector type.",
+                hint="Leave connector_type out.",
+            )
+        chosen = (connector_type or "Variable") if numeric else None
+        before = {d.id for d in await fetch_devices(self._client)}
+        found: list[str] = []
+
+        async def appeared() -> bool:
+            new = [d for d in await fetch_devices(self._client) if d.id not in before]
+            # the first connector also brings the parent device the hub hangs them under
+            children = [d.id for d in new if d.parent_id is not None]
+            found[:] = sorted(children or [d.id for d in new])
+            return bool(found)
+
+        await confirm_effect(
+            lambda: variables_wizard.create_connector(self._client, name, chosen),
+            appeared,
+            failed=f"The hub accepted the connector request for '{name}' but no new device "
+            "appeared.",
+        )
+        return {
+            "name": name,
+            "type": current["type"],
+            "device_ids": found,
+            "connector_type": chosen,
+        }
 
     async def variable_users(self, name: str) -> list[VariableUser]:
         """Rule Machine rules and Visual Rules whose definition mentions the variable."""

@@ -8,6 +8,7 @@ from typing import Any
 import probatio as vol
 
 from ..hub.models import parse_hub_time
+from ..hub.variables_wizard import CONNECTOR_TYPES
 from ..managers.variables import VARIABLE_TYPES
 from ..safety import ToolKind
 from .args import ToolArgs, arg, short_text
@@ -52,6 +53,14 @@ class CreateVariableArgs(ToolArgs):
 class DeleteVariableArgs(ToolArgs):
     name: str = arg(NAME, NAME_DESC, required=True)
     force: bool = arg(bool, "Delete even if rules use it", default=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateConnectorArgs(ToolArgs):
+    name: str = arg(NAME, NAME_DESC, required=True)
+    connector_type: str | None = arg(
+        vol.In(CONNECTOR_TYPES), "Number/Decimal only; default Variable"
+    )
 
 
 class ListVariablesTool(HubTool[ListVariablesArgs]):
@@ -144,6 +153,23 @@ class DeleteVariableTool(HubTool[DeleteVariableArgs]):
         return {"summary": summary, **result}
 
 
+class CreateConnectorTool(HubTool[CreateConnectorArgs]):
+    name = "hub_create_connector"
+    title = "Create variable connector"
+    description = (
+        "Make a connector device for a hub variable (for dashboards and apps that need a "
+        "device), as Settings > Hub Variables does; answers the new device id. Remove one "
+        "with hub_delete_device. " + MAKER_NOTE
+    )
+    kind = ToolKind.WRITE
+    idempotent = False
+
+    async def run(self, call: ToolCall, args: CreateConnectorArgs) -> dict[str, Any]:
+        result = await call.hub.variables.create_connector(args.name, args.connector_type)
+        ids = ", ".join(result["device_ids"])
+        return {"summary": f"Created a connector for {args.name} (device {ids})", **result}
+
+
 ORDER = 42  # after modes (40) and hsm (41)
 
 TOOLS: tuple[type[HubTool[Any]], ...] = (
@@ -152,4 +178,5 @@ TOOLS: tuple[type[HubTool[Any]], ...] = (
     SetVariableTool,
     CreateVariableTool,
     DeleteVariableTool,
+    CreateConnectorTool,
 )
