@@ -44,23 +44,22 @@ class UpdateModeArgs(ToolArgs):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UpdateModeManagerArgs(ToolArgs):
-    mode: str | None = arg(MODE, "Mode name or id whose triggers change")
+    mode: str | None = arg(MODE, "Mode name or id")
     triggers: list[dict[str, Any]] | None = arg(
         vol.All([dict], vol.Length(max=20)),
-        "Replaces the list ([] clears). Items: {type:time,at:'22:30'}, "
-        "{type:sunrise|sunset,offset_minutes:-15}, {type:presence,event:leaves|arrives,"
-        "device_ids}, {type:button,device_ids,button:1,event:pushed|held|released|"
-        "double_tapped}, {type:switch,device_ids,event:on|off}, {type:illuminance,device_ids,"
-        "event:rises_above|falls_below,value}",
+        "Replaces the list ([] clears): {type:time,at:'22:30'}|{type:sunrise|sunset,"
+        "offset_minutes:-15}|{type:presence,event:leaves|arrives}|{type:button,button,"
+        "event:pushed|held|released|double_tapped}|{type:switch,event:on|off}|"
+        "{type:illuminance,event:rises_above|falls_below,value}; device kinds add device_ids",
     )
     add: bool = arg(bool, "Append instead of replace", default=False)
     trigger_set: str = arg(
         vol.In(TRIGGER_SETS),
-        "mode: its own; other_days: on days outside days; exit_away: what ends Away",
+        "mode: its own; other_days: days outside days; exit_away: ends Away",
         default="mode",
     )
     days: list[str] | None = arg(
-        vol.All([str], vol.Length(min=1, max=7)), "Days its own triggers apply, e.g. [Mon,Fri]"
+        vol.All([str], vol.Length(min=1, max=7)), "Days its triggers apply"
     )
     manager: str | None = arg(vol.In(MANAGER_IDS), "Which manager runs (builtIn: Integrated)")
 
@@ -70,8 +69,8 @@ class ListModesTool(HubTool[ToolArgs]):
     title = "List modes"
     description = (
         "The hub's location modes (Day, Night, Away, ...) with ids and which one is active, "
-        "and the Mode Manager: which manager runs and each mode's triggers (time, "
-        "sunrise/sunset offset, presence, button...). To switch the mode use hub_set_mode."
+        "and the Mode Manager (which runs, each mode's triggers). To switch the mode use "
+        "hub_set_mode."
     )
 
     async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
@@ -150,11 +149,8 @@ class UpdateModeManagerTool(HubTool[UpdateModeManagerArgs]):
     name = "hub_update_mode_manager"
     title = "Update Mode Manager"
     description = (
-        "Change when modes switch by themselves (the Integrated Mode Manager), e.g. 'Night "
-        "at 22:30': mode=Night, triggers=[{type:time,at:'22:30'}]; 'Away when everyone "
-        "leaves': mode=Away, triggers=[{type:presence,event:leaves,device_ids:[..]}]. Read "
-        "first with hub_list_modes; every change is read back. A classic Mode Manager app "
-        "is edited with hub_update_app_settings."
+        "When modes switch by themselves (Integrated Mode Manager), e.g. 'Night at 22:30': "
+        "mode=Night, triggers=[{type:time,at:'22:30'}]. Read it with hub_list_modes."
     )
     kind = ToolKind.WRITE
     idempotent = False

@@ -157,9 +157,8 @@ class CreateConnectorTool(HubTool[CreateConnectorArgs]):
     name = "hub_create_connector"
     title = "Create variable connector"
     description = (
-        "Make a connector device for a hub variable (for dashboards and apps that need a "
-        "device), as Settings > Hub Variables does; answers the new device id. Remove one "
-        "with hub_delete_device. " + MAKER_NOTE
+        "A hub variable's connector device; answers its id. Delete: hub_delete_device. "
+        + MAKER_NOTE
     )
     kind = ToolKind.WRITE
     idempotent = False
