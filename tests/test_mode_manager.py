@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 
 from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.hub import mode_manager as api
@@ -14,7 +17,7 @@ from custom_components.hubitat_dev_tools.managers import mode_triggers as trigge
 from custom_components.hubitat_dev_tools.managers.modes import ModeManager
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok
+from .conftest import ToolCaller, add_entry, ok
 from .contract import assert_same_shape
 from .fixture_client import fixture_client
 
@@ -225,3 +228,15 @@ async def test_list_modes_without_the_integrated_endpoint_still_answers(
     data = await ok(call_tool, "hub_list_modes")
     assert data["mode_manager"]["triggers_unreadable"] is True
     assert data["mode_manager"]["selected"] == "builtIn" and data["active_mode"] == "Day"
+
+
+async def test_trigger_devices_pass_the_device_allowlist(
+    hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    alice, bob = _phones(hub)
+    await add_entry(hass, hub, options={OPT_ALLOWED_DEVICES: [str(alice)]})
+    before = len(hub.requests)
+    spec = {"type": "presence", "event": "leaves", "device_ids": [alice, bob]}
+    result = await call_tool("hub_update_mode_manager", {"mode": "Away", "triggers": [spec]})
+    assert result.error and result.data["error"] == "device_not_allowed"
+    assert len(hub.requests) == before
