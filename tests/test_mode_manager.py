@@ -9,7 +9,6 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
-
 from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.hub import mode_manager as api
 from custom_components.hubitat_dev_tools.hub.errors import HubRefusedError
