@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import re
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -392,7 +393,10 @@ class Home:
         if vtype == "datetime":
             if isinstance(value, datetime):
                 return fmt_event(value)
-            return fmt_event(parse_hub_datetime(str(value)))
+            text = str(value).strip()
+            if re.match(r"^\d{4}-\d{2}-\d{2}T99:99:99\.999-9999$", text):
+                return text  # date-only: the hub keeps this time part (KP issue #447)
+            return fmt_event(parse_hub_datetime(text))
         return str(value)
 
     def set_variable(self, name: str, value: object, *, vtype: str | None = None) -> None:

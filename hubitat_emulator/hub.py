@@ -67,6 +67,7 @@ from . import (
     routes_hub,
     routes_hubvars,
     routes_maker,
+    routes_modemanager,
     routes_ops,
     routes_radios,
     rule_machine,
@@ -207,6 +208,7 @@ class HubEmulator:
         app = self.app
         routes_hub.setup(app, home, http, self.server)
         routes_admin.setup(app, home, http)
+        routes_modemanager.setup(app, home, http)
         routes_dashboards.setup(app, home, http)  # before Maker: legacy layouts under /apps/api
         routes_cloner.setup(app, self.cloner)  # before Maker and the app routes it falls to
         routes_maker.setup(app, home, http)

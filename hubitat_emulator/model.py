@@ -107,6 +107,20 @@ class Mode:
 
 
 @dataclass
+class ModeManagerState:
+    """The hub's Mode Manager: the selection, the apps' ids (0 = not installed) and the
+    Integrated Mode Manager's trigger object (``routes_modemanager.py``)."""
+
+    selected: str = "builtIn"
+    app_id: int = 0  # the classic Mode Manager app (selection "app")
+    legacy_app_id: int = 0  # selection "legacy"
+    integrated_app_id: int = 4
+    conditions: dict[str, list[dict[str, object]]] = field(default_factory=dict)
+    # fault knob: the next POSTs answer success and store nothing (counts down)
+    drop_saves: int = 0
+
+
+@dataclass
 class Variable:
     name: str
     type: str  # integer | bigdecimal | boolean | string | datetime
@@ -223,6 +237,7 @@ class HomeState:
     force_delete_status: str = "success"
     # apps/drivers/libraries code, app internals, rules, dashboards (devstate.py)
     dev: DevState = field(default_factory=DevState)
+    mode_manager: ModeManagerState = field(default_factory=ModeManagerState)
 
     def alloc_event_id(self) -> int:
         n = self.next_event_id

@@ -485,9 +485,10 @@ class _AdminRoutes(Routes):
                     for m in self.st.modes
                 ],
                 "currentModeId": self.st.current_mode_id,
-                "selectedModeManager": "builtIn",
-                "modeManagerAppId": 0,
-                "easyModeManagerAppId": 4,
+                "selectedModeManager": self.st.mode_manager.selected,
+                "modeManagerAppId": self.st.mode_manager.app_id,
+                "legacyModeManagerAppId": self.st.mode_manager.legacy_app_id,
+                "easyModeManagerAppId": self.st.mode_manager.integrated_app_id,
             }
         )
 

@@ -11,8 +11,11 @@ stub). Its configure/json and statusJson come from the generic routes in ``route
 add. ``POST /installedapp/update/json`` takes only the fields the page shows at that moment
 (``varType`` reveals ``varValue``, or ``varDate`` + ``varTime`` for a DateTime; a field
 posted before it is shown is dropped, so one field per submit, in order, is what works);
-``varTime`` must be ``HH:mm``. The variable is created once ``varValue`` lands (DateTime: on
-``dateTimeDone``). Every submit and click moves the page's ``version`` on. With
+``varTime`` must be ``HH:mm``. The variable is created once ``varValue`` lands; a DateTime
+as soon as ``varDate`` lands (with the ``varTime`` of the same submit, else date-only, stored
+as ``yyyy-MM-ddT99:99:99.999-9999``), which closes the form: a later ``varTime`` is dropped
+and ``dateTimeDone`` then does nothing (KP issue #447, fw 2.5.1.181). Every submit and click
+moves the page's ``version`` on. With
 ``drop_first_delete`` (default on: the real hub does it sometimes) the first
 ``delConfirm`` for a variable is answered with success and does nothing; the second lands.
 Clicks answer ``{"status": "success"}``, submits the page model with it; refusals
@@ -28,6 +31,7 @@ from typing import Any
 from aiohttp import web
 
 from .devstate import AppInternals
+from .drivers import DriverSpec
 from .home import Home
 from .model import App
 from .responses import Responses, redirect
@@ -46,6 +50,11 @@ WIZARD_TYPES = {
 _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _SETTING_RE = re.compile(r"^settings\[(\w+)\]$")
 _CLOCK_RE = re.compile(r"^\d{2}:\d{2}$")
+CONNECTOR_TYPES = ("Variable", "Dimmer", "Volume", "ColorTemp", "Humidity", "Illuminance")
+CONNECTORS_PARENT = DriverSpec(9100, "Variable Connectors", ("Actuator",), category="Virtual")
+CONNECTOR_DRIVER = DriverSpec(9101, "Variable Connector", ("Sensor",), category="Virtual")
+CONNECTOR_DRIVER_AS = DriverSpec(9102, "Variable Device Connector", ("Sensor",), category="Virtual")
+DATE_ONLY = "T99:99:99.999-9999"  # a date-only DateTime's time part (KP issue #447)
 
 
 def setup(app: web.Application, r: HubVarRoutes) -> None:
@@ -70,6 +79,7 @@ class HubVarRoutes(Routes):
         self.drop_first_delete = True  # knob: the first delConfirm of a variable is dropped
         self.dropped: set[str] = set()
         self.submits: list[dict[str, str]] = []  # every settings submit, as posted
+        self.connector_for: str | None = None  # a Number/Decimal's connector chooser is open
 
     def _singleton(self, *, install: bool) -> App | None:
         apps = self.apps
@@ -87,7 +97,10 @@ class HubVarRoutes(Routes):
         return self.dev.internals.setdefault(app.id, AppInternals(page_title="Hub Variables"))
 
     def _inputs(self) -> list[dict[str, Any]]:
-        """The add form's inputs as far as the wizard has got."""
+        """The add form's inputs as far as the wizard has got (or the connector chooser)."""
+        if self.connector_for is not None:
+            kinds = list(CONNECTOR_TYPES)
+            return [{"name": "capab", "type": "enum", "title": "Type", "options": kinds}]
         if not self.adding:
             return []
         out: list[dict[str, Any]] = [
@@ -172,12 +185,17 @@ class HubVarRoutes(Routes):
                 return self._ok(app)
             self.st.variables.pop(doomed, None)
             return self._ok(app)
-        if name == "dateTimeDone":
-            date, clock = self.pending.get("varDate"), self.pending.get("varTime")
-            if not (date and clock):
-                return self._fail("Set varDate and varTime first")
-            self.pending["varValue"] = f"{date}T{clock}:00"
-            return self._create(app)
+        if attribute == "createCon":
+            var = self.st.variables.get(name)
+            if var is None:
+                return self._fail(f"No hub variable {name}")
+            if var.type in ("integer", "bigdecimal"):  # the chooser opens first
+                self.connector_for = name
+                return self._ok(app)
+            self._connector(name, None)
+            return self._ok(app)
+        if name == "dateTimeDone":  # the variable was committed with varDate: nothing left
+            return self._ok(app)
         return self._fail(f"No button {name}")
 
     async def update(self, request: web.Request) -> web.StreamResponse:
@@ -188,6 +206,11 @@ class HubVarRoutes(Routes):
         self.submits.append({str(k): str(v) for k, v in form.items()})
         page = str(form.get("currentPage") or "mainPage")
         shown = {inp["name"] for inp in self._inputs()}  # what the page showed when posted
+        capab = str(form.get("settings[capab]") or "")
+        if self.connector_for is not None and "capab" in shown and capab in CONNECTOR_TYPES:
+            self._connector(self.connector_for, capab)
+            self.connector_for = None
+            return self._page(app, page)
         for key, value in form.items():
             m = _SETTING_RE.match(key)
             if m is None or m.group(1) not in shown:
@@ -198,7 +221,25 @@ class HubVarRoutes(Routes):
         complete = {"hbVar", "varType", "varValue"} <= self.pending.keys()
         if self.adding and self.pending.get("varType") != "DateTime" and complete:
             return self._create(app, page=page)
+        if self.adding and self.pending.get("varType") == "DateTime" and "varDate" in self.pending:
+            day, clock = self.pending["varDate"], self.pending.get("varTime")
+            self.pending["varValue"] = f"{day}T{clock}:00" if clock else day + DATE_ONLY
+            return self._create(app, page=page)
         return self._page(app, page)
+
+    def _connector(self, name: str, capab: str | None) -> None:
+        """A connector: a child device of the hub's Variable Connectors parent (KP), labelled
+        with the variable's name (*(no evidence)* for the label and the driver names)."""
+        parent = next(
+            (d for d in self.st.devices.values() if d.driver.name == CONNECTORS_PARENT.name),
+            None,
+        )
+        if parent is None:
+            parent = self.home.create_device(CONNECTORS_PARENT, label="Variable Connectors")
+        driver = CONNECTOR_DRIVER if capab in (None, "Variable") else CONNECTOR_DRIVER_AS
+        child = self.home.create_device(driver, label=name)
+        child.parent_id = parent.id
+        child.data["hubVariable"] = name
 
     def _create(self, app: App, *, page: str | None = None) -> web.Response:
         """Create the pending variable; a submit (``page``) answers the page model."""

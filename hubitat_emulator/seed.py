@@ -31,6 +31,7 @@ from .model import (
 )
 from .scenes import seed_scenes
 from .seed_dev import seed_apps, seed_dev
+from .seed_modes import seed_mode_manager
 from .seed_specs import (
     APP_ECOBEE,
     APP_HSM,
@@ -563,5 +564,6 @@ def seed_home(
     seed_dev(state)
     if device_count is None:  # the realistic home only: trimmed homes keep their exact count
         seed_scenes(state, new_device)
+    seed_mode_manager(state)
     assert all(c in CAPABILITIES for d in DRIVERS.values() for c in d.capabilities)
     return state

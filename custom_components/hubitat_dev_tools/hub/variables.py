@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
 from .client import HubClient
 from .errors import HubBadResponseError
-from .models import dict_list
+from .models import dict_list, parse_hub_time
 
 
 async def fetch_variables(client: HubClient) -> list[dict[str, Any]]:
@@ -32,3 +34,46 @@ async def set_variable(client: HubClient, name: str, value: str) -> dict[str, An
     if not isinstance(data, dict):
         raise HubBadResponseError(f"Unexpected answer setting hub variable {name}")
     return data
+
+
+# DateTime hub variables as the hub stores them (KP issue #447, fw 2.5.1.181, read back from a
+# live hub): a full value ``2026-01-01T12:30:00.000-0500``; a date-only value keeps the time
+# part ``T99:99:99.999-9999``. A time-only value keeping ``9999-99-99`` as its date is the
+# same convention the other way round (inferred: no source shows one).
+DATE_ONLY_SUFFIX = "T99:99:99.999-9999"
+TIME_ONLY_PREFIX = "9999-99-99T"
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_CLOCK_RE = re.compile(r"^(\d{2}):(\d{2})")
+
+
+def datetime_form(value: Any) -> str | None:
+    """``date``, ``time`` or ``datetime``: which parts a DateTime variable's value holds
+    (None: not a value of the hub's forms)."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if text.endswith(DATE_ONLY_SUFFIX) and _DATE_RE.match(text.removesuffix(DATE_ONLY_SUFFIX)):
+        return "date"
+    if text.startswith(TIME_ONLY_PREFIX) and _CLOCK_RE.match(text.removeprefix(TIME_ONLY_PREFIX)):
+        return "time"
+    return "datetime" if parse_hub_time(text) is not None else None
+
+
+def datetime_answer(value: Any) -> Any:
+    """A DateTime variable's value for an answer: ISO 8601 with offset (a full value),
+    ``YYYY-MM-DD`` (date-only) or ``HH:MM`` (time-only); other text unchanged."""
+    form = datetime_form(value)
+    text = str(value).strip()
+    if form == "date":
+        return text.removesuffix(DATE_ONLY_SUFFIX)
+    if form == "time":
+        m = _CLOCK_RE.match(text.removeprefix(TIME_ONLY_PREFIX))
+        return f"{m.group(1)}:{m.group(2)}" if m else value
+    when = parse_hub_time(text) if form == "datetime" else None
+    return when.isoformat() if when is not None else value
+
+
+def hub_datetime(when: datetime) -> str:
+    """A full date-time in the hub's stored form ``yyyy-MM-ddTHH:mm:ss.SSS±hhmm``."""
+    millis = when.microsecond // 1000
+    return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{millis:03d}" + when.strftime("%z")

@@ -7,10 +7,13 @@ singleton app page by page, and so do we (through ``app_page``). The sequence fo
 * before each click the wizard is "primed" with a read of configure/json and statusJson (a
   click on an unprimed wizard is silently ignored);
 * create: ``moreVar`` (``stateAttribute=moreVar``), then ONE field per settings submit, in
-  order ``hbVar``, ``varType``, then ``varValue`` (or ``varDate`` + ``varTime`` as ``HH:mm``
-  and the ``dateTimeDone`` click for a DateTime), each after re-reading
+  order ``hbVar``, ``varType``, then ``varValue``, each after re-reading
   ``configure/json/<id>/hubVar`` and with that read's ``version`` (each field reveals the
-  next one);
+  next one). A DateTime is the exception: the hub commits it as soon as ``varDate`` arrives
+  (date-only when no ``varTime`` came with it) and closes the form, so ``varDate`` and
+  ``varTime`` (``HH:mm``) go in ONE submit, as the hub UI posts its whole form (KP issue
+  #447, replayed against fw 2.5.1.181); ``dateTimeDone`` is clicked only if the variable is
+  not there yet. ``varDate`` alone makes a date-only variable;
 * delete: the variable's own button (``stateAttribute=deleteGV``), then ``delConfirm``; the
   hub sometimes drops the first such sequence, so it is tried twice;
 * the answers say nothing reliable about the outcome: the effect (the variable listed by the
@@ -24,7 +27,7 @@ needs more than the hub UI's bare click, see ``app_page``).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import date, datetime
 from urllib.parse import quote
 
 from .app_page import AppPage, Setting
@@ -77,16 +80,22 @@ async def wizard_button(page: AppPage, button: str, state_attribute: str | None 
 
 async def wizard_field(page: AppPage, name: str, value: str, input_type: str) -> None:
     """Re-read the hubVar page, then post ONE field with that read's version."""
+    await wizard_fields(page, {name: (value, input_type)})
+
+
+async def wizard_fields(page: AppPage, fields: dict[str, tuple[str, str]]) -> None:
+    """Re-read the hubVar page, then post these fields (value, input type) in one submit."""
     await page.reload()
-    if name not in page.inputs:
+    missing = [name for name in fields if name not in page.inputs]
+    if missing:
         listed = ", ".join(sorted(page.inputs)) or "none"
         raise HubBadResponseError(
-            f"The Hub Variables page did not offer '{name}' (its inputs: {listed})",
+            f"The Hub Variables page did not offer '{missing[0]}' (its inputs: {listed})",
             hint="This firmware's Hub Variables wizard differs; report the firmware version.",
         )
     await page.set(
-        {name: Setting(value, input_type, False)},
-        what=f"save the variable's {name}",
+        {name: Setting(value, kind, False) for name, (value, kind) in fields.items()},
+        what=f"save the variable's {', '.join(fields)}",
         subject=None,
     )
 
@@ -110,7 +119,7 @@ def date_time_fields(when: datetime) -> tuple[str, str]:
 
 
 async def create_variable(
-    client: HubClient, name: str, wizard_type: str, value: str | datetime
+    client: HubClient, name: str, wizard_type: str, value: str | datetime | date
 ) -> None:
     """Create a hub variable through the wizard; done when the Maker API lists it.
 
@@ -124,10 +133,14 @@ async def create_variable(
         await wizard_field(page, "hbVar", name, _FIELD_TYPES["hbVar"])
         await wizard_field(page, "varType", wizard_type, _FIELD_TYPES["varType"])
         if isinstance(value, datetime):
-            date, clock = date_time_fields(value)
-            await wizard_field(page, "varDate", date, _DATE_TYPES["varDate"])
-            await wizard_field(page, "varTime", clock, _DATE_TYPES["varTime"])
-            await wizard_button(page, "dateTimeDone")
+            day, clock = date_time_fields(value)
+            fields = {"varDate": (day, _DATE_TYPES["varDate"])}
+            fields["varTime"] = (clock, _DATE_TYPES["varTime"])
+            await wizard_fields(page, fields)  # together: varDate alone commits date-only
+            if not await variable_listed(client, name):
+                await wizard_button(page, "dateTimeDone")
+        elif isinstance(value, date):
+            await wizard_field(page, "varDate", value.isoformat(), _DATE_TYPES["varDate"])
         else:
             await wizard_field(page, "varValue", value, _FIELD_TYPES["varValue"])
     except HubRefusedError:
@@ -172,3 +185,30 @@ async def delete_variable(client: HubClient, name: str) -> int:
 
 async def _gone(client: HubClient, name: str) -> bool:
     return not await variable_listed(client, name)
+
+
+# Connector device types a Number/Decimal variable offers (settings[capab]; KP, reference §10)
+CONNECTOR_TYPES = ("Variable", "Dimmer", "Volume", "ColorTemp", "Humidity", "Illuminance")
+
+
+async def create_connector(client: HubClient, name: str, connector_type: str | None) -> None:
+    """Ask the Hub Variables page for a connector device of the variable ``name``.
+
+    KP's live-verified sequence: prime, the variable's own button with
+    ``stateAttribute=createCon`` (a String/Boolean/DateTime connector is made on that click),
+    then for a Number/Decimal the chooser's ``capab`` enum on the ``hubVar`` page. The caller
+    decides by the effect (a new device).
+    """
+    app_id = await find_hub_variables_app(client)
+    page = wizard_page(client, app_id)
+    await wizard_button(page, name, "createCon")
+    if connector_type is None:
+        return
+    await prime_wizard(client, app_id)
+    await page.reload()
+    if "capab" in page.inputs:  # only Number/Decimal variables show the chooser
+        await page.set(
+            {"capab": Setting(connector_type, "enum", False)},
+            what=f"choose the connector type of '{name}'",
+            subject=None,
+        )

@@ -10,6 +10,7 @@ from ..hub import modes as api
 from ..hub.client import HubClient
 from ..hub.models import norm_id
 from ..hub.state_cache import StateCache
+from .mode_manager import ModeManagerConfig
 
 # How long the live cache may answer the list of modes (the active mode is event-driven).
 MODES_TTL = 60.0
@@ -61,6 +62,7 @@ class ModeManager:
     def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
         self._client = client
         self.cache = cache
+        self.manager_config = ModeManagerConfig(client, self)
 
     async def _modes_payload(self) -> tuple[dict[str, Any], bool]:
         """The hub's mode list; from the live cache when it is fresh (no hub request).
@@ -85,6 +87,16 @@ class ModeManager:
     async def list_modes(self) -> ModeList:
         """Modes with the active one."""
         data, from_cache = await self._modes_payload()
+        return self._listing(data, from_cache)
+
+    async def list_with_manager(self) -> dict[str, Any]:
+        """Modes with the active one, and the Mode Manager's configuration (one answer)."""
+        data, from_cache = await self._modes_payload()
+        listing: dict[str, Any] = dict(self._listing(data, from_cache))
+        listing["mode_manager"] = await self.manager_config.overview(data)
+        return listing
+
+    def _listing(self, data: dict[str, Any], from_cache: bool) -> ModeList:
         current = norm_id(data.get("currentModeId"))
         live_name = self.cache.mode if from_cache and self.cache is not None else None
         modes = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, NotRequired, TypedDict
 
 from ..errors import ToolError
@@ -13,10 +13,18 @@ from ..hub import variables as api
 from ..hub import variables_wizard
 from ..hub.apps import fetch_app_tree, fetch_config_page, fetch_rule_builder, fetch_rule_builder20
 from ..hub.client import HubClient
+from ..hub.devices import fetch_devices
+from ..hub.effects import confirm_effect
 from ..hub.errors import HubBadResponseError, HubNotFoundError
 from ..hub.logs import fetch_location_events
 from ..hub.models import coerce_numeric_text, parse_hub_time
 from ..hub.state_cache import StateCache
+from ..hub.variables import (
+    DATE_ONLY_SUFFIX,
+    datetime_answer,
+    datetime_form,
+    hub_datetime,
+)
 from .maker import require_maker
 
 VARIABLE_TYPES = ("integer", "bigdecimal", "boolean", "string", "datetime")
@@ -32,11 +40,13 @@ VARIABLE_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 
 
 class Variable(TypedDict):
-    """One hub variable, its value typed by the variable's type."""
+    """One hub variable, its value typed by the variable's type (a DateTime: ISO 8601 with
+    offset, ``datetime_form`` ``date`` / ``time`` when it holds only that part)."""
 
     name: Any
     type: str
     value: Any
+    datetime_form: NotRequired[str]
 
 
 class VariableChange(TypedDict):
@@ -62,6 +72,15 @@ class VariableUpdate(TypedDict):
     value: Any
 
 
+class Connector(TypedDict):
+    """A connector device made for a hub variable."""
+
+    name: str
+    type: str
+    device_ids: list[str]
+    connector_type: str | None
+
+
 class VariableUser(TypedDict):
     """A rule whose definition mentions a hub variable."""
 
@@ -77,6 +96,33 @@ class DeletedVariable(TypedDict):
     type: str
     last_value: Any
     broken_users: NotRequired[list[VariableUser]]
+
+
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def coerce_datetime(value: Any, name: str, form: str | None = None) -> str:
+    """A DateTime variable's new value in the hub's stored form: a full ISO date-time as
+    ``yyyy-MM-ddTHH:mm:ss.SSS±hhmm``, a date (for a date-only variable, or to create one) as
+    ``yyyy-MM-ddT99:99:99.999-9999``. Time-only values are refused (no source shows how the
+    hub takes them)."""
+    text = str(value).strip()
+    where = f"Hub variable '{name}' is datetime"
+    if form == "time":
+        raise ToolError(
+            f"{where} holding only a time of day; setting it from here is not supported.",
+            hint="Set it on the hub (Settings > Hub Variables) or from a rule.",
+        )
+    if _DATE_RE.match(text) and form in ("date", None):
+        return text + DATE_ONLY_SUFFIX
+    when = parse_hub_time(text) if isinstance(value, str) else None
+    if when is None:
+        raise ToolError(
+            f"{where}; give an ISO date-time like 2026-06-27T10:30:00-06:00, got {value!r}."
+        )
+    if form == "date":
+        return when.strftime("%Y-%m-%d") + DATE_ONLY_SUFFIX
+    return hub_datetime(when)
 
 
 def coerce_variable(vtype: str, value: Any, name: str) -> str:
@@ -107,11 +153,7 @@ def coerce_variable(vtype: str, value: Any, name: str) -> str:
             return str(value).strip().lower()
         raise ToolError(f"{where}; give true or false, got {value!r}.")
     if vtype == "datetime":
-        if parse_hub_time(str(value)) is None:
-            raise ToolError(
-                f"{where}; give an ISO date-time like 2026-06-27T10:30:00-06:00, got {value!r}."
-            )
-        return str(value).strip()
+        return coerce_datetime(value, name)
     if isinstance(value, dict | list):
         raise ToolError(f"{where}; give text, not an object.")
     text = str(value).lower() if isinstance(value, bool) else str(value)
@@ -127,7 +169,20 @@ def _variable(item: dict[str, Any]) -> Variable:
         value = coerce_numeric_text(value)
     elif vtype == "boolean" and isinstance(value, str):
         value = value.lower() == "true"
-    return {"name": item.get("name"), "type": vtype, "value": value}
+    out: Variable = {"name": item.get("name"), "type": vtype, "value": value}
+    if vtype == "datetime":
+        out["value"] = datetime_answer(value)
+        if (form := datetime_form(value)) in ("date", "time"):
+            out["datetime_form"] = str(form)
+    return out
+
+
+def _same_value(vtype: str, got: Any, wanted: Any) -> bool:
+    """Whether a value read back is the one sent (date-times compared as instants)."""
+    if vtype == "datetime":
+        a, b = parse_hub_time(got), parse_hub_time(wanted)
+        return a == b if a is not None and b is not None else got == wanted
+    return bool(got == wanted)
 
 
 class VariableManager:
@@ -184,14 +239,18 @@ class VariableManager:
     async def set_variable(self, name: str, value: Any) -> VariableUpdate:
         """Set a variable after checking the value against its type."""
         require_maker(self._client, "Setting hub variables")
-        current = _variable(await api.fetch_variable(self._client, name))
+        raw = await api.fetch_variable(self._client, name)
+        current = _variable(raw)
         vtype = str(current["type"])
-        text = coerce_variable(vtype, value, name)
+        if vtype == "datetime":
+            text = coerce_datetime(value, name, datetime_form(raw.get("value")))
+        else:
+            text = coerce_variable(vtype, value, name)
         await api.set_variable(self._client, name, text)
         # no independent code shows this answer: the value read back decides
         now = _variable(await api.fetch_variable(self._client, name))
         wanted = _variable({"name": name, "type": vtype, "value": text})["value"]
-        if vtype != "datetime" and now["value"] != wanted:
+        if not _same_value(vtype, now["value"], wanted):
             raise HubBadResponseError(
                 f"The hub answered the change of hub variable '{name}' but it reads "
                 f"{now['value']!r}, not {wanted!r}.",
@@ -227,10 +286,14 @@ class VariableManager:
                 f"A hub variable named '{existing}' already exists.",
                 hint="Change it with hub_set_variable, or pick another name.",
             )
-        when = parse_hub_time(text) if vtype == "datetime" else None
+        wizard_value: str | datetime | date = text
+        if vtype == "datetime" and text.endswith(DATE_ONLY_SUFFIX):
+            wizard_value = date.fromisoformat(text.removesuffix(DATE_ONLY_SUFFIX))
+        elif vtype == "datetime" and (when := parse_hub_time(text)) is not None:
+            wizard_value = when
         # the wizard waits for the Maker API to list it (the effect decides)
         await variables_wizard.create_variable(
-            self._client, clean, WIZARD_TYPES[vtype], when if when is not None else text
+            self._client, clean, WIZARD_TYPES[vtype], wizard_value
         )
         try:
             item = await api.fetch_variable(self._client, clean)
@@ -242,6 +305,42 @@ class VariableManager:
         if self.cache is not None:
             self.cache.learn_variables([item])
         return _variable(item)
+
+    async def create_connector(self, name: str, connector_type: str | None) -> Connector:
+        """Make a connector device for a variable (Hub Variables page); done when a new
+        device shows in the device list."""
+        require_maker(self._client, "Creating variable connectors")
+        current = _variable(await self._fetch_existing(name))
+        numeric = current["type"] in ("integer", "bigdecimal")
+        if connector_type is not None and not numeric:
+            raise ToolError(
+                f"Hub variable '{name}' is {current['type']}: only Number and Decimal "
+                "variables have a connector type.",
+                hint="Leave connector_type out.",
+            )
+        chosen = (connector_type or "Variable") if numeric else None
+        before = {d.id for d in await fetch_devices(self._client)}
+        found: list[str] = []
+
+        async def appeared() -> bool:
+            new = [d for d in await fetch_devices(self._client) if d.id not in before]
+            # the first connector also brings the parent device the hub hangs them under
+            children = [d.id for d in new if d.parent_id is not None]
+            found[:] = sorted(children or [d.id for d in new])
+            return bool(found)
+
+        await confirm_effect(
+            lambda: variables_wizard.create_connector(self._client, name, chosen),
+            appeared,
+            failed=f"The hub accepted the connector request for '{name}' but no new device "
+            "appeared.",
+        )
+        return {
+            "name": name,
+            "type": current["type"],
+            "device_ids": found,
+            "connector_type": chosen,
+        }
 
     async def variable_users(self, name: str) -> list[VariableUser]:
         """Rule Machine rules and Visual Rules whose definition mentions the variable."""

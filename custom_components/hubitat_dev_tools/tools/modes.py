@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import probatio as vol
+
+from ..hub.mode_manager import MANAGER_IDS
+from ..managers.mode_manager import TRIGGER_SETS
 from ..safety import ToolKind
 from .args import ToolArgs, arg, short_text
 from .base import HubTool, ToolCall
@@ -38,16 +42,39 @@ class UpdateModeArgs(ToolArgs):
     icon: str | None = arg(MODE, ICON_DESC)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UpdateModeManagerArgs(ToolArgs):
+    mode: str | None = arg(MODE, "Mode name or id")
+    triggers: list[dict[str, Any]] | None = arg(
+        vol.All([dict], vol.Length(max=20)),
+        "Replaces the list ([] clears): {type:time,at:'22:30'}|{type:sunrise|sunset,"
+        "offset_minutes:-15}|{type:presence,event:leaves|arrives}|{type:button,button,"
+        "event:pushed|held|released|double_tapped}|{type:switch,event:on|off}|"
+        "{type:illuminance,event:rises_above|falls_below,value}; device kinds add device_ids",
+    )
+    add: bool = arg(bool, "Append instead of replace", default=False)
+    trigger_set: str = arg(
+        vol.In(TRIGGER_SETS),
+        "mode: its own; other_days: days outside days; exit_away: ends Away",
+        default="mode",
+    )
+    days: list[str] | None = arg(
+        vol.All([str], vol.Length(min=1, max=7)), "Days its triggers apply"
+    )
+    manager: str | None = arg(vol.In(MANAGER_IDS), "Which manager runs (builtIn: Integrated)")
+
+
 class ListModesTool(HubTool[ToolArgs]):
     name = "hub_list_modes"
     title = "List modes"
     description = (
-        "The hub's location modes (Day, Night, Away, ...) with ids and which one is active. "
-        "To switch the mode use hub_set_mode."
+        "The hub's location modes (Day, Night, Away, ...) with ids and which one is active, "
+        "and the Mode Manager (which runs, each mode's triggers). To switch the mode use "
+        "hub_set_mode."
     )
 
     async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
-        return dict(await call.hub.modes.list_modes())
+        return await call.hub.modes.list_with_manager()
 
 
 class SetModeTool(HubTool[SetModeArgs]):
@@ -118,6 +145,28 @@ class DeleteModeTool(HubTool[ModeArgs]):
         return {"summary": f"Deleted mode {result['name']}", **result}
 
 
+class UpdateModeManagerTool(HubTool[UpdateModeManagerArgs]):
+    name = "hub_update_mode_manager"
+    title = "Update Mode Manager"
+    description = (
+        "When modes switch by themselves (Integrated Mode Manager), e.g. 'Night at 22:30': "
+        "mode=Night, triggers=[{type:time,at:'22:30'}]. Read it with hub_list_modes."
+    )
+    kind = ToolKind.WRITE
+    idempotent = False
+
+    async def run(self, call: ToolCall, args: UpdateModeManagerArgs) -> dict[str, Any]:
+        result = await call.hub.modes.manager_config.update(
+            mode=args.mode,
+            trigger_specs=args.triggers,
+            add=args.add,
+            trigger_set=args.trigger_set,
+            days=args.days,
+            manager=args.manager,
+        )
+        return {"summary": "Mode Manager: changed " + ", ".join(result["changed"]), **result}
+
+
 ORDER = 40  # before hsm (41) and variables (42)
 
 TOOLS: tuple[type[HubTool[Any]], ...] = (
@@ -126,4 +175,5 @@ TOOLS: tuple[type[HubTool[Any]], ...] = (
     CreateModeTool,
     UpdateModeTool,
     DeleteModeTool,
+    UpdateModeManagerTool,
 )

@@ -8,6 +8,7 @@ from typing import Any
 import probatio as vol
 
 from ..hub.models import parse_hub_time
+from ..hub.variables_wizard import CONNECTOR_TYPES
 from ..managers.variables import VARIABLE_TYPES
 from ..safety import ToolKind
 from .args import ToolArgs, arg, short_text
@@ -54,6 +55,14 @@ class DeleteVariableArgs(ToolArgs):
     force: bool = arg(bool, "Delete even if rules use it", default=False)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateConnectorArgs(ToolArgs):
+    name: str = arg(NAME, NAME_DESC, required=True)
+    connector_type: str | None = arg(
+        vol.In(CONNECTOR_TYPES), "Number/Decimal only; default Variable"
+    )
+
+
 class ListVariablesTool(HubTool[ListVariablesArgs]):
     name = "hub_list_variables"
     title = "List hub variables"
@@ -91,7 +100,8 @@ class SetVariableTool(HubTool[SetVariableArgs]):
     description = (
         "Set an existing hub variable. The value is checked against the variable's type "
         "first (integer: whole number; bigdecimal: number; boolean: true/false; datetime: ISO "
-        "date-time; string: non-empty text); a mismatch is refused before anything is sent. "
+        "date-time, or YYYY-MM-DD for a date-only one; string: non-empty text); a mismatch "
+        "is refused before anything is sent. "
         "To add or remove one use hub_create_variable / hub_delete_variable. " + MAKER_NOTE
     )
     kind = ToolKind.WRITE
@@ -143,6 +153,22 @@ class DeleteVariableTool(HubTool[DeleteVariableArgs]):
         return {"summary": summary, **result}
 
 
+class CreateConnectorTool(HubTool[CreateConnectorArgs]):
+    name = "hub_create_connector"
+    title = "Create variable connector"
+    description = (
+        "A hub variable's connector device; answers its id. Delete: hub_delete_device. "
+        + MAKER_NOTE
+    )
+    kind = ToolKind.WRITE
+    idempotent = False
+
+    async def run(self, call: ToolCall, args: CreateConnectorArgs) -> dict[str, Any]:
+        result = await call.hub.variables.create_connector(args.name, args.connector_type)
+        ids = ", ".join(result["device_ids"])
+        return {"summary": f"Created a connector for {args.name} (device {ids})", **result}
+
+
 ORDER = 42  # after modes (40) and hsm (41)
 
 TOOLS: tuple[type[HubTool[Any]], ...] = (
@@ -151,4 +177,5 @@ TOOLS: tuple[type[HubTool[Any]], ...] = (
     SetVariableTool,
     CreateVariableTool,
     DeleteVariableTool,
+    CreateConnectorTool,
 )

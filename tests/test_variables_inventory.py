@@ -1,0 +1,119 @@
+"""Hub variables: DateTime values in the hub's own forms (full, date-only), read and written."""
+
+from __future__ import annotations
+
+import aiohttp
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.hubitat_dev_tools.hub.variables import (
+    datetime_answer,
+    datetime_form,
+    fetch_variables,
+)
+from custom_components.hubitat_dev_tools.managers.variables import _variable
+from hubitat_emulator import HubEmulator
+
+from .conftest import ToolCaller, ok
+from .fixture_client import fixture_client
+
+
+def _fields(submit: dict[str, str]) -> list[str]:
+    return sorted(k[len("settings[") : -1] for k in submit if k.startswith("settings["))
+
+
+async def test_datetime_fixture_reads_in_iso_with_offset() -> None:
+    items = await fetch_variables(fixture_client("variables/datetime_values"))
+    by_name = {v["name"]: _variable(v) for v in items}
+    assert by_name["alarmAt"]["value"] == "2026-01-01T12:30:00-05:00"
+    assert "datetime_form" not in by_name["alarmAt"]
+    assert by_name["holiday"] == {
+        "name": "holiday",
+        "type": "datetime",
+        "value": "2026-07-04",
+        "datetime_form": "date",
+    }
+    assert by_name["guestCount"]["value"] == 3
+
+
+def test_datetime_forms() -> None:
+    assert datetime_form("2026-01-01T99:99:99.999-9999") == "date"
+    assert datetime_form("9999-99-99T07:15:00.000-0500") == "time"
+    assert datetime_answer("9999-99-99T07:15:00.000-0500") == "07:15"
+    assert datetime_form("2026-01-01T12:30:00.000+0000") == "datetime"
+    assert datetime_form("soon") is None and datetime_answer("soon") == "soon"
+
+
+async def test_set_datetime_sends_the_hub_form_and_compares_instants(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    before = len(hub.requests)
+    data = await ok(
+        call_tool, "hub_set_variable", {"name": "wakeUpTime", "value": "2026-08-01T06:45:00-06:00"}
+    )
+    sent = [p for _m, p in hub.requests[before:] if "/hubvariables/wakeUpTime/" in p]
+    assert sent and "/2026-08-01T06:45:00.000-0600?" in sent[0]
+    assert data["value"] == "2026-08-01T06:45:00-06:00"
+    listed = await ok(call_tool, "hub_list_variables")
+    wake = next(v for v in listed["variables"] if v["name"] == "wakeUpTime")
+    assert wake["value"] == "2026-08-01T06:45:00-06:00"
+    refused = await call_tool("hub_set_variable", {"name": "wakeUpTime", "value": "at six"})
+    assert refused.error and "ISO date-time" in refused.data["message"]
+
+
+async def test_a_date_only_variable_is_created_and_set_by_date(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    routes = hub.hubvar_routes
+    routes.submits.clear()
+    data = await ok(
+        call_tool,
+        "hub_create_variable",
+        {"name": "holiday", "type": "datetime", "value": "2026-07-04"},
+    )
+    assert [_fields(s) for s in routes.submits] == [["hbVar"], ["varType"], ["varDate"]]
+    assert hub.state.variables["holiday"].value == "2026-07-04T99:99:99.999-9999"
+    assert data["value"] == "2026-07-04" and data["datetime_form"] == "date"
+    data = await ok(call_tool, "hub_set_variable", {"name": "holiday", "value": "2026-12-25"})
+    assert data["value"] == "2026-12-25"
+    assert hub.state.variables["holiday"].value == "2026-12-25T99:99:99.999-9999"
+
+
+async def test_the_wizard_commits_a_datetime_on_its_date(hub: HubEmulator) -> None:
+    """The emulator holds the hub's behaviour: varDate alone makes a date-only variable and
+    closes the form (the time posted after it is lost)."""
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{hub.url}/installedapp/direct/hubVariables") as resp:
+            app_id = resp.url.path.rsplit("/", 1)[-1]
+        btn = {"id": app_id, "name": "moreVar", "stateAttribute": "moreVar"}
+        await session.post(f"{hub.url}/installedapp/btn", data=btn)
+        for field, value in (
+            ("hbVar", "split"),
+            ("varType", "DateTime"),
+            ("varDate", "2026-01-01"),
+            ("varTime", "12:30"),
+        ):
+            form = {"id": app_id, "currentPage": "hubVar", f"settings[{field}]": value}
+            await session.post(f"{hub.url}/installedapp/update/json", data=form)
+    assert hub.state.variables["split"].value == "2026-01-01T99:99:99.999-9999"
+
+
+async def test_create_connector_finds_the_new_device(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(
+        call_tool, "hub_create_connector", {"name": "guestCount", "connector_type": "Dimmer"}
+    )
+    (device_id,) = data["device_ids"]  # the connector, not the parent made with it
+    device = hub.state.devices[int(device_id)]
+    assert device.label == "guestCount" and data["connector_type"] == "Dimmer"
+    clicks = [c for c in hub.state.dev.clicks if c.get("stateAttribute") == "createCon"]
+    assert clicks[-1]["name"] == "guestCount" and clicks[-1]["currentPage"] == "hubVar"
+    assert hub.hubvar_routes.submits[-1]["settings[capab]"] == "Dimmer"
+    refused = await call_tool("hub_create_connector", {"name": "nope"})
+    assert refused.error
+    typed = await call_tool(
+        "hub_create_connector", {"name": "wakeUpTime", "connector_type": "Dimmer"}
+    )
+    assert typed.error and "only Number and Decimal" in typed.data["message"]
+    data = await ok(call_tool, "hub_create_connector", {"name": "wakeUpTime"})
+    assert data["connector_type"] is None and len(data["device_ids"]) == 1
