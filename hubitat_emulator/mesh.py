@@ -11,6 +11,10 @@ State (``HomeState.mesh``) and the endpoints of the hub UI's Hub Mesh page
   device (a local copy of a peer's device) is neither shared nor private.
 * ``GET /device/addToMesh/<id>`` and ``/device/removeFromMesh/<id>``: the page's share and
   stop-sharing buttons (the page ignores the answer and reloads the JSON).
+* ``GET /device/setHubMeshFullRefreshInterval/<s>`` (the page's choices 0, 120, 300, 3600),
+  ``/device/followModes/<hubId|none>``, ``/hub2/addVarToMesh/<name>`` and
+  ``/hub2/removeVarFromMesh/<name>``: the page's setters (answers ignored; an unknown value
+  changes nothing *(no evidence of the hub's answer)*).
 * ``hubMeshToken`` is a credential (a peer hub presents it): served, never to be echoed.
 * Knob: ``mesh.homekit_available`` (the hub's HomeKit integration is set up: the device
   page offers the HomeKit switch); with ``mesh.enabled`` off the page offers no Hub Mesh
@@ -24,7 +28,7 @@ from typing import Any
 from aiohttp import web
 
 from .home import Home
-from .mesh_state import MeshPeer, MeshState
+from .mesh_state import REFRESH_INTERVALS, MeshPeer, MeshState
 from .model import HomeState
 from .responses import Responses
 from .routes_common import Routes
@@ -118,6 +122,10 @@ def setup(app: web.Application, home: Home, http: Responses) -> None:
     app.router.add_get("/hub2/hubMeshJson", r.mesh_json)
     app.router.add_get("/device/addToMesh/{id}", r.add_to_mesh)
     app.router.add_get("/device/removeFromMesh/{id}", r.remove_from_mesh)
+    app.router.add_get("/device/setHubMeshFullRefreshInterval/{seconds}", r.refresh_interval)
+    app.router.add_get("/device/followModes/{hub_id}", r.follow_modes)
+    app.router.add_get("/hub2/addVarToMesh/{name}", r.share_variable)
+    app.router.add_get("/hub2/removeVarFromMesh/{name}", r.unshare_variable)
 
 
 class _MeshRoutes(Routes):
@@ -138,3 +146,32 @@ class _MeshRoutes(Routes):
 
     async def remove_from_mesh(self, request: web.Request) -> web.StreamResponse:
         return self._share(request.match_info["id"], False)
+
+    async def refresh_interval(self, request: web.Request) -> web.StreamResponse:
+        raw = request.match_info["seconds"]
+        if raw.isdigit() and int(raw) in REFRESH_INTERVALS:
+            self.st.mesh.full_refresh_interval = int(raw)
+        return self.http.text("")
+
+    async def follow_modes(self, request: web.Request) -> web.StreamResponse:
+        hub_id = request.match_info["hub_id"]
+        if hub_id == "none":
+            self.st.mesh.mode_hub_id = None
+        elif _peer(self.st.mesh, hub_id) is not None:
+            self.st.mesh.mode_hub_id = hub_id
+        return self.http.text("")
+
+    def _share_var(self, name: str, on: bool) -> web.StreamResponse:
+        shared = self.st.mesh.shared_variables
+        if name in self.st.variables:
+            if on and name not in shared:
+                shared.append(name)
+            elif not on and name in shared:
+                shared.remove(name)
+        return self.http.text("")
+
+    async def share_variable(self, request: web.Request) -> web.StreamResponse:
+        return self._share_var(request.match_info["name"], True)
+
+    async def unshare_variable(self, request: web.Request) -> web.StreamResponse:
+        return self._share_var(request.match_info["name"], False)

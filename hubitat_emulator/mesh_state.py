@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .model import Device
 
+REFRESH_INTERVALS = (0, 120, 300, 3600)  # the Hub Mesh page's full-sync choices
+
 
 @dataclass
 class MeshPeer:

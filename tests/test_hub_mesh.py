@@ -89,3 +89,65 @@ async def test_a_hub_without_the_mesh_page_is_a_clear_error(
     hub.faults.reshape_paths["/hub2/hubMeshJson"] = "wrap_list"
     data = await refused(call_tool, "hub_get_hub_mesh", {})
     assert "Hub Mesh" in data["message"]
+
+
+async def test_the_mesh_settings_are_set_and_read_back(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    mesh = hub.state.mesh
+    var = sorted(hub.state.variables)[0]
+    before = len(hub.requests)
+    data = await ok(
+        call_tool,
+        "hub_update_hub_mesh",
+        {
+            "full_refresh_interval_s": 300,
+            "follow_modes_of": "garage hub",
+            "share_variables": [var],
+        },
+    )
+    assert data["applied"] == ["full_refresh_interval_s", "follow_modes_of", f"share {var}"]
+    assert mesh.full_refresh_interval == 300
+    assert mesh.mode_hub_id == mesh.peers[0].hub_id
+    assert mesh.shared_variables == [var]
+    assert data["mode_hub_id"] == mesh.peers[0].hub_id
+    assert [v["name"] for v in data["shared_variables"]] == [var]
+    gets = [p for m, p in hub.requests[before:] if m == "GET" and "/hubMeshJson" not in p]
+    assert gets == [
+        "/device/setHubMeshFullRefreshInterval/300",
+        f"/device/followModes/{mesh.peers[0].hub_id}",
+        f"/hub2/addVarToMesh/{var}",
+    ]
+    data = await ok(
+        call_tool,
+        "hub_update_hub_mesh",
+        {"follow_modes_of": "none", "unshare_variables": [var], "share_variables": [var]},
+    )
+    assert mesh.mode_hub_id is None
+
+
+async def test_mesh_settings_are_validated_before_anything_is_sent(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    before = len(hub.requests)
+    data = await refused(call_tool, "hub_update_hub_mesh", {"follow_modes_of": "Attic Hub"})
+    assert "Garage Hub" in data["message"]
+    data = await refused(call_tool, "hub_update_hub_mesh", {"share_variables": ["nope"]})
+    assert "No hub variable 'nope'" in data["message"]
+    await refused(
+        call_tool, "hub_update_hub_mesh", {"full_refresh_interval_s": 7}, code="invalid_arguments"
+    )
+    await refused(call_tool, "hub_update_hub_mesh", {})
+    assert [m for m, _p in hub.requests[before:] if m != "GET"] == []
+    assert all("hubMeshJson" in p for _m, p in hub.requests[before:])
+
+
+async def test_a_setter_the_hub_ignores_is_a_failure(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.reshape_paths["/hub2/hubMeshJson"] = lambda page: {
+        **page,
+        "fullRefreshInterval": 3600,
+    }
+    data = await refused(call_tool, "hub_update_hub_mesh", {"full_refresh_interval_s": 120})
+    assert "NOT applied: full_refresh_interval_s" in data["message"]

@@ -13,4 +13,7 @@ from ..mcp_client import Mcp
 
 async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
     """Arguments for a successful call of each tool of this part."""
-    return {"hub_get_hub_mesh": {}}
+    return {
+        "hub_get_hub_mesh": {},
+        "hub_update_hub_mesh": {"full_refresh_interval_s": 300},
+    }

@@ -4,15 +4,20 @@
 ``populatePage``): the peer hubs (``hubList``), this hub's shared and private devices, the
 devices it has linked from peers and those peers offer, the same for hub variables, and the
 hub whose modes it follows. Its ``hubMeshToken`` is a credential and never leaves here.
-Sharing one device is the device page's Hub Mesh switch (``hub/devices.py``).
+Sharing one device is the device page's Hub Mesh switch (``hub/devices.py``); the page's
+own setters (full sync interval, followed modes, variable sharing) are GETs whose answer
+the page ignores: each is decided by re-reading the JSON.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from .client import HubClient
+from .effects import confirm_effect
 from .errors import HubBadResponseError
 from .models import dict_list, norm_id
 
@@ -33,6 +38,7 @@ class HubMesh:
     available_variables: list[dict[str, Any]] = field(default_factory=list)
     private_device_count: int = 0
     private_variable_count: int = 0
+    variable_names: list[str] = field(default_factory=list)  # this hub's own (shared or not)
 
 
 def _flag(value: Any) -> bool | None:
@@ -123,9 +129,63 @@ def parse_hub_mesh(data: Any) -> HubMesh:
         ],
         private_device_count=len(dict_list(data.get("privateDevices"))),
         private_variable_count=len(dict_list(data.get("localHubVariables"))),
+        variable_names=sorted(
+            str(v.get("name"))
+            for key in ("localHubVariables", "sharedHubVariables")
+            for v in dict_list(data.get(key))
+        ),
     )
 
 
 async def fetch_hub_mesh(client: HubClient) -> HubMesh:
     """GET /hub2/hubMeshJson, parsed (the token dropped)."""
     return parse_hub_mesh(await client.get_json("/hub2/hubMeshJson"))
+
+
+# The full-sync intervals the Hub Mesh page offers (seconds; 0 = never).
+REFRESH_INTERVALS = (0, 120, 300, 3600)
+
+
+async def _mesh_write(
+    client: HubClient, path: str, landed: Callable[[HubMesh], bool], *, failed: str
+) -> None:
+    """GET one of the Hub Mesh page's setters (the page ignores the answer and reloads the
+    JSON), decided by re-reading ``/hub2/hubMeshJson``."""
+
+    async def check() -> bool:
+        return landed(await fetch_hub_mesh(client))
+
+    await confirm_effect(
+        lambda: client.request("GET", path, expect="discard", retry=False), check, failed=failed
+    )
+
+
+async def set_full_refresh_interval(client: HubClient, seconds: int) -> None:
+    """GET /device/setHubMeshFullRefreshInterval/<seconds>."""
+    await _mesh_write(
+        client,
+        f"/device/setHubMeshFullRefreshInterval/{int(seconds)}",
+        lambda m: m.full_refresh_interval_s == seconds,
+        failed=f"The hub did not set the Hub Mesh full sync to {seconds} s",
+    )
+
+
+async def follow_modes(client: HubClient, hub_id: str | None) -> None:
+    """GET /device/followModes/<hubId> (``none``: this hub's own modes)."""
+    await _mesh_write(
+        client,
+        f"/device/followModes/{quote(hub_id or 'none', safe='')}",
+        lambda m: m.mode_hub_id == hub_id,
+        failed="The hub did not change the hub whose modes it follows",
+    )
+
+
+async def share_variable(client: HubClient, name: str, share: bool) -> None:
+    """GET /hub2/addVarToMesh/<name> or /hub2/removeVarFromMesh/<name>."""
+    verb = "addVarToMesh" if share else "removeVarFromMesh"
+    await _mesh_write(
+        client,
+        f"/hub2/{verb}/{quote(name, safe='')}",
+        lambda m: (name in {str(v.get("name")) for v in m.shared_variables}) is share,
+        failed=f"The hub did not {'share' if share else 'stop sharing'} hub variable {name}",
+    )

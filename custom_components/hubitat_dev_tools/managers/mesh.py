@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
+from ..errors import ToolError
 from ..hub.client import HubClient
-from ..hub.mesh import fetch_hub_mesh
+from ..hub.errors import HubError
+from ..hub.mesh import (
+    HubMesh,
+    fetch_hub_mesh,
+    follow_modes,
+    set_full_refresh_interval,
+    share_variable,
+)
 from ..redact import redact
 
 
@@ -53,3 +62,78 @@ class HubMeshReader:
             f"device(s) here; {len(mesh.available_devices)} more offered by peers."
         )
         return dict(redact(out))
+
+    async def update(
+        self,
+        device_allowed: Callable[[str], bool],
+        *,
+        full_refresh_interval_s: int | None = None,
+        follow_modes_of: str | None = None,
+        share_variables: list[str] | None = None,
+        unshare_variables: list[str] | None = None,
+    ) -> dict[str, Any]:
+        """The Hub Mesh page's settings; everything validated before anything is sent, each
+        step read back, a failure saying what landed."""
+        mesh = await fetch_hub_mesh(self._client)
+        steps: list[tuple[str, Callable[[], Awaitable[None]]]] = []
+        if full_refresh_interval_s is not None:
+            seconds = full_refresh_interval_s
+            steps.append(
+                (
+                    "full_refresh_interval_s",
+                    lambda: set_full_refresh_interval(self._client, seconds),
+                )
+            )
+        if follow_modes_of is not None:
+            hub_id = _peer_id(mesh, follow_modes_of)
+            steps.append(("follow_modes_of", lambda: follow_modes(self._client, hub_id)))
+        shared = {str(v.get("name")) for v in mesh.shared_variables}
+        for names, share in ((share_variables or [], True), (unshare_variables or [], False)):
+            for name in dict.fromkeys(names):
+                if name not in mesh.variable_names:
+                    raise ToolError(
+                        f"No hub variable '{name}' on this hub. Its variables: "
+                        f"{', '.join(mesh.variable_names) or 'none'}."
+                    )
+                if (name in shared) is not share:
+                    steps.append(
+                        (
+                            f"{'share' if share else 'unshare'} {name}",
+                            partial(share_variable, self._client, name, share),
+                        )
+                    )
+        if mesh.enabled is False and steps:
+            raise ToolError(
+                "Hub Mesh is off on this hub: its settings cannot be changed.",
+                hint="Turn Hub Mesh on in the hub's Settings > Hub Mesh (it needs a reboot).",
+            )
+        done: list[str] = []
+        for label, step in steps:
+            try:
+                await step()
+            except HubError as err:
+                pending = [n for n, _ in steps if n not in done]
+                raise type(err)(
+                    f"{err} Applied: {', '.join(done) or 'nothing'}; NOT applied: "
+                    f"{', '.join(pending)}.",
+                    hint=err.hint,
+                ) from err
+            done.append(label)
+        return {"applied": done, **(await self.overview(device_allowed))}
+
+
+def _peer_id(mesh: HubMesh, wanted: str) -> str | None:
+    """A peer hub's id from its id or name; 'none' -> None (this hub's own modes)."""
+    text = wanted.strip()
+    if text.lower() in ("", "none"):
+        return None
+    for peer in mesh.peers:
+        if text in (str(peer.get("hub_id")), str(peer.get("name"))) or (
+            text.lower() == str(peer.get("name")).lower()
+        ):
+            return str(peer.get("hub_id"))
+    raise ToolError(
+        f"No peer hub '{wanted}'. Peers: "
+        f"{', '.join(str(p.get('name')) for p in mesh.peers) or 'none'}; 'none' for this "
+        "hub's own modes."
+    )
