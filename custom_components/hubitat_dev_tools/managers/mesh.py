@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from ..errors import ToolError
 from ..hub.client import HubClient
-from ..hub.errors import HubError
 from ..hub.mesh import (
     HubMesh,
     fetch_hub_mesh,
@@ -17,6 +16,7 @@ from ..hub.mesh import (
     share_variable,
 )
 from ..redact import redact
+from .steps import Step, run_steps
 
 
 class HubMeshReader:
@@ -75,7 +75,7 @@ class HubMeshReader:
         """The Hub Mesh page's settings; everything validated before anything is sent, each
         step read back, a failure saying what landed."""
         mesh = await fetch_hub_mesh(self._client)
-        steps: list[tuple[str, Callable[[], Awaitable[None]]]] = []
+        steps: list[Step] = []
         if full_refresh_interval_s is not None:
             seconds = full_refresh_interval_s
             steps.append(
@@ -107,18 +107,7 @@ class HubMeshReader:
                 "Hub Mesh is off on this hub: its settings cannot be changed.",
                 hint="Turn Hub Mesh on in the hub's Settings > Hub Mesh (it needs a reboot).",
             )
-        done: list[str] = []
-        for label, step in steps:
-            try:
-                await step()
-            except HubError as err:
-                pending = [n for n, _ in steps if n not in done]
-                raise type(err)(
-                    f"{err} Applied: {', '.join(done) or 'nothing'}; NOT applied: "
-                    f"{', '.join(pending)}.",
-                    hint=err.hint,
-                ) from err
-            done.append(label)
+        done = await run_steps(steps)
         return {"applied": done, **(await self.overview(device_allowed))}
 
 

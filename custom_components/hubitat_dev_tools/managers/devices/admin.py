@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
@@ -39,6 +39,7 @@ from ...hub.models import (
 )
 from ...hub.rooms import fetch_rooms, save_room
 from ..confirm import require_confirm
+from ..steps import Step, run_steps
 from .commands import SENSITIVE_CAPABILITIES
 from .values import to_number
 
@@ -268,7 +269,7 @@ class DeviceAdmin:
             raise ToolError("label cannot be empty.")
         if upd.name is not None and not upd.name.strip():
             raise ToolError("name cannot be empty.")
-        steps: list[tuple[str, Callable[[], Awaitable[None]]]] = []
+        steps: list[Step] = []
         if upd.enabled is True and detail.summary.disabled:
             steps.append(("enabled", lambda: set_disabled(self._client, device_id, False)))
         if upd.form_fields:
@@ -315,22 +316,8 @@ class DeviceAdmin:
             )
         if upd.enabled is False and not detail.summary.disabled:
             steps.append(("disabled", lambda: set_disabled(self._client, device_id, True)))
-        done: list[str] = []
-        for name, step in steps:
-            try:
-                await step()
-            except HubError as err:
-                pending = [n for n, _ in steps if n not in done]
-                raise type(err)(
-                    f"{err} Applied: {', '.join(done) or 'nothing'}; NOT applied: "
-                    f"{', '.join(pending)}.",
-                    hint=err.hint,
-                ) from err
-            finally:
-                # label, name, room, enabled show in the device list: the next list re-reads
-                # the hub (after a failed step too: it may have landed)
-                self._devices.devices_changed()
-            done.append(name)
+        # label, name, room, enabled show in the device list: the next list re-reads the hub
+        done = await run_steps(steps, after_each=self._devices.devices_changed)
         after = await self._devices.get_device(device_id)
         device = after.summary.detail_entry()
         device["preferences"] = after.preferences
