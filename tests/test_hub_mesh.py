@@ -89,6 +89,9 @@ async def test_a_hub_without_the_mesh_page_is_a_clear_error(
     hub.faults.reshape_paths["/hub2/hubMeshJson"] = "wrap_list"
     data = await refused(call_tool, "hub_get_hub_mesh", {})
     assert "Hub Mesh" in data["message"]
+    hub.faults.reshape_paths["/hub2/hubMeshJson"] = "404"
+    data = await refused(call_tool, "hub_get_hub_mesh", {}, code="not_found")
+    assert "predate Hub Mesh" in data["message"]
 
 
 async def test_the_mesh_settings_are_set_and_read_back(

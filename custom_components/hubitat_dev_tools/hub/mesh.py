@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from .client import HubClient
 from .effects import confirm_effect
-from .errors import HubBadResponseError
+from .errors import HubBadResponseError, HubNotFoundError
 from .models import dict_list, norm_id
 
 
@@ -139,7 +139,14 @@ def parse_hub_mesh(data: Any) -> HubMesh:
 
 async def fetch_hub_mesh(client: HubClient) -> HubMesh:
     """GET /hub2/hubMeshJson, parsed (the token dropped)."""
-    return parse_hub_mesh(await client.get_json("/hub2/hubMeshJson"))
+    try:
+        data = await client.get_json("/hub2/hubMeshJson")
+    except HubNotFoundError as err:
+        raise HubNotFoundError(
+            "This hub does not serve the Hub Mesh page (/hub2/hubMeshJson): its firmware may "
+            "predate Hub Mesh"
+        ) from err
+    return parse_hub_mesh(data)
 
 
 # The full-sync intervals the Hub Mesh page offers (seconds; 0 = never).
