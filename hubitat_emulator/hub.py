@@ -57,8 +57,10 @@ from aiohttp import web
 
 from . import (
     backups_cloud,
+    mesh,
     model,
     routes_admin,
+    routes_app_events,
     routes_apps,
     routes_cloner,
     routes_code,
@@ -209,6 +211,8 @@ class HubEmulator:
         routes_hub.setup(app, home, http, self.server)
         routes_admin.setup(app, home, http)
         routes_modemanager.setup(app, home, http)
+        mesh.setup(app, home, http)
+        routes_app_events.setup(app, home, http)
         routes_dashboards.setup(app, home, http)  # before Maker: legacy layouts under /apps/api
         routes_cloner.setup(app, self.cloner)  # before Maker and the app routes it falls to
         routes_maker.setup(app, home, http)

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from .catalog import AttrDef, DriverSpec, unique_attributes
 from .devstate import DevState
+from .mesh_state import MeshState
 
 HUB_VERSION = "2.5.0.143"  # the firmware the hub UI evidence was captured from
 UNASSIGNED_ROOM_ID = 999999
@@ -166,6 +167,14 @@ class Backup:
 
 
 @dataclass
+class AppEvent:
+    name: str
+    value: str | None
+    description: str | None
+    date: datetime
+
+
+@dataclass
 class App:
     id: int
     name: str
@@ -176,6 +185,7 @@ class App:
     disabled: bool = False
     hidden: bool = False
     app_type_id: int = 0
+    events: list[AppEvent] = field(default_factory=list)  # its own event history
 
     @property
     def true_label(self) -> str | None:
@@ -238,6 +248,8 @@ class HomeState:
     # apps/drivers/libraries code, app internals, rules, dashboards (devstate.py)
     dev: DevState = field(default_factory=DevState)
     mode_manager: ModeManagerState = field(default_factory=ModeManagerState)
+    # Hub Mesh: peers, what they share, this hub's links (mesh_state.py)
+    mesh: MeshState = field(default_factory=MeshState)
 
     def alloc_event_id(self) -> int:
         n = self.next_event_id

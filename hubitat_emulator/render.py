@@ -356,6 +356,8 @@ def full_json(state: HomeState, dev: Device) -> JSON:
         "maxStates": dev.max_states,
         "spammyThreshold": dev.spammy_threshold,
         "meshEnabled": dev.mesh_enabled,
+        # the device page offers its Hub Mesh switch only when this is true
+        "meshSelectionEnabled": state.mesh.offers_sharing(dev),
         "retryEnabled": dev.retry_enabled,
         "meshFullSync": dev.mesh_full_sync,
         "locationId": 1,
@@ -396,6 +398,7 @@ def full_json(state: HomeState, dev: Device) -> JSON:
             for d in state.dashboards.values()
         ],
         "homeKitEnabled": dev.homekit_enabled,
+        "homeKitSelectionEnabled": state.mesh.homekit_available,
         "extraBreadcrumb": dev.display_name,
         "name": dev.name,
         "label": dev.label,

@@ -6,6 +6,7 @@ import random
 import uuid
 from datetime import datetime, timedelta
 
+from .app_events import seed_app_events
 from .catalog import (
     CAPABILITIES,
     DRIVERS,
@@ -511,6 +512,7 @@ def seed_home(
     state.next_room_id = max(state.rooms) + 1
     state.next_mode_id = 5
     seed_apps(state, maker_app_id)
+    seed_app_events(state, now)
     ids = _Ids(rng)
     events: list[DeviceEvent] = []
     built: list[Device] = []

@@ -16,6 +16,7 @@ from .models import (
     dict_list,
     norm_id,
     parse_device_full,
+    parse_device_page,
     parse_device_tree,
 )
 
@@ -130,27 +131,72 @@ def _settings(raw: dict[str, Any]) -> dict[str, Any]:
     return {str(p["name"]): p.get("value") for p in dict_list(listed) if p.get("name")}
 
 
-async def save_preferences(
-    client: HubClient, device_id: str, preferences: list[dict[str, Any]]
-) -> None:
-    """POST /device/preference/save as the hub UI does; verified by reading the values back.
+# The device page's wholesale-form switches: (fullJson page field, /device/update form field).
+FORM_SWITCHES = {"hub_mesh": "meshEnabled", "homekit": "homeKitEnabled"}
 
-    The UI's body also carries the device's ``defaultCurrentState``, ``commandRetry`` (its
-    ``retryEnabled``) and ``showOnHome``: they are read fresh and sent as they are.
+
+async def save_edit_form(
+    client: HubClient, device_id: str, form: dict[str, str], switches: Mapping[str, bool]
+) -> None:
+    """POST the complete /device/update form; the page switches in ``switches`` (Hub Mesh
+    sharing, HomeKit) are decided by reading them back."""
+    if not switches:
+        await post_device_update(client, form)
+        return
+
+    async def landed() -> bool:
+        page = parse_device_page(await fetch_device_raw(client, device_id))
+        return all(page.get(key) is value for key, value in switches.items())
+
+    await confirm_effect(
+        lambda: post_device_update(client, form),
+        landed,
+        failed=f"The hub did not save {', '.join(switches)} of device {device_id}: it reads "
+        "back unchanged",
+    )
+
+
+async def save_preferences(
+    client: HubClient,
+    device_id: str,
+    preferences: list[dict[str, Any]],
+    *,
+    show_on_home: bool | None = None,
+    default_current_state: str | None = None,
+) -> None:
+    """POST /device/preference/save as the hub UI's device page does; verified by reading back.
+
+    The page's body carries ``defaultCurrentState``, ``commandRetry`` (the device's
+    ``retryEnabled``) and ``showOnHome`` with the preferences: they are read fresh and sent
+    as they are unless ``show_on_home`` / ``default_current_state`` ('' = none) change them.
     """
     device = (await fetch_device_raw(client, device_id))["device"]
     retry = device.get("retryEnabled")
+    state = device.get("defaultCurrentState")
     body = {
         "deviceId": int(device_id),
-        "defaultCurrentState": device.get("defaultCurrentState") or "",
+        "defaultCurrentState": default_current_state
+        if default_current_state is not None
+        else ("" if state in (None, "None", "null") else str(state)),
         "commandRetry": retry is True or str(retry).lower() == "true",
-        "showOnHome": device.get("showOnHome") is not False,
+        "showOnHome": show_on_home
+        if show_on_home is not None
+        else str(device.get("showOnHome")).lower() != "false",
         "preferences": preferences,
     }
     checked = [p for p in preferences if str(p.get("type")).lower() != "password"]
 
     async def landed() -> bool:
-        values = _settings(await fetch_device_raw(client, device_id))
+        raw = await fetch_device_raw(client, device_id)
+        values = _settings(raw)
+        page = parse_device_page(raw)
+        if show_on_home is not None and page.get("show_on_home") is not show_on_home:
+            return False
+        if (
+            default_current_state is not None
+            and (page.get("default_current_state") or "") != default_current_state
+        ):
+            return False
         return all(_same_setting(p["value"], values.get(str(p["name"]))) for p in checked)
 
     await confirm_effect(

@@ -7,8 +7,10 @@ import re
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any
+from urllib.parse import quote
 
 from .client import HubClient
+from .errors import HubNotFoundError
 from .models import dict_list
 
 # "<yyyy-MM-dd HH:mm:ss.SSS>\t<LEVEL>\t<type>|<id>|<name>|<msg>" (naive UTC, hub UI parser)
@@ -139,4 +141,14 @@ async def fetch_hub_events(client: HubClient) -> list[dict[str, Any]]:
 async def fetch_location_events(client: HubClient) -> list[dict[str, Any]]:
     """``/logs/eventsJson``: location events (mode, HSM, hub variables), newest first."""
     data = await client.get_json("/logs/eventsJson")
+    return dict_list(data)
+
+
+async def fetch_app_events(client: HubClient, app_id: str) -> list[dict[str, Any]]:
+    """``/installedapp/eventsJson/<id>``: one app's event history, newest first, as the
+    hub UI's app events page reads it (``[{name, value, descriptionText, date, ...}]``)."""
+    try:
+        data = await client.get_json(f"/installedapp/eventsJson/{quote(app_id, safe='')}")
+    except HubNotFoundError as err:
+        raise HubNotFoundError(f"No app with id {app_id} on the hub", subject="app") from err
     return dict_list(data)

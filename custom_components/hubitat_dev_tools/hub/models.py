@@ -178,7 +178,55 @@ class AppUse(TypedDict):
     disabled: bool
 
 
-class DeviceDetailEntry(DeviceEntry):
+class DevicePage(TypedDict, total=False):
+    """The device page's own fields (``/device/fullJson``): Home page, status, sharing, data."""
+
+    show_on_home: bool
+    default_current_state: str | None
+    hub_mesh: bool
+    hub_mesh_offered: bool  # only when the page does not offer it (False)
+    homekit: bool
+    homekit_offered: bool  # only when the page does not offer it (False)
+    data: dict[str, Any]
+
+
+def _is_true(value: Any) -> bool:
+    return value is True or str(value).strip().lower() in ("true", "on")
+
+
+def _is_false(value: Any) -> bool:
+    return value is False or str(value).strip().lower() == "false"
+
+
+def parse_device_page(payload: Any) -> DevicePage:
+    """The device page's fields of a ``/device/fullJson`` payload.
+
+    The hub UI shows Show on Home unless ``device.showOnHome`` is false, the Hub Mesh switch
+    only when ``device.meshSelectionEnabled`` and the HomeKit one only when the top-level
+    ``homeKitSelectionEnabled`` (absent keys count as offered); the data section is
+    ``device.data``.
+    """
+    if not isinstance(payload, dict) or not isinstance(payload.get("device"), dict):
+        return {}
+    dev: dict[str, Any] = payload["device"]
+    state = dev.get("defaultCurrentState")
+    page: DevicePage = {
+        "show_on_home": not _is_false(dev.get("showOnHome")),
+        "default_current_state": str(state) if state not in (None, "", "None", "null") else None,
+        "hub_mesh": _is_true(dev.get("meshEnabled")),
+        "homekit": _is_true(payload.get("homeKitEnabled")),
+    }
+    if _is_false(dev.get("meshSelectionEnabled")):
+        page["hub_mesh_offered"] = False
+    if _is_false(payload.get("homeKitSelectionEnabled")):
+        page["homekit_offered"] = False
+    data = dev.get("data")
+    if isinstance(data, dict) and data:
+        page["data"] = {str(k): v for k, v in data.items()}
+    return page
+
+
+class DeviceDetailEntry(DeviceEntry, DevicePage):
     """A device in full (``DeviceDetail.as_dict``, plus what the device tools add)."""
 
     driver: NotRequired[str | None]
@@ -189,6 +237,11 @@ class DeviceDetailEntry(DeviceEntry):
     parent_app: NotRequired[dict[str, Any]]
     room_id: NotRequired[str | None]
     dni: NotRequired[str | None]
+
+
+def add_page(entry: DeviceDetailEntry, page: DevicePage) -> None:
+    """Put the device page's fields into a device entry (its keys are the entry's own)."""
+    entry.update(cast(DeviceDetailEntry, page))
 
 
 @dataclass(slots=True)
@@ -350,6 +403,7 @@ class DeviceDetail:
     parent_app: dict[str, Any] | None = None
     version: int | None = None
     raw_device: dict[str, Any] = field(default_factory=dict)
+    page: DevicePage = field(default_factory=lambda: DevicePage())
 
     def command(self, name: str) -> Command | None:
         """Return the declared command called ``name``."""
@@ -456,6 +510,7 @@ def parse_device_full(payload: Any) -> DeviceDetail:
         parent_app=parent_app if isinstance(parent_app, dict) else None,
         version=version if isinstance(version, int) else None,
         raw_device=dev,
+        page=parse_device_page(payload),
     )
 
 

@@ -22,6 +22,7 @@ from ..hub.health import parse_uptime
 from ..hub.logs import (
     LEVELS,
     LogLine,
+    fetch_app_events,
     fetch_hub_events,
     fetch_location_events,
     fetch_past_logs,
@@ -204,17 +205,26 @@ class LogsManager:
         return out
 
     async def events(
-        self, source: str, limit: int, since: datetime | None, name: str | None
+        self,
+        source: str,
+        limit: int,
+        since: datetime | None,
+        name: str | None,
+        app_id: str | None = None,
     ) -> dict[str, Any]:
-        """Hub events and/or location events, newest first."""
-        want_hub = source in ("hub", "all")
-        want_loc = source in ("location", "all")
-        hub_events, loc_events = await asyncio.gather(
-            fetch_hub_events(self._client) if want_hub else _empty(),
-            fetch_location_events(self._client) if want_loc else _empty(),
-        )
+        """Hub events and/or location events (or one app's events), newest first."""
+        if app_id is not None:
+            sources = [("app", await fetch_app_events(self._client, app_id))]
+        else:
+            want_hub = source in ("hub", "all")
+            want_loc = source in ("location", "all")
+            hub_events, loc_events = await asyncio.gather(
+                fetch_hub_events(self._client) if want_hub else _empty(),
+                fetch_location_events(self._client) if want_loc else _empty(),
+            )
+            sources = [("hub", hub_events), ("location", loc_events)]
         merged: list[tuple[datetime | None, dict[str, Any]]] = []
-        for kind, events in (("hub", hub_events), ("location", loc_events)):
+        for kind, events in sources:
             for e in events:
                 when = parse_hub_time(e.get("date"))
                 if since and when and when < since:
@@ -240,7 +250,10 @@ class LogsManager:
         items = [
             redact({k: v for k, v in item.items() if v is not None}) for _w, item in merged[:limit]
         ]
-        return {"events": items, "count": len(items), "total_matched": len(merged)}
+        out: dict[str, Any] = {"events": items, "count": len(items), "total_matched": len(merged)}
+        if app_id is not None:
+            out = {"app_id": app_id, **out}
+        return out
 
     async def performance(self, kind: str, sort_by: str, limit: int) -> dict[str, Any]:
         """Device/app busy %, event counts, runtime and state size from ``/logs/json``."""

@@ -20,7 +20,7 @@ TOOL_DOMAIN = "devices"
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UpdateDeviceArgs(ToolArgs):
     device_id: str = arg(DEVICE_ID, "Device id (from hub_list_devices)", required=True)
-    label: str | None = arg(vol.All(str, vol.Length(max=200)), "New label (what users see)")
+    label: str | None = arg(vol.All(str, vol.Length(max=200)), "New label (renames it)")
     name: str | None = arg(vol.All(str, vol.Length(max=200)), "New device name")
     room: str | None = arg(str, "Room name or id; 'unassigned' to clear")
     enabled: bool | None = arg(bool, "false disables the device, true enables it")
@@ -31,9 +31,16 @@ class UpdateDeviceArgs(ToolArgs):
     tags: list[str] | None = arg(
         vol.All([str], vol.Length(max=50)), "Tags (replaces the current list)"
     )
+    show_on_home: bool | None = arg(bool, "Show it on the hub's Home page")
+    default_current_state: str | None = arg(
+        vol.All(str, vol.Length(max=100)), "Attribute shown as its status; '' for none"
+    )
+    hub_mesh: bool | None = arg(bool, "Share it with other hubs over Hub Mesh (false: stop)")
+    homekit: bool | None = arg(bool, "Share it with HomeKit (false: stop)")
     confirm: bool = arg(
         bool,
-        "true to disable a lock, garage door, valve, keypad, siren or smoke/CO sensor",
+        "true to disable, or share over Hub Mesh/HomeKit, a lock, garage door, valve, keypad, "
+        "siren or smoke/CO sensor",
         default=False,
     )
 
@@ -45,11 +52,12 @@ class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
         "Edit a device: label (rename it), name, room (an existing room's name or id, "
         "'unassigned' to clear; rooms are never created here, use hub_create_room), enabled "
         "true/false, driver preferences {name: value} (typed against the driver's declared "
-        "preferences), device network id (dni) and tags (replaces the list). Everything is "
+        "preferences), device network id (dni), tags (replaces the list), Show on Home, "
+        "default current state, Hub Mesh/HomeKit sharing. Everything is "
         "validated before anything is sent; the edit form is re-posted complete from a fresh "
         "read so no field is blanked; enabling runs first and disabling last, and a partial "
         "failure says what landed. To move many devices into one room use hub_update_room. "
-        "Cannot change the driver."
+        "Cannot change the driver or data values."
     )
     kind = ToolKind.WRITE
     idempotent = True
@@ -63,6 +71,10 @@ class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
             preferences=args.preferences,
             dni=args.dni,
             tags=args.tags,
+            show_on_home=args.show_on_home,
+            default_current_state=args.default_current_state,
+            hub_mesh=args.hub_mesh,
+            homekit=args.homekit,
         )
         if upd.is_empty:
             raise ToolError("Nothing to change: give at least one field to update.")

@@ -10,7 +10,7 @@ from typing import Any, NotRequired, TypedDict
 import probatio as vol
 
 from ..errors import ToolError
-from ..hub.models import parse_hub_time
+from ..hub.models import add_page, parse_hub_time
 from ..managers.devices import (
     COMPARATORS,
     MAX_WAIT_MS,
@@ -171,8 +171,9 @@ class GetDeviceTool(HubTool[DeviceIdArgs]):
     description = (
         "Full detail of one device: room, driver, every attribute with its value, data type "
         "and allowed values, every command with argument names, types and constraints (use "
-        "before an unfamiliar hub_call_device_command), preferences with types, parent/"
-        "children and the apps and rules that use it. Find the device_id with "
+        "before an unfamiliar hub_call_device_command), preferences with types, Show on Home, "
+        "Hub Mesh/HomeKit sharing, data values, parent/children and the apps and rules that "
+        "use it. Find the device_id with "
         "hub_list_devices (which is cheaper for states of many devices)."
     )
     kind = ToolKind.READ
@@ -182,6 +183,7 @@ class GetDeviceTool(HubTool[DeviceIdArgs]):
         out = detail.as_dict()
         out["room_id"] = detail.summary.room_id
         out["dni"] = detail.summary.dni
+        add_page(out, detail.page)
         return {"device": out}
 
 

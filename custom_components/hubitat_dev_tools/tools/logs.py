@@ -83,22 +83,26 @@ class ListEventsArgs(ToolArgs):
         "Only the last N hours (max 168)",
     )
     limit: int = arg(vol.All(int, vol.Range(min=1, max=500)), "Max events", default=50)
+    app_id: str | None = arg(numeric_id("app_id"), "One app's or rule's own events instead")
 
 
 class ListEventsTool(HubTool[ListEventsArgs]):
     name = "hub_list_events"
-    title = "List hub and location events"
+    title = "List hub, location and app events"
     description = (
         "The hub's event history for everything that is not a device: location events "
         "(mode changes, HSM, hub variables) and hub events (system start, ...), newest "
-        "first; narrow by source, event name, hours_back or since. A device's history is "
+        "first; narrow by source, event name, hours_back or since; app_id gives one app's or "
+        "rule's own history (its events page) instead. A device's history is "
         "hub_list_device_events; events pushed since Home Assistant connected are "
         "hub_list_recent_events; log lines are in hub_get_logs."
     )
 
     async def run(self, call: ToolCall, args: ListEventsArgs) -> dict[str, Any]:
         since = window_start(args.since, args.hours_back)
-        return await call.hub.logs.events(args.source, args.limit, since, args.name)
+        return await call.hub.logs.events(
+            args.source, args.limit, since, args.name, app_id=args.app_id
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

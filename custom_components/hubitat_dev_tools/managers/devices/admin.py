@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import difflib
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from ...errors import ToolError
 from ...hub.client import HubClient
 from ...hub.devices import (
+    FORM_SWITCHES,
     create_from_driver,
     create_virtual,
     fetch_device_raw,
@@ -20,21 +21,25 @@ from ...hub.devices import (
     match_drivers,
     post_device_update,
     replace_device,
+    save_edit_form,
     save_preferences,
     set_disabled,
 )
 from ...hub.errors import HubBadResponseError, HubError
 from ...hub.models import (
     AppUse,
+    DeviceDetail,
     DeviceDetailEntry,
     DeviceEntry,
     Room,
+    add_page,
     norm_id,
     parse_csv,
     parse_device_full,
 )
 from ...hub.rooms import fetch_rooms, save_room
 from ..confirm import require_confirm
+from ..steps import Step, run_steps
 from .commands import SENSITIVE_CAPABILITIES
 from .values import to_number
 
@@ -139,16 +144,35 @@ class DeviceUpdate:
     preferences: dict[str, Any] | None = None
     dni: str | None = None
     tags: list[str] | None = None
+    show_on_home: bool | None = None
+    default_current_state: str | None = None  # '' = none
+    hub_mesh: bool | None = None
+    homekit: bool | None = None
+
+    @property
+    def switches(self) -> dict[str, bool]:
+        """The device page's sharing switches asked to change (Hub Mesh, HomeKit)."""
+        asked = {"hub_mesh": self.hub_mesh, "homekit": self.homekit}
+        return {k: v for k, v in asked.items() if v is not None}
 
     @property
     def form_fields(self) -> bool:
         """True when the wholesale edit form is needed."""
-        return any(v is not None for v in (self.label, self.name, self.room, self.dni, self.tags))
+        return bool(self.switches) or any(
+            v is not None for v in (self.label, self.name, self.room, self.dni, self.tags)
+        )
+
+    @property
+    def page_save(self) -> bool:
+        """True when the device page's preferences save is needed."""
+        return any(
+            v is not None for v in (self.preferences, self.show_on_home, self.default_current_state)
+        )
 
     @property
     def is_empty(self) -> bool:
         """True when nothing is asked to change."""
-        return not self.form_fields and self.enabled is None and self.preferences is None
+        return not self.form_fields and not self.page_save and self.enabled is None
 
 
 class UpdateResult(TypedDict):
@@ -240,11 +264,12 @@ class DeviceAdmin:
                         "value": coerce_preference(pref, pvalue),
                     }
                 )
+        state = self._check_page_fields(device_id, detail, upd, confirm)
         if upd.label is not None and not upd.label.strip():
             raise ToolError("label cannot be empty.")
         if upd.name is not None and not upd.name.strip():
             raise ToolError("name cannot be empty.")
-        steps: list[tuple[str, Callable[[], Awaitable[None]]]] = []
+        steps: list[Step] = []
         if upd.enabled is True and detail.summary.disabled:
             steps.append(("enabled", lambda: set_disabled(self._client, device_id, False)))
         if upd.form_fields:
@@ -263,41 +288,100 @@ class DeviceAdmin:
                     form["tags"] = ",".join(t.strip() for t in upd.tags if t.strip())
                 if room_id is not None:
                     form["roomId"] = room_id
-                await post_device_update(self._client, form)
+                for key, on in upd.switches.items():
+                    form[FORM_SWITCHES[key]] = _flag(on)
+                await save_edit_form(self._client, device_id, form, upd.switches)
 
-            for key in ("label", "name", "room", "dni", "tags"):
+            for key in ("label", "name", "room", "dni", "tags", "hub_mesh", "homekit"):
                 if getattr(upd, key) is not None:
                     changed.append(key)
             steps.append(("+".join(changed), form_step))
-        if prefs:
-            steps.append(("preferences", lambda: save_preferences(self._client, device_id, prefs)))
+        if upd.page_save:
+            saved = [
+                k
+                for k in ("preferences", "show_on_home", "default_current_state")
+                if getattr(upd, k) is not None
+            ]
+            steps.append(
+                (
+                    "+".join(saved),
+                    lambda: save_preferences(
+                        self._client,
+                        device_id,
+                        prefs,
+                        show_on_home=upd.show_on_home,
+                        default_current_state=state,
+                    ),
+                )
+            )
         if upd.enabled is False and not detail.summary.disabled:
             steps.append(("disabled", lambda: set_disabled(self._client, device_id, True)))
-        done: list[str] = []
-        for name, step in steps:
-            try:
-                await step()
-            except HubError as err:
-                pending = [n for n, _ in steps if n not in done]
-                raise type(err)(
-                    f"{err} Applied: {', '.join(done) or 'nothing'}; NOT applied: "
-                    f"{', '.join(pending)}.",
-                    hint=err.hint,
-                ) from err
-            finally:
-                # label, name, room, enabled show in the device list: the next list re-reads
-                # the hub (after a failed step too: it may have landed)
-                self._devices.devices_changed()
-            done.append(name)
+        # label, name, room, enabled show in the device list: the next list re-reads the hub
+        done = await run_steps(steps, after_each=self._devices.devices_changed)
         after = await self._devices.get_device(device_id)
         device = after.summary.detail_entry()
         device["preferences"] = after.preferences
         device["dni"] = after.summary.dni
+        add_page(device, after.page)
         return {
             "applied": done,
             "room_name": room_name,
             "device": device,
         }
+
+    @staticmethod
+    def _check_page_fields(
+        device_id: str, detail: DeviceDetail, upd: DeviceUpdate, confirm: bool
+    ) -> str | None:
+        """Validate the device page's fields; the default current state to send ('' = none).
+
+        As the hub's device page: Show on Home is not offered for a child device, the Hub
+        Mesh and HomeKit switches only where the page offers them, the default current state
+        is one of the device's attributes. Sharing a lock, garage door, valve, keypad, siren
+        or smoke/CO detector with another hub or with HomeKit needs confirm=true.
+        """
+        label = detail.summary.display_name
+        page = detail.page
+        if upd.show_on_home is not None and detail.summary.parent_id:
+            raise ToolError(
+                f"{label} (device {device_id}) is a child device: the hub's device page offers "
+                "Show on Home only for its parent."
+            )
+        for key, what, why in (
+            ("hub_mesh", "Hub Mesh sharing", "Hub Mesh is off on this hub (hub_get_hub_mesh)"),
+            ("homekit", "HomeKit", "the hub's HomeKit integration is not set up"),
+        ):
+            if getattr(upd, key) and page.get(f"{key}_offered") is False:
+                raise ToolError(
+                    f"The hub does not offer {what} for {label} (device {device_id}): {why}, "
+                    "or the device is linked from another hub."
+                )
+        sharing = [
+            what
+            for key, what in (("hub_mesh", "Hub Mesh"), ("homekit", "HomeKit"))
+            if getattr(upd, key) and not page.get(key)
+        ]
+        if sharing and is_sensitive_device(detail.summary.capabilities):
+            require_confirm(
+                confirm,
+                f"Sharing {label} (device {device_id}) over {' and '.join(sharing)} lets another "
+                "controller operate a security-sensitive device (lock, garage door, valve, "
+                "keypad, siren or smoke/CO detector).",
+            )
+        wanted = upd.default_current_state
+        if wanted is None:
+            return None
+        wanted = wanted.strip()
+        if wanted.lower() in ("", "none"):
+            return ""
+        names = sorted(a.name for a in detail.attributes)
+        if wanted not in names:
+            raise ToolError(
+                f"Device {device_id} ({label}) has no attribute '{wanted}' to show as its "
+                f"default current state. Its attributes: {', '.join(names) or 'none'}; '' for "
+                "none."
+            )
+        return wanted
 
     async def _find_room(self, room: str) -> Room | None:
         """Room name or id -> the room; '' / 'unassigned' -> None (no room)."""

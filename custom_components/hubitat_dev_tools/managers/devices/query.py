@@ -2,7 +2,8 @@
 
 ``DeviceManager`` answers the reads itself and holds the other device responsibilities as
 parts: ``waits`` (attribute waits), ``commands`` (validation and batches), ``admin``
-(update/create/delete/replace) and ``compatible`` (the compatible-device catalog).
+(update/create/delete/replace), ``compatible`` (the compatible-device catalog) and ``mesh``
+(Hub Mesh sharing between hubs).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ...hub.models import (
 )
 from ...hub.state_cache import StateCache
 from ...redact import redact
+from ..mesh import HubMeshReader
 from .admin import DeviceAdmin
 from .commands import DeviceCommands
 from .compatible import CompatibleDevices
@@ -61,6 +63,7 @@ def redacted_detail(detail: DeviceDetail) -> DeviceDetail:
         attributes=[replace(a, value=redact(a.value, a.name)) for a in detail.attributes],
         preferences=redact(detail.preferences),
         raw_device=redact(detail.raw_device),
+        page=redact(detail.page),
     )
 
 
@@ -80,6 +83,7 @@ class DeviceManager:
         self.commands = DeviceCommands(client, self)
         self.admin = DeviceAdmin(client, self)
         self.compatible = CompatibleDevices(client)
+        self.mesh = HubMeshReader(client)
 
     async def list_devices(
         self, flt: DeviceFilter, *, allowed: Callable[[str], bool] | None = None

@@ -1,0 +1,198 @@
+"""Hub Mesh (hub-to-hub sharing of devices and hub variables; not the Z-Wave/Zigbee mesh).
+
+``GET /hub2/hubMeshJson`` is what the hub UI's Hub Mesh page reads (vue-hub2.min.js
+``populatePage``): the peer hubs (``hubList``), this hub's shared and private devices, the
+devices it has linked from peers and those peers offer, the same for hub variables, and the
+hub whose modes it follows. Its ``hubMeshToken`` is a credential and never leaves here.
+Sharing one device is the device page's Hub Mesh switch (``hub/devices.py``); the page's
+own setters (full sync interval, followed modes, variable sharing) are GETs whose answer
+the page ignores: each is decided by re-reading the JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+from .client import HubClient
+from .effects import confirm_effect
+from .errors import HubBadResponseError, HubNotFoundError
+from .models import dict_list, norm_id
+
+
+@dataclass(slots=True)
+class HubMesh:
+    """The Hub Mesh page's data, normalized (no credential)."""
+
+    enabled: bool | None
+    full_refresh_interval_s: int | None
+    mode_hub_id: str | None
+    peers: list[dict[str, Any]] = field(default_factory=list)
+    shared_devices: list[dict[str, Any]] = field(default_factory=list)
+    linked_devices: list[dict[str, Any]] = field(default_factory=list)
+    available_devices: list[dict[str, Any]] = field(default_factory=list)
+    shared_variables: list[dict[str, Any]] = field(default_factory=list)
+    linked_variables: list[dict[str, Any]] = field(default_factory=list)
+    available_variables: list[dict[str, Any]] = field(default_factory=list)
+    private_device_count: int = 0
+    private_variable_count: int = 0
+    variable_names: list[str] = field(default_factory=list)  # this hub's own (shared or not)
+
+
+def _flag(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    return None
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value) if value is not None and not isinstance(value, bool) else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _device(item: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "device_id": norm_id(item.get("id")),
+        "label": item.get("name") or item.get("deviceDisplayName"),
+    }
+    if children := _int(item.get("childCount")):
+        out["child_count"] = children
+    return out
+
+
+def _peer(item: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "hub_id": item.get("hubId"),
+        "name": item.get("name"),
+        "ip": item.get("ipAddress"),
+        "active": _flag(item.get("active")),
+        "offline": _flag(item.get("offline")),
+        "device_ids": [i for i in (norm_id(d) for d in item.get("deviceIds") or []) if i],
+        "variables": [str(v) for v in item.get("hubVarNames") or []],
+    }
+    if item.get("warning"):
+        out["warning"] = str(item["warning"])
+    if _flag(item.get("uiSecurityEnabled")):
+        out["login_security"] = True
+    return out
+
+
+def parse_hub_mesh(data: Any) -> HubMesh:
+    """The ``/hub2/hubMeshJson`` answer; absent sections read as none."""
+    if not isinstance(data, dict):
+        raise HubBadResponseError("Unexpected Hub Mesh answer (not an object)")
+    hubs = {
+        str(p.get("hubId")): str(p.get("name") or p.get("hubId"))
+        for p in dict_list(data.get("hubList"))
+    }
+    available = [
+        {
+            "hub": item.get("hubName") or hubs.get(str(item.get("hubId"))),
+            "hub_id": item.get("hubId"),
+            "device_id": norm_id(item.get("deviceId") or item.get("id")),
+            "label": item.get("deviceDisplayName") or item.get("name"),
+        }
+        for item in dict_list(data.get("availableLinkedDevices"))
+    ]
+    linked_vars = []
+    for item in dict_list(data.get("localLinkedHubVariables")):
+        var: dict[str, Any] = {"name": item.get("name")}
+        if item.get("sourceHubName"):
+            var["from_hub"] = item["sourceHubName"]
+        if item.get("nonmatchingName") and item.get("sourceVarName"):
+            var["source_variable"] = item["sourceVarName"]
+        if _flag(item.get("hubAvailable")) is False:
+            var["hub_offline"] = True
+        linked_vars.append(var)
+    return HubMesh(
+        enabled=_flag(data.get("hubMeshEnabled")),
+        full_refresh_interval_s=_int(data.get("fullRefreshInterval")),
+        mode_hub_id=str(data["modeHubId"]) if data.get("modeHubId") else None,
+        peers=[_peer(p) for p in dict_list(data.get("hubList"))],
+        shared_devices=[_device(d) for d in dict_list(data.get("sharedDevices"))],
+        linked_devices=[_device(d) for d in dict_list(data.get("localLinkedDevices"))],
+        available_devices=available,
+        shared_variables=[
+            {"name": v.get("name"), "type": v.get("type")}
+            for v in dict_list(data.get("sharedHubVariables"))
+        ],
+        linked_variables=linked_vars,
+        available_variables=[
+            {"name": v.get("name"), "hub": v.get("hubName") or hubs.get(str(v.get("hubId")))}
+            for v in dict_list(data.get("availableLinkedHubVariables"))
+        ],
+        private_device_count=len(dict_list(data.get("privateDevices"))),
+        private_variable_count=len(dict_list(data.get("localHubVariables"))),
+        variable_names=sorted(
+            str(v.get("name"))
+            for key in ("localHubVariables", "sharedHubVariables")
+            for v in dict_list(data.get(key))
+        ),
+    )
+
+
+async def fetch_hub_mesh(client: HubClient) -> HubMesh:
+    """GET /hub2/hubMeshJson, parsed (the token dropped)."""
+    try:
+        data = await client.get_json("/hub2/hubMeshJson")
+    except HubNotFoundError as err:
+        raise HubNotFoundError(
+            "This hub does not serve the Hub Mesh page (/hub2/hubMeshJson): its firmware may "
+            "predate Hub Mesh"
+        ) from err
+    return parse_hub_mesh(data)
+
+
+# The full-sync intervals the Hub Mesh page offers (seconds; 0 = never).
+REFRESH_INTERVALS = (0, 120, 300, 3600)
+
+
+async def _mesh_write(
+    client: HubClient, path: str, landed: Callable[[HubMesh], bool], *, failed: str
+) -> None:
+    """GET one of the Hub Mesh page's setters (the page ignores the answer and reloads the
+    JSON), decided by re-reading ``/hub2/hubMeshJson``."""
+
+    async def check() -> bool:
+        return landed(await fetch_hub_mesh(client))
+
+    await confirm_effect(
+        lambda: client.request("GET", path, expect="discard", retry=False), check, failed=failed
+    )
+
+
+async def set_full_refresh_interval(client: HubClient, seconds: int) -> None:
+    """GET /device/setHubMeshFullRefreshInterval/<seconds>."""
+    await _mesh_write(
+        client,
+        f"/device/setHubMeshFullRefreshInterval/{int(seconds)}",
+        lambda m: m.full_refresh_interval_s == seconds,
+        failed=f"The hub did not set the Hub Mesh full sync to {seconds} s",
+    )
+
+
+async def follow_modes(client: HubClient, hub_id: str | None) -> None:
+    """GET /device/followModes/<hubId> (``none``: this hub's own modes)."""
+    await _mesh_write(
+        client,
+        f"/device/followModes/{quote(hub_id or 'none', safe='')}",
+        lambda m: m.mode_hub_id == hub_id,
+        failed="The hub did not change the hub whose modes it follows",
+    )
+
+
+async def share_variable(client: HubClient, name: str, share: bool) -> None:
+    """GET /hub2/addVarToMesh/<name> or /hub2/removeVarFromMesh/<name>."""
+    verb = "addVarToMesh" if share else "removeVarFromMesh"
+    await _mesh_write(
+        client,
+        f"/hub2/{verb}/{quote(name, safe='')}",
+        lambda m: (name in {str(v.get("name")) for v in m.shared_variables}) is share,
+        failed=f"The hub did not {'share' if share else 'stop sharing'} hub variable {name}",
+    )

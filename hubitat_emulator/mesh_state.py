@@ -1,0 +1,80 @@
+"""Hub Mesh state of the emulated hub (``HomeState.mesh``; endpoints in ``mesh.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .model import Device
+
+REFRESH_INTERVALS = (0, 120, 300, 3600)  # the Hub Mesh page's full-sync choices
+
+
+@dataclass
+class MeshPeer:
+    hub_id: str
+    name: str
+    ip: str
+    device_ids: list[int] = field(default_factory=list)
+    var_names: list[str] = field(default_factory=list)
+    active: bool = True
+    offline: bool = False
+    warning: str | None = None
+    last_active_ms: int = 1_784_212_155_639
+    ui_security: bool = False
+
+
+@dataclass
+class RemoteDevice:
+    """A device a peer hub shares (what this hub may link)."""
+
+    hub_id: str
+    device_id: int
+    name: str
+    child_count: int = 0
+
+
+@dataclass
+class LinkedDevice:
+    """A local device that is a link to a peer hub's device."""
+
+    id: int
+    name: str
+    hub_id: str
+    child_count: int = 0
+
+
+@dataclass
+class MeshState:
+    enabled: bool = True
+    token: str = "emulated-mesh-token-0f3c9a"
+    full_refresh_interval: int = 3600
+    mode_hub_id: str | None = None
+    homekit_available: bool = True
+    peers: list[MeshPeer] = field(
+        default_factory=lambda: [
+            MeshPeer(
+                "4b1e2c3d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                "Garage Hub",
+                "192.168.1.41",
+                device_ids=[201, 202],
+                var_names=["garageOpenCount"],
+            )
+        ]
+    )
+    available: list[RemoteDevice] = field(
+        default_factory=lambda: [
+            RemoteDevice("4b1e2c3d-5e6f-4a7b-8c9d-0e1f2a3b4c5d", 201, "Garage Door Opener"),
+            RemoteDevice("4b1e2c3d-5e6f-4a7b-8c9d-0e1f2a3b4c5d", 202, "Workshop Lights", 1),
+        ]
+    )
+    linked: list[LinkedDevice] = field(default_factory=list)
+    shared_variables: list[str] = field(default_factory=list)
+
+    def linked_ids(self) -> set[int]:
+        return {link.id for link in self.linked}
+
+    def offers_sharing(self, dev: Device) -> bool:
+        """The device page's ``meshSelectionEnabled``."""
+        return self.enabled and dev.id not in self.linked_ids()
