@@ -36,7 +36,10 @@ def test_valid_host(text: str, host: str | None) -> None:
 
 
 def test_summaries_read_the_figures() -> None:
-    ping = "4 packets transmitted, 3 packets received, 25% packet loss\nround-trip min/avg/max = 1.0/2.5/4.0 ms"
+    ping = (
+        "4 packets transmitted, 3 packets received, 25% packet loss\n"
+        "round-trip min/avg/max = 1.0/2.5/4.0 ms"
+    )
     assert summarize_test("ping", ping) == {
         "packet_loss_percent": 25.0,
         "average_ms": 2.5,

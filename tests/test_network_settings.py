@@ -6,6 +6,7 @@ import asyncio
 import json
 import time
 
+import aiohttp
 import pytest
 import pytest_socket
 from homeassistant.config_entries import ConfigEntryState
@@ -14,8 +15,8 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools import address_follow
-from custom_components.hubitat_dev_tools.managers.network import check_static
 from custom_components.hubitat_dev_tools.errors import ToolError
+from custom_components.hubitat_dev_tools.managers.network import check_static
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, ok, refused
@@ -89,7 +90,10 @@ async def test_static_ip_reboots_and_the_entry_follows(
 
 
 async def test_new_address_not_answering_keeps_the_entry(
-    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller,
+    hass: HomeAssistant,
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _allow_other_addresses()
@@ -114,8 +118,13 @@ async def test_save_without_reboot_and_dhcp_dns(
     dns = await ok(
         call_tool,
         "hub_update_network_settings",
-        {"mode": "dhcp", "dns_servers": ["1.1.1.1", "8.8.8.8"], "dns_fallover": True,
-         "reboot": False, "confirm": True},
+        {
+            "mode": "dhcp",
+            "dns_servers": ["1.1.1.1", "8.8.8.8"],
+            "dns_fallover": True,
+            "reboot": False,
+            "confirm": True,
+        },
     )
     assert dns["saved"]["dhcp_dns_override"] == ["1.1.1.1", "8.8.8.8"]
     assert hub.network.use_dns_fallover is True
@@ -136,7 +145,9 @@ async def test_refusals_send_nothing(
     ):
         await refused(call_tool, "hub_update_network_settings", args)
     await refused(
-        call_tool, "hub_update_network_settings", {**STATIC, "address": "1.2.3"},
+        call_tool,
+        "hub_update_network_settings",
+        {**STATIC, "address": "1.2.3"},
         "invalid_arguments",
     )
     assert not [p for _, p in hub.requests[start:] if "/hub/advanced/" in p]
@@ -205,13 +216,7 @@ async def test_network_configuration_shape_after_a_change(
     hub.mark_backup_now()
     await ok(call_tool, "hub_update_network_settings", {**STATIC, "reboot": False})
     async with (
-        hass_session() as session,
+        aiohttp.ClientSession() as session,
         session.get(f"{hub.url}/hub2/networkConfiguration") as resp,
     ):
         assert_same_shape("network/network_configuration", json.loads(await resp.text()))
-
-
-def hass_session():  # type: ignore[no-untyped-def]
-    import aiohttp
-
-    return aiohttp.ClientSession()

@@ -31,7 +31,7 @@ FOLLOW_INTERVAL_S = 5.0
 
 async def identifies_as(hass: HomeAssistant, entry: HubitatConfigEntry, host: str) -> bool:
     """True when the hub at ``host`` answers with this entry's hub UID."""
-    from .config_flow import connection_from_data  # noqa: PLC0415 (config_flow imports tools)
+    from .config_flow import connection_from_data
 
     full = replace(connection_from_data(entry.data), host=host)
     anonymous = replace(full, username=None, password=None, maker_app_id=None, maker_token=None)

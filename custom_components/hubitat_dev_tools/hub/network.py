@@ -157,7 +157,7 @@ def network_config_from(data: Any) -> NetworkConfig:
     if not isinstance(data, dict) or "usingStaticIP" not in data:
         raise HubBadResponseError("The hub's /hub2/networkConfiguration is not the expected object")
     messages = [
-        _TAG_RE.sub("", m).strip() for m in (data.get("ipMessage"), data.get("wifiMessage"))
+        _TAG_RE.sub("", _text(m)).strip() for m in (data.get("ipMessage"), data.get("wifiMessage"))
     ]
     return NetworkConfig(
         using_static_ip=data.get("usingStaticIP") is True,

@@ -18,8 +18,8 @@ from ..hub.info import (
     fetch_details,
     fetch_hub_data,
     fetch_identity,
-    identity_from,
     hub_time_zone,
+    identity_from,
     save_location,
 )
 from ..hub.network import apply_dark_mode, fetch_network_config
