@@ -85,9 +85,9 @@ async def test_network_test_refuses_bad_hosts_without_sending(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     start = len(hub.requests)
-    for host in ("1.1.1.1;reboot", "a b", "$(id)", "../../hub/reboot", "x/y"):
+    for host in ("1.1.1.1;reboot", "a b", "$(id)", "../../hub/reboot", "x/y", "a%2Fb", "\n"):
         await refused(
-            call_tool, "hub_call_network_test", {"test": "ping", "host": host}, "invalid_arguments"
+            call_tool, "hub_call_network_test", {"test": "ping", "host": host}, "invalid_request"
         )
     for host in ("gateway", "999.1.1.1"):
         await refused(call_tool, "hub_call_network_test", {"test": "traceroute", "host": host})

@@ -107,27 +107,21 @@ async def test_new_address_not_answering_keeps_the_entry(
     assert entry.data[CONF_HOST] == "127.0.0.1" and hub.server.status == "down"
 
 
-async def test_save_without_reboot_and_dhcp_dns(
+async def test_dhcp_dns_override(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     _allow_other_addresses()
     hub.mark_backup_now()
-    data = await ok(call_tool, "hub_update_network_settings", {**STATIC, "reboot": False})
-    assert data["rebooting"] is False and "next reboot" in data["summary"]
-    assert hub.network.pending_mode == "static" and hub.server.status == "running"
+    hub.reboot_downtime = 0.2
+    hub.network.use_dns_fallover = True
     dns = await ok(
         call_tool,
         "hub_update_network_settings",
-        {
-            "mode": "dhcp",
-            "dns_servers": ["1.1.1.1", "8.8.8.8"],
-            "dns_fallover": True,
-            "reboot": False,
-            "confirm": True,
-        },
+        {"mode": "dhcp", "dns_servers": ["1.1.1.1", "8.8.8.8"], "confirm": True},
     )
     assert dns["saved"]["dhcp_dns_override"] == ["1.1.1.1", "8.8.8.8"]
-    assert hub.network.use_dns_fallover is True
+    assert dns["rebooting"] is True and "the hub is rebooting" in dns["summary"]
+    # the fallback setting the call does not name is sent back as it was
     assert any("useDNSFallover=true" in p for _, p in hub.requests)
 
 
@@ -141,15 +135,12 @@ async def test_refusals_send_nothing(
         {"mode": "static", "disconnect": "wifi", "confirm": True},
         {"mode": "static", "address": "127.0.0.2", "confirm": True},
         {**STATIC, "gateway": "10.0.0.1"},
+        {**STATIC, "netmask": "255.255.255.999"},
         {"mode": "dhcp", "address": "127.0.0.2", "confirm": True},
     ):
         await refused(call_tool, "hub_update_network_settings", args)
-    await refused(
-        call_tool,
-        "hub_update_network_settings",
-        {**STATIC, "address": "1.2.3"},
-        "invalid_arguments",
-    )
+    for bad in ("1.2.3", "127.0.0.2; reboot", "::1"):
+        await refused(call_tool, "hub_update_network_settings", {**STATIC, "address": bad})
     assert not [p for _, p in hub.requests[start:] if "/hub/advanced/" in p]
     assert hub.network.pending_mode is None
 
@@ -214,7 +205,9 @@ async def test_network_configuration_shape_after_a_change(
 ) -> None:
     _allow_other_addresses()
     hub.mark_backup_now()
-    await ok(call_tool, "hub_update_network_settings", {**STATIC, "reboot": False})
+    hub.reboot_downtime = 0.2
+    await ok(call_tool, "hub_update_network_settings", STATIC)
+    await _until(lambda: hub.url.startswith("http://127.0.0.2") and hub.status == "running")
     async with (
         aiohttp.ClientSession() as session,
         session.get(f"{hub.url}/hub2/networkConfiguration") as resp,

@@ -84,10 +84,12 @@ class NetworkManager:
         netmask: str | None,
         gateway: str | None,
         dns_servers: list[str] | None,
-        dns_fallover: bool | None,
-        reboot: bool,
     ) -> dict[str, Any]:
-        """Switch to a static IP or to DHCP (with the DNS override); reboot to apply."""
+        """Switch to a static IP or to DHCP (with the DNS override), then reboot: the hub
+        applies network settings at boot (its UI asks for the reboot)."""
+        bad = [a for a in (address, netmask, gateway, *(dns_servers or [])) if a and not _ip(a)]
+        if bad:
+            raise ToolError(f"Not an IPv4 address: {', '.join(bad)}. Nothing was sent.")
         before = await self.config()
         if not before.has_ethernet:
             raise ToolError(
@@ -105,8 +107,7 @@ class NetworkManager:
         else:
             if address or netmask or gateway:
                 raise ToolError("address, netmask and gateway are for mode='static' only.")
-            fallover = before.use_dns_fallover if dns_fallover is None else dns_fallover
-            await switch_to_dhcp(self._client, servers, fallover)
+            await switch_to_dhcp(self._client, servers, before.use_dns_fallover)
         after = await self.config()
         if mode == "static":
             saved = (after.static_ip, after.static_netmask, after.static_gateway) == (
@@ -122,32 +123,32 @@ class NetworkManager:
                 "The hub accepted the network change, but Settings > Network does not show it "
                 f"(it shows {shown}): nothing was changed."
             )
-        out: dict[str, Any] = {"mode": mode, "saved": after.as_dict(), "rebooting": False}
         via = self._reached_at(before)
         new_host = address if mode == "static" else None
-        moves = via == "ethernet" and new_host != before.lan_address
-        if reboot:
-            await hub_lifecycle.reboot(self._client)
-            out["rebooting"] = True
-        when = "now: the hub is rebooting" if reboot else "at the hub's next reboot"
-        out["summary"] = f"Network settings saved ({mode}); they apply {when}"
+        moves = via == "ethernet" and (
+            new_host != before.lan_address if new_host else before.using_static_ip
+        )
+        await hub_lifecycle.reboot(self._client)
+        out: dict[str, Any] = {
+            "summary": f"Network settings saved ({mode}); they apply now: the hub is rebooting",
+            "mode": mode,
+            "saved": after.as_dict(),
+            "rebooting": True,
+        }
         out["warning"] = (
             "The hub may become unreachable if these settings are wrong for this network. "
             + RESET_ADVICE
         )
         if via is None:
             out["note"] = (
-                f"Home Assistant reaches the hub as {self._client.connection.host}, "
-                "which keeps working when its address changes (or is not one of its links)."
+                f"Home Assistant reaches the hub as {self._client.connection.host} (a name, or "
+                "not one of the hub's own addresses), so it does not follow the change; if the "
+                "hub stops answering there, reconfigure the entry's address."
             )
         elif moves and new_host:
             out["follow"] = new_host
-            out["note"] = (
-                f"The hub will answer at {new_host}. Home Assistant watches that address for 10 "
-                "minutes and moves this hub's entry there once it answers as the same hub."
-            )
+            out["note"] = f"After the reboot the hub answers at {new_host}."
         elif moves:
-            out["follow"] = before.lan_address
             out["note"] = (
                 "Under DHCP the router picks the address: Home Assistant keeps trying "
                 f"{before.lan_address}; if the hub does not come back there, "

@@ -33,11 +33,9 @@ class HubSettingsArgs(ToolArgs):
         vol.All(str, vol.Length(min=1, max=40)), "A text-to-speech voice of the hub"
     )
     mdns_name: str | None = arg(vol.All(str, HOST_NAME), "Local network name (hubitat.local)")
-    time_zone: str | None = arg(
-        vol.All(str, vol.Length(min=1, max=64)), "IANA id; destructive tier: reboot"
-    )
+    time_zone: str | None = arg(vol.All(str, vol.Length(min=1, max=64)), "IANA id")
     dark_mode: bool | None = arg(bool, "Admin UI theme")
-    confirm: bool = arg(bool, "true for time_zone, once the user agreed", default=False)
+    confirm: bool = arg(bool, "true for time_zone", default=False)
 
     def changes(self) -> dict[str, Any]:
         """The given settings, keyed as the hub's location save names them."""
@@ -60,7 +58,7 @@ class GetHubInfoTool(HubTool[ToolArgs]):
     title = "Get hub info"
     description = (
         "Identify the Hubitat hub and its health basics in one call: name, model, firmware, "
-        "IP and network settings, safe mode, free memory, temperature, database size, active "
+        "IP, network, safe mode, free memory, temperature, database size, active "
         "hub alerts, location settings (scale, clock, voice), and whether Maker API and Hub "
         "Security are configured. Use it first for questions about the hub itself."
     )
@@ -95,10 +93,10 @@ class UpdateHubSettingsTool(HubTool[HubSettingsArgs]):
     description = (
         "Change the hub's own settings (Settings > Location): hub_name, latitude/longitude "
         "(sunrise/sunset), zip_code, temperature_scale (F or C), time_format (12 or 24), "
-        "tts_voice (one of the hub's voices), mdns_name, dark_mode, time_zone (needs a "
-        "reboot: confirm=true and a backup from the last 24 h). Only the given fields change: "
-        "the others are read and sent back unchanged. Answers what changed (from/to). "
-        "Network and cloud: hub_update_network_settings. Current values: hub_get_info."
+        "tts_voice (one of the hub's voices), mdns_name, dark_mode, time_zone (reboots; "
+        "confirm=true, backup < 24 h). Only the given fields change (the others are sent "
+        "back unchanged). Answers from/to. Network: hub_update_network_settings. Current "
+        "values: hub_get_info."
     )
     kind = ToolKind.WRITE
 

@@ -11,34 +11,30 @@ from ..address_follow import start_following
 from ..errors import ToolError
 from ..hub.network import valid_host
 from ..safety import ToolKind
-from .args import ToolArgs, arg, match
+from .args import ToolArgs, arg
 from .base import HubTool, ToolCall
 
 TOOL_DOMAIN = "hub"
 
-_OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
-IPV4 = match(rf"^{_OCTET}(?:\.{_OCTET}){{3}}$", msg="not an IPv4 address")
-HOST = vol.All(
-    str,
-    vol.Length(min=1, max=253),
-    match(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?\.?$", msg="not a host name or IP"),
-)
+# The schemas stay short (the surface is a prompt): hosts and addresses are checked strictly
+# in code (valid_host, the network manager) before anything is sent.
+IPV4 = str
+HOST = str
 TESTS = ("ping", "ping_gateway", "traceroute", "speed_test")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NetworkTestArgs(ToolArgs):
     test: str = arg(vol.In(TESTS), None, required=True)
-    host: str | None = arg(HOST, "Host name or IPv4 for ping/traceroute (default 1.1.1.1)")
+    host: str | None = arg(HOST, "Name or IPv4 (default 1.1.1.1)")
 
 
 class CallNetworkTestTool(HubTool[NetworkTestArgs]):
     name = "hub_call_network_test"
-    title = "Run hub network test"
+    title = "Hub network test"
     description = (
-        "Run a network test from the hub itself, as its Network Test page does: ping a host, "
-        "ping_gateway (its router), traceroute, or speed_test (internet download speed; "
-        "up to a minute). Changes nothing. Answers the hub's output and the figures in it."
+        "Network test run by the hub: ping host, ping_gateway, traceroute host, speed_test "
+        "(internet download, up to a minute)."
     )
     kind = ToolKind.READ
     idempotent = False
@@ -65,10 +61,10 @@ class HubActionArgs(ToolArgs):
 
 class CallHubActionTool(HubTool[HubActionArgs]):
     name = "hub_call_hub_action"
-    title = "Blink hub LED or free memory"
+    title = "Hub LED or memory"
     description = (
-        "blink_led: blink the hub's LED to find it. free_memory: make the hub free unused "
-        "memory now; answers free memory before and after. Neither changes settings."
+        "blink_led: blink the hub's LED to find it. free_memory: free unused memory (free KB "
+        "before/after)."
     )
     kind = ToolKind.WRITE
     idempotent = False
@@ -81,17 +77,13 @@ class CallHubActionTool(HubTool[HubActionArgs]):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NetworkSettingsArgs(ToolArgs):
-    mode: str | None = arg(vol.In(("dhcp", "static")), "IP mode of the Ethernet port")
-    address: str | None = arg(IPV4, "Static IP")
-    netmask: str | None = arg(IPV4, "Static netmask")
-    gateway: str | None = arg(IPV4, "Static gateway")
-    dns_servers: list[str] | None = arg(
-        vol.All([IPV4], vol.Length(max=3)), "DNS servers ([] = the router's)"
-    )
-    dns_fallover: bool | None = arg(bool, "DHCP: fall back to public DNS")
-    reboot: bool = arg(bool, "Reboot to apply the IP mode", default=True)
-    disconnect: str | None = arg(vol.In(("wifi", "ethernet")), "Drop this link")
-    cloud_enabled: bool | None = arg(bool, "Hubitat cloud connection on/off")
+    mode: str | None = arg(vol.In(("dhcp", "static")), None)
+    address: str | None = arg(IPV4, None)
+    netmask: str | None = arg(IPV4, None)
+    gateway: str | None = arg(IPV4, None)
+    dns_servers: list[str] | None = arg(vol.All([IPV4], vol.Length(max=3)), "[] = the router's")
+    disconnect: str | None = arg(vol.In(("wifi", "ethernet")), None)
+    cloud_enabled: bool | None = arg(bool, "Hubitat cloud")
 
     def change(self) -> str:
         """Which one change the call asks for."""
@@ -116,10 +108,9 @@ class UpdateNetworkSettingsTool(HubTool[NetworkSettingsArgs]):
     name = "hub_update_network_settings"
     title = "Update hub network settings"
     description = (
-        "Settings > Network: mode static (address, netmask, gateway) or dhcp, dns_servers; "
-        "applies on reboot (reboot=true). Or disconnect wifi/ethernet, or cloud_enabled. "
-        "Wrong settings make the hub unreachable (reset button fixes it); Home Assistant "
-        "follows a new address. Current values: hub_get_info."
+        "One of: Ethernet mode static (address, netmask, gateway) or dhcp, with dns_servers "
+        "(hub reboots); disconnect a link; cloud_enabled. Wrong values make the hub "
+        "unreachable; Home Assistant follows a new address. Current: hub_get_info."
     )
     kind = ToolKind.DESTRUCTIVE
     idempotent = False
@@ -141,8 +132,6 @@ class UpdateNetworkSettingsTool(HubTool[NetworkSettingsArgs]):
                 netmask=args.netmask,
                 gateway=args.gateway,
                 dns_servers=args.dns_servers,
-                dns_fallover=args.dns_fallover,
-                reboot=args.reboot,
             )
         if (host := out.pop("follow", None)) is not None:
             out["follow"] = await start_following(call.hass, call.runtime.entry, host)
