@@ -15,6 +15,8 @@ from typing import Any
 
 from .client import HubClient
 from .errors import HubBadResponseError, HubRefusedError
+from .info import strip_html
+from .models import parse_csv
 
 # A host the hub may be asked to ping or trace: a dotted-quad IPv4 or a DNS name (letters,
 # digits, hyphens; labels of at most 63). Nothing else reaches the URL path.
@@ -95,15 +97,6 @@ async def apply_dark_mode(client: HubClient, on: bool) -> None:
     )
 
 
-def _names(value: Any) -> list[str]:
-    """A name-server list the hub gives as a list or as one comma-separated text."""
-    if isinstance(value, list):
-        return [str(v).strip() for v in value if str(v).strip()]
-    if isinstance(value, str):
-        return [v.strip() for v in value.split(",") if v.strip()]
-    return []
-
-
 def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
@@ -149,31 +142,26 @@ class NetworkConfig:
         }
 
 
-_TAG_RE = re.compile(r"<[^>]+>")
-
-
 def network_config_from(data: Any) -> NetworkConfig:
     """Parse ``/hub2/networkConfiguration`` (name servers as a list or a comma text)."""
     if not isinstance(data, dict) or "usingStaticIP" not in data:
         raise HubBadResponseError("The hub's /hub2/networkConfiguration is not the expected object")
-    messages = [
-        _TAG_RE.sub("", _text(m)).strip() for m in (data.get("ipMessage"), data.get("wifiMessage"))
-    ]
+    messages = [strip_html(m) for m in (data.get("ipMessage"), data.get("wifiMessage"))]
     return NetworkConfig(
         using_static_ip=data.get("usingStaticIP") is True,
         lan_address=_text(data.get("lanAddr")),
         wlan_address=_text(data.get("wlanAddr")),
         wifi_network=_text(data.get("wifiNetwork")),
-        dns_servers=_names(data.get("dnsServers")),
-        dhcp_name_servers=_names(data.get("dhcpNameServers")),
+        dns_servers=parse_csv(data.get("dnsServers")),
+        dhcp_name_servers=parse_csv(data.get("dhcpNameServers")),
         use_dns_fallover=data.get("useDNSFallover") is True,
         static_ip=_text(data.get("staticIP")),
         static_gateway=_text(data.get("staticGateway")),
         static_netmask=_text(data.get("staticSubnetMask")),
-        static_name_servers=_names(data.get("staticNameServers")),
+        static_name_servers=parse_csv(data.get("staticNameServers")),
         has_ethernet=data.get("hasEthernet") is not False,
         has_wifi=data.get("hasWiFi") is True,
-        messages=[m for m in messages if m],
+        messages=[m for m in messages if m is not None],
     )
 
 
@@ -184,7 +172,7 @@ async def fetch_network_config(client: HubClient) -> NetworkConfig:
 
 def _refusal(text: Any, what: str) -> None:
     """The settings GETs answer an empty text on success, else the hub's error sentence."""
-    message = _TAG_RE.sub("", str(text or "")).strip()
+    message = strip_html(text)
     if message:
         raise HubRefusedError(f"The hub refused to {what}: {message[:300]}")
 
