@@ -213,3 +213,26 @@ async def test_network_configuration_shape_after_a_change(
         session.get(f"{hub.url}/hub2/networkConfiguration") as resp,
     ):
         assert_same_shape("network/network_configuration", json.loads(await resp.text()))
+
+
+async def test_identifies_only_the_same_hub(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator
+) -> None:
+    _allow_other_addresses()
+    assert await address_follow.identifies_as(hass, entry, "127.0.0.1") is True
+    assert await address_follow.identifies_as(hass, entry, "127.0.0.3") is False  # nothing there
+    hass.config_entries.async_update_entry(entry, unique_id="another-hub")
+    assert await address_follow.identifies_as(hass, entry, "127.0.0.1") is False
+
+
+async def test_identifies_a_secure_hub_with_its_credentials(
+    hass: HomeAssistant, secure_hub: HubEmulator
+) -> None:
+    from .conftest import add_entry
+
+    entry = await add_entry(hass, secure_hub)
+    start = len(secure_hub.requests)
+    assert await address_follow.identifies_as(hass, entry, "127.0.0.1") is True
+    # asked without the credentials first, then logged in
+    sent = [p for _, p in secure_hub.requests[start:]]
+    assert sent[0] == "/hub/details/json" and "/login" in sent
