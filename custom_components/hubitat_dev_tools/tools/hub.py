@@ -57,8 +57,8 @@ class GetHubInfoTool(HubTool[ToolArgs]):
     name = "hub_get_info"
     title = "Get hub info"
     description = (
-        "Identify the Hubitat hub and its health basics in one call: name, model, firmware, "
-        "IP, network, safe mode, free memory, temperature, database size, active "
+        "Identify the Hubitat hub and its health basics in one call: name, model, firmware "
+        "version, IP, network, safe mode, free memory, temperature, database size, active "
         "hub alerts, location settings (scale, clock, voice), and whether Maker API and Hub "
         "Security are configured. Use it first for questions about the hub itself."
     )
