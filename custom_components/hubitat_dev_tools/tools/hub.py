@@ -95,8 +95,8 @@ class UpdateHubSettingsTool(HubTool[HubSettingsArgs]):
         "(sunrise/sunset), zip_code, temperature_scale (F or C), time_format (12 or 24), "
         "tts_voice (one of the hub's voices), mdns_name, dark_mode, time_zone (reboots; "
         "confirm=true, backup < 24 h). Only the given fields change (the others are sent "
-        "back unchanged). Answers from/to. Network: hub_update_network_settings. Current "
-        "values: hub_get_info."
+        "back unchanged). Answers from/to. Network: hub_update_network_settings. Current: "
+        "hub_get_info."
     )
     kind = ToolKind.WRITE
 

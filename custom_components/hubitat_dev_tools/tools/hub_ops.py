@@ -34,7 +34,7 @@ class CallNetworkTestTool(HubTool[NetworkTestArgs]):
     title = "Hub network test"
     description = (
         "Network test run by the hub: ping host, ping_gateway, traceroute host, speed_test "
-        "(internet download, up to a minute)."
+        "(internet, up to a minute)."
     )
     kind = ToolKind.READ
     idempotent = False
