@@ -74,6 +74,10 @@ class CodeItem:
     description: str = ""
     oauth: bool = False
     capabilities: list[str] = field(default_factory=list)
+    # OAuth on app code (routes_code_oauth): the client id the listing's detail shows and
+    # the secret the hub generates (only ever here, in the emulator)
+    oauth_client_id: str = ""
+    oauth_client_secret: str = ""
 
 
 @dataclass
@@ -130,8 +134,16 @@ class DevState:
     # although it deleted / answers success although it kept the item.
     delete_answers_failure: bool = False
     delete_ignored: bool = False
+    # OAuth knobs (routes_code_oauth): the hub refuses with this message / answers success
+    # and changes nothing
+    oauth_refusal: str | None = None
+    oauth_ignored: bool = False
     # every /installedapp/btn form as posted (tests check what a click sends)
     clicks: list[dict[str, str]] = field(default_factory=list)
+    # new app instances whose page's Done was not submitted yet (app_types.py); knob:
+    # Done answers success and leaves the instance pending
+    pending: set[int] = field(default_factory=set)
+    done_ignored: bool = False
 
     def items(self, kind: str) -> list[CodeItem]:
         return sorted((c for (k, _i), c in self.code.items() if k == kind), key=lambda c: c.id)

@@ -32,6 +32,7 @@ from .model import (
     Variable,
 )
 from .ops import OpsState, seed_ops
+from .scenes import activate, scene_of
 from .seed import new_device
 from .tasks import Tasks
 
@@ -218,6 +219,8 @@ class Home:
         outcome = execute(dev, command, args, travel=self.door_travel_time)
         if dev.disabled:
             return
+        if command == "on" and (scene_id := scene_of(self.state, dev)) is not None:
+            activate(self, scene_id)  # a scene's activator device
         for ch in outcome.changes:
             self._cancel_pending(dev.id, ch.attr)
         if self.command_delay > 0:

@@ -56,6 +56,7 @@ from typing import Any, overload
 from aiohttp import web
 
 from . import (
+    backups_cloud,
     model,
     routes_admin,
     routes_apps,
@@ -199,6 +200,7 @@ class HubEmulator:
         app_routes = AppRoutes(home, http)
         self.rule_machine = RuleMachine(home, http)
         app_routes.rule_machine = self.rule_machine
+        self.rule_machine.other_children = app_routes.create_child
         self.rule_engine = RuleRunner(self.home, self.clock)
         # the Hub Variables singleton and the App Cloner fall through to the generic app pages
         self.hubvar_routes = HubVarRoutes(home, http, fallback=app_routes)
@@ -212,6 +214,9 @@ class HubEmulator:
         routes_files.setup(app, home.files, http)
         routes_ops.setup(app, home, http, self.server)
         setup_network(app, self.server)
+        # cloud backups, uploaded restores, the backup schedule (knobs: emu.cloud)
+        self.cloud = backups_cloud.seed_cloud(home)
+        backups_cloud.setup(app, self.cloud, home, http, self.server)
         routes_code.setup(app, home, http)
         routes_hubvars.setup(app, self.hubvar_routes)  # before routes_apps: the singleton
         routes_apps.setup(app, app_routes)

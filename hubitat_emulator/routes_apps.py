@@ -21,7 +21,8 @@ and answers ``302`` to ``/installedapp/configure/<id>``. Its page has ``oldDev``
 ``newDev`` (``capability.*``); once both are set (``update/json``) a ``swapDevices`` button
 appears. Pressing it moves every app using the old device (its "in use by" and the device
 inputs of its page) to the new one; it refuses the same device twice, a child device, or an
-old device no app uses. Other ``create/<typeId>`` ids are 404 here.
+old device no app uses. Other ``create/<typeId>`` ids add a built-in or user app
+(``app_types.py``); unknown ids are 404.
 """
 
 from __future__ import annotations
@@ -29,14 +30,18 @@ from __future__ import annotations
 import html
 import json
 import re
+import secrets
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from . import vrb_graph
+from .app_types import SYSTEM_BY_ID, child_type, user_first_page
 from .devstate import APP_VRB, AppInternals
 from .model import App
 from .responses import Responses, redirect
 from .routes_common import Routes
+from .scenes import CAPTURE_BUTTON, SCENE_TYPE, capture
 
 if TYPE_CHECKING:
     from .rule_machine import RuleMachine
@@ -71,14 +76,14 @@ def escaped(name: str | None) -> str | None:
     return "".join(p if i % 2 else html.escape(p, quote=False) for i, p in enumerate(parts))
 
 
-def app_model(app: App, version: int) -> dict[str, Any]:
-    """configure/json's ``app`` object."""
+def app_model(app: App, version: int, *, installed: bool = True) -> dict[str, Any]:
+    """configure/json's ``app`` object (``installed`` false: a pending new instance)."""
     return {
         "id": app.id,
         "name": app.name,
         "label": escaped(app.label),
         "trueLabel": escaped(app.true_label),
-        "installed": True,
+        "installed": installed,
         "version": version,
         "parentAppId": app.parent_id,
         "appType": {"name": app.type, "namespace": "hubitat"},
@@ -182,7 +187,7 @@ class AppRoutes(Routes):
             )
         kids = [a for a in self.apps.values() if a.parent_id == app.id]
         return {
-            "app": app_model(app, internals.version),
+            "app": app_model(app, internals.version, installed=app.id not in self.dev.pending),
             "configPage": {
                 "name": page,
                 "title": internals.page_title,
@@ -272,10 +277,14 @@ class AppRoutes(Routes):
             st["paused"] = not st.get("paused")
         elif name == "stopRule":
             st["stopped"] = not st.get("stopped")
+            if not st["stopped"] and "privateBoolean" in st:
+                st["privateBoolean"] = True  # Start resets it (KP docs/rm_native_test_matrix.md)
         elif app.type == SWAP_TYPE and name == "swapDevices":
             problem = self._swap(internals)
             if problem:
                 return page_answer(self.http, False, problem)
+        elif app.type == SCENE_TYPE and name == CAPTURE_BUTTON:
+            capture(self.home.state, internals)
         elif name == "runRuleAct":
             internals.runs += 1
             self.home.emit_app_event(app.id, "runRuleAct", internals.runs, "Actions run")
@@ -306,6 +315,10 @@ class AppRoutes(Routes):
             if inp is None:
                 continue
             inp["value"] = self._typed(app.id, inp, str(value), str(form.get(f"{name}.type", "")))
+        if "label" in form:  # the page's name field (hub UI: a bare ``label`` input)
+            app.label = str(form["label"]).strip() or None
+        if form.get("_action_update") == "Done" and not self.dev.done_ignored:
+            self.dev.pending.discard(app.id)
         internals.version += 1
         if app.type == SWAP_TYPE:
             chosen = {i["name"]: i.get("value") for i in internals.inputs}
@@ -323,8 +336,9 @@ class AppRoutes(Routes):
         )
 
     async def create_instance(self, request: web.Request) -> web.StreamResponse:
-        if request.match_info["type_id"] != str(SWAP_TYPE_ID):
-            return self.http.not_found()
+        raw = request.match_info["type_id"]
+        if raw != str(SWAP_TYPE_ID):
+            return self._add_app(int(raw) if raw.isdigit() else -1)
         new_id = self.dev.alloc_app_id()
         self.apps[new_id] = App(new_id, SWAP_TYPE, None, SWAP_TYPE, app_type_id=SWAP_TYPE_ID)
         self.dev.internals[new_id] = AppInternals(
@@ -335,6 +349,96 @@ class AppRoutes(Routes):
             ],
         )
         return redirect(f"/installedapp/configure/{new_id}")
+
+    def _add_app(self, type_id: int) -> web.StreamResponse:
+        """Add Built-In/User App (``app_types.py``): a new instance, or the singleton's."""
+        builtin = SYSTEM_BY_ID.get(type_id)
+        code = next((c for c in self.dev.items("app") if c.id == type_id), None)
+        if builtin is not None:
+            same = [a for a in self.apps.values() if a.type == builtin.name and not a.user]
+            if builtin.singleton and same:
+                return redirect(f"/installedapp/configure/{same[0].id}")
+            new_id = self.add_instance(
+                builtin.name,
+                type_id,
+                [dict(i) for i in builtin.inputs],
+                user=False,
+                pending=not builtin.installs_on_open,
+            )
+            return redirect(f"/installedapp/configure/{new_id}")
+        if code is None:
+            return self.http.not_found()
+        page, inputs = user_first_page(code.source)
+        new_id = self.add_instance(code.name, code.id, inputs, user=True)
+        return redirect(f"/installedapp/configure/{new_id}/{page}")
+
+    def create_child(self, ns: str, app_name: str, parent: App | None) -> web.StreamResponse:
+        """``createchild`` of a built-in child app under its parent type, or of user app
+        code (by namespace and name) under a user app; anything else is a 404."""
+        if parent is None:
+            return self.http.not_found()
+        kind = child_type(ns, app_name)
+        if kind is not None:
+            if parent.type != kind.parent_type or parent.user:
+                return self.http.not_found()
+            label = app_name.split("-")[0]
+            inputs: list[dict[str, Any]] = []
+            if app_name == "Dashboard":
+                inputs = [
+                    {
+                        "name": "devicesPicked",
+                        "type": "capability.*",
+                        "multiple": True,
+                        "title": "Authorized devices",
+                    },
+                    {"name": "localAccess", "type": "bool", "title": "Local access", "value": True},
+                ]
+            new_id = self.add_instance(
+                label,
+                kind.type_id,
+                inputs,
+                user=False,
+                parent_id=parent.id,
+                pending=not kind.installs_on_open,
+            )
+            if app_name == "Dashboard":  # installs itself and mints its access token (KP)
+                self.dev.internals[new_id].state["accessToken"] = secrets.token_hex(8)
+                self.dev.layouts[new_id] = {"name": label, "cols": 6, "rows": 4, "tiles": []}
+            return redirect(f"/installedapp/configure/{new_id}")
+        code = next(
+            (c for c in self.dev.items("app") if (c.namespace, c.name) == (ns, app_name)), None
+        )
+        if code is None or not parent.user:
+            return self.http.not_found()
+        _page, inputs = user_first_page(code.source)
+        new_id = self.add_instance(code.name, code.id, inputs, user=True, parent_id=parent.id)
+        return redirect(f"/installedapp/configure/{new_id}")
+
+    def add_instance(
+        self,
+        type_name: str,
+        type_id: int,
+        inputs: list[dict[str, Any]],
+        *,
+        user: bool,
+        parent_id: int | None = None,
+        pending: bool = True,
+    ) -> int:
+        """A new app instance (a pending shell until its Done, unless ``pending`` False)."""
+        new_id = self.dev.alloc_app_id()
+        self.apps[new_id] = App(
+            new_id,
+            type_name,
+            None,
+            type_name,
+            parent_id=parent_id,
+            user=user,
+            app_type_id=type_id,
+        )
+        self.dev.internals[new_id] = AppInternals(page_title=type_name, inputs=inputs)
+        if pending:
+            self.dev.pending.add(new_id)
+        return new_id
 
     def _swap(self, internals: AppInternals) -> str | None:
         chosen = {i["name"]: i.get("value") for i in internals.inputs}
@@ -387,6 +491,7 @@ class AppRoutes(Routes):
         if self.rule_machine is not None:
             self.rule_machine.forget(app_id)
         self.apps.pop(app_id, None)
+        self.dev.pending.discard(app_id)
         self.dev.internals.pop(app_id, None)
         self.dev.vrb.pop(app_id, None)
         self.dev.vrb_graph.pop(app_id, None)
@@ -401,6 +506,8 @@ class AppRoutes(Routes):
     # a hub that answers success and does nothing: these buttons, Visual Rule saves and pauses
     dropped_buttons: frozenset[str] = frozenset()
     drop_rule_writes: bool = False
+    # firmware whose create page opens the 2.0 (graph) editor
+    vrb_creates_graph: bool = False
 
     async def delete(self, request: web.Request) -> web.StreamResponse:
         """The hub UI's Remove: JSON ``{success, message}`` (hub UI: vue-hub2.min.js)."""
@@ -476,14 +583,11 @@ class AppRoutes(Routes):
         if app is None or app.id not in self.dev.vrb_graph:
             return self.http.result(False, "Rule builder instance not found")
         rule = self.dev.vrb_graph[app.id]
-        if request.method == "POST":  # the editor's save: {name, ruleJson (text)}
-            try:
-                body = json.loads(await request.text())
-            except ValueError:
-                return self.http.result(False, "Invalid JSON")
-            if not isinstance(body, dict) or not isinstance(body.get("ruleJson", ""), str):
-                return self.http.result(False, "Invalid rule definition")
-            rule.update({k: body[k] for k in ("name", "ruleJson") if k in body})
+        if request.method == "POST":
+            answer, name = vrb_graph.save(rule, await request.text(), drop=self.drop_rule_writes)
+            if name:
+                app.label = name
+            return self.http.json(answer)
         return self.http.json(rule)
 
     async def create_vrb(self, request: web.Request) -> web.StreamResponse:
@@ -497,18 +601,18 @@ class AppRoutes(Routes):
             hidden=True,
             app_type_id=109,
         )
-        self.dev.vrb[new_id] = {
-            "name": "New Visual Rule",
-            "rulePaused": False,
-            "whenNodes": [],
-            "thenNodes": [],
-            "elseNodes": [],
-            "promptHistory": [],
-        }
-        return self.http.html_page(
-            "<html><head><script>window.HubitatRuleBuilderAppId = "
-            f"{new_id};</script></head><body><div id='app'></div></body></html>"
-        )
+        if self.vrb_creates_graph:
+            self.dev.vrb_graph[new_id] = vrb_graph.new_graph_rule()
+        else:
+            self.dev.vrb[new_id] = {
+                "name": "New Visual Rule",
+                "rulePaused": False,
+                "whenNodes": [],
+                "thenNodes": [],
+                "elseNodes": [],
+                "promptHistory": [],
+            }
+        return self.http.html_page(vrb_graph.create_page(new_id, graph=self.vrb_creates_graph))
 
     async def vrb_pause(self, request: web.Request) -> web.StreamResponse:
         app = self._app(request)

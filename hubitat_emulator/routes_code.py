@@ -15,6 +15,7 @@ from .clock import utcnow
 from .devstate import Bundle, CodeItem, compile_source, source_capabilities
 from .home import Home
 from .responses import Responses, redirect
+from .routes_code_oauth import setup as setup_oauth
 from .routes_common import Routes
 
 KINDS = {"app": "app", "driver": "driver", "library": "library"}
@@ -46,6 +47,7 @@ def setup(app: web.Application, home: Home, http: Responses) -> None:
     add.add_get("/bundle/delete/{id}", r.bundle_delete)
     add.add_get("/bundle/export/{id}", r.bundle_export)
     add.add_get("/bundle/list", r.bundle_list_page)
+    setup_oauth(app, home, http)  # the app code editor's detail read and OAuth dialog
 
 
 def _ident(item: CodeItem | Bundle) -> dict[str, Any]:

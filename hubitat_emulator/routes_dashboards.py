@@ -38,8 +38,8 @@ from aiohttp import web
 from .home import Home
 from .responses import Responses
 from .routes_common import Routes
-from .seed_specs import APP_DASHBOARD
 
+DASHBOARD_PARENT = "Hubitat® Dashboard"
 BOOL_KEYS = (
     "showModeTile",
     "showClockTile",
@@ -87,7 +87,8 @@ class _DashRoutes(Routes):
         out = []
         for app in self.apps.values():
             internals = self.dev.internals.get(app.id)
-            if app.parent_id != APP_DASHBOARD or internals is None:
+            parent = self.apps.get(app.parent_id) if app.parent_id is not None else None
+            if parent is None or parent.type != DASHBOARD_PARENT or internals is None:
                 continue
             picked = next((i for i in internals.inputs if i["name"] == "devicesPicked"), {})
             ids = picked.get("deviceIdsForDeviceList") or []

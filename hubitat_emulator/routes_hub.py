@@ -8,6 +8,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .app_types import type_rows
 from .catalog import time_zones
 from .clock import HUB_TZ, HUB_TZ_NAME, fmt_event, fmt_log, fmt_uptime, fmt_utc, utcnow
 from .home import Home
@@ -43,7 +44,6 @@ def setup(app: web.Application, home: Home, http: Responses, server: HubServer) 
     add.add_get("/hub2/localBackups", r.local_backups)
     add.add_get("/hub/backupDB", r.backup_db)
     add.add_get("/hub/backup/statusJson", r.backup_status)
-    add.add_get("/hub2/backup/json", r.backup_schedule)
     add.add_get("/hub2/deleteLocalBackup", r.delete_backup)
     add.add_post("/hub/reboot", r.reboot)
     add.add_get("/hub/reboot", r.reboot_get)
@@ -406,17 +406,6 @@ class _HubRoutes(ServerRoutes):
             {"backupInProgress": self.home.backup_in_progress, "cloudBackupInProgress": False}
         )
 
-    async def backup_schedule(self, request: web.Request) -> web.StreamResponse:
-        return self.http.json(
-            {
-                "localBackupFrequency": 1,
-                "cloudBackupFrequency": 0,
-                "databaseCleanupTimeHour": 3,
-                "databaseCleanupJobMinute": 0,
-                "backupPassword": None,
-            }
-        )
-
     async def delete_backup(self, request: web.Request) -> web.StreamResponse:
         name = request.query.get("fileName", "")
         before = len(self.st.backups)
@@ -455,6 +444,5 @@ class _HubRoutes(ServerRoutes):
             }
 
         tops = [a for a in apps.values() if a.parent_id is None]
-        return self.http.json(
-            {"systemAppTypes": [], "userAppTypes": [], "apps": [node(a) for a in tops]}
-        )
+        code = [(c.id, c.name, c.description) for c in self.dev.items("app")]
+        return self.http.json({**type_rows(code), "apps": [node(a) for a in tops]})

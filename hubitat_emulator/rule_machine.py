@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from aiohttp import web
@@ -135,6 +135,8 @@ class RuleMachine(Routes):
         self.engine: RuleEngine = engine if engine is not None else RecordingRuleEngine()
         self.env = HubEnv(home)
         self.rules: dict[int, RuleModel] = {}
+        # createchild of any app other than a rule (routes_apps.AppRoutes.create_child)
+        self.other_children: Callable[[str, str, App | None], web.StreamResponse] | None = None
         # fault knob: fields (regexes) the pages never show, as on a firmware whose Rule
         # Machine names or orders them differently (tests of a build that cannot finish)
         self.hidden_fields: list[str] = []
@@ -155,6 +157,8 @@ class RuleMachine(Routes):
     async def create_child(self, request: web.Request) -> web.StreamResponse:
         m = request.match_info
         parent = self.app_by_id(m["pid"])
+        if m["app_name"] != RULE_TYPE and self.other_children is not None:
+            return self.other_children(m["ns"], m["app_name"], parent)  # other child apps
         if (
             m["ns"] != "hubitat"
             or m["app_name"] != RULE_TYPE

@@ -29,6 +29,7 @@ from .model import (
     Setting,
     Variable,
 )
+from .scenes import seed_scenes
 from .seed_dev import seed_apps, seed_dev
 from .seed_specs import (
     APP_ECOBEE,
@@ -560,5 +561,7 @@ def seed_home(
         if dev.label == "Front Door Lock":  # a password-type driver preference
             dev.settings["bridgeLogin"] = Setting("bridgeLogin", "password", SEEDED_PREF_PASSWORD)
     seed_dev(state)
+    if device_count is None:  # the realistic home only: trimmed homes keep their exact count
+        seed_scenes(state, new_device)
     assert all(c in CAPABILITIES for d in DRIVERS.values() for c in d.capabilities)
     return state

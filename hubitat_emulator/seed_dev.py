@@ -119,9 +119,9 @@ def installed() { }
 
 def seed_apps(state: HomeState, maker_app_id: int) -> None:
     apps = [
-        App(APP_HSM, "Hubitat® Safety Monitor", None, "Hubitat® Safety Monitor", app_type_id=1),
-        App(APP_MODE_MANAGER, "Mode Manager", None, "Mode Manager", app_type_id=2),
-        App(APP_RULE_MACHINE, "Rule Machine", None, "Rule Machine", app_type_id=3),
+        App(APP_HSM, "Hubitat® Safety Monitor", None, "Hubitat® Safety Monitor", app_type_id=301),
+        App(APP_MODE_MANAGER, "Mode Manager", None, "Mode Manager", app_type_id=302),
+        App(APP_RULE_MACHINE, "Rule Machine", None, "Rule Machine", app_type_id=303),
         App(
             RULE_MOTION,
             "Rule-5.1",
@@ -146,7 +146,7 @@ def seed_apps(state: HomeState, maker_app_id: int) -> None:
             parent_id=APP_RULE_MACHINE,
             app_type_id=4,
         ),
-        App(APP_ROOM_LIGHTING, "Room Lighting", None, "Room Lighting", app_type_id=5),
+        App(APP_ROOM_LIGHTING, "Room Lighting", None, "Room Lighting", app_type_id=304),
         App(
             RL_OFFICE,
             "Room Lights",
@@ -155,7 +155,7 @@ def seed_apps(state: HomeState, maker_app_id: int) -> None:
             parent_id=APP_ROOM_LIGHTING,
             app_type_id=6,
         ),
-        App(APP_BASIC_RULES, "Basic Rules", None, "Basic Rules", app_type_id=7),
+        App(APP_BASIC_RULES, "Basic Rules", None, "Basic Rules", app_type_id=305),
         App(
             BR_PORCH,
             "Basic Rule",
@@ -164,8 +164,8 @@ def seed_apps(state: HomeState, maker_app_id: int) -> None:
             parent_id=APP_BASIC_RULES,
             app_type_id=8,
         ),
-        App(APP_ECOBEE, "Ecobee Integration", None, "Ecobee Integration", app_type_id=9),
-        App(APP_DASHBOARD, "Hubitat® Dashboard", None, "Hubitat® Dashboard", app_type_id=10),
+        App(APP_ECOBEE, "Ecobee Integration", None, "Ecobee Integration", app_type_id=311),
+        App(APP_DASHBOARD, "Hubitat® Dashboard", None, "Hubitat® Dashboard", app_type_id=309),
         App(DASH_MAIN, "Dashboard", "Main", "Dashboard", parent_id=APP_DASHBOARD, app_type_id=11),
         App(
             DASH_TABLET,
@@ -175,7 +175,7 @@ def seed_apps(state: HomeState, maker_app_id: int) -> None:
             parent_id=APP_DASHBOARD,
             app_type_id=11,
         ),
-        App(maker_app_id, "Maker API", "Maker API - Home Assistant", "Maker API", app_type_id=15),
+        App(maker_app_id, "Maker API", "Maker API - Home Assistant", "Maker API", app_type_id=310),
     ]
     state.apps = {a.id: a for a in apps}
     state.dashboards = {
@@ -584,4 +584,4 @@ def seed_dev(state: HomeState) -> None:
                 },
             ],
         }
-    dev.next_app_id = max(max(state.apps) + 1, 401)
+    dev.next_app_id = max(max(state.apps), max(dev.easy_dashboards)) + 1  # ids are shared

@@ -146,7 +146,7 @@ def test_search_indexes_every_argument() -> None:
         text = tool_text(tool)
         for marker in schema_fields(tool.args_type):
             assert str(marker.schema).replace("_", " ") in text, (tool.name, marker.schema)
-    assert "Backup file name exactly as" in tool_text(registry()["hub_delete_backup"])
+    assert "Local: the file name; cloud: the path" in tool_text(registry()["hub_delete_backup"])
 
 
 async def test_search_call_form_follows_surface(

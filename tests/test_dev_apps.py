@@ -20,7 +20,7 @@ from custom_components.hubitat_dev_tools.hub.apps import (
 )
 from custom_components.hubitat_dev_tools.hub.errors import HubRefusedError
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH
+from hubitat_emulator.devstate import APP_ANNOUNCER, APP_HPM, VRB_PORCH
 from hubitat_emulator.seed import APP_RULE_MACHINE, RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
 
 from .conftest import ToolCaller
@@ -108,11 +108,34 @@ async def test_delete_app_gate_and_backup(
     )
 
 
-async def test_hpm_packages(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
+async def test_hpm_packages(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
     result = await call_tool("hub_list_hpm_packages")
     assert not result.error, result.data
     names = {p["name"]: p for p in result.data["packages"]}
     assert names["Acme Tools"]["version"] == "1.4.2"
+    assert names["Acme Tools"]["apps"] == ["Motion Announcer"]
+    assert result.data["packages_with_drift"] == 0 and "drift" not in names["Acme Tools"]
+    claimed = {("app", "1"), ("driver", "1"), ("app", "3")}
+    code = await call_tool("hub_list_code")
+    expected = {(c["type"], str(c["id"])) for c in code.data["code"] if c["type"] != "library"}
+    untracked = {(u["type"], u["code_id"]) for u in result.data["untracked_code"]}
+    assert untracked == expected - claimed and untracked
+    # a required part HPM never installed, and a part whose code was deleted on the hub
+    manifests = hub.state.dev.internals[APP_HPM].state["manifests"]
+    acme = manifests["https://example.com/acme/packageManifest.json"]
+    acme["apps"].append({"id": "a2", "name": "Acme Scenes", "required": True})
+    acme["drivers"][0]["heID"] = 999
+    drifted = await call_tool("hub_list_hpm_packages")
+    pkg = next(p for p in drifted.data["packages"] if p["name"] == "Acme Tools")
+    assert drifted.data["packages_with_drift"] == 1
+    assert pkg["drift"] == {
+        "required_not_installed": [{"type": "app", "name": "Acme Scenes"}],
+        "code_gone_from_hub": [{"type": "driver", "name": "Acme Smart Plug", "code_id": "999"}],
+    }
+    # the plug driver's code is now claimed by nobody
+    assert ("driver", "1") in {(u["type"], u["code_id"]) for u in drifted.data["untracked_code"]}
 
 
 async def test_list_rules_and_health(

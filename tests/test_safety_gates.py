@@ -29,7 +29,7 @@ from custom_components.hubitat_dev_tools.tools.base import HubTool
 from custom_components.hubitat_dev_tools.tools.surface import GatewayTool
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ToolReply, llm_context, sent_since
+from .conftest import ToolCaller, ToolReply, entry_data, llm_context, sent_since
 from .mcp_client import Mcp
 
 
@@ -447,3 +447,33 @@ async def test_several_hubs_hide_only_what_every_hub_refuses(
         assert refused.data["error"] == "tool_disabled"
     finally:
         await other.stop()
+
+
+async def test_retired_gateway_disable_carries_over_to_its_tools(
+    hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """An entry from before the gateway merge that disabled hub_manage_lifecycle keeps
+    reboot, shutdown and firmware install switched off (now in hub_manage_hub)."""
+    entry = MockConfigEntry(
+        domain="hubitat_dev_tools",
+        title=hub.hub_name,
+        data=entry_data(hub),
+        options={OPT_DISABLED_GATEWAYS: ["hub_manage_lifecycle", "hub_manage_rooms"]},
+        unique_id=hub.hub_uid,
+        version=1,
+        minor_version=1,
+    )
+    entry.add_to_hass(hass)
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    assert entry.minor_version == 2
+    assert entry.options[OPT_DISABLED_GATEWAYS] == ["hub_manage_rooms"]
+    assert set(entry.options[OPT_DISABLED_TOOLS]) == {
+        "hub_reboot_hub",
+        "hub_shutdown_hub",
+        "hub_install_firmware_update",
+    }
+    refused = await call_tool("hub_manage_hub", {"tool": "hub_reboot_hub", "args": {}})
+    assert refused.data["error"] == "tool_disabled"
+    allowed = await call_tool("hub_manage_hub", {"tool": "hub_update_hub_settings"})
+    assert allowed.data.get("error") != "tool_disabled"

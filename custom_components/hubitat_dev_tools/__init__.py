@@ -19,6 +19,7 @@ from .hub_alerts import async_setup_hub_alerts
 from .llm_api import async_register
 from .managers.hub import Hub
 from .mcp_exposure import async_clear_issues, async_track_exposure
+from .migrations import async_migrate
 from .runtime import HubitatConfigEntry, HubRuntime
 from .snapshots import async_setup_snapshot_schedule
 
@@ -62,6 +63,11 @@ async def async_setup_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> b
     entry.async_on_unload(async_setup_hub_alerts(hass, entry))
     entry.async_on_unload(async_setup_snapshot_schedule(hass, entry))
     return True
+
+
+async def async_migrate_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> bool:
+    """Migrate an older entry's options (see migrations.py)."""
+    return await async_migrate(hass, entry)
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> bool:

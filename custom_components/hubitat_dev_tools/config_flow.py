@@ -158,7 +158,7 @@ class HubitatDevToolsConfigFlow(ConfigFlow, domain=DOMAIN):
     """Set up a hub: host, optional Hub Security login, optional Maker API."""
 
     VERSION = 1
-    MINOR_VERSION = 1
+    MINOR_VERSION = 2  # migrations.py
     # Port tried for a DHCP-discovered hub (None: the default HTTP port, as real hubs use).
     DISCOVERY_PORT: int | None = None
 

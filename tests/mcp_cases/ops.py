@@ -22,6 +22,7 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
         "hub_write_file": {"file_name": "notes.txt", "content": "hello", "confirm": True},
         "hub_delete_file": {"file_name": "energy-2026.csv", "confirm": True},
         "hub_list_backups": {},
+        "hub_update_backup_schedule": {"local_frequency_days": 7, "time": "04:15"},
         "hub_delete_backup": {"file_name": oldest, "confirm": True},
         "hub_restore_backup": {"file_name": newest, "confirm": True},
         "hub_get_logs": {"level": "warn", "limit": 5},

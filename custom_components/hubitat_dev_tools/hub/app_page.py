@@ -256,6 +256,35 @@ class AppPage:
                 err.subject = subject
             raise
 
+    @property
+    def installed(self) -> bool | None:
+        """configure/json ``app.installed``: False for a pending shell (a new instance whose
+        page's Done was not submitted yet: KP), None when the answer does not say."""
+        app_info = self.config.get("app")
+        value = app_info.get("installed") if isinstance(app_info, dict) else None
+        return value if isinstance(value, bool) else None
+
+    def done_form(self, fields: dict[str, Setting], *, label: str | None = None) -> dict[str, str]:
+        """The page's Done as the hub UI submits it: the settings submit of ``fields`` with
+        ``_action_update=Done`` and the form's hidden ``appTypeId``, ``appTypeName`` and
+        ``_cancellable`` (``main.js``; KP, live: the hub's update handler fails without them),
+        and the app's name in the bare ``label`` field (``main.js``: ``name="label"``)."""
+        form = self.settings_form(fields)
+        form.update({"_action_update": "Done", "appTypeId": "", "appTypeName": ""})
+        form["_cancellable"] = "false"
+        if label is not None:
+            form["label"] = label
+        return form
+
+    async def done(self, fields: dict[str, Setting], *, label: str | None = None) -> Any:
+        """Submit the page's Done (a pending shell installs: ``installed()`` runs; an
+        installed app runs ``updated()``). Callers decide by the effect (:attr:`installed`)."""
+        return await self.post_update(
+            self.done_form(fields, label=label),
+            what=f"finish the page of app {self.app_id}",
+            subject="app_settings",
+        )
+
     def button_form(
         self, button: str, *, state_attribute: str | None = None, with_context: bool = False
     ) -> dict[str, str]:

@@ -120,6 +120,55 @@ async def fetch_app_tree(client: HubClient) -> list[InstalledApp]:
     return parse_app_tree(await client.get_json("/hub2/appsList"))
 
 
+@dataclass(frozen=True, slots=True)
+class AppType:
+    """An app type the hub can add: ``/hub2/appsList`` ``systemAppTypes`` (built-in) and
+    ``userAppTypes`` (user app code), as the hub UI's Add Built-In/User App drawer lists them
+    (``id``, ``name``, ``description``, ``menu``: Apps, Automations or Integrations)."""
+
+    id: str
+    name: str
+    user: bool
+    description: str
+    menu: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return JSON-safe data."""
+        out: dict[str, Any] = {"type_id": self.id, "name": self.name, "user": self.user}
+        if self.menu:
+            out["menu"] = self.menu
+        if self.description:
+            out["description"] = self.description
+        return out
+
+
+def parse_app_types(payload: Any) -> list[AppType]:
+    """The addable app types of an appsList answer, built-in first (odd entries skipped)."""
+    out: list[AppType] = []
+    for key, user in (("systemAppTypes", False), ("userAppTypes", True)):
+        rows = payload.get(key) if isinstance(payload, dict) else None
+        for row in rows if isinstance(rows, list) else []:
+            type_id = norm_id(row.get("id")) if isinstance(row, dict) else None
+            if type_id is None or not row.get("name"):
+                continue
+            out.append(
+                AppType(
+                    id=type_id,
+                    name=app_name_text(row["name"]),
+                    user=user,
+                    description=app_name_text(row.get("description")),
+                    menu=str(row.get("menu") or ""),
+                )
+            )
+    return out
+
+
+async def fetch_apps_and_types(client: HubClient) -> tuple[list[InstalledApp], list[AppType]]:
+    """The installed-app tree and the addable app types, from one appsList read."""
+    payload = await client.get_json("/hub2/appsList")
+    return parse_app_tree(payload), parse_app_types(payload)
+
+
 def _app_not_found(app_id: str) -> HubNotFoundError:
     return HubNotFoundError(f"No installed app with id {app_id}", subject="app")
 
@@ -221,6 +270,7 @@ async def delete_app(client: HubClient, app_id: str, *, force: bool) -> None:
 
 
 _CONFIGURE_ID_RE = re.compile(r"/installedapp/configure/(\d+)")
+_CONFIGURE_PAGE_RE = re.compile(r"/installedapp/configure/(\d+)(?:/([A-Za-z0-9_]+))?")
 
 
 async def open_direct_app(client: HubClient, alias: str) -> str:
@@ -238,6 +288,24 @@ async def open_direct_app(client: HubClient, alias: str) -> str:
     raise HubBadResponseError(
         f"The hub's {alias} app did not lead to an app page",
         hint="This firmware may not have it; report the firmware version.",
+    )
+
+
+async def create_app_instance(client: HubClient, type_id: str) -> tuple[str, str | None]:
+    """``GET /installedapp/create/<typeId>``: (new app id, its first page or None).
+
+    The hub UI's Add Built-In/User App drawer navigates there (``installApp``); the hub
+    answers ``302`` to ``/installedapp/configure/<id>[/<page>]`` (KP: its user-app create,
+    live). A singleton built-in app answers with its existing instance (KP). The redirect
+    is read, not followed; the instance is a pending shell until its page's Done.
+    """
+    location = await client.get_location(f"/installedapp/create/{quote(type_id, safe='')}")
+    if m := _CONFIGURE_PAGE_RE.search(location):
+        return m.group(1), m.group(2)
+    raise HubBadResponseError(
+        f"Adding app type {type_id} did not lead to an app page (the hub answered "
+        f"{location[:120]!r})",
+        hint="The type id may be a driver or library, or no longer exist; list the types again.",
     )
 
 

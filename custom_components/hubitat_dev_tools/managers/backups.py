@@ -138,7 +138,7 @@ class BackupManager:
             "schedule": schedule,
         }
 
-    async def _create_verified(self, deadline: float | None = None) -> Backup | None:
+    async def create_verified(self, deadline: float | None = None) -> Backup | None:
         """Create a backup; return it only once it appears in the hub's list (else None).
 
         With ``deadline`` (``time.monotonic()``), the request gives up in time and the hub
@@ -168,7 +168,7 @@ class BackupManager:
 
     async def create(self, deadline: float | None = None) -> dict[str, Any]:
         """Create a backup now and check that it appears in the hub's backup list."""
-        made = await self._create_verified(deadline)
+        made = await self.create_verified(deadline)
         if made is None:
             return {
                 "summary": "Backup requested, but no new backup appears in the hub's list",
@@ -224,7 +224,7 @@ class BackupManager:
         request itself keeps.
         """
         found = await self._find(name)
-        current = await self._create_verified(None if deadline is None else deadline - 8.0)
+        current = await self.create_verified(None if deadline is None else deadline - 8.0)
         if current is None:
             raise ToolError(
                 "Could not back up the hub's current state first (no new backup appears in "

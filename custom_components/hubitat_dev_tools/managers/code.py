@@ -1,4 +1,6 @@
-"""Code: list, read (paged), install, update (backup first, version check), delete, restore."""
+"""Code: list, read (paged), install, update (backup first, version check), delete, restore;
+sources from a URL or a File Manager file and several items at once (``code_sources``),
+OAuth on app code (``hub/code_oauth``)."""
 
 from __future__ import annotations
 
@@ -22,8 +24,20 @@ from ..hub.code import (
     refuse_if_in_use,
     save_source,
 )
+from ..hub.code_oauth import AppOAuth, fetch_app_oauth, set_app_oauth
+from ..hub.devices import fetch_drivers
 from ..hub.errors import HubError, HubNotFoundError
 from ..hub.files import list_files, valid_file_name
+from ..hub.models import norm_id
+from .code_sources import (
+    CodeItemSpec,
+    SourceSpec,
+    UrlCheck,
+    fetch_url_text,
+    item_error,
+    read_file_source,
+    require_one_source,
+)
 from .files import FilesManager
 from .item_backups import ItemBackups, SavedBackup
 
@@ -109,6 +123,26 @@ def page_text(text: str, offset: int, length: int) -> dict[str, Any]:
     return out | {"text": chunk}
 
 
+def builtin_drivers(drivers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The hub's built-in driver types (``/device/drivers`` type ``sys``; internal
+    ``dep`` entries and the ``Hidden`` category left out, as the device type picker does)."""
+    out = []
+    for d in drivers:
+        if d.get("type") != "sys" or d.get("category") == "Hidden" or norm_id(d.get("id")) is None:
+            continue
+        out.append(
+            {
+                "type": "driver",
+                "id": norm_id(d.get("id")),
+                "name": d.get("name"),
+                "namespace": d.get("namespace"),
+                "builtin": True,
+                "category": d.get("category"),
+            }
+        )
+    return out
+
+
 def check_source(source: str) -> None:
     """Refuse sources the hub is known to reject for non-code reasons."""
     if source.startswith("\ufeff"):
@@ -129,11 +163,16 @@ class CodeManager:
         self._files = files
         self.backups = ItemBackups(client)
 
-    async def list_code(self, kind: CodeKind | None, text: str | None) -> list[dict[str, Any]]:
-        """User code of one or every kind, filtered by text (name or namespace)."""
+    async def list_code(
+        self, kind: CodeKind | None, text: str | None, *, builtin: bool = False
+    ) -> list[dict[str, Any]]:
+        """User code of one or every kind, filtered by text (name or namespace); with
+        ``builtin`` the hub's built-in driver types too (no source: device types only)."""
         kinds = [kind] if kind else list(CODE_KINDS)
         lists = await asyncio.gather(*(fetch_code_list(self._client, k) for k in kinds))
         items = [i for lst in lists for i in lst]
+        if builtin and kind in (None, "driver"):
+            items += builtin_drivers(await fetch_drivers(self._client))
         if text:
             needle = text.strip().lower()
             items = [
@@ -148,6 +187,76 @@ class CodeManager:
     async def get_source(self, kind: CodeKind, item_id: str) -> CodeSource:
         """Full source and version."""
         return await fetch_source(self._client, kind, item_id)
+
+    async def source_text(self, spec: SourceSpec, check: UrlCheck, where: str = "") -> str:
+        """The source an item names: inline, downloaded from a URL, or a File Manager file."""
+        require_one_source(spec, where)
+        if spec.source_url is not None:
+            text = await fetch_url_text(self._client.session, spec.source_url, check)
+        elif spec.file_name is not None:
+            text = await read_file_source(self._files, spec.file_name)
+        else:
+            text = spec.source or ""
+        check_source(text)
+        return text
+
+    async def get_oauth(self, app_id: str) -> AppOAuth:
+        """OAuth on one app code item: on or off, and its client id (never the secret)."""
+        return await fetch_app_oauth(self._client, app_id)
+
+    async def set_oauth(self, app_id: str, enabled: bool) -> AppOAuth:
+        """Turn OAuth on/off for app code (the editor's dialog), confirmed by reading back."""
+        return await set_app_oauth(self._client, app_id, enabled)
+
+    async def save_items(self, items: list[CodeItemSpec], check: UrlCheck) -> dict[str, Any]:
+        """Several installs/updates: all checked and fetched first (a problem anywhere and
+        nothing is written), then saved one by one, each with its own result."""
+        listed: dict[CodeKind, set[str]] = {}
+        texts: list[str] = []
+        problems: list[dict[str, Any]] = []
+        for n, item in enumerate(items):
+            try:
+                if item.item_id is not None:
+                    if item.kind not in listed:
+                        listed[item.kind] = {
+                            str(i["id"]) for i in await fetch_code_list(self._client, item.kind)
+                        }
+                    if item.item_id not in listed[item.kind]:
+                        raise HubNotFoundError(f"No {item.kind} code with id {item.item_id}")
+                texts.append(await self.source_text(item.spec, check, f"items[{n}]"))
+            except (ToolError, HubError) as err:
+                problems.append({"index": n, **item_error(err)})
+        if problems:
+            raise ToolError(
+                f"{len(problems)} of {len(items)} items cannot be done (see problems); "
+                "nothing was changed.",
+                extra={"problems": problems},
+                hint="Fix or drop those items and call again with the whole list.",
+            )
+        results = [
+            await self._save_item(n, item, text)
+            for n, (item, text) in enumerate(zip(items, texts, strict=True))
+        ]
+        failed = sum(1 for r in results if r["status"] == "failed")
+        return {
+            "summary": f"{len(items) - failed} of {len(items)} items done"
+            + (f"; {failed} failed (see results)" if failed else ""),
+            "results": results,
+            "failed": failed,
+        }
+
+    async def _save_item(self, n: int, item: CodeItemSpec, text: str) -> dict[str, Any]:
+        """One batch item, saved; its result (a failure is reported, not raised)."""
+        head: dict[str, Any] = {"index": n, "type": item.kind, **item.spec.origin()}
+        try:
+            if item.item_id is None:
+                installed = await self.install(item.kind, text)
+                return {**head, "status": "installed", **installed}
+            updated = await self.update(item.kind, item.item_id, text, item.expected_version)
+        except (ToolError, HubError) as err:
+            return {**head, "id": item.item_id, "status": "failed", **item_error(err)}
+        status = "unchanged" if updated.get("unchanged") else "updated"
+        return {**head, "status": status, **{k: v for k, v in updated.items() if k != "unchanged"}}
 
     async def install(self, kind: CodeKind, source: str) -> InstalledCode:
         """Install new code; compile errors come back verbatim."""

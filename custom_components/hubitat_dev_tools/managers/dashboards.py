@@ -1,4 +1,5 @@
-"""Dashboards: Easy Dashboards (full CRUD) and legacy Hubitat Dashboards (list/read/delete).
+"""Dashboards: Easy Dashboards (full CRUD) and legacy Hubitat Dashboards (create/list/read/
+layout/delete).
 
 ``/dashboard/all`` lists both kinds (``version`` "2.0" Easy, "1.0" legacy); every Easy-only
 path switches on that, and the apps tree adds the legacy dashboards it may not list. Writes
@@ -12,7 +13,8 @@ from typing import Any
 
 from ..errors import ToolError
 from ..hub.answers import real_value
-from ..hub.apps import fetch_status
+from ..hub.app_page import AppPage, Setting
+from ..hub.apps import create_child_app, fetch_status
 from ..hub.client import HubClient
 from ..hub.dashboards import (
     PIN_OPTIONS,
@@ -27,11 +29,12 @@ from ..hub.dashboards import (
     save_legacy_layout,
     update_easy,
 )
-from ..hub.errors import HubNotFoundError
+from ..hub.errors import HubBadResponseError, HubNotFoundError
 from .apps import AppManager
 from .item_backups import ItemBackups
 
 LEGACY_PARENT = "Hubitat® Dashboard"
+LEGACY_DEVICES = "devicesPicked"  # the legacy dashboard page's authorised devices (KP)
 _PIN = re.compile(r"^\d{4}$")
 _NAV = re.compile(r"^\d+(,\d+)*$")
 THEMES = ("legacy", "light", "dark", "auto")  # the hub UI's choices
@@ -234,6 +237,63 @@ class DashboardManager:
         pin = await fetch_pin_token(self._client)
         created = await create_easy(self._client, pin, name, device_ids, options)
         return {"dashboard_id": created.dashboard_id, "name": name, "device_ids": device_ids}
+
+    async def create_legacy(self, name: str, device_ids: list[str]) -> dict[str, Any]:
+        """A legacy dashboard, as the Hubitat® Dashboard app's page adds one: a child app
+        (``createchild``: it installs itself and mints its access token, KP), then its name
+        and devices in one settings submit; confirmed by the dashboard list and its
+        settings read back."""
+        name = name.strip()
+        tree = await self._apps.tree()
+        parent = next(
+            (a for a in tree if a.parent_id is None and LEGACY_PARENT in (a.type, a.name)), None
+        )
+        if parent is None:
+            raise HubNotFoundError(
+                f"The built-in {LEGACY_PARENT} app is not installed, so there is no legacy "
+                "dashboard parent. Nothing was sent.",
+                hint=f"Install it first with hub_create_app app_type='{LEGACY_PARENT}'.",
+            )
+        new_id = await create_child_app(self._client, "hubitat", "Dashboard", parent.id)
+        page = await AppPage.load(self._client, new_id)
+        fields = {}
+        if device_ids:
+            fields[LEGACY_DEVICES] = Setting(",".join(device_ids), "capability.*", True)
+        form = page.settings_form(fields)
+        form["label"] = name  # the page's name field (hub UI: a bare ``label`` input)
+        await page.post_update(form, what=f"name the new legacy dashboard {new_id}")
+        listed = {d["dashboard_id"]: d for d in await self._legacy()}
+        status = await fetch_status(self._client, new_id)
+        picked = next(
+            (
+                x.get("deviceIdsForDeviceList") or []
+                for x in status.get("appSettings") or []
+                if isinstance(x, dict) and x.get("name") == LEGACY_DEVICES
+            ),
+            [],
+        )
+        got_ids = [str(i) for i in picked] if isinstance(picked, list) else []
+        entry = listed.get(new_id)
+        problems = []
+        if entry is None:
+            problems.append("it is not listed")
+        elif entry["name"] != name:
+            problems.append(f"its name reads {entry['name']!r}")
+        if sorted(got_ids) != sorted(device_ids):
+            problems.append(f"its devices read {got_ids}")
+        if problems:
+            raise HubBadResponseError(
+                f"Legacy dashboard {new_id} was created but {'; '.join(problems)}",
+                hint="Read it with hub_get_dashboard; fix its name or devices on its page "
+                "(hub_update_app_settings) or delete it.",
+            )
+        return {
+            "dashboard_id": new_id,
+            "name": name,
+            "type": "legacy",
+            "device_ids": got_ids,
+            "parent_id": parent.id,
+        }
 
     async def update(
         self,

@@ -183,6 +183,18 @@ class FilesManager:
             "total_size_bytes": sum(f.size or 0 for f in files if not f.is_dir),
         }
 
+    async def download(self, name: str, *, max_bytes: int) -> tuple[HubFile, bytes]:
+        """One file's exact bytes, checked to exist and to be at most ``max_bytes`` (by its
+        listed size first, then by the capped download itself)."""
+        found, _names = await self._existing(name)
+        if found.size is not None and found.size > max_bytes:
+            raise ToolError(
+                f"'{name}' is {found.size} bytes; at most {max_bytes} are accepted here. "
+                "Nothing was downloaded.",
+                code="file_too_large",
+            )
+        return found, await read_file_bytes(self._client, name, max_bytes=max_bytes)
+
     async def read(self, name: str, offset: int, length: int) -> dict[str, Any]:
         """Text inline (a character window); binary as size + download URL."""
         found, _names = await self._existing(name)

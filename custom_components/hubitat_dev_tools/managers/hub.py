@@ -14,8 +14,10 @@ from typing import Any
 
 from ..hub.client import HubClient
 from ..hub.state_cache import StateCache
-from .apps import AppCloner, AppManager, AppSettingsManager, RuleManager
+from .apps import AppCloner, AppCreator, AppManager, AppSettingsManager, RuleManager
+from .apps.hpm import HpmManager
 from .automation.authoring import RuleAuthoring
+from .backup_cloud import CloudBackupManager
 from .backups import BackupManager
 from .changes import ChangeLog
 from .code import CodeManager
@@ -35,7 +37,9 @@ from .logs import LogsManager
 from .modes import ModeManager
 from .network import NetworkManager
 from .radios import RadioManager
+from .room_control import RoomControl
 from .rooms import RoomManager
+from .scenes import SceneManager
 from .snapshots import SnapshotManager
 from .swap import SwapManager
 from .variables import VariableManager
@@ -53,6 +57,7 @@ class Hub:
         self.devices = DeviceManager(client)
         self.swap = SwapManager(client, self.devices)
         self.rooms = RoomManager(client, self.devices.devices_changed)
+        self.room_control = RoomControl(self.devices, self.rooms)
         self.modes = ModeManager(client)
         self.hsm = HsmManager(client, open_sensors=self._open_sensors)
         self.variables = VariableManager(client)
@@ -60,11 +65,15 @@ class Hub:
         self.files = FilesManager(client)
         self.cloner = AppCloner(client, self.item_backups, self.files)
         self.apps = AppManager(client, self.item_backups, self.cloner)
+        self.scenes = SceneManager(client, self.apps, self.devices)
         self.rules = RuleManager(client, self.apps, self.item_backups, self.devices)
         self.app_settings = AppSettingsManager(client, self.apps, self.item_backups)
+        self.app_create = AppCreator(client, self.apps)
         self.code = CodeManager(client, self.files)
+        self.hpm = HpmManager(client, self.apps, self.code)
         self.dashboards = DashboardManager(client, self.apps, self.item_backups)
         self.backups = BackupManager(client)
+        self.cloud_backups = CloudBackupManager(client, self.backups, self.files)
         self.logs = LogsManager(client)
         self.live = LiveEventsManager(client)
         self.health = HealthManager(client)

@@ -37,6 +37,9 @@ class ListAppsArgs(ToolArgs):
     include_hidden: bool = arg(bool, "Include hidden apps", default=False)
     limit: int = limit_arg(default=200, maximum=500)
     cursor: str | None = cursor_arg()
+    scope: str = arg(
+        vol.In(["instances", "types"]), "instances, or types one can add", default="instances"
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,10 +70,20 @@ class ListAppsTool(HubTool[ListAppsArgs]):
         "parent_id, depth, disabled, user (community code) vs built-in. Filter by text, by "
         "kind (user, builtin, disabled, parents) or by device_id to find the apps that use a "
         "device. Rules are apps too; hub_list_rules adds their paused/stopped status. App "
-        "code (the Groovy) is in hub_list_code."
+        "code (the Groovy) is in hub_list_code. scope=types: the built-in and user app "
+        "types one can add with hub_create_app (type_id, name, menu; text/kind filter)."
     )
 
     async def run(self, call: ToolCall, args: ListAppsArgs) -> dict[str, Any]:
+        if args.scope == "types":
+            if args.device_id is not None or args.kind not in ("all", "user", "builtin"):
+                raise ToolError(
+                    "scope=types filters by text and kind all, user or builtin only. Nothing "
+                    "was sent.",
+                    hint="Omit device_id (and kind disabled/parents) when listing types.",
+                )
+            types = await call.hub.app_create.types(text=args.text, kind=args.kind)
+            return paginate(types, args, key="types", default_limit=200)
         apps = await call.hub.apps.list_apps(
             text=args.text,
             kind=args.kind,
@@ -140,14 +153,13 @@ class ListHpmPackagesTool(HubTool[ToolArgs]):
     title = "List HPM packages"
     description = (
         "List the packages Hubitat Package Manager (HPM) tracks on this hub: name, version, "
-        "beta, manifest URL and the apps and drivers each installed. Read from HPM's own "
-        "state; fails with not_found when HPM is not installed. Compare with hub_list_code "
-        "to spot code that HPM does not know about."
+        "beta, manifest URL, the apps and drivers each installed, and drift against the "
+        "hub's user code (required parts never installed, code gone from the hub, and "
+        "untracked_code: user code no package claims). Fails with not_found without HPM."
     )
 
     async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
-        result = await call.hub.apps.hpm_packages()
-        return {**result, "count": len(result["packages"])}
+        return await call.hub.hpm.packages()
 
 
 MAX_SETTINGS = 50
@@ -349,6 +361,49 @@ class ImportAppTool(HubTool[ImportAppArgs]):
         }
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateAppArgs(ToolArgs):
+    app_type: str = arg(
+        vol.All(str, vol.Strip, vol.Length(min=1, max=200)),
+        "type_id or name (hub_list_apps scope=types), or a child kind",
+        required=True,
+    )
+    parent_app_id: str | None = arg(APP_ID, "Create as a child of this installed app")
+    name: str | None = arg(NEW_NAME, "The new app's name")
+    settings: dict[str, Any] | None = arg(vol.All(dict, settings_map), "First page {input: value}")
+    confirm: bool = arg(
+        bool,
+        "true for user app code, HSM, Mode Manager, Maker API, lock-like devices",
+        default=False,
+    )
+
+
+class CreateAppTool(HubTool[CreateAppArgs]):
+    name = "hub_create_app"
+    title = "Create app instance"
+    description = (
+        "Add an app as the hub UI's Add Built-In App / Add User App do: app_type from "
+        "hub_list_apps scope=types, or a built-in child kind (Basic Rule, Button "
+        "Controller, Group, Notifier, Dashboard) under its installed parent (install the "
+        "parent first); user child apps need parent_app_id. Fills the first page (settings, "
+        "name), presses Done and reads the app back; a new app the hub does not finish is "
+        "removed. User app code runs with access to every device: confirm=true. Rules: "
+        "hub_create_rule; code: hub_install_code."
+    )
+    kind = ToolKind.WRITE
+    idempotent = False
+
+    async def run(self, call: ToolCall, args: CreateAppArgs) -> dict[str, Any]:
+        return await call.hub.app_create.create(
+            args.app_type,
+            parent_app_id=args.parent_app_id,
+            settings=args.settings or {},
+            name=args.name,
+            device_allowed=call.device_allowed,
+            confirm=args.confirm,
+        )
+
+
 ORDER = 62
 
 TOOLS: tuple[type[HubTool[Any]], ...] = (
@@ -357,6 +412,7 @@ TOOLS: tuple[type[HubTool[Any]], ...] = (
     SetAppDisabledTool,
     UpdateAppSettingsTool,
     DeleteAppTool,
+    CreateAppTool,
     ExportAppTool,
     CloneAppTool,
     ImportAppTool,

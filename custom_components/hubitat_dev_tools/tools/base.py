@@ -148,9 +148,26 @@ def input_schema(parameters: vol.Schema) -> dict[str, Any]:
     return schema
 
 
+# Small domains share their neighbour's gateways (every listed gateway costs about 350 bytes
+# of tools/list); the domain itself (guide section, catalog, module) stays their own.
+GATEWAY_DOMAIN: dict[str, str] = {
+    "hsm": "modes",
+    "snapshots": "backups",
+    "lifecycle": "hub",
+    "health": "hub",
+}
+# What a shared gateway's title calls its domains together.
+GATEWAY_LABEL: dict[str, str] = {"modes": "modes and HSM", "backups": "backups and snapshots"}
+
+
+def gateway_domain(domain: str) -> str:
+    """The domain whose gateways hold this domain's non-core tools."""
+    return GATEWAY_DOMAIN.get(domain, domain)
+
+
 def gateway_name(domain: str, kind: ToolKind) -> str:
     """Name of the compact-surface gateway holding a non-core tool of this domain/kind."""
-    return f"hub_{'read' if kind is ToolKind.READ else 'manage'}_{domain}"
+    return f"hub_{'read' if kind is ToolKind.READ else 'manage'}_{gateway_domain(domain)}"
 
 
 def cap_result(data: Any, narrow_hint: str, limit: int = RESULT_MAX_BYTES) -> tuple[Any, bool]:

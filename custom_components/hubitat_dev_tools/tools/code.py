@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
 import probatio as vol
 
+from ..errors import ToolError
 from ..hub.code import CodeKind
+from ..hub.errors import HubError
 from ..managers.code import DEFAULT_PAGE, MAX_PAGE, page_text
+from ..managers.code_sources import CodeItemSpec, SourceSpec, UrlCheck, item_error
 from ..safety import (
     CODE_CONFIRM_DESC,
     CODE_TIER_NOTE,
@@ -31,12 +35,84 @@ LENGTH = vol.All(int, vol.Range(min=1000, max=MAX_PAGE))
 TYPE_DESC = "app, driver or library"
 ID_DESC = "Code id (from hub_list_code)"
 ITEM_BACKUP_DESC = "Backup file name from hub_list_item_backups"
+URL = vol.All(str, match(r"^https?://\S+$", msg="url must be an http(s) URL"), vol.Length(max=2000))
+FILE_NAME = vol.All(str, vol.Length(min=1, max=128))
+VERSION = vol.All(int, vol.Range(min=0))
+MAX_ITEMS = 10
+URL_DESC = "https link to the raw source (fetched by this integration)"
+FILE_DESC = "File Manager file holding the source"
+_SOURCES = {
+    vol.Optional("source"): SOURCE,
+    vol.Optional("source_url"): URL,
+    vol.Optional("file_name"): FILE_NAME,
+}
+INSTALL_ITEM = vol.Schema({vol.Optional("type"): CODE_TYPE, **_SOURCES})
+UPDATE_ITEM = vol.Schema(
+    {
+        vol.Optional("type"): CODE_TYPE,
+        vol.Required("id"): CODE_ID,
+        **_SOURCES,
+        vol.Optional("expected_version"): VERSION,
+    }
+)
+ITEMS_DESC = "Several items instead (each one source); type defaults to the top-level type"
+
+
+def url_check(call: ToolCall) -> UrlCheck:
+    """Every URL a source comes from (and each redirect) passes the code URL check."""
+
+    async def check(url: str) -> None:
+        try:
+            await check_code_url(call.runtime, url)
+        except ToolError as err:  # the same rule; here the integration is the one fetching
+            message = str(err).replace("The hub is not asked to download", "Not downloading")
+            raise ToolError(message, code=err.code, hint=err.hint) from None
+
+    return check
+
+
+def spec_of(entry: dict[str, Any]) -> SourceSpec:
+    return SourceSpec(entry.get("source"), entry.get("source_url"), entry.get("file_name"))
+
+
+def batch_items(
+    items: list[dict[str, Any]], kind: CodeKind | None, *, update: bool
+) -> list[CodeItemSpec]:
+    """The items form: each entry's type (or the top-level one), id, source, version."""
+    out = []
+    for n, entry in enumerate(items):
+        item_kind = entry.get("type") or kind
+        if item_kind is None:
+            raise ToolError(f"items[{n}] has no type and no top-level type is given.")
+        out.append(
+            CodeItemSpec(
+                item_kind,
+                str(entry["id"]) if update else None,
+                spec_of(entry),
+                entry.get("expected_version"),
+            )
+        )
+    return out
+
+
+def refuse_mixed(items: list[Any] | None, single: dict[str, Any]) -> None:
+    """The items form takes no single-item fields besides type."""
+    if items is None:
+        return
+    extra = [k for k, v in single.items() if v is not None]
+    if extra:
+        raise ToolError(
+            f"items cannot be combined with {', '.join(extra)}: put them inside each item."
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ListCodeArgs(ToolArgs):
     type: CodeKind | None = arg(CODE_TYPE, "app, driver or library; omit for all")
     text: str | None = arg(str, "Part of the name or namespace, or an exact id")
+    builtin: bool = arg(
+        bool, "Add the built-in driver types (ids for hub_create_device)", default=False
+    )
     limit: int = limit_arg(default=200, maximum=500)
     cursor: str | None = cursor_arg()
 
@@ -49,12 +125,12 @@ class ListCodeTool(HubTool[ListCodeArgs]):
         "type, id, name, namespace, version (libraries), last modified and what uses it "
         "(installed apps, devices, or for libraries the apps/drivers that #include them). "
         "Filter by type and text. Read a source with hub_get_code. Built-in Hubitat apps and "
-        "drivers have no readable source and are not listed; running app instances are in "
-        "hub_list_apps."
+        "drivers have no readable source; builtin=true adds the built-in driver types "
+        "(builtin: true, no source). Running app instances are in hub_list_apps."
     )
 
     async def run(self, call: ToolCall, args: ListCodeArgs) -> dict[str, Any]:
-        items = await call.hub.code.list_code(args.type, args.text)
+        items = await call.hub.code.list_code(args.type, args.text, builtin=args.builtin)
         return paginate(items, args, key="code", default_limit=200)
 
 
@@ -77,27 +153,36 @@ class GetCodeTool(HubTool[GetCodeArgs]):
         "Read the Groovy source and current version of one app, driver or library. Large "
         "sources come in pages: the answer has total_chars and next_offset; call again with "
         "offset=next_offset until next_offset is null. Keep the version: pass it as "
-        "expected_version to hub_update_code so a concurrent edit is detected."
+        "expected_version to hub_update_code so a concurrent edit is detected. Apps: "
+        "oauth {enabled, client_id} (the secret is never shown)."
     )
 
     async def run(self, call: ToolCall, args: GetCodeArgs) -> dict[str, Any]:
         src = await call.hub.code.get_source(args.type, args.id)
         page = page_text(src.source, args.offset, args.length)
         source = page.pop("text")
-        return {
+        out: dict[str, Any] = {
             "type": src.kind,
             "id": src.id,
             "name": src.name,
             "version": src.version,
-            **page,
-            "source": source,
         }
+        if src.kind == "app" and args.offset == 0:
+            # the source was read; OAuth is extra (left out when the hub cannot say)
+            with contextlib.suppress(HubError):
+                out["oauth"] = (await call.hub.code.get_oauth(src.id)).as_dict()
+        return {**out, **page, "source": source}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InstallCodeArgs(ToolArgs):
-    type: CodeKind = arg(CODE_TYPE, TYPE_DESC, required=True)
-    source: str = arg(SOURCE, "The complete Groovy source", required=True)
+    type: CodeKind | None = arg(CODE_TYPE, TYPE_DESC)
+    source: str | None = arg(SOURCE, "The complete Groovy source")
+    source_url: str | None = arg(URL, URL_DESC)
+    file_name: str | None = arg(FILE_NAME, FILE_DESC)
+    items: list[dict[str, Any]] | None = arg(
+        vol.All([INSTALL_ITEM], vol.Length(min=1, max=MAX_ITEMS)), ITEMS_DESC
+    )
     confirm: bool = arg(bool, CODE_CONFIRM_DESC, default=False)
 
 
@@ -105,7 +190,9 @@ class InstallCodeTool(HubTool[InstallCodeArgs]):
     name = "hub_install_code"
     title = "Install new code"
     description = (
-        "Install NEW app, driver or library code from Groovy source (the hub compiles it). "
+        "Install NEW app, driver or library code (the hub compiles it) from one of: source "
+        "(Groovy text), source_url (raw link, like the editor's Import), file_name (File "
+        "Manager). items: several at once, all checked first, then one result each. "
         "On a compile error nothing is installed and the hub's compiler message comes back "
         "verbatim with the line number: fix that line and call again. To change existing "
         "code use hub_update_code; to run an app after installing its code, add it in the "
@@ -113,22 +200,40 @@ class InstallCodeTool(HubTool[InstallCodeArgs]):
     )
     kind = ToolKind.WRITE
     idempotent = False
+    open_world = True
 
     async def run(self, call: ToolCall, args: InstallCodeArgs) -> dict[str, Any]:
+        single = {"source": args.source, "source_url": args.source_url, "file_name": args.file_name}
+        refuse_mixed(args.items, single)
+        if args.items is not None:
+            check_code_tier(args.confirm, f"Installing {len(args.items)} code items")
+            items = batch_items(args.items, args.type, update=False)
+            return await call.hub.code.save_items(items, url_check(call))
+        if args.type is None:
+            raise ToolError("type is required (app, driver or library), or use items.")
         check_code_tier(args.confirm, f"Installing new {args.type} code")
-        result = await call.hub.code.install(args.type, args.source)
+        spec = spec_of(single)
+        text = await call.hub.code.source_text(spec, url_check(call))
+        result = await call.hub.code.install(args.type, text)
         return {
             "summary": f"Installed new {args.type} code with id {result['id']}",
             "type": args.type,
             **result,
+            **spec.origin(),
         }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class UpdateCodeArgs(CodeRefArgs):
-    source: str = arg(SOURCE, "The complete new Groovy source", required=True)
-    expected_version: int | None = arg(
-        vol.All(int, vol.Range(min=0)), "The version you read with hub_get_code"
+class UpdateCodeArgs(ToolArgs):
+    type: CodeKind | None = arg(CODE_TYPE, TYPE_DESC)
+    id: str | None = arg(CODE_ID, ID_DESC)
+    source: str | None = arg(SOURCE, "The complete new Groovy source")
+    source_url: str | None = arg(URL, URL_DESC)
+    file_name: str | None = arg(FILE_NAME, FILE_DESC)
+    expected_version: int | None = arg(VERSION, "The version you read with hub_get_code")
+    oauth: bool | None = arg(bool, "Apps: true enables OAuth (answer: client_id), false disables")
+    items: list[dict[str, Any]] | None = arg(
+        vol.All([UPDATE_ITEM], vol.Length(min=1, max=MAX_ITEMS)), ITEMS_DESC
     )
     confirm: bool = arg(bool, CODE_CONFIRM_DESC, default=False)
 
@@ -137,19 +242,44 @@ class UpdateCodeTool(HubTool[UpdateCodeArgs]):
     name = "hub_update_code"
     title = "Update code"
     description = (
-        "Replace the source of an existing app, driver or library (the whole source). The "
+        "Replace the source of an existing app, driver or library (the whole source) from "
+        "one of source, source_url or file_name (as hub_install_code). The "
         "current source is first saved as an item backup in the hub's File Manager (the "
         "pre-edit original is kept across a series of edits within an hour; restore it with "
         "hub_restore_item_backup). Pass expected_version (from hub_get_code) to refuse the "
         "save if the code changed since you read it; the hub also rejects stale versions: "
         "error version_conflict. Compile errors come back verbatim with the line number and "
-        "leave the old code running. " + CODE_TIER_NOTE
+        "leave the old code running. oauth alone (no source) only changes OAuth. items: "
+        "several updates, all checked first, one result each. " + CODE_TIER_NOTE
     )
     kind = ToolKind.WRITE
+    open_world = True
 
     async def run(self, call: ToolCall, args: UpdateCodeArgs) -> dict[str, Any]:
+        single = {"source": args.source, "source_url": args.source_url, "file_name": args.file_name}
+        refuse_mixed(
+            args.items,
+            {
+                **single,
+                "id": args.id,
+                "expected_version": args.expected_version,
+                "oauth": args.oauth,
+            },
+        )
+        if args.items is not None:
+            check_code_tier(args.confirm, f"Updating {len(args.items)} code items")
+            items = batch_items(args.items, args.type, update=True)
+            return await call.hub.code.save_items(items, url_check(call))
+        if args.type is None or args.id is None:
+            raise ToolError("type and id are required (or use items).")
+        spec = spec_of(single)
+        if args.oauth is not None and args.type != "app":
+            raise ToolError("oauth applies to app code only. Nothing was changed.")
+        if args.oauth is not None and not spec.given():
+            return await self._oauth_only(call, args.id, args.oauth, args.confirm)
         check_code_tier(args.confirm, f"Replacing the source of {args.type} {args.id}")
-        result = await call.hub.code.update(args.type, args.id, args.source, args.expected_version)
+        text = await call.hub.code.source_text(spec, url_check(call))
+        result = await call.hub.code.update(args.type, args.id, text, args.expected_version)
         if result.get("unchanged"):
             summary = f"{args.type} {args.id} already has this source; nothing saved"
         else:
@@ -157,7 +287,28 @@ class UpdateCodeTool(HubTool[UpdateCodeArgs]):
                 f"Saved {args.type} {args.id} ({result['name']}): version "
                 f"{result['previous_version']} -> {result['version']}"
             )
-        return {"summary": summary, "type": args.type, **result}
+        out: dict[str, Any] = {"summary": summary, "type": args.type, **result, **spec.origin()}
+        if args.oauth is not None:  # the source is saved; OAuth is a step of its own
+            try:
+                out["oauth"] = (await call.hub.code.set_oauth(args.id, args.oauth)).as_dict()
+            except (ToolError, HubError) as err:
+                out["oauth"] = {"failed": True, **item_error(err)}
+                out["summary"] += "; the OAuth change FAILED (see oauth)"
+        return out
+
+    async def _oauth_only(
+        self, call: ToolCall, app_id: str, enabled: bool, confirm: bool
+    ) -> dict[str, Any]:
+        verb = "Enabling" if enabled else "Disabling"
+        check_code_tier(confirm, f"{verb} OAuth for app code {app_id}")
+        state = await call.hub.code.set_oauth(app_id, enabled)
+        said = f"on (client id {state.client_id})" if state.enabled else "off"
+        return {
+            "summary": f"OAuth for app code {app_id} is {said}; the client secret is not shown",
+            "type": "app",
+            "id": app_id,
+            "oauth": state.as_dict(),
+        }
 
 
 class DeleteCodeTool(HubTool[CodeRefArgs]):

@@ -7,6 +7,7 @@ from typing import Any
 
 import probatio as vol
 
+from ..errors import ToolError
 from ..hub.dashboards import BOOL_OPTIONS, TEXT_OPTIONS
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
@@ -84,20 +85,34 @@ class CreateDashboardArgs(ToolArgs):
     name: str = arg(NAME, "Dashboard name", required=True)
     device_ids: list[str] = arg(DEVICE_IDS, "Device ids to show", default=list)
     options: dict[str, Any] = arg(OPTIONS, OPTIONS_DESC, default=dict)
+    kind: str = arg(vol.In(["easy", "legacy"]), "easy or legacy", default="easy")
 
 
 class CreateDashboardTool(HubTool[CreateDashboardArgs]):
     name = "hub_create_dashboard"
-    title = "Create Easy Dashboard"
+    title = "Create dashboard"
     description = (
         "Create an Easy Dashboard with a name, the devices to show and options (mode, "
-        "clock, calendar, HSM tiles, theme, PINs). Legacy dashboards are created in the "
-        "hub UI. To copy an existing one use hub_clone_dashboard."
+        "clock, calendar, HSM tiles, theme, PINs). kind=legacy: a classic Hubitat Dashboard "
+        "(name, devices; empty layout, tiles via hub_update_dashboard) under the installed "
+        "Hubitat® Dashboard app. To copy an existing one use hub_clone_dashboard."
     )
     kind = ToolKind.WRITE
     idempotent = False
 
     async def run(self, call: ToolCall, args: CreateDashboardArgs) -> dict[str, Any]:
+        if args.kind == "legacy":
+            if args.options:
+                raise ToolError(
+                    "options are Easy Dashboard settings; a legacy dashboard's look is its "
+                    "layout. Nothing was sent.",
+                    hint="Create it without options, then add tiles with hub_update_dashboard.",
+                )
+            legacy = await call.hub.dashboards.create_legacy(args.name, args.device_ids)
+            return {
+                "summary": f"Created legacy dashboard {legacy['dashboard_id']} ({args.name})",
+                **legacy,
+            }
         result = await call.hub.dashboards.create(args.name, args.device_ids, args.options)
         return {
             "summary": f"Created Easy Dashboard {result['dashboard_id']} ({args.name})",

@@ -353,7 +353,7 @@ class CallDeviceCommandTool(HubTool[CallDeviceCommandArgs]):
     name = "hub_call_device_command"
     title = "Call device command"
     description = (
-        "Turn devices on/off, dim lights, lock...: one command or a batch of up to 20 "
+        "Turn devices on/off/toggle, dim lights, lock...: one command or a batch of up to 20 "
         "{device_id, command, arguments}, reported per device. Commands and arguments are "
         "checked against the device's declared ones first (quoted numbers/booleans repaired "
         "and reported; anything else refused, nothing sent). Locks, garage doors, valves, "

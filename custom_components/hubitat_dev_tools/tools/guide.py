@@ -204,7 +204,11 @@ SECTIONS: dict[str, str] = {
         "when_nodes=[{triggerType: motion, motionSensors: [12], motionSensorEvent: 'Motion "
         "starts'}, {triggerType: timeIsBetween, triggerCondition: sunsetToSunrise}], "
         "then_nodes=[{actionType: turnOn, switches: [7]}]. A wrong node is refused with its "
-        "path (then_nodes[1].switches[0]) and the fix; nothing is sent."
+        "path (then_nodes[1].switches[0]) and the fix; nothing is sent. Graph format (VRB "
+        "2.0, where hub_get_visual_rule shows format graph): nodes [{id, type trigger|"
+        "condition|action, the same node keys}] and edges [{from, to, port next, or true/"
+        "false after a condition}]; a trigger has no incoming edge, every other node exactly "
+        "one, no cycles. validate_only=true lists every problem of a draft without saving."
     ),
     "snapshots": (
         "Configuration snapshots: YAML files of the hub's configuration (secrets redacted) "

@@ -1,4 +1,5 @@
-"""Room tools: list, read with device states, create, rename and assign, delete.
+"""Room tools: list, read with device states, create, rename and assign, delete, and one
+command to a room's lights, fans or switches.
 
 The device ids a call names (``device_ids``, ``add_device_ids``, ``remove_device_ids``) are
 checked against the device allowlist by the safety chokepoint before ``run``; the reads
@@ -14,6 +15,7 @@ import probatio as vol
 
 from ..errors import ToolError
 from ..managers.devices import DeviceFilter
+from ..managers.room_control import DEVICE_TYPES
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id, short_text
 from .base import HubTool, ToolCall
@@ -41,6 +43,44 @@ class UpdateRoomArgs(ToolArgs):
     new_name: str | None = arg(ROOM, "New room name")
     add_device_ids: list[str] = arg(IDS, "Devices to move in", default=list)
     remove_device_ids: list[str] = arg(IDS, "Devices to take out", default=list)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallRoomCommandArgs(ToolArgs):
+    room: str = arg(ROOM, "Room name or id", required=True)
+    command: str = arg(vol.All(str, vol.Length(min=1, max=100)), "Case-sensitive", required=True)
+    arguments: list[Any] | None = arg(vol.All(list, vol.Length(max=10)), "Positional, e.g. [50]")
+    device_type: str = arg(vol.In(DEVICE_TYPES), "Which devices", default="lights")
+    confirm: bool = arg(bool, "true for security-sensitive devices", default=False)
+
+
+ROOM_WAIT_S = 2.0
+
+
+class CallRoomCommandTool(HubTool[CallRoomCommandArgs]):
+    name = "hub_call_room_command"
+    title = "Call room command"
+    description = (
+        "Turn all lights (default), fans or switches of a room on, off or toggle, or "
+        "setLevel [50], setColorTemperature [2700], setSpeed ['low'] (all: every device "
+        "declaring it). "
+        "Checked like hub_call_device_command (one refusal: nothing sent). Per device: ok "
+        "(state read back), unconfirmed, skipped (why), failed."
+    )
+    kind = ToolKind.WRITE
+    idempotent = False
+
+    async def run(self, call: ToolCall, args: CallRoomCommandArgs) -> dict[str, Any]:
+        budget_s, _cut = call.wait_budget(ROOM_WAIT_S)
+        return await call.hub.room_control.call(
+            args.room,
+            args.command,
+            args.arguments,
+            device_type=args.device_type,
+            confirm=args.confirm,
+            allowed=call.device_allowed,
+            wait_ms=int(budget_s * 1000),
+        )
 
 
 class ListRoomsTool(HubTool[ToolArgs]):
@@ -159,4 +199,5 @@ TOOLS: tuple[type[HubTool[Any]], ...] = (
     CreateRoomTool,
     UpdateRoomTool,
     DeleteRoomTool,
+    CallRoomCommandTool,
 )

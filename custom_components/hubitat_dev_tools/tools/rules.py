@@ -17,6 +17,14 @@ TOOL_DOMAIN = "rules"
 APP_ID = numeric_id("app_id")
 NODES = vol.All(list, vol.Length(max=200))
 RULE_NAME = vol.All(str, vol.Length(min=1, max=200))
+EDGES = vol.All(list, vol.Length(max=400))
+APP_IDS = vol.All([APP_ID], vol.Length(min=1, max=25))
+GRAPH_NODES_DOC = (
+    "Graph format (VRB 2.0) instead of the lists: {id, type trigger|condition|action, "
+    "triggerType|actionType and keys as in when/then nodes, condition: sub-choice}"
+)
+EDGES_DOC = "Graph edges {from, to, port}: next; a condition's true|false"
+VALIDATE_DOC = "true: only check the draft, answer every problem, send nothing"
 # The node schema in brief (long form: docs/visual-rules.md, guide section visual_rules).
 WHEN_DOC = (
     "Triggers, then conditions: {triggerType, <device list>: [ids], <event>: exact text}. "
@@ -59,7 +67,8 @@ class RmRuleArgs(ToolArgs):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CallRuleArgs(ToolArgs):
-    app_id: str = arg(APP_ID, "RM rule app id", required=True)
+    app_id: str | None = arg(APP_ID, "RM rule app id")
+    app_ids: list[str] | None = arg(APP_IDS, "Several RM rule ids instead: all checked first")
     action: str = arg(
         vol.In(["run_actions", "stop", "start"]), "run_actions, stop or start", required=True
     )
@@ -83,8 +92,11 @@ class CreateVisualRuleArgs(ToolArgs):
     when_nodes: list[Any] | None = arg(NODES, WHEN_DOC)
     then_nodes: list[Any] | None = arg(NODES, THEN_DOC)
     else_nodes: list[Any] | None = arg(NODES, "Actions when a condition is false (as then_nodes)")
+    nodes: list[Any] | None = arg(NODES, GRAPH_NODES_DOC)
+    edges: list[Any] | None = arg(EDGES, EDGES_DOC)
     paused: bool | None = arg(bool, "Start paused")
     confirm: bool = arg(bool, "true when nodes command locks, valves etc.", default=False)
+    validate_only: bool = arg(bool, VALIDATE_DOC, default=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -94,8 +106,11 @@ class UpdateVisualRuleArgs(ToolArgs):
     when_nodes: list[Any] | None = arg(NODES, "whenNodes list (as hub_create_visual_rule)")
     then_nodes: list[Any] | None = arg(NODES, "thenNodes list (as hub_create_visual_rule)")
     else_nodes: list[Any] | None = arg(NODES, "elseNodes list")
+    nodes: list[Any] | None = arg(NODES, GRAPH_NODES_DOC)
+    edges: list[Any] | None = arg(EDGES, EDGES_DOC)
     paused: bool | None = arg(bool, "Start paused")
     confirm: bool = arg(bool, "true when nodes command locks, valves etc.", default=False)
+    validate_only: bool = arg(bool, VALIDATE_DOC, default=False)
 
 
 class ListRulesTool(HubTool[ListRulesArgs]):
@@ -103,7 +118,8 @@ class ListRulesTool(HubTool[ListRulesArgs]):
     title = "List rules"
     description = (
         "List Rule Machine rules and Visual Rules Builder rules with app_id, name, engine, "
-        "disabled, paused and (RM) stopped. engine=rule_machine or visual narrows it; "
+        "disabled, paused and (RM) stopped and private_boolean (where its state shows it). "
+        "engine=rule_machine or visual narrows it; "
         "with_status=false skips the per-rule status reads on hubs with many rules. Read a "
         "rule's page with hub_get_app, its health with hub_get_rule_health."
     )
@@ -146,7 +162,9 @@ class CallRuleTool(HubTool[CallRuleArgs]):
         "Rule Machine rule lifecycle: action=run_actions runs the rule's actions now (via "
         "the rule page's own Run Actions button), stop stops it (cancels waits, no "
         "triggers), start starts a stopped rule. stop/start are no-ops when already so. "
-        "Setting a rule's private boolean is not reachable over the LAN. Pause with "
+        "app_ids: several rules, all checked before any is called, answered per rule. RM 5 "
+        "has no separate evaluate (its conditions run inside the actions). Setting a rule's "
+        "private boolean is not reachable over the LAN. Pause with "
         "hub_set_rule_paused. Running actions that command locks, garage doors, valves, "
         "keypads or sirens needs confirm=true."
     )
@@ -154,10 +172,21 @@ class CallRuleTool(HubTool[CallRuleArgs]):
     idempotent = False
 
     async def run(self, call: ToolCall, args: CallRuleArgs) -> dict[str, Any]:
-        result = await call.hub.rules.call_rule(args.app_id, args.action, confirm=args.confirm)
+        ids = ([args.app_id] if args.app_id else []) + (args.app_ids or [])
+        if not ids:
+            raise ToolError("Give app_id or app_ids. Nothing was sent.")
+        if args.app_ids is not None:
+            batch = await call.hub.rules.call_rules(ids, args.action, confirm=args.confirm)
+            done = batch["count"] - batch["failed"]
+            return {
+                "summary": f"{args.action} on {batch['count']} rules: {done} done, "
+                f"{batch['failed']} failed",
+                **batch,
+            }
+        result = await call.hub.rules.call_rule(ids[0], args.action, confirm=args.confirm)
         note = " (already so)" if result.get("unchanged") else ""
         return {
-            "summary": f"{args.action} on rule {args.app_id} ({result['name']}){note}",
+            "summary": f"{args.action} on rule {ids[0]} ({result['name']}){note}",
             **result,
         }
 
@@ -184,9 +213,9 @@ class GetVisualRuleTool(HubTool[VisualRuleArgs]):
     title = "Get Visual Rule"
     description = (
         "Read a Visual Rules Builder rule's full definition and its format (classic: name, "
-        "rulePaused, whenNodes, thenNodes, elseNodes; graph: ruleJson). Use it as the "
-        "template for hub_create_visual_rule / hub_update_visual_rule. List Visual Rules "
-        "with hub_list_rules engine=visual."
+        "rulePaused, whenNodes, thenNodes, elseNodes; graph: ruleJson, and graph parsed to "
+        "{version, nodes, edges}). Use it as the template for hub_create_visual_rule / "
+        "hub_update_visual_rule. List Visual Rules with hub_list_rules engine=visual."
     )
 
     async def run(self, call: ToolCall, args: VisualRuleArgs) -> dict[str, Any]:
@@ -207,14 +236,37 @@ def _body(args: CreateVisualRuleArgs | UpdateVisualRuleArgs) -> dict[str, Any]:
     ):
         if nodes is not None:
             body[key] = nodes
+    for key, value in (("nodes", args.nodes), ("edges", args.edges)):
+        if value is not None:
+            body[key] = value
+    if "nodes" in body and any(k in body for k in ("whenNodes", "thenNodes", "elseNodes")):
+        raise ToolError(
+            "Give either nodes/edges (graph format) or when/then/else nodes (classic), "
+            "not both. Nothing was sent.",
+            hint="hub_get_visual_rule shows which format a rule uses.",
+        )
     return body
+
+
+async def _draft(
+    call: ToolCall, body: dict[str, Any], confirm: bool, app_id: str | None = None
+) -> dict[str, Any]:
+    checked = await call.hub.rules.visual.check_draft(
+        body, app_id=app_id, device_allowed=call.device_allowed, confirm=confirm
+    )
+    verdict = "valid" if checked["valid"] else f"{len(checked['problems'])} problem(s)"
+    draft: dict[str, Any] = {"summary": f"Draft checked, nothing sent: {verdict}", **checked}
+    if not checked["graph"]:
+        draft.pop("graph")
+    return draft
 
 
 class CreateVisualRuleTool(HubTool[CreateVisualRuleArgs]):
     name = "hub_create_visual_rule"
     title = "Create Visual Rule"
     description = (
-        "Create a classic Visual Rule from node lists (at least one trigger and one action). "
+        "Create a Visual Rule: classic node lists (at least one trigger and one action), or "
+        "a graph (nodes+edges) where the hub's firmware creates graph rules. "
         "Every node is checked before anything is sent: known type, required keys, devices "
         "exist, are allowed and declare what the node reads or sends. Actions on sensitive "
         "devices need confirm=true. If the hub does not keep the definition "
@@ -224,8 +276,13 @@ class CreateVisualRuleTool(HubTool[CreateVisualRuleArgs]):
     idempotent = False
 
     async def run(self, call: ToolCall, args: CreateVisualRuleArgs) -> dict[str, Any]:
-        body = {"rulePaused": False, "whenNodes": [], "thenNodes": [], "elseNodes": []}
-        body.update(_body(args))
+        given = _body(args)
+        if args.validate_only:
+            return await _draft(call, given, args.confirm)
+        body: dict[str, Any] = {"rulePaused": False}
+        if "nodes" not in given and "edges" not in given:
+            body.update({"whenNodes": [], "thenNodes": [], "elseNodes": []})
+        body.update(given)
         result = await call.hub.rules.visual.create(
             body, confirm=args.confirm, device_allowed=call.device_allowed
         )
@@ -236,14 +293,17 @@ class UpdateVisualRuleTool(HubTool[UpdateVisualRuleArgs]):
     name = "hub_update_visual_rule"
     title = "Update Visual Rule"
     description = (
-        "Change a classic Visual Rule: pass only what changes (name, paused, or whole "
-        "when/then/else node lists, checked as in hub_create_visual_rule; omitted parts are "
-        "kept). The previous definition is saved as an item backup first."
+        "Change a Visual Rule: pass only what changes (name, paused, or whole "
+        "when/then/else node lists, or a graph rule's nodes/edges; checked as in "
+        "hub_create_visual_rule; omitted parts are kept). The previous definition is saved "
+        "as an item backup first."
     )
     kind = ToolKind.WRITE
 
     async def run(self, call: ToolCall, args: UpdateVisualRuleArgs) -> dict[str, Any]:
         changes = _body(args)
+        if args.validate_only:
+            return await _draft(call, changes, args.confirm, args.app_id)
         if not changes:
             raise ToolError(
                 "Nothing to change: pass name, paused or a node list. Nothing was sent."

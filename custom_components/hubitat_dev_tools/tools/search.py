@@ -35,6 +35,7 @@ _STOP = frozenset(
         "at",
         "be",
         "by",
+        "called",  # "a room called X" names it (synonym: name); it asks no hub_call_* tool
         "can",
         "do",
         "does",

@@ -31,7 +31,7 @@ from ..const import (
 )
 from ..errors import ToolError
 from ..safety import ToolKind, loaded_runtimes, option_refusal, resolve_admin
-from .base import HubTool, input_schema
+from .base import GATEWAY_LABEL, HubTool, gateway_domain, input_schema
 
 # Names the current call may reach (set per call by our APIInstance, which sees the list
 # after mcp_server's read-only filter). Unset (e.g. inside a merged API): options only.
@@ -75,13 +75,13 @@ def gateway_groups(tools: Iterable[HubTool[Any]]) -> dict[str, list[HubTool[Any]
         name = tool.gateway()
         if name is None:
             continue
-        if tool.domain not in domains:
-            domains.append(tool.domain)
+        if (domain := gateway_domain(tool.domain)) not in domains:
+            domains.append(domain)
         groups.setdefault(name, []).append(tool)
 
     def key(name: str) -> tuple[int, int]:
         tool = groups[name][0]
-        return (domains.index(tool.domain), 0 if tool.kind is ToolKind.READ else 1)
+        return (domains.index(gateway_domain(tool.domain)), 0 if tool.kind is ToolKind.READ else 1)
 
     return {name: groups[name] for name in sorted(groups, key=key)}
 
@@ -94,9 +94,9 @@ class GatewayTool(llm.Tool):
         self.integration = DOMAIN
         self.all_tools = {t.name: t for t in tools}
         self.tools = [t for t in tools if t.name in visible]
-        domain = tools[0].domain
+        domain = gateway_domain(tools[0].domain)
         read = name.startswith("hub_read_")
-        label = domain.replace("_", " ")
+        label = GATEWAY_LABEL.get(domain, domain.replace("_", " "))
         destructive = any(t.kind is ToolKind.DESTRUCTIVE for t in self.tools)
         # Kept short (it is paid in every tools/list): 'tool' lists the names, the
         # annotations say read-only/destructive, and the description the required arguments

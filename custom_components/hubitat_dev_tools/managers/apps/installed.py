@@ -1,4 +1,4 @@
-"""Installed apps: the tree, one app's page and state, enable/disable, delete, HPM."""
+"""Installed apps: the tree, one app's page and state, enable/disable, delete."""
 
 from __future__ import annotations
 
@@ -46,13 +46,6 @@ class DeletedApp(TypedDict):
     children_deleted: int
     still_listed: bool  # a soft delete the app refused: it is still installed
     item_backup: SavedBackup
-
-
-class HpmPackages(TypedDict):
-    """The packages Hubitat Package Manager tracks."""
-
-    hpm_app_id: str
-    packages: list[dict[str, Any]]
 
 
 # Built-in apps that keep the home safe or keep this integration working, by type or name.
@@ -261,32 +254,3 @@ class AppManager:
             "still_listed": app_id in remaining,
             "item_backup": backup,
         }
-
-    async def hpm_packages(self) -> HpmPackages:
-        """HPM's package registry (state.manifests of the HPM app)."""
-        apps = await self.tree()
-        hpm = next((a for a in apps if "package manager" in a.name.lower() and a.user), None)
-        if hpm is None:
-            raise HubNotFoundError(
-                "Hubitat Package Manager is not installed on this hub",
-                hint="HPM is a community app; without it there are no HPM packages.",
-            )
-        status = await fetch_status(self._client, hpm.id)
-        manifests = status["appState"].get("manifests") or {}
-        packages = []
-        for url, man in manifests.items() if isinstance(manifests, dict) else []:
-            if not isinstance(man, dict):
-                continue
-            packages.append(
-                {
-                    "name": man.get("packageName"),
-                    "version": man.get("version"),
-                    "beta": bool(man.get("beta")),
-                    "manifest_url": url,
-                    "apps": [a.get("name") for a in man.get("apps") or [] if isinstance(a, dict)],
-                    "drivers": [
-                        d.get("name") for d in man.get("drivers") or [] if isinstance(d, dict)
-                    ],
-                }
-            )
-        return {"hpm_app_id": hpm.id, "packages": packages}

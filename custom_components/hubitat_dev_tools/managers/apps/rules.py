@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
 from ...device_refs import device_refs
@@ -21,7 +22,7 @@ from ...hub.apps import (
 )
 from ...hub.client import HubClient
 from ...hub.devices import fetch_devices
-from ...hub.errors import HubBadResponseError
+from ...hub.errors import HubBadResponseError, HubError
 from ..confirm import require_confirm
 from ..devices.admin import is_sensitive_device
 from ..devices.query import DeviceManager
@@ -37,6 +38,18 @@ _SENSITIVE_ACTION_RE = re.compile(
     r"\bgarage|\bkeypad|\bhsm\b",
     re.I,
 )
+
+
+def private_boolean(app_state: dict[str, Any]) -> bool | None:
+    """A rule's private boolean from its statusJson ``appState``, None when not shown.
+
+    The key is not in our evidence (KP sets it only through RMUtils); both spellings seen
+    are read, and only a real boolean counts.
+    """
+    for key in ("privateBoolean", "private"):
+        if isinstance(value := app_state.get(key), bool):
+            return value
+    return None
 
 
 def _actions_text(config: dict[str, Any]) -> str:
@@ -81,6 +94,31 @@ class RuleAction(TypedDict):
     unchanged: NotRequired[bool]
 
 
+class RuleOutcome(RuleAction):
+    """One rule of a batch: ``ok``, or the ``error`` it met (the others still ran)."""
+
+    ok: bool
+    error: NotRequired[str]
+
+
+class RuleBatch(TypedDict):
+    """What hub_call_rule did to several rules, rule by rule."""
+
+    action: str
+    results: list[RuleOutcome]
+    count: int
+    failed: int
+
+
+@dataclass(slots=True)
+class _Prepared:
+    """A rule checked for a call: its page and Run Actions button when it runs actions."""
+
+    app: InstalledApp
+    page: AppPage | None = None
+    button: str | None = None
+
+
 class RulePaused(TypedDict):
     """A rule's pause state (``unchanged``: it already was so)."""
 
@@ -122,6 +160,9 @@ class RuleManager:
                 st = (await fetch_status(self._client, rule.id))["appState"]
                 entry["paused"] = bool(st.get("paused"))
                 entry["stopped"] = bool(st.get("stopped"))
+                private = private_boolean(st)
+                if private is not None:
+                    entry["private_boolean"] = private
             else:
                 rb = await fetch_rule_builder(self._client, rule.id)
                 entry["paused"] = bool(rb.get("rulePaused"))
@@ -238,26 +279,79 @@ class RuleManager:
 
         Running the actions of a rule that commands sensitive devices needs confirm=true.
         """
+        return await self._act(await self._prepare(app_id, action, confirm), action)
+
+    async def call_rules(
+        self, app_ids: list[str], action: str, *, confirm: bool = False
+    ) -> RuleBatch:
+        """``call_rule`` on several rules: every rule is checked (an RM rule, a Run Actions
+        button, confirm for sensitive actions) before the first is acted on; then each is
+        acted on in order and answers for itself (one failing does not stop the others)."""
+        ids = list(dict.fromkeys(app_ids))
+        checks = await asyncio.gather(
+            *(self._prepare(i, action, confirm) for i in ids), return_exceptions=True
+        )
+        bad = [(i, c) for i, c in zip(ids, checks, strict=True) if isinstance(c, BaseException)]
+        for _i, err in bad:
+            if not isinstance(err, ToolError | HubError):
+                raise err
+        if bad:
+            confirm_only = {getattr(e, "code", "") for _i, e in bad} == {"confirmation_required"}
+            raise ToolError(
+                f"{len(bad)} of {len(ids)} rules cannot be called, so none was: "
+                + "; ".join(f"rule {i}: {e}" for i, e in bad[:5]),
+                code="confirmation_required" if confirm_only else "invalid_request",
+                hint="Tell the user what these rules command, get their agreement, then call "
+                "again with confirm=true."
+                if confirm_only
+                else "Drop or fix those rules (hub_list_rules engine=rule_machine), then call "
+                "again.",
+            )
+        results: list[RuleOutcome] = []
+        for prep in checks:
+            assert isinstance(prep, _Prepared)
+            try:
+                acted = await self._act(prep, action)
+                done: RuleOutcome = {"app_id": acted["app_id"], "name": acted["name"],
+                                     "action": action, "ok": True}  # fmt: skip
+                if acted.get("unchanged"):
+                    done["unchanged"] = True
+            except (ToolError, HubError) as err:
+                done = {"app_id": prep.app.id, "name": prep.app.name, "action": action,
+                        "ok": False, "error": str(err)}  # fmt: skip
+            results.append(done)
+        failed = sum(not r["ok"] for r in results)
+        return {"action": action, "results": results, "count": len(results), "failed": failed}
+
+    async def _prepare(self, app_id: str, action: str, confirm: bool) -> _Prepared:
+        """What acting on a rule needs, checked: an RM rule; for run_actions its page's
+        Run Actions button and, unless confirmed, no sensitive device in its actions."""
         app = await self._rule(app_id, visual=False)
-        if action == "run_actions":
-            page = await AppPage.load(self._client, app_id)
-            titles = {text_of(b.title).lower(): b.name for b in page.buttons.values()}
-            name = titles.get("run actions")
-            if name is None:
-                raise ToolError(
-                    f"Rule {app_id} ({app.name}) shows no 'Run Actions' button on its page; "
-                    "it cannot be run over the LAN. Nothing was sent.",
-                    hint="Trigger it through one of its triggers (e.g. a virtual switch).",
-                )
-            if not confirm:
-                status = await fetch_status(self._client, app_id)
-                await self._require_rule_confirm(
-                    {"page": page.config, "settings": status.get("appSettings")},
-                    _actions_text(page.config),
-                    f"Running the actions of rule {app_id} ({app.name})",
-                    confirm,
-                )
-            await page.click(name)
+        if action != "run_actions":
+            return _Prepared(app)
+        page = await AppPage.load(self._client, app_id)
+        titles = {text_of(b.title).lower(): b.name for b in page.buttons.values()}
+        name = titles.get("run actions")
+        if name is None:
+            raise ToolError(
+                f"Rule {app_id} ({app.name}) shows no 'Run Actions' button on its page; "
+                "it cannot be run over the LAN. Nothing was sent.",
+                hint="Trigger it through one of its triggers (e.g. a virtual switch).",
+            )
+        if not confirm:
+            status = await fetch_status(self._client, app_id)
+            await self._require_rule_confirm(
+                {"page": page.config, "settings": status.get("appSettings")},
+                _actions_text(page.config),
+                f"Running the actions of rule {app_id} ({app.name})",
+                confirm,
+            )
+        return _Prepared(app, page, name)
+
+    async def _act(self, prep: _Prepared, action: str) -> RuleAction:
+        app_id, app = prep.app.id, prep.app
+        if prep.page is not None and prep.button is not None:
+            await prep.page.click(prep.button)
             return {"app_id": app_id, "name": app.name, "action": action}
         st = (await fetch_status(self._client, app_id))["appState"]
         stopped = bool(st.get("stopped"))

@@ -20,6 +20,52 @@ from .installed import AppManager
 from .page_model import bounded, encode_setting, same_setting, summarize_page
 
 
+async def encode_page_settings(
+    client: HubClient,
+    form: AppPage,
+    settings: dict[str, Any],
+    *,
+    device_allowed: Callable[[str], bool],
+    confirm: bool,
+    app_ref: str,
+    app_name: str,
+) -> tuple[dict[str, Setting], list[str]]:
+    """Validate ``settings`` against the inputs ``form`` shows and encode them as its submit
+    posts them: (fields, repairs). Device inputs take ids of existing devices inside the
+    allowlist; giving an app a security-sensitive device needs confirm=true."""
+    inputs = form.inputs
+    known_devices: set[str] | None = None
+    device_inputs = {k for k in settings if k in inputs and inputs[k].is_device}
+    if device_inputs:
+        devices = await fetch_devices(client)
+        known_devices = {d.id for d in devices}
+        named = device_refs({"settings": settings}, device_inputs=device_inputs)
+        sensitive = [
+            f"{d.display_name} ({d.id})"
+            for d in devices
+            if d.id in named and is_sensitive_device(d.capabilities)
+        ]
+        if sensitive:
+            require_confirm(
+                confirm,
+                f"These settings give {app_ref} ({app_name}) security-sensitive devices: "
+                f"{', '.join(sensitive)}.",
+            )
+    fields: dict[str, Setting] = {}
+    repairs: list[str] = []
+    for name, value in settings.items():
+        if name not in inputs:
+            listed = ", ".join(sorted(inputs)[:40]) or "none"
+            raise ToolError(
+                f"Page '{form.name}' of {app_ref} has no input '{name}'. Its inputs: "
+                f"{listed}. Nothing was sent.",
+                hint="Read the page with hub_get_app (pass page= for the other pages "
+                "listed under 'pages'); some inputs appear only after an earlier one is set.",
+            )
+        fields[name] = encode_setting(inputs[name], value, known_devices, device_allowed, repairs)
+    return fields, repairs
+
+
 class AppSettingsManager:
     """Edit installed classic apps through their pages (each edit backed up first)."""
 
@@ -53,38 +99,16 @@ class AppSettingsManager:
                 "hub_update_visual_rule.",
             )
         form = await AppPage.load(self._client, app_id, page)
-        page_name, inputs, buttons = form.name, form.inputs, form.buttons
-        known_devices: set[str] | None = None
-        device_inputs = {k for k in settings if k in inputs and inputs[k].is_device}
-        if device_inputs:
-            devices = await fetch_devices(self._client)
-            known_devices = {d.id for d in devices}
-            named = device_refs({"settings": settings}, device_inputs=device_inputs)
-            sensitive = [
-                f"{d.display_name} ({d.id})"
-                for d in devices
-                if d.id in named and is_sensitive_device(d.capabilities)
-            ]
-            if sensitive:
-                require_confirm(
-                    confirm,
-                    f"These settings give app {app_id} ({app.name}) security-sensitive "
-                    f"devices: {', '.join(sensitive)}.",
-                )
-        fields: dict[str, Setting] = {}
-        repairs: list[str] = []
-        for name, value in settings.items():
-            if name not in inputs:
-                listed = ", ".join(sorted(inputs)[:40]) or "none"
-                raise ToolError(
-                    f"Page '{page_name}' of app {app_id} has no input '{name}'. Its inputs: "
-                    f"{listed}. Nothing was sent.",
-                    hint="Read the page with hub_get_app (pass page= for the other pages "
-                    "listed under 'pages'); some inputs appear only after an earlier one is set.",
-                )
-            fields[name] = encode_setting(
-                inputs[name], value, known_devices, device_allowed, repairs
-            )
+        page_name, buttons = form.name, form.buttons
+        fields, repairs = await encode_page_settings(
+            self._client,
+            form,
+            settings,
+            device_allowed=device_allowed,
+            confirm=confirm,
+            app_ref=f"app {app_id}",
+            app_name=app.name,
+        )
         if press is not None and press not in buttons:
             listed = ", ".join(sorted(buttons)) or "none"
             raise ToolError(

@@ -20,20 +20,36 @@ from ...hub.apps import (
     fetch_rule_builder,
     fetch_rule_builder20,
     save_visual_rule,
+    set_visual_rule_paused,
 )
 from ...hub.client import HubClient
 from ...hub.devices import fetch_devices
 from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ...hub.models import DeviceDetail
+from ...hub.visual_rules import parse_graph_text, save_visual_graph
 from ..confirm import require_confirm
 from ..devices.admin import is_sensitive_device
 from ..devices.query import DeviceManager
 from ..item_backups import ItemBackups, SavedBackup
+from .visual_graph import check_graph, graph_counts, is_graph
 from .visual_nodes import LISTS, DeviceUse, check_nodes, has_trigger, node_problems, stored_uses
 
 NODE_KEYS = tuple(wire for _arg, wire in LISTS)
 FindRule = Callable[..., Awaitable[InstalledApp]]
 DeviceAllowed = Callable[[str], bool]
+
+
+_FORMAT = {True: "graph", False: "classic"}
+# The 2.0 editor's new rule (hub UI): what it saves for a rule whose ruleJson is blank.
+EMPTY_GRAPH: dict[str, Any] = {
+    "version": 1,
+    "nodes": [
+        {"id": "trigger-1", "type": "trigger", "triggerCondition": "trigger",
+         "triggerType": "sampleTrigger", "deviceIds": []},
+        {"id": "action-1", "type": "action", "actionType": "sample", "deviceIds": []},
+    ],
+    "edges": [{"from": "trigger-1", "to": "action-1", "port": "next"}],
+}  # fmt: skip
 
 
 def allow_all(_device_id: str) -> bool:
@@ -47,6 +63,7 @@ class VisualRule(TypedDict):
     name: str
     format: str
     definition: dict[str, Any]
+    graph: NotRequired[dict[str, Any] | None]  # graph format: ruleJson parsed
 
 
 class SavedVisualRule(TypedDict):
@@ -55,6 +72,20 @@ class SavedVisualRule(TypedDict):
     app_id: str
     name: Any  # the name the definition carries
     item_backup: NotRequired[SavedBackup]
+    validation_errors: NotRequired[list[str]]  # graph format: the hub's own verdict
+
+
+class GraphSaved(TypedDict):
+    validation_errors: list[str]
+
+
+class GraphDraft(TypedDict):
+    """A graph draft checked without sending: ``valid`` when nothing is wrong."""
+
+    valid: bool
+    problems: list[str]
+    needs_confirm: list[str]
+    graph: dict[str, Any]
 
 
 class DeletedVisualRule(VisualRule):
@@ -95,52 +126,138 @@ class VisualRuleManager:
         found = await asyncio.gather(*(one(i) for i in ids))
         return {i: d for i, d in zip(ids, found, strict=True) if d is not None}
 
+    async def _device_errors(
+        self, uses: list[DeviceUse], device_allowed: DeviceAllowed
+    ) -> tuple[list[ToolError], list[str]]:
+        """What is wrong with the devices nodes name (outside the allowlist, missing, not
+        declaring what the node needs) and the sensitive ones actions command."""
+        errors: list[ToolError] = []
+        for use in uses:
+            if not device_allowed(use.device_id):
+                errors.append(
+                    ToolError(
+                        f"{use.path}: device {use.device_id} is outside the assistant's device "
+                        "allowlist. Nothing was sent.",
+                        code="device_not_allowed",
+                        hint="Use a device hub_list_devices shows; an admin can change the "
+                        "allowlist.",
+                    )
+                )
+        if errors:
+            return errors, []
+        details = await self._details(uses)
+        sensitive: list[str] = []
+        for use in uses:
+            detail = details.get(use.device_id)
+            if detail is None:
+                errors.append(
+                    ToolError(
+                        f"{use.path}: no device {use.device_id} on the hub. Nothing was sent.",
+                        code="not_found",
+                        hint="Use device ids from hub_list_devices.",
+                    )
+                )
+                continue
+            try:
+                _check_declares(use, detail)
+            except ToolError as err:
+                errors.append(err)
+            if use.list_key != "when_nodes" and (
+                use.node.sensitive or is_sensitive_device(detail.summary.capabilities)
+            ):
+                sensitive.append(f"{use.path} ({detail.summary.display_name})")
+        return errors, sensitive
+
     async def validate(
         self, body: dict[str, Any], *, device_allowed: DeviceAllowed, confirm: bool
     ) -> dict[str, Any]:
         """The body with its node lists checked and normalised (nothing is sent)."""
         checked = check_nodes(_wire_lists(body))
-        for use in checked.uses:
-            if not device_allowed(use.device_id):
-                raise ToolError(
-                    f"{use.path}: device {use.device_id} is outside the assistant's device "
-                    "allowlist. Nothing was sent.",
-                    code="device_not_allowed",
-                    hint="Use a device hub_list_devices shows; an admin can change the allowlist.",
-                )
-        details = await self._details(checked.uses)
-        sensitive: list[str] = []
-        for use in checked.uses:
-            detail = details.get(use.device_id)
-            if detail is None:
-                raise ToolError(
-                    f"{use.path}: no device {use.device_id} on the hub. Nothing was sent.",
-                    code="not_found",
-                    hint="Use device ids from hub_list_devices.",
-                )
-            _check_declares(use, detail)
-            if use.list_key != "when_nodes" and (
-                use.node.sensitive or is_sensitive_device(detail.summary.capabilities)
-            ):
-                sensitive.append(f"{use.path} ({detail.summary.display_name})")
-        if sensitive:
-            require_confirm(
-                confirm,
-                "This Visual Rule commands security-sensitive devices: "
-                f"{', '.join(sensitive[:5])}.",
-            )
+        errors, sensitive = await self._device_errors(checked.uses, device_allowed)
+        if errors:
+            raise errors[0]
+        _require_sensitive_confirm(sensitive, confirm)
         out = dict(body)
         for arg, wire in LISTS:
             if arg in checked.lists:
                 out[wire] = checked.lists[arg]
         return out
 
+    async def check_graph(
+        self, graph: dict[str, Any], *, device_allowed: DeviceAllowed, confirm: bool
+    ) -> GraphDraft:
+        """A graph draft checked whole (nothing is sent): every problem, the sensitive
+        devices still needing confirm=true, and the normalised graph."""
+        checked = check_graph(graph)
+        errors, sensitive = await self._device_errors(checked.uses, device_allowed)
+        problems = checked.problems + [str(e).replace(" Nothing was sent.", "") for e in errors]
+        needs = [] if confirm else sensitive
+        return {
+            "valid": not problems and not needs,
+            "problems": problems,
+            "needs_confirm": needs,
+            "graph": checked.graph,
+        }
+
+    async def check_draft(
+        self,
+        body: dict[str, Any],
+        *,
+        app_id: str | None = None,
+        device_allowed: DeviceAllowed = allow_all,
+        confirm: bool = False,
+    ) -> GraphDraft:
+        """Check a create (or, with ``app_id``, an update of that rule) without sending it:
+        a graph whole (every problem), a classic one up to its first problem."""
+        if app_id is not None:
+            current = await self.get(app_id)
+            if current["format"] == "graph" and is_graph(body):
+                body = _merged(current, body)
+        if is_graph(body):
+            return await self.check_graph(body, device_allowed=device_allowed, confirm=confirm)
+        try:
+            checked = await self.validate(body, device_allowed=device_allowed, confirm=confirm)
+            if app_id is None:
+                _require_runnable(checked)
+        except ToolError as err:
+            text = str(err).replace(" Nothing was sent.", "").replace(" Nothing was changed.", "")
+            sensitive = err.code == "confirmation_required"
+            return {
+                "valid": False,
+                "problems": [] if sensitive else [text],
+                "needs_confirm": [text] if sensitive else [],
+                "graph": {},
+            }
+        return {"valid": True, "problems": [], "needs_confirm": [], "graph": {}}
+
+    async def _checked_graph(
+        self, graph: dict[str, Any], *, device_allowed: DeviceAllowed, confirm: bool
+    ) -> dict[str, Any]:
+        draft = await self.check_graph(graph, device_allowed=device_allowed, confirm=confirm)
+        if draft["problems"]:
+            raise ToolError(
+                f"The graph has {len(draft['problems'])} problem(s): "
+                f"{'; '.join(draft['problems'][:5])}. Nothing was sent.",
+                hint="Fix them (validate_only=true lists them all) or compare with a rule "
+                "read by hub_get_visual_rule.",
+                extra={"problems": draft["problems"]},
+            )
+        _require_sensitive_confirm(draft["needs_confirm"], confirm)
+        return draft["graph"]
+
     async def get(self, app_id: str) -> VisualRule:
         """A Visual Rule's definition and its format."""
         app = await self._find(app_id, visual=True)
         graph = await fetch_rule_builder20(self._client, app_id)
         if graph is not None:
-            return {"app_id": app_id, "name": app.name, "format": "graph", "definition": graph}
+            out: VisualRule = {
+                "app_id": app_id,
+                "name": app.name,
+                "format": "graph",
+                "definition": graph,
+            }
+            out["graph"] = parse_graph_text(graph.get("ruleJson"))
+            return out
         data = await fetch_rule_builder(self._client, app_id)
         return {"app_id": app_id, "name": app.name, "format": "classic", "definition": data}
 
@@ -155,21 +272,55 @@ class VisualRuleManager:
 
         The rule needs a trigger and an action; nodes are validated before any request.
         """
-        body = await self.validate(body, device_allowed=device_allowed, confirm=confirm)
-        _require_runnable(body)
-        app_id, graph = await create_visual_rule(self._client)
+        if is_graph(body):
+            graph = await self._checked_graph(body, device_allowed=device_allowed, confirm=confirm)
+        else:
+            body = await self.validate(body, device_allowed=device_allowed, confirm=confirm)
+            _require_runnable(body)
+        app_id, graph_format = await create_visual_rule(self._client)
         try:
-            if graph:
+            if graph_format != is_graph(body):
                 raise ToolError(
-                    "This firmware creates Visual Rules in the graph format, which this tool "
-                    "does not write. The empty rule was removed.",
-                    hint="Create the rule in the hub UI.",
+                    f"This firmware creates Visual Rules in the {_FORMAT[graph_format]} "
+                    f"format; the rule given is {_FORMAT[not graph_format]}. The empty rule was "
+                    "removed.",
+                    hint="Give nodes and edges (graph) or when/then/else nodes (classic) as "
+                    "the hub's rules read by hub_get_visual_rule show.",
                 )
+            if graph_format:
+                saved = await self._save_graph_verified(app_id, str(body.get("name")), graph)
+                if body.get("rulePaused"):
+                    await self._set_paused(app_id)
+                errors = saved["validation_errors"]
+                return {"app_id": app_id, "name": body.get("name"), "validation_errors": errors}
             await self._save_verified(app_id, body)
         except (HubError, ToolError):
             await delete_app(self._client, app_id, force=True)
             raise
         return {"app_id": app_id, "name": body.get("name")}
+
+    async def _set_paused(self, app_id: str) -> None:
+        await set_visual_rule_paused(self._client, app_id, True)
+        now = await fetch_rule_builder20(self._client, app_id) or {}
+        if not now.get("rulePaused"):
+            raise HubBadResponseError(f"Visual Rule {app_id} did not pause")
+
+    async def _save_graph_verified(
+        self, app_id: str, name: str, graph: dict[str, Any]
+    ) -> GraphSaved:
+        """Save a graph rule, then read it back: the name and the number of nodes and edges
+        must be what was sent. The hub's own ``validationErrors`` are returned (a rule saved
+        with them is kept, as in the editor, but may not run)."""
+        answer = await save_visual_graph(self._client, app_id, name, graph)
+        now = await fetch_rule_builder20(self._client, app_id) or {}
+        stored = parse_graph_text(now.get("ruleJson"))
+        if now.get("name") != name or graph_counts(stored) != graph_counts(graph):
+            raise HubBadResponseError(
+                f"The hub answered the save of Visual Rule {app_id} but does not hold the "
+                "graph sent."
+            )
+        errors = now.get("validationErrors") or answer.get("validationErrors") or []
+        return {"validation_errors": [str(e) for e in errors] if isinstance(errors, list) else []}
 
     async def _save_verified(self, app_id: str, body: dict[str, Any]) -> None:
         """Write a classic Visual Rule, then read it back: the name and the number of nodes
@@ -199,27 +350,71 @@ class VisualRuleManager:
 
         The node lists given are validated (and must leave a trigger and an action).
         """
-        changes = await self.validate(changes, device_allowed=device_allowed, confirm=confirm)
         current = await self.get(app_id)
-        if current["format"] != "classic":
+        if (current["format"] == "graph") != is_graph(changes) and any(
+            k in changes for k in (*NODE_KEYS, "nodes", "edges")
+        ):
             raise ToolError(
-                f"Visual Rule {app_id} uses the graph format, which this tool does not write."
+                f"Visual Rule {app_id} uses the {current['format']} format; give "
+                + ("nodes and edges" if current["format"] == "graph" else "when/then/else nodes")
+                + ". Nothing was sent.",
+                hint="Read its definition with hub_get_visual_rule.",
             )
+        if current["format"] == "graph":
+            return await self._update_graph(
+                current, changes, confirm=confirm, device_allowed=device_allowed
+            )
+        changes = await self.validate(changes, device_allowed=device_allowed, confirm=confirm)
         old = current["definition"]
         body = {k: old.get(k) for k in ("name", "rulePaused", *NODE_KEYS)}
         body.update(changes)
         if any(k in changes for k in NODE_KEYS):
             _require_runnable(body)
-        backup = await self._backups.save(
-            "visualrule",
-            app_id,
-            {"name": current["name"], "definition": old},
-            reason="before update",
-            series=True,
-        )
+        backup = await self._backup_before_update(current)
         await self._save_verified(app_id, body)
         self._backups.edited("visualrule", app_id, {"definition": body})
         return {"app_id": app_id, "name": body.get("name"), "item_backup": backup}
+
+    async def _backup_before_update(self, current: VisualRule) -> SavedBackup:
+        return await self._backups.save(
+            "visualrule",
+            current["app_id"],
+            {"name": current["name"], "definition": current["definition"]},
+            reason="before update",
+            series=True,
+        )
+
+    async def _update_graph(
+        self,
+        current: VisualRule,
+        changes: dict[str, Any],
+        *,
+        confirm: bool,
+        device_allowed: DeviceAllowed,
+    ) -> SavedVisualRule:
+        """A graph rule: nodes/edges replaced whole (an omitted one is kept), the name
+        re-saved with the graph, the pause state by its own endpoint (the save has none)."""
+        app_id, old = current["app_id"], current["definition"]
+        stored = current.get("graph") or EMPTY_GRAPH
+        graph = None
+        if is_graph(changes):
+            graph = await self._checked_graph(
+                _merged(current, changes), device_allowed=device_allowed, confirm=confirm
+            )
+        name = str(changes.get("name") or old.get("name") or current["name"])
+        backup = await self._backup_before_update(current)
+        out: SavedVisualRule = {"app_id": app_id, "name": name, "item_backup": backup}
+        if graph is not None or name != old.get("name"):
+            saved = await self._save_graph_verified(app_id, name, graph or stored)
+            out["validation_errors"] = saved["validation_errors"]
+        paused = changes.get("rulePaused")
+        if paused is not None and bool(paused) != bool(old.get("rulePaused")):
+            await set_visual_rule_paused(self._client, app_id, bool(paused))
+            now = await fetch_rule_builder20(self._client, app_id) or {}
+            if bool(now.get("rulePaused")) != bool(paused):
+                raise HubBadResponseError(f"Visual Rule {app_id} did not change its pause state")
+        self._backups.edited("visualrule", app_id, {"definition": graph or stored})
+        return out
 
     async def delete(self, app_id: str) -> DeletedVisualRule:
         """Back up and return the definition, then force-delete the rule."""
@@ -269,6 +464,20 @@ def _require_runnable(body: dict[str, Any]) -> None:
         raise ToolError(
             "then_nodes: a Visual Rule needs at least one action node. Nothing was sent.",
             hint='Add an action, e.g. {"actionType": "turnOn", "switches": [ID]}.',
+        )
+
+
+def _merged(current: VisualRule, changes: dict[str, Any]) -> dict[str, Any]:
+    """A graph rule's stored graph with the nodes and/or edges a change gives."""
+    stored = current.get("graph") or EMPTY_GRAPH
+    return {**stored, **{k: changes[k] for k in ("nodes", "edges") if k in changes}}
+
+
+def _require_sensitive_confirm(sensitive: list[str], confirm: bool) -> None:
+    if sensitive:
+        require_confirm(
+            confirm,
+            f"This Visual Rule commands security-sensitive devices: {', '.join(sensitive[:5])}.",
         )
 
 

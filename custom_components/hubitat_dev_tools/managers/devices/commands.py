@@ -34,6 +34,7 @@ SENSITIVE_CAPABILITIES = frozenset(
 )
 # Commands that never change anything physical.
 HARMLESS_COMMANDS = frozenset({"refresh", "poll", "configure", "ping"})
+TOGGLE = "toggle"
 
 _NUMBER_TEXT_RE = re.compile(
     r"[-+]?(?:[0-9]{1,300}(?:\.[0-9]{0,300})?|\.[0-9]{1,300})(?:[eE][-+]?[0-9]{1,3})?"
@@ -167,11 +168,30 @@ def _coerce_arg(param: CommandParam, value: Any, repairs: list[str]) -> Any:
     raise ToolError(f"{where} must be text, got {type(value).__name__}")
 
 
+def resolve_toggle(detail: DeviceDetail, command: str) -> tuple[str, str | None]:
+    """``toggle`` on a device that declares on and off but no toggle of its own: the one of
+    on/off that flips its current ``switch`` state (and the repair note saying so)."""
+    if command != TOGGLE or detail.command(TOGGLE) is not None:
+        return command, None
+    if detail.command("on") is None or detail.command("off") is None:
+        return command, None  # refused below as an undeclared command
+    state = detail.summary.states.get("switch")
+    if state not in ("on", "off"):
+        raise ToolError(
+            f"Device {detail.summary.id} ({detail.summary.display_name}) cannot be toggled: "
+            f"its switch state is {state!r}, not on or off. Send on or off instead."
+        )
+    target = "off" if state == "on" else "on"
+    return target, f"toggle: switch was {state}, sent {target}"
+
+
 def prepare_command(
     detail: DeviceDetail, command: str, arguments: list[Any] | None
 ) -> PreparedCommand:
-    """Validate a command and its arguments against the device's declared commands."""
+    """Validate a command and its arguments against the device's declared commands
+    (``toggle`` is accepted for any on/off device, see :func:`resolve_toggle`)."""
     label = detail.summary.display_name
+    command, toggled = resolve_toggle(detail, command)
     cmd = detail.command(command)
     if cmd is None:
         declared = [describe_command(c) for c in detail.commands]
@@ -194,7 +214,7 @@ def prepare_command(
         raise ToolError(
             f"{describe_command(cmd)} needs at least its first argument '{cmd.params[0].name}'"
         )
-    repairs: list[str] = []
+    repairs: list[str] = [toggled] if toggled else []
     typed: list[TypedArgument] = [
         {"type": param.type, "value": _coerce_arg(param, value, repairs)}
         for param, value in zip(cmd.params, args, strict=False)
@@ -250,14 +270,21 @@ class DeviceCommands:
         return prepared
 
     async def prepare_many(
-        self, entries: list[CommandEntry], *, confirm: bool
+        self,
+        entries: list[CommandEntry],
+        *,
+        confirm: bool,
+        known: dict[str, DeviceDetail] | None = None,
     ) -> list[PreparedCommand]:
-        """Validate every entry of a batch; refuse the whole batch if any entry is invalid."""
-        ids = sorted({str(e["device_id"]) for e in entries})
+        """Validate every entry of a batch; refuse the whole batch if any entry is invalid.
+
+        ``known``: details the caller has just read (not read again)."""
+        ids = sorted({str(e["device_id"]) for e in entries} - set(known or {}))
         results = await asyncio.gather(
             *(self._devices.get_device(i) for i in ids), return_exceptions=True
         )
         details: dict[str, DeviceDetail | BaseException] = dict(zip(ids, results, strict=True))
+        details.update(known or {})
         prepared: list[PreparedCommand] = []
         problems: list[str] = []
         needs_confirm = False

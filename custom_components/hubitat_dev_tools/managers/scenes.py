@@ -1,0 +1,248 @@
+"""Scenes of the Groups and Scenes app: list, activate (through the activator device), capture.
+
+A scene is an app (``hub.scenes.scene_apps``); its members are the devices of its page's device
+inputs (statusJson ``appSettings``, read with ``device_refs``); its activator is the device
+whose ``parentApp`` is the scene. Finding the activator reads device details, so only likely
+candidates are read: a device labelled as the scene, then one whose driver says scene or
+activator, then switches in no room (at most ``MAX_PROBES`` reads per scene).
+
+Activating turns the activator on through the device commands (its own checks), after the
+scene's members passed the allowlist and, when a member is a lock, garage door, valve, keypad
+or siren, confirm. Capturing presses the page's capture button and checks that the app's
+version moved on (the click changed the scene). Both answer with the members' states read
+back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ..device_refs import device_refs
+from ..errors import ToolError
+from ..hub.app_page import AppPage
+from ..hub.apps import InstalledApp, app_name_text, fetch_status
+from ..hub.client import HubClient
+from ..hub.errors import HubError
+from ..hub.models import DeviceSummary
+from ..hub.scenes import activates, capture_button, device_settings, scene_apps
+from .apps import AppManager
+from .devices import SENSITIVE_CAPABILITIES, AttributeCondition, DeviceFilter, DeviceManager
+
+Allowed = Callable[[str], bool]
+MAX_PROBES = 8
+_ACTIVATOR_DRIVER = re.compile(r"scene|activator", re.IGNORECASE)
+_READ_BACK = ("switch", "level", "colorTemperature", "lock", "door", "valve")
+
+
+def _allow_all(_device_id: str) -> bool:
+    return True
+
+
+def _refuse_outside(scene: InstalledApp, members: list[str], allowed: Allowed, done: str) -> None:
+    """Refuse a scene write when the scene sets devices outside the device allowlist."""
+    outside = [m for m in members if not allowed(m)]
+    if outside:
+        raise ToolError(
+            f"Scene {scene.name} sets {len(outside)} device(s) outside the device allowlist. "
+            + done,
+            code="device_not_allowed",
+            hint="Add its devices to the allowlist in the integration's options.",
+        )
+
+
+class SceneManager:
+    """Groups and Scenes scenes."""
+
+    def __init__(self, client: HubClient, apps: AppManager, devices: DeviceManager) -> None:
+        self._client = client
+        self._apps = apps
+        self._devices = devices
+
+    async def _scenes(self) -> list[InstalledApp]:
+        return scene_apps(await self._apps.tree())
+
+    async def _members(self, scene: InstalledApp) -> list[str]:
+        status = await fetch_status(self._client, scene.id)
+        return sorted(device_refs(device_settings(status)), key=lambda i: (len(i), i))
+
+    async def _activator(
+        self, scene: InstalledApp, members: list[str], devices: list[DeviceSummary]
+    ) -> DeviceSummary | None:
+        name = scene.name.strip().lower()
+        pool = [
+            d
+            for d in devices
+            if d.id not in members and "switch" in {c.lower() for c in d.capabilities}
+        ]
+        ranked = (
+            [d for d in pool if d.display_name.strip().lower() == name]
+            + [d for d in pool if _ACTIVATOR_DRIVER.search(d.type or "")]
+            + [d for d in pool if d.room is None]
+        )
+        probes = list({d.id: d for d in ranked}.values())[:MAX_PROBES]
+        for dev in probes:
+            try:
+                detail = await self._devices.get_device(dev.id)
+            except HubError:
+                continue
+            if activates(detail, scene.id):
+                return dev
+        return None
+
+    async def _describe(
+        self, scene: InstalledApp, devices: list[DeviceSummary], allowed: Allowed
+    ) -> dict[str, Any]:
+        members = await self._members(scene)
+        activator = await self._activator(scene, members, devices)
+        by_id = {d.id: d for d in devices}
+        shown = [m for m in members if allowed(m)]
+        out: dict[str, Any] = {
+            "scene_id": scene.id,
+            "name": scene.name,
+            "disabled": scene.disabled,
+            "device_ids": shown,
+            "sensitive": any(
+                SENSITIVE_CAPABILITIES.intersection(by_id[m].capabilities)
+                for m in members
+                if m in by_id
+            ),
+        }
+        if len(shown) < len(members):
+            out["devices_outside_allowlist"] = len(members) - len(shown)
+        if activator is not None and allowed(activator.id):
+            out["activator_device_id"] = activator.id
+            out["active"] = activator.states.get("switch") == "on"
+        elif activator is None:
+            out["activator_device_id"] = None
+        return out
+
+    async def _all_devices(self) -> list[DeviceSummary]:
+        return await self._devices.list_devices(DeviceFilter())
+
+    async def list_scenes(self, *, allowed: Allowed | None = None) -> list[dict[str, Any]]:
+        """Every scene with its members (allowed ones), activator and whether it is on."""
+        ok = allowed or _allow_all
+        scenes, devices = await asyncio.gather(self._scenes(), self._all_devices())
+        found = await asyncio.gather(*(self._describe(s, devices, ok) for s in scenes))
+        return sorted(found, key=lambda s: (str(s["name"]).lower(), s["scene_id"]))
+
+    async def resolve(self, scene: str) -> InstalledApp:
+        """A scene by id or name (case-insensitive), or a refusal listing the scenes."""
+        scenes = await self._scenes()
+        wanted = app_name_text(scene).lower()
+        for s in scenes:
+            if s.id == scene.strip() or s.name.lower() == wanted:
+                return s
+        raise ToolError(
+            f"No scene '{scene}' in Groups and Scenes. Scenes: "
+            + (", ".join(s.name for s in scenes) or "none")
+            + ".",
+            hint="Use a scene name or id from hub_list_scenes.",
+        )
+
+    def _check_members(
+        self,
+        scene: InstalledApp,
+        members: list[str],
+        devices: dict[str, DeviceSummary],
+        allowed: Allowed,
+        confirm: bool,
+    ) -> None:
+        _refuse_outside(scene, members, allowed, "Nothing was sent.")
+        sensitive = [
+            devices[m].display_name
+            for m in members
+            if m in devices and SENSITIVE_CAPABILITIES.intersection(devices[m].capabilities)
+        ]
+        if sensitive and not confirm:
+            raise ToolError(
+                f"Scene {scene.name} sets security-sensitive devices ({', '.join(sensitive)}). "
+                "Activating it needs confirm=true. Nothing was sent.",
+                code="confirmation_required",
+                hint="Ask the user to confirm, then call again with confirm=true.",
+            )
+
+    async def _states(self, members: list[str]) -> dict[str, dict[str, Any]]:
+        """The members' states after a write (fresh from the hub, secrets redacted)."""
+        self._devices.devices_changed()
+        devices = {d.id: d for d in await self._all_devices()}
+        return {
+            m: {a: devices[m].states[a] for a in _READ_BACK if a in devices[m].states}
+            for m in members
+            if m in devices
+        }
+
+    async def activate(
+        self, scene: str, *, confirm: bool, allowed: Allowed | None, wait_ms: int
+    ) -> dict[str, Any]:
+        """Turn the scene's activator on; answer with the members' states read back."""
+        ok = allowed or _allow_all
+        found = await self.resolve(scene)
+        members, devices = await asyncio.gather(self._members(found), self._all_devices())
+        by_id = {d.id: d for d in devices}
+        self._check_members(found, members, by_id, ok, confirm)
+        activator = await self._activator(found, members, devices)
+        if activator is None:
+            raise ToolError(
+                f"Scene {found.name} has no activator device the hub shows (a device whose "
+                "parent app is the scene). Nothing was sent.",
+                hint="Open the scene in the hub UI; its activator device turns it on.",
+            )
+        if not ok(activator.id):
+            raise ToolError(
+                f"Scene {found.name}'s activator device is outside the device allowlist.",
+                code="device_not_allowed",
+            )
+        commands = self._devices.commands
+        prepared = await commands.prepare(activator.id, "on", [], confirm=confirm)
+        await commands.execute(prepared)
+        waited = await self._devices.waits.wait_attribute(
+            [activator.id], "switch", AttributeCondition("eq", ["on"]), timeout_ms=wait_ms
+        )
+        states = await self._states([m for m in members if ok(m)])
+        return {
+            "summary": f"Activated scene {found.name} (activator device {activator.id}, "
+            f"{activator.display_name}); {len(members)} device(s) in the scene",
+            "scene_id": found.id,
+            "name": found.name,
+            "activator_device_id": activator.id,
+            "activator_on": waited["matched"],
+            "states": states,
+        }
+
+    async def capture(self, scene: str, *, allowed: Allowed | None) -> dict[str, Any]:
+        """Press the scene page's capture button; verified by the app's version moving on."""
+        ok = allowed or _allow_all
+        found = await self.resolve(scene)
+        members = await self._members(found)
+        _refuse_outside(found, members, ok, "Nothing was changed.")
+        page = await AppPage.load(self._client, found.id)
+        button = capture_button(page.buttons)
+        if button is None:
+            raise ToolError(
+                f"Scene {found.name}'s page offers no capture button (buttons: "
+                + (", ".join(app_name_text(b.title) for b in page.buttons.values()) or "none")
+                + "). Nothing was changed.",
+                hint="This scene cannot be captured through its page; edit it in the hub UI.",
+            )
+        before = page.version
+        await page.press(button.name, what=f"capture scene {found.name}")
+        await page.reload()
+        verified = before is not None and page.version != before
+        out: dict[str, Any] = {
+            "summary": f"Captured scene {found.name}: the current states of its "
+            f"{len(members)} device(s) are now the scene's",
+            "scene_id": found.id,
+            "name": found.name,
+            "verified": verified,
+            "captured": await self._states(members),
+        }
+        if not verified:
+            out["summary"] = (
+                f"The hub took the capture click for scene {found.name}, but its page did not "
+                "change; check the scene in the hub UI."
+            )
+        return out

@@ -1,0 +1,68 @@
+"""Scene tools (Groups and Scenes): list scenes, activate or capture one.
+
+A scene's devices are not named in the call's arguments, so the manager checks them against
+the device allowlist itself (``call.device_allowed``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import probatio as vol
+
+from ..safety import ToolKind
+from .args import ToolArgs, arg, short_text
+from .base import HubTool, ToolCall
+
+TOOL_DOMAIN = "rooms"
+
+SCENE_WAIT_S = 2.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallSceneArgs(ToolArgs):
+    scene: str = arg(short_text(), "Scene name or id", required=True)
+    action: str = arg(vol.In(("activate", "capture")), None, default="activate")
+    confirm: bool = arg(bool, "true for scenes setting locks", default=False)
+
+
+class ListScenesTool(HubTool[ToolArgs]):
+    name = "hub_list_scenes"
+    title = "List scenes"
+    description = (
+        "Groups and Scenes scenes: id, name, device ids, activator device, active, sensitive. "
+        "Activate or capture: hub_call_scene."
+    )
+
+    async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
+        scenes = await call.hub.scenes.list_scenes(allowed=call.device_allowed)
+        return {"scenes": scenes, "count": len(scenes)}
+
+
+class CallSceneTool(HubTool[CallSceneArgs]):
+    name = "hub_call_scene"
+    title = "Call scene"
+    description = (
+        "Activate a Groups and Scenes scene by name or id (turns its activator device on), or "
+        "capture it (the devices' current states become the scene's). Answers with the "
+        "devices' states read back."
+    )
+    kind = ToolKind.WRITE
+    idempotent = False
+
+    async def run(self, call: ToolCall, args: CallSceneArgs) -> dict[str, Any]:
+        if args.action == "capture":
+            return await call.hub.scenes.capture(args.scene, allowed=call.device_allowed)
+        budget_s, _cut = call.wait_budget(SCENE_WAIT_S)
+        return await call.hub.scenes.activate(
+            args.scene,
+            confirm=args.confirm,
+            allowed=call.device_allowed,
+            wait_ms=int(budget_s * 1000),
+        )
+
+
+ORDER = 31
+
+TOOLS: tuple[type[HubTool[Any]], ...] = (ListScenesTool, CallSceneTool)

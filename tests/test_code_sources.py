@@ -1,0 +1,330 @@
+"""Code from a URL or a File Manager file, several items in one call, built-in drivers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+from aiohttp import web
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.hubitat_dev_tools.const import (
+    OPT_ALLOW_LOCAL_CODE_URLS,
+    OPT_SURFACE,
+    SURFACE_COMPACT,
+    SURFACE_FLAT,
+)
+from custom_components.hubitat_dev_tools.errors import ToolError
+from custom_components.hubitat_dev_tools.managers.code import builtin_drivers
+from custom_components.hubitat_dev_tools.managers.code_sources import (
+    as_source_text,
+    fetch_url_text,
+)
+from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES
+from hubitat_emulator import HubEmulator
+
+from .conftest import ToolCaller
+from .contract import load_fixture
+from .mcp_cases.code_sources import source_cases
+from .mcp_client import Mcp
+
+DRIVER = """metadata {
+    definition(name: "Url Relay", namespace: "t", author: "t") {
+        capability "Switch"
+    }
+}
+def on() { }
+def off() { }
+"""
+
+
+class RawHost:
+    """A loopback web server standing in for GitHub's raw host (no internet in tests)."""
+
+    def __init__(self) -> None:
+        self.pages: dict[str, tuple[int, str, dict[str, str]]] = {}
+        self.hits: list[str] = []
+        self.base = ""
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        self.hits.append(request.path)
+        status, body, headers = self.pages.get(request.path, (404, "Not Found", {}))
+        return web.Response(status=status, text=body, headers=headers)
+
+    def add(self, path: str, body: str, status: int = 200, **headers: str) -> str:
+        self.pages[path] = (status, body, headers)
+        return self.base + path
+
+
+@pytest.fixture
+async def raw_host(socket_enabled: None) -> AsyncIterator[RawHost]:
+    host = RawHost()
+    app = web.Application()
+    app.router.add_route("GET", "/{tail:.*}", host.handle)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    host.base = f"http://127.0.0.1:{port}"
+    yield host
+    await runner.cleanup()
+
+
+@pytest.fixture
+def local_urls(hass: HomeAssistant, entry: MockConfigEntry) -> None:
+    """The admin option that lets code come from local http URLs (the loopback host)."""
+    hass.config_entries.async_update_entry(entry, options={OPT_ALLOW_LOCAL_CODE_URLS: True})
+
+
+def saves(hub: HubEmulator, since: int = 0) -> list[str]:
+    return [p for m, p in hub.requests[since:] if m == "POST" and "save" in p.lower()]
+
+
+async def test_install_from_url(
+    local_urls: None, hub: HubEmulator, raw_host: RawHost, call_tool: ToolCaller
+) -> None:
+    url = raw_host.add("/acme/relay.groovy", "\ufeff" + DRIVER)
+    result = await call_tool(
+        "hub_install_code", {"type": "driver", "source_url": url, "confirm": True}
+    )
+    assert not result.error, result.data
+    assert result.data["source_url"] == url
+    item = hub.state.dev.code[("driver", int(result.data["id"]))]
+    assert item.name == "Url Relay" and item.source == DRIVER  # the BOM dropped
+    assert raw_host.hits == ["/acme/relay.groovy"]
+
+
+async def test_url_refused_without_the_option(
+    entry: MockConfigEntry, hub: HubEmulator, raw_host: RawHost, call_tool: ToolCaller
+) -> None:
+    url = raw_host.add("/x.groovy", DRIVER)
+    before = len(hub.requests)
+    result = await call_tool(
+        "hub_install_code", {"type": "driver", "source_url": url, "confirm": True}
+    )
+    assert result.error and result.data["error"] == "url_not_allowed"
+    assert raw_host.hits == [] and hub.requests[before:] == []
+
+
+async def test_confirm_before_any_download(
+    local_urls: None, hub: HubEmulator, raw_host: RawHost, call_tool: ToolCaller
+) -> None:
+    url = raw_host.add("/x.groovy", DRIVER)
+    result = await call_tool("hub_install_code", {"type": "driver", "source_url": url})
+    assert result.error and result.data["error"] == "confirmation_required"
+    batch = await call_tool("hub_update_code", {"items": [{"type": "driver", "id": "1"}]})
+    assert batch.error and batch.data["error"] == "confirmation_required"
+    assert raw_host.hits == []
+
+
+async def test_bad_downloads(
+    local_urls: None, hub: HubEmulator, raw_host: RawHost, call_tool: ToolCaller
+) -> None:
+    before = len(hub.requests)
+    page = raw_host.add("/blob.groovy", "<!DOCTYPE html><html><body>code</body></html>")
+    for url, why in ((page, "web page"), (raw_host.base + "/missing", "HTTP 404")):
+        result = await call_tool(
+            "hub_install_code", {"type": "driver", "source_url": url, "confirm": True}
+        )
+        assert result.error and result.data["error"] == "source_unavailable", result.data
+        assert why in result.data["message"]
+    assert saves(hub, before) == []
+
+
+async def test_every_redirect_is_checked(raw_host: RawHost) -> None:
+    final = raw_host.add("/final.groovy", DRIVER)
+    start = raw_host.add("/start", "", status=302, Location="/final.groovy")
+    checked: list[str] = []
+
+    async def allow(url: str) -> None:
+        checked.append(url)
+
+    async def refuse_final(url: str) -> None:
+        if url.endswith("final.groovy"):
+            raise ToolError("refused", code="url_not_allowed")
+
+    async with aiohttp.ClientSession() as session:
+        assert await fetch_url_text(session, start, allow) == DRIVER
+        assert checked == [start, final]
+        with pytest.raises(ToolError) as err:
+            await fetch_url_text(session, start, refuse_final)
+    assert err.value.code == "url_not_allowed"
+    assert raw_host.hits.count("/final.groovy") == 1  # never fetched once refused
+
+
+def test_source_text_rules() -> None:
+    assert as_source_text(b"\xef\xbb\xbfdef x() {}", "f") == "def x() {}"
+    for data in (b"\xff\xfe\x00", b"  ", b"<html><body>x</body></html>"):
+        with pytest.raises(ToolError):
+            as_source_text(data, "f")
+
+
+async def test_update_from_file_keeps_backup_and_version_check(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    item = hub.state.dev.code[("driver", 1)]
+    edited = item.source + "\n// from a file\n"
+    hub.files.write("plug.groovy", edited.encode())
+    stale = await call_tool(
+        "hub_update_code",
+        {
+            "type": "driver",
+            "id": "1",
+            "file_name": "plug.groovy",
+            "expected_version": 3,
+            "confirm": True,
+        },
+    )
+    assert stale.error and stale.data["error"] == "version_conflict"
+    result = await call_tool(
+        "hub_update_code",
+        {"type": "driver", "id": "1", "file_name": "plug.groovy", "confirm": True},
+    )
+    assert not result.error, result.data
+    assert result.data["file_name"] == "plug.groovy" and result.data["item_backup"]["backup"]
+    assert item.source == edited and result.data["version"] == 8
+    missing = await call_tool(
+        "hub_update_code",
+        {"type": "driver", "id": "1", "file_name": "nope.groovy", "confirm": True},
+    )
+    assert missing.error and missing.data["error"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"type": "driver", "confirm": True},
+        {"type": "driver", "source": DRIVER, "file_name": "a.groovy", "confirm": True},
+        {"source": DRIVER, "confirm": True},
+        {"items": [{"source": DRIVER}], "source": DRIVER, "confirm": True},
+        {"items": [{"source": DRIVER}], "confirm": True},
+        {"items": [{"type": "driver"}], "confirm": True},
+    ],
+)
+async def test_exactly_one_source(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, args: dict[str, object]
+) -> None:
+    before = len(hub.requests)
+    result = await call_tool("hub_install_code", args)
+    assert result.error and result.data["error"] == "invalid_request", result.data
+    assert saves(hub, before) == []
+
+
+async def test_bulk_update_reports_each_item(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    plug, spare = hub.state.dev.code[("driver", 1)], hub.state.dev.code[("driver", 2)]
+    good = plug.source + "\n// bulk\n"
+    broken = spare.source + "\ndef oops() {\n"
+    result = await call_tool(
+        "hub_update_code",
+        {
+            "type": "driver",
+            "items": [
+                {"id": "1", "source": good},
+                {"id": "2", "source": broken},
+                {"type": "library", "id": "1", "source": hub.state.dev.code[("library", 1)].source},
+            ],
+            "confirm": True,
+        },
+    )
+    assert not result.error, result.data
+    data = result.data
+    assert [r["status"] for r in data["results"]] == ["updated", "failed", "unchanged"]
+    assert data["failed"] == 1 and "2 of 3" in data["summary"]
+    assert data["results"][0]["item_backup"]["backup"] and plug.source == good
+    assert data["results"][1]["error"] == "compile_error" and data["results"][1]["message"]
+    assert spare.source != broken
+
+
+async def test_bulk_checks_everything_before_writing(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    before = len(hub.requests)
+    result = await call_tool(
+        "hub_update_code",
+        {
+            "items": [
+                {"type": "driver", "id": "1", "source": "// fine\n"},
+                {"type": "driver", "id": "999", "source": "// no such driver\n"},
+                {"type": "app", "id": "1", "file_name": "missing.groovy"},
+            ],
+            "confirm": True,
+        },
+    )
+    assert result.error and result.data["error"] == "invalid_request"
+    problems = result.data["problems"]
+    assert [p["index"] for p in problems] == [1, 2]
+    assert {p["error"] for p in problems} == {"not_found"}
+    assert saves(hub, before) == []
+    assert not [p for m, p in hub.requests[before:] if m == "POST"]  # no backup either
+
+
+async def test_bulk_install(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.files.write("b.groovy", DRIVER.replace("Url Relay", "File Relay").encode())
+    result = await call_tool(
+        "hub_install_code",
+        {
+            "type": "driver",
+            "items": [{"source": DRIVER}, {"file_name": "b.groovy"}],
+            "confirm": True,
+        },
+    )
+    assert not result.error, result.data
+    assert [r["status"] for r in result.data["results"]] == ["installed", "installed"]
+    names = {c.name for c in hub.state.dev.items("driver")}
+    assert {"Url Relay", "File Relay"} <= names
+    assert result.data["results"][1]["file_name"] == "b.groovy"
+
+
+def test_builtin_driver_catalog_parser() -> None:
+    drivers = load_fixture("devices/drivers").answer["drivers"]
+    out = builtin_drivers(drivers)
+    assert out and all(d["builtin"] and d["type"] == "driver" for d in out)
+    assert not [d for d in out if d["category"] == "Hidden"]
+    sys_ids = {str(d["id"]) for d in drivers if d.get("type") == "sys"}
+    assert {d["id"] for d in out} <= sys_ids
+
+
+async def test_list_builtin_drivers(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
+    plain = await call_tool("hub_list_code", {"type": "driver"})
+    assert not [d for d in plain.data["code"] if d.get("builtin")]
+    result = await call_tool("hub_list_code", {"type": "driver", "builtin": True, "limit": 500})
+    assert not result.error, result.data
+    items = result.data["code"]
+    builtin = [d for d in items if d.get("builtin")]
+    assert any(d["name"] == "Virtual Switch" for d in builtin)
+    assert not [d for d in builtin if d["name"] == "Hub Variable Connector"]  # Hidden
+    assert any(d["name"] == "Acme Smart Plug" and not d.get("builtin") for d in items)
+    apps = await call_tool("hub_list_code", {"type": "app", "builtin": True})
+    assert not [d for d in apps.data["code"] if d.get("builtin")]
+
+
+@pytest.mark.parametrize("surface", [SURFACE_COMPACT, SURFACE_FLAT])
+async def test_source_forms_through_mcp(
+    hass: HomeAssistant,
+    entry: MockConfigEntry,
+    mcp: Mcp,
+    hub: HubEmulator,
+    raw_host: RawHost,
+    surface: str,
+) -> None:
+    hass.config_entries.async_update_entry(
+        entry, options={OPT_SURFACE: surface, OPT_ALLOW_LOCAL_CODE_URLS: True}
+    )
+    url = raw_host.add("/mcp.groovy", DRIVER.replace("Url Relay", "Mcp Url Relay"))
+    for name, args in (await source_cases(mcp, hub, url)).items():
+        tool = name.split("#")[0]
+        gateway = next(c for c in TOOL_CLASSES if c.name == tool).gateway()
+        if surface == SURFACE_COMPACT and gateway is not None:
+            is_error, data = await mcp.call(gateway, {"tool": tool, "args": args})
+        else:
+            is_error, data = await mcp.call(tool, args)
+        assert not is_error, (name, data)
+        assert isinstance(data, dict) and "clientSecret" not in json.dumps(data)

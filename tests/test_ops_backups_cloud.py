@@ -1,0 +1,212 @@
+"""Cloud backups, uploaded-backup restores and the backup schedule (hub_*_backup tools)."""
+
+from __future__ import annotations
+
+import json
+
+import aiohttp
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.hubitat_dev_tools.hub.backups import parse_cloud_backups
+from hubitat_emulator import HubEmulator
+
+from .conftest import ToolCaller, ok, refused, sent_since
+from .contract import assert_same_shape, load_fixture
+from .ops_util import wait_for_status
+
+SECRET = "correct horse battery"
+
+
+def _paths(hub: HubEmulator) -> list[str]:
+    return [b.path for b in hub.cloud.backups if b.deleted_at is None]
+
+
+async def test_cloud_backups_listed_with_this_hub_marked(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_list_backups", {"location": "cloud"})
+    assert data["count"] == 2 and data["backup_entitled"] is True
+    mine, other = data["backups"]
+    assert mine["this_hub"] is True and other["this_hub"] is False
+    assert mine["path"].startswith(hub.hub_uid) and other["hub_name"] == "Garage Hub"
+    assert mine["created"].endswith("+00:00") and 23 < mine["age_hours"] < 25
+    assert other["has_zwave"] is False
+    # the local list is unchanged by default
+    local = await ok(call_tool, "hub_list_backups")
+    assert "backups" in local and all("path" not in b for b in local["backups"])
+
+
+async def test_create_cloud_backup_is_verified_by_the_list(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_create_backup", {"location": "cloud"})
+    assert data["verified"] is True and data["backup"]["this_hub"] is True
+    assert data["backup"]["path"] in _paths(hub) and len(_paths(hub)) == 3
+    hub.cloud.fail_parts = {"upload"}
+    failed = await refused(call_tool, "hub_create_backup", {"location": "cloud"})
+    assert failed["error"] == "hub_bad_response"
+    assert "upload" in failed["message"] and len(_paths(hub)) == 3
+
+
+async def test_delete_cloud_backup_only_this_hubs_and_checked(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    await ok(call_tool, "hub_create_backup")  # the destructive tier's fresh local backup
+    mine, other = _paths(hub)
+    before = len(sent_since(hub))
+    data = await refused(
+        call_tool,
+        "hub_delete_backup",
+        {"file_name": other, "location": "cloud", "confirm": True},
+        "invalid_arguments",
+    )
+    assert "another hub" in data["message"]
+    assert not [p for _m, p in sent_since(hub, before) if "deleteCloudBackup" in p]
+    await refused(
+        call_tool,
+        "hub_delete_backup",
+        {"file_name": "nope/x.lzf", "location": "cloud", "confirm": True},
+        "not_found",
+    )
+    hub.cloud.delete_lag_s = 1.0  # the cloud list still shows it for a second
+    data = await ok(
+        call_tool, "hub_delete_backup", {"file_name": mine, "location": "cloud", "confirm": True}
+    )
+    assert data["deleted"]["path"] == mine and data["remaining"] == 1
+    assert _paths(hub) == [other]
+
+
+async def test_restore_cloud_backup_needs_its_password_and_reboots(
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    hub.reboot_downtime = 0.3
+    hub.reboot_starting_time = 0.2
+    hub.cloud.password = SECRET
+    made = await ok(call_tool, "hub_create_backup", {"location": "cloud"})
+    path = made["backup"]["path"]
+    await ok(call_tool, "hub_create_backup")
+    args = {"file_name": path, "location": "cloud", "confirm": True}
+    wrong = await refused(
+        call_tool, "hub_restore_backup", {**args, "backup_password": "guess"}, "hub_bad_response"
+    )
+    assert "password" in wrong["message"] and "guess" not in json.dumps(wrong)
+    assert hub.status == "running"
+    # radios only when the backup has them; another hub's backup is a migration
+    other = _paths(hub)[1]
+    await refused(
+        call_tool,
+        "hub_restore_backup",
+        {"file_name": other, "location": "cloud", "confirm": True},
+        "invalid_arguments",
+    )
+    data = await ok(
+        call_tool, "hub_restore_backup", {**args, "backup_password": SECRET, "restore_zigbee": True}
+    )
+    assert data["rebooting"] is True and "zigbee" in data["summary"]
+    assert data["current_state_backup"]["name"].endswith(".lzf")
+    assert hub.cloud.last_restore["restoreZb"] == "true"
+    assert hub.cloud.last_restore["restoreZw"] == "false"
+    assert hub.cloud.last_restore["fileName"] == path
+    await wait_for_status(hub, "down")
+    await wait_for_status(hub, "running", timeout=5)
+    # the password never reaches the audit trail or the log
+    audit = await ok(call_tool, "hub_list_audit_entries", {"limit": 50})
+    assert SECRET not in json.dumps(audit) and "guess" not in json.dumps(audit)
+    assert SECRET not in caplog.text
+
+
+async def test_cloud_only_restore_options_are_refused_elsewhere(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    await ok(call_tool, "hub_create_backup")
+    before = len(sent_since(hub))
+    await refused(
+        call_tool,
+        "hub_restore_backup",
+        {"file_name": hub.backups[0].name, "restore_zwave": True, "confirm": True},
+        "invalid_arguments",
+    )
+    assert not [p for _m, p in sent_since(hub, before) if "estore" in p or "backupDB" in p]
+    await refused(
+        call_tool,
+        "hub_restore_backup",
+        {"file_name": f"{hub.hub_uid}/x.lzf", "confirm": True},
+        "invalid_arguments",
+    )
+
+
+async def test_restore_uploaded_file_from_the_file_manager(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.reboot_downtime = 0.3
+    hub.reboot_starting_time = 0.2
+    await ok(call_tool, "hub_create_backup")
+    args = {"location": "uploaded", "confirm": True}
+    not_lzf = {**args, "file_name": "x.txt"}
+    await refused(call_tool, "hub_restore_backup", not_lzf, "invalid_arguments")
+    await refused(call_tool, "hub_restore_backup", {**args, "file_name": "gone.lzf"}, "not_found")
+    hub.files.write("broken.lzf", b"not a backup")
+    bad = await refused(call_tool, "hub_restore_backup", {**args, "file_name": "broken.lzf"})
+    assert "not a valid backup" in bad["message"] and hub.status == "running"
+    hub.files.write("old-hub.lzf", b"LZF\x00" + bytes(4096))
+    data = await ok(call_tool, "hub_restore_backup", {**args, "file_name": "old-hub.lzf"})
+    assert data["rebooting"] is True and data["restored"]["size_bytes"] == 4100
+    posted = [p for m, p in hub.requests if m == "POST" and p == "/hub2/uploadBackup"]
+    assert len(posted) == 2
+    await wait_for_status(hub, "down")
+    await wait_for_status(hub, "running", timeout=5)
+
+
+async def test_backup_schedule_update_is_read_merged_and_read_back(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_update_backup_schedule", {"time": "02:30"})
+    assert data["schedule"] == {
+        "local_frequency_days": 1,
+        "cloud_frequency_days": 0,
+        "time": "02:30",
+        "cloud_backup_entitled": True,
+    }
+    assert data["before"]["time"] == "03:00"
+    assert (hub.cloud.hour, hub.cloud.minute, hub.cloud.local_frequency) == (2, 30, 1)
+    before = len(sent_since(hub))
+    for bad in ({"local_frequency_days": 4}, {"time": "25:00"}, {}):
+        await refused(call_tool, "hub_update_backup_schedule", bad, "invalid_arguments")
+    # cloud backups on: the hub does not give the password back, so it must be passed
+    denied = await refused(
+        call_tool, "hub_update_backup_schedule", {"cloud_frequency_days": 7}, "invalid_arguments"
+    )
+    assert "cloud_backup_password" in denied["hint"]
+    assert not [p for m, p in sent_since(hub, before) if m == "POST"]
+    data = await ok(
+        call_tool,
+        "hub_update_backup_schedule",
+        {"cloud_frequency_days": 7, "cloud_backup_password": SECRET},
+    )
+    assert data["schedule"]["cloud_frequency_days"] == 7 and hub.cloud.password == SECRET
+    assert SECRET not in json.dumps(data)
+    # a hub that reads the password back (the hub UI reads it) keeps it without asking
+    hub.cloud.expose_password = True
+    await ok(call_tool, "hub_update_backup_schedule", {"local_frequency_days": 14})
+    assert hub.cloud.password == SECRET and hub.cloud.local_frequency == 14
+    listed = await ok(call_tool, "hub_list_backups")
+    assert "backupPassword" not in listed["schedule"]
+    assert SECRET not in json.dumps(listed)
+
+
+async def test_cloud_fixtures_parse_and_match_the_emulator(hub: HubEmulator) -> None:
+    fixture = load_fixture("backups/cloud_backups")
+    listing = parse_cloud_backups(fixture.answer)
+    assert [b.path for b in listing.backups] == [
+        "0b7e5f1c-1111-4222-8333-944455556666/2026-11-30-030012.lzf",
+        "0b7e5f1c-1111-4222-8333-944455556666/2026-11-23-030007.lzf",
+    ]
+    assert listing.backups[0].has_zwave is True and listing.backup_entitled is True
+    assert parse_cloud_backups([{"path": "a"}, {"no": "path"}]).backups[0].path == "a"
+    url = f"{hub.url}/hub/cloud/triggerBackupWithStatus"
+    async with aiohttp.ClientSession() as session, session.get(url) as r:
+        assert_same_shape("backups/cloud_trigger", json.loads(await r.text()))
