@@ -83,6 +83,8 @@ from .faults import Faults
 from .files import FileStore
 from .home import Home
 from .model import Device, MakerSettings, Mode
+from .network import NetworkState
+from .network import setup as setup_network
 from .ops import OpsState
 from .postdelivery import PostDelivery
 from .responses import Responses
@@ -218,6 +220,7 @@ class HubEmulator:
         routes_maker.setup(app, home, http)
         routes_files.setup(app, home.files, http)
         routes_ops.setup(app, home, http, self.server)
+        setup_network(app, self.server)
         # cloud backups, uploaded restores, the backup schedule (knobs: emu.cloud)
         self.cloud = backups_cloud.seed_cloud(home)
         backups_cloud.setup(app, self.cloud, home, http, self.server)
@@ -251,6 +254,11 @@ class HubEmulator:
         """Simulate a reboot. Synchronously drops sockets and stops listening (connection refused);
         the returned task completes once the hub is ``running`` again (awaiting it is optional)."""
         return self.server.reboot(downtime, starting=starting)
+
+    @property
+    def network(self) -> NetworkState:
+        """Settings > Network, the links, the cloud, LED and memory (``network.py``)."""
+        return self.server.network
 
     def expire_sessions(self) -> None:
         """Invalidate every HUBSESSION cookie issued so far."""

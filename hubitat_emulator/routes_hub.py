@@ -197,6 +197,7 @@ class _HubRoutes(ServerRoutes):
                 "headerMessages": [],
             },
             "freshDatabase": False,
+            "disableCloudController": self.server.network.cloud_disabled,
             "safeMode": False,
             "showGetStarted": False,
             "showConnectDevices": False,
@@ -246,7 +247,8 @@ class _HubRoutes(ServerRoutes):
         )
 
     async def free_memory(self, request: web.Request) -> web.StreamResponse:
-        return self.http.text(str(914716 - (len(self.st.devices) * 40)))
+        freed = self.server.network.freed_kb
+        return self.http.text(str(914716 - (len(self.st.devices) * 40) + freed))
 
     async def temperature(self, request: web.Request) -> web.StreamResponse:
         return self.http.text("38.2")

@@ -18,6 +18,7 @@ from aiohttp import web
 from .clock import utcnow
 from .faults import Faults
 from .home import Home
+from .network import NetworkState
 from .responses import NO_COOKIE, Responses, login_page, redirect
 from .security import HubSecurity
 from .sockets import SocketChannel, abort
@@ -71,6 +72,7 @@ class HubServer:
         self._server: asyncio.Server | None = None
         self.host = "127.0.0.1"
         self._port = 0
+        self.network = NetworkState()
         self.app = web.Application(middlewares=[self._middleware])
         self.app.on_response_prepare.append(self._on_response_prepare)
         self.app.router.add_get("/eventsocket", self._eventsocket)
@@ -112,11 +114,9 @@ class HubServer:
         self.event_sockets.drop()
         self.log_sockets.drop()
 
-    def reboot(self, downtime: float = 10.0, *, starting: float | None = None) -> asyncio.Task[Any]:
-        """Simulate a reboot. Synchronously drops sockets and stops listening (connection refused);
-        the returned task completes once the hub is ``running`` again (awaiting it is optional)."""
+    def drop_connections(self) -> None:
+        """Stop listening and abort every open connection (connection refused from now)."""
         self.drop_sockets()
-        self.status = "down"
         if self._server is not None:
             self._server.close()
             self._server = None
@@ -124,6 +124,27 @@ class HubServer:
             for handler in self._runner.server.connections:
                 if handler.transport is not None:
                     handler.transport.abort()
+
+    def move_soon(self, host: str) -> None:
+        """Answer at ``host`` (same port) instead, shortly after this request is answered."""
+
+        async def later() -> None:
+            await asyncio.sleep(0.05)
+            self.drop_connections()
+            await self._listen_at(host)
+
+        self.tasks.spawn(later())
+
+    async def _listen_at(self, host: str) -> None:
+        self.host = host
+        await self._listen(self._port)
+        self.url = f"http://{host}:{self._port}"
+
+    def reboot(self, downtime: float = 10.0, *, starting: float | None = None) -> asyncio.Task[Any]:
+        """Simulate a reboot. Synchronously drops sockets and stops listening (connection refused);
+        the returned task completes once the hub is ``running`` again (awaiting it is optional)."""
+        self.status = "down"
+        self.drop_connections()
         self.home.cancel_pending()
         wait_start = self.reboot_starting_time if starting is None else starting
         return self.tasks.spawn(self._come_back(downtime, wait_start))
@@ -146,7 +167,11 @@ class HubServer:
         await asyncio.sleep(downtime)
         if self._runner is None:
             return
-        await self._listen(self._port)
+        host = self.network.boot_address(self.host)
+        if host != self.host and not self.network.answer_at_new_address:
+            self.host = host
+            return  # a network change wrong for this network: the hub answers nowhere
+        await self._listen_at(host)
         self.status = "starting"
         state = self.home.state
         state.boot_time = utcnow()

@@ -144,6 +144,8 @@ def read_args(hub: HubEmulator) -> dict[str, list[dict[str, Any]]]:
         "hub_tail_logs": [{"window_s": 0, "limit": 500}],
         "hub_list_recent_events": [{"limit": 500}, {"device_id": str(lock)}],
         "hub_search_tools": [{"query": "lock codes"}],
+        "hub_call_network_test": [{"test": t} for t in ("ping", "ping_gateway", "speed_test")]
+        + [{"test": "traceroute", "host": "1.1.1.1"}],
     }
 
 

@@ -30,10 +30,12 @@ from .health import HealthManager
 from .home_summary import HomeSummary
 from .hsm import HsmManager
 from .hub_info import HubInfoManager
+from .hub_ops import HubOpsManager
 from .item_backups import ItemBackups
 from .lifecycle import LifecycleManager
 from .logs import LogsManager
 from .modes import ModeManager
+from .network import NetworkManager
 from .radios import RadioManager
 from .room_control import RoomControl
 from .rooms import RoomManager
@@ -50,6 +52,8 @@ class Hub:
         self.client = client
         self._cache: StateCache | None = None
         self.info = HubInfoManager(client)
+        self.ops = HubOpsManager(client)
+        self.network = NetworkManager(client)
         self.devices = DeviceManager(client)
         self.swap = SwapManager(client, self.devices)
         self.rooms = RoomManager(client, self.devices.devices_changed)

@@ -18,9 +18,11 @@ from ..hub.info import (
     fetch_details,
     fetch_hub_data,
     fetch_identity,
+    hub_time_zone,
     identity_from,
     save_location,
 )
+from ..hub.network import apply_dark_mode, fetch_network_config
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -50,12 +52,19 @@ class HubInfoManager:
             except HubError:
                 return None
 
-        details, hub_data, free_mem, temp, db_size = await asyncio.gather(
+        async def network() -> dict[str, Any] | None:
+            try:
+                return (await fetch_network_config(self._client)).as_dict()
+            except HubError:
+                return None
+
+        details, hub_data, free_mem, temp, db_size, net = await asyncio.gather(
             fetch_details(self._client),
             fetch_hub_data(self._client),
             optional(fetch_free_os_memory),
             optional(fetch_internal_temperature),
             optional(fetch_database_size),
+            network(),
         )
         identity = identity_from(details)
         alerts = hub_data.get("alerts") if isinstance(hub_data.get("alerts"), dict) else {}
@@ -86,6 +95,7 @@ class HubInfoManager:
             "active_alerts": active_alerts,
             "messages": [str(m) for m in alerts.get("headerMessages") or []],
             "platform_update_available": bool(alerts.get("platformUpdateAvailable", False)),
+            "network": net,
             "maker_api_configured": self._client.connection.has_maker,
             "hub_security_configured": self._client.connection.has_security,
         }
@@ -94,8 +104,25 @@ class HubInfoManager:
         """Read each endpoint the tools depend on once; report its shape (never raises)."""
         return await check_compatibility(self._client, deadline=deadline)
 
-    async def update_settings(self, changes: dict[str, Any]) -> dict[str, Any]:
-        """Read-merge-write the hub's location settings (the save is wholesale)."""
+    async def update_settings(
+        self, changes: dict[str, Any], dark_mode: bool | None = None
+    ) -> dict[str, Any]:
+        """Read-merge-write the hub's location settings (the save is wholesale); the admin
+        UI's dark mode is its own setter."""
+        out: dict[str, Any] = {}
+        if changes:
+            out = await self._save_location(changes)
+        if dark_mode is not None:
+            await apply_dark_mode(self._client, dark_mode)
+            out.setdefault("changed", {})["dark_mode"] = {"to": dark_mode}
+            out.pop("unchanged", None)
+            out["dark_mode_note"] = (
+                "Sent as the hub UI does; the hub offers no way to read it back: reload its "
+                "web page to see the theme."
+            )
+        return out
+
+    async def _save_location(self, changes: dict[str, Any]) -> dict[str, Any]:
         details = await fetch_details(self._client)
         missing = [src for src in LOCATION_FIELDS.values() if src not in details]
         if missing:
@@ -104,6 +131,17 @@ class HubInfoManager:
                 "nothing was sent.",
                 hint="Change these settings in the hub UI (Settings > Location).",
             )
+        zone = changes.get("timeZone")
+        zones = details.get("timeZones")
+        if zone is not None and isinstance(zones, list):
+            ids = {z.get("id") for z in zones if isinstance(z, dict)} | {
+                z for z in zones if isinstance(z, str)
+            }
+            if ids and zone not in ids:
+                raise ToolError(
+                    f"'{zone}' is not one of the hub's time zones. Nothing was sent.",
+                    hint="Use an IANA zone id such as America/New_York or Europe/Paris.",
+                )
         voices = details.get("ttsVoices")
         voice = changes.get("voice")
         if voice is not None and isinstance(voices, list) and voice not in voices:
@@ -121,15 +159,31 @@ class HubInfoManager:
         changed = {k: {"from": current[k], "to": v} for k, v in changes.items() if current[k] != v}
         if not changed:
             return {"changed": {}, "unchanged": True}
-        if body["timeZone"] != current["timeZone"]:  # never: the tool does not take it
-            raise ToolError("The time zone is not changed here (it reboots the hub).")
         await save_location(self._client, body)
-        after = await fetch_details(self._client)
+        zone_changed = "timeZone" in changed
+        try:
+            after = await fetch_details(self._client)
+        except HubError:
+            if not zone_changed:
+                raise
+            # A time-zone change may reboot the hub at once: the save was accepted.
+            return {
+                "changed": changed,
+                "rebooting": True,
+                "note": "The time zone is saved and the hub is rebooting (about 1-3 minutes); "
+                "check it with hub_get_info once it is back.",
+            }
         kept = {key: after.get(LOCATION_FIELDS[key]) for key in changed}
         not_kept = [k for k, v in kept.items() if not _same(v, body[k])]
         out: dict[str, Any] = {"changed": changed}
         if not_kept:
             out["not_applied"] = {k: kept[k] for k in not_kept}
+        if zone_changed and "timeZone" not in not_kept:
+            self._client.time_zone = hub_time_zone(body["timeZone"])
+            out["note_time_zone"] = (
+                "A time-zone change needs a reboot: the hub may reboot on its own now; if not, "
+                "reboot it (hub_reboot_hub) so schedules and sunrise/sunset use the new zone."
+            )
         if "name" in changed:
             out["note"] = (
                 "The hub is renamed; its Home Assistant entry keeps its title until you rename "

@@ -8,7 +8,7 @@ from typing import Any
 import probatio as vol
 
 from ..errors import ToolError
-from ..safety import ToolKind
+from ..safety import ToolKind, check_destructive
 from .args import ToolArgs, arg, match
 from .base import HubTool, ToolCall
 
@@ -33,6 +33,9 @@ class HubSettingsArgs(ToolArgs):
         vol.All(str, vol.Length(min=1, max=40)), "A text-to-speech voice of the hub"
     )
     mdns_name: str | None = arg(vol.All(str, HOST_NAME), "Local network name (hubitat.local)")
+    time_zone: str | None = arg(vol.All(str, vol.Length(min=1, max=64)), "IANA id")
+    dark_mode: bool | None = arg(bool, "Admin UI theme")
+    confirm: bool = arg(bool, "true for time_zone", default=False)
 
     def changes(self) -> dict[str, Any]:
         """The given settings, keyed as the hub's location save names them."""
@@ -45,6 +48,7 @@ class HubSettingsArgs(ToolArgs):
             "clock": self.time_format,
             "voice": self.tts_voice,
             "mdnsName": self.mdns_name,
+            "timeZone": self.time_zone,
         }
         return {hub_key: value for hub_key, value in given.items() if value is not None}
 
@@ -53,10 +57,10 @@ class GetHubInfoTool(HubTool[ToolArgs]):
     name = "hub_get_info"
     title = "Get hub info"
     description = (
-        "Identify the Hubitat hub and its health basics in one call: name, model, firmware, "
-        "IP, safe mode, free memory, temperature, database size, active hub alerts, location "
-        "settings (scale, clock, voice), and whether Maker API and Hub Security are "
-        "configured. Use it first for questions about the hub itself."
+        "Identify the Hubitat hub and its health basics in one call: name, model, firmware "
+        "version, IP, network, safe mode, free memory, temperature, database size, active "
+        "hub alerts, location settings (scale, clock, voice), and whether Maker API and Hub "
+        "Security are configured. Use it first for questions about the hub itself."
     )
     core = True
     kind = ToolKind.READ
@@ -89,23 +93,24 @@ class UpdateHubSettingsTool(HubTool[HubSettingsArgs]):
     description = (
         "Change the hub's own settings (Settings > Location): hub_name, latitude/longitude "
         "(sunrise/sunset), zip_code, temperature_scale (F or C), time_format (12 or 24), "
-        "tts_voice (one of the hub's voices) and mdns_name. Only the given fields change: "
-        "the hub saves these settings all at once, so the others are read and sent back "
-        "unchanged. Answers what changed (from/to). The time zone (its change reboots the "
-        "hub), date format, network and cloud settings are not changed here. Read the "
-        "current values with hub_get_info."
+        "tts_voice (one of the hub's voices), mdns_name, dark_mode, time_zone (reboots; "
+        "confirm=true, backup < 24 h). Only the given fields change (the others are sent "
+        "back unchanged). Answers from/to. Network: hub_update_network_settings. Current: "
+        "hub_get_info."
     )
     kind = ToolKind.WRITE
 
     async def run(self, call: ToolCall, args: HubSettingsArgs) -> dict[str, Any]:
         """Read, merge, save, verify."""
         changes = args.changes()
-        if not changes:
+        if not changes and args.dark_mode is None:
             raise ToolError(
                 "Give at least one setting to change. Nothing was sent.",
                 hint="hub_get_info shows the hub's name and basics.",
             )
-        result = await call.hub.info.update_settings(changes)
+        if args.time_zone is not None:  # the destructive tier: the change reboots the hub
+            await check_destructive(call.runtime, {"confirm": args.confirm})
+        result = await call.hub.info.update_settings(changes, args.dark_mode)
         if result.get("unchanged"):
             return {"summary": "The hub already has these settings; nothing sent", **result}
         return {"summary": f"Hub settings changed: {', '.join(result['changed'])}", **result}

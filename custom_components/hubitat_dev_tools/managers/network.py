@@ -1,0 +1,225 @@
+"""The hub's network settings (Settings > Network), its links and its cloud connection.
+
+Each change can cut the integration off the hub: the answers say what the hub will do, at
+which address it should answer next (``follow``: the HA glue watches that address and moves
+the config entry there once it answers as the same hub), and what to do if it does not.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Any
+
+from ..errors import ToolError
+from ..hub import lifecycle as hub_lifecycle
+from ..hub.client import HubClient
+from ..hub.effects import poll_until
+from ..hub.errors import HubBadResponseError, HubError
+from ..hub.info import fetch_hub_data
+from ..hub.network import (
+    NetworkConfig,
+    cloud_disabled,
+    disconnect,
+    fetch_network_config,
+    set_cloud_controller,
+    switch_to_dhcp,
+    switch_to_static,
+)
+
+RESET_ADVICE = (
+    "If the hub cannot be reached at all: press and hold its reset button for 7 seconds or "
+    "more (back to DHCP, then it reboots), find its address in the router's DHCP list or at "
+    "find.hubitat.com, and change the address in Home Assistant (Settings > Devices & "
+    "services > Hubitat Dev Tools > Reconfigure)."
+)
+
+
+def _ip(text: str | None) -> ipaddress.IPv4Address | None:
+    try:
+        return ipaddress.IPv4Address(text or "")
+    except ValueError:
+        return None
+
+
+def check_static(address: str, netmask: str, gateway: str) -> None:
+    """Refuse a static configuration the hub could not work with (before anything is sent)."""
+    try:
+        net = ipaddress.IPv4Network(f"{address}/{netmask}", strict=False)
+    except ValueError as err:
+        raise ToolError(f"Not a usable address and netmask: {err}. Nothing was sent.") from err
+    addr, gw = ipaddress.IPv4Address(address), ipaddress.IPv4Address(gateway)
+    if net.prefixlen < 31 and addr in (net.network_address, net.broadcast_address):
+        raise ToolError(f"{address} is the network's own or broadcast address. Nothing was sent.")
+    if gw not in net or gw == addr:
+        raise ToolError(
+            f"The gateway {gateway} must be another address in {net}. Nothing was sent.",
+            hint="Use the router's address on the hub's network as the gateway.",
+        )
+
+
+class NetworkManager:
+    """Settings > Network of one hub."""
+
+    def __init__(self, client: HubClient) -> None:
+        self._client = client
+
+    async def config(self) -> NetworkConfig:
+        """The current network configuration."""
+        return await fetch_network_config(self._client)
+
+    def _reached_at(self, cfg: NetworkConfig) -> str | None:
+        """Which of the hub's links we reach it by ("ethernet", "wifi"), None when by name."""
+        host = self._client.connection.host
+        if _ip(host) is None:
+            return None
+        if host == cfg.lan_address:
+            return "ethernet"
+        return "wifi" if host == cfg.wlan_address else None
+
+    async def configure(
+        self,
+        mode: str,
+        *,
+        address: str | None,
+        netmask: str | None,
+        gateway: str | None,
+        dns_servers: list[str] | None,
+    ) -> dict[str, Any]:
+        """Switch to a static IP or to DHCP (with the DNS override), then reboot: the hub
+        applies network settings at boot (its UI asks for the reboot)."""
+        bad = [a for a in (address, netmask, gateway, *(dns_servers or [])) if a and not _ip(a)]
+        if bad:
+            raise ToolError(f"Not an IPv4 address: {', '.join(bad)}. Nothing was sent.")
+        before = await self.config()
+        if not before.has_ethernet:
+            raise ToolError(
+                "This hub has no Ethernet port; its Wi-Fi always uses DHCP. Nothing was sent."
+            )
+        servers = dns_servers or []
+        if mode == "static":
+            if not (address and netmask and gateway):
+                raise ToolError(
+                    "A static IP needs address, netmask and gateway. Nothing was sent.",
+                    hint="Read the current values with action='get'.",
+                )
+            check_static(address, netmask, gateway)
+            await switch_to_static(self._client, address, netmask, gateway, servers)
+        else:
+            if address or netmask or gateway:
+                raise ToolError("address, netmask and gateway are for mode='static' only.")
+            await switch_to_dhcp(self._client, servers, before.use_dns_fallover)
+        after = await self.config()
+        if mode == "static":
+            saved = (after.static_ip, after.static_netmask, after.static_gateway) == (
+                address,
+                netmask,
+                gateway,
+            )
+        else:
+            saved = after.dhcp_name_servers == servers
+        if not saved:
+            shown = after.as_dict()["static" if mode == "static" else "dhcp_dns_override"]
+            raise HubBadResponseError(
+                "The hub accepted the network change, but Settings > Network does not show it "
+                f"(it shows {shown}): nothing was changed."
+            )
+        via = self._reached_at(before)
+        new_host = address if mode == "static" else None
+        moves = via == "ethernet" and (
+            new_host != before.lan_address if new_host else before.using_static_ip
+        )
+        await hub_lifecycle.reboot(self._client)
+        out: dict[str, Any] = {
+            "summary": f"Network settings saved ({mode}); they apply now: the hub is rebooting",
+            "mode": mode,
+            "saved": after.as_dict(),
+            "rebooting": True,
+        }
+        out["warning"] = (
+            "The hub may become unreachable if these settings are wrong for this network. "
+            + RESET_ADVICE
+        )
+        if via is None:
+            out["note"] = (
+                f"Home Assistant reaches the hub as {self._client.connection.host} (a name, or "
+                "not one of the hub's own addresses), so it does not follow the change; if the "
+                "hub stops answering there, reconfigure the entry's address."
+            )
+        elif moves and new_host:
+            out["follow"] = new_host
+            out["note"] = f"After the reboot the hub answers at {new_host}."
+        elif moves:
+            out["note"] = (
+                "Under DHCP the router picks the address: Home Assistant keeps trying "
+                f"{before.lan_address}; if the hub does not come back there, "
+                "find its address in the router's DHCP list or at find.hubitat.com and "
+                "reconfigure the entry."
+            )
+        return out
+
+    async def disconnect(self, link: str) -> dict[str, Any]:
+        """Drop the hub's Wi-Fi or Ethernet link (never the only one it has)."""
+        before = await self.config()
+        other = before.lan_address if link == "wifi" else before.wlan_address
+        mine = before.wlan_address if link == "wifi" else before.lan_address
+        name = "Wi-Fi" if link == "wifi" else "Ethernet"
+        if not mine:
+            return {"summary": f"The hub has no {name} connection; nothing sent", "unchanged": True}
+        if not other:
+            raise ToolError(
+                f"{name} is the hub's only connection: it would be unreachable until someone "
+                "reconnects it by hand. Nothing was sent."
+            )
+        via = self._reached_at(before)
+        try:
+            await disconnect(self._client, link)
+        except HubError:
+            if via != link:  # we reach the hub by the link it dropped: the request may die
+                raise
+        out: dict[str, Any] = {"summary": f"The hub's {name} link is disconnected"}
+        if via == link:
+            out["follow"] = other
+            out["note"] = (
+                f"Home Assistant reached the hub over {name}; it moves this hub's entry to "
+                f"{other} (the remaining link) once the hub answers there."
+            )
+            return out
+
+        def dropped(cfg: NetworkConfig) -> bool:
+            return not (cfg.wlan_address if link == "wifi" else cfg.lan_address)
+
+        after = await poll_until(self.config, dropped, seconds=3.0)
+        gone = dropped(after)
+        out["network"] = after.as_dict()
+        if not gone:
+            out["summary"] = f"The hub accepted the {name} disconnect but still shows the link"
+        return out
+
+    async def cloud(self, enabled: bool) -> dict[str, Any]:
+        """Enable or disable the hub's cloud connection; read back from ``/hub2/hubData``."""
+        current = cloud_disabled(await fetch_hub_data(self._client))
+        if current is (not enabled):
+            return {
+                "summary": f"The hub's cloud connection is already {'on' if enabled else 'off'}",
+                "unchanged": True,
+            }
+        await set_cloud_controller(self._client, enabled)
+
+        async def read() -> bool | None:
+            return cloud_disabled(await fetch_hub_data(self._client))
+
+        now = await poll_until(read, lambda v: v is (not enabled), seconds=3.0)
+        if now is not (not enabled):
+            raise HubBadResponseError(
+                "The hub accepted the cloud change but /hub2/hubData does not show it."
+            )
+        out: dict[str, Any] = {"cloud_enabled": enabled}
+        if enabled:
+            out["summary"] = "The hub's cloud connection is on again (services reconnect shortly)"
+        else:
+            out["summary"] = "The hub's cloud connection is off"
+            out["warning"] = (
+                "Alexa, Google Home, other cloud integrations, cloud dashboards, firmware "
+                "updates, Hub Protect and remote support stop until it is enabled again."
+            )
+        return out

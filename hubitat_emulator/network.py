@@ -1,0 +1,221 @@
+"""The hub's network: Settings > Network, its links, the cloud, the Network Test page, the
+identify LED and memory cleanup (``emu.network``).
+
+State and knobs (all deterministic; tests set them):
+
+* Settings > Network as ``/hub2/networkConfiguration`` shows it. A static-IP or DHCP change is
+  SAVED at once (the page shows the saved static fields and DNS override) and APPLIED at the
+  next reboot: then the hub answers at the static address (or at ``dhcp_address`` under DHCP;
+  None keeps the address) and no longer at the old one.
+* ``answer_at_new_address``: False makes a hub whose address changed at boot answer nowhere
+  (a static configuration wrong for the network).
+* ``wlan_address``: the Wi-Fi link's address ("" = no Wi-Fi connection). Disconnecting
+  Ethernet moves the hub to it at once (as the hub UI does: it reloads at ``wlanAddr``).
+* ``ping_loss``: ``{host: percent}`` packet loss per host (default 0), ``speed_mbps``.
+* ``blinks`` (how often the LED was asked to blink), ``gc_runs``; ``garbage_kb`` is what the
+  next ``/hub/forceGC`` frees (the free-memory figure rises by it).
+* ``cloud_disabled``: the cloud controller (``/hub2/hubData disableCloudController``).
+* ``dark_mode``: what ``/hub/applyDarkMode`` set (the hub shows it nowhere).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+if TYPE_CHECKING:
+    from .server import HubServer
+
+
+@dataclass
+class NetworkState:
+    using_static_ip: bool = False
+    dhcp_name_servers: list[str] = field(default_factory=list)
+    use_dns_fallover: bool = False
+    router_dns: list[str] = field(default_factory=lambda: ["192.168.1.1"])
+    static_ip: str = ""
+    static_gateway: str = ""
+    static_subnet_mask: str = ""
+    static_name_servers: list[str] = field(default_factory=list)
+    wlan_address: str = ""
+    wifi_network: str = ""
+    has_ethernet: bool = True
+    has_wifi: bool = True
+    lan_autoneg: str = "AUTONEG"
+    # what the next boot applies: "static" or "dhcp" (None: nothing pending)
+    pending_mode: str | None = None
+    dhcp_address: str | None = None
+    answer_at_new_address: bool = True
+    ping_loss: dict[str, float] = field(default_factory=dict)
+    speed_mbps: float = 94.3
+    blinks: int = 0
+    gc_runs: int = 0
+    garbage_kb: int = 52000
+    freed_kb: int = 0
+    cloud_disabled: bool = False
+    dark_mode: bool | None = None
+
+    def boot_address(self, current: str) -> str:
+        """The address the hub takes at boot (a pending change applies)."""
+        mode, self.pending_mode = self.pending_mode, None
+        if mode == "static" and self.static_ip:
+            self.using_static_ip = True
+            return self.static_ip
+        if mode == "dhcp":
+            self.using_static_ip = False
+            return self.dhcp_address or current
+        return current
+
+    def dns_servers(self) -> list[str]:
+        if self.using_static_ip:
+            return self.static_name_servers or list(self.router_dns)
+        return self.dhcp_name_servers or list(self.router_dns)
+
+
+def setup(app: web.Application, server: HubServer) -> None:
+    r = _NetworkRoutes(server)
+    add = app.router.add_get
+    add("/hub2/networkConfiguration", r.configuration)
+    add("/hub/advanced/switchToStaticIp", r.switch_static)
+    add("/hub/advanced/switchToDhcp", r.switch_dhcp)
+    add("/hub/advanced/disconnectWiFi", r.disconnect_wifi)
+    add("/hub/advanced/disconnectEthernet", r.disconnect_ethernet)
+    add("/hub/advanced/{verb:enable|disable}CloudController", r.cloud)
+    add("/hub/applyDarkMode/{value}", r.dark_mode)
+    add("/hub/advanced/blinkLED", r.blink)
+    add("/hub/forceGC", r.force_gc)
+    add("/hub/networkTest/ping/{host}", r.ping)
+    add("/hub/networkTest/traceroute/{host}", r.traceroute)
+    add("/hub/networkTest/speedtest", r.speed_test)
+
+
+def _text(body: str = "") -> web.Response:
+    return web.Response(text=body, content_type="text/plain", charset="utf-8")
+
+
+def _ipv4(text: str) -> bool:
+    parts = text.split(".")
+    return len(parts) == 4 and all(p.isdigit() and int(p) < 256 for p in parts)
+
+
+def _servers(text: str) -> list[str]:
+    return [s.strip() for s in text.split(",") if s.strip()]
+
+
+class _NetworkRoutes:
+    def __init__(self, server: HubServer) -> None:
+        self.server = server
+
+    @property
+    def net(self) -> NetworkState:
+        return self.server.network
+
+    async def configuration(self, request: web.Request) -> web.StreamResponse:
+        n = self.net
+        lan = self.server.host if n.has_ethernet and self.server.host != n.wlan_address else ""
+        data: dict[str, Any] = {
+            "hubVersion": 8,
+            "usingStaticIP": n.using_static_ip,
+            "lanAddr": lan,
+            "wlanAddr": n.wlan_address,
+            "wifiNetwork": n.wifi_network,
+            "wifiMessage": f"Connected to {n.wifi_network}" if n.wifi_network else "",
+            "ipMessage": f"IP address: {lan or n.wlan_address}",
+            "dnsServers": n.dns_servers(),
+            "useDNSFallover": n.use_dns_fallover,
+            "dhcpNameServers": list(n.dhcp_name_servers),
+            "staticIP": n.static_ip,
+            "staticGateway": n.static_gateway,
+            "staticSubnetMask": n.static_subnet_mask,
+            "staticNameServers": list(n.static_name_servers),
+            "lanAutoneg": n.lan_autoneg,
+            "wifiDriversInstalled": n.has_wifi,
+            "hasEthernet": n.has_ethernet,
+            "hasWiFi": n.has_wifi,
+            "restartBonjourOnSchedule": False,
+        }
+        return self.server.http.json(data)
+
+    async def switch_static(self, request: web.Request) -> web.StreamResponse:
+        q = request.query
+        address, mask, gateway = (q.get(k, "").strip() for k in ("address", "netmask", "gateway"))
+        if not all(_ipv4(v) for v in (address, mask, gateway)):
+            return _text("Invalid IP address, subnet mask or gateway.")
+        n = self.net
+        n.static_ip, n.static_subnet_mask, n.static_gateway = address, mask, gateway
+        n.static_name_servers = _servers(q.get("nameserver", ""))
+        n.pending_mode = "static"
+        return _text()
+
+    async def switch_dhcp(self, request: web.Request) -> web.StreamResponse:
+        n = self.net
+        servers = _servers(request.query.get("nameserver", ""))
+        if not all(_ipv4(s) for s in servers):
+            return _text("Invalid name server.")
+        n.dhcp_name_servers = servers
+        n.use_dns_fallover = request.query.get("useDNSFallover") == "true"
+        if n.using_static_ip:
+            n.pending_mode = "dhcp"
+        return _text()
+
+    async def disconnect_wifi(self, request: web.Request) -> web.StreamResponse:
+        n = self.net
+        if self.server.host == n.wlan_address:  # the hub drops the link this request uses
+            self.server.drop_connections()
+        n.wlan_address, n.wifi_network = "", ""
+        return _text()
+
+    async def disconnect_ethernet(self, request: web.Request) -> web.StreamResponse:
+        n = self.net
+        if not n.wlan_address:
+            return _text("Cannot disconnect Ethernet: no Wi-Fi connection.")
+        n.has_ethernet = False
+        self.server.move_soon(n.wlan_address)
+        return _text()
+
+    async def cloud(self, request: web.Request) -> web.StreamResponse:
+        self.net.cloud_disabled = request.match_info["verb"] == "disable"
+        return _text()
+
+    async def dark_mode(self, request: web.Request) -> web.StreamResponse:
+        self.net.dark_mode = request.match_info["value"] == "true"
+        return _text()
+
+    async def blink(self, request: web.Request) -> web.StreamResponse:
+        self.net.blinks += 1
+        return _text()
+
+    async def force_gc(self, request: web.Request) -> web.StreamResponse:
+        n = self.net
+        n.gc_runs += 1
+        n.freed_kb += n.garbage_kb
+        n.garbage_kb = 0
+        return _text()
+
+    async def ping(self, request: web.Request) -> web.StreamResponse:
+        host = request.match_info["host"]
+        gateway = self.net.static_gateway or "192.168.1.1"
+        target = {"gateway": gateway, "default": "1.1.1.1"}.get(host, host)
+        loss = self.net.ping_loss.get(target, 0.0)
+        got = round(4 * (100 - loss) / 100)
+        lines = [f"PING {target} ({target}): 56 data bytes"]
+        lines += [f"64 bytes from {target}: seq={i} ttl=57 time=1{i}.2 ms" for i in range(got)]
+        lines += [
+            f"--- {target} ping statistics ---",
+            f"4 packets transmitted, {got} packets received, {loss:g}% packet loss",
+        ]
+        if got:
+            lines.append("round-trip min/avg/max = 10.2/11.7/13.2 ms")
+        return _text("\n".join(lines) + "\n")
+
+    async def traceroute(self, request: web.Request) -> web.StreamResponse:
+        host = request.match_info["host"]
+        hops = ["192.168.1.1", "10.20.0.1", host]
+        lines = [f"traceroute to {host} ({host}), 30 hops max, 46 byte packets"]
+        lines += [f" {i}  {h} ({h})  {i * 4}.1 ms" for i, h in enumerate(hops, 1)]
+        return _text("\n".join(lines) + "\n")
+
+    async def speed_test(self, request: web.Request) -> web.StreamResponse:
+        return _text(f"Download speed: {self.net.speed_mbps:.1f} Mbps\n")

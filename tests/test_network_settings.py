@@ -1,0 +1,238 @@
+"""hub_update_network_settings: static IP / DHCP, links, cloud; the entry follows the hub."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import aiohttp
+import pytest
+import pytest_socket
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.const import CONF_HOST
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.hubitat_dev_tools import address_follow
+from custom_components.hubitat_dev_tools.errors import ToolError
+from custom_components.hubitat_dev_tools.managers.network import check_static
+from hubitat_emulator import HubEmulator
+
+from .conftest import ToolCaller, ok, refused
+from .contract import assert_same_shape
+
+STATIC = {
+    "mode": "static",
+    "address": "127.0.0.2",
+    "netmask": "255.0.0.0",
+    "gateway": "127.0.0.254",
+    "dns_servers": ["9.9.9.9"],
+    "confirm": True,
+}
+
+
+@pytest.fixture(autouse=True)
+def _fast_follow(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(address_follow, "FOLLOW_INTERVAL_S", 0.1)
+    monkeypatch.setattr(address_follow, "FOLLOW_WINDOW_S", 8.0)
+
+
+def _allow_other_addresses() -> None:
+    """The hub's new addresses are other loopback addresses (127.0.0.2, .3); Home Assistant's
+    test plugin allows 127.0.0.1 only (set after the fixtures, so here in the test)."""
+    pytest_socket.socket_allow_hosts(["127.0.0.1", "127.0.0.2", "127.0.0.3"], True)
+
+
+async def _until(check: object, seconds: float = 8.0) -> None:
+    end = time.monotonic() + seconds
+    while not check():  # type: ignore[operator]
+        assert time.monotonic() < end, "timed out"
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.parametrize(
+    ("address", "netmask", "gateway"),
+    [
+        ("192.168.1.0", "255.255.255.0", "192.168.1.1"),  # the network itself
+        ("192.168.1.255", "255.255.255.0", "192.168.1.1"),  # broadcast
+        ("192.168.1.5", "255.255.255.0", "192.168.2.1"),  # gateway elsewhere
+        ("192.168.1.5", "255.255.255.0", "192.168.1.5"),  # gateway = hub
+        ("192.168.1.5", "255.0.255.0", "192.168.1.1"),  # not a netmask
+    ],
+)
+def test_static_configurations_refused(address: str, netmask: str, gateway: str) -> None:
+    with pytest.raises(ToolError):
+        check_static(address, netmask, gateway)
+
+
+async def test_static_ip_reboots_and_the_entry_follows(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    _allow_other_addresses()
+    await refused(call_tool, "hub_update_network_settings", {**STATIC, "confirm": False})
+    await refused(call_tool, "hub_update_network_settings", STATIC, "backup_required")
+    hub.mark_backup_now()
+    hub.reboot_downtime = 0.3
+    hub.reboot_starting_time = 0.1
+    data = await ok(call_tool, "hub_update_network_settings", STATIC)
+    assert data["rebooting"] is True and data["saved"]["static"]["address"] == "127.0.0.2"
+    assert "unreachable" in data["warning"] and "reset button" in data["warning"]
+    assert "watches 127.0.0.2" in data["follow"]
+    sent = [p for _, p in hub.requests if "switchToStaticIp" in p]
+    assert sent and "address=127.0.0.2" in sent[0] and "nameserver=9.9.9.9" in sent[0]
+    await _until(lambda: entry.data[CONF_HOST] == "127.0.0.2")
+    await hass.async_block_till_done()
+    await _until(lambda: entry.state is ConfigEntryState.LOADED)
+    assert hub.url.startswith("http://127.0.0.2:")
+    info = await ok(call_tool, "hub_get_info")
+    assert info["network"]["mode"] == "static" and info["ip"] == "127.0.0.2"
+
+
+async def test_new_address_not_answering_keeps_the_entry(
+    hass: HomeAssistant,
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _allow_other_addresses()
+    monkeypatch.setattr(address_follow, "FOLLOW_WINDOW_S", 1.0)
+    hub.mark_backup_now()
+    hub.reboot_downtime = 0.2
+    hub.network.answer_at_new_address = False
+    data = await ok(call_tool, "hub_update_network_settings", STATIC)
+    assert "find.hubitat.com" in data["warning"] and "Reconfigure" in data["warning"]
+    await asyncio.sleep(1.5)
+    assert entry.data[CONF_HOST] == "127.0.0.1" and hub.server.status == "down"
+
+
+async def test_dhcp_dns_override(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    _allow_other_addresses()
+    hub.mark_backup_now()
+    hub.reboot_downtime = 0.2
+    hub.network.use_dns_fallover = True
+    dns = await ok(
+        call_tool,
+        "hub_update_network_settings",
+        {"mode": "dhcp", "dns_servers": ["1.1.1.1", "8.8.8.8"], "confirm": True},
+    )
+    assert dns["saved"]["dhcp_dns_override"] == ["1.1.1.1", "8.8.8.8"]
+    assert dns["rebooting"] is True and "the hub is rebooting" in dns["summary"]
+    # the fallback setting the call does not name is sent back as it was
+    assert any("useDNSFallover=true" in p for _, p in hub.requests)
+
+
+async def test_refusals_send_nothing(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    start = len(hub.requests)
+    for args in (
+        {"confirm": True},
+        {"mode": "static", "disconnect": "wifi", "confirm": True},
+        {"mode": "static", "address": "127.0.0.2", "confirm": True},
+        {**STATIC, "gateway": "10.0.0.1"},
+        {**STATIC, "netmask": "255.255.255.999"},
+        {"mode": "dhcp", "address": "127.0.0.2", "confirm": True},
+    ):
+        await refused(call_tool, "hub_update_network_settings", args)
+    for bad in ("1.2.3", "127.0.0.2; reboot", "::1"):
+        await refused(call_tool, "hub_update_network_settings", {**STATIC, "address": bad})
+    assert not [p for _, p in hub.requests[start:] if "/hub/advanced/" in p]
+    assert hub.network.pending_mode is None
+
+
+async def test_hub_refusal_text_is_an_error(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    hub.faults.reshape_paths["/hub/advanced/switchToStaticIp"] = "html"
+    data = await refused(call_tool, "hub_update_network_settings", STATIC)
+    assert data["error"] == "hub_bad_response"
+
+
+async def test_disconnect_ethernet_follows_to_wifi(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    _allow_other_addresses()
+    hub.mark_backup_now()
+    args = {"disconnect": "ethernet", "confirm": True}
+    only = await refused(call_tool, "hub_update_network_settings", args)
+    assert "only connection" in only["message"]
+    hub.network.wlan_address, hub.network.wifi_network = "127.0.0.3", "HomeNet"
+    data = await ok(call_tool, "hub_update_network_settings", args)
+    assert "127.0.0.3" in data["follow"]
+    await _until(lambda: entry.data[CONF_HOST] == "127.0.0.3")
+    await hass.async_block_till_done()
+    await _until(lambda: entry.state is ConfigEntryState.LOADED)
+    info = await ok(call_tool, "hub_get_info")
+    assert info["network"]["wifi_address"] == "127.0.0.3"
+
+
+async def test_disconnect_wifi_and_cloud(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    nothing = await ok(
+        call_tool, "hub_update_network_settings", {"disconnect": "wifi", "confirm": True}
+    )
+    assert nothing["unchanged"] is True
+    hub.network.wlan_address, hub.network.wifi_network = "192.168.1.77", "HomeNet"
+    data = await ok(
+        call_tool, "hub_update_network_settings", {"disconnect": "wifi", "confirm": True}
+    )
+    assert data["network"]["wifi_address"] is None and hub.network.wifi_network == ""
+    off = await ok(
+        call_tool, "hub_update_network_settings", {"cloud_enabled": False, "confirm": True}
+    )
+    assert off["cloud_enabled"] is False and hub.network.cloud_disabled is True
+    assert "Alexa" in off["warning"]
+    same = await ok(
+        call_tool, "hub_update_network_settings", {"cloud_enabled": False, "confirm": True}
+    )
+    assert same["unchanged"] is True
+    on = await ok(
+        call_tool, "hub_update_network_settings", {"cloud_enabled": True, "confirm": True}
+    )
+    assert on["cloud_enabled"] is True and hub.network.cloud_disabled is False
+
+
+async def test_network_configuration_shape_after_a_change(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    _allow_other_addresses()
+    hub.mark_backup_now()
+    hub.reboot_downtime = 0.2
+    await ok(call_tool, "hub_update_network_settings", STATIC)
+    await _until(lambda: hub.url.startswith("http://127.0.0.2") and hub.status == "running")
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"{hub.url}/hub2/networkConfiguration") as resp,
+    ):
+        assert_same_shape("network/network_configuration", json.loads(await resp.text()))
+
+
+async def test_identifies_only_the_same_hub(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator
+) -> None:
+    _allow_other_addresses()
+    assert await address_follow.identifies_as(hass, entry, "127.0.0.1") is True
+    assert await address_follow.identifies_as(hass, entry, "127.0.0.3") is False  # nothing there
+    hass.config_entries.async_update_entry(entry, unique_id="another-hub")
+    assert await address_follow.identifies_as(hass, entry, "127.0.0.1") is False
+
+
+async def test_identifies_a_secure_hub_with_its_credentials(
+    hass: HomeAssistant, secure_hub: HubEmulator
+) -> None:
+    from .conftest import add_entry
+
+    entry = await add_entry(hass, secure_hub)
+    start = len(secure_hub.requests)
+    assert await address_follow.identifies_as(hass, entry, "127.0.0.1") is True
+    # asked without the credentials first, then logged in
+    sent = [p for _, p in secure_hub.requests[start:]]
+    assert sent[0] == "/hub/details/json" and "/login" in sent
