@@ -24,7 +24,8 @@ B = 0.5  # long descriptions are not noise here: milder length normalisation
 SYNONYM_WEIGHT = 0.5
 NAME_BONUS = 1.0  # per query word (weighted) that is a word of the tool's name
 
-_WORD = re.compile(r"[a-z0-9]+")
+# words; pure numbers ("30 percent", "5 minutes") name no tool and are left out
+_WORD = re.compile(r"[a-z0-9]*[a-z][a-z0-9]*")
 _STOP = frozenset(
     [
         "a",
@@ -81,6 +82,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "light": ("switch", "dimmer", "level", "device"),
     "lamp": ("switch", "light", "device"),
     "dim": ("level", "setlevel"),
+    "percent": ("level", "setlevel"),
     "brightness": ("level", "setlevel"),
     "happen": ("event", "history"),
     "happened": ("event", "history"),
