@@ -184,6 +184,22 @@ async def what_rule_does(bot: Assistant) -> None:
     check(bool(data["rule_text"]), "the rule text")
 
 
+async def kitchen_lights_off(bot: Assistant) -> None:
+    data = await bot("hub_call_room_command", {"room": "Kitchen", "command": "off"})
+    check(data["counts"].get("ok", 0) >= 1, "a kitchen light confirmed off")
+    check(not data["counts"].get("failed"), "no light failed")
+
+
+async def movie_time(bot: Assistant) -> None:
+    data = await bot("hub_call_scene", {"scene": "Movie Time"})
+    check(data["activator_on"] is True and data["states"], "scene activated, states read back")
+
+
+async def night_mode_time(bot: Assistant) -> None:
+    data = await bot("hub_list_modes")
+    check(isinstance(data.get("mode_manager"), dict), "the Mode Manager's triggers")
+
+
 @dataclass(frozen=True, slots=True)
 class Task:
     """One owner request, the function doing it, and the most calls it may take."""
@@ -215,4 +231,7 @@ TASKS: tuple[Task, ...] = (
     Task("Make a backup first.", make_backup, 1),
     Task("When the back door opens at night, turn on the kitchen light.", door_rule, 2),
     Task("What does the kitchen motion rule do?", what_rule_does, 2),
+    Task("Turn off the kitchen lights.", kitchen_lights_off, 1),
+    Task("Start movie time.", movie_time, 1),
+    Task("When does the house switch to Night?", night_mode_time, 1),
 )
