@@ -193,16 +193,7 @@ class CloudBackupManager:
         }
 
     async def _current_state_backup(self, deadline: float) -> dict[str, Any]:
-        current = await self._local.create_verified(deadline - 8.0)
-        if current is None:
-            raise ToolError(
-                "Could not back up the hub's current state first (no new backup appears in "
-                "its list), so nothing was restored.",
-                code="backup_required",
-                hint="Create a backup with hub_create_backup, check it with hub_list_backups, "
-                "then retry.",
-                outcome="failed",
-            )
+        current = await self._local.current_state_backup(deadline)
         return {
             "name": current.name,
             "created": current.created.isoformat() if current.created else None,

@@ -217,13 +217,9 @@ class BackupManager:
             "remaining": len(remaining),
         }
 
-    async def restore(self, name: str, deadline: float | None = None) -> dict[str, Any]:
-        """Restore one local backup; the hub reboots (the current state is backed up first).
-
-        With ``deadline``, the backup first gets all but the last seconds, which the restore
-        request itself keeps.
-        """
-        found = await self._find(name)
+    async def current_state_backup(self, deadline: float | None) -> Backup:
+        """Back up the current state before a restore (all but the last 8 s of ``deadline``);
+        backup_required, nothing restored, when no new backup appears in the list."""
         current = await self.create_verified(None if deadline is None else deadline - 8.0)
         if current is None:
             raise ToolError(
@@ -234,6 +230,16 @@ class BackupManager:
                 "then retry.",
                 outcome="failed",
             )
+        return current
+
+    async def restore(self, name: str, deadline: float | None = None) -> dict[str, Any]:
+        """Restore one local backup; the hub reboots (the current state is backed up first).
+
+        With ``deadline``, the backup first gets all but the last seconds, which the restore
+        request itself keeps.
+        """
+        found = await self._find(name)
+        current = await self.current_state_backup(deadline)
         self.forget_listing()
         try:
             timeout = 60.0 if deadline is None else max(1.0, deadline - time.monotonic())
