@@ -18,6 +18,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed_specs import APP_BASIC_RULES
 
 from .conftest import ToolCaller, add_entry
+from .contract import assert_same_shape, load_fixture, shape_errors
 
 
 def _pico(hub: HubEmulator) -> int:
@@ -29,7 +30,7 @@ async def _controller(call_tool: ToolCaller, device: int | None) -> str:
     assert not parents.error, parents.data
     args: dict[str, Any] = {"app_type": "Button Controller", "name": "Pico"}
     if device is not None:
-        args["settings"] = {"buttonDev": [str(device)]}
+        args["settings"] = {"buttonDev": [str(device)], "origLabel": "Pico"}
     made = await call_tool("hub_create_app", args)
     assert not made.error, made.data
     return str(made.data["app_id"])
@@ -41,6 +42,9 @@ def test_button_text_and_device_shapes() -> None:
     page = AppPage(None, "5")  # type: ignore[arg-type]
     page.config = {"settings": {"buttonDev": {"43": "Pico", "44": "Other"}}}
     assert picked_devices(page, "buttonDev") == ["43", "44"]  # KP: id -> label
+    page.config = load_fixture("apps/button_controller_page").answer
+    page.inputs = {}  # the map in settings alone
+    assert picked_devices(page, "buttonDev") == ["43"]
     page.config = {"settings": {"buttonDev": "43,44"}}
     assert picked_devices(page, "buttonDev") == ["43", "44"]
     page.config = {"settings": {"buttonDev": [{"id": 43}]}}
@@ -77,8 +81,9 @@ async def test_button_rule_through_the_controller(
     assert all("formAction" not in c for c in clicks)
     # the controller is left as it was, out of add-button mode
     assert int(ctrl) not in hub.buttons.modes
-    page = await call_tool("hub_get_app", {"app_id": ctrl, "include_state": False})
-    assert not page.error, page.data
+    page = await AppPage.load(hub_client(entry), ctrl)
+    fixture = load_fixture("apps/button_controller_page")
+    assert not shape_errors(fixture.answer["settings"], page.config["settings"], ("$.buttonDev",))
     assert picked_devices_of(hub, int(ctrl)) == [pico]
 
 
@@ -129,7 +134,11 @@ async def test_a_page_read_ends_add_button_mode(
     ctrl = await _controller(call_tool, _pico(hub))
     client = hub_client(entry)
     page = await AppPage.load(client, ctrl)
-    await page.click("true", state_attribute="addBut")
+    assert_same_shape("apps/button_click", await page.click("true", state_attribute="addBut"))
+    form = page.settings_form({})
+    answer = await page.post_update(form, what="submit")
+    assert page.take_answer(answer) and page.inputs["newBut"].multiple  # the picker
+    assert hub.buttons.modes[int(ctrl)].step == "picker"
     await page.reload()  # collapses the mode
     assert int(ctrl) not in hub.buttons.modes
     count = len(hub.state.apps)
