@@ -75,6 +75,7 @@ from . import (
     rule_machine,
     sun,
 )
+from .button_controller import ButtonControllers
 from .catalog import DriverSpec
 from .clock import HUB_TZ
 from .commands import Change
@@ -204,6 +205,7 @@ class HubEmulator:
         app_routes = AppRoutes(home, http)
         self.rule_machine = RuleMachine(home, http)
         app_routes.rule_machine = self.rule_machine
+        self.buttons = app_routes.buttons = ButtonControllers(app_routes)  # knob: .spawns
         self.rule_machine.other_children = app_routes.create_child
         self.rule_engine = RuleRunner(self.home, self.clock)
         # the Hub Variables singleton and the App Cloner fall through to the generic app pages

@@ -37,6 +37,7 @@ from aiohttp import web
 
 from . import vrb_graph
 from .app_types import SYSTEM_BY_ID, child_type, user_first_page
+from .button_controller import CONTROLLER_APP, RULE_TYPE, controller_inputs
 from .devstate import APP_VRB, AppInternals
 from .model import App
 from .responses import Responses, redirect
@@ -44,6 +45,7 @@ from .routes_common import Routes
 from .scenes import CAPTURE_BUTTON, SCENE_TYPE, capture
 
 if TYPE_CHECKING:
+    from .button_controller import ButtonControllers
     from .rule_machine import RuleMachine
 
 RM_TYPES = ("Rule-5.1", "Rule-5.0", "Rule-4.1", "Rule-4.0")
@@ -118,6 +120,11 @@ class AppRoutes(Routes):
 
     # the native Rule Machine rules' pages (rule_machine.py): their requests are handed there
     rule_machine: RuleMachine | None = None
+    buttons: ButtonControllers | None = None  # Button Controllers' add-button flow
+
+    def _controller(self, app: App) -> ButtonControllers | None:
+        b = self.buttons
+        return b if b is not None and b.owns(app) else None
 
     def _rule(self, app: App | None) -> RuleMachine | None:
         rm = self.rule_machine
@@ -147,9 +154,12 @@ class AppRoutes(Routes):
         app = self._app(request)
         if app is None:
             return self.http.not_found()
-        page = request.match_info.get("page", "mainPage")
+        root = "selectActions" if app.type == RULE_TYPE else "mainPage"  # KP
+        page = request.match_info.get("page", root)
         if rm := self._rule(app):
             return rm.configure(app, page)
+        if bc := self._controller(app):
+            bc.collapse(app)  # a page GET ends add-button mode
         return self.http.json(self._render(app, page))
 
     def render_page(self, app: App, page: str) -> dict[str, Any]:
@@ -169,6 +179,10 @@ class AppRoutes(Routes):
                 "body": [{"element": "paragraph", "description": p} for p in internals.paragraphs],
             }
         ]
+        if bc := self._controller(app):
+            settings["buttonDev"] = bc.picked(app)  # {id: label} (KP)
+            if extra := bc.section(app):
+                sections.append(extra)
         if internals.buttons:
             sections.append(
                 {
@@ -262,6 +276,8 @@ class AppRoutes(Routes):
             return page_answer(self.http, False, "App not found")
         if rm := self._rule(app):
             return rm.button(app, {str(k): str(v) for k, v in form.items()})
+        if bc := self._controller(app):
+            return page_answer(self.http, *bc.click(app, {str(k): str(v) for k, v in form.items()}))
         internals = self._internals(app)
         if name not in {b["name"] for b in internals.buttons}:
             return page_answer(self.http, False, f"No button {name}")
@@ -320,6 +336,8 @@ class AppRoutes(Routes):
         if form.get("_action_update") == "Done" and not self.dev.done_ignored:
             self.dev.pending.discard(app.id)
         internals.version += 1
+        if bc := self._controller(app):
+            bc.submitted(app, {str(k): str(v) for k, v in form.items()})
         if app.type == SWAP_TYPE:
             chosen = {i["name"]: i.get("value") for i in internals.inputs}
             if chosen.get("oldDev") and chosen.get("newDev"):
@@ -383,6 +401,8 @@ class AppRoutes(Routes):
                 return self.http.not_found()
             label = app_name.split("-")[0]
             inputs: list[dict[str, Any]] = []
+            if app_name == CONTROLLER_APP:
+                inputs = controller_inputs()
             if app_name == "Dashboard":
                 inputs = [
                     {
@@ -394,7 +414,7 @@ class AppRoutes(Routes):
                     {"name": "localAccess", "type": "bool", "title": "Local access", "value": True},
                 ]
             new_id = self.add_instance(
-                label,
+                app_name if app_name == CONTROLLER_APP else label,  # KP: its appType name
                 kind.type_id,
                 inputs,
                 user=False,

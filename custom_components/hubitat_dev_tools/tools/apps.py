@@ -376,6 +376,10 @@ class CreateAppArgs(ToolArgs):
         "true for user app code, HSM, Mode Manager, Maker API, lock-like devices",
         default=False,
     )
+    button: str | None = arg(
+        match(r"^[1-9][0-9]{0,2} (pushed|held|doubleTapped|released)$", msg="button: '3 pushed'"),
+        "Button Rule only: '<n> pushed|held|doubleTapped|released'",
+    )
 
 
 class CreateAppTool(HubTool[CreateAppArgs]):
@@ -388,7 +392,9 @@ class CreateAppTool(HubTool[CreateAppArgs]):
         "parent first); user child apps need parent_app_id. Fills the first page (settings, "
         "name), presses Done and reads the app back; a new app the hub does not finish is "
         "removed. User app code runs with access to every device: confirm=true. Rules: "
-        "hub_create_rule; code: hub_install_code."
+        "hub_create_rule; code: hub_install_code. Button Rule: parent_app_id=its Button "
+        "Controller + button; the controller sets its trigger, add actions with "
+        "hub_update_app_settings."
     )
     kind = ToolKind.WRITE
     idempotent = False
@@ -401,6 +407,7 @@ class CreateAppTool(HubTool[CreateAppArgs]):
             name=args.name,
             device_allowed=call.device_allowed,
             confirm=args.confirm,
+            button=args.button,
         )
 
 

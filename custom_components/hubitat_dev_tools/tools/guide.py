@@ -120,7 +120,10 @@ SECTIONS: dict[str, str] = {
         "safely, clone it (the copy starts disabled), try the copy, then disable the original "
         "and enable the copy (hub_set_app_disabled). Exports "
         "move automations between hubs; an import needs an app of the same type to sit "
-        "next to."
+        "next to. A Button Rule (what one button's push, hold, double tap or release does) "
+        "is made by its Button Controller, which must have its button device: hub_create_app "
+        "app_type='Button Rule' parent_app_id=<controller> button='3 pushed'; then set its "
+        "actions on its pages with hub_update_app_settings (or in the hub UI)."
     ),
     "rules": (
         'Automations. To make one ("when X happens do Y"), find the devices '

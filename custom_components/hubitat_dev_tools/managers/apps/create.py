@@ -30,6 +30,7 @@ from ...hub.code import fetch_code_list
 from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ...redact import redact_document
 from ..confirm import require_confirm
+from .button_rules import ButtonRuleCreator, is_button_rule
 from .installed import AppManager
 from .page_model import same_setting, summarize_page
 from .settings import encode_page_settings
@@ -114,6 +115,7 @@ class AppCreator:
     def __init__(self, client: HubClient, apps: AppManager) -> None:
         self._client = client
         self._apps = apps
+        self._button_rules = ButtonRuleCreator(client)
 
     async def types(self, *, text: str | None, kind: str) -> list[dict[str, Any]]:
         """The app types the hub can add (built-in first), filtered by text and kind."""
@@ -240,8 +242,26 @@ class AppCreator:
         name: str | None,
         device_allowed: Callable[[str], bool],
         confirm: bool,
+        button: str | None = None,
     ) -> dict[str, Any]:
-        """Create the instance, fill its first page, press Done, read it back."""
+        """Create the instance, fill its first page, press Done, read it back (a Button
+        Rule: through its controller's add-button flow)."""
+        if button is not None or is_button_rule(app_type):
+            if not is_button_rule(app_type) or button is None or parent_app_id is None:
+                raise ToolError(
+                    "A Button Rule takes app_type='Button Rule', parent_app_id (its Button "
+                    "Controller) and button ('3 pushed'); button is for nothing else. "
+                    "Nothing was sent.",
+                )
+            if settings or name is not None:
+                raise ToolError(
+                    "A Button Rule is named and triggered by its controller: settings and "
+                    "name are not taken. Nothing was sent.",
+                    hint="Create it, then edit its pages with hub_update_app_settings.",
+                )
+            return await self._button_rules.create(
+                parent_app_id, button, device_allowed=device_allowed
+            )
         tree, types = await fetch_apps_and_types(self._client)
         plan = await self._plan(app_type, parent_app_id, tree, types)
         self._check_tier(plan, confirm)
