@@ -15,6 +15,11 @@ State (``HomeState.mesh``) and the endpoints of the hub UI's Hub Mesh page
   ``/device/followModes/<hubId|none>``, ``/hub2/addVarToMesh/<name>`` and
   ``/hub2/removeVarFromMesh/<name>``: the page's setters (answers ignored; an unknown value
   changes nothing *(no evidence of the hub's answer)*).
+* ``/hub/advanced/enableHubMesh`` / ``disableHubMesh`` (``mesh.pending_enabled``, applied at
+  the next reboot), ``/device/createLinked/<hubId>/<deviceId>``,
+  ``/hub2/createLinkedHubVar/<hubId>/<name>``, ``/hub2/updateLinkedHubVar/<name>/<hubId>/<src>``,
+  ``/device/hubMeshFullRefreshNow``, ``/device/hubMeshReconnect`` (counted) and
+  ``/device/generateHubMeshToken``: the page's switch and buttons (answers ignored).
 * ``hubMeshToken`` is a credential (a peer hub presents it): served, never to be echoed.
 * Knob: ``mesh.homekit_available`` (the hub's HomeKit integration is set up: the device
   page offers the HomeKit switch); with ``mesh.enabled`` off the page offers no Hub Mesh

@@ -5,8 +5,10 @@
 devices it has linked from peers and those peers offer, the same for hub variables, and the
 hub whose modes it follows. Its ``hubMeshToken`` is a credential and never leaves here.
 Sharing one device is the device page's Hub Mesh switch (``hub/devices.py``); the page's
-own setters (full sync interval, followed modes, variable sharing) are GETs whose answer
-the page ignores: each is decided by re-reading the JSON.
+own setters (full sync interval, followed modes, variable sharing) and buttons (link a
+peer's device or variable, relink, regenerate the token) are GETs whose answer the page
+ignores: each is decided by re-reading the JSON. Turning Hub Mesh on or off is stored and
+applied at the next reboot; full sync and reconnect leave nothing in the JSON to check.
 """
 
 from __future__ import annotations
