@@ -15,6 +15,11 @@ State (``HomeState.mesh``) and the endpoints of the hub UI's Hub Mesh page
   ``/device/followModes/<hubId|none>``, ``/hub2/addVarToMesh/<name>`` and
   ``/hub2/removeVarFromMesh/<name>``: the page's setters (answers ignored; an unknown value
   changes nothing *(no evidence of the hub's answer)*).
+* ``/hub/advanced/enableHubMesh`` / ``disableHubMesh`` (``mesh.pending_enabled``, applied at
+  the next reboot), ``/device/createLinked/<hubId>/<deviceId>``,
+  ``/hub2/createLinkedHubVar/<hubId>/<name>``, ``/hub2/updateLinkedHubVar/<name>/<hubId>/<src>``,
+  ``/device/hubMeshFullRefreshNow``, ``/device/hubMeshReconnect`` (counted) and
+  ``/device/generateHubMeshToken``: the page's switch and buttons (answers ignored).
 * ``hubMeshToken`` is a credential (a peer hub presents it): served, never to be echoed.
 * Knob: ``mesh.homekit_available`` (the hub's HomeKit integration is set up: the device
   page offers the HomeKit switch); with ``mesh.enabled`` off the page offers no Hub Mesh
@@ -28,7 +33,7 @@ from typing import Any
 from aiohttp import web
 
 from .home import Home
-from .mesh_state import REFRESH_INTERVALS, MeshPeer, MeshState
+from .mesh_state import REFRESH_INTERVALS, LinkedDevice, LinkedVariable, MeshPeer, MeshState
 from .model import HomeState
 from .responses import Responses
 from .routes_common import Routes
@@ -42,11 +47,27 @@ def _children(st: HomeState, dev_id: int) -> int:
     return sum(1 for d in st.devices.values() if d.parent_id == dev_id)
 
 
+def _linked_var(mesh: MeshState, var: LinkedVariable) -> dict[str, Any]:
+    peer = _peer(mesh, var.hub_id)
+    return {
+        "name": var.name,
+        "hubId": var.hub_id,
+        "hubName": peer.name if peer else None,
+        "ipAddress": peer.ip if peer else None,
+        "hubAvailable": peer is not None and not peer.offline,
+        "nonmatchingName": var.name != var.source_name,
+        "sourceVarName": var.source_name,
+        "sourceHubName": peer.name if peer else None,
+        "inUseByApps": False,
+    }
+
+
 def hub_mesh_json(st: HomeState) -> dict[str, Any]:
     mesh = st.mesh
     linked = mesh.linked_ids()
     own = [d for d in st.devices.values() if d.id not in linked and d.parent_id is None]
     local_vars = [v for v in st.variables.values() if v.name not in mesh.shared_variables]
+    linked_vars = {(v.hub_id, v.source_name) for v in mesh.linked_variables}
     return {
         "hubList": [
             {
@@ -105,11 +126,12 @@ def hub_mesh_json(st: HomeState) -> dict[str, Any]:
             for v in st.variables.values()
             if v.name in mesh.shared_variables
         ],
-        "localLinkedHubVariables": [],
+        "localLinkedHubVariables": [_linked_var(mesh, v) for v in mesh.linked_variables],
         "availableLinkedHubVariables": [
-            {"name": name, "hubId": p.hub_id, "hubName": p.name}
+            {"name": name, "hubId": p.hub_id, "hubName": p.name, "hubIpAddress": p.ip}
             for p in mesh.peers
             for name in p.var_names
+            if (p.hub_id, name) not in linked_vars
         ],
         "modeHubId": mesh.mode_hub_id,
         "migrationSourceHubs": [],
@@ -126,6 +148,14 @@ def setup(app: web.Application, home: Home, http: Responses) -> None:
     app.router.add_get("/device/followModes/{hub_id}", r.follow_modes)
     app.router.add_get("/hub2/addVarToMesh/{name}", r.share_variable)
     app.router.add_get("/hub2/removeVarFromMesh/{name}", r.unshare_variable)
+    app.router.add_get("/hub/advanced/enableHubMesh", r.enable)
+    app.router.add_get("/hub/advanced/disableHubMesh", r.disable)
+    app.router.add_get("/device/createLinked/{hub_id}/{device_id}", r.link_device)
+    app.router.add_get("/hub2/createLinkedHubVar/{hub_id}/{name}", r.link_variable)
+    app.router.add_get("/hub2/updateLinkedHubVar/{name}/{hub_id}/{source}", r.relink_variable)
+    app.router.add_get("/device/hubMeshFullRefreshNow", r.full_sync)
+    app.router.add_get("/device/hubMeshReconnect", r.reconnect)
+    app.router.add_get("/device/generateHubMeshToken", r.new_token)
 
 
 class _MeshRoutes(Routes):
@@ -175,3 +205,53 @@ class _MeshRoutes(Routes):
 
     async def unshare_variable(self, request: web.Request) -> web.StreamResponse:
         return self._share_var(request.match_info["name"], False)
+
+    def _switch(self, on: bool) -> web.StreamResponse:
+        self.st.mesh.pending_enabled = on  # takes effect at the next reboot
+        return self.http.text(f"{'enabled' if on else 'disabled'}, please reboot")
+
+    async def enable(self, request: web.Request) -> web.StreamResponse:
+        return self._switch(True)
+
+    async def disable(self, request: web.Request) -> web.StreamResponse:
+        return self._switch(False)
+
+    async def link_device(self, request: web.Request) -> web.StreamResponse:
+        mesh, hub_id = self.st.mesh, request.match_info["hub_id"]
+        raw = request.match_info["device_id"]
+        remote = next(
+            (r for r in mesh.available if r.hub_id == hub_id and str(r.device_id) == raw), None
+        )
+        if mesh.enabled and remote is not None:
+            new_id = max([*self.st.devices, *mesh.linked_ids(), 0]) + 1
+            mesh.linked.append(LinkedDevice(new_id, remote.name, hub_id, remote.child_count))
+            mesh.available.remove(remote)
+        return self.http.text("")  # its answer: no evidence (the page reloads the JSON)
+
+    async def link_variable(self, request: web.Request) -> web.StreamResponse:
+        mesh, hub_id, name = self.st.mesh, request.match_info["hub_id"], request.match_info["name"]
+        peer = _peer(mesh, hub_id)
+        known = {(v.hub_id, v.source_name) for v in mesh.linked_variables}
+        if mesh.enabled and peer and name in peer.var_names and (hub_id, name) not in known:
+            mesh.linked_variables.append(LinkedVariable(name, hub_id, name))
+        return self.http.text("")
+
+    async def relink_variable(self, request: web.Request) -> web.StreamResponse:
+        mesh, m = self.st.mesh, request.match_info
+        var = next((v for v in mesh.linked_variables if v.name == m["name"]), None)
+        peer = _peer(mesh, m["hub_id"])
+        if mesh.enabled and var and peer and m["source"] in peer.var_names:
+            var.hub_id, var.source_name = peer.hub_id, m["source"]
+        return self.http.text("")
+
+    async def full_sync(self, request: web.Request) -> web.StreamResponse:
+        self.st.mesh.full_syncs += 1
+        return self.http.text("")
+
+    async def reconnect(self, request: web.Request) -> web.StreamResponse:
+        self.st.mesh.reconnects += 1
+        return self.http.text("")
+
+    async def new_token(self, request: web.Request) -> web.StreamResponse:
+        self.st.mesh.new_token()
+        return self.http.text("")

@@ -46,6 +46,15 @@ class LinkedDevice:
 
 
 @dataclass
+class LinkedVariable:
+    """A local hub variable linked to a peer hub's variable."""
+
+    name: str
+    hub_id: str
+    source_name: str
+
+
+@dataclass
 class MeshState:
     enabled: bool = True
     token: str = "emulated-mesh-token-0f3c9a"
@@ -71,6 +80,20 @@ class MeshState:
     )
     linked: list[LinkedDevice] = field(default_factory=list)
     shared_variables: list[str] = field(default_factory=list)
+    linked_variables: list[LinkedVariable] = field(default_factory=list)
+    # enableHubMesh / disableHubMesh: stored, applied at the next reboot
+    pending_enabled: bool | None = None
+    full_syncs: int = 0
+    reconnects: int = 0
+    tokens_issued: int = 0
+
+    def apply_at_reboot(self) -> None:
+        if self.pending_enabled is not None:
+            self.enabled, self.pending_enabled = self.pending_enabled, None
+
+    def new_token(self) -> None:
+        self.tokens_issued += 1
+        self.token = f"emulated-mesh-token-{self.tokens_issued:04d}-7e21"
 
     def linked_ids(self) -> set[int]:
         return {link.id for link in self.linked}

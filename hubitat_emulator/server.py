@@ -146,6 +146,7 @@ class HubServer:
         self.status = "down"
         self.drop_connections()
         self.home.cancel_pending()
+        self.home.state.mesh.apply_at_reboot()  # Hub Mesh on/off waits for a reboot
         wait_start = self.reboot_starting_time if starting is None else starting
         return self.tasks.spawn(self._come_back(downtime, wait_start))
 

@@ -1,4 +1,4 @@
-"""MCP cases for the device-page fields' part: the Hub Mesh read.
+"""MCP cases for the device-page fields' part: the Hub Mesh read (its write: mesh_links.py).
 
 (hub_update_device's and hub_list_events' cases live in home.py and ops.py; their new
 fields are exercised directly in test_device_fields.py and test_app_events.py.)
@@ -15,5 +15,4 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
     """Arguments for a successful call of each tool of this part."""
     return {
         "hub_get_hub_mesh": {},
-        "hub_update_hub_mesh": {"full_refresh_interval_s": 300},
     }

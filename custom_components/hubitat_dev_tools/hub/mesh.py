@@ -5,12 +5,15 @@
 devices it has linked from peers and those peers offer, the same for hub variables, and the
 hub whose modes it follows. Its ``hubMeshToken`` is a credential and never leaves here.
 Sharing one device is the device page's Hub Mesh switch (``hub/devices.py``); the page's
-own setters (full sync interval, followed modes, variable sharing) are GETs whose answer
-the page ignores: each is decided by re-reading the JSON.
+own setters (full sync interval, followed modes, variable sharing) and buttons (link a
+peer's device or variable, relink, regenerate the token) are GETs whose answer the page
+ignores: each is decided by re-reading the JSON. Turning Hub Mesh on or off is stored and
+applied at the next reboot; full sync and reconnect leave nothing in the JSON to check.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +42,8 @@ class HubMesh:
     private_device_count: int = 0
     private_variable_count: int = 0
     variable_names: list[str] = field(default_factory=list)  # this hub's own (shared or not)
+    # a digest of the mesh token, to see a regeneration land (never the token, never served)
+    token_digest: str | None = field(default=None, repr=False)
 
 
 def _flag(value: Any) -> bool | None:
@@ -94,7 +99,7 @@ def parse_hub_mesh(data: Any) -> HubMesh:
     available = [
         {
             "hub": item.get("hubName") or hubs.get(str(item.get("hubId"))),
-            "hub_id": item.get("hubId"),
+            "hub_id": norm_id(item.get("hubId")),
             "device_id": norm_id(item.get("deviceId") or item.get("id")),
             "label": item.get("deviceDisplayName") or item.get("name"),
         }
@@ -103,8 +108,8 @@ def parse_hub_mesh(data: Any) -> HubMesh:
     linked_vars = []
     for item in dict_list(data.get("localLinkedHubVariables")):
         var: dict[str, Any] = {"name": item.get("name")}
-        if item.get("sourceHubName"):
-            var["from_hub"] = item["sourceHubName"]
+        if item.get("sourceHubName") or item.get("hubName"):
+            var["from_hub"] = item.get("sourceHubName") or item["hubName"]
         if item.get("nonmatchingName") and item.get("sourceVarName"):
             var["source_variable"] = item["sourceVarName"]
         if _flag(item.get("hubAvailable")) is False:
@@ -124,11 +129,20 @@ def parse_hub_mesh(data: Any) -> HubMesh:
         ],
         linked_variables=linked_vars,
         available_variables=[
-            {"name": v.get("name"), "hub": v.get("hubName") or hubs.get(str(v.get("hubId")))}
+            {
+                "name": v.get("name"),
+                "hub": v.get("hubName") or hubs.get(str(v.get("hubId"))),
+                "hub_id": norm_id(v.get("hubId")),
+            }
             for v in dict_list(data.get("availableLinkedHubVariables"))
         ],
         private_device_count=len(dict_list(data.get("privateDevices"))),
         private_variable_count=len(dict_list(data.get("localHubVariables"))),
+        token_digest=(
+            hashlib.sha256(str(data["hubMeshToken"]).encode()).hexdigest()[:16]
+            if data.get("hubMeshToken")
+            else None
+        ),
         variable_names=sorted(
             str(v.get("name"))
             for key in ("localHubVariables", "sharedHubVariables")
@@ -195,4 +209,94 @@ async def share_variable(client: HubClient, name: str, share: bool) -> None:
         f"/hub2/{verb}/{quote(name, safe='')}",
         lambda m: (name in {str(v.get("name")) for v in m.shared_variables}) is share,
         failed=f"The hub did not {'share' if share else 'stop sharing'} hub variable {name}",
+    )
+
+
+async def set_enabled(client: HubClient, on: bool) -> HubMesh:
+    """GET /hub/advanced/enableHubMesh or disableHubMesh. The hub stores the switch and
+    applies it at its next reboot (the page says "please reboot"): what can be checked now
+    is that the hub took the request; the mesh as read after it is returned."""
+    path = "/hub/advanced/enableHubMesh" if on else "/hub/advanced/disableHubMesh"
+    await client.request("GET", path, expect="discard", retry=False)
+    return await fetch_hub_mesh(client)
+
+
+def _linked_ids(mesh: HubMesh) -> set[str]:
+    return {str(d.get("device_id")) for d in mesh.linked_devices}
+
+
+async def link_device(client: HubClient, hub_id: str, device_id: str) -> str:
+    """GET /device/createLinked/<hubId>/<deviceId> (a peer's device ids, from
+    ``availableLinkedDevices``); the new local device's id, read back from
+    ``localLinkedDevices``."""
+    before = _linked_ids(await fetch_hub_mesh(client))
+    new: list[str] = []
+
+    def landed(mesh: HubMesh) -> bool:
+        new[:] = sorted(_linked_ids(mesh) - before)
+        return bool(new)
+
+    await _mesh_write(
+        client,
+        f"/device/createLinked/{quote(hub_id, safe='')}/{quote(device_id, safe='')}",
+        landed,
+        failed=f"The hub did not link device {device_id} of hub {hub_id}",
+    )
+    return new[0]
+
+
+def _linked_var(mesh: HubMesh, name: str) -> dict[str, Any] | None:
+    return next((v for v in mesh.linked_variables if v.get("name") == name), None)
+
+
+async def link_variable(client: HubClient, hub_id: str, name: str) -> None:
+    """GET /hub2/createLinkedHubVar/<hubId>/<name>: a local hub variable linked to a peer's."""
+    await _mesh_write(
+        client,
+        f"/hub2/createLinkedHubVar/{quote(hub_id, safe='')}/{quote(name, safe='')}",
+        lambda m: _linked_var(m, name) is not None,
+        failed=f"The hub did not link hub variable {name}",
+    )
+
+
+async def relink_variable(
+    client: HubClient, local: str, hub_id: str, hub_name: str, source: str
+) -> None:
+    """GET /hub2/updateLinkedHubVar/<local>/<hubId>/<source>: point a linked hub variable
+    at another peer variable (the page's Relink dialog)."""
+
+    def landed(mesh: HubMesh) -> bool:
+        var = _linked_var(mesh, local)
+        return var is not None and (var.get("source_variable") or local, var.get("from_hub")) == (
+            source,
+            hub_name,
+        )
+
+    await _mesh_write(
+        client,
+        f"/hub2/updateLinkedHubVar/{quote(local, safe='')}/{quote(hub_id, safe='')}/"
+        f"{quote(source, safe='')}",
+        landed,
+        failed=f"The hub did not relink hub variable {local} to {source}",
+    )
+
+
+async def full_sync_now(client: HubClient) -> None:
+    """GET /device/hubMeshFullRefreshNow: starts a full sync (the page only says it began)."""
+    await client.request("GET", "/device/hubMeshFullRefreshNow", expect="discard", retry=False)
+
+
+async def reconnect(client: HubClient) -> None:
+    """GET /device/hubMeshReconnect: drops and re-opens the peer connections."""
+    await client.request("GET", "/device/hubMeshReconnect", expect="discard", retry=False)
+
+
+async def regenerate_token(client: HubClient) -> None:
+    """GET /device/generateHubMeshToken, decided by the token (compared as a digest) changing."""
+    before = (await fetch_hub_mesh(client)).token_digest
+    await _mesh_write(
+        client,
+        "/device/generateHubMeshToken",
+        lambda m: m.token_digest is not None and m.token_digest != before,
+        failed="The hub did not regenerate its Hub Mesh token",
     )

@@ -12,6 +12,13 @@ from ..hub.mesh import (
     HubMesh,
     fetch_hub_mesh,
     follow_modes,
+    full_sync_now,
+    link_device,
+    link_variable,
+    reconnect,
+    regenerate_token,
+    relink_variable,
+    set_enabled,
     set_full_refresh_interval,
     share_variable,
 )
@@ -71,11 +78,16 @@ class HubMeshReader:
         follow_modes_of: str | None = None,
         share_variables: list[str] | None = None,
         unshare_variables: list[str] | None = None,
+        enabled: bool | None = None,
+        link_devices: list[str] | None = None,
+        link_variables: list[str] | None = None,
+        action: str | None = None,
     ) -> dict[str, Any]:
-        """The Hub Mesh page's settings; everything validated before anything is sent, each
-        step read back, a failure saying what landed."""
+        """The Hub Mesh page's settings and buttons; everything validated before anything is
+        sent, each step read back, a failure saying what landed."""
         mesh = await fetch_hub_mesh(self._client)
         steps: list[Step] = []
+        notes: list[str] = []
         if full_refresh_interval_s is not None:
             seconds = full_refresh_interval_s
             steps.append(
@@ -102,13 +114,75 @@ class HubMeshReader:
                             partial(share_variable, self._client, name, share),
                         )
                     )
+        for text in dict.fromkeys(link_devices or []):
+            steps.append(self._device_step(mesh, text, device_allowed, notes))
+        for text in dict.fromkeys(link_variables or []):
+            steps.append(self._variable_step(mesh, text))
+        if action is not None:
+            steps.append((action, partial(_ACTIONS[action], self._client)))
+            notes.append(_ACTION_NOTES[action])
         if mesh.enabled is False and steps:
             raise ToolError(
                 "Hub Mesh is off on this hub: its settings cannot be changed.",
-                hint="Turn Hub Mesh on in the hub's Settings > Hub Mesh (it needs a reboot).",
+                hint="enabled=true, then reboot the hub (hub_reboot_hub).",
             )
+        if enabled is not None:
+            steps.insert(0, ("enabled", lambda: self._switch(enabled, notes)))
         done = await run_steps(steps)
-        return {"applied": done, **(await self.overview(device_allowed))}
+        out = {"applied": done, **(await self.overview(device_allowed))}
+        if notes:
+            out["notes"] = notes
+        return out
+
+    async def _switch(self, on: bool, notes: list[str]) -> None:
+        mesh = await set_enabled(self._client, on)
+        word = "on" if on else "off"
+        notes.append(
+            f"Hub Mesh {word}: "
+            + (
+                "already reads so."
+                if mesh.enabled is on
+                else f"the hub turns it {word} at its next reboot (hub_reboot_hub); until "
+                f"then it reads enabled={mesh.enabled}."
+            )
+        )
+
+    def _device_step(
+        self, mesh: HubMesh, text: str, device_allowed: Callable[[str], bool], notes: list[str]
+    ) -> Step:
+        item = _offer(mesh.available_devices, text, "label", "device")
+        label = f"link {item['label']} ({item['hub']})"
+
+        async def link() -> None:
+            local = await link_device(self._client, str(item["hub_id"]), str(item["device_id"]))
+            shown = f"local device {local}" if device_allowed(local) else "outside allowlist"
+            notes.append(f"{label}: {shown}")
+
+        return (label, link)
+
+    def _variable_step(self, mesh: HubMesh, text: str) -> Step:
+        local, sep, source = text.partition("=")
+        if not sep:
+            item = _offer(mesh.available_variables, text, "name", "hub variable")
+            hub_id, name = str(item["hub_id"]), str(item["name"])
+            return (f"link {name}", partial(link_variable, self._client, hub_id, name))
+        if not any(v.get("name") == local for v in mesh.linked_variables):
+            raise ToolError(
+                f"No linked hub variable '{local}' here. Linked: "
+                f"{', '.join(str(v.get('name')) for v in mesh.linked_variables) or 'none'}."
+            )
+        item = _offer(mesh.available_variables, source, "name", "hub variable")
+        return (
+            f"relink {local}",
+            partial(
+                relink_variable,
+                self._client,
+                local,
+                str(item["hub_id"]),
+                str(item["hub"]),
+                str(item["name"]),
+            ),
+        )
 
 
 def _peer_id(mesh: HubMesh, wanted: str) -> str | None:
@@ -125,4 +199,37 @@ def _peer_id(mesh: HubMesh, wanted: str) -> str | None:
         f"No peer hub '{wanted}'. Peers: "
         f"{', '.join(str(p.get('name')) for p in mesh.peers) or 'none'}; 'none' for this "
         "hub's own modes."
+    )
+
+
+_ACTIONS = {"full_sync": full_sync_now, "reconnect": reconnect, "new_token": regenerate_token}
+_ACTION_NOTES = {
+    "full_sync": "Full sync started; the hub does not report when it ends.",
+    "reconnect": "Peer connections dropped and reopening; see peers' active/offline.",
+    "new_token": "New mesh token made (never shown): peers that use it need it re-entered "
+    "from this hub's Hub Mesh page.",
+}
+
+
+def _offer(items: list[dict[str, Any]], wanted: str, key: str, what: str) -> dict[str, Any]:
+    """What a peer offers, by its label/name or a peer's id, or '<hub>/<item>'."""
+    text = wanted.strip()
+
+    def hits(hub: str | None, item: str) -> list[dict[str, Any]]:
+        return [
+            o
+            for o in items
+            if item.lower() in (str(o.get(key)).lower(), str(o.get("device_id")))
+            and (hub is None or hub.lower() in (str(o.get("hub")).lower(), str(o.get("hub_id"))))
+        ]
+
+    found = hits(None, text)
+    if not found and "/" in text:
+        hub, _, item = text.partition("/")
+        found = hits(hub.strip(), item.strip())
+    if len(found) == 1:
+        return found[0]
+    offered = ", ".join(f"{o.get('hub')}/{o.get(key)}" for o in items) or "none"
+    raise ToolError(
+        f"{'Several' if found else 'No'} peer {what}s match '{wanted}'. Offered: {offered}."
     )

@@ -43,29 +43,42 @@ class UpdateHubMeshArgs(ToolArgs):
     )
     share_variables: list[str] | None = arg(VAR_NAMES, "Hub variables to share")
     unshare_variables: list[str] | None = arg(VAR_NAMES, "Hub variables to stop sharing")
+    enabled: bool | None = arg(bool, "Hub Mesh on/off: applies at the next reboot")
+    link_devices: list[str] | None = arg(
+        VAR_NAMES, "Peer devices to link here: label, id or hub/label from available_to_link"
+    )
+    link_variables: list[str] | None = arg(
+        VAR_NAMES, "Peer hub variables to link here; 'local=peer_var' relinks a linked one"
+    )
+    action: str | None = arg(
+        vol.In(("full_sync", "reconnect", "new_token")),
+        "Run now: full sync, reconnect peers (drops links briefly), new mesh token",
+    )
 
 
 class UpdateHubMeshTool(HubTool[UpdateHubMeshArgs]):
     name = "hub_update_hub_mesh"
     title = "Update Hub Mesh"
     description = (
-        "Change Hub Mesh settings: full sync interval, the peer hub whose modes this hub "
-        "follows, shared hub variables; each read back. A device: "
-        "hub_update_device(hub_mesh=...). Cannot turn Hub Mesh on/off or link a peer's device."
+        "Change Hub Mesh: on/off (after a reboot), full sync interval, the peer hub whose "
+        "modes this hub follows, shared hub variables, linking peers' devices and variables; "
+        "each read back. Share a device: hub_update_device(hub_mesh=...). No peer tokens."
     )
-    kind = ToolKind.WRITE
-    idempotent = True
+    kind = ToolKind.WRITE  # on/off: nothing is lost, reversible before and after the reboot
+    idempotent = False  # a new token or a link each time
 
     async def run(self, call: ToolCall, args: UpdateHubMeshArgs) -> dict[str, Any]:
-        if all(
-            v is None
-            for v in (
-                args.full_refresh_interval_s,
-                args.follow_modes_of,
-                args.share_variables,
-                args.unshare_variables,
-            )
-        ):
+        wanted = (
+            args.full_refresh_interval_s,
+            args.follow_modes_of,
+            args.share_variables,
+            args.unshare_variables,
+            args.enabled,
+            args.link_devices,
+            args.link_variables,
+            args.action,
+        )
+        if all(v is None for v in wanted):
             raise ToolError("Nothing to change: give at least one setting.")
         return await call.hub.devices.mesh.update(
             call.device_allowed,
@@ -73,6 +86,10 @@ class UpdateHubMeshTool(HubTool[UpdateHubMeshArgs]):
             follow_modes_of=args.follow_modes_of,
             share_variables=args.share_variables,
             unshare_variables=args.unshare_variables,
+            enabled=args.enabled,
+            link_devices=args.link_devices,
+            link_variables=args.link_variables,
+            action=args.action,
         )
 
 
