@@ -588,8 +588,10 @@ _ACTION_NOTES = {
     "action=inclusion_stop. An S2 device asks for keys and its PIN: poll "
     "hub_get_radio_details include=[inclusion].",
     "exclusion_start": "The hub now removes any Z-Wave device whose exclusion button is "
-    "pressed (about a minute). Stop with action=exclusion_stop.",
-    "radio_reboot": "The Zigbee radio restarts; Zigbee devices are unreachable for a moment.",
+    "pressed (about a minute): follow with hub_get_radio_details include=[exclusion]. Stop "
+    "with action=exclusion_stop.",
+    "radio_reboot": "The Zigbee radio restarts; Zigbee devices are unreachable for a moment "
+    "(hub_get_radio_details include=[zigbee_network] says when it is ONLINE again).",
     "rebuild_network": "Zigbee routes are being rebuilt; devices may be slow for a while.",
     "pair": "Commissioning runs on the hub: follow it with hub_get_radio_details "
     "include=[matter_pairing]; the new device appears in hub_list_devices.",
