@@ -1,5 +1,6 @@
-"""The radio status blocks of hub_get_radio_details: Matter logs, a Z-Wave node's state,
-the exclusion, the Zigbee network state and the last Matter pairing.
+"""The radio status blocks of hub_get_radio_details (Matter logs, a Z-Wave node's state,
+the exclusion, the Zigbee network state, the last Matter pairing) and the Matter pairing's
+setup code and answer.
 
 Secrets stay here: a node value the stack marks ``secret`` and any DSK are withheld, and
 the Matter log's setup codes and ``passcode``-style values are masked.
@@ -10,7 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..errors import ToolError
 from ..hub.client import HubClient
+from ..hub.errors import HubRefusedError
 from ..hub.models import dict_list
 from ..hub.radio_status import (
     fetch_exclusion_status,
@@ -18,6 +21,7 @@ from ..hub.radio_status import (
     fetch_matter_pair_status,
     fetch_zigbee_network_state,
     fetch_zwave_node_state,
+    matter_pair_node,
     parse_matter_logs,
 )
 from ..redact import REDACTED, redact_text
@@ -141,6 +145,16 @@ async def zigbee_network(client: HubClient) -> dict[str, Any]:
     }
 
 
+def pair_started_node(raw: Any) -> str | None:
+    """The node id the hub's pair answer names; its ``"0"`` (pairing did not start) raises."""
+    if raw is not None and str(raw).strip() == "0":
+        raise HubRefusedError(
+            "The hub did not start the Matter pairing (it answered 0)",
+            hint="Check the setup code and that the device is in pairing mode, then try again.",
+        )
+    return matter_pair_node(raw)
+
+
 async def matter_pairing(client: HubClient, node_id: str | None) -> dict[str, Any]:
     if node_id is None:
         return {"node_id": None, "note": "No Matter pairing was started from here since "
@@ -163,3 +177,18 @@ async def matter_pairing(client: HubClient, node_id: str | None) -> dict[str, An
             "message": init.get("errorMessage"),
         }
     return out
+
+
+_SETUP_CODE_RE = re.compile(r"^(\d{11}|\d{21}|MT:[0-9A-Z.\-]{19,})$")
+
+
+def normalize_setup_code(code: str) -> str:
+    """A Matter manual code without its spaces/dashes, or an ``MT:`` QR payload."""
+    text = code.strip()
+    compact = text if text.startswith("MT:") else re.sub(r"[\s-]", "", text)
+    if not _SETUP_CODE_RE.match(compact):
+        raise ToolError(
+            "setup_code must be the 11- or 21-digit Matter pairing code (dashes allowed) or "
+            "the MT:... QR payload. Nothing was sent."
+        )
+    return compact

@@ -20,7 +20,6 @@ from ..hub.errors import (
     HubRefusedError,
 )
 from ..hub.models import dict_list, parse_hub_time
-from ..hub.radio_status import matter_pair_node
 from ..hub.radios import (
     RADIO_ACTIONS,
     SPECIAL_ACTIONS,
@@ -375,7 +374,7 @@ class RadioManager:
                 )
             _check_allowed(device.get("id"), device_allowed)
             target = {"node_id": node_id, "device_id": device.get("id")}
-        code = normalize_setup_code(setup_code) if setup_code is not None else None
+        code = radio_reads.normalize_setup_code(setup_code) if setup_code is not None else None
         if action in MODERN_ONLY and not await self._repair_is_modern():
             raise HubFirmwareError(
                 f"{action} needs a C-7 or newer hub (the hub's own UI offers it only there). "
@@ -425,16 +424,9 @@ class RadioManager:
         return out
 
     def _pair_started(self, answer: dict[str, Any], out: dict[str, Any]) -> None:
-        """The hub answers the new node's id (``"0"``: pairing did not start)."""
-        raw = answer.get("bare")
-        if raw is not None and str(raw).strip() == "0":
-            raise HubRefusedError("The hub did not start the Matter pairing (it answered 0)",
-                                  hint="Check the setup code and that the device is in "
-                                  "pairing mode, then try again.")  # fmt: skip
-        node = matter_pair_node(raw)
+        node = radio_reads.pair_started_node(answer.get("bare"))
         if node is not None:
-            self._matter_pair_node = node
-            out["node_id"] = node
+            self._matter_pair_node = out["node_id"] = node
 
     async def _special(
         self,
@@ -600,16 +592,3 @@ _ACTION_NOTES = {
     "it waits for the user, act on its message, then action=antenna_test_continue.",
     "stats_refresh": "The Z-Wave statistics were refreshed: read them with hub_get_radio_details.",
 }
-_SETUP_CODE_RE = re.compile(r"^(\d{11}|\d{21}|MT:[0-9A-Z.\-]{19,})$")
-
-
-def normalize_setup_code(code: str) -> str:
-    """A Matter manual code without its spaces/dashes, or an ``MT:`` QR payload."""
-    text = code.strip()
-    compact = text if text.startswith("MT:") else re.sub(r"[\s-]", "", text)
-    if not _SETUP_CODE_RE.match(compact):
-        raise ToolError(
-            "setup_code must be the 11- or 21-digit Matter pairing code (dashes allowed) or "
-            "the MT:... QR payload. Nothing was sent."
-        )
-    return compact
