@@ -4,7 +4,9 @@ Knobs (tests set them): ``s2_device`` (the next Z-Wave inclusion is an S2 device
 keys, then its PIN ``s2_pin``), ``s2_ignored`` (S2 answers succeed and change nothing),
 ``smartstart_ignored``, ``zwave_update_needed``, ``zigbee_update_available``,
 ``zigbee_firmware_fails``, ``device_firmware_fail_at`` (percent), ``firmware_step`` (seconds
-per 10 %), ``reset_ignored``.
+per 10 %), ``reset_ignored``; ``exclude_device`` (a device id: its exclusion button is
+pressed during the next exclusion), ``matter_pair_fails`` (the hub answers ``"0"``),
+``matter_pair_fail_stage`` (commissioning fails there), ``matter_log`` (the log's lines).
 """
 
 from __future__ import annotations
@@ -33,6 +35,18 @@ def _smartstart_seed() -> list[dict[str, Any]]:
             "deviceId": None,
             "suggestRegularInclusion": False,
         },
+    ]
+
+
+def _matter_log_seed() -> list[str]:
+    return [
+        "[1764600000.125] [2201:2215] [DIS] \x1b[0;32mAdvertise commission parameter "
+        "vendorID=4874 productID=77 discriminator=3840/15\x1b[0m",
+        "[1764600001.500] [2201:2215] [CTL] Setting up PASE with setup code 3497-011-2332",
+        "[1764600001.750] [2201:2230] [DMG] sun.rmi.server.UnicastServerRef dispatch",
+        "[1764600002.004] [2201:2215] [SC] PASE session established",
+        "  passcode=20202021 from the onboarding payload MT:Y.K9042C00KA0648G00",
+        "[1764600003.333] [2201:2215] [CTL] Commissioning complete for node 0xBBA",
     ]
 
 
@@ -67,3 +81,10 @@ class RadioState:
     matter_reset: bool = False
     reset_ignored: bool = False
     resets: list[str] = field(default_factory=list)
+    exclude_device: int | None = None
+    exclusion_result: str = ""  # /hub/zwaveExclude/status message ("" until one left)
+    zigbee_starting: int = 0  # zigbeeInfo/status polls left before ONLINE (after a reboot)
+    matter_log: list[str] = field(default_factory=_matter_log_seed)
+    matter_pair_fails: bool = False
+    matter_pair_fail_stage: str | None = None
+    matter_pairs: dict[str, int] = field(default_factory=dict)  # node id -> status polls

@@ -22,11 +22,12 @@
 * Radio operations (§17.3) answer ``{"success": bool, "message"}``. Z-Wave inclusion and
   exclusion set ``OpsState.zwave_mode`` (``including``/``excluding``, cleared by the stop
   calls; starting one while the other or a repair runs is refused like the repair).
-  ``/hub/zwaveExclude/status`` answers ``{"excluding": bool}``. Node calls take the form
+  ``/hub/zwaveExclude/status`` is in ``routes_radio_status``. Node calls take the form
   field ``zwaveNodeId`` (decimal) and refuse unknown nodes; ``nodeRemove`` removes only a
   FAILED node, and its device with it. Zigbee reboot/rebuild and Matter pairing answer
-  success; ``/hub/zigbeeChannelScan`` is the UI's HTML page and ``zigbeeChannelScanJson``
-  runs the scan (``OpsState.channel_scan_s``) and answers a plain array;
+  success (pairing answers the new node id as a JSON string, ``"0"`` with the
+  ``matter_pair_fails`` knob); ``/hub/zigbeeChannelScan`` is the UI's HTML page and
+  ``zigbeeChannelScanJson`` runs the scan (``OpsState.channel_scan_s``) and answers a plain array;
   ``openPairingWindow?node=`` answers ``{success, setupCode}`` for a known Matter node.
   ``OpsState.radio_calls`` records them.
 * Radio settings (§17.2): ``/hub/<radio>/enable/<bool>``, Zigbee
@@ -84,7 +85,6 @@ def setup(app: web.Application, home: Home, http: Responses, server: HubServer) 
     add.add_get("/hub/stopJoin", r.zwave_stop_join)
     add.add_get("/hub/zwaveExclude", r.zwave_exclude)
     add.add_get("/hub/stopZWaveExclude", r.zwave_stop_exclude)
-    add.add_get("/hub/zwaveExclude/status", r.zwave_exclude_status)
     for path in (
         "/hub/zwave/refreshNodeStatus",
         "/hub/zwave/discoverDevice",
@@ -402,13 +402,12 @@ class _OpsRoutes(ServerRoutes):
         return self._zwave_stop(request, "including")
 
     async def zwave_exclude(self, request: web.Request) -> web.StreamResponse:
+        if self.ops.zwave_mode != "excluding":
+            self.ops.radio_state.exclusion_result = ""
         return self._zwave_start(request, "excluding")
 
     async def zwave_stop_exclude(self, request: web.Request) -> web.StreamResponse:
         return self._zwave_stop(request, "excluding")
-
-    async def zwave_exclude_status(self, request: web.Request) -> web.StreamResponse:
-        return self.http.json({"excluding": self.ops.zwave_mode == "excluding"})
 
     async def zwave_node(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
@@ -425,6 +424,8 @@ class _OpsRoutes(ServerRoutes):
         return self._ok(request.path)
 
     async def zigbee_op(self, request: web.Request) -> web.StreamResponse:
+        if request.path == "/hub/rebootZigbeeRadio":
+            self.ops.radio_state.zigbee_starting = 2
         return self._ok(request.path)
 
     async def zigbee_scan_page(self, request: web.Request) -> web.StreamResponse:
@@ -456,7 +457,13 @@ class _OpsRoutes(ServerRoutes):
         code = request.query.get("setupCode", "")
         if not code:
             return self._refuse("setupCode is required")
-        return self._ok(request.path)
+        self.ops.radio_calls.append(request.path)
+        rs = self.ops.radio_state
+        if rs.matter_pair_fails:
+            return self.http.json("0")
+        node = str(3002 + len(rs.matter_pairs))
+        rs.matter_pairs[node] = 0
+        return self.http.json(node)
 
     async def matter_window(self, request: web.Request) -> web.StreamResponse:
         if not self.ops.matter:

@@ -28,10 +28,9 @@ from typing import Any
 from aiohttp import web
 
 from .home import Home
-from .ops import OpsState
-from .radio_state import RadioState
 from .responses import Responses
-from .routes_common import ServerRoutes
+from .routes_radio_status import RadioRoutesBase
+from .routes_radio_status import setup as setup_status
 from .server import HubServer
 
 _KEYS = {"S2AccessControl": "true", "S2Authenticated": "true", "S2Unauthenticated": "false",
@@ -68,20 +67,13 @@ def setup(app: web.Application, home: Home, http: Responses, server: HubServer) 
     for radio in ("zigbee", "matter"):
         add.add_get(f"/hub/{radio}/reset", r.reset)
     add.add_get("/hub/zwave/resetJson", r.reset)
+    setup_status(app, home, http, server)
 
 
-class _RadioRoutes(ServerRoutes):
+class _RadioRoutes(RadioRoutesBase):
     def __init__(self, home: Home, http: Responses, server: HubServer) -> None:
         super().__init__(home, http, server)
         self._jobs: dict[int, asyncio.Task[Any]] = {}
-
-    @property
-    def ops(self) -> OpsState:
-        return self.home.ops
-
-    @property
-    def rs(self) -> RadioState:
-        return self.home.ops.radio_state
 
     def _nodes(self) -> dict[int, Any]:
         """Z-Wave node id -> device (the controller and a reset radio have none)."""

@@ -148,8 +148,9 @@ SPECIAL_ACTIONS: dict[str, str] = {
 def _answer(data: Any) -> dict[str, Any]:
     if isinstance(data, dict):
         return data
-    text = str(data or "").strip()
-    return {"success": True, "message": text[:200] or None}
+    text = str(data if data is not None else "").strip()
+    # a bare answer (Matter pair: the new node's id as a JSON string) is kept as ``bare``
+    return {"success": True, "message": text[:200] or None, "bare": text[:200] or None}
 
 
 async def call_radio_action(

@@ -35,6 +35,7 @@ from ..hub.radios import (
     start_zwave_repair,
     zwave_repair_modern,
 )
+from . import radio_reads
 from .radio_firmware import RadioFirmware
 from .radio_scan import ChannelScanJob
 from .radio_settings import update_radio_settings
@@ -90,6 +91,7 @@ class RadioManager:
         self.scan = ChannelScanJob(client)
         self.inclusion = ZwaveInclusion(client)
         self.firmware = RadioFirmware(client)
+        self._matter_pair_node: str | None = None  # the last pairing started from here
 
     async def _repair_is_modern(self, details: dict[str, Any] | None = None) -> bool:
         """C-7-and-later repair (``zwaveRepair2``) or a C-5's, as the hub UI decides."""
@@ -187,9 +189,12 @@ class RadioManager:
         topology: bool,
         limit: int,
         include: tuple[str, ...] = (),
+        device_allowed: Callable[[str], bool] = lambda _device_id: True,
     ) -> dict[str, Any]:
         """One radio, or all three (each failing independently), plus the ``include``
-        blocks (SmartStart, inclusion prompts, node replace, firmware)."""
+        blocks (SmartStart, inclusion prompts, node replace, firmware, status pollers)."""
+        if "node_state" in include and node_id is None:
+            raise ToolError("include=[node_state] needs node_id. Nothing was read.")
         out: dict[str, Any]
         if radio == "zwave":
             out = {"zwave": await self.zwave(node_id, topology, limit)}
@@ -204,16 +209,33 @@ class RadioManager:
                 _safe(self.matter(limit)),
             )
             out = {"zwave": zw, "zigbee": zb, "matter": mt}
+        client = self._client
         blocks: dict[str, Callable[[], Awaitable[dict[str, Any]]]] = {
             "smartstart": self._smartstart,
             "inclusion": self._inclusion,
             "node_replace": self.inclusion.node_replace_status,
             "antenna_test": self._antenna_test,
             "firmware": partial(self.firmware.status, node_id),
+            "node_state": partial(self._node_state, node_id, limit, device_allowed),
+            "exclusion": partial(radio_reads.exclusion, client),
+            "zigbee_network": partial(radio_reads.zigbee_network, client),
+            "matter_pairing": partial(radio_reads.matter_pairing, client, self._matter_pair_node),
+            "matter_logs": partial(radio_reads.matter_logs, client, limit),
         }
         for name in dict.fromkeys(include):
             out[name] = await _safe(blocks[name]())
         return out
+
+    async def _node_state(
+        self, node_id: int | None, limit: int, device_allowed: Callable[[str], bool]
+    ) -> dict[str, Any]:
+        """One node's stack state, for a node whose device the assistant may see."""
+        assert node_id is not None
+        try:
+            await self._zwave_node(node_id, device_allowed)
+        except ToolError as err:
+            return {"unavailable": err.code, "message": str(err)}
+        return await radio_reads.node_state(self._client, node_id, limit)
 
     async def _smartstart(self) -> dict[str, Any]:
         entries = await self.inclusion.smartstart()
@@ -352,7 +374,7 @@ class RadioManager:
                 )
             _check_allowed(device.get("id"), device_allowed)
             target = {"node_id": node_id, "device_id": device.get("id")}
-        code = normalize_setup_code(setup_code) if setup_code is not None else None
+        code = radio_reads.normalize_setup_code(setup_code) if setup_code is not None else None
         if action in MODERN_ONLY and not await self._repair_is_modern():
             raise HubFirmwareError(
                 f"{action} needs a C-7 or newer hub (the hub's own UI offers it only there). "
@@ -395,9 +417,16 @@ class RadioManager:
         }
         if action == "open_pairing_window":
             out["setup_code"] = answer.get("setupCode")
+        if action == "pair":
+            self._pair_started(answer, out)
         if note := _ACTION_NOTES.get(action):
             out["note"] = note
         return out
+
+    def _pair_started(self, answer: dict[str, Any], out: dict[str, Any]) -> None:
+        node = radio_reads.pair_started_node(answer.get("bare"))
+        if node is not None:
+            self._matter_pair_node = out["node_id"] = node
 
     async def _special(
         self,
@@ -551,25 +580,15 @@ _ACTION_NOTES = {
     "action=inclusion_stop. An S2 device asks for keys and its PIN: poll "
     "hub_get_radio_details include=[inclusion].",
     "exclusion_start": "The hub now removes any Z-Wave device whose exclusion button is "
-    "pressed (about a minute). Stop with action=exclusion_stop.",
-    "radio_reboot": "The Zigbee radio restarts; Zigbee devices are unreachable for a moment.",
+    "pressed (about a minute): follow with hub_get_radio_details include=[exclusion]. Stop "
+    "with action=exclusion_stop.",
+    "radio_reboot": "The Zigbee radio restarts; Zigbee devices are unreachable for a moment "
+    "(hub_get_radio_details include=[zigbee_network] says when it is ONLINE again).",
     "rebuild_network": "Zigbee routes are being rebuilt; devices may be slow for a while.",
-    "pair": "Commissioning runs on the hub; the new device appears in hub_list_devices.",
+    "pair": "Commissioning runs on the hub: follow it with hub_get_radio_details "
+    "include=[matter_pairing]; the new device appears in hub_list_devices.",
     "node_repair": "The node's routes are being rebuilt: follow with hub_get_zwave_repair_status.",
     "antenna_test_start": "Follow with hub_get_radio_details include=[antenna_test]; when "
     "it waits for the user, act on its message, then action=antenna_test_continue.",
     "stats_refresh": "The Z-Wave statistics were refreshed: read them with hub_get_radio_details.",
 }
-_SETUP_CODE_RE = re.compile(r"^(\d{11}|\d{21}|MT:[0-9A-Z.\-]{19,})$")
-
-
-def normalize_setup_code(code: str) -> str:
-    """A Matter manual code without its spaces/dashes, or an ``MT:`` QR payload."""
-    text = code.strip()
-    compact = text if text.startswith("MT:") else re.sub(r"[\s-]", "", text)
-    if not _SETUP_CODE_RE.match(compact):
-        raise ToolError(
-            "setup_code must be the 11- or 21-digit Matter pairing code (dashes allowed) or "
-            "the MT:... QR payload. Nothing was sent."
-        )
-    return compact

@@ -19,6 +19,10 @@ RADIO = vol.In(("zwave", "zigbee", "matter"))
 # the region codes the hub UI offers (vue-hub2.min.js regionOptions, UNKNOWN left out)
 ZWAVE_REGIONS = ("US", "USLR", "EU", "AU", "HK", "MY", "IN", "IL", "RU", "CN", "JP", "KR")
 RADIO_DESC = "zwave, zigbee or matter"
+INCLUDE_BLOCKS = (
+    "smartstart", "inclusion", "node_replace", "antenna_test", "firmware",
+    "node_state", "exclusion", "zigbee_network", "matter_pairing", "matter_logs",
+)  # fmt: skip
 
 
 def allowlist_active(call: ToolCall) -> bool:
@@ -42,8 +46,8 @@ class RadioDetailsArgs(ToolArgs):
         vol.All(int, vol.Range(min=1, max=500)), "Max nodes/devices per radio", default=100
     )
     include: list[str] = arg(
-        [vol.In(("smartstart", "inclusion", "node_replace", "antenna_test", "firmware"))],
-        "Extra blocks (firmware+node_id: its progress)",
+        [vol.In(INCLUDE_BLOCKS)],
+        "Extra blocks (firmware, node_state: with node_id)",
         default=list,
     )
 
@@ -56,14 +60,19 @@ class GetRadioDetailsTool(HubTool[RadioDetailsArgs]):
         "and PAN id; Z-Wave nodes (state, route, packet error rate, RTT, RSSI, neighbours, "
         "battery) with failed nodes first; Zigbee devices (active, last message, RSSI/LQI); "
         "Matter devices. Use it for 'which Z-Wave devices are failing' and to follow S2 "
-        "prompts, replace, firmware (include). To start a Z-Wave "
+        "prompts, replace, firmware, exclusion, pairing, Matter logs (include). To start a Z-Wave "
         "repair use hub_start_zwave_repair; for other radio operations "
         "hub_call_radio_action; settings: hub_update_radio_settings."
     )
 
     async def run(self, call: ToolCall, args: RadioDetailsArgs) -> dict[str, Any]:
         return await call.hub.radios.details(
-            args.radio, args.node_id, args.include_topology, args.limit, tuple(args.include)
+            args.radio,
+            args.node_id,
+            args.include_topology,
+            args.limit,
+            tuple(args.include),
+            call.device_allowed,
         )
 
 
