@@ -252,9 +252,7 @@ async def test_ethernet_speed_is_set_and_read_back(
     assert hub.network.lan_autoneg == "FIXED_100"
     same = await ok(call_tool, "hub_update_network_settings", args)
     assert same["unchanged"] is True
-    both = await call_tool(
-        "hub_update_network_settings", {**args, "cloud_enabled": True}
-    )
+    both = await call_tool("hub_update_network_settings", {**args, "cloud_enabled": True})
     assert both.error and "exactly one" in both.data["message"]
     bad = await call_tool("hub_update_network_settings", {"ethernet_speed": "1G", "confirm": True})
     assert bad.error

@@ -211,13 +211,8 @@ ETHERNET_SPEEDS = ("AUTONEG", "FIXED_100", "FIXED_10")
 
 async def set_ethernet_speed(client: HubClient, speed: str) -> None:
     """``GET /hub/advanced/network/ethernetMode/<speed>`` (the UI decides by the status)."""
-    await client.request(
-        "GET",
-        f"/hub/advanced/network/ethernetMode/{speed}",
-        expect="discard",
-        retry=False,
-        timeout=15,
-    )
+    path = f"/hub/advanced/network/ethernetMode/{speed}"
+    await client.request("GET", path, expect="discard", retry=False, timeout=15)
 
 
 async def disconnect(client: HubClient, link: str) -> None:

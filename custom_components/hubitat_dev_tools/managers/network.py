@@ -20,9 +20,9 @@ from ..hub.network import (
     NetworkConfig,
     cloud_disabled,
     disconnect,
-    set_ethernet_speed,
     fetch_network_config,
     set_cloud_controller,
+    set_ethernet_speed,
     switch_to_dhcp,
     switch_to_static,
 )

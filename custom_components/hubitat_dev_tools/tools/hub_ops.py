@@ -112,8 +112,8 @@ class UpdateNetworkSettingsTool(HubTool[NetworkSettingsArgs]):
     title = "Update hub network settings"
     description = (
         "One of: Ethernet mode static (address, netmask, gateway) or dhcp, with dns_servers "
-        "(hub reboots); disconnect a link; cloud_enabled; ethernet_speed. Wrong values make the hub "
-        "unreachable; Home Assistant follows a new address. Current: hub_get_info."
+        "(hub reboots); disconnect a link; cloud_enabled; ethernet_speed. Wrong values make "
+        "the hub unreachable; Home Assistant follows a new address. Current: hub_get_info."
     )
     kind = ToolKind.DESTRUCTIVE
     idempotent = False
