@@ -153,6 +153,7 @@ class HubEmulator:
     maker_token = _Forward[str]("maker", "token")
     # None = every device is authorised in the Maker API instance
     maker_device_ids = _Forward["set[int] | None"]("maker", "device_ids")
+    maker_variable_names = _Forward["set[str] | None"]("maker", "variable_names")  # None = all
     post_url = _Forward["str | None"]("maker", "post_url")  # deliveries only to loopback hosts
     post_location_events = _Forward[bool]("maker", "post_location_events")
     # what runs the native Rule Machine rules (rule_definition.RuleEngine; tests replace it)

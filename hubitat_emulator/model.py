@@ -285,5 +285,6 @@ class MakerSettings:
     app_id: int
     token: str
     device_ids: set[int] | None = None  # None = every device is authorised
+    variable_names: set[str] | None = None  # hub variables it may see (None = all)
     post_url: str | None = None  # postURL (deliveries only to loopback hosts)
     post_location_events: bool = False  # "Include location events"

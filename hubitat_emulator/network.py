@@ -14,6 +14,7 @@ State and knobs (all deterministic; tests set them):
 * ``ping_loss``: ``{host: percent}`` packet loss per host (default 0), ``speed_mbps``.
 * ``blinks`` (how often the LED was asked to blink), ``gc_runs``; ``garbage_kb`` is what the
   next ``/hub/forceGC`` frees (the free-memory figure rises by it).
+* ``lan_autoneg``: the Ethernet speed (``/hub/advanced/network/ethernetMode/<mode>`` sets it).
 * ``cloud_disabled``: the cloud controller (``/hub2/hubData disableCloudController``).
 * ``dark_mode``: what ``/hub/applyDarkMode`` set (the hub shows it nowhere).
 """
@@ -27,6 +28,9 @@ from aiohttp import web
 
 if TYPE_CHECKING:
     from .server import HubServer
+
+
+ETHERNET_MODES = ("AUTONEG", "FIXED_100", "FIXED_10")  # the UI's lanAutonegOptions
 
 
 @dataclass
@@ -83,6 +87,7 @@ def setup(app: web.Application, server: HubServer) -> None:
     add("/hub/advanced/disconnectWiFi", r.disconnect_wifi)
     add("/hub/advanced/disconnectEthernet", r.disconnect_ethernet)
     add("/hub/advanced/{verb:enable|disable}CloudController", r.cloud)
+    add("/hub/advanced/network/ethernetMode/{mode}", r.ethernet_mode)
     add("/hub/applyDarkMode/{value}", r.dark_mode)
     add("/hub/advanced/blinkLED", r.blink)
     add("/hub/forceGC", r.force_gc)
@@ -173,6 +178,13 @@ class _NetworkRoutes:
             return _text("Cannot disconnect Ethernet: no Wi-Fi connection.")
         n.has_ethernet = False
         self.server.move_soon(n.wlan_address)
+        return _text()
+
+    async def ethernet_mode(self, request: web.Request) -> web.StreamResponse:
+        mode = request.match_info["mode"]
+        if mode not in ETHERNET_MODES:  # the UI only offers these three
+            return web.Response(status=400, text=f"Unknown Ethernet mode {mode}")
+        self.net.lan_autoneg = mode
         return _text()
 
     async def cloud(self, request: web.Request) -> web.StreamResponse:

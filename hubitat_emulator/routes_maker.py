@@ -180,7 +180,8 @@ class _MakerRoutes(Routes):
     # ------------------------------------------------------------------ variables / rooms
 
     def _variables(self, rest: list[str]) -> web.Response:
-        vars_ = self.st.variables
+        seen = self.home.maker.variable_names
+        vars_ = {k: v for k, v in self.st.variables.items() if seen is None or k in seen}
         if not rest:
             return self.ok(
                 [{"name": v.name, "value": v.value, "type": v.type} for v in vars_.values()]

@@ -236,3 +236,28 @@ async def test_identifies_a_secure_hub_with_its_credentials(
     # asked without the credentials first, then logged in
     sent = [p for _, p in secure_hub.requests[start:]]
     assert sent[0] == "/hub/details/json" and "/login" in sent
+
+
+async def test_ethernet_speed_is_set_and_read_back(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    args = {"ethernet_speed": "FIXED_100", "confirm": True}
+    await refused(call_tool, "hub_update_network_settings", args, "backup_required")
+    hub.mark_backup_now()
+    before = len(hub.requests)
+    data = await ok(call_tool, "hub_update_network_settings", args)
+    sent = [p for _m, p in hub.requests[before:] if "ethernetMode" in p]
+    assert sent == ["/hub/advanced/network/ethernetMode/FIXED_100"]
+    assert data["previous"] == "AUTONEG" and data["network"]["ethernet_speed"] == "FIXED_100"
+    assert hub.network.lan_autoneg == "FIXED_100"
+    same = await ok(call_tool, "hub_update_network_settings", args)
+    assert same["unchanged"] is True
+    both = await call_tool("hub_update_network_settings", {**args, "cloud_enabled": True})
+    assert both.error and "exactly one" in both.data["message"]
+    bad = await call_tool("hub_update_network_settings", {"ethernet_speed": "1G", "confirm": True})
+    assert bad.error
+    hub.network.has_ethernet = False
+    none = await call_tool(
+        "hub_update_network_settings", {"ethernet_speed": "AUTONEG", "confirm": True}
+    )
+    assert none.error and "no Ethernet" in none.data["message"]

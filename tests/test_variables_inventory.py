@@ -117,3 +117,47 @@ async def test_create_connector_finds_the_new_device(
     assert typed.error and "only Number and Decimal" in typed.data["message"]
     data = await ok(call_tool, "hub_create_connector", {"name": "wakeUpTime"})
     assert data["connector_type"] is None and len(data["device_ids"]) == 1
+
+
+def test_the_mesh_fixture_lists_own_variables_with_types() -> None:
+    from custom_components.hubitat_dev_tools.hub.mesh import parse_hub_mesh
+
+    from .contract import load_fixture
+
+    mesh = parse_hub_mesh(load_fixture("devices/hub_mesh").answer)
+    assert mesh.variables == [
+        {"name": "guestCount", "type": "integer"},
+        {"name": "awayMode", "type": "boolean"},
+    ]
+    assert "hubMeshToken" not in repr(mesh)
+
+
+async def test_the_list_adds_what_only_the_mesh_page_shows(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """Variables the Maker API instance does not see come from the Hub Mesh page: name and
+    type, value unknown, and how to make them visible; the mesh token never shows."""
+    hub.maker_variable_names = {"guestCount", "wakeUpTime"}
+    data = await ok(call_tool, "hub_list_variables")
+    by_name = {v["name"]: v for v in data["variables"]}
+    assert by_name["guestCount"]["value"] == 2 and "maker_visible" not in by_name["guestCount"]
+    assert by_name["vacationMode"] == {
+        "name": "vacationMode",
+        "type": "boolean",
+        "value": None,
+        "maker_visible": False,
+    }
+    assert data["count"] == len(hub.state.variables)
+    assert "Maker API instance" in data["hidden_note"] and "value unknown" in data["hidden_note"]
+    assert hub.state.mesh.token not in str(data)
+    refused = await call_tool("hub_get_variable", {"name": "vacationMode"})
+    assert refused.error
+
+
+async def test_the_list_says_when_the_mesh_page_is_unreadable(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.fail_paths["/hub2/hubMeshJson"] = 404
+    data = await ok(call_tool, "hub_list_variables")
+    assert "Maker API instance sees" in data["inventory_note"]
+    assert data["count"] == len(data["variables"]) and "hidden_note" not in data

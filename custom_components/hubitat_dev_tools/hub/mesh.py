@@ -42,8 +42,12 @@ class HubMesh:
     private_device_count: int = 0
     private_variable_count: int = 0
     variable_names: list[str] = field(default_factory=list)  # this hub's own (shared or not)
+<<<<<<< HEAD
     # a digest of the mesh token, to see a regeneration land (never the token, never served)
     token_digest: str | None = field(default=None, repr=False)
+=======
+    variables: list[dict[str, Any]] = field(default_factory=list)  # its own: name, type
+>>>>>>> wt-vars2
 
 
 def _flag(value: Any) -> bool | None:
@@ -115,6 +119,13 @@ def parse_hub_mesh(data: Any) -> HubMesh:
         if _flag(item.get("hubAvailable")) is False:
             var["hub_offline"] = True
         linked_vars.append(var)
+    # this hub's own variables, shared or not (no value: the page shows name and type only)
+    own = [
+        {"name": str(v.get("name")), "type": str(v.get("type") or "").lower() or None}
+        for key in ("localHubVariables", "sharedHubVariables")
+        for v in dict_list(data.get(key))
+        if v.get("name")
+    ]
     return HubMesh(
         enabled=_flag(data.get("hubMeshEnabled")),
         full_refresh_interval_s=_int(data.get("fullRefreshInterval")),
@@ -138,6 +149,7 @@ def parse_hub_mesh(data: Any) -> HubMesh:
         ],
         private_device_count=len(dict_list(data.get("privateDevices"))),
         private_variable_count=len(dict_list(data.get("localHubVariables"))),
+<<<<<<< HEAD
         token_digest=(
             hashlib.sha256(str(data["hubMeshToken"]).encode()).hexdigest()[:16]
             if data.get("hubMeshToken")
@@ -148,6 +160,10 @@ def parse_hub_mesh(data: Any) -> HubMesh:
             for key in ("localHubVariables", "sharedHubVariables")
             for v in dict_list(data.get(key))
         ),
+=======
+        variable_names=sorted(str(v["name"]) for v in own),
+        variables=own,
+>>>>>>> wt-vars2
     )
 
 

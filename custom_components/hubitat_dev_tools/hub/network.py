@@ -119,6 +119,7 @@ class NetworkConfig:
     has_ethernet: bool
     has_wifi: bool
     messages: list[str] = field(default_factory=list)
+    ethernet_speed: str | None = None  # lanAutoneg: AUTONEG, FIXED_100, FIXED_10
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-safe, in the tool's words."""
@@ -137,6 +138,7 @@ class NetworkConfig:
                 "dns_servers": self.static_name_servers,
             },
             "has_ethernet": self.has_ethernet,
+            "ethernet_speed": self.ethernet_speed,
             "has_wifi": self.has_wifi,
             "messages": self.messages,
         }
@@ -162,6 +164,7 @@ def network_config_from(data: Any) -> NetworkConfig:
         has_ethernet=data.get("hasEthernet") is not False,
         has_wifi=data.get("hasWiFi") is True,
         messages=[m for m in messages if m is not None],
+        ethernet_speed=_text(data.get("lanAutoneg")).upper() or None,
     )
 
 
@@ -200,6 +203,16 @@ async def switch_to_dhcp(client: HubClient, name_servers: list[str], fallover: b
         "GET", "/hub/advanced/switchToDhcp", params=params, expect="text", retry=False
     )
     _refusal(text, "switch to DHCP")
+
+
+# Settings > Network's Ethernet speed choices (the UI's ``lanAutonegOptions``).
+ETHERNET_SPEEDS = ("AUTONEG", "FIXED_100", "FIXED_10")
+
+
+async def set_ethernet_speed(client: HubClient, speed: str) -> None:
+    """``GET /hub/advanced/network/ethernetMode/<speed>`` (the UI decides by the status)."""
+    path = f"/hub/advanced/network/ethernetMode/{speed}"
+    await client.request("GET", path, expect="discard", retry=False, timeout=15)
 
 
 async def disconnect(client: HubClient, link: str) -> None:

@@ -22,6 +22,7 @@ from ..hub.network import (
     disconnect,
     fetch_network_config,
     set_cloud_controller,
+    set_ethernet_speed,
     switch_to_dhcp,
     switch_to_static,
 )
@@ -194,6 +195,30 @@ class NetworkManager:
         if not gone:
             out["summary"] = f"The hub accepted the {name} disconnect but still shows the link"
         return out
+
+    async def ethernet_speed(self, speed: str) -> dict[str, Any]:
+        """Set the Ethernet link speed (auto-negotiated or fixed); read back."""
+        before = await self.config()
+        if not before.has_ethernet:
+            raise ToolError("This hub has no Ethernet port. Nothing was sent.")
+        if before.ethernet_speed == speed:
+            return {"summary": f"The Ethernet speed is already {speed}", "unchanged": True}
+        try:
+            await set_ethernet_speed(self._client, speed)
+        except HubError:
+            if self._reached_at(before) != "ethernet":  # the link renegotiates under us
+                raise
+        after = await poll_until(self.config, lambda c: c.ethernet_speed == speed, seconds=5.0)
+        if after.ethernet_speed != speed:
+            raise HubBadResponseError(
+                f"The hub did not set the Ethernet speed to {speed} "
+                f"(it reads {after.ethernet_speed})."
+            )
+        return {
+            "summary": f"The Ethernet speed is now {speed}",
+            "previous": before.ethernet_speed,
+            "network": after.as_dict(),
+        }
 
     async def cloud(self, enabled: bool) -> dict[str, Any]:
         """Enable or disable the hub's cloud connection; read back from ``/hub2/hubData``."""

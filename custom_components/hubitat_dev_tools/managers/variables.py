@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from datetime import date, datetime
 from typing import Any, NotRequired, TypedDict
 
@@ -15,8 +16,9 @@ from ..hub.apps import fetch_app_tree, fetch_config_page, fetch_rule_builder, fe
 from ..hub.client import HubClient
 from ..hub.devices import fetch_devices
 from ..hub.effects import confirm_effect
-from ..hub.errors import HubBadResponseError, HubNotFoundError
+from ..hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ..hub.logs import fetch_location_events
+from ..hub.mesh import fetch_hub_mesh
 from ..hub.models import coerce_numeric_text, parse_hub_time
 from ..hub.state_cache import StateCache
 from ..hub.variables import (
@@ -36,6 +38,7 @@ WIZARD_TYPES = {
     "string": "String",
     "datetime": "DateTime",
 }
+MESH_TTL_S = 300.0
 VARIABLE_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 
 
@@ -191,6 +194,16 @@ class VariableManager:
     def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
         self._client = client
         self.cache = cache  # the live state cache: no hub request while it is live
+        # the Hub Mesh page's list of this hub's variables (names and types), briefly kept
+        self._mesh_vars: tuple[float, list[dict[str, Any]]] | None = None
+
+    async def _own_variables(self) -> list[dict[str, Any]]:
+        """Every variable of this hub (name, type) as the Hub Mesh page lists them; kept
+        for MESH_TTL_S (cleared by a create or delete from here)."""
+        now = time.monotonic()
+        if self._mesh_vars is None or now - self._mesh_vars[0] > MESH_TTL_S:
+            self._mesh_vars = (now, (await fetch_hub_mesh(self._client)).variables)
+        return self._mesh_vars[1]
 
     async def list_variables(self) -> list[Variable]:
         """Every hub variable the Maker API instance may see."""
@@ -201,6 +214,34 @@ class VariableManager:
             if cache is not None:
                 cache.learn_variables(items)
         return sorted((_variable(v) for v in items), key=lambda v: str(v["name"]).lower())
+
+    async def inventory(self) -> dict[str, Any]:
+        """Every hub variable: the Maker-visible ones with values, plus those only the Hub
+        Mesh page lists (name and type; ``maker_visible: false``, value unknown)."""
+        seen = await self.list_variables()
+        out: dict[str, Any] = {"variables": seen}
+        try:
+            own = await self._own_variables()
+        except HubError as err:
+            out["inventory_note"] = (
+                f"Only what the Maker API instance sees: the Hub Mesh page, which lists every "
+                f"variable, could not be read ({err})."
+            )
+            return out
+        names = {str(v["name"]) for v in seen}
+        hidden = [
+            {"name": v["name"], "type": v["type"], "value": None, "maker_visible": False}
+            for v in own
+            if v["name"] not in names
+        ]
+        if hidden:
+            out["variables"] = sorted([*seen, *hidden], key=lambda v: str(v["name"]).lower())
+            out["hidden_note"] = (
+                f"{len(hidden)} variable(s) the Maker API instance does not see "
+                "(maker_visible=false): value unknown, not readable or settable here. To "
+                "see them, add them to the Maker API instance's allowed hub variables."
+            )
+        return out
 
     async def get_variable(self, name: str, *, history: int = 10) -> VariableDetail:
         """One variable with its recent changes."""
@@ -292,6 +333,7 @@ class VariableManager:
         elif vtype == "datetime" and (when := parse_hub_time(text)) is not None:
             wizard_value = when
         # the wizard waits for the Maker API to list it (the effect decides)
+        self._mesh_vars = None
         await variables_wizard.create_variable(
             self._client, clean, WIZARD_TYPES[vtype], wizard_value
         )
@@ -378,6 +420,7 @@ class VariableManager:
             )
         # tried twice (the hub sometimes drops the first try); done once it is gone
         await variables_wizard.delete_variable(self._client, name)
+        self._mesh_vars = None
         if self.cache is not None:
             self.cache.variables.pop(name, None)
         out: DeletedVariable = {

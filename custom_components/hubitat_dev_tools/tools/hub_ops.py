@@ -9,7 +9,7 @@ import probatio as vol
 
 from ..address_follow import start_following
 from ..errors import ToolError
-from ..hub.network import valid_host
+from ..hub.network import ETHERNET_SPEEDS, valid_host
 from ..safety import ToolKind
 from .args import ToolArgs, arg
 from .base import HubTool, ToolCall
@@ -84,6 +84,7 @@ class NetworkSettingsArgs(ToolArgs):
     dns_servers: list[str] | None = arg(vol.All([IPV4], vol.Length(max=3)), "[] = the router's")
     disconnect: str | None = arg(vol.In(("wifi", "ethernet")), None)
     cloud_enabled: bool | None = arg(bool, "Hubitat cloud")
+    ethernet_speed: str | None = arg(vol.In(ETHERNET_SPEEDS), None)
 
     def change(self) -> str:
         """Which one change the call asks for."""
@@ -93,12 +94,14 @@ class NetworkSettingsArgs(ToolArgs):
                 ("mode", self.mode),
                 ("disconnect", self.disconnect),
                 ("cloud_enabled", self.cloud_enabled),
+                ("ethernet_speed", self.ethernet_speed),
             )
             if value is not None
         ]
         if len(asked) != 1:
             raise ToolError(
-                "Give exactly one of mode, disconnect or cloud_enabled. Nothing was sent.",
+                "Give exactly one of mode, disconnect, cloud_enabled or ethernet_speed. Nothing "
+                "was sent.",
                 hint="hub_get_info shows the current network settings.",
             )
         return asked[0]
@@ -109,8 +112,8 @@ class UpdateNetworkSettingsTool(HubTool[NetworkSettingsArgs]):
     title = "Update hub network settings"
     description = (
         "One of: Ethernet mode static (address, netmask, gateway) or dhcp, with dns_servers "
-        "(hub reboots); disconnect a link; cloud_enabled. Wrong values make the hub "
-        "unreachable; Home Assistant follows a new address. Current: hub_get_info."
+        "(hub reboots); disconnect a link; cloud_enabled; ethernet_speed. Wrong values make "
+        "the hub unreachable; Home Assistant follows a new address. Current: hub_get_info."
     )
     kind = ToolKind.DESTRUCTIVE
     idempotent = False
@@ -121,6 +124,9 @@ class UpdateNetworkSettingsTool(HubTool[NetworkSettingsArgs]):
         if change == "cloud_enabled":
             assert args.cloud_enabled is not None
             return await net.cloud(args.cloud_enabled)
+        if change == "ethernet_speed":
+            assert args.ethernet_speed is not None
+            return await net.ethernet_speed(args.ethernet_speed)
         if change == "disconnect":
             assert args.disconnect is not None
             out = await net.disconnect(args.disconnect)

@@ -68,14 +68,15 @@ class ListVariablesTool(HubTool[ListVariablesArgs]):
     title = "List hub variables"
     description = (
         "Hub variables with name, type (integer, bigdecimal, boolean, string, datetime) and "
-        "value; include_changes adds recent changes of all variables. Only variables the "
-        "Maker API instance may see. " + MAKER_NOTE
+        "value; include_changes adds recent changes of all variables. Variables the Maker "
+        "API instance does not see are listed from the Hub Mesh page (maker_visible=false, "
+        "no value). " + MAKER_NOTE
     )
 
     async def run(self, call: ToolCall, args: ListVariablesArgs) -> dict[str, Any]:
         manager = call.hub.variables
-        variables = await manager.list_variables()
-        out: dict[str, Any] = {"variables": variables, "count": len(variables)}
+        out = await manager.inventory()
+        out["count"] = len(out["variables"])
         if args.include_changes:
             since = parse_hub_time(args.changes_since)
             out["recent_changes"] = await manager.changes(since=since)
