@@ -42,12 +42,9 @@ class HubMesh:
     private_device_count: int = 0
     private_variable_count: int = 0
     variable_names: list[str] = field(default_factory=list)  # this hub's own (shared or not)
-<<<<<<< HEAD
+    variables: list[dict[str, Any]] = field(default_factory=list)  # its own: name, type
     # a digest of the mesh token, to see a regeneration land (never the token, never served)
     token_digest: str | None = field(default=None, repr=False)
-=======
-    variables: list[dict[str, Any]] = field(default_factory=list)  # its own: name, type
->>>>>>> wt-vars2
 
 
 def _flag(value: Any) -> bool | None:
@@ -149,21 +146,13 @@ def parse_hub_mesh(data: Any) -> HubMesh:
         ],
         private_device_count=len(dict_list(data.get("privateDevices"))),
         private_variable_count=len(dict_list(data.get("localHubVariables"))),
-<<<<<<< HEAD
         token_digest=(
             hashlib.sha256(str(data["hubMeshToken"]).encode()).hexdigest()[:16]
             if data.get("hubMeshToken")
             else None
         ),
-        variable_names=sorted(
-            str(v.get("name"))
-            for key in ("localHubVariables", "sharedHubVariables")
-            for v in dict_list(data.get(key))
-        ),
-=======
         variable_names=sorted(str(v["name"]) for v in own),
         variables=own,
->>>>>>> wt-vars2
     )
 
 
