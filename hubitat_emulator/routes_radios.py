@@ -70,6 +70,10 @@ def setup(app: web.Application, home: Home, http: Responses, server: HubServer) 
     setup_status(app, home, http, server)
 
 
+# which files of the firmware folder the updater lists (the emulator's choice: no evidence)
+FIRMWARE_IMAGES = (".gbl", ".hex", ".otz", ".ota", ".bin")
+
+
 class _RadioRoutes(RadioRoutesBase):
     def __init__(self, home: Home, http: Responses, server: HubServer) -> None:
         super().__init__(home, http, server)
@@ -241,8 +245,15 @@ class _RadioRoutes(RadioRoutesBase):
         ]
         return self.http.json({"devices": rows})
 
+    def _fw_files(self) -> list[str]:
+        """The updater's files: the seeded ones and the File Manager's ``firmware`` folder
+        (the hub UI's firmware file manager is the File Manager on that folder)."""
+        seeded = list(self.rs.firmware_files)
+        images = (n for n in self.home.files.names("firmware") if n.endswith(FIRMWARE_IMAGES))
+        return seeded + [n for n in images if n not in seeded]
+
     async def fw_files(self, request: web.Request) -> web.StreamResponse:
-        return self.http.json({"files": list(self.rs.firmware_files)})
+        return self.http.json({"files": self._fw_files()})
 
     async def fw_details(self, request: web.Request) -> web.StreamResponse:
         node = self._node_of(request)
@@ -263,7 +274,7 @@ class _RadioRoutes(RadioRoutesBase):
         node, name = body.get("nodeId"), body.get("fileName")
         if node not in self._nodes() or body.get("target") != 0:
             return self._done(False, "Invalid device or target")
-        if name not in self.rs.firmware_files:
+        if name not in self._fw_files():
             return self._done(False, "Firmware file not found")
         job = self.rs.firmware_jobs.get(node)
         if job is not None and job["stage"] == "UPDATING":

@@ -71,6 +71,31 @@ async def test_device_firmware_install_progress_and_abort(
     assert hub.ops.radio_state.firmware_jobs[node]["stage"] == "ABORTED"
 
 
+async def test_device_firmware_from_a_file_manager_file(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """A file in the File Manager's root is put in the updater's firmware folder first (the
+    hub UI's firmware file manager is the File Manager on that folder), then flashed."""
+    hub.mark_backup_now()
+    node = await a_flashable_node(call_tool)
+    hub.files.write("plug-3.10.gbl", b"GBL" + bytes(2048))
+    data = await install(call_tool, radio="zwave", node_id=node, file_name="plug-3.10.gbl")
+    assert data["uploaded_from_file_manager"] is True
+    assert data["progress"]["stage"] == "UPDATING"
+    assert hub.files.read("plug-3.10.gbl", "firmware") == b"GBL" + bytes(2048)
+    assert ("POST", "/hub/fileManager/upload/firmware") in hub.requests
+    assert "plug-3.10.gbl" in (await firmware_status(call_tool))["files"]
+    # a name in neither place is refused before anything is uploaded or started
+    start = len(hub.requests)
+    gone = await refused(
+        call_tool,
+        "hub_install_radio_firmware",
+        {"radio": "zwave", "node_id": node, "file_name": "gone.gbl", "confirm": True},
+    )
+    assert "File Manager" in gone["message"]
+    assert not [p for m, p in hub.requests[start:] if m == "POST"]
+
+
 async def test_device_firmware_runs_to_done_or_failed(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:

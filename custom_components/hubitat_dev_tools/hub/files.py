@@ -109,13 +109,17 @@ async def read_file_bytes(
     return await client.get_bytes(f"/local/{quote(name)}", max_bytes=max_bytes)
 
 
-async def write_file(client: HubClient, name: str, data: bytes) -> None:
-    """Upload (create or overwrite) one file into the root folder: the form field
-    ``uploadFile``, nothing else (what the hub UI's upload sends). The caller re-lists to
-    check the effect."""
+async def write_file(client: HubClient, name: str, data: bytes, *, folder: str = "") -> None:
+    """Upload (create or overwrite) one file into the root folder, or ``folder`` (the hub UI's
+    File Manager component posts to ``/hub/fileManager/upload/<folder>``; its firmware file
+    manager is that component on ``firmware``): the form field ``uploadFile``, nothing else.
+    The caller re-lists to check the effect."""
     form = aiohttp.FormData()
     form.add_field("uploadFile", data, filename=name, content_type="application/octet-stream")
-    await client.request("POST", "/hub/fileManager/upload", data=form, expect="any")
+    path = (
+        f"/hub/fileManager/upload/{quote(folder, safe='')}" if folder else "/hub/fileManager/upload"
+    )
+    await client.request("POST", path, data=form, expect="any")
 
 
 async def delete_file(client: HubClient, name: str) -> Any:

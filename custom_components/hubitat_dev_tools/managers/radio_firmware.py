@@ -19,6 +19,7 @@ from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.effects import poll_until
 from ..hub.errors import HubBadResponseError, HubError, HubFirmwareError, HubNotFoundError
+from ..hub.files import list_files, read_file_bytes, write_file
 from ..hub.models import dict_list
 from ..hub.radio_firmware import (
     DEVICE_FIRMWARE_DONE,
@@ -42,6 +43,9 @@ from ..hub.radios import (
 )
 
 STEP_PAUSE_S = 1.0  # the hub UI waits a second between the Zigbee steps
+# The hub UI's firmware file manager is its File Manager on this folder (10 MiB uploads).
+FIRMWARE_FOLDER = "firmware"
+FIRMWARE_UPLOAD_MAX = 10 * 1024 * 1024
 NO_POWER_OFF = "Do not power the hub off or reboot it while it flashes: that can brick the radio."
 
 
@@ -110,11 +114,15 @@ class RadioFirmware:
                 f"The hub's firmware updater does not list node {node_id}. Nothing was sent."
             )
         files = await fetch_firmware_files(self._client)
+        uploaded = False
         if file_name not in files:
+            uploaded = await self._upload_from_file_manager(file_name, files)
+        if file_name not in files and not uploaded:
             raise ToolError(
-                f"No firmware file {file_name!r} ({', '.join(files) or 'none uploaded'}). "
-                "Nothing was sent.",
-                hint="Upload it with the hub UI's firmware file manager (Z-Wave details).",
+                f"No firmware file {file_name!r} ({', '.join(files) or 'none uploaded'}), in "
+                "the updater or the File Manager. Nothing was sent.",
+                hint="Put the file in the hub's File Manager (hub_list_files shows it), or "
+                "upload it with the hub UI's firmware file manager (Z-Wave details).",
             )
         details = await fetch_firmware_targets(self._client, node_id)
         if details.get("success") is False:
@@ -142,12 +150,37 @@ class RadioFirmware:
             "summary": f"Firmware update of Z-Wave node {node_id} ({node.get('deviceName')}) "
             "started",
             "node_id": node_id, "file_name": file_name, "target": chosen,
+            "uploaded_from_file_manager": uploaded,
             "progress": progress or answer.get("progress"),
             "warning": "Keep the device and the hub powered until it is done; an "
             "interrupted flash can brick the device.",
             "note": "Follow with hub_get_radio_details include=[firmware] node_id; stop with "
             "hub_call_radio_action action=firmware_abort.",
         }  # fmt: skip
+
+    async def _upload_from_file_manager(self, file_name: str, files: list[str]) -> bool:
+        """Copy a File Manager file (root folder) into the updater's ``firmware`` folder, as
+        the hub UI's firmware file manager uploads it; True once the updater lists it."""
+        found = next((f for f in await list_files(self._client) if f.name == file_name), None)
+        if found is None or found.is_dir:
+            return False
+        if found.size is not None and found.size > FIRMWARE_UPLOAD_MAX:
+            raise ToolError(
+                f"{file_name} is {found.size} bytes; the firmware file manager takes at most "
+                f"{FIRMWARE_UPLOAD_MAX}. Nothing was sent."
+            )
+        data = await read_file_bytes(self._client, file_name, max_bytes=FIRMWARE_UPLOAD_MAX)
+        await write_file(self._client, file_name, data, folder=FIRMWARE_FOLDER)
+        listed = await poll_until(
+            lambda: fetch_firmware_files(self._client), lambda names: file_name in names
+        )
+        if file_name not in listed:
+            raise HubBadResponseError(
+                f"{file_name} was uploaded to the firmware folder, but the updater does not list "
+                "it. No update was started.",
+                hint="Check the hub UI's firmware file manager (Z-Wave details).",
+            )
+        return True
 
     async def abort_device(self, node_id: int) -> dict[str, Any]:
         answer = await abort_device_firmware(self._client, node_id)

@@ -209,8 +209,9 @@ class InstallRadioFirmwareTool(HubTool[InstallRadioFirmwareArgs]):
     title = "Install radio or device firmware"
     description = (
         "Flash firmware the hub offers: the Zigbee radio's, the Z-Wave radio's (C-7+), "
-        "or with node_id+file_name a Z-Wave device's (file uploaded in the hub UI). A power "
-        "loss meanwhile can brick it. Progress: hub_get_radio_details include=[firmware]."
+        "or with node_id+file_name a Z-Wave device's (an updater file, or a File Manager file "
+        "put there first). A power loss meanwhile can brick it. Progress: "
+        "hub_get_radio_details include=[firmware]."
     )
     kind = ToolKind.DESTRUCTIVE
     idempotent = False
