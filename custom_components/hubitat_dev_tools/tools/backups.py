@@ -39,12 +39,9 @@ def _local_name(name: str) -> str:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CreateBackupArgs(ToolArgs):
-    location: str = arg(LOCAL_OR_CLOUD, "local (default) or cloud", default="local")
+class LocationArgs(ToolArgs):
+    """hub_create_backup and hub_list_backups: which backups."""
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ListBackupsArgs(ToolArgs):
     location: str = arg(LOCAL_OR_CLOUD, "local (default) or cloud", default="local")
 
 
@@ -76,7 +73,7 @@ class RestoreBackupArgs(ToolArgs):
     backup_password: str | None = arg(PASSWORD, "Cloud only: the backup's password, if set")
 
 
-class CreateBackupTool(HubTool[CreateBackupArgs]):
+class CreateBackupTool(HubTool[LocationArgs]):
     name = "hub_create_backup"
     title = "Create hub backup"
     description = (
@@ -92,7 +89,7 @@ class CreateBackupTool(HubTool[CreateBackupArgs]):
 
     open_world = True  # location='cloud' reaches Hubitat's cloud
 
-    async def run(self, call: ToolCall, args: CreateBackupArgs) -> dict[str, Any]:
+    async def run(self, call: ToolCall, args: LocationArgs) -> dict[str, Any]:
         """Ask the hub to create a backup, then read the backup list back."""
         # answers within the call budget; a slow hub keeps creating it (verified: false)
         if args.location == "cloud":
@@ -100,7 +97,7 @@ class CreateBackupTool(HubTool[CreateBackupArgs]):
         return await call.hub.backups.create(call.deadline - 3.0)
 
 
-class ListBackupsTool(HubTool[ListBackupsArgs]):
+class ListBackupsTool(HubTool[LocationArgs]):
     name = "hub_list_backups"
     title = "List hub backups"
     description = (
@@ -113,7 +110,7 @@ class ListBackupsTool(HubTool[ListBackupsArgs]):
 
     open_world = True  # location='cloud' reaches Hubitat's cloud
 
-    async def run(self, call: ToolCall, args: ListBackupsArgs) -> dict[str, Any]:
+    async def run(self, call: ToolCall, args: LocationArgs) -> dict[str, Any]:
         if args.location == "cloud":
             return await call.hub.cloud_backups.listing(_this_hub(call))
         return await call.hub.backups.list()
