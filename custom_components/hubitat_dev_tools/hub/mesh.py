@@ -41,10 +41,14 @@ class HubMesh:
     available_variables: list[dict[str, Any]] = field(default_factory=list)
     private_device_count: int = 0
     private_variable_count: int = 0
-    variable_names: list[str] = field(default_factory=list)  # this hub's own (shared or not)
     variables: list[dict[str, Any]] = field(default_factory=list)  # its own: name, type
     # a digest of the mesh token, to see a regeneration land (never the token, never served)
     token_digest: str | None = field(default=None, repr=False)
+
+    @property
+    def variable_names(self) -> list[str]:
+        """This hub's own variables' names (shared or not), sorted."""
+        return sorted(str(v["name"]) for v in self.variables)
 
 
 def _flag(value: Any) -> bool | None:
@@ -151,7 +155,6 @@ def parse_hub_mesh(data: Any) -> HubMesh:
             if data.get("hubMeshToken")
             else None
         ),
-        variable_names=sorted(str(v["name"]) for v in own),
         variables=own,
     )
 
