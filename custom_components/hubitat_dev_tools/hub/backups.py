@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-import aiohttp
-
 from .answers import require_success
 from .client import HubClient
+from .files import upload_form
 from .models import dict_list, parse_hub_time
 
 
@@ -249,10 +248,13 @@ async def restore_cloud_backup(
 async def upload_backup(client: HubClient, name: str, data: bytes) -> None:
     """Upload a backup file for restoring: the form field ``uploadFile``, as the hub UI's
     uploader sends it to ``/hub2/uploadBackup``."""
-    form = aiohttp.FormData()
-    form.add_field("uploadFile", data, filename=name, content_type="application/octet-stream")
     await client.request(
-        "POST", "/hub2/uploadBackup", data=form, expect="any", retry=False, what="upload the backup"
+        "POST",
+        "/hub2/uploadBackup",
+        data=upload_form(name, data),
+        expect="any",
+        retry=False,
+        what="upload the backup",
     )
 
 

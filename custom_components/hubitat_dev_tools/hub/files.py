@@ -109,13 +109,19 @@ async def read_file_bytes(
     return await client.get_bytes(f"/local/{quote(name)}", max_bytes=max_bytes)
 
 
+def upload_form(name: str, data: bytes) -> aiohttp.FormData:
+    """The hub UI's uploaders' form: one part ``uploadFile`` whose filename is the name."""
+    form = aiohttp.FormData()
+    form.add_field("uploadFile", data, filename=name, content_type="application/octet-stream")
+    return form
+
+
 async def write_file(client: HubClient, name: str, data: bytes, *, folder: str = "") -> None:
     """Upload (create or overwrite) one file into the root folder, or ``folder`` (the hub UI's
     File Manager component posts to ``/hub/fileManager/upload/<folder>``; its firmware file
     manager is that component on ``firmware``): the form field ``uploadFile``, nothing else.
     The caller re-lists to check the effect."""
-    form = aiohttp.FormData()
-    form.add_field("uploadFile", data, filename=name, content_type="application/octet-stream")
+    form = upload_form(name, data)
     path = (
         f"/hub/fileManager/upload/{quote(folder, safe='')}" if folder else "/hub/fileManager/upload"
     )
