@@ -17,6 +17,13 @@ State and knobs (all deterministic; tests set them):
 * ``lan_autoneg``: the Ethernet speed (``/hub/advanced/network/ethernetMode/<mode>`` sets it).
 * ``cloud_disabled``: the cloud controller (``/hub2/hubData disableCloudController``).
 * ``dark_mode``: what ``/hub/applyDarkMode`` set (the hub shows it nowhere).
+* Wi-Fi join (the UI's ``joinWiFiNetwork``): ``wifi_available`` maps the SSIDs in range to
+  their passwords (``/hub2/availableWiFiNetworks`` lists them; ``wifi_scans`` counts rescans).
+  ``setWiFiNetworkInfo`` joins before it answers; ``setWiFiNetworkInfoAsync`` answers at once
+  and ``getWiFiNetworkInfoAsyncStatus`` says "In progress" ``wifi_join_polls`` times, then
+  "Success: ..." or "Fail: ...". A join moves the Wi-Fi link to ``wifi_join_address``.
+  ``wifi_psk_seen`` keeps the last password received (tests check it reached the hub).
+  ``wifi_drivers_installed`` / ``hub_version``: a hub of version 7 or older without drivers.
 """
 
 from __future__ import annotations
@@ -60,6 +67,17 @@ class NetworkState:
     freed_kb: int = 0
     cloud_disabled: bool = False
     dark_mode: bool | None = None
+    wifi_available: dict[str, str] = field(
+        default_factory=lambda: {"HomeNet": "correct horse", "Garden": "tomatoes42"}
+    )
+    wifi_scans: int = 0
+    wifi_join_polls: int = 2
+    wifi_join_address: str = "192.168.1.88"
+    wifi_psk_seen: str | None = None
+    wifi_drivers_installed: bool = True
+    hub_version: int = 8
+    # the async join in progress: (ssid, polls left, final status)
+    wifi_pending: tuple[str, int, str] | None = None
 
     def boot_address(self, current: str) -> str:
         """The address the hub takes at boot (a pending change applies)."""
@@ -85,6 +103,10 @@ def setup(app: web.Application, server: HubServer) -> None:
     add("/hub/advanced/switchToStaticIp", r.switch_static)
     add("/hub/advanced/switchToDhcp", r.switch_dhcp)
     add("/hub/advanced/disconnectWiFi", r.disconnect_wifi)
+    add("/hub2/availableWiFiNetworks", r.wifi_networks)
+    add("/hub/advanced/setWiFiNetworkInfo", r.wifi_join)
+    add("/hub/advanced/setWiFiNetworkInfoAsync", r.wifi_join_async)
+    add("/hub/advanced/getWiFiNetworkInfoAsyncStatus", r.wifi_join_status)
     add("/hub/advanced/disconnectEthernet", r.disconnect_ethernet)
     add("/hub/advanced/{verb:enable|disable}CloudController", r.cloud)
     add("/hub/advanced/network/ethernetMode/{mode}", r.ethernet_mode)
@@ -121,7 +143,7 @@ class _NetworkRoutes:
         n = self.net
         lan = self.server.host if n.has_ethernet and self.server.host != n.wlan_address else ""
         data: dict[str, Any] = {
-            "hubVersion": 8,
+            "hubVersion": n.hub_version,
             "usingStaticIP": n.using_static_ip,
             "lanAddr": lan,
             "wlanAddr": n.wlan_address,
@@ -136,7 +158,7 @@ class _NetworkRoutes:
             "staticSubnetMask": n.static_subnet_mask,
             "staticNameServers": list(n.static_name_servers),
             "lanAutoneg": n.lan_autoneg,
-            "wifiDriversInstalled": n.has_wifi,
+            "wifiDriversInstalled": n.wifi_drivers_installed,
             "hasEthernet": n.has_ethernet,
             "hasWiFi": n.has_wifi,
             "restartBonjourOnSchedule": False,
@@ -171,6 +193,53 @@ class _NetworkRoutes:
             self.server.drop_connections()
         n.wlan_address, n.wifi_network = "", ""
         return _text()
+
+    async def wifi_networks(self, request: web.Request) -> web.StreamResponse:
+        if request.query.get("reload") == "true":
+            self.net.wifi_scans += 1
+        return self.server.http.json(sorted(self.net.wifi_available))
+
+    def _try_join(self, ssid: str, psk: str) -> str:
+        """Join now; "" or the hub's failure sentence."""
+        n = self.net
+        n.wifi_psk_seen = psk
+        if n.wifi_available.get(ssid) is None:
+            return f"Fail: network {ssid} not found"
+        if n.wifi_available[ssid] != psk:
+            return f"Fail: could not authenticate with {ssid}"
+        n.wifi_network, n.wlan_address = ssid, n.wifi_join_address
+        return ""
+
+    async def wifi_join(self, request: web.Request) -> web.StreamResponse:
+        q = request.query
+        if not self.net.wifi_drivers_installed and self.net.hub_version <= 7:
+            return _text("Wi-Fi drivers are not installed")
+        return _text(self._try_join(q.get("ssid", ""), q.get("psk", "")))
+
+    async def wifi_join_async(self, request: web.Request) -> web.StreamResponse:
+        q = request.query
+        ssid, psk = q.get("ssid", ""), q.get("psk", "")
+        if not ssid:
+            return _text("No network name given")
+        failure = self._try_join(ssid, psk)
+        final = failure or f"Success: joined {ssid}"
+        self.net.wifi_pending = (ssid, self.net.wifi_join_polls, final)
+        if not failure:  # the link comes up when the polls run out
+            self.net.wifi_network, self.net.wlan_address = "", ""
+        return _text()
+
+    async def wifi_join_status(self, request: web.Request) -> web.StreamResponse:
+        n = self.net
+        if n.wifi_pending is None:
+            return _text("No Wi-Fi join in progress")
+        ssid, left, final = n.wifi_pending
+        if left > 0:
+            n.wifi_pending = (ssid, left - 1, final)
+            return _text("In progress")
+        n.wifi_pending = None
+        if final.startswith("Success"):
+            n.wifi_network, n.wlan_address = ssid, n.wifi_join_address
+        return _text(final)
 
     async def disconnect_ethernet(self, request: web.Request) -> web.StreamResponse:
         n = self.net

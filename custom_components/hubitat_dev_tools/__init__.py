@@ -22,6 +22,7 @@ from .mcp_exposure import async_clear_issues, async_track_exposure
 from .migrations import async_migrate
 from .runtime import HubitatConfigEntry, HubRuntime
 from .snapshots import async_setup_snapshot_schedule
+from .wifi_join import clear_wifi_issue
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -74,6 +75,7 @@ async def async_unload_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> 
     """Unload a hub; the last one out unregisters the API and clears our issues."""
     if (runtime := getattr(entry, "runtime_data", None)) is not None:
         runtime.hub.close()
+    clear_wifi_issue(hass, entry.entry_id)
     data = hass.data.get(DATA_KEY)
     if data is not None:
         data.loaded_entries.discard(entry.entry_id)

@@ -1,4 +1,4 @@
-"""Fix flow: add our API to the mcp_server entry after the user confirms."""
+"""Fix flows: add our API to the mcp_server entry; a hub's Wi-Fi join (``wifi_join``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from homeassistant.core import HomeAssistant
 
 from .const import API_ID, CONF_LLM_HASS_API, ISSUE_MCP_NOT_EXPOSING, MCP_SERVER_DOMAIN
 from .mcp_exposure import async_refresh_issue, entry_api_ids
+from .wifi_join import ISSUE_WIFI_JOIN
+from .wifi_join import create_flow as create_wifi_flow
 
 
 class ExposeApiFlow(RepairsFlow):
@@ -52,7 +54,9 @@ class ExposeApiFlow(RepairsFlow):
 async def async_create_fix_flow(
     hass: HomeAssistant, issue_id: str, data: dict[str, str | int | float | None] | None
 ) -> RepairsFlow:
-    """Create the fix flow for our fixable issue."""
+    """Create the fix flow for our fixable issues."""
+    if issue_id.startswith(f"{ISSUE_WIFI_JOIN}_"):
+        return create_wifi_flow(dict(data or {}))
     if issue_id != ISSUE_MCP_NOT_EXPOSING:
         raise ValueError(f"No fix flow for {issue_id}")
     return ExposeApiFlow()

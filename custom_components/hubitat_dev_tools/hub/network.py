@@ -12,9 +12,10 @@ import ipaddress
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 from .client import HubClient
-from .errors import HubBadResponseError, HubRefusedError
+from .errors import HubBadResponseError, HubError, HubRefusedError
 from .info import strip_html
 from .models import parse_csv
 
@@ -120,6 +121,7 @@ class NetworkConfig:
     has_wifi: bool
     messages: list[str] = field(default_factory=list)
     ethernet_speed: str | None = None  # lanAutoneg: AUTONEG, FIXED_100, FIXED_10
+    wifi_drivers: bool = True  # wifiDriversInstalled (hubs of version 7 and older need them)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-safe, in the tool's words."""
@@ -165,6 +167,9 @@ def network_config_from(data: Any) -> NetworkConfig:
         has_wifi=data.get("hasWiFi") is True,
         messages=[m for m in messages if m is not None],
         ethernet_speed=_text(data.get("lanAutoneg")).upper() or None,
+        wifi_drivers=data.get("wifiDriversInstalled") is not False
+        or not isinstance(data.get("hubVersion"), int)
+        or data["hubVersion"] > 7,
     )
 
 
@@ -234,3 +239,65 @@ def cloud_disabled(hub_data: dict[str, Any]) -> bool | None:
     """``disableCloudController`` of ``/hub2/hubData`` (None when the hub does not say)."""
     value = hub_data.get("disableCloudController")
     return value if isinstance(value, bool) else None
+
+
+# ------------------------------------------------------------------ Wi-Fi join
+# Settings > Network's "Join WiFi network" (``joinWiFiNetwork`` of the hub UI): the SSID and
+# the password go as the query of a GET, ``setWiFiNetworkInfo`` (answers when done) on a hub
+# with Ethernet and no Wi-Fi, else ``setWiFiNetworkInfoAsync`` (answers at once) followed by
+# ``getWiFiNetworkInfoAsyncStatus`` until its text starts with "Success" or "Fail". Each
+# answers an empty text when it took the request, else the hub's error sentence.
+WIFI_START_TIMEOUT_S = 45.0  # the UI gives the start request 45 s
+WPA_MIN, WPA_MAX = 8, 63  # the UI's join button needs 8 characters; WPA2 passphrases end at 63
+
+
+def _scrub(text: str, secret: str) -> str:
+    """``text`` without ``secret`` (as typed, or URL-encoded as it went into the query)."""
+    for form in {secret, quote(secret, safe=""), quote_plus(secret)}:
+        if form:
+            text = text.replace(form, "**REDACTED**")
+    return text
+
+
+def _scrubbed(err: HubError, secret: str) -> HubError:
+    """The same kind of error with the password out of its message (an aiohttp error can
+    quote the URL, query included)."""
+    return type(err)(_scrub(str(err), secret), hint=err.hint, subject=err.subject)
+
+
+async def wifi_networks(client: HubClient, *, rescan: bool) -> list[str]:
+    """``GET /hub2/availableWiFiNetworks?reload=<rescan>``: the SSIDs the hub sees (the UI
+    reads a list of names; objects with an ``ssid`` are taken too)."""
+    data = await client.get_json(
+        "/hub2/availableWiFiNetworks", params={"reload": "true" if rescan else "false"}
+    )
+    if not isinstance(data, list):
+        raise HubBadResponseError("The hub's /hub2/availableWiFiNetworks is not a list")
+    names = [item.get("ssid") if isinstance(item, dict) else item for item in data]
+    return list(dict.fromkeys(n.strip() for n in names if isinstance(n, str) and n.strip()))
+
+
+async def start_wifi_join(client: HubClient, ssid: str, password: str, *, wait: bool) -> str:
+    """Ask the hub to join ``ssid``; its answer text ("" = taken). ``wait``: the blocking
+    ``setWiFiNetworkInfo`` (the UI uses it on a hub with Ethernet and no Wi-Fi)."""
+    path = "/hub/advanced/setWiFiNetworkInfo" if wait else "/hub/advanced/setWiFiNetworkInfoAsync"
+    try:
+        text = await client.request(
+            "GET",
+            path,
+            params={"ssid": ssid, "psk": password},
+            expect="text",
+            retry=False,
+            timeout=WIFI_START_TIMEOUT_S,
+        )
+    except HubError as err:
+        raise _scrubbed(err, password) from None
+    return _scrub(strip_html(text) or "", password)
+
+
+async def wifi_join_status(client: HubClient) -> str:
+    """``GET /hub/advanced/getWiFiNetworkInfoAsyncStatus``: "Success…", "Fail…" or progress."""
+    text = await client.request(
+        "GET", "/hub/advanced/getWiFiNetworkInfoAsyncStatus", expect="text", timeout=10
+    )
+    return strip_html(text) or ""

@@ -7,7 +7,9 @@ the config entry there once it answers as the same hub), and what to do if it do
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import time
 from typing import Any
 
 from ..errors import ToolError
@@ -17,14 +19,19 @@ from ..hub.effects import poll_until
 from ..hub.errors import HubBadResponseError, HubError
 from ..hub.info import fetch_hub_data
 from ..hub.network import (
+    WPA_MAX,
+    WPA_MIN,
     NetworkConfig,
     cloud_disabled,
     disconnect,
     fetch_network_config,
     set_cloud_controller,
     set_ethernet_speed,
+    start_wifi_join,
     switch_to_dhcp,
     switch_to_static,
+    wifi_join_status,
+    wifi_networks,
 )
 
 RESET_ADVICE = (
@@ -33,6 +40,21 @@ RESET_ADVICE = (
     "find.hubitat.com, and change the address in Home Assistant (Settings > Devices & "
     "services > Hubitat Dev Tools > Reconfigure)."
 )
+
+
+WIFI_JOIN_WAIT_S = 60.0  # how long a join may take after the hub took it (then: unknown)
+WIFI_POLL_S = 1.0  # the UI polls the join status every second
+
+
+def check_wifi_password(password: str) -> str | None:
+    """Why the hub could not use this WPA password (None: usable)."""
+    if len(password) == 64 and all(c in "0123456789abcdefABCDEF" for c in password):
+        return None  # a raw 256-bit key in hex
+    if not WPA_MIN <= len(password) <= WPA_MAX:
+        return f"A Wi-Fi password has {WPA_MIN} to {WPA_MAX} characters."
+    if not password.isprintable() or not password.isascii():
+        return "A Wi-Fi password is made of printable ASCII characters."
+    return None
 
 
 def _ip(text: str | None) -> ipaddress.IPv4Address | None:
@@ -248,3 +270,78 @@ class NetworkManager:
                 "updates, Hub Protect and remote support stop until it is enabled again."
             )
         return out
+
+    async def wifi_join_check(self, ssid: str) -> dict[str, Any]:
+        """Everything a join of ``ssid`` needs before the password (nothing is changed): the
+        hub has Wi-Fi and its drivers; whether its scan lists ``ssid``."""
+        name = ssid.strip()
+        if not name or len(name.encode()) > 32:
+            raise ToolError("A Wi-Fi network name (SSID) has 1 to 32 bytes. Nothing was sent.")
+        cfg = await self.config()
+        if not cfg.wifi_drivers:
+            raise ToolError(
+                "This hub's Wi-Fi drivers are not installed: install them on the hub's "
+                "Settings > Network page first. Nothing was sent."
+            )
+        if cfg.wifi_network == name and cfg.wlan_address:
+            return {"ssid": name, "already": True, "network": cfg.as_dict()}
+        seen = await wifi_networks(self._client, rescan=False)
+        if not seen:
+            seen = await wifi_networks(self._client, rescan=True)  # as the UI does when empty
+        out: dict[str, Any] = {"ssid": name, "listed": name in seen}
+        if name not in seen:
+            out["visible_networks"] = seen[:30]
+        return out
+
+    async def join_wifi(self, ssid: str, password: str) -> dict[str, Any]:
+        """Join ``ssid`` as the hub UI does, then read Settings > Network back. Raises
+        ToolError with the hub's own sentence when it refused or failed."""
+        if (why := check_wifi_password(password)) is not None:
+            raise ToolError(f"{why} Nothing was sent.")
+        before = await self.config()
+        via = self._reached_at(before)
+        wait = before.has_ethernet and not before.has_wifi
+        try:
+            answer = await start_wifi_join(self._client, ssid, password, wait=wait)
+        except HubError:
+            if via != "wifi":
+                raise
+            answer = ""  # the hub left the Wi-Fi we reach it by: see below
+        if answer:
+            raise ToolError(f"The hub did not join {ssid}: {answer[:300]}", outcome="failed")
+        status = ""
+        if not wait and via != "wifi":
+            end = time.monotonic() + WIFI_JOIN_WAIT_S
+            while time.monotonic() < end:
+                await asyncio.sleep(WIFI_POLL_S)
+                status = await wifi_join_status(self._client)
+                if status.startswith(("Success", "Fail")):
+                    break
+            if status.startswith("Fail"):
+                raise ToolError(f"The hub did not join {ssid}: {status[:300]}", outcome="failed")
+        if via == "wifi":
+            return {
+                "summary": f"The hub was asked to join {ssid}",
+                "ssid": ssid,
+                "note": (
+                    "Home Assistant reaches the hub over Wi-Fi, so the hub may now answer at "
+                    "another address; if it stops answering, find it in the router's DHCP list "
+                    "or at find.hubitat.com and reconfigure the entry's address."
+                ),
+            }
+        after = await poll_until(
+            self.config, lambda c: c.wifi_network == ssid and bool(c.wlan_address), seconds=5.0
+        )
+        joined = after.wifi_network == ssid and bool(after.wlan_address)
+        if not joined:
+            raise HubBadResponseError(
+                f"The hub answered {status or 'the join'!r}, but Settings > Network does not "
+                f"show it on {ssid} (it shows {after.wifi_network or 'no Wi-Fi network'})."
+            )
+        return {
+            "summary": f"The hub joined {ssid} at {after.wlan_address}",
+            "ssid": ssid,
+            "wifi_address": after.wlan_address,
+            "hub_status": status or None,
+            "network": after.as_dict(),
+        }

@@ -11,6 +11,7 @@ from ..address_follow import start_following
 from ..errors import ToolError
 from ..hub.network import ETHERNET_SPEEDS, valid_host
 from ..safety import ToolKind
+from ..wifi_join import request_password
 from .args import ToolArgs, arg
 from .base import HubTool, ToolCall
 
@@ -85,6 +86,7 @@ class NetworkSettingsArgs(ToolArgs):
     disconnect: str | None = arg(vol.In(("wifi", "ethernet")), None)
     cloud_enabled: bool | None = arg(bool, "Hubitat cloud")
     ethernet_speed: str | None = arg(vol.In(ETHERNET_SPEEDS), None)
+    wifi_join: str | None = arg(str, "SSID; owner types password in HA")
 
     def change(self) -> str:
         """Which one change the call asks for."""
@@ -95,13 +97,14 @@ class NetworkSettingsArgs(ToolArgs):
                 ("disconnect", self.disconnect),
                 ("cloud_enabled", self.cloud_enabled),
                 ("ethernet_speed", self.ethernet_speed),
+                ("wifi_join", self.wifi_join),
             )
             if value is not None
         ]
         if len(asked) != 1:
             raise ToolError(
-                "Give exactly one of mode, disconnect, cloud_enabled or ethernet_speed. Nothing "
-                "was sent.",
+                "Give exactly one of mode, disconnect, cloud_enabled, ethernet_speed or "
+                "wifi_join. Nothing was sent.",
                 hint="hub_get_info shows the current network settings.",
             )
         return asked[0]
@@ -112,7 +115,8 @@ class UpdateNetworkSettingsTool(HubTool[NetworkSettingsArgs]):
     title = "Update hub network settings"
     description = (
         "One of: Ethernet mode static (address, netmask, gateway) or dhcp, with dns_servers "
-        "(hub reboots); disconnect a link; cloud_enabled; ethernet_speed. Wrong values make "
+        "(hub reboots); disconnect a link; cloud_enabled; ethernet_speed; wifi_join (the "
+        "owner enters the password in HA Repairs, never you). Wrong values make "
         "the hub unreachable; Home Assistant follows a new address. Current: hub_get_info."
     )
     kind = ToolKind.DESTRUCTIVE
@@ -127,6 +131,9 @@ class UpdateNetworkSettingsTool(HubTool[NetworkSettingsArgs]):
         if change == "ethernet_speed":
             assert args.ethernet_speed is not None
             return await net.ethernet_speed(args.ethernet_speed)
+        if change == "wifi_join":
+            assert args.wifi_join is not None
+            return await _ask_wifi_password(call, args.wifi_join)
         if change == "disconnect":
             assert args.disconnect is not None
             out = await net.disconnect(args.disconnect)
@@ -142,6 +149,33 @@ class UpdateNetworkSettingsTool(HubTool[NetworkSettingsArgs]):
         if (host := out.pop("follow", None)) is not None:
             out["follow"] = await start_following(call.hass, call.runtime.entry, host)
         return out
+
+
+async def _ask_wifi_password(call: ToolCall, ssid: str) -> dict[str, Any]:
+    """Check the join, then hand the password step to Home Assistant's Repairs."""
+    check = await call.hub.network.wifi_join_check(ssid)
+    name = str(check["ssid"])
+    if check.get("already"):
+        return {
+            "summary": f"The hub is already on {name}",
+            "unchanged": True,
+            "network": check["network"],
+        }
+    out: dict[str, Any] = {
+        "summary": f"The join of {name} waits for the owner to type its password in Home Assistant",
+        "pending": True,
+        "ssid": name,
+        "next": request_password(
+            call.hass, call.runtime.entry, name, user=call.caller.name, user_id=call.caller.user.id
+        ),
+    }
+    if not check.get("listed"):
+        out["warning"] = (
+            f"The hub's Wi-Fi scan does not list {name} (hidden, out of range, or 5 GHz only); "
+            "the join can still be tried."
+        )
+        out["visible_networks"] = check.get("visible_networks", [])
+    return out
 
 
 ORDER = 11

@@ -1,0 +1,163 @@
+"""Joining the hub to a Wi-Fi network: the password is typed into Home Assistant, never
+given to the assistant (HA glue).
+
+``hub_update_network_settings wifi_join=<ssid>`` checks what it can without the password and
+raises a fixable Repairs issue ``wifi_join_<entry_id>``. Its fix flow asks an administrator
+for the password, sends the join as the hub's own Settings > Network page does, reads the
+result back and audits it under the user who asked for the join. The password lives only in
+the flow's form submission: it is not stored, logged, audited or put into any answer, and the
+hub's error sentences are scrubbed of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import probatio as vol
+from homeassistant.components.repairs import RepairsFlow, RepairsFlowResult
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers.selector import (
+    TextSelector,
+    TextSelectorConfig,
+    TextSelectorType,
+)
+
+from .const import DOMAIN
+from .domain_data import get_domain_data
+from .errors import ToolError
+from .hub.errors import HubError
+from .runtime import HubitatConfigEntry, HubRuntime
+from .safety import ToolKind, option_refusal
+
+ISSUE_WIFI_JOIN = "wifi_join"
+TOOL_NAME = "hub_update_network_settings"
+FIELD_PASSWORD = "password"
+
+
+def wifi_issue_id(entry_id: str) -> str:
+    """The Repairs issue of one hub's pending Wi-Fi join."""
+    return f"{ISSUE_WIFI_JOIN}_{entry_id}"
+
+
+@callback
+def request_password(
+    hass: HomeAssistant,
+    entry: HubitatConfigEntry,
+    ssid: str,
+    *,
+    user: str | None,
+    user_id: str | None,
+) -> str:
+    """Raise (or replace) the hub's Wi-Fi join issue; the sentence for the tool's answer."""
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        wifi_issue_id(entry.entry_id),
+        is_fixable=True,
+        is_persistent=False,
+        severity=ir.IssueSeverity.WARNING,
+        translation_key=ISSUE_WIFI_JOIN,
+        translation_placeholders={"hub": entry.title, "ssid": ssid},
+        data={"entry_id": entry.entry_id, "ssid": ssid, "user": user, "user_id": user_id},
+    )
+    return (
+        f"Waiting for the owner: an administrator types the password of {ssid} in Home "
+        f"Assistant under Settings > Repairs > 'Join {ssid}: Wi-Fi password for hub "
+        f"{entry.title}'. Assistants never see it. Check the result afterwards with "
+        "hub_get_info (network)."
+    )
+
+
+@callback
+def clear_wifi_issue(hass: HomeAssistant, entry_id: str) -> None:
+    """Drop the hub's pending join (its entry unloads)."""
+    ir.async_delete_issue(hass, DOMAIN, wifi_issue_id(entry_id))
+
+
+class JoinWifiFlow(RepairsFlow):
+    """Ask for the password, join, read back; the issue ends when the hub joined."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._entry_id = str(data.get("entry_id") or "")
+        self._ssid = str(data.get("ssid") or "")
+        self._user = data.get("user")
+        self._user_id = data.get("user_id")
+
+    def _runtime(self) -> HubRuntime | None:
+        entry = self.hass.config_entries.async_get_entry(self._entry_id)
+        runtime = getattr(entry, "runtime_data", None) if entry else None
+        return runtime if isinstance(runtime, HubRuntime) else None
+
+    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> RepairsFlowResult:
+        """Go to the password step."""
+        return await self.async_step_password()
+
+    async def async_step_password(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Show the form; on submit, join and verify."""
+        runtime = self._runtime()
+        if runtime is None or not self._ssid:
+            return self.async_abort(reason="hub_not_loaded")
+        refusal = option_refusal(runtime, TOOL_NAME, ToolKind.DESTRUCTIVE)
+        if refusal is not None:
+            return self.async_abort(
+                reason="not_allowed", description_placeholders={"why": str(refusal)}
+            )
+        placeholders = {"ssid": self._ssid, "hub": runtime.title, "message": ""}
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            password = str(user_input.get(FIELD_PASSWORD) or "")
+            outcome, message = await self._join(runtime, password)
+            if outcome == "ok":
+                return self.async_create_entry(data={})
+            errors["base"] = "join_failed"
+            placeholders["message"] = message
+        schema = vol.Schema(
+            {
+                vol.Required(FIELD_PASSWORD): TextSelector(
+                    TextSelectorConfig(type=TextSelectorType.PASSWORD, autocomplete="off")
+                )
+            }
+        )
+        return self.async_show_form(
+            step_id="password",
+            data_schema=schema,
+            errors=errors,
+            description_placeholders=placeholders,
+        )
+
+    async def _join(self, runtime: HubRuntime, password: str) -> tuple[str, str]:
+        """Join under an audit record of the user who asked; (outcome, message)."""
+        shared = get_domain_data(self.hass)
+        record = None
+        if shared is not None:
+            record = shared.audit.begin(
+                user=self._user,
+                user_id=self._user_id,
+                tool=TOOL_NAME,
+                hub=runtime.title,
+                args={"wifi_join": self._ssid, "password_entered_in": "Home Assistant Repairs"},
+            )
+        outcome, message = "failed", ""
+        try:
+            result = await runtime.hub.network.join_wifi(self._ssid, password)
+            outcome, message = "ok", str(result.get("summary") or "")
+        except ToolError as err:
+            outcome, message = err.outcome, str(err)
+        except HubError as err:
+            message = str(err)
+        except asyncio.CancelledError:
+            outcome, message = "interrupted", "the form was closed before the hub answered"
+            raise
+        finally:
+            if shared is not None and record is not None:
+                shared.audit.finish(record, outcome, message)
+        return outcome, message
+
+
+def create_flow(data: dict[str, Any] | None) -> RepairsFlow:
+    """The fix flow of a ``wifi_join_<entry_id>`` issue."""
+    return JoinWifiFlow(dict(data or {}))
