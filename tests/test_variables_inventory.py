@@ -161,3 +161,25 @@ async def test_the_list_says_when_the_mesh_page_is_unreadable(
     data = await ok(call_tool, "hub_list_variables")
     assert "Maker API instance sees" in data["inventory_note"]
     assert data["count"] == len(data["variables"]) and "hidden_note" not in data
+
+
+async def test_a_time_only_variable_is_set_by_clock_time(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.set_variable("bedtime", "9999-99-99T22:00:00.000+0000", vtype="datetime")
+    listed = await ok(call_tool, "hub_get_variable", {"name": "bedtime"})
+    assert listed["value"] == "22:00"
+    before = len(hub.requests)
+    data = await ok(call_tool, "hub_set_variable", {"name": "bedtime", "value": "06:45"})
+    assert data["previous"] == "22:00" and data["value"] == "06:45"
+    sent = [p for _m, p in hub.requests[before:] if "/hubvariables/bedtime/" in p]
+    assert sent and "/9999-99-99T06:45:00.000" in sent[0]
+    stored = str(hub.state.variables["bedtime"].value)
+    assert stored.startswith("9999-99-99T06:45:00.000") and len(stored) == 28
+    # a full date-time gives its clock time; anything else is refused and changes nothing
+    await ok(call_tool, "hub_set_variable", {"name": "bedtime", "value": "2026-08-01T21:15:00Z"})
+    assert str(hub.state.variables["bedtime"].value).startswith("9999-99-99T")
+    for bad in ("25:00", "6:45pm", "2026-08-01", 7):
+        result = await call_tool("hub_set_variable", {"name": "bedtime", "value": bad})
+        assert result.error and "HH:MM" in result.data["message"], bad
+    assert str(hub.state.variables["bedtime"].value).startswith("9999-99-99T")

@@ -6,7 +6,7 @@ import asyncio
 import json
 import re
 import time
-from datetime import date, datetime
+from datetime import UTC, date, datetime, tzinfo
 from typing import Any, NotRequired, TypedDict
 
 from ..errors import ToolError
@@ -23,6 +23,7 @@ from ..hub.models import coerce_numeric_text, parse_hub_time
 from ..hub.state_cache import StateCache
 from ..hub.variables import (
     DATE_ONLY_SUFFIX,
+    TIME_ONLY_PREFIX,
     datetime_answer,
     datetime_form,
     hub_datetime,
@@ -104,18 +105,40 @@ class DeletedVariable(TypedDict):
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def coerce_datetime(value: Any, name: str, form: str | None = None) -> str:
+_CLOCK_IN_RE = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$")
+
+
+def time_only_form(value: Any, name: str, tz: tzinfo | None) -> str:
+    """A time-only DateTime variable's new value as the hub stores one:
+    ``9999-99-99THH:mm:ss.SSS±hhmm`` (the date part all nines, the time in the hub's zone
+    with its current offset; evcallia/hubitat schedule-manager formats it the same way).
+    Takes ``HH:MM``, ``HH:MM:SS`` or an ISO date-time (its clock time in the hub's zone)."""
+    text = str(value).strip() if isinstance(value, str) else ""
+    zone = tz or UTC
+    if m := _CLOCK_IN_RE.match(text):
+        clock = f"{m.group(1)}:{m.group(2)}:{m.group(3) or '00'}"
+    elif (when := parse_hub_time(text)) is not None and len(text) > 10:
+        clock = when.astimezone(zone).strftime("%H:%M:%S")
+    else:
+        raise ToolError(
+            f"Hub variable '{name}' is datetime holding only a time of day; give HH:MM "
+            f"(24-hour), e.g. 06:45, got {value!r}."
+        )
+    offset = datetime.now(zone).strftime("%z") or "+0000"
+    return f"{TIME_ONLY_PREFIX}{clock}.000{offset}"
+
+
+def coerce_datetime(
+    value: Any, name: str, form: str | None = None, tz: tzinfo | None = None
+) -> str:
     """A DateTime variable's new value in the hub's stored form: a full ISO date-time as
     ``yyyy-MM-ddTHH:mm:ss.SSS±hhmm``, a date (for a date-only variable, or to create one) as
-    ``yyyy-MM-ddT99:99:99.999-9999``. Time-only values are refused (no source shows how the
-    hub takes them)."""
+    ``yyyy-MM-ddT99:99:99.999-9999``, a time of day (for a time-only variable) as
+    ``9999-99-99THH:mm:ss.SSS±hhmm`` (``tz``: the hub's zone)."""
     text = str(value).strip()
     where = f"Hub variable '{name}' is datetime"
     if form == "time":
-        raise ToolError(
-            f"{where} holding only a time of day; setting it from here is not supported.",
-            hint="Set it on the hub (Settings > Hub Variables) or from a rule.",
-        )
+        return time_only_form(value, name, tz)
     if _DATE_RE.match(text) and form in ("date", None):
         return text + DATE_ONLY_SUFFIX
     when = parse_hub_time(text) if isinstance(value, str) else None
@@ -284,7 +307,8 @@ class VariableManager:
         current = _variable(raw)
         vtype = str(current["type"])
         if vtype == "datetime":
-            text = coerce_datetime(value, name, datetime_form(raw.get("value")))
+            form = datetime_form(raw.get("value"))
+            text = coerce_datetime(value, name, form, self._client.time_zone)
         else:
             text = coerce_variable(vtype, value, name)
         await api.set_variable(self._client, name, text)

@@ -101,7 +101,8 @@ class SetVariableTool(HubTool[SetVariableArgs]):
     description = (
         "Set an existing hub variable. The value is checked against the variable's type "
         "first (integer: whole number; bigdecimal: number; boolean: true/false; datetime: ISO "
-        "date-time, or YYYY-MM-DD for a date-only one; string: non-empty text); a mismatch "
+        "date-time, YYYY-MM-DD for a date-only one, HH:MM for a time-only one; string: non-empty "
+        "text); a mismatch "
         "is refused before anything is sent. "
         "To add or remove one use hub_create_variable / hub_delete_variable. " + MAKER_NOTE
     )
