@@ -88,6 +88,18 @@ CHILD_APP_TYPES = (
     ChildAppType("hubitat", "Group-2.1", "Groups and Scenes", 13),
     ChildAppType("hubitat", "Notifier", "Notifications", 14),
     ChildAppType("hubitat", "Dashboard", "Hubitat® Dashboard", 11, installs_on_open=True),
+    ChildAppType("hubitat", "Room Lights", "Room Lighting", 6),
+)
+# A new Room Lights instance's mainPage: its lights and its name (jbaruch/hubitat-dev
+# playwright-ui.md: ``roomDevsL``, ``origLabel``; saved only by Done, dropped on Cancel).
+ROOM_LIGHTS_INPUTS = (
+    {"name": "origLabel", "type": "text", "title": "Name this Room Lighting instance"},
+    {
+        "name": "roomDevsL",
+        "type": "capability.switch",
+        "multiple": True,
+        "title": "Select Lights for this room",
+    },
 )
 
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from . import vrb_graph
-from .app_types import SYSTEM_BY_ID, child_type, user_first_page
+from .app_types import ROOM_LIGHTS_INPUTS, SYSTEM_BY_ID, child_type, user_first_page
 from .button_controller import CONTROLLER_APP, RULE_TYPE, controller_inputs
 from .devstate import APP_VRB, AppInternals
 from .model import App
@@ -403,6 +403,8 @@ class AppRoutes(Routes):
             inputs: list[dict[str, Any]] = []
             if app_name == CONTROLLER_APP:
                 inputs = controller_inputs()
+            if app_name == "Room Lights":
+                inputs = [dict(i) for i in ROOM_LIGHTS_INPUTS]
             if app_name == "Dashboard":
                 inputs = [
                     {

@@ -11,7 +11,7 @@ from custom_components.hubitat_dev_tools.hub.app_page import AppPage
 from custom_components.hubitat_dev_tools.hub.apps import parse_app_types
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import CODE_APP_ANNOUNCER
-from hubitat_emulator.seed_specs import APP_BASIC_RULES, APP_RULE_MACHINE
+from hubitat_emulator.seed_specs import APP_BASIC_RULES, APP_ROOM_LIGHTING, APP_RULE_MACHINE
 
 from .conftest import ToolCaller, add_entry
 from .contract import load_fixture
@@ -185,3 +185,27 @@ async def test_device_allowlist_applies_to_first_page(
         {"app_type": "Motion Announcer", "settings": {"motion": str(motions[0])}, "confirm": True},
     )
     assert not inside.error and inside.data["applied"] == ["motion"], inside.data
+
+
+async def test_create_a_room_lighting_instance(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    light = next(d for d in hub.state.devices.values() if "switch" in d.attrs and not d.disabled)
+    made = await call_tool(
+        "hub_create_app",
+        {
+            "app_type": "Room Lighting instance",
+            "name": "Den Lights",
+            "settings": {"roomDevsL": [str(light.id)]},
+        },
+    )
+    assert not made.error, made.data
+    app = hub.state.apps[int(made.data["app_id"])]
+    assert app.parent_id == APP_ROOM_LIGHTING and app.label == "Den Lights"
+    assert made.data["type"] == "Room Lights" and made.data["applied"] == ["roomDevsL"]
+    sent = [p for _m, p in hub.requests if "/createchild/" in p]
+    assert sent[-1] == f"/installedapp/createchild/hubitat/Room%20Lights/parent/{APP_ROOM_LIGHTING}"
+    # the parent itself is a singleton: the answer points at the child kind
+    parent = await call_tool("hub_create_app", {"app_type": "Room Lighting"})
+    assert not parent.error and parent.data["created"] is False
+    assert "Room Lights" in parent.data["hint"]

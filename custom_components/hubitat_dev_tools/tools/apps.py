@@ -388,7 +388,8 @@ class CreateAppTool(HubTool[CreateAppArgs]):
     description = (
         "Add an app as the hub UI's Add Built-In App / Add User App do: app_type from "
         "hub_list_apps scope=types, or a built-in child kind (Basic Rule, Button "
-        "Controller, Group, Notifier, Dashboard) under its installed parent (install the "
+        "Controller, Group, Notifier, Dashboard, Room Lights = a Room Lighting instance) under its "
+        "installed parent (install the "
         "parent first); user child apps need parent_app_id. Fills the first page (settings, "
         "name), presses Done and reads the app back; a new app the hub does not finish is "
         "removed. User app code runs with access to every device: confirm=true. Rules: "

@@ -44,16 +44,26 @@ class ChildKind:
     namespace: str
     app_name: str
     parent_type: str
+    aliases: tuple[str, ...] = ()  # other names an owner may use for it
 
 
 # KP (hubitat-mcp-server.groovy _appTypeRegistry, live on 2.4.4/2.5.0; its dashboards lib
-# for Dashboard). Room Lighting's children are not in it (never probed): not offered here.
+# for Dashboard); Room Lights, a Room Lighting instance: jbaruch/hubitat-dev
+# (skills/_reference/playwright-ui.md, createchild hubitat/Room%20Lights, verified live on
+# Room Lighting 1.2.3, fw 2.5.1).
 CHILD_KINDS = (
     ChildKind("Basic Rule", "hubitat", "Basic Rule-1.0", "Basic Rules"),
     ChildKind("Button Controller", "hubitat", "Button Controller-5.1", "Button Controllers"),
     ChildKind("Group", "hubitat", "Group-2.1", "Groups and Scenes"),
     ChildKind("Notifier", "hubitat", "Notifier", "Notifications"),
     ChildKind("Dashboard", "hubitat", "Dashboard", "Hubitat® Dashboard"),
+    ChildKind(
+        "Room Lights",
+        "hubitat",
+        "Room Lights",
+        "Room Lighting",
+        aliases=("Room Lighting instance", "Room Light"),
+    ),
 )
 _RULE_NAMES = ("rule", "rule-5.1", "rule machine rule")
 
@@ -69,7 +79,11 @@ def _same_type(a: str, b: str) -> bool:
 def child_kind(name: str) -> ChildKind | None:
     """The built-in child kind named so (its UI name or app name), or None."""
     return next(
-        (k for k in CHILD_KINDS if _same_type(name, k.label) or _same_type(name, k.app_name)),
+        (
+            k
+            for k in CHILD_KINDS
+            if any(_same_type(name, n) for n in (k.label, k.app_name, *k.aliases))
+        ),
         None,
     )
 
@@ -275,12 +289,15 @@ class AppCreator:
             new_id, first = await create_app_instance(self._client, str(plan.type_id))
         if new_id in before:  # a singleton built-in app: the hub opened the one it has
             existing = next(a for a in tree if a.id == new_id)
-            return {
+            out: dict[str, Any] = {
                 "summary": f"{plan.name} is already installed as app {new_id}; nothing was created",
                 "app_id": new_id,
                 "name": existing.name,
                 "created": False,
             }
+            if kids := [k.label for k in CHILD_KINDS if _same_type(k.parent_type, plan.name)]:
+                out["hint"] = f"To add one under it: hub_create_app app_type='{kids[0]}'."
+            return out
         try:
             return await self._finish(new_id, first, plan, settings, name, device_allowed, confirm)
         except Exception:
