@@ -202,7 +202,8 @@ class RuleMachine(Routes):
         for spec in page.inputs:
             shown = dict(spec)
             if spec["type"] != "button":
-                shown["value"] = model.settings.get(spec["name"])
+                form = model.local.form or {}  # the Local Variables form's fields
+                shown["value"] = model.settings.get(spec["name"], form.get(spec["name"]))
                 ids = model.meta.get(spec["name"], {}).get("deviceIdsForDeviceList")
                 if ids is not None:
                     shown["deviceIdsForDeviceList"] = ids

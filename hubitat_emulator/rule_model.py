@@ -51,6 +51,7 @@ from .rule_fields import (
     repeat_fields,
     trigger_key,
 )
+from .rule_locals import FORM_FIELDS, LocalVariables, WithLocals
 from .rule_text import (
     action_line,
     event_line,
@@ -127,6 +128,7 @@ class RuleModel:
     stopped: bool = False
     last_page: str = "mainPage"
     subscriptions: list[str] = field(default_factory=list)  # set when (re)initialised
+    local: LocalVariables = field(default_factory=LocalVariables)  # selectActions' variables
 
     # ------------------------------------------------------------------ reading
 
@@ -177,6 +179,7 @@ class RuleModel:
             "waitEvents": list(self.wait_events),
             "paused": self.paused,
             "stopped": self.stopped,
+            "allLocalVars": self.local.state(),
         }
 
     def initialise(self) -> None:
@@ -230,6 +233,7 @@ class RuleModel:
 
     def page(self, name: str, env: Env, *, params: dict[str, Any] | None = None) -> Page:
         s = self.settings
+        env = WithLocals(env, self.local)
         if name == "mainPage":
             p = Page("Edit Rule", paragraphs=self.rule_text(env))
             p.inputs = [
@@ -265,8 +269,9 @@ class RuleModel:
             else:
                 p.error = PERIODIC_ERROR
         elif name == "selectActions":
-            p = Page("Select Actions", paragraphs=self.action_lines(env))
+            p = Page("Select Actions", paragraphs=self.action_lines(env) + self.local.lines())
             p.inputs.append(button("N", "Create New Action"))
+            p.inputs += self.local.inputs()
         elif name == "doActPage":
             p = self._act_page(env)
         elif name == "STPage":
@@ -386,6 +391,8 @@ class RuleModel:
         return self._store(name, value, meta)
 
     def _store(self, name: str, value: Any, meta: dict[str, Any]) -> bool:
+        if name in FORM_FIELDS and self.last_page == "selectActions":
+            return self.local.write(name, value)  # the form's, not the rule's settings
         if name == "cond":
             ctx = self.expr_ctx(self.last_page)
             if value == "a" and ctx is not None:
@@ -449,6 +456,8 @@ class RuleModel:
             self.act_ready = True
         elif name == "anotherWait" and attribute == "anotherWait":
             self.event_e = self._next_event()  # without the attribute: no new row (KP)
+        elif name == "moreVar" and attribute == "moreVar":
+            self.local.open()
         elif name == "moreParams" and self.act_n is not None:
             params = self.params.setdefault(self.act_n, [])
             params.append(max(params, default=1) + 1)

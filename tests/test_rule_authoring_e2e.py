@@ -190,3 +190,82 @@ async def test_a_number_attribute_is_not_compared_with_text(
     }
     result = await call_tool("hub_create_rule", {"rule": rule, "validate_only": True})
     assert result.error and "is a number" in result.data["message"], result.data
+
+
+async def test_local_variables_are_made_on_the_actions_page_and_read_back(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    motion = dev_id(hub, "Office Motion")
+    spec: dict[str, Any] = {
+        "name": "Count office visits",
+        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
+        "local_variables": [
+            {"name": "visits", "type": "integer", "value": "0"},
+            {"name": "lastNote", "type": "string", "value": "none"},
+            {"name": "armed", "type": "boolean", "value": True},
+        ],
+        "conditions": {"variable": "armed", "op": "eq", "value": "true"},
+        "actions": [{"set_variable": "visits", "value": 1}],
+    }
+    result = await call_tool("hub_create_rule", {"rule": spec})
+    assert not result.error, result.data
+    app_id = int(result.data["app_id"])
+    model = hub.rule_machine.rules[app_id]
+    assert model.local.variables == {
+        "visits": {"type": "integer", "value": 0},
+        "lastNote": {"type": "string", "value": "none"},
+        "armed": {"type": "boolean", "value": True},
+    }
+    assert model.settings["xVarV.1"] == "visits"
+    got = await call_tool("hub_get_rule", {"app_id": str(app_id)})
+    assert not got.error, got.data
+    assert got.data["spec"]["local_variables"] == [
+        {"name": "armed", "type": "boolean", "value": True},
+        {"name": "lastNote", "type": "string", "value": "none"},
+        {"name": "visits", "type": "integer", "value": 0},
+    ]
+    # the clicks and writes are the ones KP's live probe makes
+    clicks = [c for c in hub.state.dev.clicks if c.get("name") == "moreVar"]
+    assert len(clicks) == 3 and all(c.get("stateAttribute") == "moreVar" for c in clicks)
+
+
+async def test_local_variables_are_checked_before_anything_is_sent(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    motion = dev_id(hub, "Office Motion")
+    base: dict[str, Any] = {
+        "name": "Bad locals",
+        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
+        "actions": [{"log": "x"}],
+    }
+    before = {a.id for a in hub.home.state.apps.values()}
+    cases: list[tuple[Any, str]] = [
+        ([{"name": "1st", "type": "integer", "value": 1}], "start with a letter"),
+        ([{"name": "a", "type": "datetime", "value": "x"}], "must be one of"),
+        ([{"name": "a", "type": "integer", "value": 1.5}], "whole number"),
+        ([{"name": "a", "type": "boolean", "value": "yes"}], "true or false"),
+        ([{"name": "a", "type": "string"}], "start value"),
+        (
+            [
+                {"name": "a", "type": "string", "value": "x"},
+                {"name": "A", "type": "string", "value": "y"},
+            ],
+            "given twice",
+        ),
+        ([{"name": "guestCount", "type": "integer", "value": 1}], "also a hub variable"),
+    ]
+    for locals_, words in cases:
+        result = await call_tool("hub_create_rule", {"rule": {**base, "local_variables": locals_}})
+        assert result.error and words in result.data["message"], (locals_, result.data)
+    trig = await call_tool(
+        "hub_create_rule",
+        {
+            "rule": {
+                **base,
+                "triggers": [{"variable": "n", "op": "gt", "value": 1}],
+                "local_variables": [{"name": "n", "type": "integer", "value": 0}],
+            }
+        },
+    )
+    assert trig.error and "does not trigger" in trig.data["message"]
+    assert {a.id for a in hub.home.state.apps.values()} == before

@@ -139,7 +139,7 @@ class JoinWifiFlow(RepairsFlow):
                 user_id=self._user_id,
                 tool=TOOL_NAME,
                 hub=runtime.title,
-                args={"wifi_join": self._ssid, "password_entered_in": "Home Assistant Repairs"},
+                args={"wifi_join": self._ssid, "via": "Repairs form (password typed by an admin)"},
             )
         outcome, message = "failed", ""
         try:

@@ -15,7 +15,8 @@ TOOL_DOMAIN = "rules"
 
 APP_ID = numeric_id("app_id")
 SPEC_HELP = (
-    "Spec: {name, triggers:[...], conditions?, actions:[...], paused?, enabled?, logging?}. "
+    "Spec: {name, triggers:[...], conditions?, actions:[...], paused?, enabled?, logging?, "
+    "local_variables?:[{name, type: integer|bigdecimal|string|boolean, value}]}. "
     "Trigger: {device_id, attribute, is|op+value|changes, stays_for?, all?} | {time:'HH:MM'} "
     "| {sun:sunset|sunrise, offset_minutes?} | {every:{minutes}|{hours}} | {mode:[names]} | "
     "{variable, op, value} | {button_device_id, button, event}. Condition (or {all:[...]} / "

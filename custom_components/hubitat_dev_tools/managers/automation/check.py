@@ -220,10 +220,21 @@ async def resolve(
         modes = (await hub.modes.list_modes())["modes"]
         res.modes = {str(m["name"]).lower(): str(m["mode_id"]) for m in modes}
         res.mode_names = {str(m["mode_id"]): str(m["name"]) for m in modes}
-    if uses_vars:
+    if uses_vars or spec.local_variables:
         res.variables = {
             str(v["name"]): str(v["type"]).lower() for v in await hub.variables.list_variables()
         }
+        for local in spec.local_variables:
+            clash = next((n for n in res.variables if n.lower() == local.name.lower()), None)
+            if clash is not None:
+                raise ToolError(
+                    f"rule.local_variables: '{local.name}' is also a hub variable ('{clash}'); "
+                    "the rule's variable picker would show both. Nothing was sent.",
+                    hint="Give the local variable another name.",
+                )
+        # the rule's own variables are in the same picker (KP: the Set Variable picker
+        # lists them under --LOCAL VARIABLES--)
+        res.variables.update({v.name: v.type for v in spec.local_variables})
     if uses_rules:
         rules = await hub.rules.list_rules("rule_machine", with_status=False)
         res.rules = {str(r["app_id"]): str(r.get("name") or "") for r in rules}

@@ -16,6 +16,7 @@ from ...errors import ToolError
 from ..apps.wizard import Click, Goto, Leave, Reveal, Seal, Step, Submit, Write
 from .check import Resolved
 from .spec import (
+    LOCAL_TYPES,
     OPS,
     Action,
     Condition,
@@ -95,6 +96,13 @@ class Compiler:
         for i, trig in enumerate(spec.triggers):
             self._trigger(trig, f"rule.triggers[{i}]")
         self.steps.append(Submit(ACTIONS, "rule.actions"))
+        for i, local in enumerate(spec.local_variables):
+            # selectActions' Local Variables form: the value's write saves it (KP, live)
+            here = f"rule.local_variables[{i}]"
+            self.steps.append(Click(ACTIONS, "moreVar", "moreVar", here))
+            self._w(ACTIONS, "hbVar", local.name, here)
+            self._w(ACTIONS, "varType", LOCAL_TYPES[local.type], f"{here}.type")
+            self._w(ACTIONS, "varValue", local.value, f"{here}.value")
         self._emit_actions(spec.actions, "rule.actions")
         if spec.conditions is not None:
             self._w("mainPage", "useST", True, "rule.conditions")

@@ -426,4 +426,23 @@ class Decompiler:
                 logging = None
         if isinstance(logging, list) and logging:
             out["logging"] = [str(x).lower() for x in logging]
+        if local_vars := self.local_variables():
+            out["local_variables"] = local_vars
         return out
+
+    def local_variables(self) -> list[dict[str, Any]]:
+        """The rule's local variables from its state's ``allLocalVars`` ({name: {type,
+        value}}: KP, live), by name."""
+        found = self.state.get("allLocalVars")
+        out: list[dict[str, Any]] = []
+        for name, var in sorted((found if isinstance(found, dict) else {}).items()):
+            if not isinstance(var, dict):
+                continue
+            vtype = str(var.get("type") or "").lower()
+            value = var.get("value")
+            if vtype == "boolean" and isinstance(value, str):
+                value = value.strip().lower() == "true"
+            elif vtype in ("integer", "bigdecimal"):
+                value = _num(value)
+            out.append({"name": str(name), "type": vtype, "value": value})
+        return sorted(out, key=lambda v: str(v["name"]).lower())

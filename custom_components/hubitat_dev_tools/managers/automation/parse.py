@@ -15,7 +15,9 @@ from .spec import (
     ACTION_KINDS,
     BUTTON_EVENTS,
     CONDITION_KINDS,
+    LOCAL_TYPES,
     LOGGING,
+    MAX_LOCALS,
     MINUTE_STEPS,
     NOT_EXPRESSIBLE,
     OPS,
@@ -26,6 +28,7 @@ from .spec import (
     DeviceTest,
     Duration,
     Expression,
+    LocalVariable,
     RuleSpec,
     TimePoint,
     Trigger,
@@ -33,6 +36,7 @@ from .spec import (
 
 _HHMM_RE = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
 _ID_RE = re.compile(r"^\d{1,12}$")
+_VAR_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 MAX_ITEMS = 50
 MAX_DEPTH = 4
 
@@ -492,7 +496,65 @@ def parse_action(value: Any, path: str, depth: int = 0) -> Action:
     )
 
 
-SPEC_KEYS = {"name", "triggers", "conditions", "actions", "paused", "enabled", "logging"}
+SPEC_KEYS = {"name", "triggers", "conditions", "actions", "paused", "enabled", "logging"} | {
+    "local_variables"
+}
+
+
+def _local_value(vtype: str, value: Any, path: str) -> Any:
+    """A local variable's start value, checked against its type (quoted numbers and
+    booleans repaired to the type, nothing else guessed)."""
+    if vtype == "boolean":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            return value.strip().lower() == "true"
+        raise _fail(path, "must be true or false", "Fix it.")
+    if vtype in ("integer", "bigdecimal"):
+        try:
+            number = float(value) if not isinstance(value, bool) else None
+        except (TypeError, ValueError):
+            number = None
+        if number is None:
+            raise _fail(path, "must be a number", "Fix it.")
+        if vtype == "integer":
+            if not number.is_integer():
+                raise _fail(path, "must be a whole number", "Use type bigdecimal for decimals.")
+            return int(number)
+        return int(number) if number.is_integer() else number
+    return _text(value, path, limit=200)
+
+
+def parse_local_variables(value: Any, path: str) -> tuple[LocalVariable, ...]:
+    """The rule's local variables: {name, type, value}, names unique (case-insensitive)."""
+    out: list[LocalVariable] = []
+    seen: set[str] = set()
+    items = _list(value, path)
+    if len(items) > MAX_LOCALS:
+        raise _fail(path, f"has more than {MAX_LOCALS} local variables", "Use fewer.")
+    for i, item in enumerate(items):
+        where = f"{path}[{i}]"
+        obj = _obj(item, where)
+        _unknown(obj, {"name", "type", "value"}, where)
+        name = _text(obj.get("name"), f"{where}.name", limit=64)
+        if not _VAR_NAME_RE.match(name):
+            raise _fail(
+                f"{where}.name", "must start with a letter; letters, digits or _", "Fix it."
+            )
+        if name.lower() in seen:
+            raise _fail(f"{where}.name", f"'{name}' is given twice", "Name each one once.")
+        seen.add(name.lower())
+        vtype = obj.get("type")
+        if vtype not in LOCAL_TYPES:
+            raise _fail(f"{where}.type", f"must be one of {', '.join(LOCAL_TYPES)}", "Fix it.")
+        if "value" not in obj:
+            raise _fail(f"{where}.value", "is missing (its start value)", "Give one.")
+        out.append(
+            LocalVariable(
+                name, str(vtype), _local_value(str(vtype), obj["value"], f"{where}.value")
+            )
+        )
+    return tuple(out)
 
 
 def parse_spec(value: Any, path: str = "rule") -> RuleSpec:
@@ -518,7 +580,19 @@ def parse_spec(value: Any, path: str = "rule") -> RuleSpec:
         paused=_bool(obj.get("paused", False), f"{path}.paused"),
         enabled=_bool(obj.get("enabled", True), f"{path}.enabled"),
         logging=tuple(dict.fromkeys(logging)),
+        local_variables=parse_local_variables(
+            obj.get("local_variables", []), f"{path}.local_variables"
+        ),
     )
+    locals_ = {v.name for v in spec.local_variables}
+    for i, trig in enumerate(spec.triggers):
+        if trig.variable in locals_:
+            raise _fail(
+                f"{path}.triggers[{i}].variable",
+                f"'{trig.variable}' is one of the rule's local variables, and Rule Machine "
+                "does not trigger on those",
+                "Trigger on a hub variable (hub_create_variable) instead.",
+            )
     waits = [a for a in spec.all_actions() if a.kind == "wait"]
     if len(waits) > 1:
         raise _fail(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .spec import BUTTON_EVENTS, LOGGING, MINUTE_STEPS, OPS
+from .spec import BUTTON_EVENTS, LOCAL_TYPES, LOGGING, MAX_LOCALS, MINUTE_STEPS, OPS
 
 _ID: dict[str, Any] = {"type": ["string", "integer"], "pattern": r"^\d{1,12}$"}
 _IDS: dict[str, Any] = {"type": "array", "items": _ID, "minItems": 1, "maxItems": 50}
@@ -192,6 +192,18 @@ SPEC_SCHEMA: dict[str, Any] = {
             "paused": {"type": "boolean"},
             "enabled": {"type": "boolean"},
             "logging": {"type": "array", "items": {"enum": list(LOGGING)}},
+            "local_variables": {
+                "type": "array",
+                "maxItems": MAX_LOCALS,
+                "items": _obj(
+                    {
+                        "name": {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_]{0,63}$"},
+                        "type": {"enum": list(LOCAL_TYPES)},
+                        "value": {"type": ["string", "number", "boolean"]},
+                    },
+                    ["name", "type", "value"],
+                ),
+            },
         },
         ["name", "actions"],
     ),

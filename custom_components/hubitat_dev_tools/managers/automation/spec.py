@@ -13,6 +13,16 @@ from typing import Any
 OPS = {"eq": "=", "ne": "≠", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
 SUN = ("sunrise", "sunset")
 LOGGING = ("events", "triggers", "actions")
+# A rule's local variables: their type as the rule's state keeps it -> Rule Machine's
+# varType option (KP _rmAddLocalVariable, live; DateTime locals are not offered: no source
+# shows the value form the rule keeps for them).
+LOCAL_TYPES = {
+    "integer": "Number",
+    "bigdecimal": "Decimal",
+    "string": "String",
+    "boolean": "Boolean",
+}
+MAX_LOCALS = 20
 MINUTE_STEPS = (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30)  # RM's "every n minutes" choices
 BUTTON_EVENTS = ("pushed", "held", "doubleTapped", "released")
 
@@ -280,6 +290,19 @@ class Action:
 
 
 @dataclass(frozen=True, slots=True)
+class LocalVariable:
+    """One of the rule's own variables (Rule Machine's Local Variables), with its start value."""
+
+    name: str
+    type: str  # a LOCAL_TYPES key
+    value: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        """The canonical form."""
+        return {"name": self.name, "type": self.type, "value": self.value}
+
+
+@dataclass(frozen=True, slots=True)
 class RuleSpec:
     """A whole rule."""
 
@@ -290,6 +313,7 @@ class RuleSpec:
     paused: bool = False
     enabled: bool = True
     logging: tuple[str, ...] = field(default_factory=tuple)
+    local_variables: tuple[LocalVariable, ...] = field(default_factory=tuple)
 
     def as_dict(self) -> dict[str, Any]:
         """The canonical spec (what a read-back is compared with)."""
@@ -306,6 +330,10 @@ class RuleSpec:
             out["enabled"] = False
         if self.logging:
             out["logging"] = list(self.logging)
+        if self.local_variables:
+            out["local_variables"] = [
+                v.as_dict() for v in sorted(self.local_variables, key=lambda v: v.name.lower())
+            ]
         return out
 
     def all_actions(self) -> list[Action]:
