@@ -214,3 +214,22 @@ async def test_scan_answer_matches_the_fixture(hub: HubEmulator) -> None:
         session.get(f"{hub.url}/hub2/availableWiFiNetworks?reload=false") as resp,
     ):
         assert_same_shape("network/available_wifi_networks", json.loads(await resp.text()))
+
+
+async def test_join_from_the_wifi_we_reach_the_hub_by_does_not_wait_for_it(
+    hass: HomeAssistant,
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    hub.mark_backup_now()
+    hub.network.wlan_address, hub.network.wifi_network = "127.0.0.1", "Garden"
+    await ok(call_tool, "hub_update_network_settings", JOIN)
+    client, flow_id = await _fix(hass, hass_client, entry)
+    done = await _submit(client, flow_id, PASSWORD)
+    assert done["type"] == "create_entry", done
+    assert hub.network.wifi_psk_seen == PASSWORD
+    # no status polls over a link the hub is leaving
+    assert not [p for _m, p in hub.requests if "getWiFiNetworkInfoAsyncStatus" in p]
+    assert "was asked to join HomeNet" in _audit(hass)
