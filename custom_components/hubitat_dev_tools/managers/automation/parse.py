@@ -11,13 +11,13 @@ import re
 from typing import Any
 
 from ...errors import ToolError
+from .parse_base import _bool, _fail, _int, _list, _obj, _text, _unknown
+from .parse_locals import parse_local_variables
 from .spec import (
     ACTION_KINDS,
     BUTTON_EVENTS,
     CONDITION_KINDS,
-    LOCAL_TYPES,
     LOGGING,
-    MAX_LOCALS,
     MINUTE_STEPS,
     NOT_EXPRESSIBLE,
     OPS,
@@ -28,7 +28,6 @@ from .spec import (
     DeviceTest,
     Duration,
     Expression,
-    LocalVariable,
     RuleSpec,
     TimePoint,
     Trigger,
@@ -36,54 +35,7 @@ from .spec import (
 
 _HHMM_RE = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
 _ID_RE = re.compile(r"^\d{1,12}$")
-_VAR_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
-MAX_ITEMS = 50
 MAX_DEPTH = 4
-
-
-def _fail(path: str, problem: str, fix: str) -> ToolError:
-    return ToolError(f"{path}: {problem}. Nothing was sent.", hint=fix)
-
-
-# --------------------------------------------------------------------------- parsing
-
-
-def _obj(value: Any, path: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _fail(path, f"must be an object, got {type(value).__name__}", "See the spec format.")
-    return value
-
-
-def _list(value: Any, path: str, *, minimum: int = 0) -> list[Any]:
-    if not isinstance(value, list):
-        raise _fail(path, "must be a list", "Wrap the item(s) in [ ].")
-    if len(value) < minimum:
-        raise _fail(path, f"needs at least {minimum} item(s)", "Add one.")
-    if len(value) > MAX_ITEMS:
-        raise _fail(path, f"has {len(value)} items; the limit is {MAX_ITEMS}", "Split the rule.")
-    return value
-
-
-def _text(value: Any, path: str, *, limit: int = 200) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise _fail(path, "must be non-empty text", "Give a name or text.")
-    if len(value) > limit:
-        raise _fail(path, f"is longer than {limit} characters", "Shorten it.")
-    return value.strip()
-
-
-def _int(value: Any, path: str, *, low: int, high: int) -> int:
-    if isinstance(value, str) and re.fullmatch(r"-?\d{1,6}", value.strip()):
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(path, f"must be a whole number from {low} to {high}, got {value!r}", "Fix it.")
-    return int(value)
-
-
-def _bool(value: Any, path: str) -> bool:
-    if not isinstance(value, bool):
-        raise _fail(path, f"must be true or false, got {value!r}", "Use true or false.")
-    return value
 
 
 def _device_id(value: Any, path: str) -> str:
@@ -107,16 +59,6 @@ def _device_ids(obj: dict[str, Any], path: str) -> tuple[str, ...]:
         ids = [_device_id(v, f"{path}.device_ids[{i}]") for i, v in enumerate(items)]
         return tuple(dict.fromkeys(ids))
     raise _fail(path, "names no device", "Add device_id (or device_ids).")
-
-
-def _unknown(obj: dict[str, Any], allowed: set[str], path: str) -> None:
-    extra = sorted(set(obj) - allowed)
-    if extra:
-        raise _fail(
-            path,
-            f"unknown key(s) {', '.join(extra)}",
-            f"Allowed here: {', '.join(sorted(allowed))}.",
-        )
 
 
 def duration(value: Any, path: str, *, minimum: int = 0) -> Duration:
@@ -499,62 +441,6 @@ def parse_action(value: Any, path: str, depth: int = 0) -> Action:
 SPEC_KEYS = {"name", "triggers", "conditions", "actions", "paused", "enabled", "logging"} | {
     "local_variables"
 }
-
-
-def _local_value(vtype: str, value: Any, path: str) -> Any:
-    """A local variable's start value, checked against its type (quoted numbers and
-    booleans repaired to the type, nothing else guessed)."""
-    if vtype == "boolean":
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-            return value.strip().lower() == "true"
-        raise _fail(path, "must be true or false", "Fix it.")
-    if vtype in ("integer", "bigdecimal"):
-        try:
-            number = float(value) if not isinstance(value, bool) else None
-        except (TypeError, ValueError):
-            number = None
-        if number is None:
-            raise _fail(path, "must be a number", "Fix it.")
-        if vtype == "integer":
-            if not number.is_integer():
-                raise _fail(path, "must be a whole number", "Use type bigdecimal for decimals.")
-            return int(number)
-        return int(number) if number.is_integer() else number
-    return _text(value, path, limit=200)
-
-
-def parse_local_variables(value: Any, path: str) -> tuple[LocalVariable, ...]:
-    """The rule's local variables: {name, type, value}, names unique (case-insensitive)."""
-    out: list[LocalVariable] = []
-    seen: set[str] = set()
-    items = _list(value, path)
-    if len(items) > MAX_LOCALS:
-        raise _fail(path, f"has more than {MAX_LOCALS} local variables", "Use fewer.")
-    for i, item in enumerate(items):
-        where = f"{path}[{i}]"
-        obj = _obj(item, where)
-        _unknown(obj, {"name", "type", "value"}, where)
-        name = _text(obj.get("name"), f"{where}.name", limit=64)
-        if not _VAR_NAME_RE.match(name):
-            raise _fail(
-                f"{where}.name", "must start with a letter; letters, digits or _", "Fix it."
-            )
-        if name.lower() in seen:
-            raise _fail(f"{where}.name", f"'{name}' is given twice", "Name each one once.")
-        seen.add(name.lower())
-        vtype = obj.get("type")
-        if vtype not in LOCAL_TYPES:
-            raise _fail(f"{where}.type", f"must be one of {', '.join(LOCAL_TYPES)}", "Fix it.")
-        if "value" not in obj:
-            raise _fail(f"{where}.value", "is missing (its start value)", "Give one.")
-        out.append(
-            LocalVariable(
-                name, str(vtype), _local_value(str(vtype), obj["value"], f"{where}.value")
-            )
-        )
-    return tuple(out)
 
 
 def parse_spec(value: Any, path: str = "rule") -> RuleSpec:

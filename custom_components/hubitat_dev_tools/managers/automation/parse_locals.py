@@ -1,0 +1,68 @@
+"""A rule's local variables in the spec: ``[{name, type, value}]``, checked before anything is
+sent (names unique and valid, the start value of the declared type)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .parse_base import _fail, _list, _obj, _text, _unknown
+from .spec import LOCAL_TYPES, MAX_LOCALS, LocalVariable
+
+_VAR_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+
+
+def _local_value(vtype: str, value: Any, path: str) -> Any:
+    """A local variable's start value, checked against its type (quoted numbers and
+    booleans repaired to the type, nothing else guessed)."""
+    if vtype == "boolean":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            return value.strip().lower() == "true"
+        raise _fail(path, "must be true or false", "Fix it.")
+    if vtype in ("integer", "bigdecimal"):
+        try:
+            number = float(value) if not isinstance(value, bool) else None
+        except (TypeError, ValueError):
+            number = None
+        if number is None:
+            raise _fail(path, "must be a number", "Fix it.")
+        if vtype == "integer":
+            if not number.is_integer():
+                raise _fail(path, "must be a whole number", "Use type bigdecimal for decimals.")
+            return int(number)
+        return int(number) if number.is_integer() else number
+    return _text(value, path, limit=200)
+
+
+def parse_local_variables(value: Any, path: str) -> tuple[LocalVariable, ...]:
+    """The rule's local variables: {name, type, value}, names unique (case-insensitive)."""
+    out: list[LocalVariable] = []
+    seen: set[str] = set()
+    items = _list(value, path)
+    if len(items) > MAX_LOCALS:
+        raise _fail(path, f"has more than {MAX_LOCALS} local variables", "Use fewer.")
+    for i, item in enumerate(items):
+        where = f"{path}[{i}]"
+        obj = _obj(item, where)
+        _unknown(obj, {"name", "type", "value"}, where)
+        name = _text(obj.get("name"), f"{where}.name", limit=64)
+        if not _VAR_NAME_RE.match(name):
+            raise _fail(
+                f"{where}.name", "must start with a letter; letters, digits or _", "Fix it."
+            )
+        if name.lower() in seen:
+            raise _fail(f"{where}.name", f"'{name}' is given twice", "Name each one once.")
+        seen.add(name.lower())
+        vtype = obj.get("type")
+        if vtype not in LOCAL_TYPES:
+            raise _fail(f"{where}.type", f"must be one of {', '.join(LOCAL_TYPES)}", "Fix it.")
+        if "value" not in obj:
+            raise _fail(f"{where}.value", "is missing (its start value)", "Give one.")
+        out.append(
+            LocalVariable(
+                name, str(vtype), _local_value(str(vtype), obj["value"], f"{where}.value")
+            )
+        )
+    return tuple(out)
