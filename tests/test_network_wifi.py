@@ -38,10 +38,10 @@ def _issue(hass: HomeAssistant, entry: MockConfigEntry) -> ir.IssueEntry | None:
     return ir.async_get(hass).async_get_issue(DOMAIN, wifi_issue_id(entry.entry_id))
 
 
-async def _fix(
+async def _open(
     hass: HomeAssistant, hass_client: ClientSessionGenerator, entry: MockConfigEntry
-) -> tuple[Any, str]:
-    """Open the issue's fix flow over Home Assistant's HTTP API; (client, flow id)."""
+) -> tuple[Any, dict[str, Any]]:
+    """Open the issue's fix flow over Home Assistant's HTTP API; (client, its first answer)."""
     assert await async_setup_component(hass, "repairs", {})
     client = await hass_client()
     resp = await client.post(
@@ -49,9 +49,20 @@ async def _fix(
         json={"handler": DOMAIN, "issue_id": wifi_issue_id(entry.entry_id)},
     )
     assert resp.status == 200
-    flow = await resp.json()
+    flow: dict[str, Any] = await resp.json()
+    return client, flow
+
+
+async def _fix(
+    hass: HomeAssistant,
+    hass_client: ClientSessionGenerator,
+    entry: MockConfigEntry,
+    ssid: str = "HomeNet",
+) -> tuple[Any, str]:
+    """The fix flow at its password step; (client, flow id)."""
+    client, flow = await _open(hass, hass_client, entry)
     assert flow["step_id"] == "password", flow
-    assert flow["description_placeholders"]["ssid"] == "HomeNet"
+    assert flow["description_placeholders"]["ssid"] == ssid
     return client, flow["flow_id"]
 
 
@@ -123,15 +134,8 @@ async def test_hub_with_ethernet_and_no_wifi_joins_in_one_request(
     hub.mark_backup_now()
     hub.network.has_wifi = False
     await ok(call_tool, "hub_update_network_settings", {**JOIN, "wifi_join": "Garden"})
-    assert await async_setup_component(hass, "repairs", {})
-    http = await hass_client()
-    resp = await http.post(
-        "/api/repairs/issues/fix",
-        json={"handler": DOMAIN, "issue_id": wifi_issue_id(entry.entry_id)},
-    )
-    flow = await resp.json()
-    assert "Garden" in json.dumps(flow["description_placeholders"])
-    done = await _submit(http, flow["flow_id"], "tomatoes42")
+    client, flow_id = await _fix(hass, hass_client, entry, "Garden")
+    done = await _submit(client, flow_id, "tomatoes42")
     assert done["type"] == "create_entry", done
     sent = [p for _m, p in hub.requests if "WiFiNetworkInfo" in p]
     assert sent and all(p.startswith("/hub/advanced/setWiFiNetworkInfo?") for p in sent)
@@ -171,13 +175,7 @@ async def test_fix_flow_honours_the_options_at_submit_time(
     hub.mark_backup_now()
     await ok(call_tool, "hub_update_network_settings", JOIN)
     hass.config_entries.async_update_entry(entry, options={**entry.options, "allow_write": False})
-    assert await async_setup_component(hass, "repairs", {})
-    client = await hass_client()
-    resp = await client.post(
-        "/api/repairs/issues/fix",
-        json={"handler": DOMAIN, "issue_id": wifi_issue_id(entry.entry_id)},
-    )
-    flow = await resp.json()
+    _client, flow = await _open(hass, hass_client, entry)
     assert flow["type"] == "abort" and flow["reason"] == "not_allowed", flow
     assert hub.network.wifi_psk_seen is None
 
