@@ -66,8 +66,15 @@ async def _fix(
     return client, flow["flow_id"]
 
 
-async def _submit(client: Any, flow_id: str, password: str) -> dict[str, Any]:
-    resp = await client.post(f"/api/repairs/issues/fix/{flow_id}", json={"password": password})
+async def _submit(hass: HomeAssistant, client: Any, flow_id: str, password: str) -> dict[str, Any]:
+    """Type the password; the join runs as the flow's progress step; the step after it."""
+    url = f"/api/repairs/issues/fix/{flow_id}"
+    resp = await client.post(url, json={"password": password})
+    assert resp.status == 200
+    progress: dict[str, Any] = await resp.json()
+    assert progress["type"] == "progress" and progress["progress_action"] == "joining", progress
+    await hass.async_block_till_done()
+    resp = await client.get(url)  # as the frontend does once the progress ends
     assert resp.status == 200
     result: dict[str, Any] = await resp.json()
     return result
@@ -100,11 +107,17 @@ async def test_join_waits_for_the_password_in_repairs(
     assert issue.translation_placeholders == {"hub": entry.title, "ssid": "HomeNet"}
 
     client, flow_id = await _fix(hass, hass_client, entry)
-    wrong = await _submit(client, flow_id, "not the password")
+    seen = len(hub.requests)
+    resp = await client.post(f"/api/repairs/issues/fix/{flow_id}", json={"password": "short"})
+    short = await resp.json()
+    assert short["type"] == "form" and short["errors"] == {"base": "join_failed"}
+    assert "8 to 63" in short["description_placeholders"]["message"]
+    assert len(hub.requests) == seen  # checked in Home Assistant: nothing sent
+    wrong = await _submit(hass, client, flow_id, "not the password")
     assert wrong["type"] == "form" and wrong["errors"] == {"base": "join_failed"}
     assert "could not authenticate" in wrong["description_placeholders"]["message"]
     assert hub.network.wifi_network == "" and _issue(hass, entry) is not None
-    done = await _submit(client, flow_id, PASSWORD)
+    done = await _submit(hass, client, flow_id, PASSWORD)
     assert done["type"] == "create_entry", done
     await hass.async_block_till_done()
     assert hub.network.wifi_network == "HomeNet" and hub.network.wlan_address == "192.168.1.88"
@@ -135,7 +148,7 @@ async def test_hub_with_ethernet_and_no_wifi_joins_in_one_request(
     hub.network.has_wifi = False
     await ok(call_tool, "hub_update_network_settings", {**JOIN, "wifi_join": "Garden"})
     client, flow_id = await _fix(hass, hass_client, entry, "Garden")
-    done = await _submit(client, flow_id, "tomatoes42")
+    done = await _submit(hass, client, flow_id, "tomatoes42")
     assert done["type"] == "create_entry", done
     sent = [p for _m, p in hub.requests if "WiFiNetworkInfo" in p]
     assert sent and all(p.startswith("/hub/advanced/setWiFiNetworkInfo?") for p in sent)
@@ -225,7 +238,7 @@ async def test_join_from_the_wifi_we_reach_the_hub_by_does_not_wait_for_it(
     hub.network.wlan_address, hub.network.wifi_network = "127.0.0.1", "Garden"
     await ok(call_tool, "hub_update_network_settings", JOIN)
     client, flow_id = await _fix(hass, hass_client, entry)
-    done = await _submit(client, flow_id, PASSWORD)
+    done = await _submit(hass, client, flow_id, PASSWORD)
     assert done["type"] == "create_entry", done
     assert hub.network.wifi_psk_seen == PASSWORD
     # no status polls over a link the hub is leaving

@@ -12,6 +12,7 @@ hub's error sentences are scrubbed of it.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import probatio as vol
@@ -28,8 +29,11 @@ from .const import DOMAIN
 from .domain_data import get_domain_data
 from .errors import ToolError
 from .hub.errors import HubError
+from .managers.network import check_wifi_password
 from .runtime import HubitatConfigEntry, HubRuntime
 from .safety import ToolKind, option_refusal
+
+_LOGGER = logging.getLogger(__name__)
 
 ISSUE_WIFI_JOIN = "wifi_join"
 TOOL_NAME = "hub_update_network_settings"
@@ -77,13 +81,17 @@ def clear_wifi_issue(hass: HomeAssistant, entry_id: str) -> None:
 
 
 class JoinWifiFlow(RepairsFlow):
-    """Ask for the password, join, read back; the issue ends when the hub joined."""
+    """Ask for the password, join (a progress step: the join can take a minute), read back;
+    the issue ends when the hub joined, a failure shows the form again with the hub's word."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         self._entry_id = str(data.get("entry_id") or "")
         self._ssid = str(data.get("ssid") or "")
         self._user = data.get("user")
         self._user_id = data.get("user_id")
+        self._password = ""  # only between the submit and the join's end
+        self._task: asyncio.Task[tuple[str, str]] | None = None
+        self._failure = ""
 
     def _runtime(self) -> HubRuntime | None:
         entry = self.hass.config_entries.async_get_entry(self._entry_id)
@@ -97,7 +105,7 @@ class JoinWifiFlow(RepairsFlow):
     async def async_step_password(
         self, user_input: dict[str, Any] | None = None
     ) -> RepairsFlowResult:
-        """Show the form; on submit, join and verify."""
+        """Show the form (with the last failure, if any); a submit starts the join."""
         runtime = self._runtime()
         if runtime is None or not self._ssid:
             return self.async_abort(reason="hub_not_loaded")
@@ -106,15 +114,12 @@ class JoinWifiFlow(RepairsFlow):
             return self.async_abort(
                 reason="not_allowed", description_placeholders={"why": str(refusal)}
             )
-        placeholders = {"ssid": self._ssid, "hub": runtime.title, "message": ""}
-        errors: dict[str, str] = {}
         if user_input is not None:
             password = str(user_input.get(FIELD_PASSWORD) or "")
-            outcome, message = await self._join(runtime, password)
-            if outcome == "ok":
-                return self.async_create_entry(data={})
-            errors["base"] = "join_failed"
-            placeholders["message"] = message
+            self._failure = check_wifi_password(password) or ""
+            if not self._failure:  # checked here: a password the hub cannot use is not sent
+                self._password = password
+                return await self.async_step_join()
         schema = vol.Schema(
             {
                 vol.Required(FIELD_PASSWORD): TextSelector(
@@ -125,9 +130,42 @@ class JoinWifiFlow(RepairsFlow):
         return self.async_show_form(
             step_id="password",
             data_schema=schema,
-            errors=errors,
-            description_placeholders=placeholders,
+            errors={"base": "join_failed"} if self._failure else {},
+            description_placeholders={
+                "ssid": self._ssid,
+                "hub": runtime.title,
+                "message": self._failure,
+            },
         )
+
+    async def async_step_join(self, user_input: dict[str, Any] | None = None) -> RepairsFlowResult:
+        """The join runs as the flow's progress task; its end decides the next step."""
+        runtime = self._runtime()
+        if runtime is None:
+            return self.async_abort(reason="hub_not_loaded")
+        if self._task is None:
+            self._task = self.hass.async_create_task(
+                self._join(runtime, self._password), f"{DOMAIN} Wi-Fi join"
+            )
+        if not self._task.done():
+            return self.async_show_progress(
+                step_id="join",
+                progress_action="joining",
+                progress_task=self._task,
+                description_placeholders={"ssid": self._ssid},
+            )
+        outcome, message = self._task.result()
+        self._task, self._password = None, ""
+        if outcome == "ok":
+            return self.async_show_progress_done(next_step_id="joined")
+        self._failure = message
+        return self.async_show_progress_done(next_step_id="password")
+
+    async def async_step_joined(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Done: the issue goes away."""
+        return self.async_create_entry(data={})
 
     async def _join(self, runtime: HubRuntime, password: str) -> tuple[str, str]:
         """Join under an audit record of the user who asked; (outcome, message)."""
@@ -152,6 +190,9 @@ class JoinWifiFlow(RepairsFlow):
         except asyncio.CancelledError:
             outcome, message = "interrupted", "the form was closed before the hub answered"
             raise
+        except Exception:  # never a traceback in the form; the password is in no frame
+            _LOGGER.exception("Wi-Fi join of hub %s failed", runtime.title)
+            message = "an internal error (logged in Home Assistant)"
         finally:
             if shared is not None and record is not None:
                 shared.audit.finish(record, outcome, message)
