@@ -72,6 +72,7 @@ from . import (
     routes_modemanager,
     routes_ops,
     routes_radios,
+    routes_rooms_modes,
     rule_machine,
     sun,
 )
@@ -215,6 +216,7 @@ class HubEmulator:
         app = self.app
         routes_hub.setup(app, home, http, self.server)
         routes_admin.setup(app, home, http)
+        routes_rooms_modes.setup(app, home, http)
         routes_modemanager.setup(app, home, http)
         mesh.setup(app, home, http)
         routes_app_events.setup(app, home, http)

@@ -1,4 +1,4 @@
-"""Admin (hub UI) endpoints: devices, drivers, rooms and modes.
+"""Admin (hub UI) endpoints: devices and drivers (rooms and modes: ``routes_rooms_modes.py``).
 
 Decisions where the reference is silent or split:
 
@@ -11,9 +11,6 @@ Decisions where the reference is silent or split:
   ``version`` answers ``{"success": false, ...}``; each edit bumps ``device.version``.
 * ``POST /device/runmethod``: non-JSON body or a bare (non ``{type,value}``) argument -> HTTP 500
   HTML; unknown device/method or bad argument values -> 200 ``{"success": false, "message"}``.
-* ``POST /room/save``: ``deviceIds`` is the complete membership (omitting it empties the room);
-  a non-zero unknown ``roomId`` or a missing ``roomId`` -> ``{"roomId": null, "error": "Invalid
-  room id"}``; room names are unique case-insensitively.
 * ``GET /device/updateRoom`` matches room names case-sensitively; anything else creates a room.
 * ``GET /device/setRoom`` answers ``true``/``false``; ``roomId=0`` unassigns.
 * Unknown device ids on read endpoints -> 404 ``{"error": "Device not found"}``.
@@ -23,8 +20,8 @@ Decisions where the reference is silent or split:
   device record is removed. Otherwise ``{"success": false, "message"}``.
 * ``/hub2/devicesList``: ``roomId``/``roomName`` are ``null`` for unassigned devices (the
   ``999999`` pseudo-room only exists in ``/hub2/roomsList``).
-* Where the hub UI shows the request (README "Devices and rooms"): ``GET /room/delete/<id>``
-  (POST is not served), ``/device/forceDelete/<id>/json`` answering ``{status}``
+* Where the hub UI shows the request (README "Devices and rooms"):
+  ``/device/forceDelete/<id>/json`` answering ``{status}``
   (``HomeState.force_delete_status``), ``/device/createVirtual`` ignoring any ``label``,
   ``/device/disable`` taking JSON ``{id, disable: bool}`` or form strings, and ``jsonValue``
   holding the parsed object of a JSON_OBJECT attribute in ``fullJson``.
@@ -32,7 +29,6 @@ Decisions where the reference is silent or split:
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from aiohttp import web
@@ -42,9 +38,9 @@ from .catalog import DRIVERS
 from .commands import CommandError
 from .devstate import user_driver, user_driver_spec
 from .home import Home
-from .model import Device, Mode, Room, Setting
+from .model import Device, Room, Setting
 from .responses import Responses
-from .routes_common import Routes
+from .routes_common import Routes, json_body, to_int
 
 # Form fields of the wholesale POST /device/update (omitted ones are blanked).
 UPDATE_FIELDS = (
@@ -98,24 +94,6 @@ def setup(app: web.Application, home: Home, http: Responses) -> None:
     add.add_get("/device/getReplacementOptions/{id}", r.replacement_options)
     add.add_get("/device/replace", r.replace)
     # /device/updateLabel deliberately absent (firmware-gated setter: 404 on this build)
-    add.add_get("/hub2/roomsList", r.rooms_list)
-    add.add_get("/room/listRoomsJson", r.list_rooms)
-    add.add_get("/room/listRoomNamesJson", r.list_room_names)
-    add.add_post("/room/save", r.room_save)
-    add.add_get("/room/delete/{id}", r.room_delete)
-    add.add_get("/modes/json", r.modes_json)
-    add.add_get("/modes/list/json", r.modes_list)
-    add.add_post("/modes/jsonCreate", r.mode_create)
-    add.add_post("/modes/jsonUpdate", r.mode_update)
-    add.add_get("/modes/jsonDelete/{id}", r.mode_delete)
-    add.add_post("/location/mode/update", r.mode_activate)
-
-
-def _to_int(value: object) -> int | None:
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
 
 
 def _bool_field(value: str | None) -> bool:
@@ -124,15 +102,11 @@ def _bool_field(value: str | None) -> bool:
 
 class _AdminRoutes(Routes):
     def _device(self, raw: object) -> Device | None:
-        dev_id = _to_int(raw)
+        dev_id = to_int(raw)
         return self.st.devices.get(dev_id) if dev_id is not None else None
 
     def _not_found(self) -> web.Response:
         return self.http.json({"error": "Device not found"}, status=404)
-
-    async def _json_body(self, request: web.Request) -> Any:
-        raw = await request.text()
-        return json.loads(raw)
 
     # ------------------------------------------------------------------ device reads
 
@@ -172,7 +146,7 @@ class _AdminRoutes(Routes):
 
     async def runmethod(self, request: web.Request) -> web.StreamResponse:
         try:
-            body = await self._json_body(request)
+            body = await json_body(request)
             dev_raw = body["id"]
             method = str(body["method"])
             args_in = body.get("args") or []
@@ -202,7 +176,7 @@ class _AdminRoutes(Routes):
         dev = self._device(form.get("id"))
         if dev is None:
             return self.http.result(False, "Device not found")
-        version = _to_int(form.get("version"))
+        version = to_int(form.get("version"))
         if version is not None and version != dev.version:
             return self.http.json(
                 {
@@ -219,22 +193,22 @@ class _AdminRoutes(Routes):
         dev.name = f("name")
         dev.label = f("label") or None
         dev.zigbee_id = f("zigbeeId") or None
-        dev.max_events = _to_int(f("maxEvents"))
-        dev.max_states = _to_int(f("maxStates"))
-        dev.spammy_threshold = _to_int(f("spammyThreshold"))
+        dev.max_events = to_int(f("maxEvents"))
+        dev.max_states = to_int(f("maxStates"))
+        dev.spammy_threshold = to_int(f("spammyThreshold"))
         dev.dni = f("deviceNetworkId")
-        type_id = _to_int(f("deviceTypeId"))
+        type_id = to_int(f("deviceTypeId"))
         if type_id is not None and type_id in DRIVERS:
             dev.driver = DRIVERS[type_id]  # an empty deviceTypeId keeps the driver
-        room_id = _to_int(f("roomId"))
+        room_id = to_int(f("roomId"))
         dev.room_id = room_id if room_id and room_id in self.st.rooms else None
         dev.mesh_enabled = _bool_field(f("meshEnabled"))
         dev.retry_enabled = _bool_field(f("retryEnabled"))
         dev.mesh_full_sync = _bool_field(f("meshFullSync"))
         dev.homekit_enabled = _bool_field(f("homeKitEnabled"))
-        dev.group_id = _to_int(f("groupId"))
+        dev.group_id = to_int(f("groupId"))
         dev.dashboards = [
-            i for i in (_to_int(x) for x in f("dashboardIds").split(",")) if i is not None
+            i for i in (to_int(x) for x in f("dashboardIds").split(",")) if i is not None
         ]
         dev.tags = [t.strip() for t in f("tags").split(",") if t.strip()]
         dev.default_icon = f("defaultIcon") or None
@@ -253,7 +227,7 @@ class _AdminRoutes(Routes):
             dev.name = str(form["name"])
         if "deviceNetworkId" in form:
             dev.dni = str(form["deviceNetworkId"])
-        type_id = _to_int(form.get("type.id"))
+        type_id = to_int(form.get("type.id"))
         if type_id is not None and type_id in DRIVERS:
             dev.driver = DRIVERS[type_id]
         # roomId is silently ignored here (use /room/save)
@@ -264,7 +238,7 @@ class _AdminRoutes(Routes):
         # the hub UI posts JSON {id, disable: bool}; a form with strings works too (KP)
         if request.content_type.startswith("application/json"):
             try:
-                body = await self._json_body(request)
+                body = await json_body(request)
             except ValueError:
                 body = None
             if not isinstance(body, dict):
@@ -284,7 +258,7 @@ class _AdminRoutes(Routes):
 
     async def set_room(self, request: web.Request) -> web.StreamResponse:
         dev = self._device(request.query.get("deviceId"))
-        room_id = _to_int(request.query.get("roomId"))
+        room_id = to_int(request.query.get("roomId"))
         if dev is None or room_id is None or (room_id and room_id not in self.st.rooms):
             return self.http.text("false")
         dev.room_id = room_id or None
@@ -306,7 +280,7 @@ class _AdminRoutes(Routes):
 
     async def preference_save(self, request: web.Request) -> web.StreamResponse:
         try:
-            body = await self._json_body(request)
+            body = await json_body(request)
             dev = self._device(body.get("deviceId"))
         except (ValueError, AttributeError):
             return self.http.html_page("<html><body>HTTP ERROR 500</body></html>", status=500)
@@ -372,12 +346,12 @@ class _AdminRoutes(Routes):
         return self.http.json({"deviceId": dev.id})
 
     async def force_delete_json(self, request: web.Request) -> web.StreamResponse:
-        ok = self.home.delete_device(_to_int(request.match_info["id"]) or -1)
+        ok = self.home.delete_device(to_int(request.match_info["id"]) or -1)
         return self.http.json({"status": self.st.force_delete_status if ok else "failed"})
 
     async def force_delete(self, request: web.Request) -> web.StreamResponse:
         # the older confirm link: its answer is not in evidence (a page; read nothing from it)
-        self.home.delete_device(_to_int(request.match_info["id"]) or -1)
+        self.home.delete_device(to_int(request.match_info["id"]) or -1)
         return self.http.html_page("<html><body>Device deleted</body></html>")
 
     async def available_tags(self, request: web.Request) -> web.StreamResponse:
@@ -416,135 +390,6 @@ class _AdminRoutes(Routes):
         old.attrs = dict(new.attrs)
         old.version += 1
         self.home.delete_device(new.id)
-        return self.http.result(True)
-
-    # ------------------------------------------------------------------ rooms
-
-    async def rooms_list(self, request: web.Request) -> web.StreamResponse:
-        return self.http.json(render.rooms_list(self.st))
-
-    async def list_rooms(self, request: web.Request) -> web.StreamResponse:
-        return self.http.json([{"id": r.id, "name": r.name} for r in self.st.rooms.values()])
-
-    async def list_room_names(self, request: web.Request) -> web.StreamResponse:
-        return self.http.json([r.name for r in self.st.rooms.values()])
-
-    async def room_save(self, request: web.Request) -> web.StreamResponse:
-        if not request.content_type.startswith("application/json"):
-            return self.http.html_page(
-                "<html><body><h2>HTTP ERROR 500</h2><p>Unsupported content</p></body></html>",
-                status=500,
-            )
-        try:
-            body = await self._json_body(request)
-            if not isinstance(body, dict):
-                raise ValueError("not an object")
-        except ValueError:
-            return self.http.html_page("<html><body>HTTP ERROR 500</body></html>", status=500)
-        room_id = _to_int(body.get("roomId")) if "roomId" in body else None
-        if room_id is None or (room_id != 0 and room_id not in self.st.rooms):
-            return self.http.json({"roomId": None, "error": "Invalid room id"})
-        name = str(body.get("name") or "").strip()
-        if not name:
-            return self.http.json({"roomId": None, "error": "Room name is required"})
-        if any(r.name.lower() == name.lower() and r.id != room_id for r in self.st.rooms.values()):
-            return self.http.json({"roomId": None, "error": f"A room named {name} already exists"})
-        if room_id == 0:
-            room = Room(self.st.next_room_id, name)
-            self.st.next_room_id += 1
-            self.st.rooms[room.id] = room
-        else:
-            room = self.st.rooms[room_id]
-            room.name = name
-        # deviceIds is the complete membership (missing = empty: the room is emptied)
-        wanted = {i for i in (_to_int(x) for x in body.get("deviceIds") or []) if i is not None}
-        for dev in self.st.devices.values():
-            if dev.id in wanted:
-                dev.room_id = room.id
-            elif dev.room_id == room.id:
-                dev.room_id = None
-        return self.http.json({"roomId": room.id})
-
-    async def room_delete(self, request: web.Request) -> web.StreamResponse:
-        # the hub UI GETs this and reads nothing from the answer (not in evidence: a page)
-        room_id = _to_int(request.match_info["id"])
-        if room_id is not None and room_id in self.st.rooms:
-            del self.st.rooms[room_id]
-            for dev in self.st.devices.values():
-                if dev.room_id == room_id:
-                    dev.room_id = None
-        return self.http.html_page("<html><body></body></html>")
-
-    # ------------------------------------------------------------------ modes
-
-    async def modes_json(self, request: web.Request) -> web.StreamResponse:
-        return self.http.json(
-            {
-                "modes": [
-                    {"id": m.id, "name": m.name, "icon": m.icon, "conditions": m.conditions}
-                    for m in self.st.modes
-                ],
-                "currentModeId": self.st.current_mode_id,
-                "selectedModeManager": self.st.mode_manager.selected,
-                "modeManagerAppId": self.st.mode_manager.app_id,
-                "legacyModeManagerAppId": self.st.mode_manager.legacy_app_id,
-                "easyModeManagerAppId": self.st.mode_manager.integrated_app_id,
-            }
-        )
-
-    async def modes_list(self, request: web.Request) -> web.StreamResponse:
-        return self.http.json([{"id": m.id, "name": m.name} for m in self.st.modes])
-
-    async def _mode_body(self, request: web.Request) -> dict[str, Any] | None:
-        try:
-            body = await self._json_body(request)
-        except ValueError:
-            return None
-        return body if isinstance(body, dict) else None
-
-    async def mode_create(self, request: web.Request) -> web.StreamResponse:
-        body = await self._mode_body(request)
-        name = str((body or {}).get("name") or "").strip()
-        if not name:
-            return self.http.result(False, "Mode name is required")
-        if self.st.mode_by_name(name) is not None:
-            return self.http.result(False, f"Mode {name} already exists")
-        mode = Mode(self.st.next_mode_id, name, str((body or {}).get("icon") or "fa-circle"))
-        self.st.next_mode_id += 1
-        self.st.modes.append(mode)
-        return self.http.result(True)
-
-    async def mode_update(self, request: web.Request) -> web.StreamResponse:
-        body = await self._mode_body(request) or {}
-        mode = self.st.mode_by_id(_to_int(body.get("id")) or -1)
-        if mode is None:
-            return self.http.result(False, "Mode not found")
-        name = str(body.get("name") or "").strip()
-        if not name:
-            return self.http.result(False, "Mode name is required")
-        other = self.st.mode_by_name(name)
-        if other is not None and other.id != mode.id:
-            return self.http.result(False, f"Mode {name} already exists")
-        mode.name = name
-        if body.get("icon"):
-            mode.icon = str(body["icon"])
-        return self.http.result(True)
-
-    async def mode_delete(self, request: web.Request) -> web.StreamResponse:
-        mode = self.st.mode_by_id(_to_int(request.match_info["id"]) or -1)
-        if mode is None:
-            return self.http.result(False, "Mode not found")
-        if mode.id == self.st.current_mode_id:
-            return self.http.result(False, "Cannot delete the current mode")
-        self.st.modes.remove(mode)
-        return self.http.result(True)
-
-    async def mode_activate(self, request: web.Request) -> web.StreamResponse:
-        body = await self._mode_body(request) or {}
-        mode = self.st.mode_by_id(_to_int(body.get("modeId")) or -1)
-        if mode is None:
-            return self.http.result(False, "Mode not found")
-        self.home.activate_mode(mode)
         return self.http.result(True)
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+import json
+from typing import Any, Protocol
 
 from aiohttp import web
 
@@ -11,6 +12,20 @@ from .home import Home
 from .model import App, HomeState
 from .responses import Responses
 from .server import HubServer
+
+
+def to_int(value: object) -> int | None:
+    """``value`` (its text, stripped) as an int, or None."""
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        return None
+
+
+async def json_body(request: web.Request) -> Any:
+    """The request's body parsed as JSON (``ValueError`` when it is not JSON)."""
+    raw = await request.text()
+    return json.loads(raw)
 
 
 class Routes:

@@ -135,7 +135,7 @@ class RuleMachine(Routes):
         self.engine: RuleEngine = engine if engine is not None else RecordingRuleEngine()
         self.env = HubEnv(home)
         self.rules: dict[int, RuleModel] = {}
-        # createchild of any app other than a rule (routes_apps.AppRoutes.create_child)
+        # createchild of any app other than a rule (routes_app_create.AppCreateRoutes.create_child)
         self.other_children: Callable[[str, str, App | None], web.StreamResponse] | None = None
         # fault knob: fields (regexes) the pages never show, as on a firmware whose Rule
         # Machine names or orders them differently (tests of a build that cannot finish)

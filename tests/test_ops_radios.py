@@ -1,9 +1,10 @@
-"""Radio tools: details, the Z-Wave repair, operations and settings (and their fixtures)."""
+"""Radio tools: details, Zigbee and Matter operations, channel scans, the radio settings (and
+their fixtures). The Z-Wave repair, node actions and removal, and the checks of its settings:
+``test_ops_radios_zwave.py``."""
 
 from __future__ import annotations
 
 import asyncio
-import copy
 import time
 from typing import Any, cast
 
@@ -11,7 +12,6 @@ import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from custom_components.hubitat_dev_tools.hub.answers import check_success
 from custom_components.hubitat_dev_tools.hub.client import HubClient
 from custom_components.hubitat_dev_tools.hub.errors import (
@@ -19,14 +19,11 @@ from custom_components.hubitat_dev_tools.hub.errors import (
     HubRefusedError,
     HubTimeoutError,
 )
-from custom_components.hubitat_dev_tools.hub.firmware import UNKNOWN_PLATFORM, Platform
 from custom_components.hubitat_dev_tools.hub.radios import (
     RADIO_ACTIONS,
     call_radio_action,
-    js_param,
     parse_channel_scan,
     start_zwave_repair,
-    zwave_repair_modern,
 )
 from custom_components.hubitat_dev_tools.managers.radio_scan import SCAN_REQUEST_TIMEOUT
 from custom_components.hubitat_dev_tools.managers.radios import RadioManager
@@ -36,11 +33,7 @@ from .conftest import ToolCaller, add_entry, ok, refused
 from .contract import assert_same_shape, load_fixture
 from .fixture_client import fixture_client
 from .hub_fake import FakeHub
-
-
-def zwave_mode(hub: HubEmulator) -> str | None:
-    """The emulated Z-Wave mode read afresh: mypy keeps an attribute narrowed across awaits."""
-    return hub.ops.zwave_mode
+from .ops_util import FixtureClient, fixture_manager
 
 
 async def test_radio_details_all(
@@ -77,68 +70,6 @@ async def test_radio_details_one_radio_and_node(
     matter = await ok(call_tool, "hub_get_radio_details", {"radio": "matter"})
     assert matter["matter"]["available"] is False
     await refused(call_tool, "hub_get_radio_details", {"radio": "wifi"}, "invalid_arguments")
-
-
-async def test_zwave_repair_start_progress_and_already_running(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.ops.repair_step = 0.2
-    idle = await ok(call_tool, "hub_get_zwave_repair_status")
-    assert idle["running"] is False
-    started = await ok(call_tool, "hub_start_zwave_repair")
-    assert started["started"] is True and started["running"] is True and "summary" in started
-    again = await ok(call_tool, "hub_start_zwave_repair")
-    assert again["started"] is False and "already running" in again["summary"]
-    status = await ok(call_tool, "hub_get_zwave_repair_status")
-    assert status["running"] is True and "Repairing node" in status["progress"]
-    hub.ops.repair_step = 0.0
-    for _ in range(200):
-        if not hub.ops.repair_running:
-            break
-        await asyncio.sleep(0.05)
-    done = await ok(call_tool, "hub_get_zwave_repair_status")
-    assert done["running"] is False and "Finished" in done["progress"]
-
-
-async def test_repair_respects_write_master(
-    hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    from custom_components.hubitat_dev_tools.const import OPT_ALLOW_WRITE
-
-    from .conftest import add_entry
-
-    await add_entry(hass, hub, options={OPT_ALLOW_WRITE: False})
-    before = len(hub.requests)
-    await refused(call_tool, "hub_start_zwave_repair", {}, "writes_disabled")
-    assert hub.requests[before:] == []
-    assert (await ok(call_tool, "hub_get_zwave_repair_status"))["running"] is False
-
-
-async def test_zwave_inclusion_exclusion_and_node_actions(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    started = await ok(
-        call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "inclusion_start"}
-    )
-    assert hub.ops.zwave_mode == "including" and "pairing mode" in started["note"]
-    busy = await refused(
-        call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "exclusion_start"}
-    )
-    assert "including is running" in busy["message"]
-    await ok(call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "inclusion_stop"})
-    await ok(call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "exclusion_start"})
-    assert hub.ops.zwave_mode == "excluding"
-    await ok(call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "exclusion_stop"})
-    assert zwave_mode(hub) is None
-    details = await ok(call_tool, "hub_get_radio_details", {"radio": "zwave"})
-    node = next(n for n in details["zwave"]["nodes"] if n["nodeState"] == "OK" and n["nodeId"] > 1)
-    refreshed = await ok(
-        call_tool,
-        "hub_call_radio_action",
-        {"radio": "zwave", "action": "node_refresh", "node_id": node["nodeId"]},
-    )
-    assert refreshed["device_id"] == node["deviceId"]
-    assert hub.ops.radio_calls[-1] == "/hub/zwave/refreshNodeStatus"
 
 
 async def test_radio_action_validation_sends_nothing(
@@ -195,64 +126,6 @@ async def test_zigbee_and_matter_actions(
         {"radio": "matter", "action": "open_pairing_window", "node_id": 3001},
     )
     assert "no Matter" in no_matter["message"]
-
-
-async def test_delete_failed_zwave_node(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    failed = next(iter(hub.ops.failed_zwave_nodes))
-    gate = await refused(call_tool, "hub_delete_zwave_node", {"node_id": failed})
-    assert gate["error"] == "confirmation_required"
-    hub.mark_backup_now()
-    details = await ok(call_tool, "hub_get_radio_details", {"radio": "zwave"})
-    working = next(
-        n for n in details["zwave"]["nodes"] if n["nodeState"] == "OK" and n["nodeId"] > 1
-    )
-    before = len(hub.ops.radio_calls)
-    alive = await refused(
-        call_tool, "hub_delete_zwave_node", {"node_id": working["nodeId"], "confirm": True}
-    )
-    assert "exclusion_start" in alive["hint"] and hub.ops.radio_calls[before:] == []
-    device_id = next(
-        n["device_id"] for n in details["zwave"]["failed_nodes"] if n["node_id"] == failed
-    )
-    removed = await ok(call_tool, "hub_delete_zwave_node", {"node_id": failed, "confirm": True})
-    assert removed["removed"] is True and removed["device_id"] == device_id
-    assert device_id not in hub.state.devices and failed not in hub.ops.failed_zwave_nodes
-
-
-async def test_radio_actions_respect_the_allowlist(
-    hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    failed = next(iter(hub.ops.failed_zwave_nodes))
-    node_device = next(
-        d
-        for d in hub.state.devices.values()
-        if d.driver.protocol == "zwave" and d.parent_id is None and int(d.dni, 16) == failed
-    )
-    other = next(
-        d for d in hub.state.devices.values() if d.id != node_device.id and d.parent_id is None
-    )
-    await add_entry(hass, hub, options={OPT_ALLOWED_DEVICES: [str(other.id)]})
-    hub.mark_backup_now()
-    start = len(hub.ops.radio_calls)
-    refresh = await refused(
-        call_tool,
-        "hub_call_radio_action",
-        {"radio": "zwave", "action": "node_refresh", "node_id": failed},
-    )
-    assert refresh["error"] == "device_not_allowed"
-    exclusion = await refused(
-        call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "exclusion_start"}
-    )
-    assert exclusion["error"] == "device_not_allowed"
-    removal = await refused(
-        call_tool, "hub_delete_zwave_node", {"node_id": failed, "confirm": True}
-    )
-    assert removal["error"] == "device_not_allowed"
-    assert hub.ops.radio_calls[start:] == [] and node_device.id in hub.state.devices
-    # inclusion only adds devices: still allowed
-    await ok(call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "inclusion_start"})
 
 
 async def test_matter_pair_on_a_hub_without_matter(
@@ -343,39 +216,6 @@ async def test_radio_trigger_is_not_retried(
 # ---------------------------------------------------------------- contract fixtures
 
 
-class FixtureClient:
-    """Answers each path with a contract fixture's answer (no emulator involved)."""
-
-    def __init__(self, answers: dict[str, Any], platform: Platform = UNKNOWN_PLATFORM) -> None:
-        self.answers = answers
-        self.platform = platform
-        self.sent: list[tuple[str, dict[str, str] | None]] = []
-
-    async def request(
-        self, method: str, path: str, *, params: dict[str, str] | None = None, **_kw: Any
-    ) -> Any:
-        self.sent.append((path, params))
-        return copy.deepcopy(self.answers[path])  # a fresh answer per request, like a hub
-
-    async def get_json(self, path: str, params: dict[str, str] | None = None, **kw: Any) -> Any:
-        return await self.request("GET", path, params=params, **kw)
-
-    async def get_text(self, path: str, params: dict[str, str] | None = None, **kw: Any) -> Any:
-        return await self.request("GET", path, params=params, **kw)
-
-
-def fixture_manager(answers: dict[str, str], platform: Platform = UNKNOWN_PLATFORM) -> Any:
-    """A RadioManager over fixture answers (path -> fixture name); returns (manager, client)."""
-    fake = FixtureClient(
-        {
-            path: load_fixture(name).answer_text or load_fixture(name).answer
-            for path, name in answers.items()
-        },
-        platform,
-    )
-    return RadioManager(cast(HubClient, fake)), fake
-
-
 def test_channel_scan_parser_reads_both_shapes() -> None:
     rows = parse_channel_scan(load_fixture("radios/zigbee_channel_scan").answer)
     assert rows[0] == {
@@ -390,21 +230,6 @@ def test_channel_scan_parser_reads_both_shapes() -> None:
     # the scan PAGE is HTML, not data: never read as a result
     with pytest.raises(HubBadResponseError):
         parse_channel_scan(load_fixture("radios/zigbee_channel_scan_page").answer_text)
-
-
-def test_repair_kind_follows_the_hub_flags_then_the_model() -> None:
-    details = load_fixture("radios/zwave_details").answer
-    assert zwave_repair_modern(details, Platform(model="C-5")) is True  # the flags win
-    flags_off = {**details, "zwaveIP": False, "zwaveJS": False}
-    assert zwave_repair_modern(flags_off, UNKNOWN_PLATFORM) is False
-    assert zwave_repair_modern({**flags_off, "zwaveJS": True}, UNKNOWN_PLATFORM) is True
-    no_flags = {k: v for k, v in details.items() if k not in ("zwaveIP", "zwaveJS")}
-    assert zwave_repair_modern(no_flags, Platform(model="C-5")) is False
-    assert zwave_repair_modern(no_flags, Platform(model="C-8 Pro")) is True
-    assert zwave_repair_modern(no_flags, UNKNOWN_PLATFORM) is True
-    # query values as the hub UI's URLSearchParams writes them
-    assert (js_param(True), js_param(False), js_param("USLR")) == ("true", "false", "USLR")
-    assert js_param(1) == js_param(1.0) == "1"
 
 
 async def test_radio_details_from_the_fixtures() -> None:
@@ -423,35 +248,6 @@ async def test_radio_details_from_the_fixtures() -> None:
     assert zw["region"] == "USLR" and zw["long_range_channel"] == 255
     assert zb["channel"] == 20 and zb["devices"][0]["shortZigbeeId"] == "8A1C"
     assert mt["offline_devices"] == ["Desk Bulb"] and mt["device_count"] == 2
-
-
-async def test_repair_from_the_fixtures_modern_and_c5() -> None:
-    paths = {
-        "/hub/zwaveDetails/json": "radios/zwave_details",
-        "/hub/zwaveRepair2": "radios/zwave_repair_start",
-        "/hub/zwaveRepair2Status": "radios/zwave_repair_status",
-    }
-    manager, fake = fixture_manager(paths)
-    started = await manager.start_repair()
-    assert started["started"] is True and started["running"] is False  # the fixture: IDLE
-    assert ("/hub/zwaveRepair2", {"resetStats": "false", "maxHealth": "10"}) in fake.sent
-    # a C-5 (flags off): checkZwaveRepairRunning first, then zwaveRepair; status by the flag
-    legacy = {**load_fixture("radios/zwave_details").answer, "zwaveIP": False}
-    c5 = FixtureClient(
-        {
-            "/hub/zwaveDetails/json": legacy,
-            "/hub/checkZwaveRepairRunning": load_fixture("radios/zwave_repair_running").answer,
-            "/hub/zwaveRepair": load_fixture("radios/zwave_repair_start").answer,
-        }
-    )
-    started = await RadioManager(cast(HubClient, c5)).start_repair()
-    assert started["started"] is True and started["running"] is False
-    assert [p for p, _ in c5.sent] == [
-        "/hub/zwaveDetails/json",
-        "/hub/checkZwaveRepairRunning",
-        "/hub/zwaveRepair",
-        "/hub/checkZwaveRepairRunning",
-    ]
 
 
 async def test_matter_setup_code_from_the_fixture() -> None:
@@ -479,43 +275,6 @@ async def test_write_answers_have_the_fixture_shapes(
             assert_same_shape("radios/zwave_repair_start", await r.json(content_type=None))
         async with session.get(f"{hub.url}/hub/matter/openPairingWindow?node=3001") as r:
             assert_same_shape("radios/matter_setup_code", await r.json(content_type=None))
-
-
-async def test_zwave_repair_on_a_c5(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.state.model = "C-5"
-    hub.ops.repair_step = 0.2
-    start = len(hub.requests)
-    started = await ok(call_tool, "hub_start_zwave_repair")
-    assert started["started"] is True and started["running"] is True
-    sent = [p.split("?")[0] for _m, p in hub.requests[start:]]
-    assert "/hub/zwaveRepair" in sent and "/hub/zwaveRepair2" not in sent
-    again = await ok(call_tool, "hub_start_zwave_repair")
-    assert again["started"] is False
-    status = await ok(call_tool, "hub_get_zwave_repair_status")
-    assert status["running"] is True and status["stage"] is None
-    cancel = await refused(
-        call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "repair_cancel"}
-    )
-    assert cancel["error"] == "firmware_unsupported"
-    details = await ok(
-        call_tool, "hub_get_radio_details", {"radio": "zwave", "include_topology": True}
-    )
-    assert details["zwave"]["topology_unavailable"] == "firmware_unsupported"
-    assert not any(p.startswith("/hub/zwaveRepair2") for _m, p in hub.requests[start:])
-
-
-async def test_zwave_repair_modern_sends_what_the_hub_ui_sends(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    start = len(hub.requests)
-    await ok(call_tool, "hub_start_zwave_repair")
-    sent = [p for _m, p in hub.requests[start:]]
-    assert "/hub/zwaveRepair2?resetStats=false&maxHealth=10" in sent
-    assert "/hub/zwaveRepair" not in [p.split("?")[0] for p in sent]
-    await ok(call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "repair_cancel"})
-    assert hub.ops.repair_running is False
 
 
 async def test_channel_scan_waits_within_the_call_budget_and_is_not_retried(
@@ -585,26 +344,6 @@ async def test_channel_scan_with_hub_security_is_no_auth_error(
     assert [r["channel"] for r in scan["channel_scan"]] == [15, 20, 25]
 
 
-async def test_zwave_settings_refusals_and_effect_check(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.mark_backup_now()
-    args = {"radio": "zwave", "long_range_channel": 1, "confirm": True}
-    hub.ops.zwave_region = "EU"  # no Long Range there
-    start = len(hub.requests)
-    eu = await refused(call_tool, "hub_update_radio_settings", args, "invalid_request")
-    assert "Long Range" in eu["message"]
-    hub.ops.zwave_region = "USLR"
-    hub.ops.radio_enabled["zwave"] = False
-    await refused(call_tool, "hub_update_radio_settings", args, "invalid_request")
-    assert not any("/update" in p or "/enable/" in p for _m, p in hub.requests[start:])
-    hub.ops.radio_enabled["zwave"] = True
-    # the hub answers success but nothing changes: a failure, not a success
-    hub.ops.settings_ignored = True
-    lied = await refused(call_tool, "hub_update_radio_settings", args, "hub_bad_response")
-    assert "long_range_channel" in lied["message"]
-
-
 async def test_zigbee_settings_never_echo_placeholders(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
@@ -644,43 +383,6 @@ async def test_scan_timeout_is_a_clear_error() -> None:
     ((path, timeout),) = slow.sent
     # the request runs in the background, bounded by the hub's minute plus a margin
     assert path == "/hub/zigbeeChannelScanJson" and cast(object, timeout) == SCAN_REQUEST_TIMEOUT
-
-
-async def test_zwave_update_refused_but_applied_is_a_success() -> None:
-    details = dict(load_fixture("radios/zwave_details").answer)
-
-    class Refusing(FixtureClient):
-        async def request(self, method: str, path: str, **kw: Any) -> Any:
-            if path == "/hub/zwaveDetails/update":
-                self.sent.append((path, kw.get("params")))
-                details["longRangeChannel"] = 0  # the hub applied it ...
-                raise HubRefusedError("The hub refused to change the Z-Wave settings")
-            return await super().request(method, path, **kw)
-
-    fake = Refusing({"/hub/zwaveDetails/json": details})
-    result = await RadioManager(cast(HubClient, fake)).update_settings(
-        "zwave", {"long_range_channel": 0}
-    )
-    assert result["settings"] == {"long_range_channel": 0}  # ... so it is a success
-    assert fake.sent[1] == (
-        "/hub/zwaveDetails/update",
-        {"enabled": "true", "region": "USLR", "secureJoin": "1", "longRangeChannel": "0"},
-    )
-
-
-async def test_zwave_update_that_resets_another_setting_is_a_failure() -> None:
-    details = dict(load_fixture("radios/zwave_details").answer)
-
-    class Resetting(FixtureClient):
-        async def request(self, method: str, path: str, **kw: Any) -> Any:
-            if path == "/hub/zwaveDetails/update":
-                details.update(longRangeChannel=1, secureJoin=0)  # a full replacement's harm
-                return {"success": True}
-            return await super().request(method, path, **kw)
-
-    manager = RadioManager(cast(HubClient, Resetting({"/hub/zwaveDetails/json": details})))
-    with pytest.raises(HubBadResponseError, match="secureJoin=0"):
-        await manager.update_settings("zwave", {"long_range_channel": 1})
 
 
 async def test_radio_operation_answers_in_the_real_shapes() -> None:

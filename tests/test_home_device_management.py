@@ -1,0 +1,465 @@
+"""Device management tools of the home surface, against the emulated hub through the real
+llm.API: editing, creating, deleting, replacing and swapping devices, the compatible-device
+catalog (and the device writes in the contract shapes). Reading devices and their commands:
+``test_home_devices.py``."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import aiohttp
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+from yarl import URL
+
+from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
+from custom_components.hubitat_dev_tools.hub import HubClient, HubConnection, effects
+from custom_components.hubitat_dev_tools.hub import devices as hub_devices
+from custom_components.hubitat_dev_tools.hub.errors import (
+    HubBadResponseError,
+    HubNotFoundError,
+    HubRefusedError,
+)
+from hubitat_emulator import HubEmulator
+from hubitat_emulator.catalog import DRIVERS
+
+from .conftest import ToolCaller, add_entry, ok
+from .contract import assert_same_shape, load_fixture
+from .home_util import dev_id, sent
+from .hub_fake import FakeHub
+
+# ---------------------------------------------------------------- hub_update_device
+
+
+async def test_update_device(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    light = dev_id(hub, "Kitchen Light")
+    before_dev = hub.device(light)
+    prefs = (await ok(call_tool, "hub_get_device", {"device_id": light}))["device"]["preferences"]
+    bool_pref = next(p for p in prefs if p["type"] == "bool")
+    data = await ok(
+        call_tool,
+        "hub_update_device",
+        {
+            "device_id": light,
+            "label": "Kitchen Ceiling",
+            "room": "office",
+            "tags": ["a", "b"],
+            "preferences": {bool_pref["name"]: "false"},
+            "enabled": False,
+        },
+    )
+    assert data["applied"] == ["label+room+tags", "preferences", "disabled"]
+    after = hub.device(light)
+    assert after["label"] == "Kitchen Ceiling" and after["disabled"] is True
+    assert after["room"] == "Office"
+    assert after["tags"] == ["a", "b"]
+    assert after["settings"][bool_pref["name"]] is False
+    # fields not named are not blanked by the wholesale form
+    for key in ("name", "dni", "notes", "type"):
+        assert after[key] == before_dev[key], key
+    # enabling runs first, then room can be cleared
+    data = await ok(
+        call_tool, "hub_update_device", {"device_id": light, "enabled": True, "room": "unassigned"}
+    )
+    assert data["applied"][0] == "enabled"
+    assert data["device"]["room"] is None
+
+
+async def test_update_device_refusals(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    light = dev_id(hub, "Kitchen Light")
+    rooms_before = len(hub.rooms)
+    before = len(hub.requests)
+    for args, word in (
+        ({"device_id": light, "room": "Attic"}, "Attic"),
+        ({"device_id": light, "preferences": {"noSuchPref": 1}}, "noSuchPref"),
+        ({"device_id": light}, "Nothing to change"),
+        ({"device_id": light, "label": "  "}, "empty"),
+    ):
+        result = await call_tool("hub_update_device", args)
+        assert result.error and word in result.data["message"], (args, result.data)
+    assert sent(hub, before) == []
+    assert len(hub.rooms) == rooms_before  # never creates a room
+    result = await call_tool("hub_update_device", {"device_id": "99999", "label": "x"})
+    assert result.error and result.data["error"] == "not_found"
+
+
+# ---------------------------------------------------------------- create / delete
+
+
+async def test_create_and_delete_device(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_create_device", {"driver": "virtual switch", "label": "Fake"})
+    new_id = data["device"]["device_id"]
+    assert data["virtual"] is True and hub.device(new_id)["label"] == "Fake"
+    real = await ok(
+        call_tool, "hub_create_device", {"driver": "Generic Z-Wave Switch", "label": "Shell"}
+    )
+    assert real["virtual"] is False and "note" in real
+    assert hub.device(real["device"]["device_id"])["label"] == "Shell"
+    before = len(hub.requests)
+    bad = await call_tool("hub_create_device", {"driver": "Virtual Swich"})
+    assert bad.error and "Virtual Switch" in bad.data["message"]
+    assert sent(hub, before) == []
+    # delete: destructive tier
+    refused = await call_tool("hub_delete_device", {"device_id": new_id})
+    assert refused.error and refused.data["error"] == "confirmation_required"
+    hub.mark_backup_now()
+    done = await ok(call_tool, "hub_delete_device", {"device_id": new_id, "confirm": True})
+    assert done["label"] == "Fake" and int(new_id) not in hub.device_ids()
+    gone = await call_tool("hub_delete_device", {"device_id": new_id, "confirm": True})
+    assert gone.error and gone.data["error"] == "not_found"
+
+
+async def test_replace_device(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    old = dev_id(hub, "Kitchen Light")
+    new = (
+        await ok(
+            call_tool,
+            "hub_create_device",
+            {"driver": "Generic Z-Wave Dimmer", "label": "New Dimmer"},
+        )
+    )["device"]["device_id"]
+    new_dni = hub.device(new)["dni"]
+    hub.mark_backup_now()
+    before = len(hub.requests)
+    bad = await call_tool(
+        "hub_replace_device",
+        {"old_device_id": old, "new_device_id": dev_id(hub, "Kitchen Motion"), "confirm": True},
+    )
+    assert bad.error and "not a valid replacement" in bad.data["message"]
+    assert not [p for _m, p in hub.requests[before:] if p.startswith("/device/replace")]
+    data = await ok(
+        call_tool,
+        "hub_replace_device",
+        {"old_device_id": old, "new_device_id": new, "confirm": True},
+    )
+    after = hub.device(old)
+    assert after["label"] == "Kitchen Light" and after["room"] == "Kitchen"
+    assert after["dni"] == new_dni and int(new) not in hub.device_ids()
+    assert "removed" in data["summary"]
+
+
+# ---------------------------------------------------------------- hub_search_compatible_devices
+
+
+async def test_search_compatible_devices(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_search_compatible_devices", {"text": "zooz"})
+    assert {d["name"] for d in data["devices"]} == {"ZEN77 Dimmer", "ZSE41 Open/Close XS"}
+    dimmer = next(d for d in data["devices"] if d["product_number"] == "ZEN77")
+    assert dimmer["driver"] == "Zooz Z-Wave Dimmer" and "<" not in dimmer["pairing"]
+    contacts = await ok(
+        call_tool,
+        "hub_search_compatible_devices",
+        {"text": "contact", "protocol": "zigbee", "include_instructions": False},
+    )
+    assert [d["brand"] for d in contacts["devices"]] == ["Aqara"]
+    assert "pairing" not in contacts["devices"][0]
+    matter = await ok(call_tool, "hub_search_compatible_devices", {"protocol": "Matter"})
+    assert matter["count"] == 1
+    # the catalog is static: read once, then answered from the cache
+    reads = [p for _m, p in hub.requests if p == "/hub/compatibleDevices"]
+    assert len(reads) == 1
+    before = len(hub.requests)
+    nothing = await call_tool("hub_search_compatible_devices", {})
+    assert nothing.error and nothing.data["error"] == "invalid_request"
+    assert len(hub.requests) == before
+
+
+# ---------------------------------------------------------------- hub_swap_device
+
+
+async def test_swap_device_moves_every_app(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    old_id, new_id = dev_id(hub, "Kitchen Motion"), dev_id(hub, "Office Motion")
+    old, new = hub.state.devices[int(old_id)], hub.state.devices[int(new_id)]
+    users = list(old.apps_using)
+    assert users
+    gate = await call_tool("hub_swap_device", {"old_device_id": old_id, "new_device_id": new_id})
+    assert gate.error and gate.data["error"] == "confirmation_required"
+    hub.mark_backup_now()
+    apps_before = set(hub.state.apps)
+    data = await ok(
+        call_tool,
+        "hub_swap_device",
+        {"old_device_id": old_id, "new_device_id": new_id, "confirm": True},
+    )
+    assert sorted(int(a["app_id"]) for a in data["apps_moved"]) == sorted(users)
+    assert old.apps_using == [] and set(users) <= set(new.apps_using)
+    assert set(hub.state.apps) == apps_before  # the transient Swap Device app is gone
+    assert any(p.startswith("/installedapp/forcedelete/") for _m, p in hub.requests)
+
+
+async def test_swap_device_refusals_send_nothing(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    light = dev_id(hub, "Kitchen Light")
+    unused = await ok(
+        call_tool, "hub_create_device", {"driver": "Virtual Switch", "label": "Spare"}
+    )
+    spare = unused["device"]["device_id"]
+    child = next(str(d.id) for d in hub.state.devices.values() if d.parent_id is not None)
+    start = len(hub.requests)
+    for old_id, new_id, needle in (
+        (light, light, "must differ"),
+        (spare, light, "No app uses"),
+        (child, light, "free-standing"),
+    ):
+        result = await call_tool(
+            "hub_swap_device",
+            {"old_device_id": old_id, "new_device_id": new_id, "confirm": True},
+        )
+        assert result.error and needle in result.data["message"], result.data
+    assert not [p for _m, p in hub.requests[start:] if "swapDevice" in p or "/create/" in p]
+
+
+async def test_swap_device_failures_remove_the_swap_app(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.mark_backup_now()
+    old_id, new_id = dev_id(hub, "Kitchen Motion"), dev_id(hub, "Office Motion")
+    users = list(hub.state.devices[int(old_id)].apps_using)
+    apps_before = set(hub.state.apps)
+    for path in ("/installedapp/update/json", "/installedapp/btn"):
+        hub.faults.fail_paths = {path: 500}
+        result = await call_tool(
+            "hub_swap_device",
+            {"old_device_id": old_id, "new_device_id": new_id, "confirm": True},
+        )
+        assert result.error and result.data["error"] == "hub_bad_response", path
+        assert set(hub.state.apps) == apps_before, path  # no Swap Device app left behind
+        assert hub.state.devices[int(old_id)].apps_using == users, path
+
+
+async def test_swap_device_respects_the_allowlist(
+    hass: Any, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    old_id, new_id = dev_id(hub, "Kitchen Motion"), dev_id(hub, "Office Motion")
+    await add_entry(hass, hub, options={OPT_ALLOWED_DEVICES: [old_id]})
+    hub.mark_backup_now()
+    start = len(hub.requests)
+    result = await call_tool(
+        "hub_swap_device", {"old_device_id": old_id, "new_device_id": new_id, "confirm": True}
+    )
+    assert result.error and result.data["error"] == "device_not_allowed"
+    assert hub.requests[start:] == []
+
+
+async def test_triggering_gets_are_not_retried(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """A busy answer to a GET that creates something is reported, never sent twice."""
+    before = len(hub.state.devices)
+    hub.faults.fail_paths = {"/device/createVirtual": 503}
+    result = await call_tool("hub_create_device", {"driver": "Virtual Switch", "label": "Once"})
+    assert result.error and result.data["error"] == "hub_bad_response"
+    assert len([p for _m, p in hub.requests if p.startswith("/device/createVirtual")]) == 1
+    assert len(hub.state.devices) == before
+    # a plain read is still retried once on the same answer
+    hub.faults.fail_paths = {}
+    hub.faults.error_burst, hub.faults.error_status = 1, 503
+    reads = await call_tool("hub_list_rooms")
+    assert not reads.error, reads.data
+
+
+# ---------------------------------------------------------------- contract: real-hub shapes
+
+
+@pytest.fixture
+def quick_effects(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writes decided by effect give up after a short wait (the failure cases)."""
+    monkeypatch.setattr(effects, "EFFECT_WAIT", 0.05)
+    monkeypatch.setattr(effects, "EFFECT_INTERVAL", 0.01)
+
+
+@asynccontextmanager
+async def hub_client(hub: HubEmulator) -> AsyncIterator[HubClient]:
+    url = URL(hub.url)
+    conn = HubConnection(
+        host=str(url.host), port=url.port, username=hub.username, password=hub.password
+    )
+    async with aiohttp.ClientSession() as session:
+        yield HubClient(session, conn)
+
+
+async def test_device_creation_reads_the_contract_answers() -> None:
+    fake = FakeHub(
+        {
+            "GET /device/createVirtual": load_fixture("devices/create_virtual").answer,
+            "GET /device/sysDriverByIdJson/500": load_fixture("devices/sys_driver_create").answer,
+        }
+    )
+    assert await hub_devices.create_virtual(fake.client, "200") == "778"
+    # the hub UI sends only deviceTypeId
+    assert fake.calls[0][2]["params"] == {"deviceTypeId": "200"}
+    assert await hub_devices.create_from_driver(fake.client, "500") == "777"
+
+
+def _device_read(*, gone: bool = False, disabled: bool = False) -> Any:
+    if gone:
+        return HubNotFoundError("gone")
+    raw = load_fixture("devices/full_json").answer
+    return {**raw, "device": {**raw["device"], "disabled": disabled}}
+
+
+@pytest.mark.usefixtures("quick_effects")
+async def test_force_delete_is_decided_by_the_device_being_gone() -> None:
+    answer = load_fixture("devices/force_delete").answer
+    reads = iter([_device_read(), _device_read(gone=True)])
+    fake = FakeHub(
+        {
+            "GET /device/forceDelete/41/json": answer,
+            "GET /device/fullJson/41": lambda: next(reads),
+        }
+    )
+    assert await hub_devices.force_delete(fake.client, "41") == "success"  # polled until gone
+    fake.answers["GET /device/forceDelete/41/json"] = {**answer, "status": "partial"}
+    fake.answers["GET /device/fullJson/41"] = _device_read(gone=True)
+    assert await hub_devices.force_delete(fake.client, "41") == "partial"
+    # a failure status whose effect is there anyway is a success
+    fake.answers["GET /device/forceDelete/41/json"] = {**answer, "status": "failed"}
+    assert await hub_devices.force_delete(fake.client, "41") is None
+    # ... and without the effect, the hub's refusal stands
+    fake.answers["GET /device/fullJson/41"] = _device_read()
+    with pytest.raises(HubRefusedError, match="status 'failed'"):
+        await hub_devices.force_delete(fake.client, "41")
+    # "success" with the device still there is a failure, not a success
+    fake.answers["GET /device/forceDelete/41/json"] = answer
+    with pytest.raises(HubBadResponseError, match="still there"):
+        await hub_devices.force_delete(fake.client, "41")
+    # firmware without the /json form: the older confirm link
+    fake.answers["GET /device/forceDelete/41/json"] = HubNotFoundError("no such path")
+    fake.answers["GET /device/forceDelete/41/yes"] = "<html>deleted</html>"
+    fake.answers["GET /device/fullJson/41"] = _device_read(gone=True)
+    assert await hub_devices.force_delete(fake.client, "41") is None
+    assert fake.calls[-2][1] == "/device/forceDelete/41/yes"
+
+
+@pytest.mark.usefixtures("quick_effects")
+async def test_disable_sends_what_the_hub_ui_sends_and_checks_the_flag() -> None:
+    fake = FakeHub(
+        {
+            "POST /device/disable": {"success": True},
+            "GET /device/fullJson/41": _device_read(disabled=True),
+        }
+    )
+    await hub_devices.set_disabled(fake.client, "41", True)
+    assert fake.calls[0][2]["json_body"] == {"id": 41, "disable": True}
+    with pytest.raises(HubBadResponseError, match="still reads as disabled"):
+        await hub_devices.set_disabled(fake.client, "41", False)
+
+
+async def test_device_writes_answer_in_the_contract_shapes(hub: HubEmulator) -> None:
+    vswitch = str(next(d.id for d in DRIVERS.values() if d.name == "Virtual Switch"))
+    async with hub_client(hub) as client:
+        created = await client.request(
+            "GET", "/device/createVirtual", params={"deviceTypeId": vswitch}
+        )
+        assert_same_shape("devices/create_virtual", created)
+        made = await client.get_json(f"/device/sysDriverByIdJson/{vswitch}")
+        assert_same_shape("devices/sys_driver_create", made)
+        gone = await client.get_json(f"/device/forceDelete/{created['deviceId']}/json")
+        assert_same_shape("devices/force_delete", gone)
+        old = dev_id(hub, "Kitchen Motion")
+        options = await client.get_json(f"/device/getReplacementOptions/{old}")
+        replaced = await client.request(
+            "GET", "/device/replace", params={"oldId": old, "newId": str(options[0]["id"])}
+        )
+        assert_same_shape("devices/replace", replaced)
+
+
+async def test_create_and_delete_follow_the_hub_ui(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    before = len(hub.requests)
+    data = await ok(call_tool, "hub_create_device", {"driver": "Virtual Switch", "label": "Porch"})
+    new_id = data["device"]["device_id"]
+    creates = [p for _m, p in hub.requests[before:] if p.startswith("/device/createVirtual")]
+    assert len(creates) == 1 and "label" not in creates[0]  # the label comes by the edit
+    assert data["device"]["label"] == "Porch" and hub.device(new_id)["label"] == "Porch"
+    assert sent(hub, before) == ["/device/update"]
+    hub.mark_backup_now()
+    # a real hub may answer "partial": the device is gone, with leftovers
+    hub.state.force_delete_status = "partial"
+    done = await ok(call_tool, "hub_delete_device", {"device_id": new_id, "confirm": True})
+    assert "partial" in done["note"] and int(new_id) not in hub.device_ids()
+    assert any(p == f"/device/forceDelete/{new_id}/json" for _m, p in hub.requests)
+    # the hub says it failed but deleted: a success
+    other = await ok(call_tool, "hub_create_device", {"driver": "Virtual Switch"})
+    hub.state.force_delete_status = "failed"
+    other_id = other["device"]["device_id"]
+    done = await ok(call_tool, "hub_delete_device", {"device_id": other_id, "confirm": True})
+    assert "note" not in done and int(other_id) not in hub.device_ids()
+
+
+async def test_disable_is_the_hub_ui_json_and_verified(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    lamp = dev_id(hub, "Guest Lamp")
+    data = await ok(call_tool, "hub_update_device", {"device_id": lamp, "enabled": False})
+    assert data["applied"] == ["disabled"] and hub.device(lamp)["disabled"] is True
+    data = await ok(call_tool, "hub_update_device", {"device_id": lamp, "enabled": True})
+    assert data["applied"] == ["enabled"] and hub.device(lamp)["disabled"] is False
+
+
+@pytest.mark.usefixtures("quick_effects")
+async def test_preference_save_sends_the_hub_ui_body_and_reads_it_back() -> None:
+    raw = load_fixture("devices/full_json").answer
+    saved = {**raw, "settings": [{**raw["settings"][0], "value": True}]}
+    reads = iter([raw, saved])
+    fake = FakeHub(
+        {
+            "POST /device/preference/save": {"success": True},
+            "GET /device/fullJson/41": lambda: next(reads),
+        }
+    )
+    prefs = [{"name": "logEnable", "type": "bool", "value": True}]
+    await hub_devices.save_preferences(fake.client, "41", prefs)
+    assert fake.calls[1][2]["json_body"] == {
+        "deviceId": 41,
+        "defaultCurrentState": "",
+        "commandRetry": False,
+        "showOnHome": True,
+        "preferences": prefs,
+    }
+    # a save that answers success but reads back unchanged is a failure
+    fake.answers["GET /device/fullJson/41"] = raw
+    with pytest.raises(HubBadResponseError, match="read back unchanged"):
+        await hub_devices.save_preferences(fake.client, "41", prefs)
+
+
+async def test_create_says_the_device_exists_when_the_label_fails(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    hub.faults.fail_paths = {"/device/update": 500}
+    result = await call_tool("hub_create_device", {"driver": "Virtual Switch", "label": "Porch"})
+    assert result.error and result.data["error"] == "hub_bad_response"
+    new_id = result.data["message"].split("created device ")[1].split(" ")[0]
+    assert "label failed" in result.data["message"] and int(new_id) in hub.device_ids()
+    assert "hub_update_device" in result.data["hint"]
+
+
+async def test_a_deleted_device_read_as_an_error_page_is_settled_by_the_list() -> None:
+    listed = load_fixture("devices/devices_list").answer
+    fake = FakeHub(
+        {
+            "GET /device/forceDelete/41/json": load_fixture("devices/force_delete").answer,
+            "GET /device/fullJson/41": HubBadResponseError("HTTP 500"),
+            "GET /hub2/devicesList": listed,
+        }
+    )
+    assert await hub_devices.force_delete(fake.client, "41") == "success"
+    fake.answers["GET /device/fullJson/6"] = HubBadResponseError("HTTP 500")
+    assert await hub_devices.device_gone(fake.client, "6") is False  # still listed
