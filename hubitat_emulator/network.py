@@ -22,8 +22,11 @@ State and knobs (all deterministic; tests set them):
   ``setWiFiNetworkInfo`` joins before it answers; ``setWiFiNetworkInfoAsync`` answers at once
   and ``getWiFiNetworkInfoAsyncStatus`` says "In progress" ``wifi_join_polls`` times, then
   "Success: ..." or "Fail: ...". A join moves the Wi-Fi link to ``wifi_join_address``.
-  ``wifi_psk_seen`` keeps the last password received (tests check it reached the hub).
+  ``wifi_psk_seen`` keeps the last password received (tests check it reached the hub). The
+  status and failure sentences are ours (no source quotes the hub's): only their first word,
+  "Success" or "Fail", is from the hub UI, which tests nothing else.
   ``wifi_drivers_installed`` / ``hub_version``: a hub of version 7 or older without drivers.
+  ``wifi_fail_text``: the wrong-password sentence (``{psk}`` in it repeats the password).
 """
 
 from __future__ import annotations
@@ -74,6 +77,9 @@ class NetworkState:
     wifi_join_polls: int = 2
     wifi_join_address: str = "192.168.1.88"
     wifi_psk_seen: str | None = None
+    # a wrong password's sentence; "{psk}" is replaced by the password received (a hub that
+    # repeats it: the client must scrub it)
+    wifi_fail_text: str = "Fail: could not authenticate with {ssid}"
     wifi_drivers_installed: bool = True
     hub_version: int = 8
     # the async join in progress: (ssid, polls left, final status)
@@ -206,7 +212,7 @@ class _NetworkRoutes:
         if n.wifi_available.get(ssid) is None:
             return f"Fail: network {ssid} not found"
         if n.wifi_available[ssid] != psk:
-            return f"Fail: could not authenticate with {ssid}"
+            return n.wifi_fail_text.replace("{ssid}", ssid).replace("{psk}", psk)
         n.wifi_network, n.wlan_address = ssid, n.wifi_join_address
         return ""
 
@@ -219,6 +225,8 @@ class _NetworkRoutes:
     async def wifi_join_async(self, request: web.Request) -> web.StreamResponse:
         q = request.query
         ssid, psk = q.get("ssid", ""), q.get("psk", "")
+        if not self.net.wifi_drivers_installed and self.net.hub_version <= 7:
+            return _text("Wi-Fi drivers are not installed")
         if not ssid:
             return _text("No network name given")
         failure = self._try_join(ssid, psk)

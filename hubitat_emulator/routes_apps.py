@@ -321,6 +321,9 @@ class AppRoutes(AppCreateRoutes):
             inp["value"] = self._typed(app.id, inp, str(value), str(form.get(f"{name}.type", "")))
         if "label" in form:  # the page's name field (hub UI: a bare ``label`` input)
             app.label = str(form["label"]).strip() or None
+        named = by_name.get("origLabel", {}).get("value") if app.type == "Room Lights" else None
+        if named:  # a Room Lights instance is named by its origLabel (jbaruch's notes)
+            app.label = str(named)
         if form.get("_action_update") == "Done" and not self.dev.done_ignored:
             self.dev.pending.discard(app.id)
         internals.version += 1

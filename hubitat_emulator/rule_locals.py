@@ -82,6 +82,8 @@ class LocalVariables:
                 return False
             form["varType"] = value
         else:
+            if "varType" not in form:  # the value field is not shown before the type
+                return False
             stored, _kind = VAR_TYPES[str(form["varType"])]
             self.variables[str(form["hbVar"])] = {"type": stored, "value": value}
             self.form = None

@@ -202,7 +202,8 @@ async def test_create_a_room_lighting_instance(
     assert not made.error, made.data
     app = hub.state.apps[int(made.data["app_id"])]
     assert app.parent_id == APP_ROOM_LIGHTING and app.label == "Den Lights"
-    assert made.data["type"] == "Room Lights" and made.data["applied"] == ["roomDevsL"]
+    assert made.data["type"] == "Room Lights" and made.data["name"] == "Den Lights"
+    assert sorted(made.data["applied"]) == ["origLabel", "roomDevsL"] and "warning" not in made.data
     sent = [p for _m, p in hub.requests if "/createchild/" in p]
     assert sent[-1] == f"/installedapp/createchild/hubitat/Room%20Lights/parent/{APP_ROOM_LIGHTING}"
     # the parent itself is a singleton: the answer points at the child kind

@@ -4,7 +4,9 @@ appears nowhere but in the request to the hub."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from typing import Any
 
 import aiohttp
@@ -34,19 +36,24 @@ def _fast_polls(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(network_manager, "WIFI_POLL_S", 0.01)
 
 
-def _issue(hass: HomeAssistant, entry: MockConfigEntry) -> ir.IssueEntry | None:
-    return ir.async_get(hass).async_get_issue(DOMAIN, wifi_issue_id(entry.entry_id))
+def _issue(
+    hass: HomeAssistant, entry: MockConfigEntry, ssid: str = "HomeNet"
+) -> ir.IssueEntry | None:
+    return ir.async_get(hass).async_get_issue(DOMAIN, wifi_issue_id(entry.entry_id, ssid))
 
 
 async def _open(
-    hass: HomeAssistant, hass_client: ClientSessionGenerator, entry: MockConfigEntry
+    hass: HomeAssistant,
+    hass_client: ClientSessionGenerator,
+    entry: MockConfigEntry,
+    ssid: str = "HomeNet",
 ) -> tuple[Any, dict[str, Any]]:
     """Open the issue's fix flow over Home Assistant's HTTP API; (client, its first answer)."""
     assert await async_setup_component(hass, "repairs", {})
     client = await hass_client()
     resp = await client.post(
         "/api/repairs/issues/fix",
-        json={"handler": DOMAIN, "issue_id": wifi_issue_id(entry.entry_id)},
+        json={"handler": DOMAIN, "issue_id": wifi_issue_id(entry.entry_id, ssid)},
     )
     assert resp.status == 200
     flow: dict[str, Any] = await resp.json()
@@ -60,7 +67,7 @@ async def _fix(
     ssid: str = "HomeNet",
 ) -> tuple[Any, str]:
     """The fix flow at its password step; (client, flow id)."""
-    client, flow = await _open(hass, hass_client, entry)
+    client, flow = await _open(hass, hass_client, entry, ssid)
     assert flow["step_id"] == "password", flow
     assert flow["description_placeholders"]["ssid"] == ssid
     return client, flow["flow_id"]
@@ -86,6 +93,13 @@ def _audit(hass: HomeAssistant) -> str:
     return json.dumps(shared.audit.recent(None))
 
 
+def _flow_records(hass: HomeAssistant) -> list[dict[str, Any]]:
+    """The audit records of the fix flow's joins (not the tool call's)."""
+    shared = get_domain_data(hass)
+    assert shared is not None
+    return [r for r in shared.audit.recent(None) if "via" in (r.get("args") or {})]
+
+
 async def test_join_waits_for_the_password_in_repairs(
     hass: HomeAssistant,
     entry: MockConfigEntry,
@@ -94,6 +108,7 @@ async def test_join_waits_for_the_password_in_repairs(
     hass_client: ClientSessionGenerator,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.DEBUG)
     await refused(call_tool, "hub_update_network_settings", JOIN, "backup_required")
     hub.mark_backup_now()
     before = len(hub.requests)
@@ -110,7 +125,7 @@ async def test_join_waits_for_the_password_in_repairs(
     seen = len(hub.requests)
     resp = await client.post(f"/api/repairs/issues/fix/{flow_id}", json={"password": "short"})
     short = await resp.json()
-    assert short["type"] == "form" and short["errors"] == {"base": "join_failed"}
+    assert short["type"] == "form" and short["errors"] == {"base": "bad_password"}
     assert "8 to 63" in short["description_placeholders"]["message"]
     assert len(hub.requests) == seen  # checked in Home Assistant: nothing sent
     wrong = await _submit(hass, client, flow_id, "not the password")
@@ -128,7 +143,11 @@ async def test_join_waits_for_the_password_in_repairs(
     assert any("getWiFiNetworkInfoAsyncStatus" in p for p in sent)
     # the password went to the hub only
     audit = _audit(hass)
-    assert "HomeNet" in audit and '"ok"' in audit
+    by_outcome = {r["outcome"]: r for r in _flow_records(hass)}
+    failed, joined = by_outcome["failed"], by_outcome["ok"]
+    assert failed["outcome"] == "failed" and "could not authenticate" in failed["detail"]
+    assert joined["outcome"] == "ok" and joined["args"]["wifi_join"] == "HomeNet"
+    assert joined["user_id"] == failed["user_id"] is not None
     for secret in (PASSWORD, "not the password", "correct+horse", "correct%20horse"):
         assert secret not in audit and secret not in caplog.text
     info = await ok(call_tool, "hub_get_info", {})
@@ -187,10 +206,58 @@ async def test_fix_flow_honours_the_options_at_submit_time(
 ) -> None:
     hub.mark_backup_now()
     await ok(call_tool, "hub_update_network_settings", JOIN)
+    client, flow_id = await _fix(hass, hass_client, entry)
+    # switched off while the form is open: the submit is refused, nothing is sent
     hass.config_entries.async_update_entry(entry, options={**entry.options, "allow_write": False})
-    _client, flow = await _open(hass, hass_client, entry)
+    resp = await client.post(f"/api/repairs/issues/fix/{flow_id}", json={"password": PASSWORD})
+    flow = await resp.json()
     assert flow["type"] == "abort" and flow["reason"] == "not_allowed", flow
     assert hub.network.wifi_psk_seen is None
+
+
+async def test_closing_the_form_during_the_join_is_audited(
+    hass: HomeAssistant,
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    hub.mark_backup_now()
+    hub.network.wifi_join_polls = 10_000  # the join does not end by itself
+    await ok(call_tool, "hub_update_network_settings", JOIN)
+    client, flow_id = await _fix(hass, hass_client, entry)
+    url = f"/api/repairs/issues/fix/{flow_id}"
+    progress = await (await client.post(url, json={"password": PASSWORD})).json()
+    assert progress["type"] == "progress"
+    await asyncio.sleep(0.1)  # it polls the status
+    assert (await client.delete(url)).status == 200
+    await hass.async_block_till_done()
+    (record,) = _flow_records(hass)
+    assert record["outcome"] == "interrupted" and PASSWORD not in json.dumps(record)
+
+
+async def test_the_password_is_scrubbed_from_what_the_hub_says(
+    hass: HomeAssistant,
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    hub.mark_backup_now()
+    odd = "pa!ss; word,@/?x"
+    hub.network.wifi_fail_text = "Fail: key {psk} rejected"  # a hub that repeats it
+    await ok(call_tool, "hub_update_network_settings", JOIN)
+    client, flow_id = await _fix(hass, hass_client, entry)
+    wrong = await _submit(hass, client, flow_id, odd)
+    message = wrong["description_placeholders"]["message"]
+    assert "rejected" in message and "**REDACTED**" in message and odd not in message
+    # a request that fails: its error text is not kept at all (it may quote the URL)
+    hub.faults.fail_paths["/hub/advanced/setWiFiNetworkInfoAsync"] = 500
+    again = await _submit(hass, client, flow_id, odd)
+    assert "failed (hub_bad_response)" in again["description_placeholders"]["message"]
+    records = json.dumps(_flow_records(hass))
+    for form in (odd, "pa!ss+word", "pa%21ss", "ss;+word"):
+        assert form not in records and form not in json.dumps(again)
 
 
 async def test_unload_clears_a_pending_join(

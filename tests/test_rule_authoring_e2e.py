@@ -243,6 +243,8 @@ async def test_local_variables_are_checked_before_anything_is_sent(
         ([{"name": "1st", "type": "integer", "value": 1}], "start with a letter"),
         ([{"name": "a", "type": "datetime", "value": "x"}], "must be one of"),
         ([{"name": "a", "type": "integer", "value": 1.5}], "whole number"),
+        ([{"name": "a", "type": "bigdecimal", "value": "nan"}], "finite"),
+        ([{"name": "a", "type": "integer", "value": True}], "not true/false"),
         ([{"name": "a", "type": "boolean", "value": "yes"}], "true or false"),
         ([{"name": "a", "type": "string"}], "start value"),
         (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import aiohttp
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -176,10 +178,13 @@ async def test_a_time_only_variable_is_set_by_clock_time(
     assert sent and "/9999-99-99T06:45:00.000" in sent[0]
     stored = str(hub.state.variables["bedtime"].value)
     assert stored.startswith("9999-99-99T06:45:00.000") and len(stored) == 28
-    # a full date-time gives its clock time; anything else is refused and changes nothing
+    # a full date-time gives its clock time in the hub's zone; anything else is refused
+    zone = entry.runtime_data.hub.time_zone
+    assert zone is not None
     await ok(call_tool, "hub_set_variable", {"name": "bedtime", "value": "2026-08-01T21:15:00Z"})
-    assert str(hub.state.variables["bedtime"].value).startswith("9999-99-99T")
-    for bad in ("25:00", "6:45pm", "2026-08-01", 7):
+    local = datetime(2026, 8, 1, 21, 15, tzinfo=UTC).astimezone(zone).strftime("%H:%M")
+    assert str(hub.state.variables["bedtime"].value).startswith(f"9999-99-99T{local}:00.000")
+    for bad in ("25:00", "6:45pm", "06:45:30", "2026-08-01", "2026-08-01T21:15:00", 7):
         result = await call_tool("hub_set_variable", {"name": "bedtime", "value": bad})
         assert result.error and "HH:MM" in result.data["message"], bad
     assert str(hub.state.variables["bedtime"].value).startswith("9999-99-99T")

@@ -12,6 +12,7 @@ hub's error sentences are scrubbed of it.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from typing import Any
 
@@ -40,9 +41,15 @@ TOOL_NAME = "hub_update_network_settings"
 FIELD_PASSWORD = "password"
 
 
-def wifi_issue_id(entry_id: str) -> str:
-    """The Repairs issue of one hub's pending Wi-Fi join."""
-    return f"{ISSUE_WIFI_JOIN}_{entry_id}"
+def wifi_issue_id(entry_id: str, ssid: str) -> str:
+    """The Repairs issue of one pending join (one per hub and network)."""
+    digest = hashlib.sha256(ssid.encode()).hexdigest()[:10]
+    return f"{ISSUE_WIFI_JOIN}_{entry_id}_{digest}"
+
+
+def _pending(hass: HomeAssistant, entry_id: str) -> list[str]:
+    prefix = f"{ISSUE_WIFI_JOIN}_{entry_id}_"
+    return [i for d, i in ir.async_get(hass).issues if d == DOMAIN and i.startswith(prefix)]
 
 
 @callback
@@ -53,18 +60,30 @@ def request_password(
     *,
     user: str | None,
     user_id: str | None,
+    gateway: str | None,
 ) -> str:
-    """Raise (or replace) the hub's Wi-Fi join issue; the sentence for the tool's answer."""
+    """Raise the join's issue (a hub has one pending join: an earlier one for another network
+    is dropped); the sentence for the tool's answer."""
+    issue_id = wifi_issue_id(entry.entry_id, ssid)
+    for other in _pending(hass, entry.entry_id):
+        if other != issue_id:
+            ir.async_delete_issue(hass, DOMAIN, other)
     ir.async_create_issue(
         hass,
         DOMAIN,
-        wifi_issue_id(entry.entry_id),
+        issue_id,
         is_fixable=True,
         is_persistent=False,
         severity=ir.IssueSeverity.WARNING,
         translation_key=ISSUE_WIFI_JOIN,
         translation_placeholders={"hub": entry.title, "ssid": ssid},
-        data={"entry_id": entry.entry_id, "ssid": ssid, "user": user, "user_id": user_id},
+        data={
+            "entry_id": entry.entry_id,
+            "ssid": ssid,
+            "user": user,
+            "user_id": user_id,
+            "gateway": gateway,
+        },
     )
     return (
         f"Waiting for the owner: an administrator types the password of {ssid} in Home "
@@ -77,7 +96,8 @@ def request_password(
 @callback
 def clear_wifi_issue(hass: HomeAssistant, entry_id: str) -> None:
     """Drop the hub's pending join (its entry unloads)."""
-    ir.async_delete_issue(hass, DOMAIN, wifi_issue_id(entry_id))
+    for issue_id in _pending(hass, entry_id):
+        ir.async_delete_issue(hass, DOMAIN, issue_id)
 
 
 class JoinWifiFlow(RepairsFlow):
@@ -89,9 +109,12 @@ class JoinWifiFlow(RepairsFlow):
         self._ssid = str(data.get("ssid") or "")
         self._user = data.get("user")
         self._user_id = data.get("user_id")
+        gateway = data.get("gateway")
+        self._gateway = str(gateway) if gateway else None
         self._password = ""  # only between the submit and the join's end
         self._task: asyncio.Task[tuple[str, str]] | None = None
         self._failure = ""
+        self._bad_password = False
 
     def _runtime(self) -> HubRuntime | None:
         entry = self.hass.config_entries.async_get_entry(self._entry_id)
@@ -109,7 +132,7 @@ class JoinWifiFlow(RepairsFlow):
         runtime = self._runtime()
         if runtime is None or not self._ssid:
             return self.async_abort(reason="hub_not_loaded")
-        refusal = option_refusal(runtime, TOOL_NAME, ToolKind.DESTRUCTIVE)
+        refusal = option_refusal(runtime, TOOL_NAME, ToolKind.DESTRUCTIVE, gateway=self._gateway)
         if refusal is not None:
             return self.async_abort(
                 reason="not_allowed", description_placeholders={"why": str(refusal)}
@@ -117,6 +140,7 @@ class JoinWifiFlow(RepairsFlow):
         if user_input is not None:
             password = str(user_input.get(FIELD_PASSWORD) or "")
             self._failure = check_wifi_password(password) or ""
+            self._bad_password = bool(self._failure)
             if not self._failure:  # checked here: a password the hub cannot use is not sent
                 self._password = password
                 return await self.async_step_join()
@@ -130,7 +154,9 @@ class JoinWifiFlow(RepairsFlow):
         return self.async_show_form(
             step_id="password",
             data_schema=schema,
-            errors={"base": "join_failed"} if self._failure else {},
+            errors={"base": "bad_password" if self._bad_password else "join_failed"}
+            if self._failure
+            else {},
             description_placeholders={
                 "ssid": self._ssid,
                 "hub": runtime.title,
@@ -156,7 +182,7 @@ class JoinWifiFlow(RepairsFlow):
             )
         outcome, message = self._task.result()
         self._task, self._password = None, ""
-        if outcome == "ok":
+        if outcome in ("ok", "unverified"):
             return self.async_show_progress_done(next_step_id="joined")
         self._failure = message
         return self.async_show_progress_done(next_step_id="password")
@@ -171,18 +197,23 @@ class JoinWifiFlow(RepairsFlow):
         """Join under an audit record of the user who asked; (outcome, message)."""
         shared = get_domain_data(self.hass)
         record = None
-        if shared is not None:
-            record = shared.audit.begin(
-                user=self._user,
-                user_id=self._user_id,
-                tool=TOOL_NAME,
-                hub=runtime.title,
-                args={"wifi_join": self._ssid, "via": "Repairs form (password typed by an admin)"},
-            )
         outcome, message = "failed", ""
         try:
+            if shared is not None:
+                record = shared.audit.begin(
+                    user=self._user,
+                    user_id=self._user_id,
+                    tool=TOOL_NAME,
+                    hub=runtime.title,
+                    args={
+                        "wifi_join": self._ssid,
+                        "via": "Repairs form (password typed by an admin)",
+                    },
+                    gateway=self._gateway,
+                )
             result = await runtime.hub.network.join_wifi(self._ssid, password)
-            outcome, message = "ok", str(result.get("summary") or "")
+            outcome = "ok" if result.get("verified") else "unverified"
+            message = str(result.get("summary") or "")
         except ToolError as err:
             outcome, message = err.outcome, str(err)
         except HubError as err:
@@ -190,7 +221,7 @@ class JoinWifiFlow(RepairsFlow):
         except asyncio.CancelledError:
             outcome, message = "interrupted", "the form was closed before the hub answered"
             raise
-        except Exception:  # never a traceback in the form; the password is in no frame
+        except Exception:  # never a traceback in the form; the password is in no message
             _LOGGER.exception("Wi-Fi join of hub %s failed", runtime.title)
             message = "an internal error (logged in Home Assistant)"
         finally:

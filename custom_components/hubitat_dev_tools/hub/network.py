@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, quote_plus
 
+import yarl
+
 from .client import HubClient
 from .errors import HubBadResponseError, HubError, HubRefusedError
 from .info import strip_html
@@ -251,18 +253,23 @@ WIFI_START_TIMEOUT_S = 45.0  # the UI gives the start request 45 s
 WPA_MIN, WPA_MAX = 8, 63  # the UI's join button needs 8 characters; WPA2 passphrases end at 63
 
 
-def _scrub(text: str, secret: str) -> str:
-    """``text`` without ``secret`` (as typed, or URL-encoded as it went into the query)."""
-    for form in {secret, quote(secret, safe=""), quote_plus(secret)}:
+def scrub(text: str, secret: str) -> str:
+    """``text`` without ``secret``: as typed, and in every encoding a URL query may carry
+    it (``quote``, ``quote_plus``, and yarl's own, which aiohttp uses)."""
+    if not secret:
+        return text
+    forms = {secret, quote(secret, safe=""), quote_plus(secret)}
+    forms.add(yarl.URL.build(query={"p": secret}).raw_query_string.partition("=")[2])
+    for form in sorted(forms, key=len, reverse=True):
         if form:
             text = text.replace(form, "**REDACTED**")
     return text
 
 
-def _scrubbed(err: HubError, secret: str) -> HubError:
-    """The same kind of error with the password out of its message (an aiohttp error can
-    quote the URL, query included)."""
-    return type(err)(_scrub(str(err), secret), hint=err.hint, subject=err.subject)
+def _failed(err: HubError, what: str) -> HubError:
+    """The same kind of error with a fixed message: an aiohttp error can quote the URL, and
+    this one's query holds the password, so none of its text is kept."""
+    return type(err)(f"{what} failed ({err.code}).", hint=err.hint, subject=err.subject)
 
 
 async def wifi_networks(client: HubClient, *, rescan: bool) -> list[str]:
@@ -291,13 +298,17 @@ async def start_wifi_join(client: HubClient, ssid: str, password: str, *, wait: 
             timeout=WIFI_START_TIMEOUT_S,
         )
     except HubError as err:
-        raise _scrubbed(err, password) from None
-    return _scrub(strip_html(text) or "", password)
+        raise _failed(err, "The hub's Wi-Fi join request") from None
+    return scrub(strip_html(text) or "", password)
 
 
-async def wifi_join_status(client: HubClient) -> str:
-    """``GET /hub/advanced/getWiFiNetworkInfoAsyncStatus``: "Success…", "Fail…" or progress."""
-    text = await client.request(
-        "GET", "/hub/advanced/getWiFiNetworkInfoAsyncStatus", expect="text", timeout=10
-    )
-    return strip_html(text) or ""
+async def wifi_join_status(client: HubClient, password: str) -> str:
+    """``GET /hub/advanced/getWiFiNetworkInfoAsyncStatus``: "Success…", "Fail…" or progress
+    (scrubbed of ``password``, in case the hub's sentence repeats it)."""
+    try:
+        text = await client.request(
+            "GET", "/hub/advanced/getWiFiNetworkInfoAsyncStatus", expect="text", timeout=10
+        )
+    except HubError as err:
+        raise _failed(err, "Reading the hub's Wi-Fi join status") from None
+    return scrub(strip_html(text) or "", password)

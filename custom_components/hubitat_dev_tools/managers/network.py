@@ -16,7 +16,7 @@ from ..errors import ToolError
 from ..hub import lifecycle as hub_lifecycle
 from ..hub.client import HubClient
 from ..hub.effects import poll_until
-from ..hub.errors import HubBadResponseError, HubError
+from ..hub.errors import HubBadResponseError, HubError, HubTimeoutError, HubUnreachableError
 from ..hub.info import fetch_hub_data
 from ..hub.network import (
     WPA_MAX,
@@ -295,7 +295,9 @@ class NetworkManager:
 
     async def join_wifi(self, ssid: str, password: str) -> dict[str, Any]:
         """Join ``ssid`` as the hub UI does, then read Settings > Network back. Raises
-        ToolError with the hub's own sentence when it refused or failed."""
+        ToolError with the hub's own sentence when it refused or failed. Over the Wi-Fi link
+        Home Assistant reaches the hub by, the join drops that link: the answer then says
+        it is unverified (``verified`` False) instead of reading back."""
         if (why := check_wifi_password(password)) is not None:
             raise ToolError(f"{why} Nothing was sent.")
         before = await self.config()
@@ -303,45 +305,55 @@ class NetworkManager:
         wait = before.has_ethernet and not before.has_wifi
         try:
             answer = await start_wifi_join(self._client, ssid, password, wait=wait)
-        except HubError:
+        except (HubUnreachableError, HubTimeoutError):
             if via != "wifi":
                 raise
-            answer = ""  # the hub left the Wi-Fi we reach it by: see below
+            answer = ""  # the hub dropped the link this request used: see below
         if answer:
             raise ToolError(f"The hub did not join {ssid}: {answer[:300]}", outcome="failed")
-        status = ""
-        if not wait and via != "wifi":
-            end = time.monotonic() + WIFI_JOIN_WAIT_S
-            while time.monotonic() < end:
-                await asyncio.sleep(WIFI_POLL_S)
-                status = await wifi_join_status(self._client)
-                if status.startswith(("Success", "Fail")):
-                    break
-            if status.startswith("Fail"):
-                raise ToolError(f"The hub did not join {ssid}: {status[:300]}", outcome="failed")
         if via == "wifi":
             return {
-                "summary": f"The hub was asked to join {ssid}",
+                "summary": f"The hub was asked to join {ssid} (not verified: Home Assistant "
+                "reaches it over the Wi-Fi link the join replaces)",
                 "ssid": ssid,
+                "verified": False,
                 "note": (
-                    "Home Assistant reaches the hub over Wi-Fi, so the hub may now answer at "
-                    "another address; if it stops answering, find it in the router's DHCP list "
-                    "or at find.hubitat.com and reconfigure the entry's address."
+                    "The hub may now answer at another address; if it stops answering, find "
+                    "it in the router's DHCP list or at find.hubitat.com and reconfigure the "
+                    "entry's address."
                 ),
             }
+        status = "" if wait else await self._wait_for_join(password)
+        if status.startswith("Fail"):
+            raise ToolError(f"The hub did not join {ssid}: {status[:300]}", outcome="failed")
         after = await poll_until(
             self.config, lambda c: c.wifi_network == ssid and bool(c.wlan_address), seconds=5.0
         )
-        joined = after.wifi_network == ssid and bool(after.wlan_address)
-        if not joined:
+        if not (after.wifi_network == ssid and after.wlan_address):
             raise HubBadResponseError(
-                f"The hub answered {status or 'the join'!r}, but Settings > Network does not "
-                f"show it on {ssid} (it shows {after.wifi_network or 'no Wi-Fi network'})."
+                f"The hub answered {status[:200] or 'the join'!r}, but Settings > Network does "
+                f"not show it on {ssid} (it shows {after.wifi_network or 'no Wi-Fi network'})."
             )
         return {
             "summary": f"The hub joined {ssid} at {after.wlan_address}",
             "ssid": ssid,
+            "verified": True,
             "wifi_address": after.wlan_address,
             "hub_status": status or None,
             "network": after.as_dict(),
         }
+
+    async def _wait_for_join(self, password: str) -> str:
+        """Poll the join's status every second until "Success…" or "Fail…" or the wait ends
+        (its last text; a status read that fails is tried again: the radio may be busy)."""
+        status = ""
+        end = time.monotonic() + WIFI_JOIN_WAIT_S
+        while time.monotonic() < end:
+            await asyncio.sleep(WIFI_POLL_S)
+            try:
+                status = await wifi_join_status(self._client, password)
+            except HubError:
+                continue
+            if status.startswith(("Success", "Fail")):
+                break
+        return status

@@ -6,7 +6,7 @@ import asyncio
 import json
 import re
 import time
-from datetime import UTC, date, datetime, tzinfo
+from datetime import date, datetime, tzinfo
 from typing import Any, NotRequired, TypedDict
 
 from ..errors import ToolError
@@ -105,27 +105,35 @@ class DeletedVariable(TypedDict):
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-_CLOCK_IN_RE = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$")
+_CLOCK_IN_RE = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
+_OFFSET_RE = re.compile(r"T.*(Z|[+-]\d{2}:?\d{2})$")
 
 
 def time_only_form(value: Any, name: str, tz: tzinfo | None) -> str:
     """A time-only DateTime variable's new value as the hub stores one:
-    ``9999-99-99THH:mm:ss.SSS±hhmm`` (the date part all nines, the time in the hub's zone
+    ``9999-99-99THH:mm:00.000±hhmm`` (the date part all nines, the time in the hub's zone
     with its current offset; evcallia/hubitat schedule-manager formats it the same way).
-    Takes ``HH:MM``, ``HH:MM:SS`` or an ISO date-time (its clock time in the hub's zone)."""
+    Takes ``HH:MM`` or an ISO date-time with its offset (its clock time in the hub's zone);
+    the hub's time zone must be known."""
     text = str(value).strip() if isinstance(value, str) else ""
-    zone = tz or UTC
+    where = f"Hub variable '{name}' is datetime holding only a time of day"
+    if tz is None:
+        raise ToolError(
+            f"{where}, and the hub's time zone is not known yet, so its offset cannot be "
+            "written. Nothing was sent.",
+            hint="Try again in a minute (the zone is read when the integration connects).",
+        )
     if m := _CLOCK_IN_RE.match(text):
-        clock = f"{m.group(1)}:{m.group(2)}:{m.group(3) or '00'}"
-    elif (when := parse_hub_time(text)) is not None and len(text) > 10:
-        clock = when.astimezone(zone).strftime("%H:%M:%S")
+        clock = f"{m.group(1)}:{m.group(2)}"
+    elif _OFFSET_RE.search(text) and (when := parse_hub_time(text)) is not None:
+        clock = when.astimezone(tz).strftime("%H:%M")
     else:
         raise ToolError(
-            f"Hub variable '{name}' is datetime holding only a time of day; give HH:MM "
-            f"(24-hour), e.g. 06:45, got {value!r}."
+            f"{where}; give HH:MM (24-hour), e.g. 06:45, or a date-time with its offset, "
+            f"got {value!r}. Nothing was sent."
         )
-    offset = datetime.now(zone).strftime("%z") or "+0000"
-    return f"{TIME_ONLY_PREFIX}{clock}.000{offset}"
+    offset = datetime.now(tz).strftime("%z") or "+0000"
+    return f"{TIME_ONLY_PREFIX}{clock}:00.000{offset}"
 
 
 def coerce_datetime(

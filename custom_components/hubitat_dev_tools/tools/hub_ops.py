@@ -166,7 +166,12 @@ async def _ask_wifi_password(call: ToolCall, ssid: str) -> dict[str, Any]:
         "pending": True,
         "ssid": name,
         "next": request_password(
-            call.hass, call.runtime.entry, name, user=call.caller.name, user_id=call.caller.user.id
+            call.hass,
+            call.runtime.entry,
+            name,
+            user=call.caller.name,
+            user_id=call.caller.user.id,
+            gateway=UpdateNetworkSettingsTool.gateway(),
         ),
     }
     if not check.get("listed"):

@@ -317,6 +317,9 @@ class AppCreator:
         page = await AppPage.load(self._client, new_id, first)
         fields: dict[str, Setting] = {}
         repairs: list[str] = []
+        if name is not None and "origLabel" in page.inputs and "origLabel" not in settings:
+            # apps named by their own first-page field (Room Lights: jbaruch's notes)
+            settings = {**settings, "origLabel": name}
         if settings:
             fields, repairs = await encode_page_settings(
                 self._client,
@@ -362,6 +365,8 @@ class AppCreator:
                 page.config["configPage"] if isinstance(page.config.get("configPage"), dict) else {}
             ),
         }
+        if name is not None and listed.name != name:
+            out["warning"] = f"The hub lists the new app as '{listed.name}', not '{name}'."
         if missed := [n for n in fields if n not in applied]:
             out["not_applied"] = missed
         if repairs:

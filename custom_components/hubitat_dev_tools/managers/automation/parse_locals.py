@@ -3,6 +3,7 @@ sent (names unique and valid, the start value of the declared type)."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -10,6 +11,24 @@ from .parse_base import _fail, _list, _obj, _text, _unknown
 from .spec import LOCAL_TYPES, MAX_LOCALS, LocalVariable
 
 _VAR_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+
+
+def _number(value: Any, path: str) -> int | float:
+    """A finite number, from a number or its text (whole numbers stay exact)."""
+    if isinstance(value, bool):
+        raise _fail(path, "must be a number, not true/false", "Fix it.")
+    if isinstance(value, int):
+        return value
+    text = value.strip() if isinstance(value, str) else None
+    if text is not None and re.fullmatch(r"-?\d{1,30}", text):
+        return int(text)
+    try:
+        number = float(text if text is not None else value)
+    except (TypeError, ValueError):
+        raise _fail(path, "must be a number", "Fix it.") from None
+    if not math.isfinite(number):
+        raise _fail(path, "must be a finite number", "Fix it.")
+    return int(number) if number.is_integer() else number
 
 
 def _local_value(vtype: str, value: Any, path: str) -> Any:
@@ -22,17 +41,10 @@ def _local_value(vtype: str, value: Any, path: str) -> Any:
             return value.strip().lower() == "true"
         raise _fail(path, "must be true or false", "Fix it.")
     if vtype in ("integer", "bigdecimal"):
-        try:
-            number = float(value) if not isinstance(value, bool) else None
-        except (TypeError, ValueError):
-            number = None
-        if number is None:
-            raise _fail(path, "must be a number", "Fix it.")
-        if vtype == "integer":
-            if not number.is_integer():
-                raise _fail(path, "must be a whole number", "Use type bigdecimal for decimals.")
-            return int(number)
-        return int(number) if number.is_integer() else number
+        number = _number(value, path)
+        if vtype == "integer" and not isinstance(number, int):
+            raise _fail(path, "must be a whole number", "Use type bigdecimal for decimals.")
+        return number
     return _text(value, path, limit=200)
 
 
