@@ -311,3 +311,21 @@ async def test_join_from_the_wifi_we_reach_the_hub_by_does_not_wait_for_it(
     # no status polls over a link the hub is leaving
     assert not [p for _m, p in hub.requests if "getWiFiNetworkInfoAsyncStatus" in p]
     assert "was asked to join HomeNet" in _audit(hass)
+
+
+async def test_a_second_join_replaces_the_first(
+    hass: HomeAssistant,
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    hub.mark_backup_now()
+    await ok(call_tool, "hub_update_network_settings", JOIN)
+    client, flow_id = await _fix(hass, hass_client, entry)
+    await ok(call_tool, "hub_update_network_settings", {**JOIN, "wifi_join": "Garden"})
+    assert _issue(hass, entry) is None and _issue(hass, entry, "Garden") is not None
+    resp = await client.post(f"/api/repairs/issues/fix/{flow_id}", json={"password": PASSWORD})
+    stale = await resp.json()
+    assert stale["type"] == "abort" and stale["reason"] == "replaced", stale
+    assert hub.network.wifi_psk_seen is None

@@ -56,7 +56,7 @@ async def async_create_fix_flow(
 ) -> RepairsFlow:
     """Create the fix flow for our fixable issues."""
     if issue_id.startswith(f"{ISSUE_WIFI_JOIN}_"):
-        return create_wifi_flow(dict(data or {}))
+        return create_wifi_flow(issue_id, dict(data or {}))
     if issue_id != ISSUE_MCP_NOT_EXPOSING:
         raise ValueError(f"No fix flow for {issue_id}")
     return ExposeApiFlow()

@@ -104,7 +104,8 @@ class JoinWifiFlow(RepairsFlow):
     """Ask for the password, join (a progress step: the join can take a minute), read back;
     the issue ends when the hub joined, a failure shows the form again with the hub's word."""
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, issue_id: str, data: dict[str, Any]) -> None:
+        self._issue_id = issue_id
         self._entry_id = str(data.get("entry_id") or "")
         self._ssid = str(data.get("ssid") or "")
         self._user = data.get("user")
@@ -132,6 +133,8 @@ class JoinWifiFlow(RepairsFlow):
         runtime = self._runtime()
         if runtime is None or not self._ssid:
             return self.async_abort(reason="hub_not_loaded")
+        if ir.async_get(self.hass).async_get_issue(DOMAIN, self._issue_id) is None:
+            return self.async_abort(reason="replaced")  # another join was asked for since
         refusal = option_refusal(runtime, TOOL_NAME, ToolKind.DESTRUCTIVE, gateway=self._gateway)
         if refusal is not None:
             return self.async_abort(
@@ -230,6 +233,6 @@ class JoinWifiFlow(RepairsFlow):
         return outcome, message
 
 
-def create_flow(data: dict[str, Any] | None) -> RepairsFlow:
-    """The fix flow of a ``wifi_join_<entry_id>`` issue."""
-    return JoinWifiFlow(dict(data or {}))
+def create_flow(issue_id: str, data: dict[str, Any] | None) -> RepairsFlow:
+    """The fix flow of a ``wifi_join_<entry_id>_<hash>`` issue."""
+    return JoinWifiFlow(issue_id, dict(data or {}))
