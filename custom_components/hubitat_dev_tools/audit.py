@@ -125,7 +125,8 @@ class AuditTrail:
         self._max_bytes = max_bytes
         self._bytes = 0
         self._ids = itertools.count(1)
-        self._run = f"{int(time.time() * 1000):x}"
+        # decimal, not hex: a hex run id could hold a PIN-like run such as "a4821f"
+        self._run = str(int(time.time() * 1000))
         self._pending: dict[str, dict[str, Any]] = {}
         self._unauthorized = 0
         self._evicted = 0
