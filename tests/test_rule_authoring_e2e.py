@@ -271,3 +271,34 @@ async def test_local_variables_are_checked_before_anything_is_sent(
     )
     assert trig.error and "does not trigger" in trig.data["message"]
     assert {a.id for a in hub.home.state.apps.values()} == before
+
+
+async def test_a_patch_adds_a_local_variable_and_the_rebuilt_rule_has_it(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    motion = dev_id(hub, "Office Motion")
+    spec: dict[str, Any] = {
+        "name": "Office counter",
+        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
+        "local_variables": [{"name": "visits", "type": "integer", "value": 0}],
+        "actions": [{"set_variable": "visits", "value": 1}],
+    }
+    made = await call_tool("hub_create_rule", {"rule": spec})
+    assert not made.error, made.data
+    patch = [
+        {
+            "op": "add",
+            "path": "/local_variables/-",
+            "value": {"name": "limit", "type": "bigdecimal", "value": "2.5"},
+        },
+        {"op": "replace", "path": "/actions/0/set_variable", "value": "limit"},
+    ]
+    updated = await call_tool("hub_update_rule", {"app_id": made.data["app_id"], "patch": patch})
+    assert not updated.error, updated.data
+    assert "editing its pages in place is not built" in updated.data["note"]
+    got = await call_tool("hub_get_rule", {"app_id": updated.data["app_id"]})
+    assert got.data["spec"]["local_variables"] == [
+        {"name": "limit", "type": "bigdecimal", "value": 2.5},
+        {"name": "visits", "type": "integer", "value": 0},
+    ]
+    assert got.data["spec"]["actions"] == [{"set_variable": "limit", "value": 1}]

@@ -312,9 +312,10 @@ class RuleAuthoring:
         if removed:
             removed = app_id not in {a.id for a in await self._hub.apps.tree()}
         note = (
-            "Rule Machine cannot change a rule's actions in place over the LAN, so the rule "
-            f"was rebuilt and verified, then the old one (app {app_id}) removed: same name, "
-            f"new app id {built['app_id']}."
+            "Changes are made by rebuilding the rule (editing its pages in place is not built "
+            f"here): the new rule was built and verified, then the old one (app {app_id}) "
+            f"removed: same name, new app id {built['app_id']}. Rules that ran the old one "
+            "by its id need it changed."
         )
         if not removed:
             note = (
