@@ -185,13 +185,28 @@ class Run:
         return out
 
     def set_variable(self, n: int) -> None:
-        s, home = self.s, self.host.home
+        s, home, local = self.s, self.host.home, self.rule.local_vars
         name = str(s.get(f"xVarV.{n}") or "")
         if s.get(f"numOp.{n}") == "variable":
-            src = home.state.variables.get(str(s.get(f"xVar3.{n}") or ""))
+            source = str(s.get(f"xVar3.{n}") or "")
+            src = home.state.variables.get(source)
             value: object = None if src is None else src.value
+            if source in local:  # the rule's own variables come first
+                value = local[source]["value"]
         else:
             value = s.get(f"valNumber.{n}")
+        if name in local and value is not None:
+            kind = local[name]["type"]
+            try:
+                if kind == "integer":
+                    value = int(float(str(value)))
+                elif kind == "bigdecimal":
+                    value = float(str(value))
+            except ValueError:
+                self.log("warn", f"set variable {name}: {value!r} is not a {kind}")
+                return
+            local[name]["value"] = value
+            return
         if name not in home.state.variables or value is None:
             self.log("warn", f"set variable: no variable {name!r} or value")
             return

@@ -283,16 +283,25 @@ class Conditions:
         var = self.state.variables.get(name)
         return None if var is None else var.value
 
-    def truth(self, settings: dict[str, Any], c: int) -> bool:
-        val = self._raw(settings, c)
+    def truth(
+        self, settings: dict[str, Any], c: int, local_vars: dict[str, dict[str, Any]] | None = None
+    ) -> bool:
+        val = self._raw(settings, c, local_vars or {})
         return not val if as_bool(settings.get(f"not{c}")) else val
 
-    def expression(self, settings: dict[str, Any], tokens: list[ExprToken] | None) -> bool:
+    def expression(
+        self,
+        settings: dict[str, Any],
+        tokens: list[ExprToken] | None,
+        local_vars: dict[str, dict[str, Any]] | None = None,
+    ) -> bool:
+        """The expression's value; ``local_vars``: the rule's own variables (they come first,
+        as in the rule's variable pickers)."""
         if not tokens:
             return True
-        return eval_tokens(tokens, lambda c: self.truth(settings, c))
+        return eval_tokens(tokens, lambda c: self.truth(settings, c, local_vars))
 
-    def _raw(self, s: dict[str, Any], c: int) -> bool:
+    def _raw(self, s: dict[str, Any], c: int, local_vars: dict[str, dict[str, Any]]) -> bool:
         cap = s.get(f"rCapab_{c}")
         if cap == "Mode":
             return self.state.current_mode_id in id_list(s.get(f"modes{c}"))
@@ -313,7 +322,9 @@ class Conditions:
                 return False
             return in_window(self.now(), start, end, self.sun)
         if cap == "Variable":
-            value = self.variable_value(str(s.get(f"rVar_{c}") or ""))
+            name = str(s.get(f"rVar_{c}") or "")
+            local = local_vars.get(name)
+            value = local["value"] if local is not None else self.variable_value(name)
             return compare(value, str(s.get(f"RelrDev_{c}") or "="), s.get(f"state_{c}"))
         if isinstance(cap, str) and cap in DEVICE_ATTRS:
             devices = id_list(s.get(f"rDev_{c}"))

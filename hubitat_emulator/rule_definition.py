@@ -31,6 +31,9 @@ class RuleDefinition:
     # the expression of each IF-THEN / Repeat-While action, by action index
     action_expressions: dict[int, list[ExprToken]] = field(default_factory=dict)
     wait_events: list[int] = field(default_factory=list)  # event indexes E (tCapab-<E> ...)
+    # the rule's local variables {name: {type, value}}: the pages' own dict, so a Set Variable
+    # run shows in statusJson's allLocalVars
+    local_vars: dict[str, dict[str, Any]] = field(default_factory=dict)
     paused: bool = False
     stopped: bool = False
 

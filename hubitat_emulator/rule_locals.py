@@ -8,8 +8,9 @@ them as ``allLocalVars`` ``{name: {type, value}}`` (``integer``, ``bigdecimal``,
 ``boolean``, ``datetime``). The variable pickers of the rule's actions and conditions list
 them first, under `` --LOCAL VARIABLES--``, then the hub's under `` --HUB VARIABLES--``.
 
-Not modelled: the rule runner reading or setting a local variable (its actions and
-conditions see hub variables only), deleting one (``deleteGV``/``delConfirm``).
+The rule runner reads them in Variable conditions and sets them with Set Variable (the same
+dict: statusJson shows the new value). Not modelled: deleting one (``deleteGV``/``delConfirm``),
+DateTime values, a local variable's text in a message (``%name%``).
 """
 
 from __future__ import annotations

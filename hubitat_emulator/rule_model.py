@@ -162,6 +162,7 @@ class RuleModel:
                 if (e := self.exprs.get(f"a{n}")) is not None and e.sealed
             },
             wait_events=list(self.wait_events),
+            local_vars=self.local.variables,
             paused=self.paused,
             stopped=self.stopped,
         )

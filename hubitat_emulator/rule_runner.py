@@ -112,7 +112,7 @@ class RuleRunner:
         tokens = rule.action_expressions.get(n)
         if not tokens:
             return False  # RM shows "IF (**Broken Condition**)"
-        return self.conditions.expression(rule.settings, tokens)
+        return self.conditions.expression(rule.settings, tokens, rule.local_vars)
 
     def cancel_delays(self, app_id: int, keep: Run) -> None:
         rec = self.rules.get(app_id)
@@ -174,7 +174,9 @@ class RuleRunner:
         """Trigger ``n`` fired: run the actions if the Required Expression allows."""
         if self.rules.get(rec.rule.app_id) is not rec or not rec.active:
             return
-        if not self.conditions.expression(rec.rule.settings, rec.rule.required):
+        if not self.conditions.expression(
+            rec.rule.settings, rec.rule.required, rec.rule.local_vars
+        ):
             return
         if "Triggers" in str(rec.rule.settings.get("logging") or ""):
             rule_log(self.home, rec.rule, "info", f"{rec.rule.name}: trigger {n}")
