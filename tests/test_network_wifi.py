@@ -73,6 +73,19 @@ async def _fix(
     return client, flow["flow_id"]
 
 
+async def _started(
+    hass: HomeAssistant,
+    hass_client: ClientSessionGenerator,
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+) -> tuple[Any, str]:
+    """A backup, the tool's join of HomeNet, and its fix flow at the password step."""
+    hub.mark_backup_now()
+    await ok(call_tool, "hub_update_network_settings", JOIN)
+    return await _fix(hass, hass_client, entry)
+
+
 async def _submit(hass: HomeAssistant, client: Any, flow_id: str, password: str) -> dict[str, Any]:
     """Type the password; the join runs as the flow's progress step; the step after it."""
     url = f"/api/repairs/issues/fix/{flow_id}"
@@ -204,9 +217,7 @@ async def test_fix_flow_honours_the_options_at_submit_time(
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
 ) -> None:
-    hub.mark_backup_now()
-    await ok(call_tool, "hub_update_network_settings", JOIN)
-    client, flow_id = await _fix(hass, hass_client, entry)
+    client, flow_id = await _started(hass, hass_client, entry, hub, call_tool)
     # switched off while the form is open: the submit is refused, nothing is sent
     hass.config_entries.async_update_entry(entry, options={**entry.options, "allow_write": False})
     resp = await client.post(f"/api/repairs/issues/fix/{flow_id}", json={"password": PASSWORD})
@@ -222,10 +233,8 @@ async def test_closing_the_form_during_the_join_is_audited(
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
 ) -> None:
-    hub.mark_backup_now()
+    client, flow_id = await _started(hass, hass_client, entry, hub, call_tool)
     hub.network.wifi_join_polls = 10_000  # the join does not end by itself
-    await ok(call_tool, "hub_update_network_settings", JOIN)
-    client, flow_id = await _fix(hass, hass_client, entry)
     url = f"/api/repairs/issues/fix/{flow_id}"
     progress = await (await client.post(url, json={"password": PASSWORD})).json()
     assert progress["type"] == "progress"
@@ -243,11 +252,9 @@ async def test_the_password_is_scrubbed_from_what_the_hub_says(
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
 ) -> None:
-    hub.mark_backup_now()
+    client, flow_id = await _started(hass, hass_client, entry, hub, call_tool)
     odd = "pa!ss; word,@/?x"
     hub.network.wifi_fail_text = "Fail: key {psk} rejected"  # a hub that repeats it
-    await ok(call_tool, "hub_update_network_settings", JOIN)
-    client, flow_id = await _fix(hass, hass_client, entry)
     wrong = await _submit(hass, client, flow_id, odd)
     message = wrong["description_placeholders"]["message"]
     assert "rejected" in message and "**REDACTED**" in message and odd not in message
@@ -301,10 +308,8 @@ async def test_join_from_the_wifi_we_reach_the_hub_by_does_not_wait_for_it(
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
 ) -> None:
-    hub.mark_backup_now()
+    client, flow_id = await _started(hass, hass_client, entry, hub, call_tool)
     hub.network.wlan_address, hub.network.wifi_network = "127.0.0.1", "Garden"
-    await ok(call_tool, "hub_update_network_settings", JOIN)
-    client, flow_id = await _fix(hass, hass_client, entry)
     done = await _submit(hass, client, flow_id, PASSWORD)
     assert done["type"] == "create_entry", done
     assert hub.network.wifi_psk_seen == PASSWORD
@@ -320,9 +325,7 @@ async def test_a_second_join_replaces_the_first(
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
 ) -> None:
-    hub.mark_backup_now()
-    await ok(call_tool, "hub_update_network_settings", JOIN)
-    client, flow_id = await _fix(hass, hass_client, entry)
+    client, flow_id = await _started(hass, hass_client, entry, hub, call_tool)
     await ok(call_tool, "hub_update_network_settings", {**JOIN, "wifi_join": "Garden"})
     assert _issue(hass, entry) is None and _issue(hass, entry, "Garden") is not None
     resp = await client.post(f"/api/repairs/issues/fix/{flow_id}", json={"password": PASSWORD})
