@@ -8,8 +8,8 @@ the config entry there once it answers as the same hub), and what to do if it do
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
-import time
 from typing import Any
 
 from ..errors import ToolError
@@ -346,14 +346,18 @@ class NetworkManager:
     async def _wait_for_join(self, password: str) -> str:
         """Poll the join's status every second until "Success…" or "Fail…" or the wait ends
         (its last text; a status read that fails is tried again: the radio may be busy)."""
-        status = ""
-        end = time.monotonic() + WIFI_JOIN_WAIT_S
-        while time.monotonic() < end:
-            await asyncio.sleep(WIFI_POLL_S)
-            try:
-                status = await wifi_join_status(self._client, password)
-            except HubError:
-                continue
-            if status.startswith(("Success", "Fail")):
-                break
-        return status
+        last = ""
+
+        async def read() -> str:
+            nonlocal last
+            with contextlib.suppress(HubError):
+                last = await wifi_join_status(self._client, password)
+            return last
+
+        await asyncio.sleep(WIFI_POLL_S)  # the hub takes the join before it reports on it
+        return await poll_until(
+            read,
+            lambda status: status.startswith(("Success", "Fail")),
+            seconds=WIFI_JOIN_WAIT_S,
+            interval=WIFI_POLL_S,
+        )
