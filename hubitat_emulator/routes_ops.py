@@ -121,13 +121,16 @@ class _OpsRoutes(ServerRoutes):
     # ------------------------------------------------------------------ memory history
 
     def _history(self) -> list[str]:
-        now = utcnow()
+        # The hub samples on a fixed 5-minute schedule from boot, so two reads in the same
+        # window see the same last row (a "now"-anchored row would change every second).
         boot = self.st.boot_time
-        rows = min(self.ops.history_rows, max(1, int((now - boot).total_seconds() // 300)))
+        samples = max(0, int((utcnow() - boot).total_seconds() // 300))
+        rows = min(self.ops.history_rows, max(1, samples))
+        last = boot + timedelta(minutes=5 * samples)
         base = 914716 - len(self.st.devices) * 40
         out = []
         for i in range(rows):
-            t = now - timedelta(minutes=5 * (rows - 1 - i))
+            t = last - timedelta(minutes=5 * (rows - 1 - i))
             free = base - self.ops.memory_trend_kb * (rows - 1 - i)
             cpu = 0.35 + 0.1 * ((i * 7) % 5)
             stamp = t.astimezone(HUB_TZ).strftime("%m-%d %H:%M:%S")
