@@ -136,6 +136,7 @@ class Wizard:
         self.slots: dict[str, str] = {}
         self.sent = 0
         self._pages: dict[str, AppPage] = {}
+        self._echoed: set[str] = set()  # pages known only from a submit's answer
 
     async def page(self, name: str) -> AppPage:
         """The page as it is now: read unless the last request's answer showed it."""
@@ -150,8 +151,10 @@ class Wizard:
         """Any change may move every page of the app on; a settings submit answers with the
         re-rendered page it was posted from, which is then current."""
         self._pages.clear()
+        self._echoed.clear()
         if page is not None and page.take_answer(answer):
             self._pages[page.name] = page
+            self._echoed.add(page.name)
 
     async def run(self, steps: list[Step]) -> None:
         """Run every step in order."""
@@ -255,6 +258,11 @@ class Wizard:
         page = await self.page(step.page)
         name = _fill(step.field, self.slots)
         inp = page.inputs.get(name)
+        if inp is None and step.page in self._echoed:
+            # a submit's echo can lag a render behind (KP, live 2026-06-21: after an `oper`
+            # write the echo lacks the `cond` picker the next write needs): read it afresh
+            page = await self._reread(step.page)
+            inp = page.inputs.get(name)
         if inp is None:
             if step.optional:
                 return
@@ -272,9 +280,24 @@ class Wizard:
         answer = await page.set({name: setting}, what=f"set {name} on app {self.app_id}")
         self._forget(answer, page)
         after = await self.page(step.page)
-        now = after.inputs.get(name)
-        if now is not None and not same_setting(now, setting.value) and set(after.inputs) == before:
+
+        def unkept(page: AppPage) -> bool:
+            now = page.inputs.get(name)
+            return (
+                now is not None
+                and not same_setting(now, setting.value)
+                and set(page.inputs) == before
+            )
+
+        if unkept(after) and step.page in self._echoed:  # the echo may lag (see above)
+            after = await self._reread(step.page)
+        if unkept(after):
             raise self._refused(step, after, f"the hub did not keep {name} = {setting.value}")
+
+    async def _reread(self, name: str) -> AppPage:
+        self._pages.pop(name, None)
+        self._echoed.discard(name)
+        return await self.page(name)
 
     def _refused(self, step: Step, page: AppPage, problem: str) -> WizardRefused:
         shown = ", ".join(sorted(page.inputs)[:30]) or "no inputs"
