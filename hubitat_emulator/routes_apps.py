@@ -411,14 +411,18 @@ class AppRoutes(AppCreateRoutes):
         internals = self._internals(app)
         if app.type in RM_TYPES:
             marked = any("**BROKEN**" in p for p in internals.paragraphs)
+            state = internals.state
+            # the compiled state (rule-storage notes, live): the expressions and the order
             return self.http.json(
                 {
                     "broken": marked and app.id not in self.dev.broken_pending,
-                    "eval": [],
-                    "parens": 0,
-                    "predCapabs": [],
-                    "ruleText": internals.paragraphs,
-                    "paused": bool(internals.state.get("paused")),
+                    "paused": bool(state.get("paused")),
+                    "hasPredicate": bool(state.get("hasPredicate")),
+                    "predCapabs": list(state.get("predCapabs") or []),
+                    "eval": dict(state.get("eval") or {}),
+                    "parens": dict(state.get("parens") or {}),
+                    "actionList": list(state.get("actionList") or []),
+                    "capabsfalse": dict(state.get("capabsfalse") or {}),
                 }
             )
         return self.http.json(dict(internals.state))

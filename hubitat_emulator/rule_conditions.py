@@ -110,23 +110,46 @@ def duration(settings: dict[str, Any], hours: str, minutes: str, seconds: str) -
 
 
 def eval_tokens(tokens: list[ExprToken], truth: Callable[[int], bool]) -> bool:
-    """An AND/OR/XOR chain left to right with equal precedence (``[1, "AND", 2, "OR", 3]``)."""
-    result: bool | None = None
-    op = "AND"
-    for tok in tokens:
-        if isinstance(tok, str) and not tok.isdigit():
-            op = tok.upper()
-            continue
-        val = truth(int(tok))
-        if result is None:
-            result = val
-        elif op == "AND":
-            result = result and val
-        elif op == "OR":
-            result = result or val
-        elif op == "XOR":
-            result = result != val
-    return bool(result) if result is not None else True
+    """An expression as Rule Machine evaluates it: left to right, stopping at the first false
+    before an AND or the first true before an OR (its author's description, and two live
+    tests: ``F AND F OR T`` is false), a bracket a sub-expression evaluated on its own; XOR
+    folds. ``[1, "AND", "(", 2, "OR", 3, ")"]``."""
+    pos = 0
+
+    def chain() -> bool:
+        nonlocal pos
+        result: bool | None = None
+        op = "AND"
+        while pos < len(tokens):
+            tok = tokens[pos]
+            pos += 1
+            if tok == ")":
+                break
+            if isinstance(tok, str) and tok != "(" and not tok.isdigit():
+                op = tok.upper()
+                if (op == "AND" and result is False) or (op == "OR" and result is True):
+                    _skip_chain()
+                    break
+                continue
+            val = chain() if tok == "(" else truth(int(tok))
+            if result is None or op in ("AND", "OR"):
+                result = val  # an AND after true, an OR after false: the right side decides
+            elif op == "XOR":
+                result = result != val
+        return bool(result) if result is not None else True
+
+    def _skip_chain() -> None:
+        nonlocal pos
+        depth = 0
+        while pos < len(tokens):
+            tok = tokens[pos]
+            if tok == ")" and depth == 0:
+                pos += 1
+                return
+            depth += (tok == "(") - (tok == ")")
+            pos += 1
+
+    return chain()
 
 
 # ---------------------------------------------------------------------------------- times
@@ -322,7 +345,7 @@ class Conditions:
                 return False
             return in_window(self.now(), start, end, self.sun)
         if cap == "Variable":
-            name = str(s.get(f"rVar_{c}") or "")
+            name = str(s.get(f"xVar_{c}") or "")
             local = local_vars.get(name)
             value = local["value"] if local is not None else self.variable_value(name)
             return compare(value, str(s.get(f"RelrDev_{c}") or "="), s.get(f"state_{c}"))

@@ -338,7 +338,7 @@ def condition_fields(s: dict[str, Any], c: int, env: Env) -> Reveal:
         ok = ok and st.add(inp(f"state_{c}", "enum", "State", options=states))
     elif cap in NUMERIC_CAPS or cap in ("Variable", CUSTOM):
         if cap == "Variable":
-            ok = st.add(inp(f"rVar_{c}", "enum", "Variable", options=env.variables()))
+            ok = st.add(inp(f"xVar_{c}", "enum", "Variable", options=env.variables()))
         else:
             dev = f"capability.{NUMERIC_CAPS[cap][0] if cap in NUMERIC_CAPS else '*'}"
             ok = st.add(inp(f"rDev_{c}", dev, "Devices", multiple=True))

@@ -54,6 +54,7 @@ from .rule_fields import (
 from .rule_locals import FORM_FIELDS, LocalVariables, WithLocals
 from .rule_text import (
     action_line,
+    condition_line,
     event_line,
     expression_text,
     indent_levels,
@@ -73,13 +74,28 @@ def button(name: str, title: str) -> Inp:
     return {"name": name, "type": "button", "title": title, "submitOnChange": True}
 
 
+OPEN, CLOSE = "(", ")"  # the tokens a sub-expression leaves in the rule's ``eval`` list
+CLOSE_OPTION = "end-sub-expression )"  # the ``oper`` option that closes one (KP, live)
+
+
 @dataclass
 class Expr:
-    """An expression being built: committed conditions and operators, the open condition."""
+    """An expression being built: committed conditions, operators and brackets, the open
+    condition, and its id in the rule's ``eval`` map ("0" is the Required Expression)."""
 
     tokens: list[ExprToken] = field(default_factory=list)
     open: int | None = None
     sealed: bool = False
+    eid: str = "0"
+
+    def depth(self) -> int:
+        """Sub-expressions opened and not yet closed."""
+        return sum((t == OPEN) - (t == CLOSE) for t in self.tokens if isinstance(t, str))
+
+    def wants_condition(self) -> bool:
+        """At the start, after an operator or after an opening bracket."""
+        last = self.tokens[-1] if self.tokens else None
+        return last is None or (isinstance(last, str) and last != CLOSE)
 
 
 @dataclass
@@ -115,6 +131,7 @@ class RuleModel:
     hw_act: int = 0
     params: dict[int, list[int]] = field(default_factory=dict)
     exprs: dict[str, Expr] = field(default_factory=dict)  # "ST" or "a<N>"
+    hw_expr: int = 0  # the last action expression's id in ``eval``
     hw_cond: int = 0
     wait_events: list[int] = field(default_factory=list)
     event_e: int | None = None
@@ -167,17 +184,49 @@ class RuleModel:
             stopped=self.stopped,
         )
 
-    def state(self) -> dict[str, Any]:
-        """What statusJson shows in appState."""
+    def eval_map(self) -> dict[str, list[ExprToken]]:
+        """``eval``: each sealed expression's tokens by id ("0" the Required Expression)."""
+        out: dict[str, list[ExprToken]] = {}
+        required = self.required()
+        if required is not None:
+            out["0"] = required
+        for n in self.actions:
+            e = self.exprs.get(f"a{n}")
+            if e is not None and e.sealed:
+                out[e.eid] = list(e.tokens)
+        return out
+
+    def state(self, env: Env | None = None) -> dict[str, Any]:
+        """What statusJson shows in appState, in the hub's shapes: ``actions`` a map of
+        action number to ``{method, indent, rule}`` (``rule`` the ``eval`` id of an IF's or
+        Repeat's expression), ``actionList`` the order (numbers as strings), ``eval`` the
+        expressions, ``parens`` beside it (0 for every committed one), ``hasPredicate`` and
+        ``predCapabs`` for the Required Expression, ``capabsfalse`` the condition texts
+        (rule-storage notes, live; KP's expression-editor fake)."""
+        evals = self.eval_map()
+        actions: dict[str, dict[str, Any]] = {}
+        for n in self.actions:
+            e = self.exprs.get(f"a{n}")
+            rule = int(e.eid) if e is not None and e.sealed else None
+            actions[str(n)] = {"method": self.sub(n), "indent": "", "quick": False, "rule": rule}
+        required = evals.get("0")
+        texts: dict[str, str] = {}
+        if env is not None:
+            for tokens in evals.values():
+                for t in tokens:
+                    if isinstance(t, int):
+                        texts[str(t)] = condition_line(
+                            self.settings, t, WithLocals(env, self.local)
+                        )
         return {
-            "actions": list(self.actions),
-            "triggers": list(self.triggers),
+            "actions": actions,
+            "actionList": [str(n) for n in self.actions],
+            "eval": evals,
+            "parens": {k: 0 for k in evals},
+            "hasPredicate": required is not None,
+            "predCapabs": [t for t in required or [] if isinstance(t, int)],
+            "capabsfalse": texts,
             "actNdx": self.hw_act + 1 if self.act_init else None,
-            "required": self.required(),
-            "action_expressions": {
-                str(n): tokens for n, tokens in self.definition("").action_expressions.items()
-            },
-            "waitEvents": list(self.wait_events),
             "paused": self.paused,
             "stopped": self.stopped,
             "allLocalVars": self.local.state(),
@@ -336,8 +385,10 @@ class RuleModel:
         if e.open is not None:
             if p.add(condition_fields(self.settings, e.open, env)):
                 p.inputs.append(button("hasAll", "Done with this condition"))
-        elif not e.tokens or isinstance(e.tokens[-1], str):
+        elif e.wants_condition():
             p.inputs.append(inp("cond", "enum", "Select Condition", options=COND_KINDS))
+        elif e.depth():  # inside a sub-expression: its closing operator, no Done yet
+            p.inputs.append(inp("oper", "enum", "Operator", options=(*OPERATORS, CLOSE_OPTION)))
         else:
             p.inputs.append(inp("oper", "enum", "Operator", options=OPERATORS))
             p.inputs.append(button("hasRule", "Done with Expression"))
@@ -399,11 +450,17 @@ class RuleModel:
             if value == "a" and ctx is not None:
                 self.hw_cond += 1
                 self.exprs.setdefault(ctx, Expr()).open = self.hw_cond
+            elif value == "b" and ctx is not None:  # "( sub-expression" (KP, live)
+                self.exprs.setdefault(ctx, Expr()).tokens.append(OPEN)
+                self.settings[name] = value  # kept, as KP's expression-editor fake keeps it
+                self.meta[name] = meta
             return True
         if name == "oper":
             ctx = self.expr_ctx(self.last_page)
             if ctx is not None:
-                self.exprs.setdefault(ctx, Expr()).tokens.append(value)
+                self.exprs.setdefault(ctx, Expr()).tokens.append(
+                    CLOSE if value == CLOSE_OPTION else value
+                )
         self.settings[name] = value
         self.meta[name] = meta
         n = self.act_n
@@ -413,7 +470,8 @@ class RuleModel:
             self.hw_event = 0
             self.event_e = self._next_event()
         elif name == f"actSubType.{n}" and value in EXPRESSION_SUBTYPES:
-            self.exprs[f"a{n}"] = Expr()
+            self.hw_expr += 1
+            self.exprs[f"a{n}"] = Expr(eid=str(self.hw_expr))
         return True
 
     def _button_write(self, name: str) -> bool:
@@ -422,8 +480,8 @@ class RuleModel:
         if name != "hasRule" or ctx is None:
             return False
         e = self.exprs.setdefault(ctx, Expr())
-        if e.tokens and isinstance(e.tokens[-1], str):
-            e.tokens.pop()
+        if e.tokens and e.wants_condition() and e.tokens[-1] != OPEN:
+            e.tokens.pop()  # a trailing operator
         e.sealed = True
         if ctx == "ST":
             self.pred_leak = True

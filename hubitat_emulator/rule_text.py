@@ -136,7 +136,7 @@ def condition_line(s: dict[str, Any], c: int, env: Env) -> str:
         rel, value = s.get(f"RelrDev_{c}"), s.get(f"state_{c}")
         text = f"{w.devices(f'rDev_{c}')} {attr} {rel} {value}"
     elif cap == "Variable":
-        text = f"Variable {s.get(f'rVar_{c}')} {s.get(f'RelrDev_{c}')} {s.get(f'state_{c}')}"
+        text = f"Variable {s.get(f'xVar_{c}')} {s.get(f'RelrDev_{c}')} {s.get(f'state_{c}')}"
     elif cap == "Mode":
         text = f"Mode is {w.modes(f'modes{c}')}"
     elif cap == BETWEEN:

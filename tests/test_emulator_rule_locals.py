@@ -41,7 +41,7 @@ async def test_local_variables_are_read_and_set_by_the_rule(emu: HubEmulator) ->
         "actType.2": "condActs",
         "actSubType.2": "getIfThen",
         "rCapab_1": "Variable",
-        "rVar_1": "visits",
+        "xVar_1": "visits",
         "RelrDev_1": "=",
         "state_1": 2,
         **on_off(3, lamp, True),

@@ -139,7 +139,10 @@ async def test_walk_the_porch_rule(hub: HubEmulator, session: aiohttp.ClientSess
     assert settings["tDev1"]["multiple"] is True
     assert settings["tDev1"]["type"] == "capability.motionSensor"
     state = {e["name"]: e["value"] for e in status["appState"]}
-    assert state["actions"] == [1, 2, 3, 4, 5]
+    assert state["actionList"] == ["1", "2", "3", "4", "5"]
+    assert state["actions"]["1"]["rule"] is None and state["hasPredicate"] is True
+    assert state["eval"] == {"0": [1]} and state["parens"] == {"0": 0}
+    assert state["predCapabs"] == [1] and "between" in state["capabsfalse"]["1"]
     assert status["eventSubscriptions"] == [{"name": "motion"}]
     assert w.id in hub.device_obj(motion).apps_using
 
@@ -293,8 +296,12 @@ async def test_if_then_else_and_broken_devices(
     assert engine.installed[w.id].action_expressions == {1: [1]}
     async with session.get(f"/installedapp/statusJson/{w.id}") as resp:
         state = {e["name"]: e["value"] for e in json.loads(await resp.text())["appState"]}
-    assert state["action_expressions"] == {"1": [1]} and state["required"] is None
-    assert state["actions"] == [1, 2, 3, 4, 5]
+    assert state["eval"] == {"1": [1]} and state["hasPredicate"] is False
+    assert state["actions"]["1"] == {"method": "getIfThen", "indent": "", "quick": False, "rule": 1}
+    assert state["actionList"] == ["1", "2", "3", "4", "5"]
+    async with session.get(f"/app/ruleBuilderJson/{w.id}") as resp:
+        compiled = json.loads(await resp.text())
+    assert compiled["eval"] == {"1": [1]} and compiled["actionList"] == state["actionList"]
     hub.delete_device(light)
     text = w.text(await w.page())
     assert f"{pad}**BROKEN** On: **BROKEN**" in text

@@ -435,7 +435,7 @@ async def test_repeat_variables_delayed_actions_and_run_rule(emu: HubEmulator) -
         "actType.1": "repeatActs",
         "actSubType.1": "getWhile",
         "rCapab_1": "Variable",
-        "rVar_1": "count",
+        "xVar_1": "count",
         "RelrDev_1": "<",
         "state_1": 3,
         "repeatHour.1": 0,
@@ -574,6 +574,14 @@ def test_expression_and_window_helpers() -> None:
     assert eval_tokens([2, "OR", 1, "AND", 2], truth) is False  # (F or T) and F
     assert eval_tokens([1, "XOR", 3], truth) is False
     assert eval_tokens([1, "XOR", 2], truth) is True
+    # Rule Machine stops at the first false before an AND, the first true before an OR
+    # (live: F AND F OR T is false; T AND T OR F AND F is true); brackets stand alone
+    f_, t_ = {1: False, 2: False, 3: True}.__getitem__, {1: True, 2: True, 3: False}.__getitem__
+    assert eval_tokens([1, "AND", 2, "OR", 3], f_) is False
+    assert eval_tokens([1, "AND", 2, "OR", 3, "AND", 3], t_) is True
+    assert eval_tokens([1, "AND", "(", 2, "OR", 3, ")"], f_) is False
+    assert eval_tokens(["(", 1, "OR", 3, ")", "AND", "(", 2, "OR", 3, ")"], f_) is True
+    assert eval_tokens(["(", 1, "AND", 2, ")", "OR", 3], f_) is True
     assert id_list("5,7") == [5, 7] and id_list([5, "7"]) == [5, 7] and id_list(None) == []
 
     def sun(day: date) -> tuple[datetime, datetime]:

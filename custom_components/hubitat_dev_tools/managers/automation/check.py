@@ -68,9 +68,9 @@ def walk_tests(spec: RuleSpec) -> Iterator[tuple[str, DeviceTest]]:
 
 
 def _expr_tests(expr: Expression, path: str) -> Iterator[tuple[str, DeviceTest]]:
-    for i, cond in enumerate(expr.conditions):
+    for here, cond in expr.leaves(path):
         if cond.test is not None:
-            yield (f"{path}[{i}]" if len(expr.conditions) > 1 else path), cond.test
+            yield here, cond.test
 
 
 def walk_actions(actions: tuple[Action, ...], path: str) -> Iterator[tuple[str, Action]]:
@@ -92,8 +92,7 @@ def _conditions(spec: RuleSpec) -> Iterator[tuple[str, Condition]]:
                 (f"{path}.{'if' if action.kind == 'if' else 'repeat_while'}", action.condition)
             )
     for path, expr in exprs:
-        for i, cond in enumerate(expr.conditions):
-            yield (f"{path}[{i}]" if len(expr.conditions) > 1 else path), cond
+        yield from expr.leaves(path)
 
 
 def _spec_device_ids(spec: RuleSpec) -> set[str]:

@@ -53,6 +53,7 @@ NUMERIC_CAPABILITIES = {
     "level": "Dimmer level",
 }
 CHANGED = "*changed*"
+CLOSE_GROUP = "end-sub-expression )"  # the `oper` option closing a sub-expression (KP, live)
 SUN_OPTION = {"sunrise": "Sunrise", "sunset": "Sunset"}
 PARAM_TYPES = {"NUMBER": "number", "DECIMAL": "decimal"}
 
@@ -388,21 +389,31 @@ class Compiler:
     # ------------------------------------------------------------------ expressions
 
     def _expression(self, expr: Expression, page: str, where: str) -> None:
-        for i, cond in enumerate(expr.conditions):
-            here = f"{where}[{i}]" if len(expr.conditions) > 1 else where
-            if i:
-                self._w(page, "oper", expr.operator, here)
-            self._w(page, "cond", "a", here)
-            self.steps.append(Reveal(page, r"rCapab_(\d+)", "C", here))
-            self._condition(cond, page, here)
-            if cond.negated:
-                self._w(page, "not{C}", True, f"{here}.not")
-            self.steps.append(Click(page, "hasAll", where=here))
+        self._chain(expr, page, where)
         if page == ACT:  # an IF's / Repeat's expression: KP clicks hasRule there
             self.steps.append(Click(page, "hasRule", where=where))
         else:  # the Required Expression: only the submitOnChange write seals it (KP, live)
             self.steps.append(Seal(page, "hasRule", where))
             self.steps.append(Click(page, "doneST", where=where, optional=True))
+
+    def _chain(self, expr: Expression, page: str, where: str) -> None:
+        """Conditions and operators; a group opens with ``cond=b`` ("( sub-expression") and
+        closes with the operator ``end-sub-expression )`` (KP, live 2026-04-26)."""
+        for i, item in enumerate(expr.conditions):
+            here = f"{where}[{i}]" if len(expr.conditions) > 1 else where
+            if i:
+                self._w(page, "oper", expr.operator, here)
+            if isinstance(item, Expression):
+                self._w(page, "cond", "b", here)
+                self._chain(item, page, here)
+                self._w(page, "oper", CLOSE_GROUP, here)
+                continue
+            self._w(page, "cond", "a", here)
+            self.steps.append(Reveal(page, r"rCapab_(\d+)", "C", here))
+            self._condition(item, page, here)
+            if item.negated:
+                self._w(page, "not{C}", True, f"{here}.not")
+            self.steps.append(Click(page, "hasAll", where=here))
 
     def _condition(self, cond: Condition, page: str, where: str) -> None:
         if cond.kind == "device" and cond.test is not None:
@@ -437,7 +448,7 @@ class Compiler:
                     self._w(page, f"{short}{option}Offset{{C}}", point.offset_minutes, here)
         else:
             self._w(page, "rCapab_{C}", "Variable", where)
-            self._w(page, "rVar_{C}", cond.variable, f"{where}.variable")
+            self._w(page, "xVar_{C}", cond.variable, f"{where}.variable")
             self._w(page, "RelrDev_{C}", OPS[str(cond.op)], f"{where}.op")
             self._w(page, "state_{C}", cond.value, f"{where}.value")
 

@@ -4,8 +4,8 @@ The settings are the ones ``docs/rule-machine-pages.md`` lists (``tCapab1``, ``a
 ``rCapab_3`` ...). What they cannot say is marked in ``undecompiled`` with the reason, and the
 spec keeps a placeholder there (``{"unknown": "..."}``), so "what does this rule do" always
 has an answer and "change it" never silently drops a part. Which condition belongs to which
-expression is not stored as a setting: it is read from the rule's state when the hub gives it
-(``expressions``), else inferred when only one expression can own them, else marked.
+expression is not stored as a setting: it is read from the rule's state (``eval``, see
+``stored_expr.py``), else inferred when only one expression can own them, else marked.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 from .compile import CHANGED, NUMERIC_CAPABILITIES, STATE_CAPABILITIES
 from .spec import OPS
+from .stored_expr import Group, Unreadable, action_expression_ids, read_expression
 
 _STATE_ATTR = {v: k for k, v in STATE_CAPABILITIES.items()} | {
     "Door": "door",
@@ -210,7 +211,7 @@ class Decompiler:
             out = {"between": {"from": ends[0], "to": ends[1]}}
         elif cap == "Variable":
             out = {
-                "variable": s.get(f"rVar_{c}"),
+                "variable": s.get(f"xVar_{c}"),  # KP, live; rule-storage notes 13.2
                 "op": _OP_NAME.get(str(s.get(f"RelrDev_{c}")), "eq"),
                 "value": _num(s.get(f"state_{c}")),
             }
@@ -222,24 +223,37 @@ class Decompiler:
             return self._mark(part, f"condition capability '{cap}'")
         return {"not": out} if _bool(s.get(f"not{c}")) else out
 
-    def expression(self, conds: list[int], part: str, operator: str | None) -> dict[str, Any]:
-        """Conditions joined by one operator."""
-        leaves = [self.condition(c, f"{part}[{i}]") for i, c in enumerate(conds)]
+    def expression(self, tree: Group, part: str) -> dict[str, Any]:
+        """A tree of conditions: one operator per level (a spec group), brackets nested."""
+        leaves = [
+            self.expression(item, f"{part}[{i}]")
+            if isinstance(item, Group)
+            else self.condition(item, f"{part}[{i}]" if len(tree.items) > 1 else part)
+            for i, item in enumerate(tree.items)
+        ]
         if len(leaves) == 1:
             return leaves[0]
-        if operator not in ("AND", "OR"):
-            self._mark(part, "the operator joining the conditions is not in the settings")
+        ops = set(tree.operators)
+        if ops == {"AND"}:
             return {"all": leaves}
-        return {"all" if operator == "AND" else "any": leaves}
+        if ops == {"OR"}:
+            return {"any": leaves}
+        why = "XOR is not in the spec" if "XOR" in ops else "AND and OR mixed without brackets"
+        self._mark(part, f"the conditions are joined by {' '.join(tree.operators)} ({why})")
+        return {"all": leaves}
 
     # ------------------------------------------------------------------ actions
 
     def action_indexes(self) -> list[int]:
-        """Action indexes in list order (the rule's state when given, else by number)."""
-        order = self.state.get("actions")
+        """Action numbers in the rule's order: the state's ``actionList`` (numbers as strings;
+        rule-storage notes, live), else by number from the non-empty ``actSubType.<n>`` (an
+        ELSE or END-IF row can lack ``actType.<n>``, the same notes)."""
+        order = self.state.get("actionList")
         if isinstance(order, list) and order:
-            return [int(a) for a in order if str(a).isdigit()]
-        return self._indexes(r"actType\.(\d+)")
+            return [int(str(a)) for a in order if str(a).strip().isdigit()]
+        return sorted(
+            set(self._indexes(r"actSubType\.(\d+)")) | set(self._indexes(r"actType\.(\d+)"))
+        )
 
     def leaf_action(self, a: int, part: str) -> dict[str, Any]:
         """One action that is not a block opener or closer."""
@@ -329,16 +343,12 @@ class Decompiler:
 
     # ------------------------------------------------------------------ the whole rule
 
-    def _tokens(self, value: Any) -> tuple[list[int], str | None] | None:
-        """``[1, "AND", 2]`` as condition indexes and their one operator."""
-        if not isinstance(value, list):
-            return None
-        conds = [int(t) for t in value if isinstance(t, int) or str(t).isdigit()]
-        ops = {str(t).upper() for t in value if isinstance(t, str) and not t.isdigit()}
-        return conds, (ops.pop() if len(ops) == 1 else None if ops else "AND")
-
-    def _owners(self, order: list[int]) -> dict[str, tuple[list[int], str | None] | None]:
-        """Which conditions each expression owns: ``required`` and ``action:<a>``."""
+    def _owners(self, order: list[int]) -> dict[str, Group | str | None]:
+        """Each expression's tree, by owner (``required``, ``action:<a>``): from the state's
+        ``eval`` map (the Required Expression ``eval["0"]``, an action's by the ``rule`` of
+        its ``actions`` entry); a string says why it could not be read. Without that state,
+        the conditions when only one expression can own them (joined by the ``oper``
+        setting, which keeps the last operator written)."""
         s = self.s
         owners = [
             f"action:{a}"
@@ -347,27 +357,30 @@ class Decompiler:
         ]
         if _bool(s.get("useST")):
             owners.insert(0, "required")
-        known: dict[str, tuple[list[int], str | None] | None] = {}
-        req = self._tokens(self.state.get("required", self.state.get("requiredExpression")))
-        if req is not None:
-            known["required"] = req
-        by_action = self.state.get("action_expressions")
-        if isinstance(by_action, dict):
-            for key, tokens in by_action.items():
-                known[f"action:{key}"] = self._tokens(tokens)
-        if all(o in known for o in owners):
-            return {o: known[o] for o in owners}
+        evals, parens = self.state.get("eval"), self.state.get("parens")
+        by_action = action_expression_ids(self.state.get("actions"))
+        ids: dict[str, Any] = {"required": "0"} | {f"action:{a}": r for a, r in by_action.items()}
+        found: dict[str, Group | str | None] = {}
+        for owner in owners:
+            try:
+                found[owner] = read_expression(evals, ids.get(owner), parens)
+            except Unreadable as err:
+                found[owner] = str(err)
+        if isinstance(evals, dict) and evals:
+            return found
         conds = self._indexes(r"rCapab_(\d+)")
-        operator = s.get("oper") if isinstance(s.get("oper"), str) else None
-        if len(owners) == 1:
-            return {owners[0]: (conds, operator if len(conds) > 1 else "AND")}
-        return {o: known.get(o) for o in owners}
+        if len(owners) == 1 and conds:
+            operator = str(s.get("oper") or "AND").upper() if len(conds) > 1 else "AND"
+            return {owners[0]: Group(list(conds), [operator] * (len(conds) - 1))}
+        return {o: None for o in owners}
 
     def _expr_for(self, owner: str, owned: dict[str, Any], part: str) -> dict[str, Any]:
         got = owned.get(owner)
-        if not got or not got[0]:
+        if isinstance(got, str):
+            return self._mark(part, f"the hub's expression: {got}")
+        if not isinstance(got, Group):
             return self._mark(part, "which conditions this expression holds is not in the settings")
-        return self.expression(got[0], part, got[1])
+        return self.expression(got, part)
 
     def actions(self, owned: dict[str, Any]) -> list[dict[str, Any]]:
         """The action list, IF/ELSE/END-IF and Repeat blocks nested again."""

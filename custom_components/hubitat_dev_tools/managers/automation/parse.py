@@ -231,11 +231,17 @@ def parse_condition(value: Any, path: str, *, negated: bool = False) -> Conditio
             raise _fail(f"{path}.not", "not inside not", "Drop both.")
         return parse_condition(obj["not"], f"{path}.not", negated=True)
     if "all" in obj or "any" in obj:
+        if negated:
+            raise _fail(
+                f"{path}.not",
+                "not of a group is not built",
+                "Negate each condition instead (not all = any of the nots).",
+            )
         raise _fail(
             path,
-            "groups inside groups are not supported (Rule Machine's pages are "
-            "written as one AND/OR chain here)",
-            "Flatten the expression, or split the rule.",
+            "a group inside a group is built only in the rule's conditions (the Required "
+            "Expression's sub-expressions); an IF or Repeat While takes one AND/OR chain",
+            "Flatten it, or move the grouped test into conditions.",
         )
     if "mode" in obj:
         _unknown(obj, {"mode"}, path)
@@ -274,16 +280,37 @@ def parse_condition(value: Any, path: str, *, negated: bool = False) -> Conditio
     )
 
 
-def parse_expression(value: Any, path: str) -> Expression:
-    """A condition, or ``{"all": [...]}`` / ``{"any": [...]}`` of leaf conditions."""
+MAX_GROUP_DEPTH = 3  # brackets inside brackets, in the Required Expression
+
+
+def parse_expression(value: Any, path: str, *, groups: bool = False, depth: int = 0) -> Expression:
+    """A condition, or ``{"all": [...]}`` / ``{"any": [...]}`` of conditions; with ``groups``
+    (the Required Expression) an item may be a group again, up to :data:`MAX_GROUP_DEPTH`."""
     obj = _obj(value, path)
     for key, operator in (("all", "AND"), ("any", "OR")):
         if key in obj:
             _unknown(obj, {key}, path)
             items = _list(obj[key], f"{path}.{key}", minimum=1)
-            conds = tuple(parse_condition(c, f"{path}.{key}[{i}]") for i, c in enumerate(items))
-            return Expression(conds, operator if len(conds) > 1 else "AND")
+            conds = tuple(
+                _group_item(c, f"{path}.{key}[{i}]", groups, depth) for i, c in enumerate(items)
+            )
+            if len(conds) == 1:
+                return conds[0] if isinstance(conds[0], Expression) else Expression(conds)
+            return Expression(conds, operator)
     return Expression((parse_condition(obj, path),))
+
+
+def _group_item(value: Any, path: str, groups: bool, depth: int) -> Condition | Expression:
+    if groups and isinstance(value, dict) and ("all" in value or "any" in value):
+        if depth + 1 >= MAX_GROUP_DEPTH:
+            raise _fail(
+                path,
+                f"groups nest at most {MAX_GROUP_DEPTH} deep",
+                "Flatten the innermost group.",
+            )
+        inner = parse_expression(value, path, groups=True, depth=depth + 1)
+        return inner.conditions[0] if len(inner.conditions) == 1 else inner
+    return parse_condition(value, path)
 
 
 _ACTION_KEYS = (
@@ -460,7 +487,7 @@ def parse_spec(value: Any, path: str = "rule") -> RuleSpec:
         name=_text(obj.get("name"), f"{path}.name", limit=100),
         triggers=triggers,
         actions=actions,
-        conditions=parse_expression(obj["conditions"], f"{path}.conditions")
+        conditions=parse_expression(obj["conditions"], f"{path}.conditions", groups=True)
         if "conditions" in obj
         else None,
         paused=_bool(obj.get("paused", False), f"{path}.paused"),

@@ -82,6 +82,15 @@ _EXPRESSION: dict[str, Any] = {
         _obj({"any": {"type": "array", "items": _CONDITION, "minItems": 1}}, ["any"]),
     ]
 }
+# the Required Expression's groups may hold groups (sub-expressions in brackets)
+_GROUP_ITEM: dict[str, Any] = {"oneOf": [_CONDITION, {"$ref": "#/$defs/group"}]}
+_GROUP: dict[str, Any] = {
+    "oneOf": [
+        _obj({"all": {"type": "array", "items": _GROUP_ITEM, "minItems": 1}}, ["all"]),
+        _obj({"any": {"type": "array", "items": _GROUP_ITEM, "minItems": 1}}, ["any"]),
+    ]
+}
+_REQUIRED: dict[str, Any] = {"oneOf": [_CONDITION, {"$ref": "#/$defs/group"}]}
 
 TRIGGER: dict[str, Any] = {
     "oneOf": [
@@ -187,7 +196,7 @@ SPEC_SCHEMA: dict[str, Any] = {
         {
             "name": {"type": "string", "minLength": 1, "maxLength": 100},
             "triggers": {"type": "array", "items": TRIGGER, "maxItems": 50},
-            "conditions": _EXPRESSION,
+            "conditions": _REQUIRED,
             "actions": {"type": "array", "items": ACTION, "minItems": 1, "maxItems": 50},
             "paused": {"type": "boolean"},
             "enabled": {"type": "boolean"},
@@ -207,5 +216,5 @@ SPEC_SCHEMA: dict[str, Any] = {
         },
         ["name", "actions"],
     ),
-    "$defs": {"action": ACTION},
+    "$defs": {"action": ACTION, "group": _GROUP},
 }

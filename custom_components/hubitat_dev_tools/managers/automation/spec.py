@@ -7,6 +7,7 @@ becomes Rule Machine pages, :mod:`.compile`. ``docs/automation-spec.md`` documen
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +42,7 @@ CONDITION_KINDS = (
     "between ({from, to}: HH:MM, sunrise, sunset, or {sun, offset_minutes})",
     "variable (name + op + value)",
     "not (one condition)",
-    "all / any (a flat list of conditions)",
+    "all / any (a list of conditions; in conditions, also of groups)",
 )
 ACTION_KINDS = (
     "command (+ device_ids, arguments, delay, cancelable)",
@@ -201,10 +202,24 @@ class Condition:
 
 @dataclass(frozen=True, slots=True)
 class Expression:
-    """A flat chain of conditions joined by one operator (AND or OR)."""
+    """Conditions joined by one operator (AND or OR); an item may itself be a group in
+    brackets (Rule Machine's sub-expression), only in the Required Expression."""
 
-    conditions: tuple[Condition, ...]
+    conditions: tuple[Condition | Expression, ...]
     operator: str = "AND"
+
+    def leaves(self, path: str) -> Iterator[tuple[str, Condition]]:
+        """Every condition with its path (``path[i]`` per item, ``path`` for a lone one)."""
+        for i, item in enumerate(self.conditions):
+            here = f"{path}[{i}]" if len(self.conditions) > 1 else path
+            if isinstance(item, Expression):
+                yield from item.leaves(here)
+            else:
+                yield here, item
+
+    def nested(self) -> bool:
+        """Whether a group sits inside this one."""
+        return any(isinstance(c, Expression) for c in self.conditions)
 
     def as_dict(self) -> dict[str, Any]:
         """The spec form."""

@@ -60,8 +60,11 @@ def _condition(c: Condition, res: Resolved) -> str:
 
 
 def expression_text(e: Expression, res: Resolved) -> str:
-    """An expression in words."""
-    return f" {e.operator} ".join(_condition(c, res) for c in e.conditions)
+    """An expression in words, a group in brackets."""
+    return f" {e.operator} ".join(
+        f"( {expression_text(c, res)} )" if isinstance(c, Expression) else _condition(c, res)
+        for c in e.conditions
+    )
 
 
 def _action_lines(a: Action, res: Resolved, depth: int) -> list[str]:
