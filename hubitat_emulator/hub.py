@@ -209,7 +209,9 @@ class HubEmulator:
         app_routes.rule_machine = self.rule_machine
         self.buttons = app_routes.buttons = ButtonControllers(app_routes)  # knob: .spawns
         self.rule_machine.other_children = app_routes.create_child
-        self.rule_engine = RuleRunner(self.home, self.clock)
+        runner = RuleRunner(self.home, self.clock)
+        runner.pause_hook = self.rule_machine.set_paused  # the Pause Rules action
+        self.rule_engine = runner
         # the Hub Variables singleton and the App Cloner fall through to the generic app pages
         self.hubvar_routes = HubVarRoutes(home, http, fallback=app_routes)
         self.cloner = ClonerRoutes(home, http, fallback=self.hubvar_routes)

@@ -38,11 +38,17 @@ def build_tree(rule: RuleDefinition) -> list[Node]:
     for n in rule.actions:
         sub = str(rule.settings.get(f"actSubType.{n}") or "")
         node = Node(n, sub)
-        if sub == "getElse" and stack and stack[-1][0].sub == "getIfThen":
+        if sub == "getElseIf" and stack and stack[-1][0].sub in ("getIfThen", "getElseIf"):
+            # an ELSE-IF is the ELSE branch holding one more IF, closed by the same END-IF
+            stack[-1][0].orelse.append(node)
+            stack[-1] = (node, node.body)
+            current = node.body
+            continue
+        if sub == "getElse" and stack and stack[-1][0].sub in ("getIfThen", "getElseIf"):
             current = stack[-1][0].orelse
             stack[-1] = (stack[-1][0], current)
             continue
-        if sub == "getEndIf" and stack and stack[-1][0].sub == "getIfThen":
+        if sub == "getEndIf" and stack and stack[-1][0].sub in ("getIfThen", "getElseIf"):
             stack.pop()
             current = stack[-1][1] if stack else root
             continue
@@ -55,6 +61,10 @@ def build_tree(rule: RuleDefinition) -> list[Node]:
             stack.append((node, node.body))
             current = node.body
     return root
+
+
+class ExitRule(Exception):
+    """Exit Rule: the run ends here."""
 
 
 class RunHost(Protocol):
@@ -71,7 +81,13 @@ class RunHost(Protocol):
 
     async def wait_for_events(self, run: Run) -> None: ...
 
+    async def wait_for_expression(self, run: Run, n: int, timeout: float | None) -> None: ...
+
     def run_actions(self, app_id: int) -> None: ...
+
+    def set_private_boolean(self, app_ids: list[int], value: bool) -> None: ...
+
+    def pause_rules(self, app_ids: list[int], paused: bool) -> None: ...
 
 
 @dataclass(eq=False)
@@ -94,7 +110,7 @@ class Run:
 
     async def step(self, node: Node) -> None:
         n, s = node.n, self.s
-        if node.sub == "getIfThen":
+        if node.sub in ("getIfThen", "getElseIf"):
             branch = node.body if self.host.expression_true(self.rule, n) else node.orelse
             await self.execute(branch)
             return
@@ -121,8 +137,22 @@ class Run:
             finally:
                 self.waiting = False
             return
+        if node.sub == "getWaitRule":  # its delay fields are the timeout
+            timeout = None
+            if s.get(f"delayAct.{n}") == "hrs:min:sec":
+                timeout = duration(s, f"delayHor.{n}", f"delayMin.{n}", f"delaySec.{n}")
+            self.waiting = True
+            try:
+                await self.host.wait_for_expression(self, n, timeout)
+            finally:
+                self.waiting = False
+            return
         if node.sub == "getCancelDelay":
             self.host.cancel_delays(self.rule.app_id, self)
+            return
+        if node.sub == "getExitRule":
+            raise ExitRule
+        if node.sub == "getComment":
             return
         if s.get(f"delayAct.{n}") == "hrs:min:sec":
             seconds = duration(s, f"delayHor.{n}", f"delayMin.{n}", f"delaySec.{n}")
@@ -167,6 +197,21 @@ class Run:
         elif sub == "getRuleActions":
             for app_id in id_list(s.get(f"ruleAct.{n}")):
                 self.host.run_actions(app_id)
+        elif sub == "getPauseResumeRules":
+            self.host.pause_rules(id_list(s.get(f"pauseRule.{n}")), not as_bool(s.get(f"pR.{n}")))
+        elif sub == "getSetPrivateBoolean":  # pvTF is the negation; "*" this rule
+            raw = s.get(f"privateT.{n}") or []
+            targets = [str(t) for t in (raw if isinstance(raw, list) else [raw])]
+            ids = [
+                self.rule.app_id if t == "*" else int(t) for t in targets if t.isdigit() or t == "*"
+            ]
+            self.host.set_private_boolean(ids, not as_bool(s.get(f"pvTF.{n}")))
+        elif sub == "getSetHSM":
+            alarm = str(s.get(f"alarm.{n}") or "")
+            try:
+                self.host.home.hsm_command(alarm)
+            except ValueError as err:
+                self.log("warn", f"set HSM {alarm}: {err}")
         else:
             self.log("warn", f"action {n} ({sub or 'no actSubType'}) is not modelled")
 

@@ -97,7 +97,7 @@ ACT_TYPES: dict[str, str] = {
 SUB_TYPES: dict[str, dict[str, str]] = {
     "switchActs": {"getOnOffSwitch": "Turn switches on or off", "getToggleSwitch": "Toggle"},
     "dimmerActs": {"getSetDimmer": "Set dimmer"},
-    "lockActs": {"getLULock": "Lock or unlock"},
+    "lockActs": {"getLULock": "Lock or unlock", "getSetHSM": "Set Safety Monitor"},
     "modeActs": {
         "getDefinedAction": "Run custom action",
         "getSetMode": "Set mode",
@@ -108,16 +108,36 @@ SUB_TYPES: dict[str, dict[str, str]] = {
         "getDelay": "Delay actions",
         "getCancelDelay": "Cancel delayed actions",
         "getWaitEvents": "Wait for events",
+        "getWaitRule": "Wait for expression",
+        "getExitRule": "Exit rule",
+        "getComment": "Comment",
     },
-    "rulesActs": {"getRuleActions": "Run rule actions"},
-    "condActs": {"getIfThen": "IF (expression) THEN", "getElse": "ELSE", "getEndIf": "END-IF"},
+    "rulesActs": {
+        "getRuleActions": "Run rule actions",
+        "getPauseResumeRules": "Pause or resume rules",
+        "getSetPrivateBoolean": "Set private boolean",
+    },
+    "condActs": {
+        "getIfThen": "IF (expression) THEN",
+        "getElseIf": "ELSE-IF (expression) THEN",
+        "getElse": "ELSE",
+        "getEndIf": "END-IF",
+    },
     "repeatActs": {"getWhile": "Repeat while (expression)", "getStopRepeat": "End-Repeat"},
 }
-EXPRESSION_SUBTYPES = ("getIfThen", "getWhile")
+EXPRESSION_SUBTYPES = ("getIfThen", "getElseIf", "getWhile", "getWaitRule")
+# getSetHSM's alarm.<N> values (KP, live)
+HSM_ALARMS = (
+    *("armAway", "armHome", "armNight", "disarm"),
+    *("rearm", "disarmAll", "armRules", "cancelAlerts"),
+)
 NO_DELAY_SUBTYPES = (
     "getDelay",
     "getCancelDelay",
-    *("getIfThen", "getElse", "getEndIf", "getWhile", "getStopRepeat"),
+    "getExitRule",
+    "getComment",
+    "getWaitRule",  # its timeout is shown with the expression, before Done (KP, live)
+    *("getIfThen", "getElseIf", "getElse", "getEndIf", "getWhile", "getStopRepeat"),
 )
 # Run custom action: the capability class names myCapab takes (KP, live)
 CUSTOM_ACTION_CAPS: tuple[str, ...] = (
@@ -419,6 +439,20 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
         ok = st.add(f("runRuleType", "enum", "Rule type", options=["Rule Machine"]))
         rules: list[Option] = [{rid: label} for rid, label in env.rules(app_id)]
         ok = ok and st.add(f("ruleAct", "enum", "Rules", options=rules, multiple=True))
+    elif sub == "getPauseResumeRules":  # KP's order: pR, pauseRuleType, pauseRule (live)
+        ok = st.add(f("pR", "bool", "Resume?"))
+        ok = ok and st.add(f("pauseRuleType", "enum", "Rule type", options=["Rule Machine"]))
+        rules = [{rid: label} for rid, label in env.rules(app_id)]
+        ok = ok and st.add(f("pauseRule", "enum", "Rules", options=rules, multiple=True))
+    elif sub == "getSetPrivateBoolean":  # KP's order: pvRuleType, pvTF, privateT (live)
+        ok = st.add(f("pvRuleType", "enum", "Rule type", options=["Rule Machine"]))
+        ok = ok and st.add(f("pvTF", "bool", "True or False?"))
+        rules = [{"*": "This rule"}, *({rid: label} for rid, label in env.rules(app_id))]
+        ok = ok and st.add(f("privateT", "enum", "Rules", options=rules, multiple=True))
+    elif sub == "getSetHSM":
+        ok = st.add(f("alarm", "enum", "Safety Monitor", options=list(HSM_ALARMS)))
+    elif sub == "getComment":
+        ok = st.add(f("comment", "text", "Comment"))
     elif sub == "getDefinedAction":
         ok = st.add(f("useLastDev", "bool", "Use last event device?"))
         capabs = list(CUSTOM_ACTION_CAPS)
@@ -431,7 +465,7 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
             cmds = env.commands(device_ids(s[f"devices.{n}"]))
             ok = st.add(f("cCmd", "enum", "Command", options=cmds))
     else:  # no fields of their own
-        ok = sub in ("getCancelDelay", "getElse", "getEndIf", "getStopRepeat")
+        ok = sub in ("getCancelDelay", "getElse", "getEndIf", "getStopRepeat", "getExitRule")
     return st.done(ok)
 
 

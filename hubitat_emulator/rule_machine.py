@@ -322,6 +322,13 @@ class RuleMachine(Routes):
         self._sync(app)
         return page_answer(self.http, True)
 
+    def set_paused(self, app_id: int, paused: bool) -> None:
+        """Pause or resume a rule as its Pause button does (a Pause Rules action)."""
+        model, app = self.rules.get(app_id), self.app_by_id(str(app_id))
+        if model is None or app is None or model.paused == paused:
+            return
+        self._main_button(app, model, "pausRule")
+
     def _main_button(self, app: App, model: RuleModel, name: str) -> None:
         if name == "runRuleAct":
             self.engine.run_actions(app.id)

@@ -361,6 +361,9 @@ class RuleModel:
                 p.inputs.append(button("anotherWait", "Add another Wait Event"))
                 p.inputs.append(button("doneWaits", "Done with Wait Events"))
         elif sub in EXPRESSION_SUBTYPES:
+            e = self.exprs.get(f"a{n}")
+            if sub == "getWaitRule" and not (e is not None and e.sealed):
+                p.add(delay_fields(s, n))  # the timeout; the expression's Done moves past it
             complete = self._expr_page(f"a{n}", p, env)
             if complete and sub == "getWhile":
                 complete = p.add(repeat_fields(s, n))
@@ -545,7 +548,7 @@ class RuleModel:
             n = self.act_n
             if n is not None and self.act_ready and target == "selectActions":
                 self.actions.append(n)
-                if self.sub(n) in EXPRESSION_SUBTYPES:
+                if self.sub(n) in ("getIfThen", "getWhile"):
                     self.pred_leak = False  # the IF initialiser clears the leaked context
                 elif self.pred_leak:
                     self.leaked.add(n)

@@ -21,7 +21,7 @@ from typing import Any
 from .clock import HUB_TZ
 from .emuclock import ClockTimer, EmuClock
 from .home import Frame, Home
-from .rule_actions import Node, Run, build_tree, rule_log
+from .rule_actions import ExitRule, Node, Run, build_tree, rule_log
 from .rule_conditions import Conditions, EventSpec, as_float, parse_event
 from .rule_definition import RuleDefinition
 from .sun import sun_times
@@ -38,6 +38,8 @@ class _Installed:
     timers: dict[int, ClockTimer] = field(default_factory=dict)  # time / periodic triggers
     stays: dict[tuple[object, ...], ClockTimer] = field(default_factory=dict)
     wait_futures: dict[Run, asyncio.Future[None]] = field(default_factory=dict)
+    # Wait for Expression: the run, its action, the future an event resolves
+    expr_waits: dict[Run, tuple[int, asyncio.Future[None]]] = field(default_factory=dict)
 
     @property
     def active(self) -> bool:
@@ -51,6 +53,10 @@ class RuleRunner:
         self.home = home
         self.clock = clock
         self.rules: dict[int, _Installed] = {}
+        self.private: dict[int, bool] = {}  # each rule's private boolean (true until set)
+        # pause (True) or resume (False) a rule as its page's Pause button does (the pages
+        # set it: hub.py)
+        self.pause_hook: Callable[[int, bool], None] | None = None
         self.conditions = Conditions(home.state, clock.now, self.sun_times)
         home.event_listeners.append(self._on_frame)
         clock.jump_listeners.append(self._replan)
@@ -114,6 +120,15 @@ class RuleRunner:
             return False  # RM shows "IF (**Broken Condition**)"
         return self.conditions.expression(rule.settings, tokens, rule.local_vars)
 
+    def set_private_boolean(self, app_ids: list[int], value: bool) -> None:
+        for app_id in app_ids:
+            self.private[app_id] = value
+
+    def pause_rules(self, app_ids: list[int], paused: bool) -> None:
+        for app_id in app_ids:
+            if self.pause_hook is not None:
+                self.pause_hook(app_id, paused)
+
     def cancel_delays(self, app_id: int, keep: Run) -> None:
         rec = self.rules.get(app_id)
         if rec is None:
@@ -153,12 +168,30 @@ class RuleRunner:
             for key in [k for k in rec.stays if k[0] is run]:
                 rec.stays.pop(key).cancel()
 
+    async def wait_for_expression(self, run: Run, n: int, timeout: float | None) -> None:
+        """Until action ``n``'s expression is true (checked now and on every event), or the
+        timeout on the hub's clock."""
+        rec = self.rules.get(run.rule.app_id)
+        if rec is None or self.expression_true(run.rule, n):
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        rec.expr_waits[run] = (n, fut)
+        timer = None if timeout is None else self.clock.call_later(timeout, partial(_resolve, fut))
+        try:
+            await fut
+        finally:
+            rec.expr_waits.pop(run, None)
+            if timer is not None:
+                timer.cancel()
+
     def _start(self, rec: _Installed) -> Run:
         run = Run(rec.rule, self)
 
         async def go() -> None:
             try:
                 await run.execute(rec.tree)
+            except ExitRule:
+                pass  # Exit Rule: the rest of the actions do not run
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # a broken rule logs, like RM, and the hub goes on
@@ -199,6 +232,9 @@ class RuleRunner:
     def _on_rule_frame(self, rec: _Installed, frame: Frame) -> None:
         for n, spec in list(rec.triggers.items()):
             self._check(rec, spec, frame, ("trigger", n), partial(self._fire, rec, n))
+        for a, waiting in list(rec.expr_waits.values()):
+            if not waiting.done() and self.expression_true(rec.rule, a):
+                waiting.set_result(None)  # Wait for Expression: the expression is true now
         for run, fut in list(rec.wait_futures.items()):
             for i, spec in enumerate(rec.waits):
                 if fut.done():

@@ -207,11 +207,29 @@ def action_line(
     elif sub == "getRuleActions":
         labels = dict(env.rules(-1))
         text = f"Run Actions: {', '.join(labels.get(str(r), BROKEN) for r in g('ruleAct') or [])}"
+    elif sub == "getPauseResumeRules":
+        labels = dict(env.rules(-1))
+        names = ", ".join(labels.get(str(r), BROKEN) for r in g("pauseRule") or [])
+        text = f"{'Resume' if g('pR') else 'Pause'} Rules: {names}"
+    elif sub == "getSetPrivateBoolean":  # pvTF reads inverted (rule-storage notes 9.3)
+        labels = {"*": "This Rule", **dict(env.rules(-1))}
+        names = ", ".join(labels.get(str(r), BROKEN) for r in g("privateT") or [])
+        text = f"Rule Boolean {'False' if g('pvTF') else 'True'}: {names}"
+    elif sub == "getSetHSM":
+        text = f"Set Safety Monitor: {g('alarm')}"
+    elif sub == "getExitRule":
+        text = "Exit Rule"
+    elif sub == "getComment":
+        text = f"Comment: {g('comment')}"
     elif sub == "getDefinedAction":
         params = [
             str(v) for k, v in sorted(s.items()) if k.startswith("cpVal") and k.endswith(f".{n}")
         ]
         text = f"{g('cCmd')}({', '.join(params)}) on {w.devices(f'devices.{n}')}"
+    elif sub == "getWaitRule":
+        text = f"Wait for expression: {expression_text(s, expression or [], env)}"
+        if g("delayAct") == "hrs:min:sec":
+            text += f" --> timeout: {hms(g('delayHor'), g('delayMin'), g('delaySec'))}"
     elif sub in ("getIfThen", "getWhile"):
         expr = expression_text(s, expression or [], env)
         if sub == "getIfThen":
@@ -219,6 +237,8 @@ def action_line(
         else:
             every = hms(g("repeatHour"), g("repeatMinute"), g("repeatSecond"))
             text = f"Repeat While ({expr}) every {every}"
+    elif sub == "getElseIf":
+        text = f"ELSE-IF ({expression_text(s, expression or [], env)}) THEN"
     elif sub == "getElse":
         text = "ELSE"
     elif sub == "getEndIf":
@@ -239,7 +259,7 @@ def indent_levels(subtypes: Sequence[Any]) -> list[int]:
     for sub in subtypes:
         if sub in ("getEndIf", "getStopRepeat"):
             depth = max(depth - 1, 0)
-        out.append(max(depth - 1, 0) if sub == "getElse" else depth)
+        out.append(max(depth - 1, 0) if sub in ("getElse", "getElseIf") else depth)
         if sub in ("getIfThen", "getWhile"):
             depth += 1
     return out

@@ -23,9 +23,13 @@ SPEC_HELP = (
     "{any:[...]}): {device_id, attribute, is|op+value} | {mode:[...]} | {between:{from,to}} "
     "(HH:MM, sunrise, sunset) | {variable, op, value} | {not:{...}}. Action: {command, "
     "device_ids, arguments?, delay?, cancelable?} | {delay:{minutes}, cancelable?} | "
-    "{wait:[device tests], timeout?} | {set_mode} | {set_variable, value|from_variable} | "
-    "{notify, device_ids} | {log} | {if, then, else?} | {repeat_while, every, do} | "
-    "{cancel_delays:true} | {run_rule:[ids]}. op: eq ne lt lte gt gte. Examples: "
+    "{wait:[device tests], timeout?} | {wait_until:condition, timeout?} | {set_mode} | "
+    "{set_variable, value|from_variable} | "
+    "{notify, device_ids} | {log} | {if, then, else_if?:[{if, then}], else?} | "
+    "{repeat_while, every, do} | "
+    "{cancel_delays:true} | {run_rule|pause_rules|resume_rules:[ids]} | "
+    "{set_private_boolean, rule_ids?} | {set_hsm} (confirm) | {exit_rule:true} | {comment}. "
+    "op: eq ne lt lte gt gte. Examples: "
     "hub_get_tool_guide section=rules."
 )
 

@@ -61,8 +61,7 @@ def walk_tests(spec: RuleSpec) -> Iterator[tuple[str, DeviceTest]]:
         yield from _expr_tests(spec.conditions, "rule.conditions")
     for path, action in walk_actions(spec.actions, "rule.actions"):
         if action.condition is not None:
-            key = "if" if action.kind == "if" else "repeat_while"
-            yield from _expr_tests(action.condition, f"{path}.{key}")
+            yield from _expr_tests(action.condition, f"{path}.{_expr_key(action)}")
         for j, event in enumerate(action.events):
             yield f"{path}.wait[{j}]", event
 
@@ -73,12 +72,20 @@ def _expr_tests(expr: Expression, path: str) -> Iterator[tuple[str, DeviceTest]]
             yield here, cond.test
 
 
+def _expr_key(action: Action) -> str:
+    return "if" if action.kind == "else_if" else action.kind
+
+
 def walk_actions(actions: tuple[Action, ...], path: str) -> Iterator[tuple[str, Action]]:
-    """Every action with its path, nested ones after their parent."""
+    """Every action with its path, nested ones after their parent (an ELSE-IF branch as an
+    action of its own, ``...else_if[j]``)."""
     for i, action in enumerate(actions):
         here = f"{path}[{i}]"
         yield here, action
         yield from walk_actions(action.then, f"{here}.{'then' if action.kind == 'if' else 'do'}")
+        for j, branch in enumerate(action.elifs):
+            yield f"{here}.else_if[{j}]", branch
+            yield from walk_actions(branch.then, f"{here}.else_if[{j}].then")
         yield from walk_actions(action.otherwise, f"{here}.else")
 
 
@@ -88,9 +95,7 @@ def _conditions(spec: RuleSpec) -> Iterator[tuple[str, Condition]]:
         exprs.append(("rule.conditions", spec.conditions))
     for path, action in walk_actions(spec.actions, "rule.actions"):
         if action.condition is not None:
-            exprs.append(
-                (f"{path}.{'if' if action.kind == 'if' else 'repeat_while'}", action.condition)
-            )
+            exprs.append((f"{path}.{_expr_key(action)}", action.condition))
     for path, expr in exprs:
         yield from expr.leaves(path)
 
@@ -212,7 +217,7 @@ async def resolve(
         or any(c.kind == "variable" for _p, c in _conditions(spec))
         or any(a.kind == "set_variable" for a in spec.all_actions())
     )
-    uses_rules = any(a.kind == "run_rule" for a in spec.all_actions())
+    uses_rules = any(a.rule_ids for a in spec.all_actions())
     res = Resolved()
     res.devices = await _load_devices(hub, _spec_device_ids(spec))
     if uses_modes:
@@ -239,6 +244,9 @@ async def resolve(
         res.rules = {str(r["app_id"]): str(r.get("name") or "") for r in rules}
     _check_refs(spec, res)
     _prepare_commands(spec, res)
+    for action in spec.all_actions():
+        if action.kind == "set_hsm":  # a safety system: as hub_set_hsm, it needs confirm
+            res.sensitive.append(f"HSM: {action.text}")
     if res.sensitive:
         require_confirm(
             confirm,
@@ -301,11 +309,11 @@ def _check_refs(spec: RuleSpec, res: Resolved) -> None:
             )
             if action.from_variable is not None:
                 _check_variable(f"{path}.from_variable", action.from_variable, res)
+        where = "rule_ids" if action.kind == "set_private_boolean" else action.kind
         for rule_id in action.rule_ids:
             if rule_id not in res.rules:
                 raise ToolError(
-                    f"{path}.run_rule: no Rule Machine rule {rule_id} on the hub. Nothing was "
-                    "sent.",
+                    f"{path}.{where}: no Rule Machine rule {rule_id} on the hub. Nothing was sent.",
                     code="not_found",
                     hint="Find rule ids with hub_list_rules engine=rule_machine.",
                 )

@@ -286,6 +286,13 @@ class Compiler:
                 self.steps.append(Click(ACT, "hasAll", where=here))
             if action.timeout is not None:
                 self._delay_modifier(action.timeout, False, f"{where}.timeout")
+        elif k == "wait_until" and action.condition is not None:
+            # Wait for Expression: the timeout before the expression, whose Done moves the
+            # page past it (KP, live)
+            self._open_action("delayActs", "getWaitRule", where)
+            if action.timeout is not None:
+                self._delay_modifier(action.timeout, False, f"{where}.timeout")
+            self._expression(action.condition, ACT, f"{where}.wait_until")
         elif k == "set_mode":
             self._open_action("modeActs", "getSetMode", where)
             self._w(ACT, "mode.{A}", self.res.mode_id(str(action.text)), f"{where}.set_mode")
@@ -311,6 +318,26 @@ class Compiler:
             self._open_action("rulesActs", "getRuleActions", where)
             self._w(ACT, "runRuleType.{A}", "Rule Machine", where)
             self._w(ACT, "ruleAct.{A}", list(action.rule_ids), f"{where}.run_rule")
+        elif k in ("pause_rules", "resume_rules"):
+            # pR true is Resume, empty Pause (rule-storage notes 10.2; KP, live); KP's order
+            self._open_action("rulesActs", "getPauseResumeRules", where)
+            self._w(ACT, "pR.{A}", k == "resume_rules", where)
+            self._w(ACT, "pauseRuleType.{A}", "Rule Machine", where)
+            self._w(ACT, "pauseRule.{A}", list(action.rule_ids), f"{where}.{k}")
+        elif k == "set_private_boolean":
+            # pvTF stores the negation of the value set (notes 9.3; KP, live); "*": this rule
+            self._open_action("rulesActs", "getSetPrivateBoolean", where)
+            self._w(ACT, "pvRuleType.{A}", "Rule Machine", where)
+            self._w(ACT, "pvTF.{A}", not action.value, f"{where}.{k}")
+            self._w(ACT, "privateT.{A}", list(action.rule_ids) or ["*"], f"{where}.rule_ids")
+        elif k == "set_hsm":
+            self._open_action("lockActs", "getSetHSM", where)
+            self._w(ACT, "alarm.{A}", action.text, f"{where}.set_hsm")
+        elif k == "exit_rule":
+            self._open_action("delayActs", "getExitRule", where)
+        elif k == "comment":
+            self._open_action("delayActs", "getComment", where)
+            self._w(ACT, "comment.{A}", action.text, f"{where}.comment")
         elif k == "if" and action.condition is not None:
             self._open_action("condActs", "getIfThen", where)
             self._expression(action.condition, ACT, f"{where}.if")
@@ -329,6 +356,14 @@ class Compiler:
             self._action(action, here)
             if action.kind == "if":
                 self._emit_actions(action.then, f"{here}.then")
+                for j, branch in enumerate(action.elifs):
+                    w = f"{here}.else_if[{j}]"
+                    if branch.condition is None:
+                        continue
+                    self._open_action("condActs", "getElseIf", w)  # KP, live
+                    self._expression(branch.condition, ACT, f"{w}.if")
+                    self._close_action(w)
+                    self._emit_actions(branch.then, f"{w}.then")
                 if action.otherwise:
                     self._open_action("condActs", "getElse", f"{here}.else")
                     self._close_action(f"{here}.else")

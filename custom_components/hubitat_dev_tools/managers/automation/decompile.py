@@ -324,6 +324,23 @@ class Decompiler:
             out = {"cancel_delays": True}
         elif sub == "getRuleActions":
             out = {"run_rule": _ids(s.get(f"ruleAct.{a}"))}
+        elif sub == "getPauseResumeRules":  # pR true: Resume (rule-storage notes 10.2)
+            key = "resume_rules" if _bool(s.get(f"pR.{a}")) else "pause_rules"
+            out = {key: _ids(s.get(f"pauseRule.{a}"))}
+        elif sub == "getSetPrivateBoolean":  # pvTF is the negation; "*" this rule (9.3, 8)
+            targets = _ids(s.get(f"privateT.{a}"))
+            others = [t for t in targets if t != "*"]
+            out = {"set_private_boolean": not _bool(s.get(f"pvTF.{a}"))}
+            if others and "*" in targets:
+                return self._mark(part, "a private boolean set on this rule and on others")
+            if others:
+                out["rule_ids"] = others
+        elif sub == "getSetHSM":
+            out = {"set_hsm": s.get(f"alarm.{a}")}
+        elif sub == "getExitRule":
+            out = {"exit_rule": True}
+        elif sub == "getComment":
+            out = {"comment": s.get(f"comment.{a}")}
         else:
             return self._mark(part, f"Rule Machine action '{s.get(f'actType.{a}')}/{sub}'")
         delay = self._modifier(a)
@@ -353,7 +370,7 @@ class Decompiler:
         owners = [
             f"action:{a}"
             for a in order
-            if s.get(f"actSubType.{a}") in ("getIfThen", "getElseIf", "getWhile")
+            if s.get(f"actSubType.{a}") in ("getIfThen", "getElseIf", "getWhile", "getWaitRule")
         ]
         if _bool(s.get("useST")):
             owners.insert(0, "required")
@@ -397,11 +414,23 @@ class Decompiler:
                 }
                 current.append(node)
                 stack.append((node["then"], node))
+            elif sub == "getElseIf" and block is not None and "if" in block and "else" not in block:
+                branch: dict[str, Any] = {
+                    "if": self._expr_for(f"action:{a}", owned, f"{part}.else_if"),
+                    "then": [],
+                }
+                block.setdefault("else_if", []).append(branch)
+                stack[-1] = (branch["then"], block)
             elif sub == "getElse" and block is not None and "if" in block:
                 block["else"] = []
                 stack[-1] = (block["else"], block)
             elif sub in ("getEndIf", "getStopRepeat") and len(stack) > 1:
                 stack.pop()
+            elif sub == "getWaitRule":  # Wait for Expression: its delay is the timeout
+                node = {"wait_until": self._expr_for(f"action:{a}", owned, f"{part}.wait_until")}
+                if (timeout := self._modifier(a)) is not None:
+                    node["timeout"] = timeout
+                current.append(node)
             elif sub == "getWhile":
                 node = {
                     "repeat_while": self._expr_for(f"action:{a}", owned, f"{part}.repeat_while"),

@@ -13,6 +13,7 @@ from typing import Any
 from ...errors import ToolError
 from .parse_base import _bool, _fail, _int, _list, _obj, _text, _unknown
 from .parse_locals import parse_local_variables
+from .parse_rule_acts import RULE_ACTION_KEYS, parse_rule_action
 from .spec import (
     ACTION_KINDS,
     BUTTON_EVENTS,
@@ -317,6 +318,7 @@ _ACTION_KEYS = (
     "command",
     "delay",
     "wait",
+    "wait_until",
     "set_mode",
     "set_variable",
     "notify",
@@ -324,7 +326,7 @@ _ACTION_KEYS = (
     "if",
     "repeat_while",
     "cancel_delays",
-    "run_rule",
+    *RULE_ACTION_KEYS,
 )
 
 
@@ -389,6 +391,15 @@ def parse_action(value: Any, path: str, depth: int = 0) -> Action:
             duration(obj["timeout"], f"{path}.timeout", minimum=1) if "timeout" in obj else None
         )
         return Action("wait", events=events, timeout=timeout)
+    if kind == "wait_until":
+        _unknown(obj, {"wait_until", "timeout"}, path)
+        return Action(
+            "wait_until",
+            condition=parse_expression(obj["wait_until"], f"{path}.wait_until"),
+            timeout=duration(obj["timeout"], f"{path}.timeout", minimum=1)
+            if "timeout" in obj
+            else None,
+        )
     if kind == "set_mode":
         _unknown(obj, {"set_mode"}, path)
         return Action("set_mode", text=_text(obj["set_mode"], f"{path}.set_mode", limit=60))
@@ -425,33 +436,28 @@ def parse_action(value: Any, path: str, depth: int = 0) -> Action:
     if kind == "cancel_delays":
         _unknown(obj, {"cancel_delays"}, path)
         return Action("cancel_delays")
-    if kind == "run_rule":
-        _unknown(obj, {"run_rule"}, path)
-        raw = obj["run_rule"]
-        items = (
-            [raw]
-            if isinstance(raw, str | int) and not isinstance(raw, bool)
-            else _list(raw, f"{path}.run_rule", minimum=1)
-        )
-        ids = []
-        for i, v in enumerate(items):
-            text = str(v).strip()
-            if not _ID_RE.match(text):
-                raise _fail(
-                    f"{path}.run_rule[{i}]",
-                    "must be a rule app id",
-                    "Find ids with hub_list_rules.",
-                )
-            ids.append(text)
-        return Action("run_rule", rule_ids=tuple(ids))
+    if kind in RULE_ACTION_KEYS:
+        return parse_rule_action(kind, obj, path)
     if depth >= MAX_DEPTH:
         raise _fail(path, f"nests deeper than {MAX_DEPTH} levels", "Flatten it.")
     if kind == "if":
-        _unknown(obj, {"if", "then", "else"}, path)
+        _unknown(obj, {"if", "then", "else_if", "else"}, path)
+        elifs = []
+        for j, branch in enumerate(_list(obj.get("else_if", []), f"{path}.else_if")):
+            here = f"{path}.else_if[{j}]"
+            _unknown(_obj(branch, here), {"if", "then"}, here)
+            elifs.append(
+                Action(
+                    "else_if",
+                    condition=parse_expression(branch.get("if"), f"{here}.if"),
+                    then=parse_actions(branch.get("then"), f"{here}.then", depth + 1),
+                )
+            )
         return Action(
             "if",
             condition=parse_expression(obj["if"], f"{path}.if"),
             then=parse_actions(obj.get("then"), f"{path}.then", depth + 1),
+            elifs=tuple(elifs),
             otherwise=parse_actions(obj["else"], f"{path}.else", depth + 1)
             if "else" in obj
             else (),

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .spec import BUTTON_EVENTS, LOCAL_TYPES, LOGGING, MAX_LOCALS, MINUTE_STEPS, OPS
+from .spec import (
+    BUTTON_EVENTS,
+    HSM_COMMANDS,
+    LOCAL_TYPES,
+    LOGGING,
+    MAX_LOCALS,
+    MINUTE_STEPS,
+    OPS,
+)
 
 _ID: dict[str, Any] = {"type": ["string", "integer"], "pattern": r"^\d{1,12}$"}
 _IDS: dict[str, Any] = {"type": "array", "items": _ID, "minItems": 1, "maxItems": 50}
@@ -157,6 +165,7 @@ ACTION: dict[str, Any] = {
             },
             ["wait"],
         ),
+        _obj({"wait_until": _EXPRESSION, "timeout": _DURATION}, ["wait_until"]),
         _obj({"set_mode": {"type": "string"}}, ["set_mode"]),
         _obj(
             {
@@ -172,6 +181,16 @@ ACTION: dict[str, Any] = {
             {
                 "if": _EXPRESSION,
                 "then": {"type": "array", "items": {"$ref": "#/$defs/action"}},
+                "else_if": {
+                    "type": "array",
+                    "items": _obj(
+                        {
+                            "if": _EXPRESSION,
+                            "then": {"type": "array", "items": {"$ref": "#/$defs/action"}},
+                        },
+                        ["if", "then"],
+                    ),
+                },
                 "else": {"type": "array", "items": {"$ref": "#/$defs/action"}},
             },
             ["if", "then"],
@@ -186,6 +205,15 @@ ACTION: dict[str, Any] = {
         ),
         _obj({"cancel_delays": {"const": True}}, ["cancel_delays"]),
         _obj({"run_rule": {"oneOf": [_ID, _IDS]}}, ["run_rule"]),
+        _obj({"pause_rules": {"oneOf": [_ID, _IDS]}}, ["pause_rules"]),
+        _obj({"resume_rules": {"oneOf": [_ID, _IDS]}}, ["resume_rules"]),
+        _obj(
+            {"set_private_boolean": {"type": "boolean"}, "rule_ids": {"oneOf": [_ID, _IDS]}},
+            ["set_private_boolean"],
+        ),
+        _obj({"set_hsm": {"enum": list(HSM_COMMANDS)}}, ["set_hsm"]),
+        _obj({"exit_rule": {"const": True}}, ["exit_rule"]),
+        _obj({"comment": {"type": "string", "minLength": 1, "maxLength": 200}}, ["comment"]),
     ],
 }
 

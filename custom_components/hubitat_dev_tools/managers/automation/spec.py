@@ -44,18 +44,35 @@ CONDITION_KINDS = (
     "not (one condition)",
     "all / any (a list of conditions; in conditions, also of groups)",
 )
+# getSetHSM's alarm.<N> values (KP, live: bare commands; no armAll, armRules instead)
+HSM_COMMANDS = (
+    "armAway",
+    "armHome",
+    "armNight",
+    "disarm",
+    "rearm",
+    "disarmAll",
+    "armRules",
+    "cancelAlerts",
+)
 ACTION_KINDS = (
     "command (+ device_ids, arguments, delay, cancelable)",
     "delay ({hours, minutes, seconds}, cancelable)",
     "wait (list of device events, timeout)",
+    "wait_until (a condition, timeout)",
     "set_mode",
     "set_variable (+ value or from_variable)",
     "notify (+ device_ids)",
     "log",
-    "if (+ then, else)",
+    "if (+ then, else_if, else)",
     "repeat_while (+ every, do)",
     "cancel_delays",
     "run_rule",
+    "pause_rules / resume_rules (rule ids)",
+    "set_private_boolean (true or false, + rule_ids; none: this rule)",
+    "set_hsm (" + " ".join(HSM_COMMANDS) + ")",
+    "exit_rule (true: stop here)",
+    "comment (text; does nothing)",
 )
 NOT_EXPRESSIBLE = {
     "hsm": "an HSM status trigger or condition (no evidence of Rule Machine's fields for it; "
@@ -246,6 +263,7 @@ class Action:
     from_variable: str | None = None
     condition: Expression | None = None
     then: tuple[Action, ...] = ()
+    elifs: tuple[Action, ...] = ()  # an if's ELSE-IF branches (kind "else_if": condition, then)
     otherwise: tuple[Action, ...] = ()
     every: Duration | None = None
     rule_ids: tuple[str, ...] = ()
@@ -266,6 +284,10 @@ class Action:
             out = {"wait": [e.as_dict() for e in self.events]}
             if self.timeout is not None:
                 out["timeout"] = self.timeout.as_dict()
+        elif k == "wait_until" and self.condition is not None:
+            out = {"wait_until": self.condition.as_dict()}
+            if self.timeout is not None:
+                out["timeout"] = self.timeout.as_dict()
         elif k == "set_mode":
             out = {"set_mode": self.text}
         elif k == "set_variable":
@@ -280,6 +302,12 @@ class Action:
             out = {"log": self.text}
         elif k == "if" and self.condition is not None:
             out = {"if": self.condition.as_dict(), "then": [a.as_dict() for a in self.then]}
+            if self.elifs:
+                out["else_if"] = [
+                    {"if": e.condition.as_dict(), "then": [a.as_dict() for a in e.then]}
+                    for e in self.elifs
+                    if e.condition is not None
+                ]
             if self.otherwise:
                 out["else"] = [a.as_dict() for a in self.otherwise]
         elif k == "repeat_while" and self.condition is not None and self.every is not None:
@@ -290,6 +318,18 @@ class Action:
             }
         elif k == "cancel_delays":
             out = {"cancel_delays": True}
+        elif k in ("pause_rules", "resume_rules"):
+            out = {k: list(self.rule_ids)}
+        elif k == "set_private_boolean":
+            out = {k: bool(self.value)}
+            if self.rule_ids:
+                out["rule_ids"] = list(self.rule_ids)
+        elif k == "set_hsm":
+            out = {k: self.text}
+        elif k == "exit_rule":
+            out = {k: True}
+        elif k == "comment":
+            out = {k: self.text}
         else:
             out = {"run_rule": list(self.rule_ids)}
         if self.cancelable and k in ("command", "delay"):
@@ -299,7 +339,7 @@ class Action:
     def walk(self) -> list[Action]:
         """This action and every action nested in it, in order."""
         found: list[Action] = [self]
-        for sub in (*self.then, *self.otherwise):
+        for sub in (*self.then, *self.elifs, *self.otherwise):
             found.extend(sub.walk())
         return found
 

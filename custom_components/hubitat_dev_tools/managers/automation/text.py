@@ -83,9 +83,18 @@ def _action_lines(a: Action, res: Resolved, depth: int) -> list[str]:
         if a.timeout is not None:
             line += f" --> timeout: {_dur(a.timeout)}"
         return [pad + line]
+    if k == "wait_until" and a.condition is not None:
+        line = f"Wait for expression: {expression_text(a.condition, res)}"
+        if a.timeout is not None:
+            line += f" --> timeout: {_dur(a.timeout)}"
+        return [pad + line]
     if k == "if" and a.condition is not None:
         lines = [pad + f"IF ({expression_text(a.condition, res)}) THEN"]
         lines += [ln for sub in a.then for ln in _action_lines(sub, res, depth + 1)]
+        for e in a.elifs:
+            if e.condition is not None:
+                lines.append(pad + f"ELSE-IF ({expression_text(e.condition, res)}) THEN")
+                lines += [ln for sub in e.then for ln in _action_lines(sub, res, depth + 1)]
         if a.otherwise:
             lines.append(pad + "ELSE")
             lines += [ln for sub in a.otherwise for ln in _action_lines(sub, res, depth + 1)]
@@ -102,6 +111,13 @@ def _action_lines(a: Action, res: Resolved, depth: int) -> list[str]:
         "log": f"Log: '{a.text}'",
         "cancel_delays": "Cancel Delayed Actions",
         "run_rule": "Run Actions: " + ", ".join(res.rules.get(r, r) for r in a.rule_ids),
+        "pause_rules": "Pause Rules: " + ", ".join(res.rules.get(r, r) for r in a.rule_ids),
+        "resume_rules": "Resume Rules: " + ", ".join(res.rules.get(r, r) for r in a.rule_ids),
+        "set_private_boolean": f"Private Boolean {a.value}: "
+        + (", ".join(res.rules.get(r, r) for r in a.rule_ids) or "This Rule"),
+        "set_hsm": f"Set HSM: {a.text}",
+        "exit_rule": "Exit Rule",
+        "comment": f"Comment: {a.text}",
     }
     return [pad + simple.get(k, k)]
 

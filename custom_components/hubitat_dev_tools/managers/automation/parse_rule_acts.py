@@ -1,0 +1,66 @@
+"""The spec's actions on rules and on the hub: run, pause or resume rules, set a private
+boolean, set HSM, exit the rule, a comment (Rule Machine's ``rulesActs``, ``lockActs``
+``getSetHSM`` and ``delayActs`` subtypes; KP's live-verified fields, see
+``docs/rule-machine-pages.md``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .parse_base import _bool, _fail, _list, _text, _unknown
+from .spec import HSM_COMMANDS, Action
+
+_ID_RE = re.compile(r"^\d{1,12}$")
+RULE_ACTION_KEYS = (
+    "run_rule",
+    "pause_rules",
+    "resume_rules",
+    "set_private_boolean",
+    "set_hsm",
+    "exit_rule",
+    "comment",
+)
+
+
+def rule_ids(raw: Any, path: str, *, minimum: int = 1) -> tuple[str, ...]:
+    """Rule app ids: one id, or a list of them."""
+    items = (
+        [raw]
+        if isinstance(raw, str | int) and not isinstance(raw, bool)
+        else _list(raw, path, minimum=minimum)
+    )
+    ids: list[str] = []
+    for i, v in enumerate(items):
+        text = str(v).strip()
+        if not _ID_RE.match(text):
+            raise _fail(f"{path}[{i}]", "must be a rule app id", "Find ids with hub_list_rules.")
+        if text not in ids:
+            ids.append(text)
+    return tuple(ids)
+
+
+def parse_rule_action(kind: str, obj: dict[str, Any], path: str) -> Action:
+    """One of :data:`RULE_ACTION_KEYS`."""
+    if kind == "set_private_boolean":
+        _unknown(obj, {kind, "rule_ids"}, path)
+        value = _bool(obj[kind], f"{path}.{kind}")
+        ids = rule_ids(obj["rule_ids"], f"{path}.rule_ids") if "rule_ids" in obj else ()
+        return Action(kind, value=value, rule_ids=ids)
+    _unknown(obj, {kind}, path)
+    if kind in ("run_rule", "pause_rules", "resume_rules"):
+        return Action(kind, rule_ids=rule_ids(obj[kind], f"{path}.{kind}"))
+    if kind == "set_hsm":
+        command = obj[kind]
+        if command not in HSM_COMMANDS:
+            raise _fail(
+                f"{path}.set_hsm",
+                f"{command!r} is not an HSM command Rule Machine offers",
+                "One of: " + ", ".join(HSM_COMMANDS) + " (armRules arms every HSM rule).",
+            )
+        return Action(kind, text=str(command))
+    if kind == "exit_rule":
+        if obj[kind] is not True:
+            raise _fail(f"{path}.exit_rule", "must be true", "Write exit_rule: true.")
+        return Action(kind)
+    return Action(kind, text=_text(obj[kind], f"{path}.{kind}", limit=200))

@@ -1,0 +1,236 @@
+"""Rule actions on rules and on the hub: pause and resume rules, a private boolean, HSM,
+Exit Rule and a comment; built on the emulated pages, read back and run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.hubitat_dev_tools.errors import ToolError
+from custom_components.hubitat_dev_tools.managers.automation.parse import parse_spec
+from hubitat_emulator import HubEmulator
+
+from .conftest import ToolCaller
+from .home_util import dev_id
+
+
+async def _rule(call_tool: ToolCaller, spec: dict[str, Any], **args: Any) -> str:
+    result = await call_tool("hub_create_rule", {"rule": spec, **args})
+    assert not result.error, result.data
+    return str(result.data["app_id"])
+
+
+async def test_rule_and_hub_actions_are_built_read_back_and_run(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    motion, light = dev_id(hub, "Office Motion"), dev_id(hub, "Office Light")
+    other = await _rule(
+        call_tool,
+        {
+            "name": "Office light follower",
+            "triggers": [{"device_id": motion, "attribute": "motion", "is": "inactive"}],
+            "actions": [{"command": "off", "device_ids": [light]}],
+        },
+    )
+    spec: dict[str, Any] = {
+        "name": "Night guard",
+        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
+        "actions": [
+            {"set_private_boolean": False},
+            {"set_private_boolean": True, "rule_ids": [other]},
+            {"pause_rules": [other]},
+            {"comment": "arm for the night, then stop"},
+            {"log": "guard ran"},
+            {"set_hsm": "armNight"},
+            {"exit_rule": True},
+            {"log": "never logged"},
+        ],
+    }
+    refused = await call_tool("hub_create_rule", {"rule": spec})
+    assert refused.error and refused.data["error"] == "confirmation_required", refused.data
+    assert "HSM: armNight" in refused.data["message"]
+    dry = await call_tool("hub_create_rule", {"rule": spec, "validate_only": True, "confirm": True})
+    assert not dry.error, dry.data
+    text = str(dry.data)
+    assert "Pause Rules: Office light follower" in text and "Set HSM: armNight" in text
+    assert "Private Boolean False: This Rule" in text
+    app_id = await _rule(call_tool, spec, confirm=True)
+
+    model = hub.rule_machine.rules[int(app_id)]
+    s = model.settings
+    # pvTF is the negation of the value (rule-storage notes 9.3; KP), "*" is this rule
+    first, second = (n for n in model.actions if s[f"actSubType.{n}"] == "getSetPrivateBoolean")
+    assert s[f"pvTF.{first}"] is True and s[f"privateT.{first}"] == ["*"]
+    assert s[f"pvTF.{second}"] is False and s[f"privateT.{second}"] == [other]
+    pause = next(n for n in model.actions if s[f"actSubType.{n}"] == "getPauseResumeRules")
+    assert s[f"pR.{pause}"] is False and s[f"pauseRuleType.{pause}"] == "Rule Machine"
+
+    got = await call_tool("hub_get_rule", {"app_id": app_id})
+    assert not got.error, got.data
+    assert got.data["undecompiled"] == [] and got.data["spec"]["actions"] == spec["actions"]
+    assert "Rule Boolean False: This Rule" in got.data["rule_text"]
+
+    hub.set_mode("Day")
+    hub.set_device_attribute(int(motion), "motion", "inactive")
+    hub.set_device_attribute(int(motion), "motion", "active")
+    await hub.clock.settle()
+    for _ in range(50):
+        if hub.state.hsm_status == "armedNight":
+            break
+        await hub.clock.settle()
+    assert hub.state.hsm_status in ("armingNight", "armedNight")
+    assert hub.rule_machine.rules[int(other)].paused is True
+    assert hub.rule_engine.private == {int(app_id): False, int(other): True}  # type: ignore[attr-defined]
+    # Exit Rule ended the run: the log action before it ran, the one after it never did
+    messages = [e.msg for e in hub.state.logs]
+    assert "guard ran" in messages and "never logged" not in messages
+
+    # and back: a second rule resumes the first
+    resume = await _rule(
+        call_tool,
+        {
+            "name": "Morning",
+            "triggers": [{"time": "07:00"}],
+            "actions": [{"resume_rules": [other]}],
+        },
+    )
+    back = await call_tool("hub_get_rule", {"app_id": resume})
+    assert back.data["spec"]["actions"] == [{"resume_rules": [other]}]
+
+
+def test_rule_and_hub_actions_are_checked_before_anything_is_sent() -> None:
+    base: dict[str, Any] = {"name": "r"}
+    for action, why in (
+        ({"set_hsm": "armAll"}, "not an HSM command"),
+        ({"exit_rule": False}, "must be true"),
+        ({"comment": " "}, "non-empty text"),
+        ({"pause_rules": ["abc"]}, "rule app id"),
+        ({"set_private_boolean": "yes"}, "true or false"),
+        ({"set_private_boolean": True, "rules": ["1"]}, "unknown key"),
+    ):
+        with pytest.raises(ToolError, match=why):
+            parse_spec({**base, "actions": [action]})
+    spec = parse_spec({**base, "actions": [{"resume_rules": ["45", "45", 46]}]})
+    assert spec.actions[0].rule_ids == ("45", "46")
+
+
+async def test_an_unknown_rule_target_is_refused(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    motion = dev_id(hub, "Office Motion")
+    spec = {
+        "name": "Bad target",
+        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
+        "actions": [{"set_private_boolean": True, "rule_ids": ["99999"]}],
+    }
+    result = await call_tool("hub_create_rule", {"rule": spec})
+    assert result.error and result.data["error"] == "not_found"
+    assert "rule.actions[0].rule_ids: no Rule Machine rule 99999" in result.data["message"]
+    before = set(hub.rule_machine.rules)
+    assert set(hub.rule_machine.rules) == before
+
+
+async def test_wait_until_is_built_read_back_and_run(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    motion, light = dev_id(hub, "Office Motion"), dev_id(hub, "Office Light")
+    door = dev_id(hub, "Office Door")
+    spec: dict[str, Any] = {
+        "name": "Light until the door closes",
+        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
+        "actions": [
+            {"command": "on", "device_ids": [light]},
+            {
+                "wait_until": {"device_id": door, "attribute": "contact", "is": "closed"},
+                "timeout": {"minutes": 10},
+            },
+            {"command": "off", "device_ids": [light]},
+        ],
+    }
+    app_id = await _rule(call_tool, spec)
+    model = hub.rule_machine.rules[int(app_id)]
+    wait = next(n for n in model.actions if model.sub(n) == "getWaitRule")
+    # the timeout is the action's delay fields, written before the expression (KP, live)
+    assert model.settings[f"delayAct.{wait}"] == "hrs:min:sec"
+    assert model.settings[f"delayMin.{wait}"] == 10
+    got = await call_tool("hub_get_rule", {"app_id": app_id})
+    assert got.data["undecompiled"] == [] and got.data["spec"]["actions"] == spec["actions"]
+    assert any("Wait for expression" in line for line in got.data["rule_text"])
+
+    def switch() -> object:
+        return hub.device(int(light))["attributes"]["switch"]
+
+    # the door closes: the wait ends and the light goes off
+    hub.set_device_attribute(int(door), "contact", "open")
+    hub.set_device_attribute(int(light), "switch", "off")
+    hub.set_device_attribute(int(motion), "motion", "inactive")
+    hub.set_device_attribute(int(motion), "motion", "active")
+    await hub.clock.settle()
+    assert switch() == "on"
+    await hub.clock.advance(minutes=1)
+    assert switch() == "on"
+    hub.set_device_attribute(int(door), "contact", "closed")
+    await hub.clock.settle()
+    assert switch() == "off"
+    # the door stays open: the timeout ends the wait
+    hub.set_device_attribute(int(door), "contact", "open")
+    hub.set_device_attribute(int(motion), "motion", "inactive")
+    hub.set_device_attribute(int(motion), "motion", "active")
+    await hub.clock.settle()
+    assert switch() == "on"
+    await hub.clock.advance(minutes=9)
+    assert switch() == "on"
+    await hub.clock.advance(minutes=1, seconds=1)
+    assert switch() == "off"
+
+
+async def test_else_if_branches_are_built_read_back_and_run(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    motion, light = dev_id(hub, "Office Motion"), dev_id(hub, "Office Light")
+    spec: dict[str, Any] = {
+        "name": "Office light by mode",
+        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
+        "actions": [
+            {
+                "if": {"mode": ["Night"]},
+                "then": [{"command": "setLevel", "device_ids": [light], "arguments": [10]}],
+                "else_if": [
+                    {
+                        "if": {"mode": ["Evening"]},
+                        "then": [{"command": "setLevel", "device_ids": [light], "arguments": [40]}],
+                    },
+                    {
+                        "if": {"mode": ["Away"]},
+                        "then": [{"command": "off", "device_ids": [light]}],
+                    },
+                ],
+                "else": [{"command": "setLevel", "device_ids": [light], "arguments": [100]}],
+            },
+            {"log": "office light set"},
+        ],
+    }
+    dry = await call_tool("hub_create_rule", {"rule": spec, "validate_only": True})
+    assert "ELSE-IF (Mode is Evening) THEN" in str(dry.data), dry.data
+    app_id = await _rule(call_tool, spec)
+    model = hub.rule_machine.rules[int(app_id)]
+    assert [model.sub(n) for n in model.actions].count("getElseIf") == 2
+    got = await call_tool("hub_get_rule", {"app_id": app_id})
+    assert got.data["undecompiled"] == [] and got.data["spec"]["actions"] == spec["actions"]
+    text = got.data["rule_text"]
+    assert any(line.startswith("ELSE-IF (") for line in text), text
+
+    async def run_in(mode: str) -> object:
+        hub.set_mode(mode)
+        hub.set_device_attribute(int(motion), "motion", "inactive")
+        hub.set_device_attribute(int(motion), "motion", "active")
+        await hub.clock.settle()
+        return hub.device(int(light))["attributes"]["level"]
+
+    assert await run_in("Night") == 10
+    assert await run_in("Evening") == 40
+    assert await run_in("Day") == 100
+    assert await run_in("Away") == 100 and hub.device(int(light))["attributes"]["switch"] == "off"
