@@ -52,12 +52,12 @@ def build_tree(rule: RuleDefinition) -> list[Node]:
             stack.pop()
             current = stack[-1][1] if stack else root
             continue
-        if sub == "getStopRepeat" and stack and stack[-1][0].sub == "getWhile":
+        if sub == "getStopRepeat" and stack and stack[-1][0].sub in ("getWhile", "getRepeat"):
             stack.pop()
             current = stack[-1][1] if stack else root
             continue
         current.append(node)
-        if sub in ("getIfThen", "getWhile"):
+        if sub in ("getIfThen", "getWhile", "getRepeat"):
             stack.append((node, node.body))
             current = node.body
     return root
@@ -121,6 +121,16 @@ class Run:
             while self.host.expression_true(self.rule, n):
                 await self.execute(node.body)
                 await self.host.clock.sleep(every)
+            return
+        if node.sub == "getRepeat":  # the body n times, the interval between
+            every = max(
+                MIN_REPEAT, duration(s, f"repeatHour.{n}", f"repeatMinute.{n}", f"repeatSecond.{n}")
+            )
+            times = as_int(s.get(f"repeatN.{n}"))
+            for i in range(max(times, 0)):
+                if i:
+                    await self.host.clock.sleep(every)
+                await self.execute(node.body)
             return
         if node.sub == "getDelay":
             seconds = duration(s, f"delayHour.{n}", f"delayMinute.{n}", f"delaySecond.{n}")

@@ -123,7 +123,11 @@ SUB_TYPES: dict[str, dict[str, str]] = {
         "getElse": "ELSE",
         "getEndIf": "END-IF",
     },
-    "repeatActs": {"getWhile": "Repeat while (expression)", "getStopRepeat": "End-Repeat"},
+    "repeatActs": {
+        "getRepeat": "Repeat actions",
+        "getWhile": "Repeat while (expression)",
+        "getStopRepeat": "End-Repeat",
+    },
 }
 EXPRESSION_SUBTYPES = ("getIfThen", "getElseIf", "getWhile", "getWaitRule")
 # getSetHSM's alarm.<N> values (KP, live)
@@ -138,6 +142,7 @@ NO_DELAY_SUBTYPES = (
     "getComment",
     "getWaitRule",  # its timeout is shown with the expression, before Done (KP, live)
     *("getIfThen", "getElseIf", "getElse", "getEndIf", "getWhile", "getStopRepeat"),
+    "getRepeat",
 )
 # Run custom action: the capability class names myCapab takes (KP, live)
 CUSTOM_ACTION_CAPS: tuple[str, ...] = (
@@ -451,6 +456,10 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
         ok = ok and st.add(f("privateT", "enum", "Rules", options=rules, multiple=True))
     elif sub == "getSetHSM":
         ok = st.add(f("alarm", "enum", "Safety Monitor", options=list(HSM_ALARMS)))
+    elif sub == "getRepeat":  # KP's order: the interval, then how many times (live)
+        keys = ("repeatHour", "repeatMinute", "repeatSecond")
+        ok = st.all([f(k, "number", k[6:]) for k in keys])
+        ok = ok and st.add(f("repeatN", "number", "Times"))
     elif sub == "getComment":
         ok = st.add(f("comment", "text", "Comment"))
     elif sub == "getDefinedAction":

@@ -226,6 +226,9 @@ def action_line(
             str(v) for k, v in sorted(s.items()) if k.startswith("cpVal") and k.endswith(f".{n}")
         ]
         text = f"{g('cCmd')}({', '.join(params)}) on {w.devices(f'devices.{n}')}"
+    elif sub == "getRepeat":
+        every = hms(g("repeatHour"), g("repeatMinute"), g("repeatSecond"))
+        text = f"Repeat every {every}, {g('repeatN')} times"
     elif sub == "getWaitRule":
         text = f"Wait for expression: {expression_text(s, expression or [], env)}"
         if g("delayAct") == "hrs:min:sec":
@@ -260,7 +263,7 @@ def indent_levels(subtypes: Sequence[Any]) -> list[int]:
         if sub in ("getEndIf", "getStopRepeat"):
             depth = max(depth - 1, 0)
         out.append(max(depth - 1, 0) if sub in ("getElse", "getElseIf") else depth)
-        if sub in ("getIfThen", "getWhile"):
+        if sub in ("getIfThen", "getWhile", "getRepeat"):
             depth += 1
     return out
 

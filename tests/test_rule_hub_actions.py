@@ -234,3 +234,44 @@ async def test_else_if_branches_are_built_read_back_and_run(
     assert await run_in("Evening") == 40
     assert await run_in("Day") == 100
     assert await run_in("Away") == 100 and hub.device(int(light))["attributes"]["switch"] == "off"
+
+
+async def test_repeat_n_times_is_built_read_back_and_run(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    button, light = dev_id(hub, "Bedside Button"), dev_id(hub, "Office Light")
+    spec: dict[str, Any] = {
+        "name": "Blink the office light",
+        "triggers": [{"button_device_id": button, "button": 1, "event": "pushed"}],
+        "actions": [
+            {
+                "repeat": 3,
+                "every": {"seconds": 30},
+                "do": [{"log": "blink"}, {"command": "on", "device_ids": [light]}],
+            },
+            {"log": "blinked"},
+        ],
+    }
+    assert parse_spec(spec).as_dict()["actions"] == spec["actions"]
+    with pytest.raises(ToolError, match="from 1 to 1000"):
+        parse_spec({**spec, "actions": [{**spec["actions"][0], "repeat": 0}]})
+    app_id = await _rule(call_tool, spec)
+    model = hub.rule_machine.rules[int(app_id)]
+    rep = next(n for n in model.actions if model.sub(n) == "getRepeat")
+    assert model.settings[f"repeatN.{rep}"] == 3 and model.settings[f"repeatSecond.{rep}"] == 30
+    got = await call_tool("hub_get_rule", {"app_id": app_id})
+    assert got.data["undecompiled"] == [] and got.data["spec"]["actions"] == spec["actions"]
+    assert any(line.endswith(", 3 times") for line in got.data["rule_text"]), got.data
+
+    def blinks() -> int:
+        return [e.msg for e in hub.state.logs].count("blink")
+
+    hub.run_command(int(button), "push", [1])
+    await hub.clock.settle()
+    assert blinks() == 1  # the first pass runs at once
+    await hub.clock.advance(seconds=31)
+    assert blinks() == 2 and "blinked" not in [e.msg for e in hub.state.logs]
+    await hub.clock.advance(seconds=30)
+    assert blinks() == 3 and "blinked" in [e.msg for e in hub.state.logs]
+    await hub.clock.advance(seconds=120)
+    assert blinks() == 3  # three times, no more

@@ -26,7 +26,7 @@ SPEC_HELP = (
     "{wait:[device tests], timeout?} | {wait_until:condition, timeout?} | {set_mode} | "
     "{set_variable, value|from_variable} | "
     "{notify, device_ids} | {log} | {if, then, else_if?:[{if, then}], else?} | "
-    "{repeat_while, every, do} | "
+    "{repeat_while, every, do} | {repeat:times, every, do} | "
     "{cancel_delays:true} | {run_rule|pause_rules|resume_rules:[ids]} | "
     "{set_private_boolean, rule_ids?} | {set_hsm} (confirm) | {exit_rule:true} | {comment}. "
     "op: eq ne lt lte gt gte. Examples: "

@@ -341,6 +341,12 @@ class Compiler:
         elif k == "if" and action.condition is not None:
             self._open_action("condActs", "getIfThen", where)
             self._expression(action.condition, ACT, f"{where}.if")
+        elif k == "repeat" and action.every is not None:  # KP's order: interval, then n
+            self._open_action("repeatActs", "getRepeat", where)
+            self._w(ACT, "repeatHour.{A}", action.every.hours, f"{where}.every")
+            self._w(ACT, "repeatMinute.{A}", action.every.minutes, f"{where}.every")
+            self._w(ACT, "repeatSecond.{A}", action.every.seconds, f"{where}.every")
+            self._w(ACT, "repeatN.{A}", action.value, f"{where}.repeat")
         elif k == "repeat_while" and action.condition is not None and action.every is not None:
             self._open_action("repeatActs", "getWhile", where)
             self._expression(action.condition, ACT, f"{where}.repeat_while")
@@ -370,7 +376,7 @@ class Compiler:
                     self._emit_actions(action.otherwise, f"{here}.else")
                 self._open_action("condActs", "getEndIf", f"{here} (END-IF)")
                 self._close_action(f"{here} (END-IF)")
-            elif action.kind == "repeat_while":
+            elif action.kind in ("repeat_while", "repeat"):
                 self._emit_actions(action.then, f"{here}.do")
                 self._open_action("repeatActs", "getStopRepeat", f"{here} (END-REP)")
                 self._close_action(f"{here} (END-REP)")

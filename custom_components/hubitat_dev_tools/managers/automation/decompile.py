@@ -431,6 +431,16 @@ class Decompiler:
                 if (timeout := self._modifier(a)) is not None:
                     node["timeout"] = timeout
                 current.append(node)
+            elif sub == "getRepeat":
+                node = {
+                    "repeat": _num(self.s.get(f"repeatN.{a}")),
+                    "every": self.duration(
+                        f"repeatHour.{a}", f"repeatMinute.{a}", f"repeatSecond.{a}"
+                    ),
+                    "do": [],
+                }
+                current.append(node)
+                stack.append((node["do"], node))
             elif sub == "getWhile":
                 node = {
                     "repeat_while": self._expr_for(f"action:{a}", owned, f"{part}.repeat_while"),

@@ -325,6 +325,7 @@ _ACTION_KEYS = (
     "log",
     "if",
     "repeat_while",
+    "repeat",
     "cancel_delays",
     *RULE_ACTION_KEYS,
 )
@@ -461,6 +462,14 @@ def parse_action(value: Any, path: str, depth: int = 0) -> Action:
             otherwise=parse_actions(obj["else"], f"{path}.else", depth + 1)
             if "else" in obj
             else (),
+        )
+    if kind == "repeat":
+        _unknown(obj, {"repeat", "every", "do"}, path)
+        return Action(
+            "repeat",
+            value=_int(obj["repeat"], f"{path}.repeat", low=1, high=1000),
+            every=duration(obj.get("every"), f"{path}.every", minimum=1),
+            then=parse_actions(obj.get("do"), f"{path}.do", depth + 1),
         )
     _unknown(obj, {"repeat_while", "every", "do"}, path)
     return Action(

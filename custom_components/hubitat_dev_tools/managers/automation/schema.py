@@ -203,6 +203,14 @@ ACTION: dict[str, Any] = {
             },
             ["repeat_while", "every", "do"],
         ),
+        _obj(
+            {
+                "repeat": {"type": "integer", "minimum": 1, "maximum": 1000},
+                "every": _DURATION,
+                "do": {"type": "array", "items": {"$ref": "#/$defs/action"}},
+            },
+            ["repeat", "every", "do"],
+        ),
         _obj({"cancel_delays": {"const": True}}, ["cancel_delays"]),
         _obj({"run_rule": {"oneOf": [_ID, _IDS]}}, ["run_rule"]),
         _obj({"pause_rules": {"oneOf": [_ID, _IDS]}}, ["pause_rules"]),

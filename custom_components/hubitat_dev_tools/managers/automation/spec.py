@@ -66,6 +66,7 @@ ACTION_KINDS = (
     "log",
     "if (+ then, else_if, else)",
     "repeat_while (+ every, do)",
+    "repeat (times, + every, do)",
     "cancel_delays",
     "run_rule",
     "pause_rules / resume_rules (rule ids)",
@@ -313,6 +314,12 @@ class Action:
         elif k == "repeat_while" and self.condition is not None and self.every is not None:
             out = {
                 "repeat_while": self.condition.as_dict(),
+                "every": self.every.as_dict(),
+                "do": [a.as_dict() for a in self.then],
+            }
+        elif k == "repeat" and self.every is not None:
+            out = {
+                "repeat": self.value,
                 "every": self.every.as_dict(),
                 "do": [a.as_dict() for a in self.then],
             }

@@ -99,6 +99,10 @@ def _action_lines(a: Action, res: Resolved, depth: int) -> list[str]:
             lines.append(pad + "ELSE")
             lines += [ln for sub in a.otherwise for ln in _action_lines(sub, res, depth + 1)]
         return [*lines, pad + "END-IF"]
+    if k == "repeat" and a.every is not None:
+        lines = [pad + f"Repeat every {_dur(a.every)}, {a.value} times"]
+        lines += [ln for sub in a.then for ln in _action_lines(sub, res, depth + 1)]
+        return [*lines, pad + "END-REP"]
     if k == "repeat_while" and a.condition is not None and a.every is not None:
         lines = [pad + f"Repeat While ({expression_text(a.condition, res)}) every {_dur(a.every)}"]
         lines += [ln for sub in a.then for ln in _action_lines(sub, res, depth + 1)]
