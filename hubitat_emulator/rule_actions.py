@@ -72,6 +72,7 @@ class RunHost(Protocol):
 
     home: Home
     clock: EmuClock
+    captured: dict[int, dict[int, dict[str, object]]]  # a rule's Capture, by rule and device
 
     def expression_true(self, rule: RuleDefinition, n: int) -> bool: ...
 
@@ -216,6 +217,25 @@ class Run:
                 self.rule.app_id if t == "*" else int(t) for t in targets if t.isdigit() or t == "*"
             ]
             self.host.set_private_boolean(ids, not as_bool(s.get(f"pvTF.{n}")))
+        elif sub == "getCapture":  # switch and level, as a rule's Restore sets them back
+            saved = self.host.captured.setdefault(self.rule.app_id, {})
+            for dev_id in id_list(s.get(f"capture.{n}")):
+                dev = home.state.devices.get(dev_id)
+                if dev is not None:
+                    saved[dev_id] = {
+                        a: dev.attrs[a].value for a in ("switch", "level") if a in dev.attrs
+                    }
+        elif sub == "getRestore":
+            for dev_id, attrs in self.host.captured.get(self.rule.app_id, {}).items():
+                if "level" in attrs and attrs.get("switch") == "on":
+                    self.command(dev_id, "setLevel", [as_int(attrs["level"])])
+                if "switch" in attrs:
+                    self.command(dev_id, "on" if attrs["switch"] == "on" else "off", [])
+        elif sub == "getDisable":  # disEn true: Enable (KP, live)
+            for dev_id in id_list(s.get(f"devDisable.{n}")):
+                dev = home.state.devices.get(dev_id)
+                if dev is not None:
+                    dev.disabled = not as_bool(s.get(f"disEn.{n}"))
         elif sub == "getSetHSM":
             alarm = str(s.get(f"alarm.{n}") or "")
             try:

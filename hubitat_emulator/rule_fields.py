@@ -93,6 +93,7 @@ ACT_TYPES: dict[str, str] = {
     "rulesActs": "Run, Pause or Cancel Rules",
     "condActs": "Conditional Actions",
     "repeatActs": "Repeat Actions",
+    "deviceActs": "Capture, Restore, Disable Devices",  # the title: no evidence
 }
 SUB_TYPES: dict[str, dict[str, str]] = {
     "switchActs": {"getOnOffSwitch": "Turn switches on or off", "getToggleSwitch": "Toggle"},
@@ -122,6 +123,11 @@ SUB_TYPES: dict[str, dict[str, str]] = {
         "getElseIf": "ELSE-IF (expression) THEN",
         "getElse": "ELSE",
         "getEndIf": "END-IF",
+    },
+    "deviceActs": {
+        "getCapture": "Capture devices",
+        "getRestore": "Restore devices",
+        "getDisable": "Disable or enable devices",
     },
     "repeatActs": {
         "getRepeat": "Repeat actions",
@@ -460,6 +466,11 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
         keys = ("repeatHour", "repeatMinute", "repeatSecond")
         ok = st.all([f(k, "number", k[6:]) for k in keys])
         ok = ok and st.add(f("repeatN", "number", "Times"))
+    elif sub == "getCapture":
+        ok = st.add(f("capture", "capability.*", "Devices", multiple=True))
+    elif sub == "getDisable":  # KP's order: disEn, devDisable (live)
+        ok = st.add(f("disEn", "bool", "Enable?"))
+        ok = ok and st.add(f("devDisable", "capability.*", "Devices", multiple=True))
     elif sub == "getComment":
         ok = st.add(f("comment", "text", "Comment"))
     elif sub == "getDefinedAction":
@@ -474,7 +485,10 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
             cmds = env.commands(device_ids(s[f"devices.{n}"]))
             ok = st.add(f("cCmd", "enum", "Command", options=cmds))
     else:  # no fields of their own
-        ok = sub in ("getCancelDelay", "getElse", "getEndIf", "getStopRepeat", "getExitRule")
+        ok = sub in (
+            *("getCancelDelay", "getElse", "getEndIf", "getStopRepeat", "getExitRule"),
+            "getRestore",
+        )
     return st.done(ok)
 
 

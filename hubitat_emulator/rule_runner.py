@@ -54,6 +54,7 @@ class RuleRunner:
         self.clock = clock
         self.rules: dict[int, _Installed] = {}
         self.private: dict[int, bool] = {}  # each rule's private boolean (true until set)
+        self.captured: dict[int, dict[int, dict[str, object]]] = {}  # Capture, by rule
         # pause (True) or resume (False) a rule as its page's Pause button does (the pages
         # set it: hub.py)
         self.pause_hook: Callable[[int, bool], None] | None = None

@@ -219,6 +219,12 @@ def action_line(
         text = f"Set Safety Monitor: {g('alarm')}"
     elif sub == "getExitRule":
         text = "Exit Rule"
+    elif sub == "getCapture":
+        text = f"Capture: {w.devices(f'capture.{n}')}"
+    elif sub == "getRestore":
+        text = "Restore"
+    elif sub == "getDisable":
+        text = f"{'Enable' if g('disEn') else 'Disable'}: {w.devices(f'devDisable.{n}')}"
     elif sub == "getComment":
         text = f"Comment: {g('comment')}"
     elif sub == "getDefinedAction":

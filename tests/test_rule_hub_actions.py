@@ -275,3 +275,50 @@ async def test_repeat_n_times_is_built_read_back_and_run(
     assert blinks() == 3 and "blinked" in [e.msg for e in hub.state.logs]
     await hub.clock.advance(seconds=120)
     assert blinks() == 3  # three times, no more
+
+
+async def test_capture_restore_and_disable_are_built_read_back_and_run(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    button, light = dev_id(hub, "Bedside Button"), dev_id(hub, "Office Light")
+    motion = dev_id(hub, "Office Motion")
+    spec: dict[str, Any] = {
+        "name": "Flash and put back",
+        "triggers": [{"button_device_id": button, "button": 1, "event": "pushed"}],
+        "actions": [
+            {"capture": [light]},
+            {"command": "off", "device_ids": [light]},
+            {"delay": {"seconds": 5}},
+            {"restore": True},
+            {"disable_devices": [motion]},
+        ],
+    }
+    no_capture = {**spec, "actions": [{"restore": True}]}
+    refused = await call_tool("hub_create_rule", {"rule": no_capture})
+    assert refused.error and "has no capture" in refused.data["message"]
+    unconfirmed = await call_tool("hub_create_rule", {"rule": spec})
+    assert unconfirmed.data["error"] == "confirmation_required"
+    assert "disable Office Motion" in unconfirmed.data["message"]
+    app_id = await _rule(call_tool, spec, confirm=True)
+    model = hub.rule_machine.rules[int(app_id)]
+    off = next(n for n in model.actions if model.sub(n) == "getDisable")
+    assert model.settings[f"disEn.{off}"] is False  # disEn true means Enable (KP, live)
+    got = await call_tool("hub_get_rule", {"app_id": app_id})
+    assert got.data["undecompiled"] == [] and got.data["spec"]["actions"] == spec["actions"]
+
+    hub.run_command(int(light), "setLevel", [60])
+    await hub.clock.settle()
+    hub.run_command(int(button), "push", [1])
+    await hub.clock.settle()
+    attrs = hub.device(int(light))["attributes"]
+    assert attrs["switch"] == "off"
+    await hub.clock.advance(seconds=6)
+    attrs = hub.device(int(light))["attributes"]
+    assert attrs["switch"] == "on" and attrs["level"] == 60
+    assert hub.state.devices[int(motion)].disabled is True
+
+    back = await call_tool(
+        "hub_create_rule",
+        {"rule": {**spec, "name": "Enable again", "actions": [{"enable_devices": [motion]}]}},
+    )
+    assert not back.error, back.data

@@ -244,9 +244,18 @@ async def resolve(
         res.rules = {str(r["app_id"]): str(r.get("name") or "") for r in rules}
     _check_refs(spec, res)
     _prepare_commands(spec, res)
+    kinds = [a.kind for a in spec.all_actions()]
+    if "restore" in kinds and "capture" not in kinds:
+        raise ToolError(
+            "rule.actions: restore sets devices back to what this rule's capture saved, and "
+            "the rule has no capture. Nothing was sent.",
+            hint="Add a capture action (the devices to save) before the restore.",
+        )
     for action in spec.all_actions():
         if action.kind == "set_hsm":  # a safety system: as hub_set_hsm, it needs confirm
             res.sensitive.append(f"HSM: {action.text}")
+        if action.kind == "disable_devices":  # a disabled device neither reports nor obeys
+            res.sensitive += [f"disable {res.label(d)}" for d in action.device_ids]
     if res.sensitive:
         require_confirm(
             confirm,

@@ -335,6 +335,16 @@ class Compiler:
             self._w(ACT, "alarm.{A}", action.text, f"{where}.set_hsm")
         elif k == "exit_rule":
             self._open_action("delayActs", "getExitRule", where)
+        elif k == "capture":
+            self._open_action("deviceActs", "getCapture", where)
+            self._w(ACT, "capture.{A}", ids, f"{where}.capture")
+        elif k == "restore":
+            self._open_action("deviceActs", "getRestore", where)
+        elif k in ("disable_devices", "enable_devices"):
+            # disEn true is Enable (KP, live: inverted against its name); KP's order
+            self._open_action("deviceActs", "getDisable", where)
+            self._w(ACT, "disEn.{A}", k == "enable_devices", where)
+            self._w(ACT, "devDisable.{A}", ids, f"{where}.{k}")
         elif k == "comment":
             self._open_action("delayActs", "getComment", where)
             self._w(ACT, "comment.{A}", action.text, f"{where}.comment")

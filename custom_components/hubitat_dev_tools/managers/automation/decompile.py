@@ -339,6 +339,13 @@ class Decompiler:
             out = {"set_hsm": s.get(f"alarm.{a}")}
         elif sub == "getExitRule":
             out = {"exit_rule": True}
+        elif sub == "getCapture":
+            out = {"capture": self.devices(f"capture.{a}")}
+        elif sub == "getRestore":
+            out = {"restore": True}
+        elif sub == "getDisable":  # disEn true: Enable (KP, live)
+            key = "enable_devices" if _bool(s.get(f"disEn.{a}")) else "disable_devices"
+            out = {key: self.devices(f"devDisable.{a}")}
         elif sub == "getComment":
             out = {"comment": s.get(f"comment.{a}")}
         else:

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ...errors import ToolError
-from .parse_base import _bool, _fail, _int, _list, _obj, _text, _unknown
+from .parse_base import _bool, _device_id, _fail, _int, _list, _obj, _text, _unknown
 from .parse_locals import parse_local_variables
 from .parse_rule_acts import RULE_ACTION_KEYS, parse_rule_action
 from .spec import (
@@ -35,19 +35,7 @@ from .spec import (
 )
 
 _HHMM_RE = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
-_ID_RE = re.compile(r"^\d{1,12}$")
 MAX_DEPTH = 4
-
-
-def _device_id(value: Any, path: str) -> str:
-    text = (
-        str(value).strip() if isinstance(value, int | str) and not isinstance(value, bool) else ""
-    )
-    if not _ID_RE.match(text):
-        raise _fail(
-            path, f"must be a numeric device id, got {value!r}", "Find ids with hub_list_devices."
-        )
-    return text
 
 
 def _device_ids(obj: dict[str, Any], path: str) -> tuple[str, ...]:

@@ -53,6 +53,20 @@ def _bool(value: Any, path: str) -> bool:
     return value
 
 
+_ID_RE = re.compile(r"^\d{1,12}$")
+
+
+def _device_id(value: Any, path: str) -> str:
+    text = (
+        str(value).strip() if isinstance(value, int | str) and not isinstance(value, bool) else ""
+    )
+    if not _ID_RE.match(text):
+        raise _fail(
+            path, f"must be a numeric device id, got {value!r}", "Find ids with hub_list_devices."
+        )
+    return text
+
+
 def _unknown(obj: dict[str, Any], allowed: set[str], path: str) -> None:
     extra = sorted(set(obj) - allowed)
     if extra:

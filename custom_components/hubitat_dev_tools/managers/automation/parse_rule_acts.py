@@ -1,6 +1,7 @@
-"""The spec's actions on rules and on the hub: run, pause or resume rules, set a private
-boolean, set HSM, exit the rule, a comment (Rule Machine's ``rulesActs``, ``lockActs``
-``getSetHSM`` and ``delayActs`` subtypes; KP's live-verified fields, see
+"""The spec's actions on rules, on the hub and on devices as a whole: run, pause or resume
+rules, set a private boolean, set HSM, exit the rule, a comment, capture and restore device
+states, disable or enable devices (Rule Machine's ``rulesActs``, ``lockActs`` ``getSetHSM``,
+``delayActs`` and ``deviceActs`` subtypes; KP's live-verified fields, see
 ``docs/rule-machine-pages.md``)."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .parse_base import _bool, _fail, _list, _text, _unknown
+from .parse_base import _bool, _device_id, _fail, _list, _text, _unknown
 from .spec import HSM_COMMANDS, Action
 
 _ID_RE = re.compile(r"^\d{1,12}$")
@@ -20,7 +21,12 @@ RULE_ACTION_KEYS = (
     "set_hsm",
     "exit_rule",
     "comment",
+    "capture",
+    "restore",
+    "disable_devices",
+    "enable_devices",
 )
+DEVICE_LIST_KINDS = ("capture", "disable_devices", "enable_devices")
 
 
 def rule_ids(raw: Any, path: str, *, minimum: int = 1) -> tuple[str, ...]:
@@ -59,8 +65,12 @@ def parse_rule_action(kind: str, obj: dict[str, Any], path: str) -> Action:
                 "One of: " + ", ".join(HSM_COMMANDS) + " (armRules arms every HSM rule).",
             )
         return Action(kind, text=str(command))
-    if kind == "exit_rule":
+    if kind in ("exit_rule", "restore"):
         if obj[kind] is not True:
-            raise _fail(f"{path}.exit_rule", "must be true", "Write exit_rule: true.")
+            raise _fail(f"{path}.{kind}", "must be true", f"Write {kind}: true.")
         return Action(kind)
+    if kind in DEVICE_LIST_KINDS:
+        items = _list(obj[kind], f"{path}.{kind}", minimum=1)
+        devices = [_device_id(v, f"{path}.{kind}[{i}]") for i, v in enumerate(items)]
+        return Action(kind, device_ids=tuple(dict.fromkeys(devices)))
     return Action(kind, text=_text(obj[kind], f"{path}.{kind}", limit=200))

@@ -221,6 +221,10 @@ ACTION: dict[str, Any] = {
         ),
         _obj({"set_hsm": {"enum": list(HSM_COMMANDS)}}, ["set_hsm"]),
         _obj({"exit_rule": {"const": True}}, ["exit_rule"]),
+        _obj({"capture": _IDS}, ["capture"]),
+        _obj({"restore": {"const": True}}, ["restore"]),
+        _obj({"disable_devices": _IDS}, ["disable_devices"]),
+        _obj({"enable_devices": _IDS}, ["enable_devices"]),
         _obj({"comment": {"type": "string", "minLength": 1, "maxLength": 200}}, ["comment"]),
     ],
 }

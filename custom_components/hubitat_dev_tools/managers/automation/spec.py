@@ -74,6 +74,8 @@ ACTION_KINDS = (
     "set_hsm (" + " ".join(HSM_COMMANDS) + ")",
     "exit_rule (true: stop here)",
     "comment (text; does nothing)",
+    "capture (device ids: their states) / restore (true: what the last capture saved)",
+    "disable_devices / enable_devices (device ids; disabling needs confirm)",
 )
 NOT_EXPRESSIBLE = {
     "hsm": "an HSM status trigger or condition (no evidence of Rule Machine's fields for it; "
@@ -337,6 +339,10 @@ class Action:
             out = {k: True}
         elif k == "comment":
             out = {k: self.text}
+        elif k in ("capture", "disable_devices", "enable_devices"):
+            out = {k: list(self.device_ids)}
+        elif k == "restore":
+            out = {k: True}
         else:
             out = {"run_rule": list(self.rule_ids)}
         if self.cancelable and k in ("command", "delay"):

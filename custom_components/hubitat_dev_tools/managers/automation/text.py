@@ -121,6 +121,10 @@ def _action_lines(a: Action, res: Resolved, depth: int) -> list[str]:
         + (", ".join(res.rules.get(r, r) for r in a.rule_ids) or "This Rule"),
         "set_hsm": f"Set HSM: {a.text}",
         "exit_rule": "Exit Rule",
+        "capture": f"Capture: {_names(a.device_ids, res)}",
+        "restore": "Restore",
+        "disable_devices": f"Disable: {_names(a.device_ids, res)}",
+        "enable_devices": f"Enable: {_names(a.device_ids, res)}",
         "comment": f"Comment: {a.text}",
     }
     return [pad + simple.get(k, k)]
