@@ -217,6 +217,15 @@ class Run:
                 self.rule.app_id if t == "*" else int(t) for t in targets if t.isdigit() or t == "*"
             ]
             self.host.set_private_boolean(ids, not as_bool(s.get(f"pvTF.{n}")))
+        elif sub in ("getWriteLocalFile", "getAppendLocalFile"):
+            name, text = str(s.get(f"localFile.{n}") or ""), str(s.get(f"fileContents.{n}") or "")
+            old = home.files.read(name) if sub == "getAppendLocalFile" else None
+            if sub == "getAppendLocalFile" and old is None:
+                self.log("warn", f"append to {name}: no such file")
+            else:
+                home.files.write(name, (old or b"") + text.encode())
+        elif sub == "getDeleteLocalFile":
+            home.files.delete(str(s.get(f"deleteFile.{n}") or ""))
         elif sub == "getCapture":  # switch and level, as a rule's Restore sets them back
             saved = self.host.captured.setdefault(self.rule.app_id, {})
             for dev_id in id_list(s.get(f"capture.{n}")):

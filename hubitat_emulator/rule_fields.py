@@ -103,6 +103,9 @@ SUB_TYPES: dict[str, dict[str, str]] = {
         "getDefinedAction": "Run custom action",
         "getSetMode": "Set mode",
         "getSetVariable": "Set variable",
+        "getWriteLocalFile": "Write to local file",
+        "getAppendLocalFile": "Append to local file",
+        "getDeleteLocalFile": "Delete local file",
     },
     "messageActs": {"getMsg": "Send or speak a message", "getLogMsg": "Log a message"},
     "delayActs": {
@@ -188,6 +191,8 @@ class Env(Protocol):
     def commands(self, ids: Sequence[int]) -> list[str]: ...
 
     def rules(self, exclude: int) -> list[tuple[str, str]]: ...
+
+    def files(self) -> list[str]: ...
 
 
 @dataclass
@@ -466,6 +471,14 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
         keys = ("repeatHour", "repeatMinute", "repeatSecond")
         ok = st.all([f(k, "number", k[6:]) for k in keys])
         ok = ok and st.add(f("repeatN", "number", "Times"))
+    elif sub == "getWriteLocalFile":  # KP, live
+        ok = st.add(f("localFile", "text", "File name"))
+        ok = ok and st.add(f("fileContents", "text", "Contents"))
+    elif sub == "getAppendLocalFile":  # the name picks an existing file (KP, live)
+        ok = st.add(f("localFile", "enum", "File", options=env.files()))
+        ok = ok and st.add(f("fileContents", "text", "Contents"))
+    elif sub == "getDeleteLocalFile":  # a picker of existing files, as append's *(no evidence)*
+        ok = st.add(f("deleteFile", "enum", "File", options=env.files()))
     elif sub == "getCapture":
         ok = st.add(f("capture", "capability.*", "Devices", multiple=True))
     elif sub == "getDisable":  # KP's order: disEn, devDisable (live)

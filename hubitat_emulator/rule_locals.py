@@ -124,3 +124,6 @@ class WithLocals:
 
     def rules(self, exclude: int) -> list[tuple[str, str]]:
         return self._env.rules(exclude)
+
+    def files(self) -> list[str]:
+        return self._env.files()

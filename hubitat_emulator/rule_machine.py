@@ -115,6 +115,9 @@ class HubEnv:
                     out.append(cmd.name)
         return sorted(out)
 
+    def files(self) -> list[str]:
+        return self.home.files.names()
+
     def rules(self, exclude: int) -> list[tuple[str, str]]:
         return [
             (str(a.id), re.sub(r"<[^>]+>", "", a.label or a.name))

@@ -219,6 +219,12 @@ def action_line(
         text = f"Set Safety Monitor: {g('alarm')}"
     elif sub == "getExitRule":
         text = "Exit Rule"
+    elif sub == "getWriteLocalFile":
+        text = f"Write File: {g('localFile')}"
+    elif sub == "getAppendLocalFile":
+        text = f"Append File: {g('localFile')}"
+    elif sub == "getDeleteLocalFile":
+        text = f"Delete File: {g('deleteFile')}"
     elif sub == "getCapture":
         text = f"Capture: {w.devices(f'capture.{n}')}"
     elif sub == "getRestore":

@@ -322,3 +322,37 @@ async def test_capture_restore_and_disable_are_built_read_back_and_run(
         {"rule": {**spec, "name": "Enable again", "actions": [{"enable_devices": [motion]}]}},
     )
     assert not back.error, back.data
+
+
+async def test_file_actions_are_built_read_back_and_run(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    button = dev_id(hub, "Bedside Button")
+    hub.files.write("door-log.txt", b"start\n")
+    hub.files.write("old-notes.txt", b"x")
+    spec: dict[str, Any] = {
+        "name": "File keeping",
+        "triggers": [{"button_device_id": button, "button": 1, "event": "pushed"}],
+        "actions": [
+            {"write_file": "fresh.txt", "text": "written by a rule"},
+            {"append_file": "door-log.txt", "text": "pushed\n"},
+            {"delete_file": "old-notes.txt"},
+        ],
+    }
+    missing = {**spec, "actions": [{"append_file": "nope.txt", "text": "x"}]}
+    refused = await call_tool("hub_create_rule", {"rule": missing})
+    assert refused.data["error"] == "not_found" and "nope.txt" in refused.data["message"]
+    bad = {**spec, "actions": [{"write_file": "../up.txt", "text": "x"}]}
+    assert (await call_tool("hub_create_rule", {"rule": bad})).data["error"] == "invalid_request"
+    unconfirmed = await call_tool("hub_create_rule", {"rule": spec})
+    assert unconfirmed.data["error"] == "confirmation_required"
+    assert "delete file old-notes.txt" in unconfirmed.data["message"]
+    app_id = await _rule(call_tool, spec, confirm=True)
+    got = await call_tool("hub_get_rule", {"app_id": app_id})
+    assert got.data["undecompiled"] == [] and got.data["spec"]["actions"] == spec["actions"]
+
+    hub.run_command(int(button), "push", [1])
+    await hub.clock.settle()
+    assert hub.files.read("fresh.txt") == b"written by a rule"
+    assert hub.files.read("door-log.txt") == b"start\npushed\n"
+    assert hub.files.read("old-notes.txt") is None

@@ -29,7 +29,8 @@ SPEC_HELP = (
     "{repeat_while, every, do} | {repeat:times, every, do} | "
     "{cancel_delays:true} | {run_rule|pause_rules|resume_rules:[ids]} | "
     "{set_private_boolean, rule_ids?} | {set_hsm} (confirm) | {exit_rule:true} | {comment} | "
-    "{capture:[ids]} | {restore:true} | {disable_devices|enable_devices:[ids]}. "
+    "{capture:[ids]} | {restore:true} | {disable_devices|enable_devices:[ids]} | "
+    "{write_file|append_file:name, text} | {delete_file:name}. "
     "op: eq ne lt lte gt gte. Examples: "
     "hub_get_tool_guide section=rules."
 )

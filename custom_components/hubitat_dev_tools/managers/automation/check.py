@@ -245,6 +245,17 @@ async def resolve(
     _check_refs(spec, res)
     _prepare_commands(spec, res)
     kinds = [a.kind for a in spec.all_actions()]
+    picked = [a for a in spec.all_actions() if a.kind in ("append_file", "delete_file")]
+    if picked:  # the pages pick these from the File Manager's files (KP: append is an enum)
+        names = {str(f["name"]) for f in (await hub.files.list())["files"]}
+        for a in picked:
+            if a.text not in names:
+                raise ToolError(
+                    f"rule.actions: {a.kind} names '{a.text}', which is not in the File "
+                    "Manager. Nothing was sent.",
+                    code="not_found",
+                    hint="List files with hub_list_files; write_file creates a file.",
+                )
     if "restore" in kinds and "capture" not in kinds:
         raise ToolError(
             "rule.actions: restore sets devices back to what this rule's capture saved, and "
@@ -254,6 +265,8 @@ async def resolve(
     for action in spec.all_actions():
         if action.kind == "set_hsm":  # a safety system: as hub_set_hsm, it needs confirm
             res.sensitive.append(f"HSM: {action.text}")
+        if action.kind == "delete_file":  # the rule deletes a hub file whenever it runs
+            res.sensitive.append(f"delete file {action.text}")
         if action.kind == "disable_devices":  # a disabled device neither reports nor obeys
             res.sensitive += [f"disable {res.label(d)}" for d in action.device_ids]
     if res.sensitive:

@@ -335,6 +335,14 @@ class Compiler:
             self._w(ACT, "alarm.{A}", action.text, f"{where}.set_hsm")
         elif k == "exit_rule":
             self._open_action("delayActs", "getExitRule", where)
+        elif k in ("write_file", "append_file"):
+            sub = "getWriteLocalFile" if k == "write_file" else "getAppendLocalFile"
+            self._open_action("modeActs", sub, where)  # KP, live
+            self._w(ACT, "localFile.{A}", action.text, f"{where}.{k}")
+            self._w(ACT, "fileContents.{A}", action.value, f"{where}.text")
+        elif k == "delete_file":
+            self._open_action("modeActs", "getDeleteLocalFile", where)
+            self._w(ACT, "deleteFile.{A}", action.text, f"{where}.delete_file")
         elif k == "capture":
             self._open_action("deviceActs", "getCapture", where)
             self._w(ACT, "capture.{A}", ids, f"{where}.capture")

@@ -339,6 +339,11 @@ class Decompiler:
             out = {"set_hsm": s.get(f"alarm.{a}")}
         elif sub == "getExitRule":
             out = {"exit_rule": True}
+        elif sub in ("getWriteLocalFile", "getAppendLocalFile"):
+            key = "write_file" if sub == "getWriteLocalFile" else "append_file"
+            out = {key: s.get(f"localFile.{a}"), "text": s.get(f"fileContents.{a}")}
+        elif sub == "getDeleteLocalFile":
+            out = {"delete_file": s.get(f"deleteFile.{a}")}
         elif sub == "getCapture":
             out = {"capture": self.devices(f"capture.{a}")}
         elif sub == "getRestore":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...hub.files import valid_file_name
 from .parse_base import _bool, _device_id, _fail, _list, _text, _unknown
 from .spec import HSM_COMMANDS, Action
 
@@ -25,6 +26,9 @@ RULE_ACTION_KEYS = (
     "restore",
     "disable_devices",
     "enable_devices",
+    "write_file",
+    "append_file",
+    "delete_file",
 )
 DEVICE_LIST_KINDS = ("capture", "disable_devices", "enable_devices")
 
@@ -46,6 +50,17 @@ def rule_ids(raw: Any, path: str, *, minimum: int = 1) -> tuple[str, ...]:
     return tuple(ids)
 
 
+def _file_name(value: Any, path: str) -> str:
+    name = _text(value, path, limit=100)
+    if not valid_file_name(name):
+        raise _fail(
+            path,
+            f"'{name}' is not a File Manager name",
+            "Letters, digits, '.', '_' and '-', starting with a letter or digit; no folders.",
+        )
+    return name
+
+
 def parse_rule_action(kind: str, obj: dict[str, Any], path: str) -> Action:
     """One of :data:`RULE_ACTION_KEYS`."""
     if kind == "set_private_boolean":
@@ -53,7 +68,15 @@ def parse_rule_action(kind: str, obj: dict[str, Any], path: str) -> Action:
         value = _bool(obj[kind], f"{path}.{kind}")
         ids = rule_ids(obj["rule_ids"], f"{path}.rule_ids") if "rule_ids" in obj else ()
         return Action(kind, value=value, rule_ids=ids)
+    if kind in ("write_file", "append_file"):
+        _unknown(obj, {kind, "text"}, path)
+        text = obj.get("text")
+        if not isinstance(text, str) or len(text) > 2000:
+            raise _fail(f"{path}.text", "must be text of at most 2000 characters", "Give text.")
+        return Action(kind, text=_file_name(obj[kind], f"{path}.{kind}"), value=text)
     _unknown(obj, {kind}, path)
+    if kind == "delete_file":
+        return Action(kind, text=_file_name(obj[kind], f"{path}.{kind}"))
     if kind in ("run_rule", "pause_rules", "resume_rules"):
         return Action(kind, rule_ids=rule_ids(obj[kind], f"{path}.{kind}"))
     if kind == "set_hsm":

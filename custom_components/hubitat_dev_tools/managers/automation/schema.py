@@ -223,6 +223,15 @@ ACTION: dict[str, Any] = {
         _obj({"exit_rule": {"const": True}}, ["exit_rule"]),
         _obj({"capture": _IDS}, ["capture"]),
         _obj({"restore": {"const": True}}, ["restore"]),
+        _obj(
+            {"write_file": {"type": "string"}, "text": {"type": "string", "maxLength": 2000}},
+            ["write_file", "text"],
+        ),
+        _obj(
+            {"append_file": {"type": "string"}, "text": {"type": "string", "maxLength": 2000}},
+            ["append_file", "text"],
+        ),
+        _obj({"delete_file": {"type": "string"}}, ["delete_file"]),
         _obj({"disable_devices": _IDS}, ["disable_devices"]),
         _obj({"enable_devices": _IDS}, ["enable_devices"]),
         _obj({"comment": {"type": "string", "minLength": 1, "maxLength": 200}}, ["comment"]),

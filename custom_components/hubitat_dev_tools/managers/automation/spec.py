@@ -76,6 +76,7 @@ ACTION_KINDS = (
     "comment (text; does nothing)",
     "capture (device ids: their states) / restore (true: what the last capture saved)",
     "disable_devices / enable_devices (device ids; disabling needs confirm)",
+    "write_file / append_file (File Manager name + text) / delete_file (name; confirm)",
 )
 NOT_EXPRESSIBLE = {
     "hsm": "an HSM status trigger or condition (no evidence of Rule Machine's fields for it; "
@@ -343,6 +344,10 @@ class Action:
             out = {k: list(self.device_ids)}
         elif k == "restore":
             out = {k: True}
+        elif k in ("write_file", "append_file"):
+            out = {k: self.text, "text": self.value}
+        elif k == "delete_file":
+            out = {k: self.text}
         else:
             out = {"run_rule": list(self.rule_ids)}
         if self.cancelable and k in ("command", "delay"):
