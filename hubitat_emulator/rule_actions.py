@@ -133,6 +133,28 @@ class Run:
                     await self.host.clock.sleep(every)
                 await self.execute(node.body)
             return
+        if node.sub == "getDelayPerMode":  # the delay of the mode the hub is in, if listed
+            mode = next(
+                (
+                    m
+                    for m in self.host.home.state.modes
+                    if m.id == self.host.home.state.current_mode_id
+                ),
+                None,
+            )
+            ids = [str(i) for i in s.get(f"delayModes.{n}") or []]
+            if mode is None or str(mode.id) not in ids:
+                return
+            name = mode.name
+            seconds = duration(
+                s, f"delayHour{name}.{n}", f"delayMinute{name}.{n}", f"delaySecond{name}.{n}"
+            )
+            self.cancelable_delay = as_bool(s.get(f"cancelAct.{n}"))
+            try:
+                await self.host.clock.sleep(seconds)
+            finally:
+                self.cancelable_delay = False
+            return
         if node.sub == "getDelay":
             seconds = duration(s, f"delayHour.{n}", f"delayMinute.{n}", f"delaySecond.{n}")
             self.cancelable_delay = as_bool(s.get(f"cancelAct.{n}"))

@@ -112,6 +112,7 @@ SUB_TYPES: dict[str, dict[str, str]] = {
         "getDelay": "Delay actions",
         "getCancelDelay": "Cancel delayed actions",
         "getWaitEvents": "Wait for events",
+        "getDelayPerMode": "Delay per mode",
         "getWaitRule": "Wait for expression",
         "getExitRule": "Exit rule",
         "getComment": "Comment",
@@ -149,6 +150,7 @@ NO_DELAY_SUBTYPES = (
     "getCancelDelay",
     "getExitRule",
     "getComment",
+    "getDelayPerMode",
     "getWaitRule",  # its timeout is shown with the expression, before Done (KP, live)
     *("getIfThen", "getElseIf", "getElse", "getEndIf", "getWhile", "getStopRepeat"),
     "getRepeat",
@@ -471,6 +473,15 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
         keys = ("repeatHour", "repeatMinute", "repeatSecond")
         ok = st.all([f(k, "number", k[6:]) for k in keys])
         ok = ok and st.add(f("repeatN", "number", "Times"))
+    elif sub == "getDelayPerMode":  # the modes (ids), then each one's delay by its name (KP)
+        ok = st.add(f("delayModes", "enum", "Modes", options=_mode_options(env), multiple=True))
+        names = dict(env.modes())
+        for mode_id in s.get(f"delayModes.{n}") or [] if ok else []:
+            name = names.get(str(mode_id), str(mode_id))
+            keys = ("delayHour", "delayMinute", "delaySecond")
+            ok = st.all([f(f"{k}{name}", "number", k[5:]) for k in keys]) and ok
+        if ok:
+            st.add(f("cancelAct", "bool", "Cancelable?"))
     elif sub == "getWriteLocalFile":  # KP, live
         ok = st.add(f("localFile", "text", "File name"))
         ok = ok and st.add(f("fileContents", "text", "Contents"))

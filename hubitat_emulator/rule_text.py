@@ -219,6 +219,14 @@ def action_line(
         text = f"Set Safety Monitor: {g('alarm')}"
     elif sub == "getExitRule":
         text = "Exit Rule"
+    elif sub == "getDelayPerMode":
+        mode_names = dict(env.modes())
+        parts = []
+        for mode_id in g("delayModes") or []:
+            name = mode_names.get(str(mode_id), str(mode_id))
+            d = hms(g(f"delayHour{name}"), g(f"delayMinute{name}"), g(f"delaySecond{name}"))
+            parts.append(f"{name}: {d}")
+        text = f"Delay per mode: {', '.join(parts)}" + (" (cancelable)" if g("cancelAct") else "")
     elif sub == "getWriteLocalFile":
         text = f"Write File: {g('localFile')}"
     elif sub == "getAppendLocalFile":

@@ -356,3 +356,48 @@ async def test_file_actions_are_built_read_back_and_run(
     assert hub.files.read("fresh.txt") == b"written by a rule"
     assert hub.files.read("door-log.txt") == b"start\npushed\n"
     assert hub.files.read("old-notes.txt") is None
+
+
+async def test_delay_per_mode_is_built_read_back_and_run(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    button, light = dev_id(hub, "Bedside Button"), dev_id(hub, "Office Light")
+    spec: dict[str, Any] = {
+        "name": "Light off later, by mode",
+        "triggers": [{"button_device_id": button, "button": 1, "event": "pushed"}],
+        "actions": [
+            {"command": "on", "device_ids": [light]},
+            {"delay_per_mode": {"Night": {"minutes": 1}, "Day": {"minutes": 10}}},
+            {"command": "off", "device_ids": [light]},
+        ],
+    }
+    bad = {**spec, "actions": [{"delay_per_mode": {"Siesta": {"minutes": 1}}}]}
+    assert "Siesta" in (await call_tool("hub_create_rule", {"rule": bad})).data["message"]
+    app_id = await _rule(call_tool, spec)
+    model = hub.rule_machine.rules[int(app_id)]
+    n = next(a for a in model.actions if model.sub(a) == "getDelayPerMode")
+    # the modes by id, each delay by the mode's name (KP, live)
+    assert sorted(model.settings[f"delayModes.{n}"]) == ["1", "3"]
+    assert model.settings[f"delayMinuteNight.{n}"] == 1
+    got = await call_tool("hub_get_rule", {"app_id": app_id})
+    assert got.data["undecompiled"] == [] and got.data["spec"]["actions"] == spec["actions"]
+
+    def switch() -> object:
+        return hub.device(int(light))["attributes"]["switch"]
+
+    hub.set_mode("Night")
+    hub.run_command(int(button), "push", [1])
+    await hub.clock.settle()
+    assert switch() == "on"
+    await hub.clock.advance(seconds=61)
+    assert switch() == "off"
+    hub.set_mode("Evening")  # not listed: no delay
+    hub.run_command(int(button), "push", [1])
+    await hub.clock.settle()
+    assert switch() == "off"
+    hub.set_mode("Day")
+    hub.run_command(int(button), "push", [1])
+    await hub.clock.advance(minutes=5)
+    assert switch() == "on"
+    await hub.clock.advance(minutes=5, seconds=1)
+    assert switch() == "off"

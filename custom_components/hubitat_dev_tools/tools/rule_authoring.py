@@ -23,6 +23,7 @@ SPEC_HELP = (
     "{any:[...]}): {device_id, attribute, is|op+value} | {mode:[...]} | {between:{from,to}} "
     "(HH:MM, sunrise, sunset) | {variable, op, value} | {not:{...}}. Action: {command, "
     "device_ids, arguments?, delay?, cancelable?} | {delay:{minutes}, cancelable?} | "
+    "{delay_per_mode:{mode:{minutes}}} | "
     "{wait:[device tests], timeout?} | {wait_until:condition, timeout?} | {set_mode} | "
     "{set_variable, value|from_variable} | "
     "{notify, device_ids} | {log} | {if, then, else_if?:[{if, then}], else?} | "

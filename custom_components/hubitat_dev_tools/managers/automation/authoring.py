@@ -234,7 +234,7 @@ class RuleAuthoring:
         values, ids = _settings(status)
         state = _state(status)
         modes: dict[str, str] = {}
-        if any(k.startswith(("modesX", "modes", "mode.")) for k in values):
+        if any(k.startswith(("modesX", "modes", "mode.", "delayModes.")) for k in values):
             modes = {
                 str(m["mode_id"]): str(m["name"])
                 for m in (await self._hub.modes.list_modes())["modes"]

@@ -210,7 +210,7 @@ async def resolve(
     uses_modes = (
         any(t.kind == "mode" for t in spec.triggers)
         or any(c.kind == "mode" for _p, c in _conditions(spec))
-        or any(a.kind == "set_mode" for a in spec.all_actions())
+        or any(a.kind in ("set_mode", "delay_per_mode") for a in spec.all_actions())
     )
     uses_vars = (
         any(t.kind == "variable" for t in spec.triggers)
@@ -325,6 +325,8 @@ def _check_refs(spec: RuleSpec, res: Resolved) -> None:
             _check_test(f"{path}.wait[{j}]", event, res)
         if action.kind == "set_mode" and action.text is not None:
             _check_mode(f"{path}.set_mode", action.text, res)
+        for mode, _d in action.per_mode:
+            _check_mode(f"{path}.delay_per_mode.{mode}", mode, res)
         if action.kind == "set_variable" and action.text is not None:
             _check_variable(
                 f"{path}.set_variable", action.text, res, numeric=action.from_variable is None

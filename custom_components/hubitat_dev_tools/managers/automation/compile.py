@@ -265,6 +265,18 @@ class Compiler:
             self._w(ACT, "delaySecond.{A}", action.delay.seconds, f"{where}.delay")
             if action.cancelable:
                 self._w(ACT, "cancelAct.{A}", True, f"{where}.cancelable")
+        elif k == "delay_per_mode":
+            # the modes (ids), then each mode's delay by its name (KP, live)
+            self._open_action("delayActs", "getDelayPerMode", where)
+            names = [self.res.mode_names[self.res.mode_id(m)] for m, _d in action.per_mode]
+            self._w(ACT, "delayModes.{A}", [self.res.mode_id(m) for m in names], where)
+            for name, (_m, d) in zip(names, action.per_mode, strict=True):
+                here = f"{where}.delay_per_mode.{name}"
+                self._w(ACT, f"delayHour{name}.{{A}}", d.hours, here)
+                self._w(ACT, f"delayMinute{name}.{{A}}", d.minutes, here)
+                self._w(ACT, f"delaySecond{name}.{{A}}", d.seconds, here)
+            if action.cancelable:
+                self._w(ACT, "cancelAct.{A}", True, f"{where}.cancelable")
         elif k == "wait":
             self._open_action("delayActs", "getWaitEvents", where)
             for j, event in enumerate(action.events):

@@ -344,6 +344,16 @@ class Decompiler:
             out = {key: s.get(f"localFile.{a}"), "text": s.get(f"fileContents.{a}")}
         elif sub == "getDeleteLocalFile":
             out = {"delete_file": s.get(f"deleteFile.{a}")}
+        elif sub == "getDelayPerMode":  # delayModes ids; each mode's delay by its name (KP)
+            per: dict[str, Any] = {}
+            for mode_id in _ids(s.get(f"delayModes.{a}")):
+                name = self.modes.get(mode_id, mode_id)
+                per[name] = self.duration(
+                    f"delayHour{name}.{a}", f"delayMinute{name}.{a}", f"delaySecond{name}.{a}"
+                )
+            out = {"delay_per_mode": per}
+            if _bool(s.get(f"cancelAct.{a}")):
+                out["cancelable"] = True
         elif sub == "getCapture":
             out = {"capture": self.devices(f"capture.{a}")}
         elif sub == "getRestore":

@@ -305,6 +305,7 @@ def _group_item(value: Any, path: str, groups: bool, depth: int) -> Condition | 
 _ACTION_KEYS = (
     "command",
     "delay",
+    "delay_per_mode",
     "wait",
     "wait_until",
     "set_mode",
@@ -367,6 +368,22 @@ def parse_action(value: Any, path: str, depth: int = 0) -> Action:
         return Action(
             "delay",
             delay=duration(obj["delay"], f"{path}.delay", minimum=1),
+            cancelable=_bool(obj.get("cancelable", False), f"{path}.cancelable"),
+        )
+    if kind == "delay_per_mode":
+        _unknown(obj, {"delay_per_mode", "cancelable"}, path)
+        per = _obj(obj["delay_per_mode"], f"{path}.delay_per_mode")
+        if not per or len(per) > 20:
+            raise _fail(f"{path}.delay_per_mode", "needs 1 to 20 modes", "Name each mode.")
+        return Action(
+            "delay_per_mode",
+            per_mode=tuple(
+                (
+                    _text(mode, f"{path}.delay_per_mode", limit=60),
+                    duration(d, f"{path}.delay_per_mode.{mode}", minimum=1),
+                )
+                for mode, d in per.items()
+            ),
             cancelable=_bool(obj.get("cancelable", False), f"{path}.cancelable"),
         )
     if kind == "wait":

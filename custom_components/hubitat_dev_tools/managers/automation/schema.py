@@ -160,6 +160,17 @@ ACTION: dict[str, Any] = {
         _obj({"delay": _DURATION, "cancelable": {"type": "boolean"}}, ["delay"]),
         _obj(
             {
+                "delay_per_mode": {
+                    "type": "object",
+                    "additionalProperties": _DURATION,
+                    "minProperties": 1,
+                },
+                "cancelable": {"type": "boolean"},
+            },
+            ["delay_per_mode"],
+        ),
+        _obj(
+            {
                 "wait": {"type": "array", "items": _device_test({}), "minItems": 1},
                 "timeout": _DURATION,
             },

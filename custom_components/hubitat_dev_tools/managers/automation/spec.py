@@ -58,6 +58,7 @@ HSM_COMMANDS = (
 ACTION_KINDS = (
     "command (+ device_ids, arguments, delay, cancelable)",
     "delay ({hours, minutes, seconds}, cancelable)",
+    "delay_per_mode ({mode name: delay}, cancelable)",
     "wait (list of device events, timeout)",
     "wait_until (a condition, timeout)",
     "set_mode",
@@ -271,6 +272,7 @@ class Action:
     otherwise: tuple[Action, ...] = ()
     every: Duration | None = None
     rule_ids: tuple[str, ...] = ()
+    per_mode: tuple[tuple[str, Duration], ...] = ()  # delay_per_mode: (mode name, delay)
 
     def as_dict(self) -> dict[str, Any]:
         """The spec form."""
@@ -284,6 +286,8 @@ class Action:
                 out["delay"] = self.delay.as_dict()
         elif k == "delay" and self.delay is not None:
             out = {"delay": self.delay.as_dict()}
+        elif k == "delay_per_mode":
+            out = {k: {mode: d.as_dict() for mode, d in self.per_mode}}
         elif k == "wait":
             out = {"wait": [e.as_dict() for e in self.events]}
             if self.timeout is not None:
@@ -350,7 +354,7 @@ class Action:
             out = {k: self.text}
         else:
             out = {"run_rule": list(self.rule_ids)}
-        if self.cancelable and k in ("command", "delay"):
+        if self.cancelable and k in ("command", "delay", "delay_per_mode"):
             out["cancelable"] = True
         return out
 

@@ -121,6 +121,9 @@ def _action_lines(a: Action, res: Resolved, depth: int) -> list[str]:
         + (", ".join(res.rules.get(r, r) for r in a.rule_ids) or "This Rule"),
         "set_hsm": f"Set HSM: {a.text}",
         "exit_rule": "Exit Rule",
+        "delay_per_mode": "Delay per mode: "
+        + ", ".join(f"{m} {_dur(d)}" for m, d in a.per_mode)
+        + (" (cancelable)" if a.cancelable else ""),
         "capture": f"Capture: {_names(a.device_ids, res)}",
         "restore": "Restore",
         "write_file": f"Write File: {a.text}",
