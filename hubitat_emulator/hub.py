@@ -211,6 +211,7 @@ class HubEmulator:
         self.rule_machine.other_children = app_routes.create_child
         runner = RuleRunner(self.home, self.clock)
         runner.pause_hook = self.rule_machine.set_paused  # the Pause Rules action
+        runner.private_hook = self.rule_machine.set_private  # Set Private Boolean
         self.rule_engine = runner
         # the Hub Variables singleton and the App Cloner fall through to the generic app pages
         self.hubvar_routes = HubVarRoutes(home, http, fallback=app_routes)

@@ -293,6 +293,12 @@ class RuleMachine(Routes):
         self._internals(app).version += 1
         wrote = {m.group(1) for k in form if (m := _SETTING_RE.match(k)) is not None}
         if stale is not None and target == page and wrote & {"cond", "oper"}:
+            # the stale page shows the picker with the value just written, so only a fresh
+            # read shows what the write revealed
+            for section in stale.get("configPage", {}).get("sections", []):
+                for field in section.get("input", []):
+                    if field.get("name") in wrote:
+                        field["value"] = form.get(f"settings[{field['name']}]")
             return page_model_answer(self.http, stale)
         return page_model_answer(self.http, self.render(app, target, target_params))
 
@@ -324,6 +330,13 @@ class RuleMachine(Routes):
         internals.version += 1
         self._sync(app)
         return page_answer(self.http, True)
+
+    def set_private(self, app_id: int, value: bool) -> None:
+        """A Set Private Boolean action set this rule's private boolean."""
+        model, app = self.rules.get(app_id), self.app_by_id(str(app_id))
+        if model is not None and app is not None:
+            model.private = value
+            self._sync(app)
 
     def set_paused(self, app_id: int, paused: bool) -> None:
         """Pause or resume a rule as its Pause button does (a Pause Rules action)."""

@@ -143,6 +143,7 @@ class RuleModel:
     size_error: bool = False
     paused: bool = False
     stopped: bool = False
+    private: bool = True  # the rule's private boolean (state ``private``, rule-storage notes)
     last_page: str = "mainPage"
     subscriptions: list[str] = field(default_factory=list)  # set when (re)initialised
     local: LocalVariables = field(default_factory=LocalVariables)  # selectActions' variables
@@ -229,6 +230,7 @@ class RuleModel:
             "actNdx": self.hw_act + 1 if self.act_init else None,
             "paused": self.paused,
             "stopped": self.stopped,
+            "private": self.private,
             "allLocalVars": self.local.state(),
         }
 

@@ -58,6 +58,7 @@ class RuleRunner:
         # pause (True) or resume (False) a rule as its page's Pause button does (the pages
         # set it: hub.py)
         self.pause_hook: Callable[[int, bool], None] | None = None
+        self.private_hook: Callable[[int, bool], None] | None = None  # shown in appState
         self.conditions = Conditions(home.state, clock.now, self.sun_times)
         home.event_listeners.append(self._on_frame)
         clock.jump_listeners.append(self._replan)
@@ -124,6 +125,8 @@ class RuleRunner:
     def set_private_boolean(self, app_ids: list[int], value: bool) -> None:
         for app_id in app_ids:
             self.private[app_id] = value
+            if self.private_hook is not None:
+                self.private_hook(app_id, value)
 
     def pause_rules(self, app_ids: list[int], paused: bool) -> None:
         for app_id in app_ids:
@@ -214,7 +217,8 @@ class RuleRunner:
             return
         if "Triggers" in str(rec.rule.settings.get("logging") or ""):
             rule_log(self.home, rec.rule, "info", f"{rec.rule.name}: trigger {n}")
-        for run, fut in list(rec.wait_futures.items()):
+        waiting = [*rec.wait_futures.items(), *((r, f) for r, (_a, f) in rec.expr_waits.items())]
+        for run, fut in waiting:
             if not fut.done() and run.task is not None:
                 run.task.cancel()  # a new trigger event ends a pending wait and its run
         self._start(rec)

@@ -83,7 +83,11 @@ async def test_rule_and_hub_actions_are_built_read_back_and_run(
         await hub.clock.settle()
     assert hub.state.hsm_status in ("armingNight", "armedNight")
     assert hub.rule_machine.rules[int(other)].paused is True
-    assert hub.rule_engine.private == {int(app_id): False, int(other): True}  # type: ignore[attr-defined]
+    assert hub.rule_machine.rules[int(app_id)].private is False
+    assert hub.rule_machine.rules[int(other)].private is True
+    listed = await call_tool("hub_list_rules", {"engine": "rule_machine"})
+    guard = next(r for r in listed.data["rules"] if str(r["app_id"]) == app_id)
+    assert guard.get("private_boolean") is False, guard
     # Exit Rule ended the run: the log action before it ran, the one after it never did
     messages = [e.msg for e in hub.state.logs]
     assert "guard ran" in messages and "never logged" not in messages
@@ -185,6 +189,23 @@ async def test_wait_until_is_built_read_back_and_run(
     assert switch() == "on"
     await hub.clock.advance(minutes=1, seconds=1)
     assert switch() == "off"
+    # the door already closed: the wait ends at once
+    hub.set_device_attribute(int(door), "contact", "closed")
+    hub.set_device_attribute(int(motion), "motion", "inactive")
+    hub.set_device_attribute(int(motion), "motion", "active")
+    await hub.clock.settle()
+    assert switch() == "off"
+    # a new trigger during the wait ends that run (as for Wait for Events)
+    hub.set_device_attribute(int(door), "contact", "open")
+    hub.set_device_attribute(int(motion), "motion", "inactive")
+    hub.set_device_attribute(int(motion), "motion", "active")
+    await hub.clock.settle()
+    hub.set_device_attribute(int(light), "switch", "off")
+    hub.set_device_attribute(int(motion), "motion", "inactive")
+    hub.set_device_attribute(int(motion), "motion", "active")  # a second run, a second wait
+    await hub.clock.settle()
+    runs = hub.rule_engine.rules[int(app_id)].runs  # type: ignore[attr-defined]
+    assert len(runs) == 1 and switch() == "on"
 
 
 async def test_else_if_branches_are_built_read_back_and_run(
@@ -401,3 +422,35 @@ async def test_delay_per_mode_is_built_read_back_and_run(
     assert switch() == "on"
     await hub.clock.advance(minutes=5, seconds=1)
     assert switch() == "off"
+
+
+async def test_an_else_if_branch_holds_a_nested_if(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    motion, light = dev_id(hub, "Office Motion"), dev_id(hub, "Office Light")
+    door = dev_id(hub, "Office Door")
+    spec: dict[str, Any] = {
+        "name": "Nested branches",
+        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
+        "actions": [
+            {
+                "if": {"mode": ["Night"]},
+                "then": [{"command": "off", "device_ids": [light]}],
+                "else_if": [
+                    {
+                        "if": {"mode": ["Evening"]},
+                        "then": [
+                            {
+                                "if": {"device_id": door, "attribute": "contact", "is": "open"},
+                                "then": [{"command": "on", "device_ids": [light]}],
+                                "else": [{"log": "door shut"}],
+                            }
+                        ],
+                    }
+                ],
+            }
+        ],
+    }
+    app_id = await _rule(call_tool, spec)
+    got = await call_tool("hub_get_rule", {"app_id": app_id})
+    assert got.data["undecompiled"] == [] and got.data["spec"]["actions"] == spec["actions"]

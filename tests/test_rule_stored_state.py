@@ -230,3 +230,42 @@ async def test_else_and_end_if_rows_without_act_type_read_back(
     assert len(closers) == 2 and not any(f"actType.{n}" in model.settings for n in closers)
     got = await call_tool("hub_get_rule", {"app_id": result.data["app_id"]})
     assert got.data["undecompiled"] == [] and got.data["spec"]["actions"] == spec["actions"]
+
+
+def _with_action(status: dict[str, Any], n: int, sub: str, **settings: Any) -> Decompiler:
+    """The fixture rule with action ``n`` replaced by ``sub`` and its settings."""
+    items = [i for i in status["appSettings"] if not i["name"].endswith(f".{n}")]
+    items.append({"name": f"actSubType.{n}", "value": sub, "type": "enum"})
+    items += [{"name": f"{k}.{n}", "value": v, "type": "text"} for k, v in settings.items()]
+    return _decompile({**status, "appSettings": items})
+
+
+def test_flags_in_every_stored_form() -> None:
+    status = _fixture_status()
+    # pR and pvTF as a never-switched bool input stores them: empty (pause; set true)
+    dec = _with_action(status, 5, "getPauseResumeRules", pR="", pauseRule=["140"])
+    assert dec.spec("x")["actions"][0] == {"pause_rules": ["140"]}
+    dec = _with_action(status, 5, "getSetPrivateBoolean", pvTF="", privateT=["*"])
+    assert dec.spec("x")["actions"][0] == {"set_private_boolean": True}
+    dec = _with_action(status, 5, "getSetPrivateBoolean", pvTF="true", privateT=["*", "1809"])
+    dec.spec("x")
+    assert "this rule and on others" in dec.undecompiled[0]["why"]
+    dec = _with_action(status, 5, "getSetPrivateBoolean", pvTF="true", privateT=[])
+    dec.spec("x")
+    assert "no rule to set" in dec.undecompiled[0]["why"]
+    # a Required Expression counts only while hasPredicate is true
+    status["appState"]["hasPredicate"] = False
+    assert "conditions" not in _decompile(status).spec("x")
+
+
+def test_an_else_if_after_the_else_is_marked() -> None:
+    status = _fixture_status()
+    status["appState"]["actionList"] = ["2", "3", "6", "7", "5", "1"]
+    items = list(status["appSettings"])
+    items += [
+        {"name": "actSubType.6", "value": "getElse", "type": "enum"},
+        {"name": "actSubType.7", "value": "getElseIf", "type": "enum"},
+    ]
+    dec = _decompile({**status, "appSettings": items})
+    dec.spec("x")
+    assert any("getElseIf" in u["why"] for u in dec.undecompiled), dec.undecompiled

@@ -165,13 +165,10 @@ class Wizard:
         """Run one step."""
         if isinstance(step, Reveal):
             page = await self.page(step.page)
-            pattern = _fill(step.pattern, self.slots)
-            found = [
-                (int(m.group(1)), inp)
-                for inp in page.inputs.values()
-                if (m := re.fullmatch(pattern, inp.name)) is not None
-            ]
-            fresh = [n for n, inp in found if _unset(inp)]
+            fresh = self._fresh_rows(page, step)
+            if not fresh and step.page in self._echoed:  # the echo may lag (see _write)
+                page = await self._reread(step.page)
+                fresh = self._fresh_rows(page, step)
             if not fresh:
                 raise self._refused(step, page, f"no new row ({step.pattern}) appeared")
             self.slots[step.slot] = str(max(fresh))
@@ -293,6 +290,14 @@ class Wizard:
             after = await self._reread(step.page)
         if unkept(after):
             raise self._refused(step, after, f"the hub did not keep {name} = {setting.value}")
+
+    def _fresh_rows(self, page: AppPage, step: Reveal) -> list[int]:
+        pattern = _fill(step.pattern, self.slots)
+        return [
+            int(m.group(1))
+            for inp in page.inputs.values()
+            if (m := re.fullmatch(pattern, inp.name)) is not None and _unset(inp)
+        ]
 
     async def _reread(self, name: str) -> AppPage:
         self._pages.pop(name, None)

@@ -330,6 +330,8 @@ class Decompiler:
         elif sub == "getSetPrivateBoolean":  # pvTF is the negation; "*" this rule (9.3, 8)
             targets = _ids(s.get(f"privateT.{a}"))
             others = [t for t in targets if t != "*"]
+            if not targets:
+                return self._mark(part, "a private boolean action with no rule to set")
             out = {"set_private_boolean": not _bool(s.get(f"pvTF.{a}"))}
             if others and "*" in targets:
                 return self._mark(part, "a private boolean set on this rule and on others")
@@ -394,8 +396,8 @@ class Decompiler:
             for a in order
             if s.get(f"actSubType.{a}") in ("getIfThen", "getElseIf", "getWhile", "getWaitRule")
         ]
-        if _bool(s.get("useST")):
-            owners.insert(0, "required")
+        if _bool(s.get("useST")) and self.state.get("hasPredicate") is not False:
+            owners.insert(0, "required")  # eval["0"] counts only while hasPredicate is true
         evals, parens = self.state.get("eval"), self.state.get("parens")
         by_action = action_expression_ids(self.state.get("actions"))
         ids: dict[str, Any] = {"required": "0"} | {f"action:{a}": r for a, r in by_action.items()}
@@ -452,6 +454,10 @@ class Decompiler:
                 node = {"wait_until": self._expr_for(f"action:{a}", owned, f"{part}.wait_until")}
                 if (timeout := self._modifier(a)) is not None:
                     node["timeout"] = timeout
+                if _bool(self.s.get(f"durChoice.{a}")):
+                    self._mark(part, "the wait uses a duration (durChoice), not a timeout")
+                elif self.s.get(f"delayAct.{a}") not in (None, "", "none", "hrs:min:sec"):
+                    self._mark(part, f"the wait's timeout is a {self.s.get(f'delayAct.{a}')}")
                 current.append(node)
             elif sub == "getRepeat":
                 node = {

@@ -2,17 +2,17 @@
 
 A rule's state keeps its expressions in ``eval``, a map from an expression id to its tokens
 (rule-storage notes: GordonThelander/hubitat-automation-map,
-``Supporting Docs/rule_machine_5_1_storage_format.md``, live on 2.5.1: ``eval["0"]`` is the
-Required Expression while ``hasPredicate`` is true; an IF, ELSE-IF or Wait for Expression
-action names its own expression by the ``rule`` field of its entry in the state's ``actions``
-map). The value is
-not consistently typed: a list, a bare number or a quoted string, and within a list condition
-numbers may be numbers or digit strings (``[5, "AND", 7, "OR", "10"]``). Operators are
-``AND``, ``OR`` and ``XOR``. A sub-expression's brackets are tokens of their own (``"("`` and
-``")"``: KP's expression-editor fake of the live 5.1.8 format); a bracket token in another
-spelling (the picker's ``end-sub-expression )``) is read the same way. ``parens`` beside
-``eval`` is 0 for every expression those notes saw; a non-zero value with no bracket tokens
-is grouping this reader cannot see, and is reported as such.
+``Supporting Docs/rule_machine_5_1_storage_format.md``, 2026-09-18 revision, live on 2.5.1:
+``eval["0"]`` is the Required Expression while ``hasPredicate`` is true; an IF, ELSE-IF or
+Wait for Expression action names its own expression by the ``rule`` field of its entry in
+the state's ``actions`` map). The value is not consistently typed: a list, a bare number or
+a quoted string, and within a list condition numbers may be numbers or digit strings
+(``[5, "AND", 7, "OR", "10"]``). Operators are ``AND``, ``OR`` and ``XOR``. A
+sub-expression's brackets are tokens of their own (``"("`` and ``")"``: KP's
+expression-editor fake of the live 5.1.8 format); a bracket token in another spelling (the
+picker's ``end-sub-expression )``) is read the same way. ``parens`` beside ``eval`` is 0 for
+every expression those notes saw; a non-zero value with no bracket tokens is grouping this
+reader cannot see, and is reported as such.
 """
 
 from __future__ import annotations
