@@ -454,3 +454,30 @@ async def test_an_else_if_branch_holds_a_nested_if(
     app_id = await _rule(call_tool, spec)
     got = await call_tool("hub_get_rule", {"app_id": app_id})
     assert got.data["undecompiled"] == [] and got.data["spec"]["actions"] == spec["actions"]
+
+
+async def test_modes_named_in_another_case_are_written_as_the_hub_names_them(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    spec: dict[str, Any] = {
+        "name": "Modes in lower case",
+        "triggers": [{"mode": ["night"]}],
+        "conditions": {"not": {"mode": ["away"]}},
+        "actions": [
+            {"delay_per_mode": {"night": {"minutes": 1}}},
+            {
+                "if": {"mode": ["NIGHT"]},
+                "then": [{"set_mode": "evening"}],
+            },
+        ],
+    }
+    result = await call_tool("hub_create_rule", {"rule": spec})
+    assert not result.error, result.data
+    got = await call_tool("hub_get_rule", {"app_id": result.data["app_id"]})
+    back = got.data["spec"]
+    assert back["triggers"] == [{"mode": ["Night"]}]
+    assert back["conditions"] == {"not": {"mode": ["Away"]}}
+    assert back["actions"] == [
+        {"delay_per_mode": {"Night": {"minutes": 1}}},
+        {"if": {"mode": ["Night"]}, "then": [{"set_mode": "Evening"}]},
+    ]

@@ -21,7 +21,7 @@ from ...hub.apps import create_child_app, delete_app, fetch_config_page, fetch_s
 from ...hub.errors import HubError
 from ..apps.page_model import text_of
 from ..apps.wizard import Step, Wizard, describe
-from .check import Resolved, resolve
+from .check import Resolved, canonical_modes, resolve
 from .compile import compile_spec
 from .decompile import Decompiler
 from .parse import parse_spec
@@ -119,6 +119,7 @@ class RuleAuthoring:
     ) -> tuple[RuleSpec, Resolved, list[Step]]:
         spec = parse_spec(value)
         res = await resolve(self._hub, spec, confirm=confirm, device_allowed=device_allowed)
+        spec = canonical_modes(spec, res)
         return spec, res, compile_spec(spec, res, self._hub.time_zone)
 
     @staticmethod

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ...errors import ToolError
@@ -371,3 +371,38 @@ def _prepare_commands(spec: RuleSpec, res: Resolved) -> None:
                 f"{path}: the devices took the arguments differently. Nothing was sent."
             )
         res.commands[path] = prepared
+
+
+def canonical_modes(spec: RuleSpec, res: Resolved) -> RuleSpec:
+    """The spec with every mode named as the hub names it (``night`` -> ``Night``), so the
+    read-back, which has the hub's names, compares equal."""
+
+    def name(mode: str) -> str:
+        return res.mode_names.get(res.modes.get(mode.lower(), ""), mode)
+
+    def expr(e: Expression) -> Expression:
+        items = tuple(
+            expr(c) if isinstance(c, Expression) else replace(c, modes=tuple(map(name, c.modes)))
+            for c in e.conditions
+        )
+        return replace(e, conditions=items)
+
+    def act(a: Action) -> Action:
+        return replace(
+            a,
+            text=name(a.text) if a.kind == "set_mode" and a.text else a.text,
+            per_mode=tuple((name(m), d) for m, d in a.per_mode),
+            condition=expr(a.condition) if a.condition is not None else None,
+            then=tuple(map(act, a.then)),
+            elifs=tuple(map(act, a.elifs)),
+            otherwise=tuple(map(act, a.otherwise)),
+        )
+
+    if not res.modes:
+        return spec
+    return replace(
+        spec,
+        triggers=tuple(replace(t, modes=tuple(map(name, t.modes))) for t in spec.triggers),
+        conditions=expr(spec.conditions) if spec.conditions is not None else None,
+        actions=tuple(map(act, spec.actions)),
+    )
