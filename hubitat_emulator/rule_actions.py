@@ -146,22 +146,10 @@ class Run:
             if mode is None or str(mode.id) not in ids:
                 return
             name = mode.name
-            seconds = duration(
-                s, f"delayHour{name}.{n}", f"delayMinute{name}.{n}", f"delaySecond{name}.{n}"
-            )
-            self.cancelable_delay = as_bool(s.get(f"cancelAct.{n}"))
-            try:
-                await self.host.clock.sleep(seconds)
-            finally:
-                self.cancelable_delay = False
+            await self.delay(n, f"delayHour{name}", f"delayMinute{name}", f"delaySecond{name}")
             return
         if node.sub == "getDelay":
-            seconds = duration(s, f"delayHour.{n}", f"delayMinute.{n}", f"delaySecond.{n}")
-            self.cancelable_delay = as_bool(s.get(f"cancelAct.{n}"))
-            try:
-                await self.host.clock.sleep(seconds)
-            finally:
-                self.cancelable_delay = False
+            await self.delay(n, "delayHour", "delayMinute", "delaySecond")
             return
         if node.sub == "getWaitEvents":
             self.waiting = True
@@ -192,6 +180,17 @@ class Run:
             self.host.spawn_delayed(self, seconds, as_bool(s.get(f"cancelAct.{n}")), n)
             return
         self.act(n)
+
+    async def delay(self, n: int, hours: str, minutes: str, seconds: str) -> None:
+        """Action ``n``'s delay from its three fields (``<field>.<n>``), cancelable as its
+        ``cancelAct.<n>`` says."""
+        s = self.s
+        length = duration(s, f"{hours}.{n}", f"{minutes}.{n}", f"{seconds}.{n}")
+        self.cancelable_delay = as_bool(s.get(f"cancelAct.{n}"))
+        try:
+            await self.host.clock.sleep(length)
+        finally:
+            self.cancelable_delay = False
 
     # ------------------------------------------------------------------ simple actions
 

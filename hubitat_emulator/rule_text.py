@@ -205,15 +205,11 @@ def action_line(
         parts = [event_line(s, event_key(e), env) for e in events]
         text = f"Wait for event: {' or '.join(parts)}"
     elif sub == "getRuleActions":
-        labels = dict(env.rules(-1))
-        text = f"Run Actions: {', '.join(labels.get(str(r), BROKEN) for r in g('ruleAct') or [])}"
+        text = f"Run Actions: {_rule_names(env, g('ruleAct'))}"
     elif sub == "getPauseResumeRules":
-        labels = dict(env.rules(-1))
-        names = ", ".join(labels.get(str(r), BROKEN) for r in g("pauseRule") or [])
-        text = f"{'Resume' if g('pR') else 'Pause'} Rules: {names}"
+        text = f"{'Resume' if g('pR') else 'Pause'} Rules: {_rule_names(env, g('pauseRule'))}"
     elif sub == "getSetPrivateBoolean":  # pvTF reads inverted (rule-storage notes 9.3)
-        labels = {"*": "This Rule", **dict(env.rules(-1))}
-        names = ", ".join(labels.get(str(r), BROKEN) for r in g("privateT") or [])
+        names = _rule_names(env, g("privateT"), {"*": "This Rule"})
         text = f"Rule Boolean {'False' if g('pvTF') else 'True'}: {names}"
     elif sub == "getSetHSM":
         text = f"Set Safety Monitor: {g('alarm')}"
@@ -274,6 +270,12 @@ def action_line(
         text += f" --> delayed: {hms(g('delayHor'), g('delayMin'), g('delaySec'))}"
         text += " (cancelable)" if g("cancelAct") else ""
     return w.line(text)
+
+
+def _rule_names(env: Env, ids: Any, extra: dict[str, str] | None = None) -> str:
+    """The rules an action names, by label (BROKEN for one that is gone)."""
+    labels = {**(extra or {}), **dict(env.rules(-1))}
+    return ", ".join(labels.get(str(r), BROKEN) for r in ids or [])
 
 
 def indent_levels(subtypes: Sequence[Any]) -> list[int]:
