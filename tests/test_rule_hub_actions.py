@@ -17,6 +17,12 @@ from .conftest import ToolCaller
 from .home_util import dev_id
 
 
+def _motion_again(hub: HubEmulator, motion: str) -> None:
+    """The motion sensor goes inactive, then active: a trigger even if it was active."""
+    hub.set_device_attribute(int(motion), "motion", "inactive")
+    hub.set_device_attribute(int(motion), "motion", "active")
+
+
 async def _rule(call_tool: ToolCaller, spec: dict[str, Any], **args: Any) -> str:
     result = await call_tool("hub_create_rule", {"rule": spec, **args})
     assert not result.error, result.data
@@ -74,8 +80,7 @@ async def test_rule_and_hub_actions_are_built_read_back_and_run(
     assert "Rule Boolean False: This Rule" in got.data["rule_text"]
 
     hub.set_mode("Day")
-    hub.set_device_attribute(int(motion), "motion", "inactive")
-    hub.set_device_attribute(int(motion), "motion", "active")
+    _motion_again(hub, motion)
     await hub.clock.settle()
     for _ in range(50):
         if hub.state.hsm_status == "armedNight":
@@ -130,11 +135,11 @@ async def test_an_unknown_rule_target_is_refused(
         "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
         "actions": [{"set_private_boolean": True, "rule_ids": ["99999"]}],
     }
+    before = set(hub.rule_machine.rules)
     result = await call_tool("hub_create_rule", {"rule": spec})
     assert result.error and result.data["error"] == "not_found"
     assert "rule.actions[0].rule_ids: no Rule Machine rule 99999" in result.data["message"]
-    before = set(hub.rule_machine.rules)
-    assert set(hub.rule_machine.rules) == before
+    assert set(hub.rule_machine.rules) == before  # nothing was created
 
 
 async def test_wait_until_is_built_read_back_and_run(
@@ -170,8 +175,7 @@ async def test_wait_until_is_built_read_back_and_run(
     # the door closes: the wait ends and the light goes off
     hub.set_device_attribute(int(door), "contact", "open")
     hub.set_device_attribute(int(light), "switch", "off")
-    hub.set_device_attribute(int(motion), "motion", "inactive")
-    hub.set_device_attribute(int(motion), "motion", "active")
+    _motion_again(hub, motion)
     await hub.clock.settle()
     assert switch() == "on"
     await hub.clock.advance(minutes=1)
@@ -181,8 +185,7 @@ async def test_wait_until_is_built_read_back_and_run(
     assert switch() == "off"
     # the door stays open: the timeout ends the wait
     hub.set_device_attribute(int(door), "contact", "open")
-    hub.set_device_attribute(int(motion), "motion", "inactive")
-    hub.set_device_attribute(int(motion), "motion", "active")
+    _motion_again(hub, motion)
     await hub.clock.settle()
     assert switch() == "on"
     await hub.clock.advance(minutes=9)
@@ -191,18 +194,15 @@ async def test_wait_until_is_built_read_back_and_run(
     assert switch() == "off"
     # the door already closed: the wait ends at once
     hub.set_device_attribute(int(door), "contact", "closed")
-    hub.set_device_attribute(int(motion), "motion", "inactive")
-    hub.set_device_attribute(int(motion), "motion", "active")
+    _motion_again(hub, motion)
     await hub.clock.settle()
     assert switch() == "off"
     # a new trigger during the wait ends that run (as for Wait for Events)
     hub.set_device_attribute(int(door), "contact", "open")
-    hub.set_device_attribute(int(motion), "motion", "inactive")
-    hub.set_device_attribute(int(motion), "motion", "active")
+    _motion_again(hub, motion)
     await hub.clock.settle()
     hub.set_device_attribute(int(light), "switch", "off")
-    hub.set_device_attribute(int(motion), "motion", "inactive")
-    hub.set_device_attribute(int(motion), "motion", "active")  # a second run, a second wait
+    _motion_again(hub, motion)  # a second run, a second wait
     await hub.clock.settle()
     runs = hub.rule_engine.rules[int(app_id)].runs  # type: ignore[attr-defined]
     assert len(runs) == 1 and switch() == "on"
@@ -246,8 +246,7 @@ async def test_else_if_branches_are_built_read_back_and_run(
 
     async def run_in(mode: str) -> object:
         hub.set_mode(mode)
-        hub.set_device_attribute(int(motion), "motion", "inactive")
-        hub.set_device_attribute(int(motion), "motion", "active")
+        _motion_again(hub, motion)
         await hub.clock.settle()
         return hub.device(int(light))["attributes"]["level"]
 
