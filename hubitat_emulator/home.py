@@ -91,6 +91,8 @@ class Home:
         self.hsm_arming_delay = hsm_arming_delay
         self.door_travel_time = door_travel_time
         self.files: FileStore = seed_files()
+        # what the rules' HTTP and ping actions would have sent (nothing leaves the machine)
+        self.outbound: list[dict[str, str]] = []
         self.ops: OpsState = seed_ops(state)
         self.backup_in_progress = False
         # keys left out of /hub/details/json (older firmwares lack some, e.g. ttsCurrent)

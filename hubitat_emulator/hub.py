@@ -142,6 +142,7 @@ class HubEmulator:
     # the home
     state = _Forward[model.HomeState]("home", "state")
     files = _Forward[FileStore]("home", "files")  # the File Manager (files.py)
+    outbound = _Forward[list[dict[str, str]]]("home", "outbound")  # rules' HTTP and pings
     ops = _Forward[OpsState]("home", "ops")  # alerts, radios, firmware (ops.py)
     command_delay = _Forward[float]("home", "command_delay")
     hsm_arming_delay = _Forward[float]("home", "hsm_arming_delay")

@@ -226,6 +226,14 @@ class Run:
             self.command(s.get(f"note.{n}"), "deviceNotification", [str(s.get(f"msg.{n}") or "")])
         elif sub == "getLogMsg":
             self.log("info", str(s.get(f"logmsg.{n}") or ""))
+        elif sub in ("getHTTPGet", "getHTTPPost", "getPingIP"):  # recorded, never sent
+            method = {"getHTTPGet": "GET", "getHTTPPost": "POST"}.get(sub, "PING")
+            call = {"rule": str(self.rule.app_id), "method": method}
+            call["to"] = str(s.get(f"pingIP.{n}" if sub == "getPingIP" else f"httper.{n}"))
+            if sub == "getHTTPPost":
+                call["body"] = str(s.get(f"httpPostBody.{n}") or "")
+                call["content_type"] = str(s.get(f"httpPostType.{n}") or "")
+            home.outbound.append(call)
         elif sub == "getRuleActions":
             for app_id in id_list(s.get(f"ruleAct.{n}")):
                 self.host.run_actions(app_id)

@@ -107,7 +107,13 @@ SUB_TYPES: dict[str, dict[str, str]] = {
         "getAppendLocalFile": "Append to local file",
         "getDeleteLocalFile": "Delete local file",
     },
-    "messageActs": {"getMsg": "Send or speak a message", "getLogMsg": "Log a message"},
+    "messageActs": {
+        "getMsg": "Send or speak a message",
+        "getLogMsg": "Log a message",
+        "getHTTPGet": "Send HTTP Get",  # KP's names for these three; the labels as KP's matrix
+        "getHTTPPost": "Send HTTP Post",
+        "getPingIP": "Ping IP address",
+    },
     "delayActs": {
         "getDelay": "Delay actions",
         "getCancelDelay": "Cancel delayed actions",
@@ -154,6 +160,7 @@ NO_DELAY_SUBTYPES = (
     "getWaitRule",  # its timeout is shown with the expression, before Done (KP, live)
     *("getIfThen", "getElseIf", "getElse", "getEndIf", "getWhile", "getStopRepeat"),
     "getRepeat",
+    "getPingIP",  # KP's ping takes no delay
 )
 # Run custom action: the capability class names myCapab takes (KP, live)
 CUSTOM_ACTION_CAPS: tuple[str, ...] = (
@@ -447,6 +454,13 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
         ok = ok and st.add(f("note", "capability.notification", "Devices", multiple=True))
     elif sub == "getLogMsg":
         ok = st.add(f("logmsg", "text", "Message"))
+    elif sub in ("getHTTPGet", "getHTTPPost"):  # KP's fields; the input types: no evidence
+        ok = st.add(f("httper", "text", "URL"))
+        if sub == "getHTTPPost":
+            ok = ok and st.add(f("httpPostBody", "text", "Body"))
+            ok = ok and st.add(f("httpPostType", "text", "Content type"))
+    elif sub == "getPingIP":
+        ok = st.add(f("pingIP", "text", "IP address"))
     elif sub == "getDelay":
         ok = st.add(f("delayHour", "number", "Hours"))
         ok = ok and st.add(f("delayMinute", "number", "Minutes"))

@@ -196,6 +196,12 @@ def action_line(
         text = f"Notify {w.devices(f'note.{n}')}: '{g('msg')}'"
     elif sub == "getLogMsg":
         text = f"Log: '{g('logmsg')}'"
+    elif sub == "getHTTPGet":  # the words: no evidence
+        text = f"Send HTTP Get: {g('httper')}"
+    elif sub == "getHTTPPost":
+        text = f"Send HTTP Post: {g('httper')} ({g('httpPostType')})"
+    elif sub == "getPingIP":
+        text = f"Ping IP: {g('pingIP')}"
     elif sub == "getDelay":
         text = f"Delay {hms(g('delayHour'), g('delayMinute'), g('delaySecond'))}"
         text += " (cancelable)" if g("cancelAct") else ""

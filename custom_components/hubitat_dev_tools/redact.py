@@ -13,7 +13,13 @@ Rules are value-aware, not only by key name:
   attribute's rule, and the same value inside their description text;
 - lock commands (``{"command": "setCode", "arguments": [slot, pin, name]}``): the PIN;
 - free text that is known to carry values (log messages, event descriptions, error
-  snippets): lock-code JSON and ``token=...``-style pairs (:func:`redact_text`).
+  snippets): lock-code JSON, ``token=...``-style pairs and the secret parts of URLs
+  (:func:`redact_text`);
+- URLs a rule's HTTP actions call (``http_get``/``http_post`` in a rule spec, the rule page's
+  ``httper`` input) and their POST bodies: a URL keeps its scheme, host and the words of its
+  path; a password in it, the value of a query parameter named like a secret (``key``,
+  ``token``, ``sig``...) and any opaque path segment or value (20+ characters mixing letters
+  and digits: webhook keys, bot tokens) are replaced (:func:`redact_url`).
 
 No Home Assistant import here: managers, the audit trail and the glue all use it.
 """
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from .hub.answers import redact_snippet
@@ -82,8 +89,14 @@ def redact_input(input_type: str | None, value: Any) -> Any:
 
 # Commands whose arguments carry a secret: command name -> argument positions.
 SECRET_COMMAND_ARGS = {"setcode": (1,)}
-# Keys whose string value is free text that may quote a value (log lines, descriptions).
-TEXT_KEYS = frozenset({"message", "msg", "description", "descriptiontext", "snippet", "data"})
+# Keys whose string value is free text that may quote a value (log lines, descriptions,
+# a rule's HTTP POST body: its spec key and its page input ``httpPostBody.<N>``).
+TEXT_KEYS = frozenset(
+    {"message", "msg", "description", "descriptiontext", "snippet", "data", "body"}
+    | {"httppostbody"}
+)
+# Keys (before any ``.<N>``) whose string value is a URL a rule calls (spec, page input).
+URL_KEYS = frozenset({"http_get", "http_post", "httper"})
 # Value keys of an input/preference/event record.
 _VALUE_KEYS = ("value", "defaultValue", "currentValue")
 # Keys of a secret input's record that carry its value (``sent``/``now``: an edit's report).
@@ -92,13 +105,70 @@ _CODE_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*(?:\\?
 _CODE_NUM_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*)(\d+)')
 
 
+# Query parameter names whose value is a credential, besides the secret key names.
+_SECRET_QUERY = frozenset(
+    {"key", "apikey", "auth", "authorization", "sig", "signature", "code", "access_token"}
+)
+# An opaque token: 20+ characters of a token's alphabet, mixing letters and digits.
+_OPAQUE = re.compile(r"^(?=[^/]*\d)(?=[^/]*[A-Za-z])[A-Za-z0-9_\-:=+]{20,}$")
+_URL_IN_TEXT = re.compile(r"https?://[^\s\"'<>]+", re.I)
+
+
+def _opaque(part: str) -> bool:
+    return bool(_OPAQUE.match(part)) and "%" not in part  # %value%: a Rule Machine word
+
+
+def _redact_query(query: str) -> str:
+    out: list[str] = []
+    for pair in query.split("&"):
+        name, eq, value = pair.partition("=")
+        if (
+            eq
+            and value
+            and (is_secret_key(name) or name.lower() in _SECRET_QUERY or _opaque(value))
+        ):
+            value = REDACTED
+        elif not eq and _opaque(name):
+            name = REDACTED
+        out.append(f"{name}{eq}{value}")
+    return "&".join(out)
+
+
+def redact_url(url: str) -> str:
+    """``url`` with its credentials replaced: a password (or a lone user token) before the
+    host, query values named like secrets, and opaque path segments or values (see the
+    module text). Scheme, host, port and the path's words are kept, so the owner still sees
+    where it goes."""
+    if not isinstance(url, str) or "://" not in url:
+        return url
+    scheme, _, rest = url.partition("://")
+    cut = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0), default=-1)
+    authority, tail = (rest, "") if cut < 0 else (rest[:cut], rest[cut:])
+    if "@" in authority:
+        user, _, host = authority.rpartition("@")
+        name, colon, _pw = user.partition(":")
+        authority = f"{name}:{REDACTED}@{host}" if colon else f"{REDACTED}@{host}"
+    tail, hash_, fragment = tail.partition("#")
+    path, q, query = tail.partition("?")
+    path = "/".join(REDACTED if _opaque(seg) else seg for seg in path.split("/"))
+    out = f"{scheme}://{authority}{path}"
+    if q:
+        out += "?" + _redact_query(query)
+    if hash_:
+        out += "#" + (_redact_query(fragment) if "=" in fragment else fragment)
+    return out
+
+
 def redact_text(text: str) -> str:
-    """Free text with quoted lock codes and ``token=...`` / ``password: ...`` pairs
-    replaced (log messages, event descriptions, hub error snippets)."""
+    """Free text with quoted lock codes, ``token=...`` / ``password: ...`` pairs and the
+    secret parts of URLs replaced (log messages, event descriptions, hub error snippets,
+    rule text)."""
     if not text:
         return text
     text = _CODE_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
     text = _CODE_NUM_IN_TEXT.sub(lambda m: m.group(1) + f'"{REDACTED}"', text)
+    if "://" in text:
+        text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
     return redact_snippet(text)  # the library's rule for token=/password: pairs
 
 
@@ -124,6 +194,14 @@ def _record(value: dict[Any, Any], names: frozenset[str]) -> dict[str, Any]:
         for vk in _SECRET_RECORD_KEYS:
             if not _empty(value.get(vk)):
                 out[vk] = REDACTED
+    else:
+        base = name.lower().split(".", 1)[0]
+        scrub: Callable[[str], str] | None = (
+            redact_url if base in URL_KEYS else redact_text if base in TEXT_KEYS else None
+        )
+        for vk in _SECRET_RECORD_KEYS:
+            if scrub is not None and isinstance(value.get(vk), str):
+                out[vk] = scrub(value[vk])
     command = value.get("command")
     args = value.get("arguments")
     if isinstance(command, str) and isinstance(args, list):
@@ -223,8 +301,11 @@ def _walk(value: Any, key: str, names: frozenset[str]) -> Any:
             return redact_lock_codes(value)
         if (is_secret_key(key) or key in names) and not _empty(value):
             return REDACTED
-        if lowered in TEXT_KEYS and isinstance(value, str):
+        base = lowered.split(".", 1)[0]
+        if isinstance(value, str) and (lowered in TEXT_KEYS or base in TEXT_KEYS):
             return redact_text(value)
+        if isinstance(value, str) and base in URL_KEYS:
+            return redact_url(value)
     if isinstance(value, dict):
         if "name" in value or "command" in value:
             return _record(value, names)
@@ -244,7 +325,10 @@ def strip_redacted(value: Any) -> tuple[Any, list[str]]:
     def walk(node: Any) -> Any:
         if isinstance(node, dict):
             out = {k: walk(v) for k, v in node.items()}
-            dropped = [k for k in _SECRET_RECORD_KEYS if out.get(k) == REDACTED]
+            # a value redacted in part (a rule URL's token) is no more usable than a whole one
+            dropped = [
+                k for k in _SECRET_RECORD_KEYS if isinstance(out.get(k), str) and REDACTED in out[k]
+            ]
             if dropped and "name" in out:
                 names.append(str(out["name"]))
                 for k in dropped:

@@ -51,8 +51,8 @@ def is_login_rejected(text: str) -> bool:
 # token/password pairs a hub error body may echo (query strings, posted forms, JSON)
 _SECRET_PARAMS = re.compile(
     r"((?:access_token|token|password|passwd|secret|apikey|api_key|hubsession|jsessionid)"
-    r"[\"']?\s*[=:]\s*[\"']?)"
-    r"[^\s\"'&,;]+",  # to the next separator: a value is cut too far, never too short
+    r"\\?[\"']?\s*[=:]\s*\\?[\"']?)"  # quotes may come escaped (JSON inside JSON)
+    r"[^\s\"'&,;\\]+",  # to the next separator: a value is cut too far, never too short
     re.IGNORECASE,
 )
 

@@ -45,7 +45,7 @@ from ..domain_data import get_domain_data
 from ..errors import ToolError
 from ..hub.errors import HubAuthError, HubError
 from ..managers.hub import Hub
-from ..redact import redact
+from ..redact import redact, redact_text
 from ..runtime import HubRuntime
 from ..safety import (
     Caller,
@@ -450,7 +450,9 @@ class HubTool[A: ToolArgs](llm.Tool):
         return ToolError(str(err), code="error", outcome="failed")
 
     async def _fail(self, audit: CallAudit, failure: ToolError) -> llm.ToolResult:
-        code, message, hint = failure.code, str(failure), failure.hint
+        # an error may quote what the call sent or the hub echoed (a rule's URL, a body)
+        code, message = failure.code, redact_text(str(failure))
+        hint = redact_text(failure.hint) if failure.hint else failure.hint
         if not audit.finish(failure.outcome, f"{code}: {message}"):
             await audit.refused(failure, write=self.is_write)
         data: dict[str, Any] = {"error": code, "message": message}
@@ -461,7 +463,7 @@ class HubTool[A: ToolArgs](llm.Tool):
         if hint:
             data["hint"] = hint
         if failure.extra:
-            data.update({k: v for k, v in failure.extra.items() if k not in data})
+            data.update(redact({k: v for k, v in failure.extra.items() if k not in data}))
         if audit.via:
             data["tool"] = self.name
         capped, _ok = cap_result(data, self.narrow_hint)

@@ -31,7 +31,8 @@ SPEC_HELP = (
     "{cancel_delays:true} | {run_rule|pause_rules|resume_rules:[ids]} | "
     "{set_private_boolean, rule_ids?} | {set_hsm} (confirm) | {exit_rule:true} | {comment} | "
     "{capture:[ids]} | {restore:true} | {disable_devices|enable_devices:[ids]} | "
-    "{write_file|append_file:name, text} | {delete_file:name}. "
+    "{write_file|append_file:name, text} | {delete_file:name} | {http_get:url} | "
+    "{http_post:url, body, content_type?} (confirm) | {ping:ip}. "
     "op: eq ne lt lte gt gte. Examples: "
     "hub_get_tool_guide section=rules."
 )

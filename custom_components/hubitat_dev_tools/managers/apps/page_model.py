@@ -13,6 +13,7 @@ from typing import Any
 from ...errors import ToolError
 from ...hub.app_page import DEVICE_TYPES, PageInput, Setting
 from ...hub.apps import maybe_json
+from ...redact import redact_text
 
 MAX_VALUE_CHARS = 2000
 _TAG_RE = re.compile(r"<[^>]+>")
@@ -62,8 +63,8 @@ def summarize_page(page: Any) -> dict[str, Any]:
             if inp.get("options"):
                 entry["options"] = bounded(inp.get("options"))
             inputs.append(entry)
-        paragraphs = [
-            text_of(b.get("description") or b.get("title"))
+        paragraphs = [  # display text: a rule's page shows its HTTP actions' URLs
+            redact_text(text_of(b.get("description") or b.get("title")))
             for b in sec.get("body") or []
             if isinstance(b, dict)
         ]

@@ -14,13 +14,15 @@ import copy
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...errors import ToolError
 from ...hub.apps import create_child_app, delete_app, fetch_config_page, fetch_status
 from ...hub.errors import HubError
+from ...redact import redact, redact_text
 from ..apps.page_model import text_of
-from ..apps.wizard import Step, Wizard, describe
+from ..apps.wizard import Step, Wizard, Write, describe
 from .check import Resolved, canonical_modes, resolve
 from .compile import compile_spec
 from .decompile import Decompiler
@@ -34,6 +36,14 @@ if TYPE_CHECKING:
 RM_NAMESPACE, RM_APP = "hubitat", "Rule-5.1"
 PLAN_LINES = 400
 _EXPR_OWNERSHIP = "which conditions this expression holds"
+
+
+def _shown(step: Step) -> str:
+    """A plan line with the secrets of what it writes replaced (a URL's token, a body's
+    password), by the same rules as the page's inputs."""
+    if isinstance(step, Write) and isinstance(step.value, str):
+        step = replace(step, value=redact({step.field: step.value})[step.field])
+    return redact_text(describe(step))
 
 
 def page_text(config: dict[str, Any]) -> list[str]:
@@ -124,7 +134,7 @@ class RuleAuthoring:
 
     @staticmethod
     def _dry_run(spec: RuleSpec, res: Resolved, steps: list[Step]) -> dict[str, Any]:
-        shown = [describe(s) for s in steps]
+        shown = [_shown(s) for s in steps]
         plan: dict[str, Any] = {"page_requests": len(steps), "steps": shown[:PLAN_LINES]}
         if len(shown) > PLAN_LINES:
             plan["steps_left_out"] = len(shown) - PLAN_LINES
@@ -132,7 +142,7 @@ class RuleAuthoring:
             "valid": True,
             "sent": False,
             "spec": spec.as_dict(),
-            "rule_text": rule_text(spec, res).splitlines(),
+            "rule_text": [redact_text(t) for t in rule_text(spec, res).splitlines()],
             "plan": plan,
         }
 
@@ -220,7 +230,9 @@ class RuleAuthoring:
             problems.append(f"the rule page reports: {read['page_error']}")
         if problems:
             raise ToolError(
-                "The rule the hub built does not match the spec: " + " | ".join(problems[:8]) + ".",
+                "The rule the hub built does not match the spec: "
+                + redact_text(" | ".join(problems[:8]))
+                + ".",
                 code="hub_bad_response",
                 hint="Rule Machine on this firmware may take that part differently; change "
                 "it or build it in the hub UI.",
@@ -244,12 +256,12 @@ class RuleAuthoring:
         dec = Decompiler(values, ids, modes, state)
         spec = dec.spec(text_of(name))
         text = page_text(config)
-        markers = [t for t in text if re.search(r"\*\*?BROKEN", t, re.I)]
+        markers = [redact_text(t) for t in text if re.search(r"\*\*?BROKEN", t, re.I)]
         return {
             "app_id": app_id,
             "spec": spec,
             "undecompiled": dec.undecompiled,
-            "rule_text": text,
+            "rule_text": [redact_text(t) for t in text],
             "broken_markers": markers,
             "page_error": (config.get("configPage") or {}).get("error"),
             "paused": bool(state.get("paused")),
@@ -290,6 +302,7 @@ class RuleAuthoring:
             )
         if patch is not None:
             value = apply_patch(current["spec"], patch)
+        value = restore_redacted(value, current["spec"])
         if isinstance(value, dict) and "name" not in value:
             value = {**value, "name": current["spec"].get("name") or current["name"]}
         if isinstance(value, dict) and "paused" not in value and current["paused"]:
@@ -331,6 +344,35 @@ class RuleAuthoring:
             "item_backup": backup,
             "note": note,
         }
+
+
+def restore_redacted(value: Any, current: Any) -> Any:
+    """``value`` with each string that is one of the current rule's as a read shows it
+    redacted (a rule's URL, a POST body: hub_get_rule never shows their secrets) put back to
+    the original, so a spec read, changed and given back loses nothing."""
+    originals: dict[str, str] = {}
+
+    def collect(raw: Any, shown: Any) -> None:
+        if isinstance(raw, str) and isinstance(shown, str) and raw != shown:
+            originals[shown] = raw
+        elif isinstance(raw, dict) and isinstance(shown, dict):
+            for k, v in raw.items():
+                collect(v, shown.get(k))
+        elif isinstance(raw, list) and isinstance(shown, list):
+            for a, b in zip(raw, shown, strict=False):
+                collect(a, b)
+
+    def swap(node: Any) -> Any:
+        if isinstance(node, str):
+            return originals.get(node, node)
+        if isinstance(node, dict):
+            return {k: swap(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [swap(v) for v in node]
+        return node
+
+    collect(current, redact(current))
+    return swap(value) if originals else value
 
 
 def apply_patch(doc: Any, ops: list[Any]) -> Any:

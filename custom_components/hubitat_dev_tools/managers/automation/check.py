@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from ...errors import ToolError
 from ...hub.errors import HubNotFoundError
@@ -267,6 +268,9 @@ async def resolve(
             res.sensitive.append(f"HSM: {action.text}")
         if action.kind == "delete_file":  # the rule deletes a hub file whenever it runs
             res.sensitive.append(f"delete file {action.text}")
+        if action.kind in ("http_get", "http_post"):  # the hub calls out whenever it runs
+            host = urlsplit(str(action.text)).hostname or "?"
+            res.sensitive.append(f"an HTTP {action.kind[5:].upper()} to {host}")
         if action.kind == "disable_devices":  # a disabled device neither reports nor obeys
             res.sensitive += [f"disable {res.label(d)}" for d in action.device_ids]
     if res.sensitive:

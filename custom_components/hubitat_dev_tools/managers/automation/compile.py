@@ -355,6 +355,17 @@ class Compiler:
         elif k == "delete_file":
             self._open_action("modeActs", "getDeleteLocalFile", where)
             self._w(ACT, "deleteFile.{A}", action.text, f"{where}.delete_file")
+        elif k == "http_get":  # KP's fields for messageActs' HTTP and ping subtypes
+            self._open_action("messageActs", "getHTTPGet", where)
+            self._w(ACT, "httper.{A}", action.text, f"{where}.http_get")
+        elif k == "http_post":
+            self._open_action("messageActs", "getHTTPPost", where)
+            self._w(ACT, "httper.{A}", action.text, f"{where}.http_post")
+            self._w(ACT, "httpPostBody.{A}", action.value, f"{where}.body")
+            self._w(ACT, "httpPostType.{A}", action.content_type, f"{where}.content_type")
+        elif k == "ping":
+            self._open_action("messageActs", "getPingIP", where)
+            self._w(ACT, "pingIP.{A}", action.text, f"{where}.ping")
         elif k == "capture":
             self._open_action("deviceActs", "getCapture", where)
             self._w(ACT, "capture.{A}", ids, f"{where}.capture")

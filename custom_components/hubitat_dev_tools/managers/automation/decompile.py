@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from .compile import CHANGED, NUMERIC_CAPABILITIES, STATE_CAPABILITIES
-from .spec import OPS
+from .spec import DEFAULT_CONTENT_TYPE, OPS
 from .stored_expr import Group, Unreadable, action_expression_ids, read_expression
 
 _STATE_ATTR = {v: k for k, v in STATE_CAPABILITIES.items()} | {
@@ -356,6 +356,16 @@ class Decompiler:
             out = {"delay_per_mode": per}
             if _bool(s.get(f"cancelAct.{a}")):
                 out["cancelable"] = True
+        elif sub == "getHTTPGet":
+            out = {"http_get": s.get(f"httper.{a}")}
+        elif sub == "getHTTPPost":
+            out = {
+                "http_post": s.get(f"httper.{a}"),
+                "body": s.get(f"httpPostBody.{a}"),
+                "content_type": s.get(f"httpPostType.{a}") or DEFAULT_CONTENT_TYPE,
+            }
+        elif sub == "getPingIP":
+            out = {"ping": s.get(f"pingIP.{a}")}
         elif sub == "getCapture":
             out = {"capture": self.devices(f"capture.{a}")}
         elif sub == "getRestore":

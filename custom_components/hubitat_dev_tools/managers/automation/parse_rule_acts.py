@@ -1,17 +1,20 @@
 """The spec's actions on rules, on the hub and on devices as a whole: run, pause or resume
 rules, set a private boolean, set HSM, exit the rule, a comment, capture and restore device
-states, disable or enable devices (Rule Machine's ``rulesActs``, ``lockActs`` ``getSetHSM``,
-``delayActs`` and ``deviceActs`` subtypes; KP's live-verified fields, see
-``docs/rule-machine-pages.md``)."""
+states, disable or enable devices, File Manager files, HTTP requests and ping (Rule Machine's
+``rulesActs``, ``lockActs`` ``getSetHSM``, ``delayActs``, ``deviceActs``, ``modeActs`` and
+``messageActs`` subtypes; KP's fields, see ``docs/rule-machine-pages.md``)."""
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from ...hub.files import valid_file_name
+from ...redact import REDACTED
 from .parse_base import _bool, _device_id, _fail, _list, _text, _unknown
-from .spec import HSM_COMMANDS, Action
+from .spec import DEFAULT_CONTENT_TYPE, HSM_COMMANDS, Action
 
 _ID_RE = re.compile(r"^\d{1,12}$")
 RULE_ACTION_KEYS = (
@@ -29,7 +32,12 @@ RULE_ACTION_KEYS = (
     "write_file",
     "append_file",
     "delete_file",
+    "http_get",
+    "http_post",
+    "ping",
 )
+URL_LIMIT, BODY_LIMIT = 1000, 4000
+_MIME_RE = re.compile(r"^[a-z]+/[a-z0-9.+-]+(; *charset=[a-z0-9-]+)?$", re.I)
 DEVICE_LIST_KINDS = ("capture", "disable_devices", "enable_devices")
 
 
@@ -61,6 +69,73 @@ def _file_name(value: Any, path: str) -> str:
     return name
 
 
+def _url(value: Any, path: str) -> str:
+    url = _text(value, path, limit=URL_LIMIT)
+    if REDACTED in url:
+        raise _fail(
+            path,
+            "holds a part that was redacted when the rule was read",
+            "Give the URL in full, or change the rule with a JSON Patch that leaves it as is.",
+        )
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        parts = None
+    if (
+        parts is None
+        or parts.scheme.lower() not in ("http", "https")
+        or not parts.hostname
+        or re.search(r"\s", url)
+    ):
+        raise _fail(
+            path,
+            f"{url[:80]!r} is not an http:// or https:// URL with a host",
+            "Write it in full, e.g. http://192.168.1.20/api/ping; no spaces "
+            "(Rule Machine's %value% and %device% may appear in it).",
+        )
+    return url
+
+
+def _ip(value: Any, path: str) -> str:
+    text = _text(value, path, limit=45)
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        raise _fail(
+            path, f"{text!r} is not an IP address", "Give the address, e.g. 192.168.1.20."
+        ) from None
+
+
+def _http_post(obj: dict[str, Any], path: str) -> Action:
+    _unknown(obj, {"http_post", "body", "content_type"}, path)
+    body = obj.get("body")
+    if not isinstance(body, str) or not body.strip() or len(body) > BODY_LIMIT:
+        raise _fail(
+            f"{path}.body",
+            f"must be the text the POST sends, 1 to {BODY_LIMIT} characters",
+            'Give body, e.g. \'{"event":"%device% %value%"}\' with content_type application/json.',
+        )
+    if REDACTED in body:
+        raise _fail(
+            f"{path}.body",
+            "holds a part that was redacted when the rule was read",
+            "Give the body in full, or use a JSON Patch that leaves it as is.",
+        )
+    kind = obj.get("content_type", DEFAULT_CONTENT_TYPE)
+    if not isinstance(kind, str) or not _MIME_RE.match(kind.strip()):
+        raise _fail(
+            f"{path}.content_type",
+            f"{kind!r} is not a content type",
+            "e.g. application/json, text/plain or application/x-www-form-urlencoded.",
+        )
+    return Action(
+        "http_post",
+        text=_url(obj["http_post"], f"{path}.http_post"),
+        value=body,
+        content_type=kind.strip(),
+    )
+
+
 def parse_rule_action(kind: str, obj: dict[str, Any], path: str) -> Action:
     """One of :data:`RULE_ACTION_KEYS`."""
     if kind == "set_private_boolean":
@@ -74,7 +149,13 @@ def parse_rule_action(kind: str, obj: dict[str, Any], path: str) -> Action:
         if not isinstance(text, str) or len(text) > 2000:
             raise _fail(f"{path}.text", "must be text of at most 2000 characters", "Give text.")
         return Action(kind, text=_file_name(obj[kind], f"{path}.{kind}"), value=text)
+    if kind == "http_post":
+        return _http_post(obj, path)
     _unknown(obj, {kind}, path)
+    if kind == "http_get":
+        return Action(kind, text=_url(obj[kind], f"{path}.{kind}"))
+    if kind == "ping":
+        return Action(kind, text=_ip(obj[kind], f"{path}.{kind}"))
     if kind == "delete_file":
         return Action(kind, text=_file_name(obj[kind], f"{path}.{kind}"))
     if kind in ("run_rule", "pause_rules", "resume_rules"):

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .parse_rule_acts import BODY_LIMIT, URL_LIMIT
 from .spec import (
     BUTTON_EVENTS,
+    DEFAULT_CONTENT_TYPE,
     HSM_COMMANDS,
     LOCAL_TYPES,
     LOGGING,
@@ -21,6 +23,11 @@ from .spec import (
 
 _ID: dict[str, Any] = {"type": ["string", "integer"], "pattern": r"^\d{1,12}$"}
 _IDS: dict[str, Any] = {"type": "array", "items": _ID, "minItems": 1, "maxItems": 50}
+_URL: dict[str, Any] = {
+    "type": "string",
+    "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://\\S+$",
+    "maxLength": URL_LIMIT,
+}
 _OP: dict[str, Any] = {"enum": list(OPS)}
 _VALUE: dict[str, Any] = {"type": ["string", "number"]}
 _DURATION: dict[str, Any] = {
@@ -246,6 +253,16 @@ ACTION: dict[str, Any] = {
         _obj({"disable_devices": _IDS}, ["disable_devices"]),
         _obj({"enable_devices": _IDS}, ["enable_devices"]),
         _obj({"comment": {"type": "string", "minLength": 1, "maxLength": 200}}, ["comment"]),
+        _obj({"http_get": _URL}, ["http_get"]),
+        _obj(
+            {
+                "http_post": _URL,
+                "body": {"type": "string", "minLength": 1, "maxLength": BODY_LIMIT},
+                "content_type": {"type": "string", "default": DEFAULT_CONTENT_TYPE},
+            },
+            ["http_post", "body"],
+        ),
+        _obj({"ping": {"type": "string", "description": "an IP address"}}, ["ping"]),
     ],
 }
 

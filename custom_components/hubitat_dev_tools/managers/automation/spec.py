@@ -78,7 +78,11 @@ ACTION_KINDS = (
     "capture (device ids: their states) / restore (true: what the last capture saved)",
     "disable_devices / enable_devices (device ids; disabling needs confirm)",
     "write_file / append_file (File Manager name + text) / delete_file (name; confirm)",
+    "http_get (a URL; confirm) / http_post (a URL + body, content_type; confirm)",
+    "ping (an IP address)",
 )
+# http_post's content type when the spec names none (KP's builder default)
+DEFAULT_CONTENT_TYPE = "application/x-www-form-urlencoded"
 NOT_EXPRESSIBLE = {
     "hsm": "an HSM status trigger or condition (no evidence of Rule Machine's fields for it; "
     "use the HSM tools, or a mode the HSM rules follow)",
@@ -273,6 +277,7 @@ class Action:
     every: Duration | None = None
     rule_ids: tuple[str, ...] = ()
     per_mode: tuple[tuple[str, Duration], ...] = ()  # delay_per_mode: (mode name, delay)
+    content_type: str | None = None  # http_post's
 
     def as_dict(self) -> dict[str, Any]:
         """The spec form."""
@@ -350,8 +355,10 @@ class Action:
             out = {k: True}
         elif k in ("write_file", "append_file"):
             out = {k: self.text, "text": self.value}
-        elif k == "delete_file":
+        elif k in ("delete_file", "http_get", "ping"):
             out = {k: self.text}
+        elif k == "http_post":
+            out = {k: self.text, "body": self.value, "content_type": self.content_type}
         else:
             out = {"run_rule": list(self.rule_ids)}
         if self.cancelable and k in ("command", "delay", "delay_per_mode"):

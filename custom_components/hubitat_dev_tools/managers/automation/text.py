@@ -132,6 +132,9 @@ def _action_lines(a: Action, res: Resolved, depth: int) -> list[str]:
         "disable_devices": f"Disable: {_names(a.device_ids, res)}",
         "enable_devices": f"Enable: {_names(a.device_ids, res)}",
         "comment": f"Comment: {a.text}",
+        "http_get": f"Send HTTP Get: {a.text}",
+        "http_post": f"Send HTTP Post: {a.text} ({a.content_type})",
+        "ping": f"Ping IP: {a.text}",
     }
     return [pad + simple.get(k, k)]
 

@@ -1,0 +1,151 @@
+"""A rule's HTTP Get, HTTP Post and Ping actions: checked, confirmed, built on the emulated
+pages, run, and never shown with their secrets (URL tokens, POST body passwords) although
+the hub keeps and sends them whole; a spec read back and given again loses nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.hubitat_dev_tools.domain_data import get_domain_data
+from hubitat_emulator import HubEmulator
+
+from .conftest import ToolCaller
+from .home_util import dev_id
+
+TOKEN = "a1b2c3d4-0000-4e5f-9a8b-77c6d5e4f3a2"
+WEBHOOK_KEY = "dXyZ12345abcdefGHIJKLmn"
+GET_URL = f"http://192.168.1.50/apps/api/7/devices/3/on?access_token={TOKEN}"
+POST_URL = f"https://maker.ifttt.com/trigger/door/with/key/{WEBHOOK_KEY}"
+BODY = '{"value1": "%device% %value%", "password": "hunter2pw"}'
+
+
+def _spec(button: str) -> dict[str, Any]:
+    return {
+        "name": "Tell the world",
+        "triggers": [{"button_device_id": button, "button": 1, "event": "pushed"}],
+        "actions": [
+            {"http_get": GET_URL},
+            {"http_post": POST_URL, "body": BODY, "content_type": "application/json"},
+            {"ping": "192.168.1.20"},
+        ],
+    }
+
+
+def _no_secret(data: Any) -> None:
+    text = json.dumps(data)
+    for secret in (TOKEN, WEBHOOK_KEY, "hunter2pw"):
+        assert secret not in text, text
+
+
+async def test_http_and_ping_actions_are_built_run_and_never_shown_whole(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    button = dev_id(hub, "Bedside Button")
+    spec = _spec(button)
+    unconfirmed = await call_tool("hub_create_rule", {"rule": spec})
+    assert unconfirmed.data["error"] == "confirmation_required", unconfirmed.data
+    assert "HTTP GET to 192.168.1.50" in unconfirmed.data["message"]
+    assert "HTTP POST to maker.ifttt.com" in unconfirmed.data["message"]
+    _no_secret(unconfirmed.data)
+
+    dry = await call_tool("hub_create_rule", {"rule": spec, "validate_only": True, "confirm": True})
+    assert dry.data["valid"] and dry.data["sent"] is False
+    _no_secret(dry.data)
+
+    made = await call_tool("hub_create_rule", {"rule": spec, "confirm": True})
+    assert not made.error, made.data
+    _no_secret(made.data)
+    app_id = str(made.data["app_id"])
+    got = await call_tool("hub_get_rule", {"app_id": app_id})
+    assert got.data["undecompiled"] == [], got.data
+    _no_secret(got.data)
+    shown = got.data["spec"]["actions"]
+    assert shown[0]["http_get"] == (
+        "http://192.168.1.50/apps/api/7/devices/3/on?access_token=**REDACTED**"
+    )
+    assert shown[1]["http_post"] == "https://maker.ifttt.com/trigger/door/with/key/**REDACTED**"
+    assert shown[1]["body"] == '{"value1": "%device% %value%", "password": "**REDACTED**"}'
+    assert shown[1]["content_type"] == "application/json"
+    assert shown[2] == {"ping": "192.168.1.20"}
+    page = await call_tool("hub_get_app", {"app_id": app_id, "include_state": True})
+    assert not page.error, page.data
+    _no_secret(page.data)
+
+    hub.run_command(int(button), "push", [1])
+    await hub.clock.settle()
+    sent = [c for c in hub.outbound if c["rule"] == app_id]
+    assert [(c["method"], c["to"]) for c in sent] == [
+        ("GET", GET_URL),
+        ("POST", POST_URL),
+        ("PING", "192.168.1.20"),
+    ]
+    assert sent[1]["body"] == BODY and sent[1]["content_type"] == "application/json"
+
+    shared = get_domain_data(hass)
+    assert shared is not None
+    _no_secret([r for r in shared.audit.recent(None) if r["tool"] == "hub_create_rule"])
+
+
+async def test_a_spec_read_back_and_given_again_keeps_its_secrets(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    button = dev_id(hub, "Bedside Button")
+    made = await call_tool("hub_create_rule", {"rule": _spec(button), "confirm": True})
+    assert not made.error, made.data
+    got = await call_tool("hub_get_rule", {"app_id": str(made.data["app_id"])})
+    edited = {**got.data["spec"], "actions": [*got.data["spec"]["actions"], {"log": "told"}]}
+    updated = await call_tool(
+        "hub_update_rule",
+        {"app_id": str(made.data["app_id"]), "rule": edited, "confirm": True},
+    )
+    assert not updated.error, updated.data
+    _no_secret(updated.data)
+    new_id = str(updated.data["app_id"])
+
+    hub.run_command(int(button), "push", [1])
+    await hub.clock.settle()
+    sent = [(c["to"], c.get("body")) for c in hub.outbound if c["rule"] == new_id]
+    assert sent == [(GET_URL, None), (POST_URL, BODY), ("192.168.1.20", None)]
+
+    # a redacted value that is not the rule's own cannot be restored: refused, not stored
+    foreign = {**edited, "actions": [{"http_get": "http://h/x?token=**REDACTED**"}]}
+    refused = await call_tool(
+        "hub_update_rule", {"app_id": new_id, "rule": foreign, "confirm": True}
+    )
+    assert refused.data["error"] == "invalid_request", refused.data
+    assert "redacted" in refused.data["message"]
+
+
+@pytest.mark.parametrize(
+    ("action", "where"),
+    [
+        ({"http_get": "ftp://192.168.1.5/file"}, "actions[0].http_get"),
+        ({"http_get": "http:///nohost"}, "actions[0].http_get"),
+        ({"http_get": "http://h/a b"}, "actions[0].http_get"),
+        ({"http_post": "http://h/hook"}, "actions[0].body"),
+        ({"http_post": "http://h/hook", "body": "x", "content_type": "json"}, "content_type"),
+        ({"http_post": "http://h/hook", "body": "x", "headers": {}}, "unknown key"),
+        ({"ping": "printer.local"}, "actions[0].ping"),
+        ({"http_get": "http://h/x?key=**REDACTED**"}, "redacted"),
+    ],
+)
+async def test_bad_http_and_ping_actions_are_refused_before_anything_is_sent(
+    hass: HomeAssistant,
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    action: dict[str, Any],
+    where: str,
+) -> None:
+    button = dev_id(hub, "Bedside Button")
+    spec = {**_spec(button), "actions": [action]}
+    before = len(hub.requests)
+    refused = await call_tool("hub_create_rule", {"rule": spec, "confirm": True})
+    assert refused.data["error"] == "invalid_request", refused.data
+    assert where in refused.data["message"], refused.data
+    assert not [p for _m, p in hub.requests[before:] if "createchild" in p]
