@@ -9,8 +9,8 @@ them as ``allLocalVars`` ``{name: {type, value}}`` (``integer``, ``bigdecimal``,
 them first, under `` --LOCAL VARIABLES--``, then the hub's under `` --HUB VARIABLES--``.
 
 The rule runner reads them in Variable conditions and sets them with Set Variable (the same
-dict: statusJson shows the new value). Not modelled: deleting one (``deleteGV``/``delConfirm``),
-DateTime values, a local variable's text in a message (``%name%``).
+dict: statusJson shows the new value). Deleting one (``deleteGV``/``delConfirm``) is in
+``rule_edits.py``. Not modelled: DateTime values, a local variable's text in a message (``%name%``).
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ from typing import Any
 
 from aiohttp import web
 
+from . import rule_edits
 from .catalog import unique_commands
 from .devstate import AppInternals
 from .home import Home
@@ -49,6 +50,13 @@ RULE_TYPE_ID = 4
 RM_PARENT_TYPE = "Rule Machine"
 _HREF_RE = re.compile(r"^_action_href_([^|]*)\|(\w+)\|(\d+)$")
 _SETTING_RE = re.compile(r"^settings\[(.+)\]$")
+DELETE_ATTRIBUTES = {
+    "trash": "selectActions",
+    "deleteCon": "selectTriggers",
+    "cancelST": "STPage",
+    "deleteGV": "selectActions",
+    "deleteConfirm": "selectActions",
+}
 
 
 class RecordingRuleEngine:
@@ -275,6 +283,8 @@ class RuleMachine(Routes):
             model.write(shown[name], raw, form.get(f"{name}.multiple"), self.env)
         if page == "selectActions":
             model.act_init = True  # the page's own hook sets state.actNdx
+        if not app.disabled:  # RM ignores deletes on a disabled rule (KP, live)
+            rule_edits.after_submit(model, page, form, set(shown))
         target, target_params = page, params
         for key in form:
             href = _HREF_RE.match(key)
@@ -306,6 +316,9 @@ class RuleMachine(Routes):
         model = self.rules[app.id]
         name = form.get("name", "")
         page = form.get("currentPage") or ("mainPage" if name in MAIN_BUTTONS else model.last_page)
+        if "currentPage" not in form and form.get("stateAttribute") in DELETE_ATTRIBUTES:
+            # a button's handler runs without the page: the attribute names what it deletes
+            page = DELETE_ATTRIBUTES[form["stateAttribute"]]
         internals = self._internals(app)
         if name in MAIN_BUTTONS:
             if page != "mainPage":
@@ -325,6 +338,8 @@ class RuleMachine(Routes):
                 self._sync(app)
             return page_answer(self.http, True)
         bare = "formAction" not in form
+        if app.disabled and form.get("stateAttribute") in DELETE_ATTRIBUTES:
+            return page_answer(self.http, True)  # taken and ignored (KP, live on 2.5.1.135)
         if not model.click(page, name, form.get("stateAttribute", ""), self.env, bare=bare):
             return page_answer(self.http, False, f"No button {name}")
         internals.version += 1

@@ -22,7 +22,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import rule_edits
 from .rule_definition import ExprToken, RuleDefinition
+from .rule_edits import Edits
 from .rule_fields import (
     ACT_TYPES,
     COND_KINDS,
@@ -147,6 +149,7 @@ class RuleModel:
     last_page: str = "mainPage"
     subscriptions: list[str] = field(default_factory=list)  # set when (re)initialised
     local: LocalVariables = field(default_factory=LocalVariables)  # selectActions' variables
+    edits: Edits = field(default_factory=Edits)  # the in-place deletes (rule_edits.py)
 
     # ------------------------------------------------------------------ reading
 
@@ -232,6 +235,7 @@ class RuleModel:
             "stopped": self.stopped,
             "private": self.private,
             "allLocalVars": self.local.state(),
+            **({"editAct": self.act_n} if self.act_n is not None else {}),
         }
 
     def initialise(self) -> None:
@@ -313,6 +317,7 @@ class RuleModel:
                 p.inputs.append(inp(f"isCondTrig.{self.trig_n}", "bool", "Conditional trigger?"))
                 if p.add(event_fields(s, key, env, caps=TRIGGER_CAPS)):
                     p.inputs.append(button("hasAll", "Done with this Trigger Event"))
+            rule_edits.triggers_page(self, p)
         elif name == "periodic":
             which: Any = (params or {}).get("n", self.periodic_n)
             p = Page("Periodic Schedule")
@@ -324,11 +329,14 @@ class RuleModel:
             p = Page("Select Actions", paragraphs=self.action_lines(env) + self.local.lines())
             p.inputs.append(button("N", "Create New Action"))
             p.inputs += self.local.inputs()
+            rule_edits.actions_page(self, p)
         elif name == "doActPage":
             p = self._act_page(env)
+            rule_edits.editor_page(self, p)
         elif name == "STPage":
             p = Page("Define Required Expression")
-            self._expr_page("ST", p, env)
+            if self._expr_page("ST", p, env):
+                rule_edits.expression_page(self, p)
         else:
             p = Page(name, error=f"No page {name}")
         if self.size_error:
@@ -468,6 +476,9 @@ class RuleModel:
                 )
         self.settings[name] = value
         self.meta[name] = meta
+        owner = rule_edits.owner(self)
+        if owner is not None:
+            self.edits.owners[name] = owner
         n = self.act_n
         if name == f"actSubType.{n}" and value == "getWaitEvents":
             # the events are the rule's, not the action's (KP, live): a second Wait for
@@ -503,6 +514,9 @@ class RuleModel:
         shown = self.page(page, env).shown()
         if name not in shown or shown[name]["type"] != "button":
             return False
+        edited = rule_edits.click(self, page, name, attribute, bare=bare)
+        if edited is not None:
+            return edited
         if name == "true" and attribute == "moreCond":
             self.hw_trig += 1
             self.trig_n = self.hw_trig

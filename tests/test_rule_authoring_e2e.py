@@ -153,7 +153,7 @@ async def test_a_patch_cannot_bring_in_a_device_outside_the_allowlist(
     assert created.data["app_id"] in {str(i) for i in _rule_ids(hub)}  # untouched
 
 
-async def test_an_update_that_cannot_be_built_leaves_the_rule_as_it_was(
+async def test_an_update_that_cannot_be_built_puts_the_rule_back_as_it_was(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     from .test_rule_authoring import porch_spec
@@ -162,7 +162,30 @@ async def test_an_update_that_cannot_be_built_leaves_the_rule_as_it_was(
     assert not created.error, created.data
     app_id = created.data["app_id"]
     before = _rule_ids(hub)
-    hub.rule_machine.hidden_fields = [r"delayMinute\.\d+"]
+    was = (await call_tool("hub_get_rule", {"app_id": app_id})).data
+    hub.rule_machine.hidden_fields = [r"logmsg\.\d+"]  # only the new action needs it
+    result = await call_tool(
+        "hub_update_rule",
+        {"app_id": app_id, "patch": [{"op": "add", "path": "/actions/-", "value": {"log": "x"}}]},
+    )
+    hub.rule_machine.hidden_fields = []
+    assert result.error, result.data
+    assert f"The rule (app {app_id}) was put back as it was" in result.data["message"]
+    assert _rule_ids(hub) == before
+    still = (await call_tool("hub_get_rule", {"app_id": app_id})).data
+    assert still["spec"] == was["spec"] and still["paused"] is False
+    assert still["undecompiled"] == []
+
+
+async def test_an_update_whose_put_back_fails_names_the_backup_that_brings_it_back(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    from .test_rule_authoring import porch_spec
+
+    created = await call_tool("hub_create_rule", {"rule": porch_spec(hub)})
+    assert not created.error, created.data
+    app_id = created.data["app_id"]
+    hub.rule_machine.hidden_fields = [r"delayMinute\.\d+"]  # the old rule needs it too
     result = await call_tool(
         "hub_update_rule",
         {
@@ -172,10 +195,10 @@ async def test_an_update_that_cannot_be_built_leaves_the_rule_as_it_was(
     )
     hub.rule_machine.hidden_fields = []
     assert result.error, result.data
-    assert f"The rule itself (app {app_id}) is unchanged" in result.data["message"]
-    assert _rule_ids(hub) == before
-    still = await call_tool("hub_get_rule", {"app_id": app_id})
-    assert still.data["spec"]["actions"][3] == {"delay": {"minutes": 5}, "cancelable": True}
+    message = result.data["message"]
+    assert f"The rule (app {app_id}) could not be put back as it was" in message
+    assert "item backup hdt-backup_installedapp-" in message, message
+    assert (await call_tool("hub_get_rule", {"app_id": app_id})).data["paused"] is True
 
 
 async def test_a_number_attribute_is_not_compared_with_text(
@@ -295,7 +318,8 @@ async def test_a_patch_adds_a_local_variable_and_the_rebuilt_rule_has_it(
     ]
     updated = await call_tool("hub_update_rule", {"app_id": made.data["app_id"], "patch": patch})
     assert not updated.error, updated.data
-    assert "editing its pages in place is not built" in updated.data["note"]
+    assert updated.data["edited_in_place"] is True, updated.data
+    assert updated.data["app_id"] == made.data["app_id"]
     got = await call_tool("hub_get_rule", {"app_id": updated.data["app_id"]})
     assert got.data["spec"]["local_variables"] == [
         {"name": "limit", "type": "bigdecimal", "value": 2.5},

@@ -130,9 +130,10 @@ async def test_what_does_it_do_and_change_its_delay(
         },
     )
     assert change.calls <= 2
-    assert done["replaced_app_id"] == created["app_id"] and done["verified"] is True
+    assert done["app_id"] == created["app_id"] and done["verified"] is True
+    assert done["edited_in_place"] is True
     after = await mcp.ok(
         "hub_read_rules", {"tool": "hub_get_rule", "args": {"app_id": done["app_id"]}}
     )
     assert after["spec"]["actions"][idx] == {"delay": {"minutes": 10}, "cancelable": True}
-    assert str(created["app_id"]) not in {str(a) for a in hub.state.apps}
+    assert str(created["app_id"]) in {str(a) for a in hub.state.apps}

@@ -102,6 +102,21 @@ def setting_fields(name: str, setting: Setting) -> dict[str, str]:
     }
 
 
+def current_setting(inp: PageInput) -> Setting:
+    """An input's current value as the page's form posts it unchanged."""
+    value = inp.value
+    if inp.is_device:
+        ids = inp.device_ids if inp.device_ids is not None else []
+        text = ",".join(str(i) for i in ids) if ids or value in (None, "") else str(value)
+    elif isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, list):
+        text = json.dumps([str(v) for v in value])
+    else:
+        text = "" if value is None else str(value)
+    return Setting(text, inp.type, inp.multiple)
+
+
 def parse_page(config: dict[str, Any]) -> tuple[dict[str, PageInput], dict[str, PageButton]]:
     """The settable inputs and the buttons (both by name) of a configure/json answer."""
     inputs: dict[str, PageInput] = {}
@@ -228,6 +243,24 @@ class AppPage:
         device_lists = [n for n, s in fields.items() if s.type.startswith(DEVICE_TYPES)]
         if device_lists:
             form["deviceList"] = ",".join(device_lists)
+        return form
+
+    def full_form(
+        self, overrides: dict[str, Setting], *, label: str | None = None
+    ) -> dict[str, str]:
+        """The whole page's settings submit: every input the page shows at its current value
+        (buttons empty), ``overrides`` on top, and the form's hidden ``appTypeId`` /
+        ``appTypeName`` (and ``paramsForPage`` naming the app's label). This is what the hub
+        UI posts when a ``submitOnChange`` input changes (KP's full-page submit, live: Rule
+        Machine runs the handler of such an input only on this whole form)."""
+        fields = {name: current_setting(inp) for name, inp in self.inputs.items()}
+        fields.update(overrides)
+        form = self.settings_form(fields)
+        for button in self.buttons:
+            form.setdefault(f"settings[{button}]", "")
+        form.update({"appTypeId": "", "appTypeName": ""})
+        if label is not None:
+            form["paramsForPage"] = json.dumps({"label": label})
         return form
 
     async def set(

@@ -100,9 +100,11 @@ class UpdateRuleTool(HubTool[UpdateRuleArgs]):
     title = "Update automation rule"
     description = (
         "Change a Rule Machine rule: a whole spec (rule) or a JSON Patch (patch) of the spec "
-        "hub_get_rule returns. The rule is backed up, rebuilt and verified like "
-        "hub_create_rule, then the old one removed (same name, new app_id). Parts hub_get_rule "
-        "could not read must be given in full. validate_only=true shows the plan only."
+        "hub_get_rule returns. Edited in place (same app_id): backed up, paused, emptied, "
+        "built again and verified like hub_create_rule; on a failure the old rule is put "
+        "back. A rule that cannot be edited in place is rebuilt (new app_id, old one "
+        "removed; the answer says so). Parts hub_get_rule could not read must be given in "
+        "full. validate_only=true shows the plan only."
     )
     kind = ToolKind.WRITE
     idempotent = False
@@ -118,6 +120,8 @@ class UpdateRuleTool(HubTool[UpdateRuleArgs]):
         )
         if args.validate_only:
             return {"summary": "Change is valid; nothing was sent", **result}
+        if result.get("edited_in_place"):
+            return {"summary": f"Updated rule {args.app_id} in place", **result}
         return {"summary": f"Rebuilt rule {args.app_id} as {result['app_id']}", **result}
 
 

@@ -1,17 +1,24 @@
-"""Native Rule Machine rules from a spec: create, update (rebuild), read back, dry run.
+"""Native Rule Machine rules from a spec: create, update (in place), read back, dry run.
 
 A rule is built **paused** through Rule Machine's own pages (:mod:`.compile`,
 :mod:`..apps.wizard`), then read back: its settings are decompiled and compared with the
 spec, its page text checked for ``**BROKEN**`` markers and errors. Only when they agree is it
 resumed (unless the spec says paused). On any failure, a cancelled call included, the partial
 rule is force-deleted and the answer says what happened: no broken rule is left behind.
+
+An update is made **in place** (the rule keeps its app id): the rule is backed up and
+paused, emptied through its pages (:mod:`.inplace`), built again from the new spec and
+verified. If that fails, the old spec is built back the same way (the answer says whether it
+was); a rule whose current spec cannot be built again, or whose pages refuse the deletes
+before anything changed, is rebuilt instead: the new rule is built and verified as a new app,
+then the old one removed.
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -22,17 +29,20 @@ from ...hub.apps import create_child_app, delete_app, fetch_config_page, fetch_s
 from ...hub.errors import HubError
 from ...redact import redact, redact_text
 from ..apps.page_model import text_of
-from ..apps.wizard import Step, Wizard, Write, describe
+from ..apps.wizard import Click, Step, Wizard, Write, describe
 from .check import Resolved, canonical_modes, resolve
 from .compile import compile_spec
 from .decompile import Decompiler
+from .inplace import NotEditable, RuleEraser
 from .parse import parse_spec
+from .patch import apply_patch, restore_redacted
 from .spec import RuleSpec
 from .text import rule_text
 
 if TYPE_CHECKING:
     from ..hub import Hub
 
+_LOGGER = logging.getLogger(__name__)
 RM_NAMESPACE, RM_APP = "hubitat", "Rule-5.1"
 PLAN_LINES = 400
 _EXPR_OWNERSHIP = "which conditions this expression holds"
@@ -293,7 +303,8 @@ class RuleAuthoring:
         validate_only: bool,
         device_allowed: Callable[[str], bool] = lambda _id: True,
     ) -> dict[str, Any]:
-        """Rebuild a rule from a whole spec or a JSON Patch of its current spec."""
+        """Change a rule to a whole spec or a JSON Patch of its current spec: in place (same
+        app id) when its pages allow it, else rebuilt as a new rule (see the module text)."""
         current = await self.get(app_id)
         if (value is None) == (patch is None):
             raise ToolError(
@@ -307,15 +318,132 @@ class RuleAuthoring:
             value = {**value, "name": current["spec"].get("name") or current["name"]}
         if isinstance(value, dict) and "paused" not in value and current["paused"]:
             value = {**value, "paused": True}
+        app = await self._hub.apps.find(app_id)
+        if isinstance(value, dict) and "enabled" not in value and app.disabled:
+            value = {**value, "enabled": False}  # a disabled rule stays disabled
         spec, res, steps = await self._prepare(
             value, confirm=confirm, device_allowed=device_allowed
         )
         if validate_only:
-            return {**self._dry_run(spec, res, steps), "replaces_app_id": app_id}
-        app = await self._hub.apps.find(app_id)
+            return {**self._dry_run(spec, res, steps), "edits_app_id": app_id}
         backup = await self._hub.item_backups.save(
             "installedapp", app_id, await self._hub.apps.snapshot(app), reason="before update"
         )
+        try:
+            edited = await self._edit_in_place(
+                app_id, spec, steps, current, app.disabled, backup["backup"]
+            )
+        except NotEditable as why:
+            return await self._rebuild(app_id, spec, steps, backup, str(why))
+        return {**edited, "item_backup": backup}
+
+    async def _old_steps(self, current: dict[str, Any]) -> list[Step] | None:
+        """The steps that build the rule as it is now (to put it back if an edit fails), or
+        None when its spec cannot be built again (a part unread, a device gone)."""
+        if current["undecompiled"]:
+            return None
+        old = dict(current["spec"])
+        try:
+            _spec, _res, steps = await self._prepare(
+                old, confirm=True, device_allowed=lambda _id: True
+            )
+        except ToolError:
+            return None
+        return steps
+
+    async def _edit_in_place(
+        self,
+        app_id: str,
+        spec: RuleSpec,
+        steps: list[Step],
+        current: dict[str, Any],
+        disabled: bool,
+        backup: str,
+    ) -> dict[str, Any]:
+        """Pause, empty (:mod:`.inplace`) and build the rule again on the same app, verify,
+        then resume as the spec says. A failure puts the old rule back the same way."""
+        old_steps = await self._old_steps(current)
+        if old_steps is None:
+            raise NotEditable(
+                "Its current spec cannot be built again to put it back if the edit failed "
+                "(a part hub_get_rule could not read, or a device that is gone)."
+            )
+        await self._hub.rules.set_paused(app_id, True)
+        if disabled:  # Rule Machine ignores deletes on a disabled rule (KP, live)
+            await self._hub.apps.set_disabled(app_id, False)
+        eraser, wizard = RuleEraser(self._client, app_id), Wizard(self._client, app_id)
+        try:
+            removed = await eraser.run()
+            await wizard.run(_on_paused(steps))
+            readback = await self._verify(app_id, spec)
+        except BaseException as err:
+            if isinstance(err, NotEditable) and not eraser.changed:
+                await self._settle(app_id, paused=current["paused"], enabled=not disabled)
+                raise
+            back = asyncio.shield(self._put_back(app_id, current, old_steps, disabled, backup))
+            note = await back
+            if isinstance(err, ToolError | HubError):
+                raise ToolError(
+                    f"{err} {note}", code=err.code, hint=getattr(err, "hint", None)
+                ) from err
+            raise
+        await self._settle(app_id, paused=spec.paused, enabled=spec.enabled)
+        return {
+            "app_id": app_id,
+            "name": spec.name,
+            "paused": spec.paused,
+            "enabled": spec.enabled,
+            "verified": True,
+            "edited_in_place": True,
+            "removed": removed,
+            "page_requests": eraser.requests + wizard.sent,
+            "rule_text": readback["rule_text"],
+            "note": f"Edited in place: the rule keeps its app id {app_id}, so rules, "
+            "dashboards and apps that use it by id keep working.",
+        }
+
+    async def _settle(self, app_id: str, *, paused: bool, enabled: bool) -> None:
+        await self._hub.rules.set_paused(app_id, paused)
+        await self._hub.apps.set_disabled(app_id, not enabled)
+
+    async def _put_back(
+        self, app_id: str, current: dict[str, Any], steps: list[Step], disabled: bool, backup: str
+    ) -> str:
+        """Build the rule as it was: emptied and built again in place, or else made again
+        from its spec as a new rule (the emptied app removed); what happened, in words."""
+        old = parse_spec(current["spec"])
+        try:
+            await RuleEraser(self._client, app_id, close_editor=True).run()
+            await Wizard(self._client, app_id).run(_on_paused(steps))
+            await self._verify(app_id, old)
+            await self._settle(app_id, paused=current["paused"], enabled=not disabled)
+        except (ToolError, HubError) as err:
+            _LOGGER.warning("Rule %s could not be put back in place: %s", app_id, err)
+        else:
+            return f"The rule (app {app_id}) was put back as it was."
+        try:
+            made = await self._build(old, steps)
+            if current["paused"] or disabled:
+                await self._settle(made["app_id"], paused=current["paused"], enabled=not disabled)
+        except (ToolError, HubError) as err:
+            _LOGGER.warning("Rule %s could not be made again: %s", app_id, err)
+            return (
+                f"The rule (app {app_id}) could not be put back as it was: it is left paused. "
+                f"Its item backup {backup} holds its settings (and, where the hub's App "
+                f"Cloner exported it, hub_import_app from_backup={backup} makes it again); "
+                "or run the update again."
+            )
+        gone = await self._remove_partial(app_id)
+        return (
+            f"The rule could not be put back in place, so it was made again from its spec "
+            f"as app {made['app_id']} (a new app id)"
+            + (f"; the emptied app {app_id} was removed." if gone else f"; delete app {app_id}.")
+        )
+
+    async def _rebuild(
+        self, app_id: str, spec: RuleSpec, steps: list[Step], backup: Any, why: str
+    ) -> dict[str, Any]:
+        """The fallback: build the new rule as a new app, verify it, remove the old one."""
         try:
             built = await self._build(spec, steps)
         except ToolError as err:
@@ -326,10 +454,9 @@ class RuleAuthoring:
         if removed:
             removed = app_id not in {a.id for a in await self._hub.apps.tree()}
         note = (
-            "Changes are made by rebuilding the rule (editing its pages in place is not built "
-            f"here): the new rule was built and verified, then the old one (app {app_id}) "
-            f"removed: same name, new app id {built['app_id']}. Rules that ran the old one "
-            "by its id need it changed."
+            f"It could not be edited in place ({why}), so it was rebuilt: the new rule was "
+            f"built and verified, then the old one (app {app_id}) removed: same name, new app "
+            f"id {built['app_id']}. Rules that ran the old one by its id need it changed."
         )
         if not removed:
             note = (
@@ -346,91 +473,6 @@ class RuleAuthoring:
         }
 
 
-def restore_redacted(value: Any, current: Any) -> Any:
-    """``value`` with each string that is one of the current rule's as a read shows it
-    redacted (a rule's URL, a POST body: hub_get_rule never shows their secrets) put back to
-    the original, so a spec read, changed and given back loses nothing."""
-    originals: dict[str, str] = {}
-
-    def collect(raw: Any, shown: Any) -> None:
-        if isinstance(raw, str) and isinstance(shown, str) and raw != shown:
-            originals[shown] = raw
-        elif isinstance(raw, dict) and isinstance(shown, dict):
-            for k, v in raw.items():
-                collect(v, shown.get(k))
-        elif isinstance(raw, list) and isinstance(shown, list):
-            for a, b in zip(raw, shown, strict=False):
-                collect(a, b)
-
-    def swap(node: Any) -> Any:
-        if isinstance(node, str):
-            return originals.get(node, node)
-        if isinstance(node, dict):
-            return {k: swap(v) for k, v in node.items()}
-        if isinstance(node, list):
-            return [swap(v) for v in node]
-        return node
-
-    collect(current, redact(current))
-    return swap(value) if originals else value
-
-
-def apply_patch(doc: Any, ops: list[Any]) -> Any:
-    """RFC 6902 ``add`` / ``replace`` / ``remove`` on a copy of ``doc``."""
-    out = copy.deepcopy(doc)
-    for i, op in enumerate(ops):
-        where = f"patch[{i}]"
-        if not isinstance(op, dict) or op.get("op") not in ("add", "replace", "remove"):
-            raise ToolError(
-                f"{where}: each change is {{op: add|replace|remove, path, value}}. "
-                "Nothing was sent."
-            )
-        path = op.get("path")
-        if not isinstance(path, str) or not path.startswith("/"):
-            raise ToolError(
-                f"{where}.path must be a JSON Pointer such as /actions/3/delay. Nothing was sent."
-            )
-        parts = [p.replace("~1", "/").replace("~0", "~") for p in path.split("/")[1:]]
-        parent: Any = out
-        for part in parts[:-1]:
-            parent = _child(parent, part, where)
-        last = parts[-1]
-        if isinstance(parent, list):
-            idx = len(parent) if last == "-" else _index(last, parent, where, op["op"] == "add")
-            if op["op"] == "remove":
-                parent.pop(idx)
-            elif op["op"] == "add":
-                parent.insert(idx, op.get("value"))
-            else:
-                parent[idx] = op.get("value")
-        elif isinstance(parent, dict):
-            if op["op"] == "remove":
-                if last not in parent:
-                    raise ToolError(f"{where}: {path} is not in the rule. Nothing was sent.")
-                parent.pop(last)
-            elif op["op"] == "replace" and last not in parent:
-                raise ToolError(f"{where}: {path} is not in the rule (use add). Nothing was sent.")
-            else:
-                parent[last] = op.get("value")
-        else:
-            raise ToolError(f"{where}: {path} does not lead into the rule. Nothing was sent.")
-    return out
-
-
-def _index(part: str, items: list[Any], where: str, adding: bool) -> int:
-    if not part.isdigit() or int(part) > len(items) - (0 if adding else 1):
-        raise ToolError(
-            f"{where}: no item {part} there (there are {len(items)}). Nothing was sent."
-        )
-    return int(part)
-
-
-def _child(node: Any, part: str, where: str) -> Any:
-    if isinstance(node, list):
-        return node[_index(part, node, where, False)]
-    if isinstance(node, dict) and part in node:
-        return node[part]
-    raise ToolError(
-        f"{where}: '{part}' is not in the rule. Nothing was sent.",
-        hint="Read the rule with hub_get_rule; paths follow its spec.",
-    )
+def _on_paused(steps: list[Step]) -> list[Step]:
+    """A build's steps for a rule that is paused already: without the Pause click (a toggle)."""
+    return [s for s in steps if not (isinstance(s, Click) and s.button == "pausRule")]

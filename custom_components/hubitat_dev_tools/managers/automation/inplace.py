@@ -1,0 +1,260 @@
+"""Emptying a built Rule Machine rule in place (same app id), before it is built again from
+a spec: its actions, Required Expression, triggers and local variables, each removed through
+the rule's own pages as KP drives a live hub, and each removal read back
+(``docs/rule-machine-pages.md``, "Editing a rule in place").
+
+Order: the actions first, in one submit (a trigger that fires while the rest is removed runs
+nothing), then the Required Expression, the triggers one by one, and the local variables
+last (Rule Machine deletes a variable that is still used and leaves the rule broken: KP).
+Nothing here resumes or initialises the rule; the caller pauses it first and builds it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ...errors import ToolError
+from ...hub.app_page import AppPage, Setting
+from ...hub.apps import fetch_status
+from ...hub.client import HubClient
+
+# KP's read-back schedule after a delete (s between reads), and the read after which a
+# click that was dropped is sent once more (live: the first click is dropped at times)
+WAITS = (0.0, 1.0, 1.5, 2.0, 3.0)
+RESEND_AFTER = 2
+_TRIGGER_RE = re.compile(r"^tCapab(\d+)$")
+_ACTION_RE = re.compile(r"^actType\.(\d+)$")
+
+
+class NotEditable(ToolError):
+    """The rule cannot be edited in place (nothing was changed): the caller rebuilds it."""
+
+
+def _state(status: dict[str, Any]) -> dict[str, Any]:
+    state = status.get("appState")
+    return dict(state) if isinstance(state, dict) else {}
+
+
+def _names(status: dict[str, Any]) -> dict[str, Any]:
+    return {
+        str(i["name"]): i.get("value")
+        for i in status.get("appSettings") or []
+        if isinstance(i, dict) and isinstance(i.get("name"), str)
+    }
+
+
+def _editing(status: dict[str, Any]) -> bool:
+    """An action editor is open on the rule's page (``state.editAct``)."""
+    return _state(status).get("editAct") not in (None, "", "null")
+
+
+def action_numbers(status: dict[str, Any]) -> list[str]:
+    """The rule's actions: the keys of ``appState.actions`` (KP), else its ``actType.<N>``."""
+    acts = _state(status).get("actions")
+    if isinstance(acts, dict) and acts:
+        return [str(k) for k in acts]
+    return [m.group(1) for k in _names(status) if (m := _ACTION_RE.match(k))]
+
+
+def trigger_numbers(status: dict[str, Any]) -> list[str]:
+    """The rule's triggers: its ``tCapab<N>`` settings (KP)."""
+    return [m.group(1) for k in _names(status) if (m := _TRIGGER_RE.match(k))]
+
+
+def local_names(status: dict[str, Any]) -> list[str]:
+    """The rule's local variables (``appState.allLocalVars``)."""
+    found = _state(status).get("allLocalVars")
+    return [str(k) for k in found] if isinstance(found, dict) else []
+
+
+def has_required(status: dict[str, Any]) -> bool:
+    """Whether the Required Expression is on (``useST``)."""
+    return _names(status).get("useST") in (True, "true")
+
+
+def leftovers(status: dict[str, Any]) -> list[str]:
+    """What of the rule is still there (empty: nothing)."""
+    out = [f"action {n}" for n in action_numbers(status)]
+    out += [f"trigger {n}" for n in trigger_numbers(status)]
+    out += [f"local variable {n}" for n in local_names(status)]
+    if has_required(status):
+        out.append("the Required Expression")
+    return out
+
+
+class RuleEraser:
+    """Removes everything from one rule (``run``), reading each removal back."""
+
+    def __init__(
+        self,
+        client: HubClient,
+        app_id: str,
+        *,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        close_editor: bool = False,
+    ) -> None:
+        self._client = client
+        self.app_id = app_id
+        # True only for a rule our own build left half made: its open action editor is
+        # ours to cancel (an owner's open editor is never touched)
+        self._close_editor = close_editor
+        self._sleep = sleep
+        self.changed = False  # True once anything was removed (no way back to "untouched")
+        self.requests = 0
+
+    async def _status(self) -> dict[str, Any]:
+        return await fetch_status(self._client, self.app_id)
+
+    async def run(self) -> dict[str, int]:
+        """Remove the rule's parts; counts of what was removed."""
+        status = await self._status()
+        if self._close_editor and _editing(status):
+            await self._cancel_editor()
+            status = await self._status()
+        if _editing(status):
+            raise NotEditable(
+                f"Rule {self.app_id} has an action editor open on its page (state.editAct), "
+                "and Rule Machine ignores deletes while it is (KP, live)."
+            )
+        acts, trigs, names = (
+            action_numbers(status),
+            trigger_numbers(status),
+            local_names(status),
+        )
+        if acts:
+            await self._trash_actions(acts)
+        required = has_required(status)
+        if required:
+            await self._delete_required()
+        for n in trigs:
+            await self._delete_trigger(n)
+        for name in names:
+            await self._delete_local(name)
+        left = leftovers(await self._status())
+        if left:
+            raise ToolError(
+                f"Rule {self.app_id} still holds {', '.join(left[:6])} after the removals.",
+                code="hub_bad_response",
+            )
+        return {
+            "actions": len(acts),
+            "triggers": len(trigs),
+            "local_variables": len(names),
+            "required_expression": int(required),
+        }
+
+    async def _until(self, gone: Callable[[dict[str, Any]], bool], resend: Any = None) -> bool:
+        for i, wait in enumerate(WAITS):
+            if wait:
+                await self._sleep(wait)
+            if gone(await self._status()):
+                return True
+            if i == RESEND_AFTER and resend is not None:
+                await resend()
+        return False
+
+    async def _trash_actions(self, acts: list[str]) -> None:
+        page = await AppPage.load(self._client, self.app_id, "selectActions")
+        if "trashActs" not in page.inputs:  # trash mode may be left from an earlier attempt
+            if "trashAll" not in page.buttons:
+                raise NotEditable(
+                    f"Rule {self.app_id}'s actions page has no Delete Actions (trashAll) button."
+                )
+            await page.click("trashAll", state_attribute="trash", with_context=True)
+            self.requests += 1
+            await page.reload()
+        if "trashActs" not in page.inputs:
+            raise NotEditable(f"Rule {self.app_id}'s actions page did not enter trash mode.")
+        picked = Setting(json.dumps(acts), "enum", True)
+        label = str((page.config.get("app") or {}).get("label") or "")
+        self.changed = True
+        try:
+            await page.post_update(
+                page.full_form({"trashActs": picked}, label=label),
+                what=f"delete the actions of rule {self.app_id}",
+            )
+            self.requests += 1
+        except BaseException:
+            await self._cancel_trash()
+            raise
+        if not await self._until(lambda st: not set(acts) & set(action_numbers(st))):
+            raise ToolError(
+                f"Rule {self.app_id} still has actions after their delete was submitted.",
+                code="hub_bad_response",
+                hint="Read the rule with hub_get_rule before trying again.",
+            )
+
+    async def _cancel_editor(self) -> None:
+        """doActPage's Cancel (KP: ``actionCancel``, in its rollback ``cancelAct``)."""
+        page = await AppPage.load(self._client, self.app_id, "doActPage")
+        name = next((b for b in ("actionCancel", "cancelAct") if b in page.buttons), None)
+        if name is not None:
+            await page.click(name, with_context=True)
+            self.requests += 1
+
+    async def _cancel_trash(self) -> None:
+        try:
+            await AppPage(self._client, self.app_id, name="selectActions").click("cancelTrash")
+        except Exception:
+            return
+
+    async def _delete_required(self) -> None:
+        page = await AppPage.load(self._client, self.app_id, "STPage")
+        self.changed = True
+        if "cancelST" in page.buttons:
+            await page.click("cancelST", state_attribute="cancelST", with_context=True)
+            self.requests += 1
+        status = await self._status()
+        if has_required(status):  # an expression left unsealed: switch it off
+            main = await AppPage.load(self._client, self.app_id, "mainPage")
+            await main.set(
+                {"useST": Setting("false", "bool", False)},
+                what=f"switch off the Required Expression of rule {self.app_id}",
+            )
+            self.requests += 1
+        if not await self._until(lambda st: not has_required(st)):
+            raise ToolError(
+                f"Rule {self.app_id} still has its Required Expression after its delete.",
+                code="hub_bad_response",
+            )
+
+    async def _delete_trigger(self, n: str) -> None:
+        async def send() -> None:
+            # the click without page context (with it Rule Machine drops the delete), then
+            # the page's settings submit that carries it out (KP, live XHR capture)
+            await AppPage(self._client, self.app_id, name="selectTriggers").click(
+                n, state_attribute="deleteCon"
+            )
+            page = await AppPage.load(self._client, self.app_id, "selectTriggers")
+            await page.post_update(
+                page.settings_form({}), what=f"remove trigger {n} of rule {self.app_id}"
+            )
+            self.requests += 2
+
+        self.changed = True
+        await send()
+        if not await self._until(lambda st: n not in trigger_numbers(st), resend=send):
+            raise ToolError(
+                f"Trigger {n} of rule {self.app_id} is still there after its delete.",
+                code="hub_bad_response",
+            )
+
+    async def _delete_local(self, name: str) -> None:
+        page = AppPage(self._client, self.app_id, name="selectActions")
+        for _attempt in range(2):  # the first cycle often misses live (KP runs it twice)
+            loaded = await AppPage.load(self._client, self.app_id, "selectActions")
+            page.version = loaded.version
+            await page.click(name, state_attribute="deleteGV", with_context=True)
+            await page.click("delConfirm", state_attribute="deleteConfirm", with_context=True)
+            self.requests += 2
+            self.changed = True
+            if await self._until(lambda st: name not in local_names(st)):
+                return
+        raise ToolError(
+            f"Local variable {name} of rule {self.app_id} is still there after its delete.",
+            code="hub_bad_response",
+        )

@@ -1,0 +1,100 @@
+"""Changes to a rule's spec before it is built again: a JSON Patch of the spec hub_get_rule
+returned, and the originals of what that read showed redacted."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ...errors import ToolError
+from ...redact import redact
+
+
+def restore_redacted(value: Any, current: Any) -> Any:
+    """``value`` with each string that is one of the current rule's as a read shows it
+    redacted (a rule's URL, a POST body: hub_get_rule never shows their secrets) put back to
+    the original, so a spec read, changed and given back loses nothing."""
+    originals: dict[str, str] = {}
+
+    def collect(raw: Any, shown: Any) -> None:
+        if isinstance(raw, str) and isinstance(shown, str) and raw != shown:
+            originals[shown] = raw
+        elif isinstance(raw, dict) and isinstance(shown, dict):
+            for k, v in raw.items():
+                collect(v, shown.get(k))
+        elif isinstance(raw, list) and isinstance(shown, list):
+            for a, b in zip(raw, shown, strict=False):
+                collect(a, b)
+
+    def swap(node: Any) -> Any:
+        if isinstance(node, str):
+            return originals.get(node, node)
+        if isinstance(node, dict):
+            return {k: swap(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [swap(v) for v in node]
+        return node
+
+    collect(current, redact(current))
+    return swap(value) if originals else value
+
+
+def apply_patch(doc: Any, ops: list[Any]) -> Any:
+    """RFC 6902 ``add`` / ``replace`` / ``remove`` on a copy of ``doc``."""
+    out = copy.deepcopy(doc)
+    for i, op in enumerate(ops):
+        where = f"patch[{i}]"
+        if not isinstance(op, dict) or op.get("op") not in ("add", "replace", "remove"):
+            raise ToolError(
+                f"{where}: each change is {{op: add|replace|remove, path, value}}. "
+                "Nothing was sent."
+            )
+        path = op.get("path")
+        if not isinstance(path, str) or not path.startswith("/"):
+            raise ToolError(
+                f"{where}.path must be a JSON Pointer such as /actions/3/delay. Nothing was sent."
+            )
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in path.split("/")[1:]]
+        parent: Any = out
+        for part in parts[:-1]:
+            parent = _child(parent, part, where)
+        last = parts[-1]
+        if isinstance(parent, list):
+            idx = len(parent) if last == "-" else _index(last, parent, where, op["op"] == "add")
+            if op["op"] == "remove":
+                parent.pop(idx)
+            elif op["op"] == "add":
+                parent.insert(idx, op.get("value"))
+            else:
+                parent[idx] = op.get("value")
+        elif isinstance(parent, dict):
+            if op["op"] == "remove":
+                if last not in parent:
+                    raise ToolError(f"{where}: {path} is not in the rule. Nothing was sent.")
+                parent.pop(last)
+            elif op["op"] == "replace" and last not in parent:
+                raise ToolError(f"{where}: {path} is not in the rule (use add). Nothing was sent.")
+            else:
+                parent[last] = op.get("value")
+        else:
+            raise ToolError(f"{where}: {path} does not lead into the rule. Nothing was sent.")
+    return out
+
+
+def _index(part: str, items: list[Any], where: str, adding: bool) -> int:
+    if not part.isdigit() or int(part) > len(items) - (0 if adding else 1):
+        raise ToolError(
+            f"{where}: no item {part} there (there are {len(items)}). Nothing was sent."
+        )
+    return int(part)
+
+
+def _child(node: Any, part: str, where: str) -> Any:
+    if isinstance(node, list):
+        return node[_index(part, node, where, False)]
+    if isinstance(node, dict) and part in node:
+        return node[part]
+    raise ToolError(
+        f"{where}: '{part}' is not in the rule. Nothing was sent.",
+        hint="Read the rule with hub_get_rule; paths follow its spec.",
+    )
