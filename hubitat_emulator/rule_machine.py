@@ -43,7 +43,7 @@ from .responses import Responses, redirect
 from .routes_apps import app_model, page_answer, page_model_answer
 from .routes_common import Routes
 from .rule_definition import RuleDefinition, RuleEngine
-from .rule_model import MAIN_BUTTONS, PARENT_PAGE, Page, RuleModel
+from .rule_model import MAIN_BUTTONS, PAGES, PARENT_PAGE, Page, RuleModel
 
 RULE_TYPE = "Rule-5.1"
 RULE_TYPE_ID = 4
@@ -205,6 +205,10 @@ class RuleMachine(Routes):
     # ------------------------------------------------------------------ pages
 
     def configure(self, app: App, page: str) -> web.Response:
+        # a page's render runs its method: a bare button click after it acts on that page
+        # (the hub UI clicks on the page it shows)
+        if page in PAGES:
+            self.rules[app.id].last_page = page
         return self.http.json(self.render(app, page))
 
     def render(self, app: App, page: str, params: dict[str, Any] | None = None) -> dict[str, Any]:

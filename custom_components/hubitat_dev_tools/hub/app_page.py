@@ -356,10 +356,13 @@ class AppPage:
         )
         return check_page_answer(answer, what or f"press {button} on app {self.app_id}")
 
-    async def press(self, button: str, *, what: str | None = None) -> None:
-        """Click one of the page's buttons as the hub UI does: the bare click, then, for a
-        ``submitOnChange`` button, the page's settings submit (no inputs changed)."""
-        await self.click(button, what=what)
+    async def press(
+        self, button: str, *, what: str | None = None, state_attribute: str | None = None
+    ) -> None:
+        """Click one of the page's buttons as the hub UI does: the bare click (with the
+        button's ``stateAttribute`` when it has one), then, for a ``submitOnChange`` button,
+        the page's settings submit (no inputs changed)."""
+        await self.click(button, what=what, state_attribute=state_attribute)
         known = self.buttons.get(button)
         if known is not None and known.submit_on_change:
             await self.reload()  # the click moved the app's version on

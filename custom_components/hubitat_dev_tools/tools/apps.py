@@ -165,6 +165,9 @@ class ListHpmPackagesTool(HubTool[ToolArgs]):
 MAX_SETTINGS = 50
 _SETTING_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,99}$")
 BUTTON_NAME = vol.All(str, match(r"^[A-Za-z0-9_|.-]{1,120}$", msg="press must be a button name"))
+STATE_ATTRIBUTE = vol.All(
+    str, match(r"^[A-Za-z][A-Za-z0-9_]{0,40}$", msg="state_attribute must be a name")
+)
 
 
 def settings_map(value: Any) -> dict[str, Any]:
@@ -191,6 +194,9 @@ class UpdateAppSettingsArgs(ToolArgs):
     page: str | None = arg(PAGE_NAME, "Config page name; omit for the main page")
     settings: dict[str, Any] | None = arg(vol.All(dict, settings_map), "{input name: value}")
     press: str | None = arg(BUTTON_NAME, "A button on the page to press afterwards")
+    state_attribute: str | None = arg(
+        STATE_ATTRIBUTE, "The press's stateAttribute (Rule Machine: moreCond, doActN...)"
+    )
     confirm: bool = arg(
         bool,
         "true to edit HSM, Mode Manager or our Maker API, or add a lock/siren-like device",
@@ -231,7 +237,8 @@ class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
     description = (
         "Edit a classic app or rule (Rule Machine, Room Lighting, Button Controller, user "
         "apps...) as its page does: set inputs on one page (settings={input name: value}), "
-        "then optionally press a button of that page (e.g. updateRule/Done). Read the page "
+        "then optionally press a button of that page (e.g. updateRule/Done; Rule Machine's "
+        "wizard buttons with state_attribute, as KP's walker). Read the page "
         "first with hub_get_app: only inputs shown there can be set; values are checked "
         "against each input's type, options and the hub's devices before anything is sent "
         "(device inputs take ids, enums option keys). The answer shows the page after the "
@@ -243,6 +250,11 @@ class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
 
     async def run(self, call: ToolCall, args: UpdateAppSettingsArgs) -> dict[str, Any]:
         settings = args.settings or {}
+        if args.state_attribute and args.press is None:
+            raise ToolError(
+                "state_attribute goes with press (the button it is clicked with). Nothing "
+                "was sent."
+            )
         if not settings and args.press is None:
             raise ToolError(
                 "Give settings, press, or both. Nothing was sent.",
@@ -255,6 +267,7 @@ class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
             press=args.press,
             device_allowed=call.device_allowed,
             confirm=args.confirm,
+            state_attribute=args.state_attribute,
         )
         done = f"set {len(result['applied'])} of {len(settings)}" if settings else ""
         pressed = f"pressed {result['pressed']}" if result.get("pressed") else ""

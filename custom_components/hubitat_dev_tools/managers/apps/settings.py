@@ -83,6 +83,7 @@ class AppSettingsManager:
         press: str | None,
         device_allowed: Callable[[str], bool],
         confirm: bool = False,
+        state_attribute: str | None = None,
     ) -> dict[str, Any]:
         """Set inputs on one page of a classic app (validated first), then press a button.
 
@@ -126,9 +127,10 @@ class AppSettingsManager:
         if fields:
             await form.set(fields)
         if press is not None:
-            if fields:  # the submit re-rendered the page (its buttons, its version)
-                await form.reload()
-            await form.press(press)
+            # read the page again (a submit re-rendered it: its buttons, its version; the
+            # backup read another page), so the click acts on the page the UI would show
+            await form.reload()
+            await form.press(press, state_attribute=state_attribute)
         await form.reload()
         after = {"config": {"settings": form.config.get("settings")}}
         self._backups.edited("installedapp", app_id, after)  # what the next edit checks
@@ -152,6 +154,8 @@ class AppSettingsManager:
         }
         if press is not None:
             out["pressed"] = press
+            if state_attribute:
+                out["state_attribute"] = state_attribute
         if not_applied:
             out["not_applied"] = not_applied
             out["warning"] = (
