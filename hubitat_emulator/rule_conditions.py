@@ -14,6 +14,7 @@ from typing import Any
 
 from .clock import HUB_TZ, parse_hub_datetime
 from .model import HomeState
+from .rule_dates import DATES, in_dates
 from .rule_definition import ExprToken
 
 # trigger / condition capability option -> the device attribute it reads
@@ -344,6 +345,8 @@ class Conditions:
             if start is None or end is None:
                 return False
             return in_window(self.now(), start, end, self.sun)
+        if cap == DATES:
+            return in_dates(self.now(), s, c)
         if cap == "Variable":
             name = str(s.get(f"xVar_{c}") or "")
             local = local_vars.get(name)

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .rule_dates import DATES, date_fields
+
 Inp = dict[str, Any]
 Option = str | dict[str, str]
 
@@ -70,6 +72,7 @@ CONDITION_CAPS: tuple[str, ...] = (
     CUSTOM,
     "Mode",
     BETWEEN,
+    DATES,
     "Variable",
 )
 COMPARATORS = ("=", "≠", "<", ">", "<=", ">=")
@@ -396,6 +399,8 @@ def condition_fields(s: dict[str, Any], c: int, env: Env) -> Reveal:
     elif cap == "Mode":
         modes = _mode_options(env)
         ok = st.add(inp(f"modes{c}", "enum", "Modes", options=modes, multiple=True))
+    elif cap == DATES:
+        ok = date_fields(st, c, inp)
     else:  # Between two times
         ok = _time_end(st, c, "starting", "startingA", "start") and _time_end(
             st, c, "ending", "endingA", "end"

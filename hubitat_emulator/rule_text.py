@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+from .rule_dates import DATES, date_text
 from .rule_definition import ExprToken
 from .rule_fields import (
     BETWEEN,
@@ -151,6 +152,8 @@ def condition_line(s: dict[str, Any], c: int, env: Env) -> str:
             s, s.get(f"ending{c}"), f"endingA{c}", f"endSunriseOffset{c}", f"endSunsetOffset{c}"
         )
         text = f"Time between {start} and {end}"
+    elif cap == DATES:
+        text = date_text(s, c)
     else:
         text = "**Broken Condition**"
     if s.get(f"not{c}"):

@@ -69,3 +69,23 @@ async def test_a_state_attribute_without_a_press_is_refused(
     )
     assert refused.error and "state_attribute goes with press" in refused.data["message"]
     assert [r for r in hub.requests[before:] if r[0] == "POST"] == []
+
+
+async def test_a_linked_sub_page_is_opened_with_its_links_params(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    made = await call_tool("hub_create_rule", {"rule": porch_spec(hub)})
+    app_id = str(made.data["app_id"])
+    opened = await _step(
+        call_tool, app_id, "selectTriggers", press="true", state_attribute="moreCond"
+    )
+    n = next(x[6:] for x in _inputs(opened) if x.startswith("tCapab"))
+    await _step(call_tool, app_id, "selectTriggers", settings={f"tCapab{n}": "Periodic Schedule"})
+    missing = await call_tool(
+        "hub_update_app_settings", {"app_id": app_id, "page": "mainPage", "sub_page": "periodic"}
+    )
+    assert missing.error and "links to no page 'periodic'" in missing.data["message"]
+    sub = await _step(call_tool, app_id, "selectTriggers", sub_page="periodic")
+    assert sub["opened"] == "periodic" and sub["config_page"]["page"] == "periodic"
+    assert sub["config_page"]["error"] is None, sub["config_page"]
+    assert _inputs(sub), sub["config_page"]  # the Periodic Schedule's own fields

@@ -356,6 +356,43 @@ class AppPage:
         )
         return check_page_answer(answer, what or f"press {button} on app {self.app_id}")
 
+    def links(self) -> list[dict[str, Any]]:
+        """The page's links to other pages (``href`` elements and inputs), as the page
+        gives them (``name``, ``page``, ``params``)."""
+        page = self.config.get("configPage")
+        found: list[dict[str, Any]] = []
+        for sec in page.get("sections", []) if isinstance(page, dict) else []:
+            for item in (sec.get("body") or []) if isinstance(sec, dict) else []:
+                if isinstance(item, dict) and item.get("element") == "href":
+                    found.append(item)
+            for item in (sec.get("input") or []) if isinstance(sec, dict) else []:
+                if isinstance(item, dict) and item.get("type") == "href":
+                    found.append(item)
+        return found
+
+    async def follow(self, to: str, *, what: str | None = None) -> tuple[str, Any]:
+        """Open the page ``to`` through this page's link to it, as the hub UI does (a
+        settings submit carrying ``_action_href_<name>|<to>|<index>`` and the link's params:
+        a sub-page such as Rule Machine's Periodic Schedule is rendered from them). Returns
+        the link's index (its ``params.n``) and the hub's answer (the page opened)."""
+        name, params = "name", None
+        for href in self.links():
+            if href.get("page") == to:
+                name = str(href.get("name") or "name")
+                params = href.get("params") if isinstance(href.get("params"), dict) else None
+                break
+        index = str(params.get("n", 0)) if params else "0"
+        form = {
+            "id": self.app_id,
+            **self._version(),
+            **self._location(),
+            f"_action_href_{name}|{to}|{index}": "",
+        }
+        if params:
+            form[f"params_for_action_href_{name}|{to}|{index}"] = json.dumps(params)
+        answer = await self.post_update(form, what=what or f"open {to} on app {self.app_id}")
+        return index, answer
+
     async def press(
         self, button: str, *, what: str | None = None, state_attribute: str | None = None
     ) -> None:

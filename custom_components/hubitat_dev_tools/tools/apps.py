@@ -197,6 +197,7 @@ class UpdateAppSettingsArgs(ToolArgs):
     state_attribute: str | None = arg(
         STATE_ATTRIBUTE, "The press's stateAttribute (Rule Machine: moreCond, doActN...)"
     )
+    sub_page: str | None = arg(PAGE_NAME, "Then go to this linked sub-page (its link's params)")
     confirm: bool = arg(
         bool,
         "true to edit HSM, Mode Manager or our Maker API, or add a lock/siren-like device",
@@ -238,7 +239,8 @@ class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
         "Edit a classic app or rule (Rule Machine, Room Lighting, Button Controller, user "
         "apps...) as its page does: set inputs on one page (settings={input name: value}), "
         "then optionally press a button of that page (e.g. updateRule/Done; Rule Machine's "
-        "wizard buttons with state_attribute, as KP's walker). Read the page "
+        "wizard buttons with state_attribute, as KP's walker), then a linked sub-page "
+        "(sub_page, e.g. periodic). Read the page "
         "first with hub_get_app: only inputs shown there can be set; values are checked "
         "against each input's type, options and the hub's devices before anything is sent "
         "(device inputs take ids, enums option keys). The answer shows the page after the "
@@ -252,12 +254,11 @@ class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
         settings = args.settings or {}
         if args.state_attribute and args.press is None:
             raise ToolError(
-                "state_attribute goes with press (the button it is clicked with). Nothing "
-                "was sent."
+                "state_attribute goes with press (the button it is clicked with). Nothing was sent."
             )
-        if not settings and args.press is None:
+        if not settings and args.press is None and args.sub_page is None:
             raise ToolError(
-                "Give settings, press, or both. Nothing was sent.",
+                "Give settings, press or sub_page (or several). Nothing was sent.",
                 hint="hub_get_app shows the page's inputs and buttons.",
             )
         result = await call.hub.app_settings.update_settings(
@@ -268,12 +269,14 @@ class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
             device_allowed=call.device_allowed,
             confirm=args.confirm,
             state_attribute=args.state_attribute,
+            sub_page=args.sub_page,
         )
         done = f"set {len(result['applied'])} of {len(settings)}" if settings else ""
         pressed = f"pressed {result['pressed']}" if result.get("pressed") else ""
+        opened = f"opened {result['opened']}" if result.get("opened") else ""
         return {
             "summary": f"App {args.app_id} ({result['name']}), page {result['page']}: "
-            + ", ".join(p for p in (done, pressed) if p),
+            + ", ".join(p for p in (done, pressed, opened) if p),
             **result,
         }
 

@@ -84,6 +84,7 @@ class AppSettingsManager:
         device_allowed: Callable[[str], bool],
         confirm: bool = False,
         state_attribute: str | None = None,
+        sub_page: str | None = None,
     ) -> dict[str, Any]:
         """Set inputs on one page of a classic app (validated first), then press a button.
 
@@ -110,6 +111,13 @@ class AppSettingsManager:
             app_ref=f"app {app_id}",
             app_name=app.name,
         )
+        if sub_page is not None and sub_page not in {str(h.get("page")) for h in form.links()}:
+            listed = ", ".join(sorted({str(h.get("page")) for h in form.links()})) or "none"
+            raise ToolError(
+                f"Page '{page_name}' of app {app_id} links to no page '{sub_page}'. Its "
+                f"links: {listed}. Nothing was sent.",
+                hint="Links are listed per section under 'pages' by hub_get_app.",
+            )
         if press is not None and press not in buttons:
             listed = ", ".join(sorted(buttons)) or "none"
             raise ToolError(
@@ -133,6 +141,13 @@ class AppSettingsManager:
             await form.press(press, state_attribute=state_attribute)
         await form.reload()
         after = {"config": {"settings": form.config.get("settings")}}
+        shown = form.config
+        if sub_page is not None:  # the sub-page, rendered from the link's params
+            opened = AppPage(self._client, app_id, name=sub_page)
+            _index, answer = await form.follow(sub_page)
+            if not opened.take_answer(answer):
+                await opened.reload()
+            shown = opened.config
         self._backups.edited("installedapp", app_id, after)  # what the next edit checks
         applied, not_applied = [], []
         for name, sent in fields.items():
@@ -149,9 +164,11 @@ class AppSettingsManager:
             "applied": applied,
             "item_backup": backup,
             "config_page": summarize_page(
-                form.config["configPage"] if isinstance(form.config.get("configPage"), dict) else {}
+                shown["configPage"] if isinstance(shown.get("configPage"), dict) else {}
             ),
         }
+        if sub_page is not None:
+            out["opened"] = sub_page
         if press is not None:
             out["pressed"] = press
             if state_attribute:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import ToolError
-from ...hub.app_page import AppPage, PageInput, breadcrumbs
+from ...hub.app_page import AppPage, PageInput
 from ...hub.client import HubClient
 from .page_model import encode_setting, same_setting
 
@@ -228,27 +228,10 @@ class Wizard:
 
     async def _goto(self, step: Goto) -> None:
         page = await self.page(step.page)
-        name, params = "name", None
-        for href in _hrefs(page.config):
-            if href.get("page") == step.to:
-                name = str(href.get("name") or "name")
-                params = href.get("params") if isinstance(href.get("params"), dict) else None
-                break
-        index = str(params.get("n", 0)) if params else "0"
-        form = {
-            "id": self.app_id,
-            "version": str(page.version if page.version is not None else ""),
-            "formAction": "update",
-            "currentPage": step.page,
-            "pageBreadcrumbs": breadcrumbs(step.page, "mainPage"),
-            f"_action_href_{name}|{step.to}|{index}": "",
-        }
-        if params:
-            form[f"params_for_action_href_{name}|{step.to}|{index}"] = json.dumps(params)
+        index, _answer = await page.follow(step.to, what=f"open {step.to} on app {self.app_id}")
         if step.slot:
             self.slots[step.slot] = index
         self.sent += 1
-        await page.post_update(form, what=f"open {step.to} on app {self.app_id}")
         self._forget()
 
     async def _write(self, step: Write) -> None:
@@ -313,16 +296,3 @@ class Wizard:
             hint="This part of the spec may not match this firmware's Rule Machine; change "
             "it, or build that part in the hub UI.",
         )
-
-
-def _hrefs(config: dict[str, Any]) -> list[dict[str, Any]]:
-    page = config.get("configPage")
-    found: list[dict[str, Any]] = []
-    for sec in page.get("sections", []) if isinstance(page, dict) else []:
-        for item in (sec.get("body") or []) if isinstance(sec, dict) else []:
-            if isinstance(item, dict) and item.get("element") == "href":
-                found.append(item)
-        for item in (sec.get("input") or []) if isinstance(sec, dict) else []:
-            if isinstance(item, dict) and item.get("type") == "href":
-                found.append(item)
-    return found

@@ -528,6 +528,20 @@ class Compiler:
                     option = SUN_OPTION[str(point.sun)]
                     self._w(page, f"{side}{{C}}", option, here)
                     self._w(page, f"{short}{option}Offset{{C}}", point.offset_minutes, here)
+        elif cond.kind == "dates":
+            # the settings a live hub's rules store (hubitat-automation-map's scan): the
+            # type mm-dd, month and day as numbers in text, the time HH:MM or none
+            self._w(page, "rCapab_{C}", "Between two dates", where)
+            for point, side, key in zip(cond.value, ("Start", "End"), ("from", "to"), strict=True):
+                here = f"{where}.dates.{key}"
+                day, _, at = str(point).partition(" ")
+                month, dom = (str(int(x)) for x in day.split("-"))
+                kind = "startDateType{C}" if side == "Start" else "endDateType{C}"
+                self._w(page, kind, "mm-dd", here)
+                self._w(page, f"month{side}{{C}}", month, here)
+                self._w(page, f"day{side}{{C}}", dom, here)
+                if at:
+                    self._w(page, f"time{side}{{C}}", at, here)
         else:
             self._w(page, "rCapab_{C}", "Variable", where)
             self._w(page, "xVar_{C}", cond.variable, f"{where}.variable")

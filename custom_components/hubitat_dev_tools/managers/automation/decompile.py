@@ -191,6 +191,18 @@ class Decompiler:
 
     # ------------------------------------------------------------------ conditions
 
+    def _date_point(self, side: str, c: int) -> str | None:
+        s = self.s
+        kind = s.get(f"startDateType{c}" if side == "Start" else f"endDateType{c}")
+        try:
+            month, day = int(str(s.get(f"month{side}{c}"))), int(str(s.get(f"day{side}{c}")))
+        except ValueError:
+            return None
+        if kind != "mm-dd":
+            return None
+        at = str(s.get(f"time{side}{c}") or "").strip()
+        return f"{month:02d}-{day:02d}" + (f" {at}" if at else "")
+
     def condition(self, c: int, part: str) -> dict[str, Any]:
         """One condition ``rCapab_<c>``."""
         s = self.s
@@ -209,6 +221,11 @@ class Decompiler:
                     offset = _num(s.get(f"{short}{kind}Offset{c}") or 0)
                     ends.append({"sun": sun, "offset_minutes": offset} if offset else sun)
             out = {"between": {"from": ends[0], "to": ends[1]}}
+        elif cap == "Between two dates":  # a live hub's settings (hubitat-automation-map)
+            ends = [self._date_point(side, c) for side in ("Start", "End")]
+            if None in ends:
+                return self._mark(part, "a between-dates condition of another date type")
+            out = {"dates": {"from": ends[0], "to": ends[1]}}
         elif cap == "Variable":
             out = {
                 "variable": s.get(f"xVar_{c}"),  # KP, live; rule-storage notes 13.2

@@ -117,6 +117,28 @@ def _time_point(value: Any, path: str) -> TimePoint:
     return TimePoint(sun=str(obj["sun"]), offset_minutes=offset)
 
 
+_DATE_RE = re.compile(r"^(\d{1,2})-(\d{1,2})(?: (\d{1,2}):(\d{2}))?$")
+_MONTH_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _date_point(value: Any, path: str) -> str:
+    """A day of the year (``MM-DD``) with an optional time; canonical ``MM-DD[ HH:MM]``."""
+    m = _DATE_RE.match(value.strip()) if isinstance(value, str) else None
+    month, day = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+    if m is None or not 1 <= month <= 12 or not 1 <= day <= _MONTH_DAYS[month - 1]:
+        raise _fail(
+            path,
+            f"must be a day of the year as MM-DD (optionally MM-DD HH:MM), got {value!r}",
+            "e.g. 12-20, or 10-31 15:00 (Rule Machine's dates repeat every year).",
+        )
+    if m.group(3) is None:
+        return f"{month:02d}-{day:02d}"
+    hour, minute = int(m.group(3)), int(m.group(4))
+    if hour > 23 or minute > 59:
+        raise _fail(path, f"{value!r} has no such time", "Use HH:MM, 00:00 to 23:59.")
+    return f"{month:02d}-{day:02d} {hour:02d}:{minute:02d}"
+
+
 def _modes(value: Any, path: str) -> tuple[str, ...]:
     items = [value] if isinstance(value, str) else _list(value, path, minimum=1)
     return tuple(_text(m, f"{path}[{i}]", limit=60) for i, m in enumerate(items))
@@ -245,6 +267,15 @@ def parse_condition(value: Any, path: str, *, negated: bool = False) -> Conditio
             end=_time_point(span.get("to"), f"{path}.between.to"),
             negated=negated,
         )
+    if "dates" in obj:
+        _unknown(obj, {"dates"}, path)
+        span = _obj(obj["dates"], f"{path}.dates")
+        _unknown(span, {"from", "to"}, f"{path}.dates")
+        ends = (
+            _date_point(span.get("from"), f"{path}.dates.from"),
+            _date_point(span.get("to"), f"{path}.dates.to"),
+        )
+        return Condition("dates", value=ends, negated=negated)
     if "variable" in obj:
         _unknown(obj, {"variable", "op", "value", "is"}, path)
         op, val = _op_value(obj, path)

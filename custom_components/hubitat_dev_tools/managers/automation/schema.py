@@ -23,6 +23,11 @@ from .spec import (
 
 _ID: dict[str, Any] = {"type": ["string", "integer"], "pattern": r"^\d{1,12}$"}
 _IDS: dict[str, Any] = {"type": "array", "items": _ID, "minItems": 1, "maxItems": 50}
+_DATE: dict[str, Any] = {
+    "type": "string",
+    "pattern": r"^\d{1,2}-\d{1,2}( \d{1,2}:\d{2})?$",
+    "description": "MM-DD, or MM-DD HH:MM",
+}
 _URL: dict[str, Any] = {
     "type": "string",
     "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://\\S+$",
@@ -84,6 +89,7 @@ _CONDITION_LEAF: dict[str, Any] = {
         _device_test({}),
         _obj({"mode": {"type": "array", "items": {"type": "string"}, "minItems": 1}}, ["mode"]),
         _obj({"between": _obj({"from": _POINT, "to": _POINT}, ["from", "to"])}, ["between"]),
+        _obj({"dates": _obj({"from": _DATE, "to": _DATE}, ["from", "to"])}, ["dates"]),
         _obj(
             {"variable": {"type": "string"}, "op": _OP, "value": _VALUE, "is": _VALUE}, ["variable"]
         ),

@@ -40,6 +40,7 @@ CONDITION_KINDS = (
     "device (device_id + attribute + is|op/value)",
     "mode (list of mode names)",
     "between ({from, to}: HH:MM, sunrise, sunset, or {sun, offset_minutes})",
+    "dates ({from, to}: MM-DD, or MM-DD HH:MM; across New Year is fine)",
     "variable (name + op + value)",
     "not (one condition)",
     "all / any (a list of conditions; in conditions, also of groups)",
@@ -87,7 +88,6 @@ NOT_EXPRESSIBLE = {
     "hsm": "an HSM status trigger or condition (no evidence of Rule Machine's fields for it; "
     "use the HSM tools, or a mode the HSM rules follow)",
     "days": "a days-of-week condition (no evidence of Rule Machine's fields for it)",
-    "dates": "a between-dates condition (no evidence of Rule Machine's fields for it)",
 }
 
 
@@ -200,7 +200,8 @@ class Trigger:
 
 @dataclass(frozen=True, slots=True)
 class Condition:
-    """One condition (a leaf of an expression): device, mode, between or variable."""
+    """One condition (a leaf of an expression): device, mode, between, dates (``value``: the
+    from and to as canonical ``MM-DD`` or ``MM-DD HH:MM`` text) or variable."""
 
     kind: str
     test: DeviceTest | None = None
@@ -221,6 +222,8 @@ class Condition:
             out = {"mode": list(self.modes)}
         elif self.kind == "between" and self.start is not None and self.end is not None:
             out = {"between": {"from": self.start.as_value(), "to": self.end.as_value()}}
+        elif self.kind == "dates":
+            out = {"dates": {"from": self.value[0], "to": self.value[1]}}
         else:
             out = {"variable": self.variable, "op": self.op, "value": self.value}
         return {"not": out} if self.negated else out

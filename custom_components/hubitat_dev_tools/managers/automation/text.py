@@ -6,6 +6,8 @@ before anything is sent, with device, mode and rule names from the checked spec.
 
 from __future__ import annotations
 
+import calendar
+
 from .check import Resolved
 from .spec import (
     OPS,
@@ -47,6 +49,12 @@ def _point(p: TimePoint) -> str:
     return name
 
 
+def _day(point: str) -> str:
+    day, _, at = point.partition(" ")
+    month, dom = (int(x) for x in day.split("-"))
+    return f"{calendar.month_name[month]} {dom}" + (f" at {at}" if at else "")
+
+
 def _condition(c: Condition, res: Resolved) -> str:
     if c.kind == "device" and c.test is not None:
         text = _test(c.test, res)
@@ -54,6 +62,8 @@ def _condition(c: Condition, res: Resolved) -> str:
         text = "Mode is " + ", ".join(c.modes)
     elif c.kind == "between" and c.start is not None and c.end is not None:
         text = f"Time between {_point(c.start)} and {_point(c.end)}"
+    elif c.kind == "dates":
+        text = f"Between {_day(c.value[0])} and {_day(c.value[1])}"
     else:
         text = f"Variable {c.variable} {OPS[str(c.op)]} {c.value}"
     return f"NOT {text}" if c.negated else text
