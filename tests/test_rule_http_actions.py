@@ -112,6 +112,31 @@ async def test_a_spec_read_back_and_given_again_keeps_its_secrets(
     sent = [(c["to"], c.get("body")) for c in hub.outbound if c["rule"] == new_id]
     assert sent == [(GET_URL, None), (POST_URL, BODY), ("192.168.1.20", None)]
 
+    # a JSON Patch's new URL is not kept in the audit trail either
+    patched = f"http://192.168.1.50/apps/api/7/devices/4/on?access_token={TOKEN}"
+    patch = [{"op": "replace", "path": "/actions/0/http_get", "value": patched}]
+    again = await call_tool("hub_update_rule", {"app_id": new_id, "patch": patch, "confirm": True})
+    assert not again.error, again.data
+    shared = get_domain_data(hass)
+    assert shared is not None
+    _no_secret([r for r in shared.audit.recent(None) if r["tool"] == "hub_update_rule"])
+    # nor in the item backups the updates took (File Manager files, readable on the LAN)
+    backups = [n for n in hub.files.names() if n.startswith("hdt-backup_installedapp-")]
+    assert backups
+    for name in backups:
+        _no_secret((hub.files.read(name) or b"").decode())
+
+    # two URLs that read the same once redacted: which is which cannot be told, refused
+    twin = {**edited, "actions": [{"http_get": GET_URL}, {"http_get": GET_URL[:-1] + "b"}]}
+    made2 = await call_tool("hub_create_rule", {"rule": twin, "confirm": True})
+    assert not made2.error, made2.data
+    read2 = (await call_tool("hub_get_rule", {"app_id": str(made2.data["app_id"])})).data
+    same = await call_tool(
+        "hub_update_rule",
+        {"app_id": str(made2.data["app_id"]), "rule": read2["spec"], "confirm": True},
+    )
+    assert same.data["error"] == "invalid_request" and "read the same" in same.data["message"]
+
     # a redacted value that is not the rule's own cannot be restored: refused, not stored
     foreign = {**edited, "actions": [{"http_get": "http://h/x?token=**REDACTED**"}]}
     refused = await call_tool(

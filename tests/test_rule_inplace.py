@@ -1,8 +1,8 @@
 """hub_update_rule edits a rule in place: the same app id, everything of the old rule
 removed through its pages (actions, Required Expression, triggers, local variables) and the
 new spec built and verified; a disabled rule stays disabled; a rule whose pages refuse the
-deletes, or whose owner has an action editor open, is rebuilt instead; a cancelled update
-puts the old rule back."""
+deletes is rebuilt instead, one whose owner has an action editor open is left alone; a
+cancelled update puts the old rule back."""
 
 from __future__ import annotations
 
@@ -126,15 +126,20 @@ async def test_pages_that_refuse_the_deletes_get_a_rebuilt_rule_and_say_why(
     assert int(app_id) not in _rules(hub)
 
 
-async def test_an_owners_open_action_editor_is_left_alone_and_the_rule_rebuilt(
+async def test_an_owners_open_action_editor_is_left_alone_and_the_update_refused(
     hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     app_id = await _made(call_tool, _old(hub))
-    hub.rule_machine.rules[int(app_id)].act_n = 99  # the owner is editing an action
-    updated = await call_tool("hub_update_rule", {"app_id": app_id, "rule": _new(hub)})
-    assert not updated.error, updated.data
-    assert "action editor open" in updated.data["note"], updated.data
-    assert updated.data["app_id"] != app_id and int(app_id) not in _rules(hub)
+    was = (await call_tool("hub_get_rule", {"app_id": app_id})).data["spec"]
+    model = hub.rule_machine.rules[int(app_id)]
+    model.act_n = 99  # the owner is editing an action in the hub UI
+    refused = await call_tool("hub_update_rule", {"app_id": app_id, "rule": _new(hub)})
+    assert refused.error and refused.data["error"] == "hub_busy", refused.data
+    assert "action editor open" in refused.data["message"]
+    assert model.act_n == 99 and model.paused is False  # the editor and the rule as they were
+    model.act_n = None
+    got = (await call_tool("hub_get_rule", {"app_id": app_id})).data
+    assert got["spec"] == was and int(app_id) in _rules(hub)
 
 
 async def test_a_cancelled_update_puts_the_old_rule_back(

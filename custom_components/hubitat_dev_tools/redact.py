@@ -92,9 +92,11 @@ SECRET_COMMAND_ARGS = {"setcode": (1,)}
 # Keys whose string value is free text that may quote a value (log lines, descriptions,
 # a rule's HTTP POST body: its spec key and its page input ``httpPostBody.<N>``).
 TEXT_KEYS = frozenset(
-    {"message", "msg", "description", "descriptiontext", "snippet", "data", "body"}
-    | {"httppostbody"}
+    {"message", "msg", "description", "descriptiontext", "snippet", "data"}
+    | {"ruletext", "rule_text"}  # a rule's page lines (an App Cloner export keeps them)
 )
+# Keys (before any ``.<N>``) whose string value is a rule's POST body (spec, page input).
+BODY_KEYS = frozenset({"body", "httppostbody"})
 # Keys (before any ``.<N>``) whose string value is a URL a rule calls (spec, page input).
 URL_KEYS = frozenset({"http_get", "http_post", "httper"})
 # Value keys of an input/preference/event record.
@@ -108,7 +110,9 @@ _CODE_NUM_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*)(
 # Query parameter names whose value is a credential, besides the secret key names.
 _SECRET_QUERY = frozenset(
     {"key", "apikey", "auth", "authorization", "sig", "signature", "code", "access_token"}
+    | {"user", "pass", "pwd", "userkey", "user_key", "appkey", "app_key"}
 )
+_JSON_PAIR = re.compile(r'("([^"\\]+)"\s*:\s*")((?:[^"\\]|\\.)*)(")')
 # An opaque token: 20+ characters of a token's alphabet, mixing letters and digits.
 _OPAQUE = re.compile(r"^(?=[^/]*\d)(?=[^/]*[A-Za-z])[A-Za-z0-9_\-:=+]{20,}$")
 _URL_IN_TEXT = re.compile(r"https?://[^\s\"'<>]+", re.I)
@@ -159,6 +163,25 @@ def redact_url(url: str) -> str:
     return out
 
 
+def redact_body(text: str) -> str:
+    """A POST body a rule sends: form fields (``a=b&c=d``) and JSON string members named
+    like a credential, or holding an opaque token, replaced; then :func:`redact_text`."""
+    if not isinstance(text, str) or not text:
+        return text
+    stripped = text.strip()
+    if "=" in stripped and not stripped.startswith(("{", "[")) and " " not in stripped:
+        text = _redact_query(stripped)
+    else:
+
+        def pair(m: re.Match[str]) -> str:
+            name, value = m.group(2), m.group(3)
+            secret = is_secret_key(name) or name.lower() in _SECRET_QUERY or _opaque(value)
+            return m.group(1) + (REDACTED if secret and value else value) + m.group(4)
+
+        text = _JSON_PAIR.sub(pair, text)
+    return redact_text(text)
+
+
 def redact_text(text: str) -> str:
     """Free text with quoted lock codes, ``token=...`` / ``password: ...`` pairs and the
     secret parts of URLs replaced (log messages, event descriptions, hub error snippets,
@@ -197,7 +220,13 @@ def _record(value: dict[Any, Any], names: frozenset[str]) -> dict[str, Any]:
     else:
         base = name.lower().split(".", 1)[0]
         scrub: Callable[[str], str] | None = (
-            redact_url if base in URL_KEYS else redact_text if base in TEXT_KEYS else None
+            redact_url
+            if base in URL_KEYS
+            else redact_body
+            if base in BODY_KEYS
+            else redact_text
+            if base in TEXT_KEYS
+            else None
         )
         for vk in _SECRET_RECORD_KEYS:
             if scrub is not None and isinstance(value.get(vk), str):
@@ -306,6 +335,10 @@ def _walk(value: Any, key: str, names: frozenset[str]) -> Any:
             return redact_text(value)
         if isinstance(value, str) and base in URL_KEYS:
             return redact_url(value)
+        if isinstance(value, str) and base in BODY_KEYS:
+            return redact_body(value)
+        if isinstance(value, list) and lowered in TEXT_KEYS:
+            return [redact_text(v) if isinstance(v, str) else _walk(v, "", names) for v in value]
     if isinstance(value, dict):
         if "name" in value or "command" in value:
             return _record(value, names)
@@ -346,10 +379,24 @@ def strip_redacted(value: Any) -> tuple[Any, list[str]]:
 TYPED_VALUE_ARGS = ("preferences", "settings")
 
 
+def _last_key(path: Any) -> str:
+    """A JSON Pointer's last key (``/actions/0/http_get`` → ``http_get``; an index: "")."""
+    last = str(path or "").rsplit("/", 1)[-1]
+    return "" if last.isdigit() or last == "-" else last
+
+
 def redact_arguments(args: dict[str, Any]) -> dict[str, Any]:
     """A tool call's arguments as they may be recorded (audit trail, diagnostics): redacted,
     and the values of typed-value arguments replaced (their names kept)."""
     out: dict[str, Any] = redact(args)
+    patch = args.get("patch")
+    if isinstance(patch, list):  # a JSON Patch value is redacted as what its path names
+        out["patch"] = [
+            {**op, "value": _walk(op["value"], _last_key(op.get("path")), frozenset())}
+            if isinstance(op, dict) and "value" in op
+            else op
+            for op in out["patch"]
+        ]
     for key in TYPED_VALUE_ARGS:
         value = out.get(key)
         if isinstance(value, dict):

@@ -52,7 +52,7 @@ def is_login_rejected(text: str) -> bool:
 _SECRET_PARAMS = re.compile(
     r"((?:access_token|token|password|passwd|secret|apikey|api_key|hubsession|jsessionid)"
     r"\\?[\"']?\s*[=:]\s*\\?[\"']?)"  # quotes may come escaped (JSON inside JSON)
-    r"[^\s\"'&,;\\]+",  # to the next separator: a value is cut too far, never too short
+    r"(?:[^\s\"'&,;\\]|\\(?![\"']))+",  # to the next separator (an escaped quote ends it)
     re.IGNORECASE,
 )
 

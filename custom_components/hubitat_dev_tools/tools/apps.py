@@ -197,7 +197,9 @@ class UpdateAppSettingsArgs(ToolArgs):
     state_attribute: str | None = arg(
         STATE_ATTRIBUTE, "The press's stateAttribute (Rule Machine: moreCond, doActN...)"
     )
-    sub_page: str | None = arg(PAGE_NAME, "Then go to this linked sub-page (its link's params)")
+    sub_page: str | None = arg(
+        PAGE_NAME, "Then go to this sub-page the page links to now (the link's params)"
+    )
     confirm: bool = arg(
         bool,
         "true to edit HSM, Mode Manager or our Maker API, or add a lock/siren-like device",

@@ -283,7 +283,7 @@ class CallAudit:
         if self.caller is None or failure.code == "not_admin":
             shared.audit.count_unauthorized()
         elif write:
-            self._record(failure.outcome, f"{failure.code}: {failure}")
+            self._record(failure.outcome, f"{failure.code}: {redact_text(str(failure))}")
 
 
 class HubTool[A: ToolArgs](llm.Tool):

@@ -23,6 +23,7 @@ from ...hub.apps import (
 from ...hub.client import HubClient
 from ...hub.devices import fetch_devices
 from ...hub.errors import HubBadResponseError, HubError
+from ...redact import redact_text
 from ..confirm import require_confirm
 from ..devices.admin import is_sensitive_device
 from ..devices.query import DeviceManager
@@ -196,7 +197,7 @@ class RuleManager:
         # compiled ``broken`` flag read afterwards is current.
         config = await fetch_config_page(self._client, app_id, None)
         compiled = await fetch_rule_builder(self._client, app_id)
-        text = json.dumps(config.get("configPage") or {})
+        text = redact_text(json.dumps(config.get("configPage") or {}))  # before any cut
         markers = sorted(
             {
                 text_of(m)

@@ -3,6 +3,7 @@ way the app's own page does."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +12,7 @@ from ...errors import ToolError
 from ...hub.app_page import AppPage, Setting
 from ...hub.client import HubClient
 from ...hub.devices import fetch_devices
-from ...redact import redact_document
+from ...redact import REDACTED, redact_document
 from ..confirm import require_confirm
 from ..devices.admin import is_sensitive_device
 from ..item_backups import ItemBackups
@@ -54,6 +55,12 @@ async def encode_page_settings(
     fields: dict[str, Setting] = {}
     repairs: list[str] = []
     for name, value in settings.items():
+        if REDACTED in json.dumps(value, default=str):
+            raise ToolError(
+                f"{name}: the value holds {REDACTED}, a secret a read left out (a password, "
+                "a URL's token); storing it would break the app. Nothing was sent.",
+                hint="Give the real value, or leave that input out of settings.",
+            )
         if name not in inputs:
             listed = ", ".join(sorted(inputs)[:40]) or "none"
             raise ToolError(

@@ -35,7 +35,7 @@ from .compile import compile_spec
 from .decompile import Decompiler
 from .inplace import NotEditable, RuleEraser
 from .parse import parse_spec
-from .patch import apply_patch, restore_redacted
+from .patch import apply_patch, refuse_redacted, restore_redacted
 from .spec import RuleSpec
 from .text import rule_text
 
@@ -137,6 +137,7 @@ class RuleAuthoring:
     async def _prepare(
         self, value: Any, *, confirm: bool, device_allowed: Callable[[str], bool]
     ) -> tuple[RuleSpec, Resolved, list[Step]]:
+        refuse_redacted(value)
         spec = parse_spec(value)
         res = await resolve(self._hub, spec, confirm=confirm, device_allowed=device_allowed)
         spec = canonical_modes(spec, res)
@@ -368,17 +369,17 @@ class RuleAuthoring:
                 "Its current spec cannot be built again to put it back if the edit failed "
                 "(a part hub_get_rule could not read, or a device that is gone)."
             )
-        await self._hub.rules.set_paused(app_id, True)
-        if disabled:  # Rule Machine ignores deletes on a disabled rule (KP, live)
-            await self._hub.apps.set_disabled(app_id, False)
         eraser, wizard = RuleEraser(self._client, app_id), Wizard(self._client, app_id)
         try:
+            await self._hub.rules.set_paused(app_id, True)
+            if disabled:  # Rule Machine ignores deletes on a disabled rule (KP, live)
+                await self._hub.apps.set_disabled(app_id, False)
             removed = await eraser.run()
             await wizard.run(_on_paused(steps))
             readback = await self._verify(app_id, spec)
         except BaseException as err:
-            if isinstance(err, NotEditable) and not eraser.changed:
-                await self._settle(app_id, paused=current["paused"], enabled=not disabled)
+            if not eraser.changed:  # nothing of the rule was removed: as it was, re-raised
+                await asyncio.shield(self._restore_flags(app_id, current, disabled))
                 raise
             back = asyncio.shield(self._put_back(app_id, current, old_steps, disabled, backup))
             note = await back
@@ -406,6 +407,20 @@ class RuleAuthoring:
         await self._hub.rules.set_paused(app_id, paused)
         await self._hub.apps.set_disabled(app_id, not enabled)
 
+    async def _restore_flags(self, app_id: str, current: dict[str, Any], disabled: bool) -> str:
+        """Pause and disable the rule as it was; "" or what could not be set back."""
+        try:
+            await self._settle(app_id, paused=current["paused"], enabled=not disabled)
+        except (ToolError, HubError) as err:
+            _LOGGER.warning("Rule %s: pause/disable not set back: %s", app_id, err)
+            return (
+                f" Its pause and disable state could not be set back (it should be "
+                f"{'paused' if current['paused'] else 'running'}"
+                f"{' and disabled' if disabled else ''}): set them with hub_set_rule_paused "
+                "and hub_set_app_disabled."
+            )
+        return ""
+
     async def _put_back(
         self, app_id: str, current: dict[str, Any], steps: list[Step], disabled: bool, backup: str
     ) -> str:
@@ -416,21 +431,22 @@ class RuleAuthoring:
             await RuleEraser(self._client, app_id, close_editor=True).run()
             await Wizard(self._client, app_id).run(_on_paused(steps))
             await self._verify(app_id, old)
-            await self._settle(app_id, paused=current["paused"], enabled=not disabled)
         except (ToolError, HubError) as err:
-            _LOGGER.warning("Rule %s could not be put back in place: %s", app_id, err)
+            _LOGGER.warning("Rule %s not put back in place: %s", app_id, redact_text(str(err)))
         else:
-            return f"The rule (app {app_id}) was put back as it was."
+            flags = await self._restore_flags(app_id, current, disabled)
+            return f"The rule (app {app_id}) was put back as it was.{flags}"
         try:
             made = await self._build(old, steps)
             if current["paused"] or disabled:
                 await self._settle(made["app_id"], paused=current["paused"], enabled=not disabled)
         except (ToolError, HubError) as err:
-            _LOGGER.warning("Rule %s could not be made again: %s", app_id, err)
+            _LOGGER.warning("Rule %s not made again: %s", app_id, redact_text(str(err)))
             return (
                 f"The rule (app {app_id}) could not be put back as it was: it is left paused. "
-                f"Its item backup {backup} holds its settings (and, where the hub's App "
-                f"Cloner exported it, hub_import_app from_backup={backup} makes it again); "
+                f"Its item backup {backup} holds its settings (secrets such as an HTTP "
+                f"action's URL token redacted: enter those again), and where the hub's App "
+                f"Cloner exported it, hub_import_app from_backup={backup} makes it again; "
                 "or run the update again."
             )
         gone = await self._remove_partial(app_id)

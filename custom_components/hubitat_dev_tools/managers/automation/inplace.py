@@ -115,10 +115,15 @@ class RuleEraser:
         if self._close_editor and _editing(status):
             await self._cancel_editor()
             status = await self._status()
-        if _editing(status):
-            raise NotEditable(
+        if _editing(status):  # perhaps the owner's, in the hub UI: refused, not rebuilt
+            raise ToolError(
                 f"Rule {self.app_id} has an action editor open on its page (state.editAct), "
-                "and Rule Machine ignores deletes while it is (KP, live)."
+                "and Rule Machine ignores deletes while it is (KP, live), so it cannot be "
+                "edited now. Nothing was changed.",
+                code="hub_busy",
+                hint="Finish or cancel that action on the rule's page in the hub UI, then try "
+                "again. If it stays open (KP saw one outlive 5 minutes), hub_delete_app and "
+                "hub_create_rule make the rule again, with a new app id.",
             )
         acts, trigs, names = (
             action_numbers(status),

@@ -7,18 +7,22 @@ import copy
 from typing import Any
 
 from ...errors import ToolError
-from ...redact import redact
+from ...redact import REDACTED, redact
 
 
 def restore_redacted(value: Any, current: Any) -> Any:
     """``value`` with each string that is one of the current rule's as a read shows it
-    redacted (a rule's URL, a POST body: hub_get_rule never shows their secrets) put back to
-    the original, so a spec read, changed and given back loses nothing."""
-    originals: dict[str, str] = {}
+    redacted (a rule's URL, a POST body, a lock code: hub_get_rule never shows their
+    secrets) put back to the original, so a spec read, changed and given back loses nothing.
+
+    Only a string that exactly one of the rule's values reads as is put back: when two read
+    the same (two URLs that differ only in their token), which one is meant cannot be told,
+    and the string stays redacted, to be refused by :func:`refuse_redacted`."""
+    originals: dict[str, set[str]] = {}
 
     def collect(raw: Any, shown: Any) -> None:
         if isinstance(raw, str) and isinstance(shown, str) and raw != shown:
-            originals[shown] = raw
+            originals.setdefault(shown, set()).add(raw)
         elif isinstance(raw, dict) and isinstance(shown, dict):
             for k, v in raw.items():
                 collect(v, shown.get(k))
@@ -28,7 +32,8 @@ def restore_redacted(value: Any, current: Any) -> Any:
 
     def swap(node: Any) -> Any:
         if isinstance(node, str):
-            return originals.get(node, node)
+            raws = originals.get(node, set())
+            return next(iter(raws)) if len(raws) == 1 else node
         if isinstance(node, dict):
             return {k: swap(v) for k, v in node.items()}
         if isinstance(node, list):
@@ -37,6 +42,25 @@ def restore_redacted(value: Any, current: Any) -> Any:
 
     collect(current, redact(current))
     return swap(value) if originals else value
+
+
+def refuse_redacted(value: Any, path: str = "rule") -> None:
+    """Refuse a spec that still holds a redacted part: it would be stored as the
+    placeholder (a URL, a POST body or a PIN the hub then uses)."""
+    if isinstance(value, str) and REDACTED in value:
+        raise ToolError(
+            f"{path}: holds a part that was redacted when the rule was read (hub_get_rule "
+            "never shows a secret) and that cannot be told to be one of the rule's own (two "
+            "of them read the same, or none does). Nothing was sent.",
+            hint="Give that value in full, or change the rule with a JSON Patch that leaves "
+            "it as it is.",
+        )
+    if isinstance(value, dict):
+        for k, v in value.items():
+            refuse_redacted(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            refuse_redacted(v, f"{path}[{i}]")
 
 
 def apply_patch(doc: Any, ops: list[Any]) -> Any:
