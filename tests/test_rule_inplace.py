@@ -162,3 +162,22 @@ async def test_a_cancelled_update_puts_the_old_rule_back(
     got = (await call_tool("hub_get_rule", {"app_id": app_id})).data
     assert got["spec"] == was and got["undecompiled"] == []
     assert _rules(hub) == rules  # the same app, and no other left behind
+
+
+async def test_a_failure_before_anything_is_removed_leaves_the_rule_as_it_was(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    app_id = await _made(call_tool, _old(hub))
+    rules = _rules(hub)
+    was = (await call_tool("hub_get_rule", {"app_id": app_id})).data["spec"]
+    model = hub.rule_machine.rules[int(app_id)]
+    hub.state.apps[int(app_id)].disabled = True
+    hub.faults.fail_paths["/installedapp/disable"] = 500  # enabling it for the edit fails
+    failed = await call_tool("hub_update_rule", {"app_id": app_id, "rule": _new(hub)})
+    hub.faults.fail_paths.clear()
+    assert failed.error, failed.data
+    assert "put back" not in failed.data["message"]  # nothing was removed, nothing rebuilt
+    assert model.paused is False and hub.state.apps[int(app_id)].disabled is True
+    got = (await call_tool("hub_get_rule", {"app_id": app_id})).data
+    assert got["spec"] == was and _rules(hub) == rules
+
