@@ -180,4 +180,3 @@ async def test_a_failure_before_anything_is_removed_leaves_the_rule_as_it_was(
     assert model.paused is False and hub.state.apps[int(app_id)].disabled is True
     got = (await call_tool("hub_get_rule", {"app_id": app_id})).data
     assert got["spec"] == was and _rules(hub) == rules
-
