@@ -211,15 +211,7 @@ class RuleAuthoring:
             await self._hub.rules.set_paused(app_id, False)
         if not spec.enabled:
             await self._hub.apps.set_disabled(app_id, True)
-        return {
-            "app_id": app_id,
-            "name": spec.name,
-            "paused": spec.paused,
-            "enabled": spec.enabled,
-            "verified": True,
-            "page_requests": wizard.sent,
-            "rule_text": readback["rule_text"],
-        }
+        return _answer(app_id, spec, wizard.sent, readback)
 
     async def _remove_partial(self, app_id: str) -> bool:
         try:
@@ -390,15 +382,9 @@ class RuleAuthoring:
             raise
         await self._settle(app_id, paused=spec.paused, enabled=spec.enabled)
         return {
-            "app_id": app_id,
-            "name": spec.name,
-            "paused": spec.paused,
-            "enabled": spec.enabled,
-            "verified": True,
+            **_answer(app_id, spec, eraser.requests + wizard.sent, readback),
             "edited_in_place": True,
             "removed": removed,
-            "page_requests": eraser.requests + wizard.sent,
-            "rule_text": readback["rule_text"],
             "note": f"Edited in place: the rule keeps its app id {app_id}, so rules, "
             "dashboards and apps that use it by id keep working.",
         }
@@ -487,6 +473,19 @@ class RuleAuthoring:
             "item_backup": backup,
             "note": note,
         }
+
+
+def _answer(app_id: str, spec: RuleSpec, requests: int, readback: dict[str, Any]) -> dict[str, Any]:
+    """What a verified build answers (create, and an update either way)."""
+    return {
+        "app_id": app_id,
+        "name": spec.name,
+        "paused": spec.paused,
+        "enabled": spec.enabled,
+        "verified": True,
+        "page_requests": requests,
+        "rule_text": readback["rule_text"],
+    }
 
 
 def _on_paused(steps: list[Step]) -> list[Step]:
