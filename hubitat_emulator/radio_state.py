@@ -88,3 +88,5 @@ class RadioState:
     matter_pair_fails: bool = False
     matter_pair_fail_stage: str | None = None
     matter_pairs: dict[str, int] = field(default_factory=dict)  # node id -> status polls
+    # further commissioned Matter nodes the details list shows (tests add a Matter lock)
+    matter_nodes: list[dict[str, Any]] = field(default_factory=list)

@@ -293,7 +293,8 @@ class _OpsRoutes(ServerRoutes):
                         "model": "Eve Energy",
                         "name": "Eve Energy (uncommissioned to a device)",
                         "ipAddress": "fd00::2",
-                    }
+                    },
+                    *self.ops.radio_state.matter_nodes,
                 ],
             }
         )
@@ -471,7 +472,8 @@ class _OpsRoutes(ServerRoutes):
     async def matter_window(self, request: web.Request) -> web.StreamResponse:
         if not self.ops.matter:
             return self.http.not_found()
-        if request.query.get("node") != "3001":
+        known = {"3001", *(str(n.get("nodeId")) for n in self.ops.radio_state.matter_nodes)}
+        if request.query.get("node") not in known:
             return self._refuse("Matter node not found")
         self.ops.radio_calls.append(request.path)
         return self.http.json({"success": True, "setupCode": "34970112332"})

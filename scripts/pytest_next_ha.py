@@ -7,7 +7,9 @@ loads the plugin:
   something imported httpx before it;
 - phcc imports ``_clear_logger_overwrites`` from ``homeassistant.components.logger``,
   which 2026.11 only has in ``logger.helpers``: re-export it.
-The integration itself needs no shim; only the test plugin does.
+The integration itself needs no shim; only the test plugin does. ``scripts/dev test`` loads
+this module as an early plugin (``-p scripts.pytest_next_ha``), so every process, the
+pytest-xdist workers too, runs it before phcc is imported.
 """
 
 from __future__ import annotations

@@ -183,8 +183,10 @@ async def test_disabling_a_safety_system_needs_confirm(
     assert hub.state.apps[int(app_id)].disabled is False
     await ok(mcp, "hub_set_app_disabled", {**args, "confirm": True})
     assert hub.state.apps[int(app_id)].disabled is True
-    # switching it back on needs no confirm
-    await ok(mcp, "hub_set_app_disabled", {"app_id": app_id, "disabled": False})
+    # switching it back on makes it act again: the sensitivity model asks for confirm too
+    await refused(mcp, "hub_set_app_disabled", {"app_id": app_id, "disabled": False},
+                  "confirmation_required")  # fmt: skip
+    await ok(mcp, "hub_set_app_disabled", {"app_id": app_id, "disabled": False, "confirm": True})
 
 
 async def test_ordinary_app_disables_without_confirm(mcp: Mcp, hub: HubEmulator) -> None:

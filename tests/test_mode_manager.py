@@ -21,6 +21,19 @@ from .contract import assert_same_shape
 from .fixture_client import fixture_client
 
 
+@pytest.fixture
+def call_tool(call_tool: ToolCaller) -> ToolCaller:
+    """These tests are about what Mode Manager edits do, so they come confirmed (a safety
+    system: tests/test_hostile_effects.py shows the refusal without confirm)."""
+
+    async def confirmed(name: str, args: dict[str, Any] | None = None, **kw: Any) -> Any:
+        if name == "hub_update_mode_manager":
+            args = {"confirm": True, **(args or {})}
+        return await call_tool(name, args, **kw)
+
+    return confirmed
+
+
 def _mode(data: dict[str, Any], name: str) -> dict[str, Any]:
     return next(m for m in data["mode_manager"]["triggers"] if m["mode"] == name)
 

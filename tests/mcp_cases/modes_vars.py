@@ -13,6 +13,7 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
         "hub_update_mode_manager": {
             "mode": "Night",
             "triggers": [{"type": "time", "at": "22:30"}],
+            "confirm": True,  # Mode Manager is a safety system
         },
         "hub_create_connector": {"name": "guestCount"},
     }

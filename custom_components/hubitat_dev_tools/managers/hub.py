@@ -40,6 +40,7 @@ from .radios import RadioManager
 from .room_control import RoomControl
 from .rooms import RoomManager
 from .scenes import SceneManager
+from .sensitivity import SensitivityModel
 from .snapshots import SnapshotManager
 from .swap import SwapManager
 from .variables import VariableManager
@@ -65,10 +66,17 @@ class Hub:
         self.files = FilesManager(client)
         self.cloner = AppCloner(client, self.item_backups, self.files)
         self.apps = AppManager(client, self.item_backups, self.cloner)
+        # one model of what is sensitive, asked by every path that makes something act
+        self.sensitivity = SensitivityModel(client, self.apps, self.devices)
+        self.devices.commands.sensitivity = self.sensitivity
         self.scenes = SceneManager(client, self.apps, self.devices)
-        self.rules = RuleManager(client, self.apps, self.item_backups, self.devices)
-        self.app_settings = AppSettingsManager(client, self.apps, self.item_backups)
-        self.app_create = AppCreator(client, self.apps)
+        self.rules = RuleManager(
+            client, self.apps, self.item_backups, self.devices, self.sensitivity
+        )
+        self.app_settings = AppSettingsManager(
+            client, self.apps, self.item_backups, self.sensitivity
+        )
+        self.app_create = AppCreator(client, self.apps, self.sensitivity)
         self.code = CodeManager(client, self.files)
         self.hpm = HpmManager(client, self.apps, self.code)
         self.dashboards = DashboardManager(client, self.apps, self.item_backups)

@@ -8,7 +8,7 @@ import contextlib
 import re
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ToolError
 from ..hub.client import HubClient
@@ -40,6 +40,9 @@ from .radio_firmware import RadioFirmware
 from .radio_scan import ChannelScanJob
 from .radio_settings import update_radio_settings
 from .radio_zwave import ActionExtra, ZwaveInclusion, inclusion_view
+
+if TYPE_CHECKING:
+    from .sensitivity import SensitivityModel
 
 _ZWAVE_NODE_KEYS = (
     "nodeId", "deviceId", "deviceName", "deviceType", "nodeState", "security", "route",
@@ -322,8 +325,13 @@ class RadioManager:
         device_allowed: Callable[[str], bool] = lambda _device_id: True,
         allowlist_active: bool = False,
         deadline: float | None = None,
+        confirm: bool = False,
+        sensitivity: SensitivityModel | None = None,
     ) -> dict[str, Any]:
         """One radio operation, validated first (action of that radio, node, setup code).
+
+        Opening a Matter pairing window shares the device with another controller: for a
+        sensitive device (a lock) the sensitivity gate asks for confirm=true first.
 
         ``deadline`` (``time.monotonic()``) bounds the slow ones (the Zigbee channel scan).
         """
@@ -374,6 +382,17 @@ class RadioManager:
                 )
             _check_allowed(device.get("id"), device_allowed)
             target = {"node_id": node_id, "device_id": device.get("id")}
+            if (
+                action == "open_pairing_window"
+                and sensitivity is not None
+                and device.get("id") not in (None, "")
+            ):
+                sensitivity.require(
+                    await sensitivity.devices([str(device.get("id"))]),
+                    confirm=confirm,
+                    allowed=device_allowed,
+                    what=f"Sharing Matter node {node_id} with another controller",
+                )
         code = radio_reads.normalize_setup_code(setup_code) if setup_code is not None else None
         if action in MODERN_ONLY and not await self._repair_is_modern():
             raise HubFirmwareError(

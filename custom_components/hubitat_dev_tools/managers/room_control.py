@@ -143,7 +143,9 @@ class RoomControl:
             for i in details
         ]
         prepared = (
-            await self._devices.commands.prepare_many(entries, confirm=confirm, known=details)
+            await self._devices.commands.prepare_many(
+                entries, confirm=confirm, known=details, allowed=allowed
+            )
             if entries
             else []
         )

@@ -197,7 +197,7 @@ class SceneManager:
                 code="device_not_allowed",
             )
         commands = self._devices.commands
-        prepared = await commands.prepare(activator.id, "on", [], confirm=confirm)
+        prepared = await commands.prepare(activator.id, "on", [], confirm=confirm, allowed=ok)
         await commands.execute(prepared)
         waited = await self._devices.waits.wait_attribute(
             [activator.id], "switch", AttributeCondition("eq", ["on"]), timeout_ms=wait_ms

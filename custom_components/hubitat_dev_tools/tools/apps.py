@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import probatio as vol
@@ -53,7 +54,9 @@ class GetAppArgs(ToolArgs):
 class SetAppDisabledArgs(ToolArgs):
     app_id: str = arg(APP_ID, "Installed app id", required=True)
     disabled: bool = arg(bool, "true to disable, false to enable", required=True)
-    confirm: bool = arg(bool, "true to disable HSM, Mode Manager or our Maker API", default=False)
+    confirm: bool = arg(
+        bool, "true to disable a safety app, or enable one that reaches locks etc.", default=False
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -101,8 +104,15 @@ class GetAppTool(HubTool[GetAppArgs]):
         "title and current value, text, buttons and links to other pages), settings, child "
         "apps, and its internal state (state variables, event subscriptions, scheduled "
         "jobs). Multi-page apps: pass page= one of the page names listed under 'pages'. "
-        "Very large values are cut. For a rule's health use hub_get_rule_health."
+        "Very large values are cut. For a rule's health use hub_get_rule_health. A named "
+        "page runs the app's code for that page and can change its state: such a read is "
+        "audited as a change and needs the Write master on."
     )
+
+    def writes(self, args: dict[str, Any]) -> bool:
+        """Rendering a named page runs the app's page method, which can change its state."""
+        page = args.get("page")
+        return bool(page) and str(page).strip() not in ("mainPage", "main")
 
     async def run(self, call: ToolCall, args: GetAppArgs) -> dict[str, Any]:
         return await call.hub.apps.get_app(args.app_id, args.page, include_state=args.include_state)
@@ -114,11 +124,17 @@ class SetAppDisabledTool(HubTool[SetAppDisabledArgs]):
     description = (
         "Disable (disabled=true) or re-enable (disabled=false) an installed app or rule "
         "without deleting it; a disabled app does nothing until enabled. Verified by reading "
-        "it back. To pause a rule while keeping it enabled use hub_set_rule_paused."
+        "it back. To pause a rule while keeping it enabled use hub_set_rule_paused. "
+        "Disabling HSM, Mode Manager or a Maker API, or enabling an app that reaches a lock, "
+        "garage door, valve, siren, HSM, a file or an HTTP call, needs confirm=true."
     )
     kind = ToolKind.WRITE
 
     async def run(self, call: ToolCall, args: SetAppDisabledArgs) -> dict[str, Any]:
+        if not args.disabled:
+            await require_app_reach(
+                call, [args.app_id], args.confirm, f"Enabling app {args.app_id}"
+            )
         result = await call.hub.apps.set_disabled(args.app_id, args.disabled, confirm=args.confirm)
         verb = "disabled" if args.disabled else "enabled"
         note = " (already)" if result.get("unchanged") else ""
@@ -218,6 +234,7 @@ class CloneAppArgs(ToolArgs):
     app_id: str = arg(APP_ID, "Installed app id to copy", required=True)
     new_name: str | None = arg(NEW_NAME, "Name of the copy")
     enable: bool = arg(bool, "Leave the copy enabled", default=False)
+    confirm: bool = arg(bool, "true to enable a copy that reaches locks etc.", default=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -232,6 +249,7 @@ class ImportAppArgs(ToolArgs):
     new_name: str | None = arg(NEW_NAME, "Name of the new app")
     enable: bool = arg(bool, "Leave the new app enabled", default=False)
     allow_missing_devices: bool = arg(bool, "Import even if devices are gone", default=False)
+    confirm: bool = arg(bool, "true to enable an app that reaches locks etc.", default=False)
 
 
 class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
@@ -316,12 +334,20 @@ class CloneAppTool(HubTool[CloneAppArgs]):
         "'<name> (copy)'). The copy is disabled right after creation (with its child apps) "
         "so it does nothing until you enable it with hub_set_app_disabled; enable=true "
         "leaves it live. Do not repeat a call that reported a created copy. For Visual "
-        "Rules use hub_create_visual_rule; for Easy Dashboards hub_clone_dashboard."
+        "Rules use hub_create_visual_rule; for Easy Dashboards hub_clone_dashboard. "
+        "enable=true on an app that reaches something sensitive needs confirm=true."
     )
     kind = ToolKind.WRITE
     idempotent = False
 
     async def run(self, call: ToolCall, args: CloneAppArgs) -> dict[str, Any]:
+        model = call.hub.sensitivity
+        model.require(
+            await model.apps([args.app_id]),
+            confirm=args.confirm or not args.enable,
+            allowed=call.device_allowed,
+            what=f"An enabled copy of app {args.app_id}",
+        )
         result = await call.hub.cloner.clone_app(args.app_id, args.new_name, args.enable)
         state = "enabled" if result["enabled"] else "disabled"
         return {
@@ -340,8 +366,8 @@ class ImportAppTool(HubTool[ImportAppArgs]):
         "item backup hub_delete_app took: re-creates a deleted app, new id). It lands next "
         "to seed_app_id (default: the first app of the export's type). Named devices must "
         "exist unless allow_missing_devices=true. It starts disabled (children too) until "
-        "hub_set_app_disabled; enable=true leaves it live. Do not repeat a call that "
-        "reported a created app."
+        "hub_set_app_disabled; enable=true leaves it live (confirm=true when it reaches "
+        "locks, HSM, files or HTTP). Do not repeat a call that reported a created app."
     )
     kind = ToolKind.WRITE
     idempotent = False
@@ -370,6 +396,7 @@ class ImportAppTool(HubTool[ImportAppArgs]):
             enable=args.enable,
             allow_missing_devices=args.allow_missing_devices,
             device_allowed=call.device_allowed,
+            check=partial(_check_import, call, args),
         )
         state = "enabled" if result["enabled"] else "disabled"
         return {
@@ -444,3 +471,23 @@ TOOLS: tuple[type[HubTool[Any]], ...] = (
     ImportAppTool,
     ListHpmPackagesTool,
 )
+
+
+async def require_app_reach(call: ToolCall, app_ids: list[str], confirm: bool, what: str) -> None:
+    """The sensitivity gate for making installed apps act (enabling, running, resuming)."""
+    model = call.hub.sensitivity
+    model.require(
+        await model.apps(app_ids), confirm=confirm, allowed=call.device_allowed, what=what
+    )
+
+
+async def _check_import(call: ToolCall, args: ImportAppArgs, document: dict[str, Any]) -> None:
+    """What an export reaches, parsed (given as an object or as text alike): the allowlist
+    always, confirm when it is to start enabled."""
+    model = call.hub.sensitivity
+    model.require(
+        await model.document(document, label="the imported app"),
+        confirm=args.confirm or not args.enable,
+        allowed=call.device_allowed,
+        what="Importing this export" + (" enabled" if args.enable else ""),
+    )

@@ -41,6 +41,7 @@ from homeassistant.helpers import llm
 
 from ..audit import OUTCOME_INTERRUPTED, OUTCOME_STARTED
 from ..const import DOMAIN, RESULT_MAX_BYTES
+from ..device_refs import device_refs
 from ..domain_data import get_domain_data
 from ..errors import ToolError
 from ..hub.errors import HubAuthError, HubError
@@ -68,6 +69,7 @@ _LOGGER = logging.getLogger(__name__)
 
 HUB_FIELD_DESC = "Hub name or hub_uid (only with several hubs)"
 CONFIRM_DESC = "true, once the user agreed to this destructive change"
+EFFECT_CONFIRM_DESC = "true, once the user agreed (locks, sirens, safety systems)"
 # Added to every destructive tool's description (the tier decides it, not each tool).
 DESTRUCTIVE_NOTE = "Destructive: needs confirm=true and a hub backup from the last 24 hours."
 DEFAULT_NARROW_HINT = (
@@ -239,6 +241,7 @@ class CallAudit:
     caller: Caller | None = None
     runtime: HubRuntime | None = None
     record_id: str | None = None
+    write: bool = False  # this call changes the hub (set once its arguments are known)
 
     def _record(self, outcome: str, detail: str | None) -> str | None:
         shared = get_domain_data(self.hass)
@@ -312,6 +315,12 @@ class HubTool[A: ToolArgs](llm.Tool):
     open_world: ClassVar[bool] = False
     # Told to the model when a result is over the size cap.
     narrow_hint: ClassVar[str] = DEFAULT_NARROW_HINT
+    # Effects the chokepoint gates before ``run`` (managers gate the paths only they can
+    # see, with the same model): arguments naming devices the call makes act or shares
+    # (each judged by the hub's sensitivity model), and the safety system every call of
+    # the tool changes. Either adds ``confirm`` to the schema.
+    effect_devices: ClassVar[tuple[str, ...]] = ()
+    safety_system: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -332,6 +341,10 @@ class HubTool[A: ToolArgs](llm.Tool):
         schema: dict[Any, Any] = schema_fields(self.args_type)
         if self.kind is ToolKind.DESTRUCTIVE:
             schema[vol.Optional("confirm", description=CONFIRM_DESC)] = bool
+        elif (self.effect_devices or self.safety_system) and "confirm" not in {
+            str(k) for k in schema
+        }:
+            schema[vol.Optional("confirm", description=EFFECT_CONFIRM_DESC)] = bool
         if self.hub_access:
             schema[vol.Optional("hub", description=HUB_FIELD_DESC)] = str
         self.parameters = vol.Schema(schema)
@@ -346,6 +359,11 @@ class HubTool[A: ToolArgs](llm.Tool):
     def is_write(self) -> bool:
         """Return True for tools that change the hub."""
         return self.kind is not ToolKind.READ
+
+    def writes(self, args: dict[str, Any]) -> bool:
+        """Whether this call changes the hub: the tool's kind, or (a read tool whose call
+        can change an app's state, such as rendering a named page) what the call asks."""
+        return self.is_write
 
     @classmethod
     def gateway(cls) -> str | None:
@@ -402,19 +420,26 @@ class HubTool[A: ToolArgs](llm.Tool):
             caller = audit.caller = await resolve_admin(hass, llm_context)
             if self.hub_access:
                 runtime = audit.runtime = resolve_hub(hass, args.get("hub"))
-                check_gates(runtime, self.name, self.kind, gateway=self.gateway())
+                kind = ToolKind.WRITE if self.writes(args) and not self.is_write else self.kind
+                check_gates(runtime, self.name, kind, gateway=self.gateway())
                 check_devices(runtime, args)
+                allowed = device_predicate(runtime)
+                await self._check_effects(runtime.hub, args, allowed)
                 if self.kind is ToolKind.DESTRUCTIVE:
                     await check_destructive(runtime, args)
-                allowed = device_predicate(runtime)
             else:
                 runtime = audit.runtime = self._gate_option_free(hass)
                 allowed = _allow_all
             call = ToolCall(hass, runtime, caller, self.name, allowed, via, llm_context, deadline)
             typed = cast(A, build_args(self.args_type, args))
-            if self.is_write:
+            writes = audit.write = self.writes(args)
+            if writes:
                 audit.start()  # before the first write request
-            data = await self.run(call, typed)
+            try:
+                data = await self.run(call, typed)
+            finally:
+                if writes:  # what is sensitive may have changed: judge afresh
+                    runtime.hub.sensitivity.forget()
         except (ToolError, HubError, HomeAssistantError) as err:
             failure = self._as_tool_error(err)
             if isinstance(err, HubAuthError) and audit.runtime is not None:
@@ -441,6 +466,30 @@ class HubTool[A: ToolArgs](llm.Tool):
         capped, ok = cap_result(redact(iso_times(json_safe(data), zone)), self.narrow_hint)
         return llm.ToolResult(data=capped, error=not ok)
 
+    async def _check_effects(
+        self, hub: Hub, args: dict[str, Any], allowed: Callable[[str], bool]
+    ) -> None:
+        """The declared effects, through the hub's sensitivity model (before ``run``)."""
+        confirm = args.get("confirm") is True
+        if self.safety_system and not confirm:
+            raise ToolError(
+                f"{self.name} changes {self.safety_system}, a safety system (what switches "
+                "the home's modes, and the automations that follow them). It needs "
+                "confirm=true. Nothing was sent to the hub.",
+                code="confirmation_required",
+                hint="Tell the user exactly what this changes, get their agreement, then call "
+                "again with confirm=true.",
+            )
+        if self.effect_devices:
+            named = device_refs({k: args[k] for k in self.effect_devices if k in args})
+            model = hub.sensitivity
+            model.require(
+                await model.devices(sorted(named)),
+                confirm=confirm,
+                allowed=allowed,
+                what=f"{self.title} with these devices",
+            )
+
     @staticmethod
     def _as_tool_error(err: ToolError | HubError | HomeAssistantError) -> ToolError:
         if isinstance(err, ToolError):
@@ -454,7 +503,7 @@ class HubTool[A: ToolArgs](llm.Tool):
         code, message = failure.code, redact_text(str(failure))
         hint = redact_text(failure.hint) if failure.hint else failure.hint
         if not audit.finish(failure.outcome, f"{code}: {message}"):
-            await audit.refused(failure, write=self.is_write)
+            await audit.refused(failure, write=self.is_write or audit.write)
         data: dict[str, Any] = {"error": code, "message": message}
         section = section_for_error(code, self.domain)
         if section and (not hint or "hub_get_tool_guide" not in hint):

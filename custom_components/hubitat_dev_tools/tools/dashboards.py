@@ -95,10 +95,12 @@ class CreateDashboardTool(HubTool[CreateDashboardArgs]):
         "Create an Easy Dashboard with a name, the devices to show and options (mode, "
         "clock, calendar, HSM tiles, theme, PINs). kind=legacy: a classic Hubitat Dashboard "
         "(name, devices; empty layout, tiles via hub_update_dashboard) under the installed "
-        "Hubitat® Dashboard app. To copy an existing one use hub_clone_dashboard."
+        "Hubitat® Dashboard app. To copy an existing one use hub_clone_dashboard. A lock or "
+        "other sensitive device on it needs confirm=true."
     )
     kind = ToolKind.WRITE
     idempotent = False
+    effect_devices = ("device_ids",)
 
     async def run(self, call: ToolCall, args: CreateDashboardArgs) -> dict[str, Any]:
         if args.kind == "legacy":
@@ -153,9 +155,11 @@ class UpdateDashboardTool(HubTool[UpdateDashboardArgs]):
         "hub's update replaces everything); the previous configuration is returned and "
         "saved as an item backup. Legacy dashboards: replace the whole tile layout (layout) "
         "or edit single tiles (add_tiles, update_tiles by id, remove_tile_ids); their name "
-        "and devices are not changed here."
+        "and devices are not changed here. Putting a lock or other sensitive device on a "
+        "dashboard needs confirm=true."
     )
     kind = ToolKind.WRITE
+    effect_devices = ("device_ids", "add_device_ids", "layout", "add_tiles", "update_tiles")
 
     async def run(self, call: ToolCall, args: UpdateDashboardArgs) -> dict[str, Any]:
         manager = call.hub.dashboards

@@ -78,6 +78,14 @@ class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
         )
         if upd.is_empty:
             raise ToolError("Nothing to change: give at least one field to update.")
+        if args.hub_mesh or args.homekit:  # another controller may then make it act
+            model = call.hub.sensitivity
+            model.require(
+                await model.devices([args.device_id]),
+                confirm=args.confirm,
+                allowed=call.device_allowed,
+                what=f"Sharing device {args.device_id} with another controller",
+            )
         result = await call.hub.devices.admin.update_device(
             args.device_id, upd, confirm=args.confirm
         )

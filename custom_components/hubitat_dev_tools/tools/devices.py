@@ -387,7 +387,11 @@ class CallDeviceCommandTool(HubTool[CallDeviceCommandArgs]):
             else None
         )
         prepared = await manager.commands.prepare(
-            args.device_id, args.command, args.arguments, confirm=args.confirm
+            args.device_id,
+            args.command,
+            args.arguments,
+            confirm=args.confirm,
+            allowed=call.device_allowed,
         )
         await manager.commands.execute(prepared)
         out: dict[str, Any] = {
@@ -416,7 +420,9 @@ class CallDeviceCommandTool(HubTool[CallDeviceCommandArgs]):
     ) -> dict[str, Any]:
         # The safety chokepoint has already refused entries outside the device allowlist.
         manager = call.hub.devices
-        prepared = await manager.commands.prepare_many(entries, confirm=confirm)
+        prepared = await manager.commands.prepare_many(
+            entries, confirm=confirm, allowed=call.device_allowed
+        )
         results = await manager.commands.execute_many(prepared)
         failed = [r for r in results if r["status"] != "sent"]
         summary = f"Sent {len(results) - len(failed)} of {len(results)} commands"

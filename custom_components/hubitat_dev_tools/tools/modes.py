@@ -150,10 +150,12 @@ class UpdateModeManagerTool(HubTool[UpdateModeManagerArgs]):
     title = "Update Mode Manager"
     description = (
         "When modes switch by themselves (Integrated Mode Manager), e.g. 'Night at 22:30': "
-        "mode=Night, triggers=[{type:time,at:'22:30'}]. Read it with hub_list_modes."
+        "mode=Night, triggers=[{type:time,at:'22:30'}]. Read it with hub_list_modes. Mode "
+        "Manager is a safety system: every change needs confirm=true."
     )
     kind = ToolKind.WRITE
     idempotent = False
+    safety_system = "Mode Manager"
 
     async def run(self, call: ToolCall, args: UpdateModeManagerArgs) -> dict[str, Any]:
         result = await call.hub.modes.manager_config.update(

@@ -123,6 +123,7 @@ class RadioActionArgs(ToolArgs):
     device_ids: list[str] | None = arg(
         vol.All([numeric_id("device_id")], vol.Length(min=1, max=100)), None
     )
+    confirm: bool = arg(bool, "true to share a lock or other sensitive device", default=False)
 
 
 class CallRadioActionTool(HubTool[RadioActionArgs]):
@@ -139,7 +140,8 @@ class CallRadioActionTool(HubTool[RadioActionArgs]):
         "channel_scan (about a minute; "
         "answers RSSI/LQI and PAN ids per channel, or status running: call again after "
         "retry_after_s for the same scan's result). matter: pair (setup_code), "
-        "open_pairing_window (node_id; answers a code to share the device). Repair: "
+        "open_pairing_window (node_id; answers a code to share the device; confirm=true for a "
+        "lock or other sensitive device). Repair: "
         "hub_start_zwave_repair; failed nodes: hub_delete_zwave_node; settings: "
         "hub_update_radio_settings."
     )
@@ -156,6 +158,8 @@ class CallRadioActionTool(HubTool[RadioActionArgs]):
             device_allowed=call.device_allowed,
             allowlist_active=allowlist_active(call),
             deadline=call.deadline,
+            confirm=args.confirm,
+            sensitivity=call.hub.sensitivity,
         )
 
 

@@ -78,6 +78,7 @@ class CallRuleArgs(ToolArgs):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SetRulePausedArgs(ToolArgs):
     app_id: str = arg(APP_ID, "Rule app id", required=True)
+    confirm: bool = arg(bool, "true to resume a rule that commands locks etc.", default=False)
     paused: bool = arg(bool, "true to pause, false to resume", required=True)
 
 
@@ -165,8 +166,9 @@ class CallRuleTool(HubTool[CallRuleArgs]):
         "app_ids: several rules, all checked before any is called, answered per rule. RM 5 "
         "has no separate evaluate (its conditions run inside the actions). Setting a rule's "
         "private boolean is not reachable over the LAN. Pause with "
-        "hub_set_rule_paused. Running actions that command locks, garage doors, valves, "
-        "keypads or sirens needs confirm=true."
+        "hub_set_rule_paused. Running or starting a rule that reaches a lock, garage door, "
+        "valve, keypad, siren, HSM, a file or an HTTP call (also through rules it runs or a "
+        "scene it activates) needs confirm=true; the error names what it reaches."
     )
     kind = ToolKind.WRITE
     idempotent = False
@@ -176,14 +178,18 @@ class CallRuleTool(HubTool[CallRuleArgs]):
         if not ids:
             raise ToolError("Give app_id or app_ids. Nothing was sent.")
         if args.app_ids is not None:
-            batch = await call.hub.rules.call_rules(ids, args.action, confirm=args.confirm)
+            batch = await call.hub.rules.call_rules(
+                ids, args.action, confirm=args.confirm, allowed=call.device_allowed
+            )
             done = batch["count"] - batch["failed"]
             return {
                 "summary": f"{args.action} on {batch['count']} rules: {done} done, "
                 f"{batch['failed']} failed",
                 **batch,
             }
-        result = await call.hub.rules.call_rule(ids[0], args.action, confirm=args.confirm)
+        result = await call.hub.rules.call_rule(
+            ids[0], args.action, confirm=args.confirm, allowed=call.device_allowed
+        )
         note = " (already so)" if result.get("unchanged") else ""
         return {
             "summary": f"{args.action} on rule {ids[0]} ({result['name']}){note}",
@@ -197,12 +203,15 @@ class SetRulePausedTool(HubTool[SetRulePausedArgs]):
     description = (
         "Pause (paused=true) or resume (paused=false) a Rule Machine rule or a Visual Rule. "
         "The current state is read first, so calling it twice is safe. A paused rule stays "
-        "enabled; to disable an app entirely use hub_set_app_disabled."
+        "enabled; to disable an app entirely use hub_set_app_disabled. Resuming a rule that "
+        "reaches something sensitive needs confirm=true."
     )
     kind = ToolKind.WRITE
 
     async def run(self, call: ToolCall, args: SetRulePausedArgs) -> dict[str, Any]:
-        result = await call.hub.rules.set_paused(args.app_id, args.paused)
+        result = await call.hub.rules.set_paused(
+            args.app_id, args.paused, confirm=args.confirm, allowed=call.device_allowed
+        )
         verb = "paused" if args.paused else "resumed"
         note = " (already so)" if result.get("unchanged") else ""
         return {"summary": f"Rule {args.app_id} ({result['name']}) {verb}{note}", **result}

@@ -7,7 +7,7 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -415,8 +415,12 @@ class AppCloner:
         enable: bool,
         allow_missing_devices: bool,
         device_allowed: Callable[[str], bool] = lambda _device_id: True,
+        check: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
     ) -> dict[str, Any]:
-        """Create a new app from an export, under the parent of a seed app of the same type."""
+        """Create a new app from an export, under the parent of a seed app of the same type.
+
+        ``check`` sees the parsed export (with the device ids it names) before anything is
+        sent: the sensitivity gate."""
         text, origin = await read_export_source(
             self._client, self._backups, export, from_file, from_backup
         )
@@ -426,6 +430,8 @@ class AppCloner:
         app_type = str(first.get("appTypeName") or "")
         devs = doc.get("deviceReplacements")
         wanted = [str(k) for k in devs] if isinstance(devs, dict) else []
+        if check is not None:
+            await check({"export": doc, "device_ids": wanted})
         hidden = [d for d in wanted if not device_allowed(d)]
         if hidden:
             raise ToolError(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import ToolError
 from ...hub.app_page import AppPage, Setting
@@ -34,6 +34,9 @@ from .button_rules import ButtonRuleCreator, is_button_rule
 from .installed import AppManager
 from .page_model import same_setting, summarize_page
 from .settings import encode_page_settings
+
+if TYPE_CHECKING:
+    from ..sensitivity import SensitivityModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,9 +129,10 @@ class _Plan:
 class AppCreator:
     """Creates app instances; every one is confirmed in the app tree afterwards."""
 
-    def __init__(self, client: HubClient, apps: AppManager) -> None:
+    def __init__(self, client: HubClient, apps: AppManager, sensitivity: SensitivityModel) -> None:
         self._client = client
         self._apps = apps
+        self._sensitivity = sensitivity
         self._button_rules = ButtonRuleCreator(client)
 
     async def types(self, *, text: str | None, kind: str) -> list[dict[str, Any]]:
@@ -329,6 +333,7 @@ class AppCreator:
                 confirm=confirm,
                 app_ref=f"the new app {new_id}",
                 app_name=plan.name,
+                sensitivity=self._sensitivity,
             )
         if fields or name is not None or page.installed is False:
             await page.done(fields, label=name)

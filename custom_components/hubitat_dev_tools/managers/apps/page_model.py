@@ -24,6 +24,27 @@ def text_of(value: Any) -> str:
     return _TAG_RE.sub("", str(value or "")).strip()
 
 
+def actions_text(config: dict[str, Any]) -> str:
+    """The text of a rule page's paragraphs from its 'Actions' heading on (all if none)."""
+    lines: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("element") == "paragraph":
+                lines.append(text_of(str(node.get("description") or node.get("title") or "")))
+            for sub in node.values():
+                walk(sub)
+        elif isinstance(node, list):
+            for sub in node:
+                walk(sub)
+
+    walk(config)
+    for idx, line in enumerate(lines):
+        if line.strip().lower().startswith("actions"):
+            return "\n".join(lines[idx:])
+    return "\n".join(lines)
+
+
 def bounded(value: Any) -> Any:
     """Cut very large values so one app cannot blow the answer size."""
     text = json.dumps(value, default=str)

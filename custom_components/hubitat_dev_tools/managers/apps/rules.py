@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
-from ...device_refs import device_refs
 from ...errors import ToolError
 from ...hub.app_page import AppPage
 from ...hub.apps import (
@@ -21,24 +21,18 @@ from ...hub.apps import (
     set_visual_rule_paused,
 )
 from ...hub.client import HubClient
-from ...hub.devices import fetch_devices
 from ...hub.errors import HubBadResponseError, HubError
 from ...redact import redact_text
-from ..confirm import require_confirm
-from ..devices.admin import is_sensitive_device
 from ..devices.query import DeviceManager
 from ..item_backups import ItemBackups
 from .installed import AppManager
 from .page_model import text_of
 from .visual_rules import VisualRuleManager
 
-# Words with which Rule Machine's action lines command locks, garage doors, valves, sirens,
-# keypads or HSM ("Lock: Front Door", "Open: Garage Door", "Siren: Hall Siren").
-_SENSITIVE_ACTION_RE = re.compile(
-    r"\b(?:un)?lock|\bopen\b|\bclose\b|\bsiren|\bstrobe\b|\balarm|\b(?:dis)?arm\b|\bvalve|"
-    r"\bgarage|\bkeypad|\bhsm\b",
-    re.I,
-)
+if TYPE_CHECKING:
+    from ..sensitivity import SensitivityModel
+
+Allowed = Callable[[str], bool]
 
 
 def private_boolean(app_state: dict[str, Any]) -> bool | None:
@@ -51,30 +45,6 @@ def private_boolean(app_state: dict[str, Any]) -> bool | None:
         if isinstance(value := app_state.get(key), bool):
             return value
     return None
-
-
-def _actions_text(config: dict[str, Any]) -> str:
-    """The text of a rule page's paragraphs from its 'Actions' heading on (all if none)."""
-    lines = [
-        text_of(str(el.get("description") or el.get("title") or ""))
-        for el in _page_elements(config)
-        if el.get("element") == "paragraph"
-    ]
-    for idx, line in enumerate(lines):
-        if line.strip().lower().startswith("actions"):
-            return "\n".join(lines[idx:])
-    return "\n".join(lines)
-
-
-def _page_elements(value: Any) -> list[dict[str, Any]]:
-    if isinstance(value, dict):
-        found = [value] if "element" in value else []
-        for sub in value.values():
-            found.extend(_page_elements(sub))
-        return found
-    if isinstance(value, list):
-        return [el for sub in value for el in _page_elements(sub)]
-    return []
 
 
 class RuleLocals(TypedDict):
@@ -134,10 +104,16 @@ class RuleManager:
     Visual Rule definitions are ``visual`` (read, create, update, delete)."""
 
     def __init__(
-        self, client: HubClient, apps: AppManager, backups: ItemBackups, devices: DeviceManager
+        self,
+        client: HubClient,
+        apps: AppManager,
+        backups: ItemBackups,
+        devices: DeviceManager,
+        sensitivity: SensitivityModel,
     ) -> None:
         self._client = client
         self._apps = apps
+        self._sensitivity = sensitivity
         self._backups = backups
         self.visual = VisualRuleManager(client, self._rule, backups, devices)
 
@@ -242,55 +218,30 @@ class RuleManager:
         ]
         return {"app_id": app_id, "name": app.name, "variables": rows, "count": len(rows)}
 
-    async def sensitive_targets(self, definition: Any, text: str = "") -> list[str]:
-        """The security-sensitive devices a rule's definition or action text commands.
-
-        Every device the definition references (``device_refs``: node lists, device
-        inputs, settings) that is a lock, garage door, valve, keypad, siren or smoke/CO
-        sensor; every such device whose label the text names; and action lines that lock,
-        open, close, sound or arm (RM shows actions as text, not always with ids).
-        """
-        ids = device_refs(definition)
-        lowered = text.lower()
-        found = [
-            f"{d.display_name} ({d.id})"
-            for d in await fetch_devices(self._client)
-            if is_sensitive_device(d.capabilities)
-            and (d.id in ids or (lowered and d.display_name.lower() in lowered))
-        ]
-        if not found and (match := _SENSITIVE_ACTION_RE.search(text)):
-            line = next((ln for ln in text.splitlines() if match.group(0) in ln), match.group(0))
-            found.append(f"the action '{line.strip()[:80]}'")
-        return found
-
-    async def _require_rule_confirm(
-        self, definition: Any, text: str, what: str, confirm: bool
-    ) -> None:
-        if confirm:
-            return
-        targets = await self.sensitive_targets(definition, text)
-        if targets:
-            require_confirm(
-                False,
-                f"{what} commands security-sensitive devices: {', '.join(targets[:5])}.",
-            )
-
-    async def call_rule(self, app_id: str, action: str, *, confirm: bool = False) -> RuleAction:
+    async def call_rule(
+        self, app_id: str, action: str, *, confirm: bool = False, allowed: Allowed | None = None
+    ) -> RuleAction:
         """Run a rule's actions (its own Run Actions button), stop or start it.
 
-        Running the actions of a rule that commands sensitive devices needs confirm=true.
+        Running or starting a rule the sensitivity model finds sensitive needs confirm=true,
+        and every device it reaches must be in the allowlist.
         """
-        return await self._act(await self._prepare(app_id, action, confirm), action)
+        return await self._act(await self._prepare(app_id, action, confirm, allowed), action)
 
     async def call_rules(
-        self, app_ids: list[str], action: str, *, confirm: bool = False
+        self,
+        app_ids: list[str],
+        action: str,
+        *,
+        confirm: bool = False,
+        allowed: Allowed | None = None,
     ) -> RuleBatch:
         """``call_rule`` on several rules: every rule is checked (an RM rule, a Run Actions
         button, confirm for sensitive actions) before the first is acted on; then each is
         acted on in order and answers for itself (one failing does not stop the others)."""
         ids = list(dict.fromkeys(app_ids))
         checks = await asyncio.gather(
-            *(self._prepare(i, action, confirm) for i in ids), return_exceptions=True
+            *(self._prepare(i, action, confirm, allowed) for i in ids), return_exceptions=True
         )
         bad = [(i, c) for i, c in zip(ids, checks, strict=True) if isinstance(c, BaseException)]
         for _i, err in bad:
@@ -324,10 +275,20 @@ class RuleManager:
         failed = sum(not r["ok"] for r in results)
         return {"action": action, "results": results, "count": len(results), "failed": failed}
 
-    async def _prepare(self, app_id: str, action: str, confirm: bool) -> _Prepared:
+    async def _prepare(
+        self, app_id: str, action: str, confirm: bool, allowed: Allowed | None
+    ) -> _Prepared:
         """What acting on a rule needs, checked: an RM rule; for run_actions its page's
-        Run Actions button and, unless confirmed, no sensitive device in its actions."""
+        Run Actions button; for running or starting it, the sensitivity gate."""
         app = await self._rule(app_id, visual=False)
+        if action in ("run_actions", "start"):
+            verb = "Running the actions of" if action == "run_actions" else "Starting"
+            self._sensitivity.require(
+                await self._sensitivity.apps([app_id]),
+                confirm=confirm,
+                allowed=allowed,
+                what=f"{verb} rule {app_id} ({app.name})",
+            )
         if action != "run_actions":
             return _Prepared(app)
         page = await AppPage.load(self._client, app_id)
@@ -338,14 +299,6 @@ class RuleManager:
                 f"Rule {app_id} ({app.name}) shows no 'Run Actions' button on its page; "
                 "it cannot be run over the LAN. Nothing was sent.",
                 hint="Trigger it through one of its triggers (e.g. a virtual switch).",
-            )
-        if not confirm:
-            status = await fetch_status(self._client, app_id)
-            await self._require_rule_confirm(
-                {"page": page.config, "settings": status.get("appSettings")},
-                _actions_text(page.config),
-                f"Running the actions of rule {app_id} ({app.name})",
-                confirm,
             )
         return _Prepared(app, page, name)
 
@@ -365,9 +318,20 @@ class RuleManager:
             raise HubBadResponseError(f"Rule {app_id} did not change its stopped state")
         return {"app_id": app_id, "name": app.name, "action": action}
 
-    async def set_paused(self, app_id: str, paused: bool) -> RulePaused:
-        """Pause or resume an RM rule (toggle button, state read first) or a Visual Rule."""
+    async def set_paused(
+        self, app_id: str, paused: bool, *, confirm: bool, allowed: Allowed | None = None
+    ) -> RulePaused:
+        """Pause or resume an RM rule (toggle button, state read first) or a Visual Rule.
+
+        Resuming a sensitive rule needs confirm=true (it acts again on its triggers)."""
         app = await self._rule(app_id)
+        if not paused:
+            self._sensitivity.require(
+                await self._sensitivity.apps([app_id]),
+                confirm=confirm,
+                allowed=allowed,
+                what=f"Resuming rule {app_id} ({app.name})",
+            )
         if app.is_visual_rule:
             await set_visual_rule_paused(self._client, app_id, paused)
             now = await fetch_rule_builder20(self._client, app_id) or await fetch_rule_builder(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...device_refs import device_refs
 from ...errors import ToolError
@@ -13,12 +13,13 @@ from ...hub.app_page import AppPage, Setting
 from ...hub.client import HubClient
 from ...hub.devices import fetch_devices
 from ...redact import REDACTED, redact_document
-from ..confirm import require_confirm
-from ..devices.admin import is_sensitive_device
 from ..item_backups import ItemBackups
 from .cloner import UNCLONEABLE_TYPES
 from .installed import AppManager
 from .page_model import bounded, encode_setting, same_setting, summarize_page
+
+if TYPE_CHECKING:
+    from ..sensitivity import SensitivityModel
 
 
 async def encode_page_settings(
@@ -30,6 +31,7 @@ async def encode_page_settings(
     confirm: bool,
     app_ref: str,
     app_name: str,
+    sensitivity: SensitivityModel,
 ) -> tuple[dict[str, Setting], list[str]]:
     """Validate ``settings`` against the inputs ``form`` shows and encode them as its submit
     posts them: (fields, repairs). Device inputs take ids of existing devices inside the
@@ -41,17 +43,12 @@ async def encode_page_settings(
         devices = await fetch_devices(client)
         known_devices = {d.id for d in devices}
         named = device_refs({"settings": settings}, device_inputs=device_inputs)
-        sensitive = [
-            f"{d.display_name} ({d.id})"
-            for d in devices
-            if d.id in named and is_sensitive_device(d.capabilities)
-        ]
-        if sensitive:
-            require_confirm(
-                confirm,
-                f"These settings give {app_ref} ({app_name}) security-sensitive devices: "
-                f"{', '.join(sensitive)}.",
-            )
+        sensitivity.require(
+            await sensitivity.devices(sorted(named & known_devices)),
+            confirm=confirm,
+            allowed=device_allowed,
+            what=f"These settings give {app_ref} ({app_name}) devices that",
+        )
     fields: dict[str, Setting] = {}
     repairs: list[str] = []
     for name, value in settings.items():
@@ -76,10 +73,17 @@ async def encode_page_settings(
 class AppSettingsManager:
     """Edit installed classic apps through their pages (each edit backed up first)."""
 
-    def __init__(self, client: HubClient, apps: AppManager, backups: ItemBackups) -> None:
+    def __init__(
+        self,
+        client: HubClient,
+        apps: AppManager,
+        backups: ItemBackups,
+        sensitivity: SensitivityModel,
+    ) -> None:
         self._client = client
         self._apps = apps
         self._backups = backups
+        self._sensitivity = sensitivity
 
     async def update_settings(
         self,
@@ -99,7 +103,14 @@ class AppSettingsManager:
         sensitive device into an app, needs confirm=true.
         """
         app = await self._apps.find(app_id)
-        self._apps.require_safety_confirm(app, "editing its settings changes", confirm)
+        # what the app does decides (a rule that locks a door, a safety system): any
+        # setting or button of its pages can make it act or change what it does
+        self._sensitivity.require(
+            await self._sensitivity.apps([app_id]),
+            confirm=confirm,
+            allowed=device_allowed,
+            what=f"Changing the settings of, or pressing a button of, app {app_id} ({app.name})",
+        )
         if app.type in UNCLONEABLE_TYPES or app.is_visual_rule:
             raise ToolError(
                 f"App {app_id} ({app.name}, {app.type}) is not edited through its settings "
@@ -117,6 +128,7 @@ class AppSettingsManager:
             confirm=confirm,
             app_ref=f"app {app_id}",
             app_name=app.name,
+            sensitivity=self._sensitivity,
         )
         if sub_page is not None and sub_page not in {str(h.get("page")) for h in form.links()}:
             listed = ", ".join(sorted({str(h.get("page")) for h in form.links()})) or "none"

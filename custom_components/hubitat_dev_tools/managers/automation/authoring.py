@@ -190,7 +190,9 @@ class RuleAuthoring:
         wizard = Wizard(self._client, app_id)
         try:
             await wizard.run(steps)
-            await self._hub.rules.set_paused(app_id, True)  # no-op when the build paused it
+            await self._hub.rules.set_paused(
+                app_id, True, confirm=True
+            )  # no-op when the build paused it
             readback = await self._verify(app_id, spec)
         except BaseException as err:
             removed = await self._remove_partial(app_id)
@@ -208,7 +210,7 @@ class RuleAuthoring:
                 ) from err
             raise
         if not spec.paused:
-            await self._hub.rules.set_paused(app_id, False)
+            await self._hub.rules.set_paused(app_id, False, confirm=True)
         if not spec.enabled:
             await self._hub.apps.set_disabled(app_id, True)
         return _answer(app_id, spec, wizard.sent, readback)
@@ -363,7 +365,7 @@ class RuleAuthoring:
             )
         eraser, wizard = RuleEraser(self._client, app_id), Wizard(self._client, app_id)
         try:
-            await self._hub.rules.set_paused(app_id, True)
+            await self._hub.rules.set_paused(app_id, True, confirm=True)
             if disabled:  # Rule Machine ignores deletes on a disabled rule (KP, live)
                 await self._hub.apps.set_disabled(app_id, False)
             removed = await eraser.run()
@@ -390,7 +392,7 @@ class RuleAuthoring:
         }
 
     async def _settle(self, app_id: str, *, paused: bool, enabled: bool) -> None:
-        await self._hub.rules.set_paused(app_id, paused)
+        await self._hub.rules.set_paused(app_id, paused, confirm=True)
         await self._hub.apps.set_disabled(app_id, not enabled)
 
     async def _restore_flags(self, app_id: str, current: dict[str, Any], disabled: bool) -> str:

@@ -20,11 +20,13 @@ from ...errors import ToolError
 from ...hub.errors import HubNotFoundError
 from ...hub.models import DeviceDetail
 from ..confirm import require_confirm
+from ..devices.commands import HARMLESS_COMMANDS as HARMLESS
 from ..devices.commands import PreparedCommand, prepare_command
 from .spec import Action, Condition, DeviceTest, Expression, RuleSpec
 
 if TYPE_CHECKING:
     from ..hub import Hub
+    from ..sensitivity import Reach
 
 NUMERIC_TYPES = ("NUMBER", "DECIMAL", "INTEGER", "FLOAT")
 NUMERIC_VARIABLES = ("number", "integer", "decimal", "bigdecimal", "float")
@@ -246,10 +248,17 @@ async def resolve(
     _check_refs(spec, res)
     _prepare_commands(spec, res)
     kinds = [a.kind for a in spec.all_actions()]
-    picked = [a for a in spec.all_actions() if a.kind in ("append_file", "delete_file")]
+    picked = [
+        a for a in spec.all_actions() if a.kind in ("append_file", "delete_file", "write_file")
+    ]
+    overwrites: list[str] = []
     if picked:  # the pages pick these from the File Manager's files (KP: append is an enum)
         names = {str(f["name"]) for f in (await hub.files.list())["files"]}
         for a in picked:
+            if a.kind == "write_file":
+                if a.text in names:  # unattended, with no copy kept: hub_write_file's rules
+                    overwrites.append(str(a.text))
+                continue
             if a.text not in names:
                 raise ToolError(
                     f"rule.actions: {a.kind} names '{a.text}', which is not in the File "
@@ -273,6 +282,12 @@ async def resolve(
             res.sensitive.append(f"an HTTP {action.kind[5:].upper()} to {host}")
         if action.kind == "disable_devices":  # a disabled device neither reports nor obeys
             res.sensitive += [f"disable {res.label(d)}" for d in action.device_ids]
+    res.sensitive += [f"overwrite the existing File Manager file {n}" for n in overwrites]
+    reach = await _actions_reach(hub, spec, res)
+    hub.sensitivity.require(
+        reach, confirm=True, allowed=device_allowed, what="The rule's actions"
+    )  # the allowlist over everything its actions reach
+    res.sensitive += [r for r in reach.reasons if r not in res.sensitive]
     if res.sensitive:
         require_confirm(
             confirm,
@@ -280,7 +295,39 @@ async def resolve(
             + ", ".join(sorted(set(res.sensitive)))
             + ").",
         )
+    if overwrites:
+        await _require_recent_backup(hub, overwrites)
     return res
+
+
+async def _actions_reach(hub: Hub, spec: RuleSpec, res: Resolved) -> Reach:
+    """What the spec's actions make act beyond the devices they name: the rules it runs,
+    resumes or sets the private boolean of, and the apps whose child devices it commands
+    (a scene's activator), as the hub's sensitivity model sees them."""
+    rules = [
+        r
+        for a in spec.all_actions()
+        if a.kind in ("run_rule", "resume_rules", "set_private_boolean")
+        for r in a.rule_ids
+    ]
+    commanded = [
+        p.device_id for items in res.commands.values() for p in items if p.command not in HARMLESS
+    ]
+    model = hub.sensitivity
+    return await model.apps(rules) | await model.devices(commanded, details=res.devices)
+
+
+async def _require_recent_backup(hub: Hub, files: list[str]) -> None:
+    """A rule that overwrites a File Manager file each time it runs keeps no copy of it,
+    so it is held to hub_write_file's tier: a hub backup from the last 24 hours."""
+    evidence = await hub.backups.destructive_evidence()
+    if evidence.backup is None:
+        raise ToolError(
+            f"The rule would overwrite {', '.join(files)} each time it runs, with no copy "
+            "kept; that needs a hub backup from the last 24 hours. Nothing was sent.",
+            code="backup_required",
+            hint="Create a backup first (hub_create_backup), then retry.",
+        )
 
 
 def _check_mode(path: str, name: str, res: Resolved) -> None:

@@ -7,6 +7,7 @@ import difflib
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
@@ -18,7 +19,10 @@ from ...hub.models import Command, CommandParam, DeviceDetail
 from ...redact import redact
 
 if TYPE_CHECKING:
+    from ..sensitivity import SensitivityModel
     from .query import DeviceManager
+
+Allowed = Callable[[str], bool]
 
 # Capabilities whose commands can open the home, make noise or flood it: confirm first.
 SENSITIVE_CAPABILITIES = frozenset(
@@ -243,6 +247,9 @@ class DeviceCommands:
     def __init__(self, client: HubClient, devices: DeviceManager) -> None:
         self._client = client
         self._devices = devices
+        # The hub's sensitivity model (set by ``Hub``): a command to a scene's activator or
+        # another app's child device is judged by what that app does.
+        self.sensitivity: SensitivityModel | None = None
 
     @staticmethod
     def _gate(detail: DeviceDetail, prepared: PreparedCommand, confirm: bool) -> None:
@@ -260,13 +267,41 @@ class DeviceCommands:
                 hint="Ask the user to confirm, then call again with confirm=true.",
             )
 
+    async def _gate_reach(
+        self,
+        detail: DeviceDetail,
+        prepared: PreparedCommand,
+        confirm: bool,
+        allowed: Allowed | None,
+    ) -> None:
+        """The sensitivity model's gate: what the command makes act beyond the device
+        itself (the scene an activator turns on, the app a child device belongs to)."""
+        if self.sensitivity is None or prepared.command in HARMLESS_COMMANDS:
+            return
+        reach = await self.sensitivity.devices(
+            [prepared.device_id], details={prepared.device_id: detail}
+        )
+        self.sensitivity.require(
+            reach,
+            confirm=confirm,
+            allowed=allowed,
+            what=f"Running '{prepared.command}' on {prepared.device_label} ({prepared.device_id})",
+        )
+
     async def prepare(
-        self, device_id: str, command: str, arguments: list[Any] | None, *, confirm: bool
+        self,
+        device_id: str,
+        command: str,
+        arguments: list[Any] | None,
+        *,
+        confirm: bool,
+        allowed: Allowed | None = None,
     ) -> PreparedCommand:
         """Validate a command before anything is sent; raise if it would be refused."""
         detail = await self._devices.get_device(device_id)
         prepared = prepare_command(detail, command, arguments)
         self._gate(detail, prepared, confirm)
+        await self._gate_reach(detail, prepared, confirm, allowed)
         return prepared
 
     async def prepare_many(
@@ -275,6 +310,7 @@ class DeviceCommands:
         *,
         confirm: bool,
         known: dict[str, DeviceDetail] | None = None,
+        allowed: Allowed | None = None,
     ) -> list[PreparedCommand]:
         """Validate every entry of a batch; refuse the whole batch if any entry is invalid.
 
@@ -299,7 +335,10 @@ class DeviceCommands:
             try:
                 item = prepare_command(detail, entry["command"], entry.get("arguments"))
                 self._gate(detail, item, confirm)
+                await self._gate_reach(detail, item, confirm, allowed)
             except ToolError as err:
+                if err.code == "device_not_allowed":
+                    raise
                 needs_confirm = needs_confirm or err.code == "confirmation_required"
                 problems.append(f"{where}: {err}")
                 continue
