@@ -48,7 +48,9 @@ class ChangeLog:
         limit: int,
         device_ids: list[str] | None = None,
     ) -> dict[str, Any]:
-        """Every change after ``since``, newest first (at most ``limit``)."""
+        """Every change after ``since``, newest first (at most ``limit``); nothing of a
+        device outside ``device_allowed`` (its attribute changes, or a hub or location event
+        that names it)."""
         active = await self._devices.list_devices(
             DeviceFilter(changed_since=since), allowed=device_allowed
         )
@@ -67,7 +69,9 @@ class ChangeLog:
 
         per_device, located = await asyncio.gather(
             asyncio.gather(*(one(d.id) for d in checked)),
-            self._logs.events("all", 500, since, None) if device_ids is None else _none(),
+            self._logs.events("all", 500, since, None, device_allowed=device_allowed)
+            if device_ids is None
+            else _none(),
         )
         rows: list[dict[str, Any]] = []
         for dev, events in zip(checked, per_device, strict=True):

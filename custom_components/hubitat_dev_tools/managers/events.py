@@ -12,8 +12,9 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
+from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.devices import fetch_device_events
 from ..hub.events import LOG_PATH, HubEvent, HubSocket, LogLine, level_rank, parse_log_frame
@@ -22,6 +23,47 @@ from ..hub.state_cache import EventPredicate, LogPredicate, StateCache
 from ..redact import redact
 
 DeviceAllowed = Callable[[str], bool]
+
+
+class _Shown(Protocol):
+    """A log line (past or live) as a tool shows it: :meth:`as_dict`, then redacted."""
+
+    def as_dict(self) -> dict[str, Any]: ...
+
+
+def shown_line(line: _Shown) -> dict[str, Any]:
+    """A log line as the tools return it (redacted). Text filters match THIS, never the raw
+    line, so a filter cannot tell anything about a secret the answer hides."""
+    shown: dict[str, Any] = redact(line.as_dict())
+    return shown
+
+
+def line_allowed(
+    source_type: str | None, source_id: str | None, device_allowed: DeviceAllowed
+) -> bool:
+    """Whether a log line may be shown: a device's line only while its device is in the
+    allowlist (lines of apps, of the hub, or of no known device always)."""
+    return source_type != "dev" or not source_id or device_allowed(source_id)
+
+
+def device_visible(device_id: object, device_allowed: DeviceAllowed) -> bool:
+    """Whether an event (or a statistics row) may be shown: one of a device only while the
+    device is in the allowlist; one of no device always."""
+    return device_id is None or device_allowed(str(device_id))
+
+
+def refuse_outside_source(
+    source_type: str | None, source_id: str | None, device_allowed: DeviceAllowed
+) -> None:
+    """Refuse a log query scoped to one device outside the allowlist (before any request)."""
+    if source_type == "dev" and source_id and not device_allowed(source_id):
+        raise ToolError(
+            f"Device(s) {source_id} are outside the assistant's device allowlist. "
+            "Nothing was sent to the hub.",
+            code="device_not_allowed",
+            hint="Do not retry with the same device; hub_list_devices shows the allowed devices. "
+            "An admin can change the allowlist in the integration's options.",
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,7 +77,8 @@ class LogFilter:
     text: str | None = None  # part of the message
 
     def predicate(self, device_allowed: DeviceAllowed) -> LogPredicate:
-        """The line predicate; device lines outside the allowlist never match."""
+        """The line predicate; device lines outside the allowlist never match, and the
+        name and text filters only see the redacted line (:func:`shown_line`)."""
         max_rank = level_rank(self.level or "trace")
         name = (self.source or "").strip().lower()
         text = (self.text or "").strip().lower()
@@ -43,15 +86,18 @@ class LogFilter:
         def match(line: LogLine) -> bool:
             if level_rank(line.level) > max_rank:
                 return False
-            if line.source_type == "dev" and line.source_id and not device_allowed(line.source_id):
+            if not line_allowed(line.source_type, line.source_id, device_allowed):
                 return False
             if self.source_type and line.source_type != self.source_type:
                 return False
             if self.source_id and line.source_id != self.source_id:
                 return False
-            if name and name not in (line.name or "").lower():
+            if not (name or text):
+                return True
+            shown = shown_line(line)  # the text the answer shows: secrets already replaced
+            if name and name not in str(shown.get("name") or "").lower():
                 return False
-            return not text or text in line.message.lower()
+            return not text or text in str(shown.get("message") or "").lower()
 
         return match
 
@@ -72,7 +118,7 @@ class EventFilter:
         def match(event: HubEvent) -> bool:
             if self.device_id and event.device_id != self.device_id:
                 return False
-            if event.device_id is not None and not device_allowed(event.device_id):
+            if not device_visible(event.device_id, device_allowed):
                 return False
             if self.source and event.source != self.source:
                 return False
@@ -229,6 +275,7 @@ class LiveEventsManager:
         device_allowed: DeviceAllowed,
     ) -> dict[str, Any]:
         """Log lines arriving within ``window`` seconds (and, optionally, recent ones)."""
+        refuse_outside_source(log_filter.source_type, log_filter.source_id, device_allowed)
         match = log_filter.predicate(device_allowed)
         cache = self.cache
         started = time.monotonic()
@@ -242,13 +289,13 @@ class LiveEventsManager:
             lines = await self._listen_logs(match, window, limit)
             via = "one_shot_socket"
         out: dict[str, Any] = {
-            "lines": [redact(line.as_dict()) for line in lines],
+            "lines": [shown_line(line) for line in lines],
             "count": len(lines),
             "listened_s": round(time.monotonic() - started, 2),
             "via": via,
         }
         if include_recent:
-            out["recent"] = [redact(line.as_dict()) for line in reversed(recent)]
+            out["recent"] = [shown_line(line) for line in reversed(recent)]
             if cache is None:
                 out["recent_note"] = NO_LOG_RING_NOTE
         if len(lines) >= limit:
@@ -282,6 +329,7 @@ class LiveEventsManager:
         else:
             raw = await fetch_location_events(self._client)
             rows = [history_row(r, "LOCATION") for r in raw]
+        rows = [r for r in rows if device_visible(r.get("device_id"), device_allowed)]
         if event_filter.source:
             rows = [r for r in rows if r["source"] == event_filter.source]
         if event_filter.name:

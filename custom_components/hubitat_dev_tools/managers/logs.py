@@ -31,6 +31,7 @@ from ..hub.logs import (
 )
 from ..hub.models import parse_hub_time
 from ..redact import redact
+from .events import DeviceAllowed, device_visible, line_allowed, refuse_outside_source, shown_line
 
 PAGE_BUDGET_BYTES = 80_000
 MESSAGE_MAX_CHARS = 1500
@@ -68,7 +69,7 @@ class LogQuery:
     level: str | None = None  # this level and above
     source_type: str | None = None  # dev | app
     source_id: str | None = None  # needs source_type
-    patterns: tuple[str, ...] = ()  # case-insensitive, in name or message
+    patterns: tuple[str, ...] = ()  # case-insensitive, in the redacted name or message
     match_all: bool = False  # every pattern (else any)
     limit: int = 50
     cursor: str | None = None
@@ -132,8 +133,13 @@ class LogsManager:
     def __init__(self, client: HubClient) -> None:
         self._client = client
 
-    async def logs(self, query: LogQuery) -> dict[str, Any]:
-        """Filtered, newest-first, paged past logs."""
+    async def logs(self, query: LogQuery, *, device_allowed: DeviceAllowed) -> dict[str, Any]:
+        """Filtered, newest-first, paged past logs.
+
+        ``device_allowed`` is the call's device allowlist: a query scoped to a device outside
+        it is refused before any request, and other devices' lines outside it are left out
+        (as ``hub_tail_logs`` does). Patterns match the redacted text the answer shows.
+        """
         since, until = query.since, query.until
         anchor, offset = _decode_cursor(query.cursor) if query.cursor else (None, 0)
         source_type, source_id = query.source_type, query.source_id
@@ -142,11 +148,17 @@ class LogsManager:
                 "source_id needs source_type ('dev' for a device, 'app' for an app). "
                 "Nothing was sent to the hub."
             )
+        refuse_outside_source(source_type, source_id, device_allowed)
         min_level = LEVELS.index(query.level) if query.level else 0
         patterns = [p.lower() for p in query.patterns if p]
         mode_all = query.match_all
 
-        lines = await fetch_past_logs(self._client, source_type, source_id)
+        fetched = await fetch_past_logs(self._client, source_type, source_id)
+        lines = [
+            line
+            for line in fetched
+            if line_allowed(line.source_type, line.source_id, device_allowed)
+        ]
 
         def keep(line: LogLine) -> bool:
             if line.level in LEVELS and LEVELS.index(line.level) < min_level:
@@ -162,8 +174,9 @@ class LogsManager:
                     return False
                 if anchor and line.time > anchor:
                     return False
-            if patterns:
-                hay = f"{line.name}\n{line.message}".lower()
+            if patterns:  # the redacted text: a pattern cannot probe a hidden secret
+                item = shown_line(line)
+                hay = f"{item.get('name') or ''}\n{item.get('message') or ''}".lower()
                 hits = [p in hay for p in patterns]
                 if not (all(hits) if mode_all else any(hits)):
                     return False
@@ -182,7 +195,7 @@ class LogsManager:
         page: list[dict[str, Any]] = []
         used = 0
         for line in matched[offset : offset + limit]:
-            item = redact(line.as_dict())
+            item = shown_line(line)
             item["message"] = _cut(item["message"])
             size = len(json.dumps(item, ensure_ascii=False).encode())
             if page and used + size > PAGE_BUDGET_BYTES:
@@ -211,8 +224,14 @@ class LogsManager:
         since: datetime | None,
         name: str | None,
         app_id: str | None = None,
+        *,
+        device_allowed: DeviceAllowed,
     ) -> dict[str, Any]:
-        """Hub events and/or location events (or one app's events), newest first."""
+        """Hub events and/or location events (or one app's events), newest first.
+
+        An event that names a device outside ``device_allowed`` is left out; ``name`` matches
+        the event name the answer shows (redacted).
+        """
         if app_id is not None:
             sources = [("app", await fetch_app_events(self._client, app_id))]
         else:
@@ -229,34 +248,33 @@ class LogsManager:
                 when = parse_hub_time(e.get("date"))
                 if since and when and when < since:
                     continue
-                ev_name = str(e.get("name") or "")
-                if name and name.lower() not in ev_name.lower():
+                if not device_visible(e.get("deviceId"), device_allowed):
                     continue
-                merged.append(
-                    (
-                        when,
-                        {
-                            "source": kind,
-                            "name": ev_name,
-                            "value": e.get("value"),
-                            "unit": e.get("unit"),
-                            "description": strip_tags(str(e.get("descriptionText") or "")) or None,
-                            "type": e.get("type"),
-                            "date": when.isoformat(timespec="seconds") if when else e.get("date"),
-                        },
-                    )
-                )
+                raw = {
+                    "source": kind,
+                    "name": str(e.get("name") or ""),
+                    "value": e.get("value"),
+                    "unit": e.get("unit"),
+                    "description": strip_tags(str(e.get("descriptionText") or "")) or None,
+                    "type": e.get("type"),
+                    "date": when.isoformat(timespec="seconds") if when else e.get("date"),
+                }
+                item: dict[str, Any] = redact({k: v for k, v in raw.items() if v is not None})
+                if name and name.lower() not in str(item.get("name") or "").lower():
+                    continue
+                merged.append((when, item))
         merged.sort(key=lambda t: t[0] or datetime.min.replace(tzinfo=UTC), reverse=True)
-        items = [
-            redact({k: v for k, v in item.items() if v is not None}) for _w, item in merged[:limit]
-        ]
+        items = [item for _w, item in merged[:limit]]
         out: dict[str, Any] = {"events": items, "count": len(items), "total_matched": len(merged)}
         if app_id is not None:
             out = {"app_id": app_id, **out}
         return out
 
-    async def performance(self, kind: str, sort_by: str, limit: int) -> dict[str, Any]:
-        """Device/app busy %, event counts, runtime and state size from ``/logs/json``."""
+    async def performance(
+        self, kind: str, sort_by: str, limit: int, *, device_allowed: DeviceAllowed
+    ) -> dict[str, Any]:
+        """Device/app busy %, event counts, runtime and state size from ``/logs/json``
+        (the rows of devices outside ``device_allowed`` left out)."""
         data = await fetch_stats(self._client)
         keys: dict[str, Callable[[dict[str, Any]], Any]] = {
             "pct": lambda s: -float(s.get("pct") or 0),
@@ -267,7 +285,12 @@ class LogsManager:
         }
 
         def rows(raw: Any, id_key: str) -> list[dict[str, Any]]:
-            stats = [s for s in raw or [] if isinstance(s, dict)]
+            stats = [
+                s
+                for s in raw or []
+                if isinstance(s, dict)
+                and (id_key != "device_id" or device_visible(s.get("id"), device_allowed))
+            ]
             stats.sort(key=keys[sort_by])
             return [
                 {
@@ -298,7 +321,8 @@ class LogsManager:
             if kind not in (wanted, "both"):
                 continue
             out[key] = rows(data.get(raw_key), id_key)
-            if not out[key]:
+            listed = any(isinstance(s, dict) for s in data.get(raw_key) or [])
+            if not out[key] and not listed:  # none listed (not: all outside the allowlist)
                 out[f"{key}_note"] = f"The hub listed no per-{wanted} statistics" + (
                     f" although {key} ran {out[f'{key}_total_ms']} ms: its {wanted} "
                     "stats collection may be off (Logs > Device/App stats on the hub)."

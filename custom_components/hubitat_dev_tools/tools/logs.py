@@ -68,7 +68,7 @@ class GetLogsTool(HubTool[GetLogsArgs]):
             limit=args.limit,
             cursor=args.cursor,
         )
-        return await call.hub.logs.logs(query)
+        return await call.hub.logs.logs(query, device_allowed=call.device_allowed)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -101,7 +101,12 @@ class ListEventsTool(HubTool[ListEventsArgs]):
     async def run(self, call: ToolCall, args: ListEventsArgs) -> dict[str, Any]:
         since = window_start(args.since, args.hours_back)
         return await call.hub.logs.events(
-            args.source, args.limit, since, args.name, app_id=args.app_id
+            args.source,
+            args.limit,
+            since,
+            args.name,
+            app_id=args.app_id,
+            device_allowed=call.device_allowed,
         )
 
 
@@ -125,7 +130,9 @@ class GetPerformanceStatsTool(HubTool[PerformanceArgs]):
     )
 
     async def run(self, call: ToolCall, args: PerformanceArgs) -> dict[str, Any]:
-        return await call.hub.logs.performance(args.type, args.sort_by, args.limit)
+        return await call.hub.logs.performance(
+            args.type, args.sort_by, args.limit, device_allowed=call.device_allowed
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
