@@ -80,17 +80,6 @@ _SENSITIVE_TEXT = re.compile(
     r"\bgarage|\bkeypad|\bhsm\b",
     re.I,
 )
-_SAFETY_TYPES = {
-    "safety monitor": "is the Hubitat Safety Monitor",
-    "mode manager": "is Mode Manager",
-    "maker api": "is a Maker API instance",
-}
-
-
-def _plain(text: str) -> str:
-    return "".join(c for c in text.lower() if c.isalnum() or c == " ")
-
-
 def capability_word(capabilities: Iterable[str]) -> str | None:
     """How a sensitive device is named ('a lock'), or None for a device that is not one."""
     caps = set(capabilities)
@@ -271,12 +260,8 @@ class SensitivityModel:
         if app is None:
             return NOTHING  # not on the hub: the tool's own lookup answers not_found
         label = f"{'rule' if app.is_rm_rule or app.is_visual_rule else 'app'} {app_id} ({app.name})"
-        plain = _plain(f"{app.type} {app.name}")
-        for key, what in _SAFETY_TYPES.items():
-            if key in plain:
-                return self._keep(app_id, Reach((f"{label} {what}, a safety system",)))
-        if app_id == (self._client.connection.maker_app_id or "").strip():
-            return self._keep(app_id, Reach((f"{label} is the Maker API instance in use",)))
+        if (what := self._apps.safety_system(app)) is not None:
+            return self._keep(app_id, Reach((f"{label} is {what}, a safety system",)))
         if app_id in walk.seen:
             return NOTHING  # a cycle: what it reaches is counted where the walk began
         if depth > MAX_DEPTH or len(walk.seen) >= MAX_APPS:
