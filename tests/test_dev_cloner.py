@@ -316,7 +316,12 @@ async def test_deleted_app_comes_back_from_its_backup(
     assert str(RULE_GOODNIGHT) in json.loads(snap["native_export"])["appReplacements"]
     assert RULE_GOODNIGHT not in hub.state.apps
     before = set(hub.state.apps)
-    restored = await call_tool("hub_import_app", {"from_backup": backup, "enable": True})
+    args = {"from_backup": backup, "enable": True}
+    # Goodnight locks the front door: brought back enabled, it needs confirm
+    refused = await call_tool("hub_import_app", args)
+    assert refused.error and refused.data["error"] == "confirmation_required", refused.data
+    assert set(hub.state.apps) == before
+    restored = await call_tool("hub_import_app", {**args, "confirm": True})
     assert not restored.error, restored.data
     (made,) = new_apps(hub, before)
     assert made.label == "Goodnight" and not made.disabled
