@@ -21,6 +21,7 @@ from custom_components.hubitat_dev_tools.hub.code import (
     save_route,
 )
 from custom_components.hubitat_dev_tools.hub.firmware import UNKNOWN_PLATFORM, Platform
+from custom_components.hubitat_dev_tools.managers.item_backups import owned_backups
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, add_entry
@@ -341,9 +342,11 @@ async def test_export_bundle(
 async def test_backups_pruned_to_bound(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    owned = owned_backups(entry.runtime_data.hub.client)
     for day in range(1, 11):
         name = f"hdt-backup_driver-1_202601{day:02d}-120000.json"
         hub.files.write(name, b'{"kind": "driver", "id": "1", "source": "old"}')
+        await owned.add(name)  # written by us (only those are pruned: test_hostile_infra)
     src = hub.state.dev.code[("driver", 1)].source + "\n// new\n"
     result = await call_tool(
         "hub_update_code", {"type": "driver", "id": "1", "source": src, "confirm": True}

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import logging
+import re
+from typing import Any
 
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import ConfigEntryAuthFailed, ConfigEntryNotReady
+from homeassistant.exceptions import (
+    ConfigEntryAuthFailed,
+    ConfigEntryNotReady,
+    HomeAssistantError,
+)
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
+from homeassistant.helpers.storage import Store
 
 from .audit import AuditTrail
 from .config_flow import connection_from_data
+from .const import DOMAIN
 from .domain_data import DATA_KEY, DomainData
 from .event_stream import async_setup_event_stream
 from .hub.client import HubClient
@@ -18,6 +26,7 @@ from .hub.info import fetch_identity
 from .hub_alerts import async_setup_hub_alerts
 from .llm_api import async_register
 from .managers.hub import Hub
+from .managers.item_backups import owned_backups
 from .mcp_exposure import async_clear_issues, async_track_exposure
 from .migrations import async_migrate
 from .runtime import HubitatConfigEntry, HubRuntime
@@ -42,6 +51,28 @@ async def _async_domain_data(hass: HomeAssistant) -> DomainData:
     return data
 
 
+async def _async_load_backup_record(hass: HomeAssistant, client: HubClient, hub_key: str) -> None:
+    """Which item backups we wrote on this hub: kept in Home Assistant storage (not on the
+    hub, where anyone on the LAN can write files), per hub UID, across restarts."""
+    store: Store[dict[str, Any]] = Store(
+        hass, 1, f"{DOMAIN}.item_backups.{re.sub(r'[^A-Za-z0-9_-]', '_', hub_key)}"
+    )
+    try:
+        data = await store.async_load()
+    except HomeAssistantError as err:  # unreadable: start empty (nothing old is pruned)
+        _LOGGER.warning("Could not read the list of item backups: %s", err)
+        data = None
+    stored = data.get("files") if isinstance(data, dict) else None
+
+    async def save(names: list[str]) -> None:
+        try:
+            await store.async_save({"files": names})
+        except (HomeAssistantError, OSError) as err:  # never prunes what it cannot record
+            _LOGGER.warning("Could not store the list of item backups: %s", err)
+
+    owned_backups(client).persist(stored if isinstance(stored, list) else [], save)
+
+
 async def async_setup_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> bool:
     """Connect to the hub; register the shared LLM API with the first hub."""
     client = HubClient(
@@ -53,7 +84,12 @@ async def async_setup_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> b
         raise ConfigEntryAuthFailed(str(err)) from err
     except HubError as err:
         raise ConfigEntryNotReady(f"Hub {entry.title} is not reachable: {err}") from err
-    entry.runtime_data = HubRuntime(entry, Hub(client), identity)
+    hub = Hub(client)
+    # The hub's session checks no certificate (hubs use self-signed ones): it talks to the
+    # hub only. Code downloads from the internet go through Home Assistant's verifying one.
+    hub.code.use_download_session(async_get_clientsession(hass))
+    await _async_load_backup_record(hass, client, identity.hub_uid or entry.entry_id)
+    entry.runtime_data = HubRuntime(entry, hub, identity)
     # Live events: the state cache answers reads and resolves waits; up to 3 s for the
     # first connection so the first calls are already served from the cache.
     entry.async_on_unload(

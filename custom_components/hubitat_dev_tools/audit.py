@@ -7,17 +7,29 @@ interrupted) after; a refusal before any hub request is one ``record``. A record
 
 Bounded whatever the callers send: arguments are redacted (:mod:`.redact`, plus the lock
 code of ``setCode`` commands), every string (dict keys too) is cut at every depth, lists and
-dicts are cut, one record has a byte cap and the whole trail a total byte cap with the oldest
-records evicted first. Saves are debounced (``Store.async_delay_save``) and flushed on
-unload. Refused calls from non-admin or unknown callers are only counted (``stats``): a
-caller without rights cannot push real records out.
+dicts are cut, one record has a byte cap and the whole trail a total byte cap. Saves are
+debounced (``Store.async_delay_save``) and flushed on unload. Refused calls from non-admin or
+unknown callers are only counted (``stats``): a caller without rights cannot push real
+records out.
+
+A refused call of an administrator (outcome ``refused``, whether refused before the record
+was begun or after) cannot flush the trail either: it is kept compact (time, user, tool,
+gateway, hub, ``code``, a short detail and a capped digest of the arguments, never their
+full text), and a repeat of the same (user, tool, gateway, hub, code) within
+``REFUSAL_WINDOW`` only raises the first record's ``count`` (and ``last_time``). Eviction
+(over ``max_entries`` records or ``max_bytes``) drops refusals first, oldest first; a
+write's record (ok, failed, interrupted, started) goes only when no refusal is left, oldest
+first. Every record, and every outcome, is also one line in Home Assistant's log (INFO,
+redacted, capped), so the trail survives as far as the log does.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import logging
 import math
+import re
 import time
 from collections import deque
 from datetime import UTC, datetime
@@ -27,10 +39,13 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.storage import Store
 
 from .const import AUDIT_MAX_ENTRIES, AUDIT_STORAGE_VERSION, DOMAIN
-from .redact import redact_arguments
+from .redact import redact_arguments, redact_text
+
+_LOGGER = logging.getLogger(__name__)
 
 OUTCOME_STARTED = "started"
 OUTCOME_INTERRUPTED = "interrupted"
+OUTCOME_REFUSED = "refused"
 OUTCOMES = ("ok", "refused", "failed", OUTCOME_INTERRUPTED, OUTCOME_STARTED)
 
 SAVE_DELAY = 5.0
@@ -42,6 +57,12 @@ MAX_DETAIL = 500
 MAX_RECORD_BYTES = 8_000  # the arguments of one record, once bounded
 MAX_TOTAL_BYTES = 1_500_000  # every record together
 _INT_LIMIT = 2**53  # beyond this, integers are stored as text (JSON/orjson safe)
+REFUSAL_WINDOW = 3600.0  # seconds: repeats of one refusal within it raise a count
+DIGEST_BYTES = 300  # the arguments of a refusal: a digest this small
+DIGEST_STRING = 40  # characters of a digest's values (and keys) kept
+REFUSAL_DETAIL = 200
+LOG_LINE = 2_000  # characters of one audit line in Home Assistant's log
+_CODE_RE = re.compile(r"[a-z][a-z0-9_]{0,59}")
 
 # Device commands whose positional arguments hold a lock code: (command, argument index).
 
@@ -109,6 +130,39 @@ def redact_args(args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def digest_args(args: dict[str, Any]) -> dict[str, Any]:
+    """A refusal's arguments: redacted, top-level names with short values, at most
+    ``DIGEST_BYTES`` (what was asked, not what was sent)."""
+    safe = redact_arguments(args)
+    out: dict[str, Any] = {}
+    for i, (key, value) in enumerate(safe.items()):
+        if i >= 8:
+            out["..."] = f"{len(safe)} arguments"
+            break
+        if isinstance(value, dict):
+            short: Any = f"{{{len(value)} keys}}"
+        elif isinstance(value, list | tuple):
+            short = f"[{len(value)} items]"
+        elif isinstance(value, str):
+            short = _cut(value, DIGEST_STRING)
+        else:
+            short = _scalar(value)
+            if isinstance(short, str):
+                short = _cut(short, DIGEST_STRING)
+        out[_cut(str(key), DIGEST_STRING)] = short
+        if _size(out) > DIGEST_BYTES:
+            del out[_cut(str(key), DIGEST_STRING)]
+            out["..."] = f"{len(safe)} arguments"
+            break
+    return out
+
+
+def _code(detail: str | None) -> str | None:
+    """The error code a refusal's detail starts with (``"tool_disabled: ..."``)."""
+    head = (detail or "").split(":", 1)[0].strip()
+    return head if _CODE_RE.fullmatch(head) else None
+
+
 class AuditTrail:
     """A bounded list of audit records stored in Home Assistant's storage."""
 
@@ -130,6 +184,9 @@ class AuditTrail:
         self._pending: dict[str, dict[str, Any]] = {}
         self._unauthorized = 0
         self._evicted = 0
+        self._repeats = 0  # refusals folded into an earlier record's count
+        # (user, tool, gateway, hub, code) -> the open refusal record, when it was opened
+        self._open: dict[tuple[Any, ...], tuple[dict[str, Any], float]] = {}
 
     async def async_load(self) -> None:
         """Load stored records (a call that never finished becomes ``interrupted``)."""
@@ -144,6 +201,8 @@ class AuditTrail:
             if rec.get("outcome") == OUTCOME_STARTED:
                 rec["outcome"] = OUTCOME_INTERRUPTED
                 rec["detail"] = "Home Assistant stopped before the call finished."
+            elif rec.get("outcome") == OUTCOME_REFUSED and "count" not in rec:
+                self._compact(rec)  # stored by an older version in full
             self._append(rec)
         if isinstance(count := data.get("unauthorized_refused"), int):
             self._unauthorized = count
@@ -156,12 +215,59 @@ class AuditTrail:
         self._records.append(rec)
         self._sizes[rec["id"]] = size
         self._bytes += size
+        self._evict()
+
+    def _evict(self) -> None:
+        """Over a bound: refusals go first (oldest first), a write's record only then."""
         while len(self._records) > 1 and (
             self._bytes > self._max_bytes or len(self._records) > self._max_entries
         ):
-            old = self._records.popleft()
-            self._bytes -= self._sizes.pop(old["id"], 0)
+            index = next(
+                (i for i, r in enumerate(self._records) if r.get("outcome") == OUTCOME_REFUSED),
+                0,
+            )
+            self._remove(index)
             self._evicted += 1
+
+    def _remove(self, index: int) -> None:
+        old = self._records[index]
+        del self._records[index]
+        self._bytes -= self._sizes.pop(old["id"], 0)
+
+    def _compact(self, rec: dict[str, Any]) -> None:
+        """A refusal as kept: a code, a short detail, an argument digest and a count."""
+        args = rec.get("args")
+        rec["args"] = digest_args(args) if isinstance(args, dict) else {}
+        detail = rec.get("detail")
+        rec["code"] = _code(detail if isinstance(detail, str) else None)
+        if isinstance(detail, str):
+            rec["detail"] = _cut(detail, REFUSAL_DETAIL)
+        rec.setdefault("count", 1)
+
+    def _refused(self, rec: dict[str, Any], *, kept: bool) -> dict[str, Any]:
+        """Compact a refusal; fold it into an open record of the same refusal (then it is
+        dropped from the trail, if ``kept`` there). The record that holds it."""
+        self._compact(rec)
+        key = (rec["user_id"], rec["tool"], rec["gateway"], rec["hub"], rec["code"])
+        now = time.monotonic()
+        found = self._open.get(key)
+        if found is not None and now - found[1] < REFUSAL_WINDOW and found[0]["id"] in self._sizes:
+            into = found[0]
+            into["count"] = int(into.get("count") or 1) + 1
+            into["last_time"] = rec["time"] if "ended" not in rec else rec["ended"]
+            self._repeats += 1
+            if kept:
+                index = next((i for i, r in enumerate(self._records) if r is rec), None)
+                if index is not None:
+                    self._remove(index)
+            self._resize(into)
+            return into
+        self._open[key] = (rec, now)
+        if kept:
+            self._resize(rec)
+        else:
+            self._append(rec)
+        return rec
 
     def _resize(self, rec: dict[str, Any]) -> None:
         if rec["id"] in self._sizes:
@@ -189,7 +295,11 @@ class AuditTrail:
         rec["outcome"] = outcome
         rec["detail"] = _cut(detail, MAX_DETAIL) if detail is not None else None
         rec["ended"] = datetime.now(UTC).isoformat(timespec="seconds")
-        self._resize(rec)
+        if outcome == OUTCOME_REFUSED:  # refused by a check after the record was begun
+            _log(self._refused(rec, kept=True), record_id)
+        else:
+            self._resize(rec)
+            _log(rec, record_id)
         self._save()
 
     def record(
@@ -223,9 +333,15 @@ class AuditTrail:
             "outcome": outcome,
             "detail": _cut(detail, MAX_DETAIL) if detail is not None else None,
         }
+        if outcome == OUTCOME_REFUSED:
+            kept = self._refused(rec, kept=False)
+            _log(kept, record_id)
+            self._save()
+            return str(kept["id"])
         if outcome == OUTCOME_STARTED:
             self._pending[record_id] = rec
         self._append(rec)
+        _log(rec, record_id)
         self._save()
         return record_id
 
@@ -242,6 +358,8 @@ class AuditTrail:
             "max_bytes": self._max_bytes,
             "max_records": self._max_entries,
             "evicted": self._evicted,
+            "refusals": sum(1 for r in self._records if r.get("outcome") == OUTCOME_REFUSED),
+            "refused_repeats": self._repeats,
             "running": len(self._pending),
             "unauthorized_refused": self._unauthorized,
         }
@@ -261,3 +379,21 @@ class AuditTrail:
     async def async_flush(self) -> None:
         """Write pending records now."""
         await self._store.async_save(self._data())
+
+
+def _log(rec: dict[str, Any], call_id: str) -> None:
+    """One line in Home Assistant's log per record and per outcome (redacted, capped).
+
+    ``call_id`` is the call's own record id (a refusal folded into an earlier record logs
+    that record's id and count too).
+    """
+    line: dict[str, Any] = {"id": call_id}
+    if rec["id"] != call_id:
+        line["record"] = rec["id"]
+    for key in ("user", "tool", "gateway", "hub", "outcome", "code", "count", "detail", "args"):
+        if rec.get(key) not in (None, {}):
+            line[key] = rec[key]
+    if isinstance(line.get("detail"), str):
+        line["detail"] = redact_text(line["detail"])
+    text = json.dumps(line, ensure_ascii=True, default=str)  # one line: newlines escaped
+    _LOGGER.info("Audit: %s", _cut(text, LOG_LINE))

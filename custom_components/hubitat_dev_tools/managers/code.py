@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any, NotRequired, TypedDict
 
+import aiohttp
+
 from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.code import (
@@ -162,6 +164,12 @@ class CodeManager:
         self._client = client
         self._files = files
         self.backups = ItemBackups(client)
+        self._downloads: aiohttp.ClientSession | None = None
+
+    def use_download_session(self, session: aiohttp.ClientSession) -> None:
+        """Where code downloads go: a session that checks TLS certificates (the client's
+        session talks to the hub, whose certificate is self-signed, and checks none)."""
+        self._downloads = session
 
     async def list_code(
         self, kind: CodeKind | None, text: str | None, *, builtin: bool = False
@@ -192,7 +200,15 @@ class CodeManager:
         """The source an item names: inline, downloaded from a URL, or a File Manager file."""
         require_one_source(spec, where)
         if spec.source_url is not None:
-            text = await fetch_url_text(self._client.session, spec.source_url, check)
+            if self._downloads is None:  # never the hub's session: it checks no certificate
+                raise ToolError(
+                    f"{where + ': ' if where else ''}downloads are not set up here (no session "
+                    "that checks certificates). Nothing was sent.",
+                    code="source_unavailable",
+                    hint="Pass the text as source, or put it in the File Manager and use "
+                    "file_name.",
+                )
+            text = await fetch_url_text(self._downloads, spec.source_url, check)
         elif spec.file_name is not None:
             text = await read_file_source(self._files, spec.file_name)
         else:

@@ -5,8 +5,11 @@
   Website" dialog puts the page's text into the editor, then the usual save sends it), so
   here the integration is the one that downloads it: every URL (and every redirect it
   leads to) passes the caller's URL check first, the body is capped, and an HTML page (a
-  GitHub "blob" link rather than the raw file) is refused. A file is read through the
-  File Manager.
+  GitHub "blob" link rather than the raw file) is refused. The download goes through a
+  session that checks TLS certificates (Home Assistant's default one), never the hub's
+  session (which cannot, the hub's certificate being self-signed): otherwise https would
+  not keep a man in the middle from changing the code. A file is read through the File
+  Manager.
 - **Bulk**: every item is checked and every source fetched before anything is written;
   then the items are saved one by one and each gets its own result (one failure does not
   stop the rest, and nothing is left out of the report).
@@ -89,6 +92,21 @@ def _unavailable(url: str, why: str) -> ToolError:
     )
 
 
+def _untrusted(url: str, current: str, err: aiohttp.ClientConnectorCertificateError) -> ToolError:
+    reason = getattr(err.certificate_error, "verify_message", None) or str(err.certificate_error)
+    where = "" if current == url else f" (redirected to {current})"
+    return ToolError(
+        f"Not downloading {url}{where}: the server's TLS certificate is not trusted "
+        f"({reason}). Nothing was sent to the hub.",
+        code="certificate_not_trusted",
+        hint="Code downloads check the server's certificate, so nobody on the way can change "
+        "the code. Use a link on a host with a valid certificate (on GitHub the 'Raw' link, "
+        "raw.githubusercontent.com/...). For code on a server with a self-signed "
+        "certificate, pass the text as source, or put it in the File Manager and use "
+        "file_name.",
+    )
+
+
 def as_source_text(data: bytes, where: str) -> str:
     """Downloaded bytes as source text: UTF-8 (a leading byte order mark dropped), not an
     HTML page, not empty."""
@@ -105,7 +123,11 @@ def as_source_text(data: bytes, where: str) -> str:
 
 
 async def fetch_url_text(session: aiohttp.ClientSession, url: str, check: UrlCheck) -> str:
-    """GET ``url`` (redirects followed by hand, each target checked) as source text."""
+    """GET ``url`` (redirects followed by hand, each target checked) as source text.
+
+    ``session`` must check certificates (not the hub's session): an untrusted certificate
+    is ``certificate_not_trusted``.
+    """
     current = url
     for _hop in range(MAX_REDIRECTS + 1):
         await check(current)
@@ -125,6 +147,10 @@ async def fetch_url_text(session: aiohttp.ClientSession, url: str, check: UrlChe
                 if resp.status != 200:
                     raise _unavailable(url, f"the server answered HTTP {resp.status}")
                 data = await resp.content.read(MAX_SOURCE_BYTES + 1)
+        except aiohttp.ClientConnectorCertificateError as err:
+            raise _untrusted(url, current, err) from None
+        except aiohttp.ClientSSLError:
+            raise _unavailable(url, "the TLS (https) connection failed") from None
         except (aiohttp.ClientError, TimeoutError) as err:
             raise _unavailable(url, type(err).__name__) from None
         if len(data) > MAX_SOURCE_BYTES:

@@ -14,6 +14,15 @@ the integration, a caller that reports nothing) writes a new backup.
 
 Snapshots beyond ``MAX_PER_ITEM`` per item are pruned oldest first, except the item's oldest
 snapshot (its original before the first edit), which is always kept.
+
+Only what this integration wrote counts: names are not proof (anyone on the LAN, or
+``hub_write_file``, can put a file named like a backup into the File Manager), so every
+snapshot written here is recorded in :class:`OwnedBackups`, one per hub, kept in Home
+Assistant's storage by the glue (not on the hub, where a forged record would be as easy as
+a forged file). Pruning, the "oldest copy" and the edit series look only at recorded files;
+a file we did not record is never deleted and never counted. A recorded name whose file is
+gone is forgotten; a snapshot written just before Home Assistant stopped but not yet
+recorded is simply never pruned (the safe side).
 """
 
 from __future__ import annotations
@@ -21,6 +30,8 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import weakref
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, NotRequired, TypedDict
@@ -81,6 +92,63 @@ def parse_backup_name(name: str) -> BackupRef | None:
     return BackupRef(name, m.group(1), m.group(2), taken, int(counter or old_counter or 0))
 
 
+StoreNames = Callable[[list[str]], Awaitable[None]]
+
+
+class OwnedBackups:
+    """The item backup files this integration wrote on one hub and has not deleted.
+
+    One per hub client, shared by every :class:`ItemBackups` of it (several managers keep
+    their own), together with the lock that orders snapshots. Memory only until the glue
+    hands it the stored names and a function that stores every change (:meth:`persist`).
+    """
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self._names: set[str] = set()
+        self._store: StoreNames | None = None
+
+    def persist(self, stored: Iterable[object], store: StoreNames) -> None:
+        """Start from the names stored before (Home Assistant or the hub restarted) and
+        store every change with ``store`` (awaited)."""
+        self._names.update(n for n in stored if isinstance(n, str) and parse_backup_name(n))
+        self._store = store
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def names(self) -> frozenset[str]:
+        """Every recorded name."""
+        return frozenset(self._names)
+
+    async def add(self, name: str) -> None:
+        """Record a snapshot this integration just wrote."""
+        self._names.add(name)
+        await self._save()
+
+    async def drop(self, names: Iterable[str]) -> None:
+        """Forget files that were deleted (by us, or by anyone: see :meth:`ItemBackups.save`)."""
+        gone = self._names.intersection(names)
+        if gone:
+            self._names -= gone
+            await self._save()
+
+    async def _save(self) -> None:
+        if self._store is not None:
+            await self._store(sorted(self._names))
+
+
+_OWNED: weakref.WeakKeyDictionary[HubClient, OwnedBackups] = weakref.WeakKeyDictionary()
+
+
+def owned_backups(client: HubClient) -> OwnedBackups:
+    """The record of the snapshots written on ``client``'s hub (one per client)."""
+    owned = _OWNED.get(client)
+    if owned is None:
+        owned = _OWNED[client] = OwnedBackups()
+    return owned
+
+
 def _holds(current: Any, expected: Any) -> bool:
     """True when ``current`` has every value of ``expected`` (dicts compared key by key)."""
     if isinstance(expected, dict):
@@ -95,7 +163,9 @@ class ItemBackups:
 
     def __init__(self, client: HubClient) -> None:
         self._client = client
-        self._lock = asyncio.Lock()  # one snapshot at a time: names and pruning never race
+        # shared by every ItemBackups of this hub: what we wrote, and one snapshot at a time
+        # (names and pruning never race)
+        self._owned = owned_backups(client)
         self._newest: dict[tuple[str, str], str] = {}  # item -> the snapshot we wrote last
         # item -> (series snapshot, the state our last edit left the item in)
         self._series: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
@@ -143,7 +213,7 @@ class ItemBackups:
         series: bool = False,
     ) -> SavedBackup:
         """Store a snapshot; with ``series`` reuse the series' backup (see the module doc)."""
-        async with self._lock:
+        async with self._owned.lock:
             return await self._save(kind, item_id, payload, reason=reason, series=series)
 
     def edited(self, kind: str, item_id: str, state: dict[str, Any]) -> None:
@@ -159,7 +229,11 @@ class ItemBackups:
     ) -> SavedBackup:
         now = datetime.now(UTC)
         key = (kind, item_id)
-        existing = await self.list(kind, item_id)
+        listed = await self.list()
+        # forget what is gone (deleted by hand, or by anyone), then look at ours only
+        await self._owned.drop(self._owned.names() - {r.file for r in listed})
+        taken = {r.file for r in listed if r.kind == kind and r.item_id == item_id}
+        existing = [r for r in listed if r.file in taken and r.file in self._owned]
         tail = self._series.pop(key, None)
         newest = existing[0] if existing else None
         changed = False  # the series is young, but the item is not as our last edit left it
@@ -174,9 +248,8 @@ class ItemBackups:
                     f"{newest.taken.isoformat(timespec='seconds')} (edit series within an hour).",
                 }
             changed = True
-        name = unique_name(
-            lambda stamp: f"{PREFIX}{kind}-{item_id}_{stamp}.json", {r.file for r in existing}, now
-        )
+        # a new name clear of every file named like a backup of the item, forged ones too
+        name = unique_name(lambda stamp: f"{PREFIX}{kind}-{item_id}_{stamp}.json", taken, now)
         doc = {
             "kind": kind,
             "id": item_id,
@@ -185,11 +258,14 @@ class ItemBackups:
             **redact_document(payload),  # File Manager files are readable on the LAN
         }
         await write_file(self._client, name, json.dumps(doc, indent=1).encode())
+        await self._owned.add(name)
         self._newest[key] = name
         pruned = []
-        # keep the new one, the newest MAX_PER_ITEM - 2 before it and the oldest (the original)
+        # keep the new one, the newest MAX_PER_ITEM - 2 before it and the oldest (the
+        # original): of OUR snapshots only; a file we did not write is not ours to delete
         for old in existing[MAX_PER_ITEM - 2 : -1] if len(existing) >= MAX_PER_ITEM else []:
             await delete_file(self._client, old.file)
+            await self._owned.drop([old.file])
             pruned.append(old.file)
         out: SavedBackup = {"backup": name, "reused": False}
         if changed:
@@ -205,3 +281,4 @@ class ItemBackups:
         """Delete one backup (used when an operation is rolled back before it changed
         anything)."""
         await delete_file(self._client, file)
+        await self._owned.drop([file])
