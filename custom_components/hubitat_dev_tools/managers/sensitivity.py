@@ -80,6 +80,8 @@ _SENSITIVE_TEXT = re.compile(
     r"\bgarage|\bkeypad|\bhsm\b",
     re.I,
 )
+
+
 def capability_word(capabilities: Iterable[str]) -> str | None:
     """How a sensitive device is named ('a lock'), or None for a device that is not one."""
     caps = set(capabilities)
