@@ -184,7 +184,11 @@ async def test_update_keeps_navigation_and_pins(
     # a navigation given in the stored form is sent in the plain form
     nav = await call_tool(
         "hub_update_dashboard",
-        {"dashboard_id": 401, "options": {"navigationSelection": "[0,400]", "hsmPin": "null"}},
+        {
+            "dashboard_id": 401,
+            "options": {"navigationSelection": "[0,400]", "hsmPin": "null"},
+            "confirm": True,  # a PIN change is the safety tier
+        },
     )
     assert not nav.error, nav.data
     assert hub.state.dev.easy_dashboards[401]["navigationSelection"] == "[0,400]"
@@ -199,7 +203,8 @@ async def test_update_refusals_send_nothing(
     )
     assert bad_nav.error and bad_nav.data["error"] == "invalid_request"
     bad_pin = await call_tool(
-        "hub_update_dashboard", {"dashboard_id": 400, "options": {"dashboardPin": "12"}}
+        "hub_update_dashboard",
+        {"dashboard_id": 400, "options": {"dashboardPin": "12"}, "confirm": True},
     )
     assert bad_pin.error and bad_pin.data["error"] == "invalid_request"
     bad_theme = await call_tool(

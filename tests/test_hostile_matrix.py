@@ -83,7 +83,10 @@ CASES: dict[str, list[tuple[str, Args]]] = {
             lambda h: {"room": h.lock_room, "command": "unlock", "device_type": "all"},
         ),
     ],
-    "hub_call_scene": [("lock scene", lambda h: {"scene": str(SCENE_LOCKUP)})],
+    "hub_call_scene": [
+        ("lock scene", lambda h: {"scene": str(SCENE_LOCKUP)}),
+        ("lock scene captured", lambda h: {"scene": str(SCENE_LOCKUP), "action": "capture"}),
+    ],
     "hub_call_rule": [
         ("lock rule", lambda h: {"app_id": LOCK_RULE, "action": "run_actions"}),
         ("lock rule started", lambda h: {"app_id": LOCK_RULE, "action": "start"}),
@@ -151,6 +154,7 @@ CASES: dict[str, list[tuple[str, Args]]] = {
     "hub_update_device": [
         ("lock shared to HomeKit", lambda h: {"device_id": h.lock, "homekit": True}),
         ("lock disabled", lambda h: {"device_id": h.lock, "enabled": False}),
+        ("lock scene activator disabled", lambda h: {"device_id": h.activator, "enabled": False}),
     ],
     "hub_call_radio_action": [
         (
@@ -190,9 +194,13 @@ NO_SENSITIVE_TARGET = {
     "hub_update_backup_schedule": "the backup schedule",
     "hub_start_zwave_repair": "a radio repair; no device acts",
     "hub_create_snapshot": "a local snapshot file",
-    "hub_clone_dashboard": "copies a dashboard's existing devices",
+}
+# Tools whose sensitive cases need a target made first: tested where named.
+ELSEWHERE = {
+    "hub_clone_dashboard": "tests/test_hostile_review.py (a dashboard holding a lock first)",
     "hub_import_app": "tests/test_hostile_effects.py (needs an export of a lock rule first)",
-    "hub_create_app": "code tier for user apps; its device settings go through the same gate",
+    "hub_create_app": "code tier for user apps; its device settings go through the same gate "
+    "as hub_update_app_settings (tests/test_app_create.py)",
 }
 # Code tier: every call needs confirm, whatever it installs (tests/test_hostile_tiers.py).
 CODE_TIER = {
@@ -212,7 +220,7 @@ def destructive(name: str) -> bool:
 
 def test_every_acting_tool_has_an_entry() -> None:
     acting = {n for n, t in registry().items() if t.kind is not ToolKind.READ}
-    listed = set(CASES) | set(NO_SENSITIVE_TARGET) | set(CODE_TIER)
+    listed = set(CASES) | set(NO_SENSITIVE_TARGET) | set(CODE_TIER) | set(ELSEWHERE)
     missing = sorted(n for n in acting - listed if not destructive(n))
     assert missing == [], f"add these tools to the hostile matrix: {missing}"
     assert sorted(listed - acting) == []

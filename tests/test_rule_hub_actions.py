@@ -367,6 +367,7 @@ async def test_file_actions_are_built_read_back_and_run(
     unconfirmed = await call_tool("hub_create_rule", {"rule": spec})
     assert unconfirmed.data["error"] == "confirmation_required"
     assert "delete file old-notes.txt" in unconfirmed.data["message"]
+    hub.mark_backup_now()  # it appends to an existing file: hub_write_file's tier
     app_id = await _rule(call_tool, spec, confirm=True)
     got = await call_tool("hub_get_rule", {"app_id": app_id})
     assert got.data["undecompiled"] == [] and got.data["spec"]["actions"] == spec["actions"]

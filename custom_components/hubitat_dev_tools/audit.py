@@ -19,8 +19,9 @@ full text), and a repeat of the same (user, tool, gateway, hub, code) within
 ``REFUSAL_WINDOW`` only raises the first record's ``count`` (and ``last_time``). Eviction
 (over ``max_entries`` records or ``max_bytes``) drops refusals first, oldest first; a
 write's record (ok, failed, interrupted, started) goes only when no refusal is left, oldest
-first. Every record, and every outcome, is also one line in Home Assistant's log (INFO,
-redacted, capped), so the trail survives as far as the log does.
+first, and a confirmed write's record (an unlock, a delete) only when no other is left.
+Every record, and every outcome, is also one line in Home Assistant's log (INFO, redacted,
+capped), so the trail survives as far as the log does.
 """
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ from .const import AUDIT_MAX_ENTRIES, AUDIT_STORAGE_VERSION, DOMAIN
 from .redact import redact_arguments, redact_text
 
 _LOGGER = logging.getLogger(__name__)
+# Home Assistant's root logger is at WARNING unless configured: the audit lines are INFO and
+# would vanish. The trail's own logger says INFO unless the owner's `logger:` config sets it.
+if _LOGGER.level == logging.NOTSET:
+    _LOGGER.setLevel(logging.INFO)
 
 OUTCOME_STARTED = "started"
 OUTCOME_INTERRUPTED = "interrupted"
@@ -222,10 +227,8 @@ class AuditTrail:
         while len(self._records) > 1 and (
             self._bytes > self._max_bytes or len(self._records) > self._max_entries
         ):
-            index = next(
-                (i for i, r in enumerate(self._records) if r.get("outcome") == OUTCOME_REFUSED),
-                0,
-            )
+            lowest = min(_keep_rank(r) for r in self._records)
+            index = next(i for i, r in enumerate(self._records) if _keep_rank(r) == lowest)
             self._remove(index)
             self._evicted += 1
 
@@ -397,3 +400,13 @@ def _log(rec: dict[str, Any], call_id: str) -> None:
         line["detail"] = redact_text(line["detail"])
     text = json.dumps(line, ensure_ascii=True, default=str)  # one line: newlines escaped
     _LOGGER.info("Audit: %s", _cut(text, LOG_LINE))
+
+
+def _keep_rank(rec: dict[str, Any]) -> int:
+    """Which records an over-full trail keeps longest: refusals go first, then writes, and
+    confirmed writes (an unlock, a delete) last, so a flood of cheap writes cannot push
+    the record of a sensitive one out."""
+    if rec.get("outcome") == OUTCOME_REFUSED:
+        return 0
+    args = rec.get("args")
+    return 2 if isinstance(args, dict) and args.get("confirm") is True else 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,6 +35,8 @@ from .const import (
     DEFAULT_ALLOW_LOCAL_CODE_URLS,
     DEFAULT_ALLOW_READ,
     DEFAULT_ALLOW_WRITE,
+    DEFAULT_APPROVAL_TIERS,
+    DEFAULT_APPROVE_IN_HA,
     DEFAULT_SNAPSHOT_DAILY,
     DEFAULT_SNAPSHOT_RETENTION,
     DEFAULT_SURFACE,
@@ -42,6 +45,9 @@ from .const import (
     OPT_ALLOW_READ,
     OPT_ALLOW_WRITE,
     OPT_ALLOWED_DEVICES,
+    OPT_APPROVAL_NOTIFY,
+    OPT_APPROVAL_TIERS,
+    OPT_APPROVE_IN_HA,
     OPT_DISABLED_GATEWAYS,
     OPT_DISABLED_TOOLS,
     OPT_SNAPSHOT_DAILY,
@@ -50,6 +56,7 @@ from .const import (
     SURFACE_COMPACT,
     SURFACE_FLAT,
 )
+from .errors import TIERS
 from .hub.client import HubClient, HubConnection
 from .hub.errors import HubAuthError, HubError, HubNotFoundError
 from .hub.info import HubIdentity, fetch_identity
@@ -335,6 +342,18 @@ def _multi_select(options: list[Any], *, custom_value: bool = False) -> SelectSe
     return SelectSelector(config)
 
 
+def _notify_error(hass: HomeAssistant, user_input: dict[str, Any]) -> str | None:
+    """Normalise the approval notify service (``notify.`` may be given; empty: none) in
+    ``user_input``; the form's error key when no such service exists."""
+    name = str(user_input.get(OPT_APPROVAL_NOTIFY) or "").strip().removeprefix("notify.")
+    user_input[OPT_APPROVAL_NOTIFY] = name
+    if not name:
+        return None
+    if not re.fullmatch(r"[a-z0-9_]+", name) or not hass.services.has_service("notify", name):
+        return "notify_not_found"
+    return None
+
+
 def _options_schema(opts: Mapping[str, Any], devices: list[SelectOptionDict]) -> vol.Schema:
     """The options form, the stored options (or their defaults) filled in.
 
@@ -370,6 +389,26 @@ def _options_schema(opts: Mapping[str, Any], devices: list[SelectOptionDict]) ->
                 devices, custom_value=True
             ),
             vol.Required(
+                OPT_APPROVE_IN_HA, default=opts.get(OPT_APPROVE_IN_HA, DEFAULT_APPROVE_IN_HA)
+            ): bool,
+            vol.Optional(
+                OPT_APPROVAL_TIERS,
+                default=list(opts.get(OPT_APPROVAL_TIERS, DEFAULT_APPROVAL_TIERS)),
+            ): SelectSelector(
+                SelectSelectorConfig(
+                    options=list(TIERS),
+                    multiple=True,
+                    translation_key=OPT_APPROVAL_TIERS,
+                    mode=SelectSelectorMode.LIST,
+                )
+            ),
+            # suggested, not a default: clearing the field removes the service
+            vol.Optional(
+                OPT_APPROVAL_NOTIFY,
+                default="",
+                description={"suggested_value": opts.get(OPT_APPROVAL_NOTIFY) or ""},
+            ): str,
+            vol.Required(
                 OPT_ALLOW_LOCAL_CODE_URLS,
                 default=opts.get(OPT_ALLOW_LOCAL_CODE_URLS, DEFAULT_ALLOW_LOCAL_CODE_URLS),
             ): bool,
@@ -400,9 +439,13 @@ class HubitatDevToolsOptionsFlow(OptionsFlow):
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Show and save the options."""
+        errors: dict[str, str] = {}
         if user_input is not None:
-            return self.async_create_entry(data=user_input)
+            if (error := _notify_error(self.hass, user_input)) is None:
+                return self.async_create_entry(data=user_input)
+            errors[OPT_APPROVAL_NOTIFY] = error
         devices = await self._device_options()
+        shown = {**self.config_entry.options, **(user_input or {})}
         return self.async_show_form(
-            step_id="init", data_schema=_options_schema(self.config_entry.options, devices)
+            step_id="init", data_schema=_options_schema(shown, devices), errors=errors
         )

@@ -28,6 +28,15 @@ SURFACE_FLAT: Final = "flat"
 # (a LAN development server). Off: https to public addresses only (the hub fetches the URL).
 OPT_ALLOW_LOCAL_CODE_URLS: Final = "allow_local_code_urls"
 DEFAULT_ALLOW_LOCAL_CODE_URLS: Final = False
+# "Approve in Home Assistant": a call of a covered confirm tier (errors.TIERS) waits for an
+# administrator's approval in Home Assistant (Repairs, optionally a notification) instead of
+# the model's confirm=true (approvals.py). Off for a new install.
+OPT_APPROVE_IN_HA: Final = "approve_in_ha"
+OPT_APPROVAL_TIERS: Final = "approval_tiers"
+# A notify service (``notify.<name>``) also told of each approval request; empty: none.
+OPT_APPROVAL_NOTIFY: Final = "approval_notify"
+DEFAULT_APPROVE_IN_HA: Final = False
+DEFAULT_APPROVAL_TIERS: Final = ("sensitive", "safety", "code", "destructive")
 DEFAULT_ALLOW_READ: Final = True
 DEFAULT_ALLOW_WRITE: Final = True
 DEFAULT_SURFACE: Final = SURFACE_COMPACT
@@ -43,6 +52,7 @@ CONF_LLM_HASS_API: Final = "llm_hass_api"
 CONF_ALL_LLM_APIS: Final = "all_llm_apis"
 ISSUE_MCP_MISSING: Final = "mcp_server_missing"
 ISSUE_MCP_NOT_EXPOSING: Final = "mcp_server_not_exposing"
+ISSUE_APPROVAL: Final = "approval"
 
 AUDIT_STORAGE_VERSION: Final = 1
 AUDIT_MAX_ENTRIES: Final = 500

@@ -16,6 +16,7 @@ from .hub_alerts import async_health_diagnostics
 from .mcp_exposure import exposure_state
 from .redact import redact, redact_arguments
 from .runtime import HubitatConfigEntry
+from .tools.audit import screened_records
 from .tools.surface import registry, served_tools, visibility
 
 TO_REDACT = {
@@ -81,7 +82,11 @@ async def async_get_config_entry_diagnostics(
             "mcp_server_exposure": exposure_state(hass),
             "tool_surface": _surface(hass),
             "audit_total": len(domain.audit) if domain else 0,
-            "audit_recent": [_audit_entry(e) for e in domain.audit.recent(50)] if domain else [],
+            "audit_recent": [
+                _audit_entry(e) for e in screened_records(hass, domain.audit.recent(50))
+            ]
+            if domain
+            else [],
             "audit_stats": domain.audit.stats() if domain else {},
         },
         TO_REDACT,

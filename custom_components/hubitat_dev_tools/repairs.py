@@ -1,4 +1,5 @@
-"""Fix flows: add our API to the mcp_server entry; a hub's Wi-Fi join (``wifi_join``)."""
+"""Fix flows: add our API to the mcp_server entry; a hub's Wi-Fi join (``wifi_join``); the
+owner's approval of a call (``approvals``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,14 @@ from homeassistant.components.repairs import RepairsFlow, RepairsFlowResult
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 
-from .const import API_ID, CONF_LLM_HASS_API, ISSUE_MCP_NOT_EXPOSING, MCP_SERVER_DOMAIN
+from .approvals import create_flow as create_approval_flow
+from .const import (
+    API_ID,
+    CONF_LLM_HASS_API,
+    ISSUE_APPROVAL,
+    ISSUE_MCP_NOT_EXPOSING,
+    MCP_SERVER_DOMAIN,
+)
 from .mcp_exposure import async_refresh_issue, entry_api_ids
 from .wifi_join import ISSUE_WIFI_JOIN
 from .wifi_join import create_flow as create_wifi_flow
@@ -57,6 +65,8 @@ async def async_create_fix_flow(
     """Create the fix flow for our fixable issues."""
     if issue_id.startswith(f"{ISSUE_WIFI_JOIN}_"):
         return create_wifi_flow(issue_id, dict(data or {}))
+    if issue_id.startswith(f"{ISSUE_APPROVAL}_"):
+        return create_approval_flow(data)
     if issue_id != ISSUE_MCP_NOT_EXPOSING:
         raise ValueError(f"No fix flow for {issue_id}")
     return ExposeApiFlow()

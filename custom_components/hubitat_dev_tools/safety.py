@@ -9,7 +9,9 @@ The code tier (``check_code_tier``, called by the code tools' ``run`` before any
 sent) needs confirm=true for putting code on the hub, and ``check_code_url`` keeps the URLs
 the hub is asked to fetch to https on public addresses unless an option allows local ones.
 The confirm rules that depend on what is on the hub (safety-system apps, sensitive devices,
-rules that command them) are applied by the managers (``managers/confirm.py``).
+rules that command them) are applied by the managers (``managers/confirm.py``). Every confirm
+gate names its tier and decides with ``errors.confirmed``, so the hub's option "Approve in Home
+Assistant" (``approvals.py``) can hold a covered tier for the owner's approval.
 
 The option checks are also what hides tools: ``option_refusal`` is the single source for
 "refused" and "hidden from tools/list and search", so the two cannot disagree.
@@ -44,7 +46,7 @@ from .const import (
     OPT_DISABLED_TOOLS,
 )
 from .device_refs import device_refs
-from .errors import ToolError
+from .errors import TIER_CODE, TIER_DESTRUCTIVE, ToolError, awaiting_approval, confirmed
 from .runtime import HubRuntime
 
 
@@ -229,15 +231,25 @@ async def check_destructive(rt: HubRuntime, args: dict[str, Any]) -> None:
 
     The backup is checked against the hub's own backup list at call time (reused for a few
     seconds at most, cleared by our own backup create/delete/restore): a deleted backup or
-    one dated in the future does not count.
+    one dated in the future does not count. A call that needs the owner's approval (option
+    "Approve in Home Assistant") has its backup checked first: the owner is not asked to
+    approve a call that would then be refused for want of one.
     """
-    if args.get("confirm") is not True:
+    if not confirmed(args.get("confirm"), TIER_DESTRUCTIVE):
+        if awaiting_approval(TIER_DESTRUCTIVE):
+            await _require_backup(rt)
         raise ToolError(
             "This operation is destructive and needs confirm=true. Nothing was changed.",
             code="confirmation_required",
             hint="Tell the user exactly what will be lost, get their agreement, then call again "
             "with confirm=true.",
+            tier=TIER_DESTRUCTIVE,
         )
+    await _require_backup(rt)
+
+
+async def _require_backup(rt: HubRuntime) -> None:
+    """Refuse unless the hub lists a backup from the last 24 hours (not in the future)."""
     evidence = await rt.hub.backups.destructive_evidence()
     if evidence.backup is not None:
         return
@@ -270,7 +282,7 @@ def check_code_tier(confirm: bool | None, what: str) -> None:
     Code on the hub runs with access to every device (rewriting a lock's driver defeats
     every device gate), so the model must ask first.
     """
-    if confirm is True:
+    if confirmed(confirm, TIER_CODE):
         return
     raise ToolError(
         f"{what} puts code on the hub, where it runs with access to every device; it needs "
@@ -278,6 +290,7 @@ def check_code_tier(confirm: bool | None, what: str) -> None:
         code="confirmation_required",
         hint="Tell the user what the code does and where it comes from, get their agreement, "
         "then call again with confirm=true.",
+        tier=TIER_CODE,
     )
 
 

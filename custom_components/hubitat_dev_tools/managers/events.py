@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..device_refs import DeviceScreen
 from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.devices import fetch_device_events
@@ -31,10 +32,15 @@ class _Shown(Protocol):
     def as_dict(self) -> dict[str, Any]: ...
 
 
-def shown_line(line: _Shown) -> dict[str, Any]:
-    """A log line as the tools return it (redacted). Text filters match THIS, never the raw
-    line, so a filter cannot tell anything about a secret the answer hides."""
+def shown_line(line: _Shown, screen: DeviceScreen | None = None) -> dict[str, Any]:
+    """A log line as the tools return it (redacted; with ``screen``, the labels of devices
+    outside the allowlist replaced). Text filters match THIS, never the raw line, so a
+    filter cannot tell anything about a secret or a device the answer hides."""
     shown: dict[str, Any] = redact(line.as_dict())
+    if screen is not None and screen.active:
+        for key in ("name", "message"):
+            if isinstance(shown.get(key), str):
+                shown[key] = screen.text(shown[key])
     return shown
 
 
@@ -76,7 +82,9 @@ class LogFilter:
     source: str | None = None  # part of the device or app name
     text: str | None = None  # part of the message
 
-    def predicate(self, device_allowed: DeviceAllowed) -> LogPredicate:
+    def predicate(
+        self, device_allowed: DeviceAllowed, screen: DeviceScreen | None = None
+    ) -> LogPredicate:
         """The line predicate; device lines outside the allowlist never match, and the
         name and text filters only see the redacted line (:func:`shown_line`)."""
         max_rank = level_rank(self.level or "trace")
@@ -94,7 +102,7 @@ class LogFilter:
                 return False
             if not (name or text):
                 return True
-            shown = shown_line(line)  # the text the answer shows: secrets already replaced
+            shown = shown_line(line, screen)  # the text the answer shows: secrets replaced
             if name and name not in str(shown.get("name") or "").lower():
                 return False
             return not text or text in str(shown.get("message") or "").lower()
@@ -273,10 +281,11 @@ class LiveEventsManager:
         *,
         include_recent: bool,
         device_allowed: DeviceAllowed,
+        screen: DeviceScreen | None = None,
     ) -> dict[str, Any]:
         """Log lines arriving within ``window`` seconds (and, optionally, recent ones)."""
         refuse_outside_source(log_filter.source_type, log_filter.source_id, device_allowed)
-        match = log_filter.predicate(device_allowed)
+        match = log_filter.predicate(device_allowed, screen)
         cache = self.cache
         started = time.monotonic()
         recent: list[LogLine] = []
@@ -289,13 +298,13 @@ class LiveEventsManager:
             lines = await self._listen_logs(match, window, limit)
             via = "one_shot_socket"
         out: dict[str, Any] = {
-            "lines": [shown_line(line) for line in lines],
+            "lines": [shown_line(line, screen) for line in lines],
             "count": len(lines),
             "listened_s": round(time.monotonic() - started, 2),
             "via": via,
         }
         if include_recent:
-            out["recent"] = [shown_line(line) for line in reversed(recent)]
+            out["recent"] = [shown_line(line, screen) for line in reversed(recent)]
             if cache is None:
                 out["recent_note"] = NO_LOG_RING_NOTE
         if len(lines) >= limit:

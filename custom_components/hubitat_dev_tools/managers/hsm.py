@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, NotRequired, TypedDict
 
-from ..errors import ToolError
+from ..errors import TIER_SAFETY, ToolError, confirmed
 from ..hub import hsm as api
 from ..hub.client import HubClient
 from ..hub.state_cache import StateCache
@@ -92,11 +92,12 @@ class HsmManager:
         if command not in HSM_COMMANDS:
             raise ToolError(f"Unknown HSM command '{command}'. Use one of {HSM_COMMANDS}.")
         require_maker(self._client, "Changing HSM")
-        if not confirm:
+        if not confirmed(confirm, TIER_SAFETY):
             raise ToolError(
                 f"HSM '{command}' changes the home's security state and needs confirm=true.",
                 code="confirmation_required",
                 hint="Ask the user to confirm, then call again with confirm=true.",
+                tier=TIER_SAFETY,
             )
         before = await self.status()
         status = await api.hsm_command(self._client, command)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from ..device_refs import DeviceScreen
 from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.health import parse_uptime
@@ -133,7 +134,13 @@ class LogsManager:
     def __init__(self, client: HubClient) -> None:
         self._client = client
 
-    async def logs(self, query: LogQuery, *, device_allowed: DeviceAllowed) -> dict[str, Any]:
+    async def logs(
+        self,
+        query: LogQuery,
+        *,
+        device_allowed: DeviceAllowed,
+        screen: DeviceScreen | None = None,
+    ) -> dict[str, Any]:
         """Filtered, newest-first, paged past logs.
 
         ``device_allowed`` is the call's device allowlist: a query scoped to a device outside
@@ -175,7 +182,7 @@ class LogsManager:
                 if anchor and line.time > anchor:
                     return False
             if patterns:  # the redacted text: a pattern cannot probe a hidden secret
-                item = shown_line(line)
+                item = shown_line(line, screen)
                 hay = f"{item.get('name') or ''}\n{item.get('message') or ''}".lower()
                 hits = [p in hay for p in patterns]
                 if not (all(hits) if mode_all else any(hits)):
@@ -195,7 +202,7 @@ class LogsManager:
         page: list[dict[str, Any]] = []
         used = 0
         for line in matched[offset : offset + limit]:
-            item = shown_line(line)
+            item = shown_line(line, screen)
             item["message"] = _cut(item["message"])
             size = len(json.dumps(item, ensure_ascii=False).encode())
             if page and used + size > PAGE_BUDGET_BYTES:
@@ -331,8 +338,9 @@ class LogsManager:
                 )
         return out
 
-    async def jobs(self, limit: int) -> dict[str, Any]:
-        """Scheduled jobs, running jobs and pending hub commands from ``/logs/json``."""
+    async def jobs(self, limit: int, screen: DeviceScreen | None = None) -> dict[str, Any]:
+        """Scheduled jobs, running jobs and pending hub commands from ``/logs/json`` (with
+        ``screen``, devices outside the allowlist left out of them)."""
         data = await fetch_stats(self._client)
 
         def clean(raw: Any) -> list[dict[str, Any]]:
@@ -351,12 +359,13 @@ class LogsManager:
         jobs = clean(data.get("jobs"))
         running = clean(data.get("runningJobs"))
         commands = clean(data.get("hubCommands"))
-        return {
+        out = {
             "scheduled": jobs[:limit],
             "scheduled_total": len(jobs),
             "running": running[:limit],
             "hub_commands": commands[:limit],
         }
+        return screen.answer(out) if screen is not None else out
 
 
 async def _empty() -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..device_refs import device_refs
-from ..errors import ToolError
+from ..errors import TIER_SENSITIVE, ToolError, confirmed
 from ..hub.app_page import AppPage
 from ..hub.apps import InstalledApp, app_name_text, fetch_status
 from ..hub.client import HubClient
@@ -157,12 +157,13 @@ class SceneManager:
             for m in members
             if m in devices and SENSITIVE_CAPABILITIES.intersection(devices[m].capabilities)
         ]
-        if sensitive and not confirm:
+        if sensitive and not confirmed(confirm, TIER_SENSITIVE):
             raise ToolError(
                 f"Scene {scene.name} sets security-sensitive devices ({', '.join(sensitive)}). "
                 "Activating it needs confirm=true. Nothing was sent.",
                 code="confirmation_required",
                 hint="Ask the user to confirm, then call again with confirm=true.",
+                tier=TIER_SENSITIVE,
             )
 
     async def _states(self, members: list[str]) -> dict[str, dict[str, Any]]:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..device_refs import device_refs
-from ..errors import ToolError
+from ..errors import TIER_SENSITIVE, ToolError, confirmed
 from ..hub.apps import (
     InstalledApp,
     fetch_config_page,
@@ -165,6 +165,7 @@ class SensitivityModel:
         walk = await self._walk()
         out = NOTHING
         for device_id in ids:
+            walk.seen = set()  # each target is its own walk (see ``_app``)
             out |= await self._device(walk, device_id, given.get(device_id), 0)
         return out
 
@@ -176,6 +177,7 @@ class SensitivityModel:
         walk = await self._walk()
         out = NOTHING
         for app_id in ids:
+            walk.seen = set()  # each target is its own walk (see ``_app``)
             out |= await self._app(walk, app_id, 0)
         return out
 
@@ -209,13 +211,14 @@ class SensitivityModel:
                 hint="Do not retry with the same target; an admin can change the allowlist in "
                 "the integration's options.",
             )
-        if reach.sensitive and not confirm:
+        if reach.sensitive and not confirmed(confirm, TIER_SENSITIVE):
             raise ToolError(
                 f"{what} is security-sensitive: {'; '.join(reach.reasons[:5])}. It needs "
                 "confirm=true. Nothing was sent to the hub.",
                 code="confirmation_required",
                 hint="Tell the user exactly what this makes happen, get their agreement, then "
                 "call again with confirm=true.",
+                tier=TIER_SENSITIVE,
             )
 
     # -------------------------------------------------------------- derivation
@@ -274,7 +277,9 @@ class SensitivityModel:
         except HubError as err:
             return Reach((f"{label} could not be read to check what it does ({err})",))
         reach = await self._settings_reach(walk, document, label, depth, own_id=app_id)
-        return self._keep(app_id, reach)
+        # only a walk's root is complete: below it, an app already on the walk was counted
+        # where the walk met it first, so a deeper answer may be cut short
+        return self._keep(app_id, reach) if depth == 0 else reach
 
     def _keep(self, app_id: str, reach: Reach) -> Reach:
         self._app_cache[app_id] = (time.monotonic(), reach)

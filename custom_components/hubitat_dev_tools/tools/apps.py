@@ -115,7 +115,12 @@ class GetAppTool(HubTool[GetAppArgs]):
         return bool(page) and str(page).strip() not in ("mainPage", "main")
 
     async def run(self, call: ToolCall, args: GetAppArgs) -> dict[str, Any]:
-        return await call.hub.apps.get_app(args.app_id, args.page, include_state=args.include_state)
+        return await call.hub.apps.get_app(
+            args.app_id,
+            args.page,
+            include_state=args.include_state,
+            screen=await call.hub.devices.screen(call.device_allowed),
+        )
 
 
 class SetAppDisabledTool(HubTool[SetAppDisabledArgs]):

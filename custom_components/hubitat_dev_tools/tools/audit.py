@@ -10,9 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import probatio as vol
+from homeassistant.core import HomeAssistant
 
 from ..audit import OUTCOMES
+from ..device_refs import OUTSIDE, OUTSIDE_COUNT, DeviceScreen
 from ..domain_data import get_domain_data
+from ..managers.apps.visual_nodes import DEVICE_KEYS
+from ..managers.automation.parse_rule_acts import DEVICE_LIST_KINDS
+from ..safety import device_predicate, loaded_runtimes
 from .args import ToolArgs, arg
 from .base import HubTool, ToolCall
 from .paging import cursor_arg, limit_arg, paginate
@@ -50,7 +55,31 @@ class ListAuditEntriesTool(HubTool[AuditEntriesArgs]):
             records = [r for r in records if r.get("outcome") == outcome]
         if hub := args.hub_name:
             records = [r for r in records if str(r.get("hub") or "").lower() == hub.lower()]
-        return paginate(records, args, key="entries", default_limit=50)
+        return paginate(screened_records(call.hass, records), args, key="entries", default_limit=50)
+
+
+def screened_records(hass: HomeAssistant, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Audit records as a read may show them under each hub's device allowlist.
+
+    A record whose arguments name a device outside its hub's allowlist keeps who, when, which
+    tool, hub and outcome; its arguments and detail (which can name that device by label)
+    are left out and the devices counted. The trail itself keeps everything.
+    """
+    allowlists = {rt.title: device_predicate(rt) for rt in loaded_runtimes(hass)}
+    out = []
+    for record in records:
+        allowed = allowlists.get(str(record.get("hub")))
+        screen = DeviceScreen(allowed) if allowed is not None else None
+        if screen is not None and screen.active:
+            screen(record.get("args") or {}, id_keys=(*DEVICE_LIST_KINDS, *DEVICE_KEYS))
+        if screen is None or not screen.hidden:
+            out.append(record)
+            continue
+        shown = {**record, "args": {}, OUTSIDE_COUNT: len(screen.hidden)}
+        if record.get("detail"):
+            shown["detail"] = OUTSIDE
+        out.append(shown)
+    return out
 
 
 # Right after the catalog tools (ORDER 900), as when they shared one module.

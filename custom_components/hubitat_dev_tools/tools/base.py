@@ -9,7 +9,9 @@ a ``ToolArgs`` dataclass (``HubTool[XArgs]``, see ``args.py``; the domain is the
 - validates the arguments with the schema before anything else happens, then hands
   ``run`` the typed arguments;
 - passes the call through the safety chokepoint (admin, hub, disable lists, masters, device
-  allowlist, destructive tier) and audits writes and refused writes: one record per call,
+  allowlist, destructive tier); with the hub's option "Approve in Home Assistant", a call
+  refused by a confirm gate of a covered tier waits for the owner's approval instead of the
+  model's confirm (``approvals.py``); audits writes and refused writes: one record per call,
   written synchronously (nothing to cancel) before the first hub request and completed with
   the outcome after, ``interrupted`` when the call is cancelled (client disconnect, the
   server's timeout); refusals of non-admin or unknown callers are only counted; gateways call
@@ -39,11 +41,25 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
+from ..approvals import (
+    Approval,
+    ApprovalKey,
+    HubApprovals,
+    approval_key,
+    covered_tiers,
+    hub_approvals,
+)
 from ..audit import OUTCOME_INTERRUPTED, OUTCOME_STARTED
 from ..const import DOMAIN, RESULT_MAX_BYTES
 from ..device_refs import device_refs
 from ..domain_data import get_domain_data
-from ..errors import ToolError
+from ..errors import (
+    CONFIRM_SCOPE,
+    TIER_SAFETY,
+    ConfirmScope,
+    ToolError,
+    confirmed,
+)
 from ..hub.errors import HubAuthError, HubError
 from ..managers.hub import Hub
 from ..redact import redact, redact_text
@@ -289,6 +305,65 @@ class CallAudit:
             self._record(failure.outcome, f"{failure.code}: {redact_text(str(failure))}")
 
 
+@dataclass(slots=True)
+class _ApprovalCall:
+    """A call under the hub's option "Approve in Home Assistant" (``approvals.py``).
+
+    The call is bound by its key (tool, hash of its arguments without ``confirm``, hub,
+    calling user). An approved, unused approval of that key is used up here and the call runs
+    with ``confirm`` forced true; otherwise ``confirm`` is forced false for the covered tiers
+    (the model's own confirm still passes the tiers not covered: ``errors.confirmed``), and a
+    covered gate's refusal (or one naming no tier) becomes the ``approval_required`` answer.
+    """
+
+    approvals: HubApprovals
+    key: ApprovalKey
+    covered: frozenset[str]
+    grant: Approval | None
+
+    @classmethod
+    def start(
+        cls,
+        hass: HomeAssistant,
+        runtime: HubRuntime,
+        tool: str,
+        args: dict[str, Any],
+        caller: Caller,
+        covered: frozenset[str],
+    ) -> _ApprovalCall:
+        approvals = hub_approvals(hass, runtime)
+        key = approval_key(tool, args, runtime.entry.entry_id, caller.user.id)
+        grant = approvals.take(key)  # a denied or expired approval raises its refusal
+        CONFIRM_SCOPE.set(ConfirmScope(covered, model_confirm=args.get("confirm") is True))
+        return cls(approvals, key, covered, grant)
+
+    async def refused(
+        self,
+        failure: ToolError,
+        tool: HubTool[Any],
+        args: dict[str, Any],
+        via: str | None,
+        caller: Caller | None,
+    ) -> ToolError:
+        """A covered gate's refusal (nothing was sent) becomes a request for approval."""
+        if (
+            self.grant is not None
+            or caller is None
+            or failure.code != "confirmation_required"
+            # a gate that names no tier cannot be judged by tier: the owner decides
+            or (failure.tier is not None and failure.tier not in self.covered)
+        ):
+            return failure
+        return await self.approvals.ask(
+            self.key,
+            args=args,
+            failure=failure,
+            title=tool.title,
+            via=via,
+            requested_by=caller.name,
+        )
+
+
 class HubTool[A: ToolArgs](llm.Tool):
     """Base class for every hubitat_dev_tools tool.
 
@@ -404,8 +479,22 @@ class HubTool[A: ToolArgs](llm.Tool):
         via: str | None = None,
     ) -> llm.ToolResult:
         """The chokepoint path of every call, direct or through a gateway."""
+        token = CONFIRM_SCOPE.set(None)  # this call's approval scope, set below if any
+        try:
+            return await self._execute(hass, raw_args, llm_context, via)
+        finally:
+            CONFIRM_SCOPE.reset(token)
+
+    async def _execute(
+        self,
+        hass: HomeAssistant,
+        raw_args: dict[str, Any],
+        llm_context: llm.LLMContext,
+        via: str | None,
+    ) -> llm.ToolResult:
         deadline = _deadline()
         audit = CallAudit(hass, self.name, raw_args, via, llm_context)
+        approval: _ApprovalCall | None = None
         try:
             try:
                 args = self.parameters(raw_args)
@@ -423,6 +512,17 @@ class HubTool[A: ToolArgs](llm.Tool):
                 kind = ToolKind.WRITE if self.writes(args) and not self.is_write else self.kind
                 check_gates(runtime, self.name, kind, gateway=self.gateway())
                 check_devices(runtime, args)
+                # the hard gates first: an approval is neither asked for nor used up by a
+                # call they refuse
+                if (covered := covered_tiers(runtime.entry)) and self.writes(args):
+                    approval = _ApprovalCall.start(hass, runtime, self.name, args, caller, covered)
+                    args = {**args, "confirm": approval.grant is not None}
+                    if approval.grant is not None:
+                        audit.raw_args = {
+                            **raw_args,
+                            "approval_id": approval.grant.id,
+                            "approved_by": approval.grant.decided_by,
+                        }
                 allowed = device_predicate(runtime)
                 await self._check_effects(runtime.hub, args, allowed)
                 if self.kind is ToolKind.DESTRUCTIVE:
@@ -442,6 +542,8 @@ class HubTool[A: ToolArgs](llm.Tool):
                     runtime.hub.sensitivity.forget()
         except (ToolError, HubError, HomeAssistantError) as err:
             failure = self._as_tool_error(err)
+            if approval is not None:
+                failure = await approval.refused(failure, self, args, via, audit.caller)
             if isinstance(err, HubAuthError) and audit.runtime is not None:
                 audit.runtime.entry.async_start_reauth(hass)
             return await self._fail(audit, failure)
@@ -471,7 +573,7 @@ class HubTool[A: ToolArgs](llm.Tool):
     ) -> None:
         """The declared effects, through the hub's sensitivity model (before ``run``)."""
         confirm = args.get("confirm") is True
-        if self.safety_system and not confirm:
+        if self.safety_system and not confirmed(confirm, TIER_SAFETY):
             raise ToolError(
                 f"{self.name} changes {self.safety_system}, a safety system (what switches "
                 "the home's modes, and the automations that follow them). It needs "
@@ -479,6 +581,7 @@ class HubTool[A: ToolArgs](llm.Tool):
                 code="confirmation_required",
                 hint="Tell the user exactly what this changes, get their agreement, then call "
                 "again with confirm=true.",
+                tier=TIER_SAFETY,
             )
         if self.effect_devices:
             named = device_refs({k: args[k] for k in self.effect_devices if k in args})

@@ -382,7 +382,10 @@ class GetItemBackupTool(HubTool[GetItemBackupArgs]):
         doc = await call.hub.code.backups.read(args.backup)
         out: dict[str, Any] = {"backup": args.backup}
         source = doc.pop("source", None)
-        out.update(doc)
+        # an app's, rule's or dashboard's copy names its devices as the item does: those
+        # outside the allowlist are left out (a code item's source is code, left as it is)
+        screen = await call.hub.devices.screen(call.device_allowed)
+        out.update(screen.answer(doc, keyed_maps=True))
         if isinstance(source, str):
             page = page_text(source, args.offset, args.length)
             out.update({k: v for k, v in page.items() if k != "text"})

@@ -7,7 +7,7 @@ from typing import Any
 
 import probatio as vol
 
-from ..errors import ToolError
+from ..errors import TIER_SAFETY, ToolError, confirmed
 from ..hub.dashboards import BOOL_OPTIONS, TEXT_OPTIONS
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
@@ -77,7 +77,9 @@ class GetDashboardTool(HubTool[DashboardIdArgs]):
     )
 
     async def run(self, call: ToolCall, args: DashboardIdArgs) -> dict[str, Any]:
-        return await call.hub.dashboards.get(args.dashboard_id)
+        dashboard = await call.hub.dashboards.get(args.dashboard_id)
+        # its devices and tiles: only those in the device allowlist
+        return (await call.hub.devices.screen(call.device_allowed)).answer(dashboard)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -85,6 +87,7 @@ class CreateDashboardArgs(ToolArgs):
     name: str = arg(NAME, "Dashboard name", required=True)
     device_ids: list[str] = arg(DEVICE_IDS, "Device ids to show", default=list)
     options: dict[str, Any] = arg(OPTIONS, OPTIONS_DESC, default=dict)
+    confirm: bool = arg(bool, "true for a lock-like device, HSM or PINs", default=False)
     kind: str = arg(vol.In(["easy", "legacy"]), "easy or legacy", default="easy")
 
 
@@ -103,6 +106,7 @@ class CreateDashboardTool(HubTool[CreateDashboardArgs]):
     effect_devices = ("device_ids",)
 
     async def run(self, call: ToolCall, args: CreateDashboardArgs) -> dict[str, Any]:
+        require_hsm_confirm(args.options, args.confirm)
         if args.kind == "legacy":
             if args.options:
                 raise ToolError(
@@ -143,6 +147,7 @@ class UpdateDashboardArgs(ToolArgs):
     remove_tile_ids: list[int] = arg(
         vol.All([int], vol.Length(max=100)), "Legacy: tile ids", default=list
     )
+    confirm: bool = arg(bool, "true for a lock-like device, HSM or PINs", default=False)
 
 
 class UpdateDashboardTool(HubTool[UpdateDashboardArgs]):
@@ -162,6 +167,7 @@ class UpdateDashboardTool(HubTool[UpdateDashboardArgs]):
     effect_devices = ("device_ids", "add_device_ids", "layout", "add_tiles", "update_tiles")
 
     async def run(self, call: ToolCall, args: UpdateDashboardArgs) -> dict[str, Any]:
+        require_hsm_confirm(args.options, args.confirm)
         manager = call.hub.dashboards
         tile_ops = (
             args.layout is not None or args.add_tiles or args.update_tiles or args.remove_tile_ids
@@ -190,6 +196,7 @@ class UpdateDashboardTool(HubTool[UpdateDashboardArgs]):
 class CloneDashboardArgs(ToolArgs):
     dashboard_id: str = arg(DASH_ID, "Easy Dashboard id to copy", required=True)
     name: str | None = arg(NAME, "Name of the copy")
+    confirm: bool = arg(bool, "true to copy a dashboard showing a lock or HSM", default=False)
 
 
 class CloneDashboardTool(HubTool[CloneDashboardArgs]):
@@ -197,12 +204,23 @@ class CloneDashboardTool(HubTool[CloneDashboardArgs]):
     title = "Clone Easy Dashboard"
     description = (
         "Copy an Easy Dashboard (devices and options) into a new Easy Dashboard with a new "
-        "name (default '<name> (copy)'). Legacy dashboards are refused."
+        "name (default '<name> (copy)'). Legacy dashboards are refused. A copy of one showing "
+        "a lock or other sensitive device, or HSM, needs confirm=true."
     )
     kind = ToolKind.WRITE
     idempotent = False
 
     async def run(self, call: ToolCall, args: CloneDashboardArgs) -> dict[str, Any]:
+        source = await call.hub.dashboards.get(args.dashboard_id)
+        model = call.hub.sensitivity
+        model.require(
+            await model.devices(source.get("device_ids") or []),
+            confirm=args.confirm,
+            allowed=call.device_allowed,
+            what=f"A copy of dashboard {args.dashboard_id}",
+        )
+        shown = source.get("options") or {}
+        require_hsm_confirm({"showHSMTile": shown.get("showHSMTile")}, args.confirm)
         result = await call.hub.dashboards.clone(args.dashboard_id, args.name)
         return {
             "summary": f"Cloned dashboard {args.dashboard_id} as {result['dashboard_id']}",
@@ -234,3 +252,19 @@ TOOLS: tuple[type[HubTool[Any]], ...] = (
     CloneDashboardTool,
     DeleteDashboardTool,
 )
+
+
+def require_hsm_confirm(options: dict[str, Any], confirm: bool) -> None:
+    """An HSM tile arms and disarms the home from the dashboard, and its PINs are what keep
+    that (and the dashboard) from anyone on the LAN: showing HSM or changing a PIN is the
+    safety tier, as hub_set_hsm is."""
+    touched = [k for k in options if (k == "showHSMTile" and options[k]) or "pin" in k.lower()]
+    if touched and not confirmed(confirm, TIER_SAFETY):
+        raise ToolError(
+            f"Dashboard options {', '.join(sorted(touched))} control HSM or the dashboard's "
+            "PINs (a safety system). It needs confirm=true. Nothing was sent to the hub.",
+            code="confirmation_required",
+            hint="Tell the user exactly what this changes, get their agreement, then call again "
+            "with confirm=true.",
+            tier=TIER_SAFETY,
+        )

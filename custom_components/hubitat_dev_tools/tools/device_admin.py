@@ -78,13 +78,16 @@ class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
         )
         if upd.is_empty:
             raise ToolError("Nothing to change: give at least one field to update.")
-        if args.hub_mesh or args.homekit:  # another controller may then make it act
+        # shared, another controller may make it act; disabled, it neither obeys nor reports
+        # (a lock, or a scene's activator)
+        if args.hub_mesh or args.homekit or args.enabled is False:
             model = call.hub.sensitivity
+            what = "Disabling" if args.enabled is False else "Sharing"
             model.require(
                 await model.devices([args.device_id]),
                 confirm=args.confirm,
                 allowed=call.device_allowed,
-                what=f"Sharing device {args.device_id} with another controller",
+                what=f"{what} device {args.device_id}",
             )
         result = await call.hub.devices.admin.update_device(
             args.device_id, upd, confirm=args.confirm

@@ -184,7 +184,9 @@ class GetDeviceTool(HubTool[DeviceIdArgs]):
         out["room_id"] = detail.summary.room_id
         out["dni"] = detail.summary.dni
         add_page(out, detail.page)
-        return {"device": out}
+        # its parent, children and any other device its page names: only allowed ones
+        screen = await call.hub.devices.screen(call.device_allowed)
+        return screen.answer({"device": out}, id_keys=("parent_id", "child_ids"))
 
 
 WAIT_MS = vol.All(int, vol.Range(min=0, max=MAX_WAIT_MS))

@@ -8,7 +8,7 @@ from typing import Any
 import probatio as vol
 
 from ..hub.events import LOG_LEVELS
-from ..managers.events import EventFilter, LogFilter
+from ..managers.events import EventFilter, LogFilter, refuse_outside_source
 from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall
 
@@ -56,12 +56,15 @@ class TailLogsTool(HubTool[TailLogsArgs]):
             text=args.text,
         )
         window, cut = call.wait_budget(args.window_s)
+        # refused before the screen reads the device list: a refusal sends nothing
+        refuse_outside_source(args.source_type, args.source_id, call.device_allowed)
         out = await call.hub.live.tail_logs(
             log_filter,
             window,
             args.limit,
             include_recent=args.include_recent,
             device_allowed=call.device_allowed,
+            screen=await call.hub.devices.screen(call.device_allowed),
         )
         if cut:
             out["pending"] = (

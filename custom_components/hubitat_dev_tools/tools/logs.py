@@ -12,6 +12,7 @@ import probatio as vol
 from ..device_refs import device_refs
 from ..domain_data import get_domain_data
 from ..hub.logs import LEVELS
+from ..managers.events import refuse_outside_source
 from ..managers.logs import LogQuery, parse_when, window_start
 from .args import ToolArgs, arg, ascii_re, match, numeric_id
 from .base import HubTool, ToolCall
@@ -68,7 +69,13 @@ class GetLogsTool(HubTool[GetLogsArgs]):
             limit=args.limit,
             cursor=args.cursor,
         )
-        return await call.hub.logs.logs(query, device_allowed=call.device_allowed)
+        # refused before the screen reads the device list: a refusal sends nothing
+        refuse_outside_source(args.source_type, args.source_id, call.device_allowed)
+        return await call.hub.logs.logs(
+            query,
+            device_allowed=call.device_allowed,
+            screen=await call.hub.devices.screen(call.device_allowed),
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -150,7 +157,9 @@ class GetJobsTool(HubTool[JobsArgs]):
     )
 
     async def run(self, call: ToolCall, args: JobsArgs) -> dict[str, Any]:
-        return await call.hub.logs.jobs(args.limit)
+        return await call.hub.logs.jobs(
+            args.limit, await call.hub.devices.screen(call.device_allowed)
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

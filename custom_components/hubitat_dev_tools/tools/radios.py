@@ -66,7 +66,7 @@ class GetRadioDetailsTool(HubTool[RadioDetailsArgs]):
     )
 
     async def run(self, call: ToolCall, args: RadioDetailsArgs) -> dict[str, Any]:
-        return await call.hub.radios.details(
+        details = await call.hub.radios.details(
             args.radio,
             args.node_id,
             args.include_topology,
@@ -74,6 +74,9 @@ class GetRadioDetailsTool(HubTool[RadioDetailsArgs]):
             tuple(args.include),
             call.device_allowed,
         )
+        # nodes and devices name the hub's devices: those outside the allowlist are left out
+        # (a node keeps its radio figures; its device id and name are replaced)
+        return (await call.hub.devices.screen(call.device_allowed)).answer(details)
 
 
 class StartZwaveRepairTool(HubTool[ToolArgs]):
@@ -101,7 +104,9 @@ class GetZwaveRepairStatusTool(HubTool[ToolArgs]):
     )
 
     async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
-        return await call.hub.radios.repair_status()
+        status = await call.hub.radios.repair_status()
+        # the progress text names the node being repaired by its device's label
+        return (await call.hub.devices.screen(call.device_allowed)).answer(status)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -7,6 +7,7 @@ from typing import Any
 
 import probatio as vol
 
+from ..managers.automation.parse_rule_acts import DEVICE_LIST_KINDS
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall
@@ -137,7 +138,11 @@ class GetRuleTool(HubTool[GetRuleArgs]):
     )
 
     async def run(self, call: ToolCall, args: GetRuleArgs) -> dict[str, Any]:
-        return await call.hub.rule_authoring.get(args.app_id)
+        rule = await call.hub.rule_authoring.get(args.app_id)
+        # devices outside the allowlist are left out of the spec (such a rule cannot be
+        # updated here: hub_update_rule refuses it) and their labels out of the rule text
+        screen = await call.hub.devices.screen(call.device_allowed)
+        return screen.answer(rule, id_keys=DEVICE_LIST_KINDS)
 
 
 ORDER = 65

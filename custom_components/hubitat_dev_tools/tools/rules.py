@@ -8,6 +8,7 @@ from typing import Any
 import probatio as vol
 
 from ..errors import ToolError
+from ..managers.apps.visual_rules import screened_rule
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall
@@ -141,7 +142,9 @@ class GetRuleHealthTool(HubTool[RuleHealthArgs]):
     )
 
     async def run(self, call: ToolCall, args: RuleHealthArgs) -> dict[str, Any]:
-        return await call.hub.rules.rule_health(args.app_id)
+        health = await call.hub.rules.rule_health(args.app_id)
+        # a BROKEN marker quotes the page's text, which names devices
+        return (await call.hub.devices.screen(call.device_allowed)).answer(health)
 
 
 class ListRuleLocalVariablesTool(HubTool[RmRuleArgs]):
@@ -228,7 +231,8 @@ class GetVisualRuleTool(HubTool[VisualRuleArgs]):
     )
 
     async def run(self, call: ToolCall, args: VisualRuleArgs) -> dict[str, Any]:
-        return dict(await call.hub.rules.visual.get(args.app_id))
+        rule = await call.hub.rules.visual.get(args.app_id)
+        return screened_rule(rule, await call.hub.devices.screen(call.device_allowed))
 
 
 def _body(args: CreateVisualRuleArgs | UpdateVisualRuleArgs) -> dict[str, Any]:

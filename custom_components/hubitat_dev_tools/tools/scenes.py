@@ -46,13 +46,22 @@ class CallSceneTool(HubTool[CallSceneArgs]):
     description = (
         "Activate a Groups and Scenes scene by name or id (turns its activator device on), or "
         "capture it (the devices' current states become the scene's). Answers with the "
-        "devices' states read back."
+        "devices' states read back. Activating or capturing a scene that sets a lock or other "
+        "sensitive device needs confirm=true."
     )
     kind = ToolKind.WRITE
     idempotent = False
 
     async def run(self, call: ToolCall, args: CallSceneArgs) -> dict[str, Any]:
-        if args.action == "capture":
+        if args.action == "capture":  # reprograms what the scene does: the scene's own gate
+            scene = await call.hub.scenes.resolve(args.scene)
+            model = call.hub.sensitivity
+            model.require(
+                await model.apps([scene.id]),
+                confirm=args.confirm,
+                allowed=call.device_allowed,
+                what=f"Capturing scene {scene.name}",
+            )
             return await call.hub.scenes.capture(args.scene, allowed=call.device_allowed)
         budget_s, _cut = call.wait_budget(SCENE_WAIT_S)
         return await call.hub.scenes.activate(

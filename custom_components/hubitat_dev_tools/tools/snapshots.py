@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from ..device_refs import DeviceScreen
 from ..domain_data import get_domain_data
+from ..managers.apps.visual_nodes import DEVICE_KEYS
 from ..managers.snapshots import HEADER, AuditMatcher, diff_snapshots
 from ..safety import ToolKind
 from ..snapshots import async_take_snapshot, snapshot_name, store_for
@@ -56,12 +58,31 @@ class ListSnapshotsTool(HubTool[ToolArgs]):
         return {"snapshots": [f.as_dict() for f in files], "count": len(files)}
 
 
-def _allowed_only(doc: Mapping[str, Any], call: ToolCall) -> dict[str, Any]:
-    """The document with devices outside the allowlist left out."""
+# Where a category keeps device ids under keys of its own: Visual Rule nodes.
+_DEVICE_KEYS: dict[str, tuple[str, ...]] = {"rules": DEVICE_KEYS}
+
+
+def _allowed_only(doc: Mapping[str, Any], screen: DeviceScreen) -> dict[str, Any]:
+    """The document with devices outside the allowlist left out: the devices themselves,
+    and every other category's references to them (rooms' device lists, app settings, rule
+    text and Visual Rule nodes), before the diff, so a change only they made is not shown."""
     out = dict(doc)
     if isinstance(devices := doc.get("devices"), Mapping):
-        out["devices"] = {k: v for k, v in devices.items() if call.device_allowed(str(k))}
+        out["devices"] = {k: v for k, v in devices.items() if screen.allowed(str(k))}
+    for category, items in doc.items():
+        if category not in (HEADER, "devices"):
+            out[category] = screen(items, id_keys=_DEVICE_KEYS.get(category, ()))
     return out
+
+
+def _labels(doc: Mapping[str, Any]) -> dict[str, str]:
+    """The devices a snapshot holds (id -> label), also those no longer on the hub."""
+    devices = doc.get("devices")
+    return {
+        str(k): str(v.get("label") or v.get("name") or "")
+        for k, v in (devices.items() if isinstance(devices, Mapping) else ())
+        if isinstance(v, Mapping)
+    }
 
 
 class DiffSnapshotsTool(HubTool[DiffSnapshotsArgs]):
@@ -91,14 +112,19 @@ class DiffSnapshotsTool(HubTool[DiffSnapshotsArgs]):
             end=end,
             tool_domains={t.name: t.domain for t in _registry()},
         )
-        diff = diff_snapshots(_allowed_only(old, call), _allowed_only(new, call), matcher)
-        return {
-            "from_snapshot": snapshot_name(args.from_snapshot),
-            "to_snapshot": snapshot_name(args.to_snapshot) if args.to_snapshot else "live",
-            "from_time": start.isoformat() if start else None,
-            "to_time": end.isoformat() if end else None,
-            **diff,
-        }
+        screen = await call.hub.devices.screen(call.device_allowed)
+        if screen.active:
+            screen.learn({**_labels(new), **_labels(old)})
+        diff = diff_snapshots(_allowed_only(old, screen), _allowed_only(new, screen), matcher)
+        return screen.count(
+            {
+                "from_snapshot": snapshot_name(args.from_snapshot),
+                "to_snapshot": snapshot_name(args.to_snapshot) if args.to_snapshot else "live",
+                "from_time": start.isoformat() if start else None,
+                "to_time": end.isoformat() if end else None,
+                **diff,
+            }
+        )
 
 
 def _time(doc: Mapping[str, Any]) -> datetime | None:

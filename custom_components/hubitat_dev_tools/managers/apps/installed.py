@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
-from ...errors import ToolError
+from ...device_refs import DeviceScreen
+from ...errors import TIER_SAFETY, ToolError
 from ...hub.apps import (
     InstalledApp,
     delete_app,
@@ -19,6 +20,7 @@ from ...hub.apps import (
 from ...hub.client import HubClient
 from ...hub.devices import fetch_device_raw
 from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError, HubRefusedError
+from ...hub.scenes import device_settings
 from ...redact import redact_document
 from ..confirm import require_confirm
 from ..item_backups import ItemBackups, SavedBackup
@@ -129,10 +131,20 @@ class AppManager:
         return out
 
     async def get_app(
-        self, app_id: str, page: str | None, *, include_state: bool
+        self,
+        app_id: str,
+        page: str | None,
+        *,
+        include_state: bool,
+        screen: DeviceScreen | None = None,
     ) -> dict[str, Any]:
-        """Config page (settings with values) and, optionally, the app's state."""
-        if include_state:
+        """Config page (settings with values) and, optionally, the app's state.
+
+        ``screen``: the call's device allowlist; the devices outside it are left out of the
+        page, the settings (device inputs known by their types in statusJson, read for this)
+        and the state (maps keyed by device), and their labels out of every text.
+        """
+        if include_state or (screen is not None and screen.active):
             config, status = await asyncio.gather(
                 fetch_config_page(self._client, app_id, page), fetch_status(self._client, app_id)
             )
@@ -153,7 +165,7 @@ class AppManager:
             "settings": {k: bounded(v) for k, v in (config.get("settings") or {}).items()},
             "child_apps": config.get("childApps") or [],
         }
-        if status is not None:
+        if status is not None and include_state:
             out["state"] = {k: bounded(v) for k, v in status["appState"].items()}
             out["subscriptions"] = [
                 s.get("name") for s in status.get("eventSubscriptions") or [] if isinstance(s, dict)
@@ -164,7 +176,10 @@ class AppManager:
         # secrets leave no app read: password-type settings (by the page's types, also in
         # the settings map), tokens and OAuth secrets in state (by key)
         redacted: dict[str, Any] = redact_document(out, types_from=config)
-        return redacted
+        if screen is None or not screen.active:
+            return redacted
+        inputs = {str(s.get("name")) for s in device_settings(status or {})}
+        return screen.answer(redacted, device_inputs=inputs, keyed_maps=True)
 
     def safety_system(self, app: InstalledApp) -> str | None:
         """What a safety-system app is (HSM, Mode Manager, the Maker API we use), or None.
@@ -184,7 +199,9 @@ class AppManager:
         """Refuse ``action`` on a safety-system app unless confirm=true."""
         what = self.safety_system(app)
         if what is not None:
-            require_confirm(confirm, f"App {app.id} ({app.name}) is {what}; {action} it.")
+            require_confirm(
+                confirm, f"App {app.id} ({app.name}) is {what}; {action} it.", tier=TIER_SAFETY
+            )
 
     async def set_disabled(
         self, app_id: str, disabled: bool, *, confirm: bool = False

@@ -115,7 +115,7 @@ class RuleManager:
         self._apps = apps
         self._sensitivity = sensitivity
         self._backups = backups
-        self.visual = VisualRuleManager(client, self._rule, backups, devices)
+        self.visual = VisualRuleManager(client, self._rule, backups, devices, sensitivity)
 
     async def list_rules(self, engine: str, *, with_status: bool) -> list[dict[str, Any]]:
         """Rule Machine and Visual Rules with live status."""
@@ -258,6 +258,7 @@ class RuleManager:
                 if confirm_only
                 else "Drop or fix those rules (hub_list_rules engine=rule_machine), then call "
                 "again.",
+                tier=getattr(bad[0][1], "tier", None) if confirm_only else None,
             )
         results: list[RuleOutcome] = []
         for prep in checks:

@@ -105,8 +105,12 @@ class AppSettingsManager:
         app = await self._apps.find(app_id)
         # what the app does decides (a rule that locks a door, a safety system): any
         # setting or button of its pages can make it act or change what it does
+        # ... and what the new values would make it do (a rule picked to run, HSM, a file)
+        given = await self._sensitivity.document(
+            {"settings": settings}, label=f"app {app_id} ({app.name}) with these settings"
+        )
         self._sensitivity.require(
-            await self._sensitivity.apps([app_id]),
+            await self._sensitivity.apps([app_id]) | given,
             confirm=confirm,
             allowed=device_allowed,
             what=f"Changing the settings of, or pressing a button of, app {app_id} ({app.name})",

@@ -181,6 +181,8 @@ _ALL: tuple[NodeType, ...] = (
 # triggerType values (when list) and actionType values (then/else lists): "lock" is both.
 WHEN_TYPES = {t.name: t for t in _ALL if t.kind != "action"}
 ACTION_TYPES = {t.name: t for t in _ALL if t.kind == "action"}
+# Every key a node keeps its devices under (besides ``deviceIds``, which mirrors it).
+DEVICE_KEYS = tuple(sorted({t.devices for t in _ALL if t.devices}))
 TRIGGERS = tuple(n for n, t in WHEN_TYPES.items() if t.kind == "trigger")
 CONDITIONS = tuple(n for n, t in WHEN_TYPES.items() if t.kind == "condition")
 ACTIONS = tuple(ACTION_TYPES)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
+from ...device_refs import DeviceScreen
 from ...errors import ToolError
 from ...hub.apps import (
     InstalledApp,
@@ -26,13 +27,24 @@ from ...hub.client import HubClient
 from ...hub.devices import fetch_devices
 from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ...hub.models import DeviceDetail
-from ...hub.visual_rules import parse_graph_text, save_visual_graph
+from ...hub.visual_rules import graph_text, parse_graph_text, save_visual_graph
 from ..confirm import require_confirm
 from ..devices.admin import is_sensitive_device
 from ..devices.query import DeviceManager
 from ..item_backups import ItemBackups, SavedBackup
 from .visual_graph import check_graph, graph_counts, is_graph
-from .visual_nodes import LISTS, DeviceUse, check_nodes, has_trigger, node_problems, stored_uses
+from .visual_nodes import (
+    DEVICE_KEYS,
+    LISTS,
+    DeviceUse,
+    check_nodes,
+    has_trigger,
+    node_problems,
+    stored_uses,
+)
+
+if TYPE_CHECKING:
+    from ..sensitivity import SensitivityModel
 
 NODE_KEYS = tuple(wire for _arg, wire in LISTS)
 FindRule = Callable[..., Awaitable[InstalledApp]]
@@ -108,11 +120,14 @@ class VisualRuleManager:
         find_rule: FindRule,
         backups: ItemBackups,
         devices: DeviceManager,
+        sensitivity: SensitivityModel | None = None,
     ) -> None:
         self._client = client
         self._find = find_rule
         self._backups = backups
         self._devices = devices
+        # what an action's device makes act (a scene's activator) is the hub's model's call
+        self._sensitivity = sensitivity
 
     async def _details(self, uses: list[DeviceUse]) -> dict[str, DeviceDetail]:
         ids = sorted({u.device_id for u in uses})
@@ -162,10 +177,26 @@ class VisualRuleManager:
                 _check_declares(use, detail)
             except ToolError as err:
                 errors.append(err)
-            if use.list_key != "when_nodes" and (
-                use.node.sensitive or is_sensitive_device(detail.summary.capabilities)
-            ):
+            if use.list_key == "when_nodes":
+                continue
+            if use.node.sensitive or is_sensitive_device(detail.summary.capabilities):
                 sensitive.append(f"{use.path} ({detail.summary.display_name})")
+            elif self._sensitivity is not None:
+                reach = await self._sensitivity.devices([use.device_id], details=details)
+                outside = sorted(d for d in reach.devices if not device_allowed(d))
+                if outside or (reach.unnamed and not device_allowed("")):
+                    errors.append(
+                        ToolError(
+                            f"{use.path}: {detail.summary.display_name} reaches device(s) "
+                            f"{', '.join(outside) or 'the hub names only in text'}, outside "
+                            "the assistant's device allowlist. Nothing was sent.",
+                            code="device_not_allowed",
+                            hint="Use a device hub_list_devices shows; an admin can change "
+                            "the allowlist.",
+                        )
+                    )
+                elif reach.sensitive:
+                    sensitive.append(f"{use.path}: {reach.reasons[0]}")
         return errors, sensitive
 
     async def validate(
@@ -351,6 +382,18 @@ class VisualRuleManager:
         The node lists given are validated (and must leave a trigger and an action).
         """
         current = await self.get(app_id)
+        if (
+            self._sensitivity is not None
+            and "rulePaused" in changes
+            and not changes["rulePaused"]
+            and current["definition"].get("rulePaused")
+        ):  # resuming: the same gate as hub_set_rule_paused
+            self._sensitivity.require(
+                await self._sensitivity.apps([app_id]),
+                confirm=confirm,
+                allowed=device_allowed,
+                what=f"Resuming Visual Rule {app_id} ({current['name']})",
+            )
         if (current["format"] == "graph") != is_graph(changes) and any(
             k in changes for k in (*NODE_KEYS, "nodes", "edges")
         ):
@@ -450,6 +493,18 @@ class VisualRuleManager:
                 if u.device_id not in present
             ]
         return problems
+
+
+def screened_rule(rule: VisualRule, screen: DeviceScreen) -> dict[str, Any]:
+    """A Visual Rule as a read under the device allowlist shows it: the devices outside it
+    left out of every node (``deviceIds`` and the node type's own device key, in both
+    formats; a graph's stored ``ruleJson`` text is written again from the screened graph)."""
+    out: dict[str, Any] = screen(dict(rule), id_keys=DEVICE_KEYS)
+    graph, definition = out.get("graph"), out["definition"]
+    stored = isinstance(definition.get("ruleJson"), str)
+    if isinstance(graph, dict) and stored and graph != rule.get("graph"):
+        out["definition"] = {**definition, "ruleJson": graph_text(graph)}
+    return screen.count(out)
 
 
 def _require_runnable(body: dict[str, Any]) -> None:

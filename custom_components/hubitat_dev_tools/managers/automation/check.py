@@ -255,9 +255,11 @@ async def resolve(
     if picked:  # the pages pick these from the File Manager's files (KP: append is an enum)
         names = {str(f["name"]) for f in (await hub.files.list())["files"]}
         for a in picked:
+            if a.kind in ("write_file", "append_file") and a.text in names:
+                # changes an existing file unattended, with no copy kept (files are served
+                # on the LAN at /local/): hub_write_file's rules
+                overwrites.append(str(a.text))
             if a.kind == "write_file":
-                if a.text in names:  # unattended, with no copy kept: hub_write_file's rules
-                    overwrites.append(str(a.text))
                 continue
             if a.text not in names:
                 raise ToolError(
@@ -282,7 +284,7 @@ async def resolve(
             res.sensitive.append(f"an HTTP {action.kind[5:].upper()} to {host}")
         if action.kind == "disable_devices":  # a disabled device neither reports nor obeys
             res.sensitive += [f"disable {res.label(d)}" for d in action.device_ids]
-    res.sensitive += [f"overwrite the existing File Manager file {n}" for n in overwrites]
+    res.sensitive += [f"change the existing File Manager file {n}" for n in overwrites]
     reach = await _actions_reach(hub, spec, res)
     hub.sensitivity.require(
         reach, confirm=True, allowed=device_allowed, what="The rule's actions"
@@ -302,28 +304,32 @@ async def resolve(
 
 async def _actions_reach(hub: Hub, spec: RuleSpec, res: Resolved) -> Reach:
     """What the spec's actions make act beyond the devices they name: the rules it runs,
-    resumes or sets the private boolean of, and the apps whose child devices it commands
-    (a scene's activator), as the hub's sensitivity model sees them."""
+    resumes or sets the private boolean of, and the apps whose child devices its actions
+    name (a scene's activator, also when captured and restored), as the hub's sensitivity
+    model sees them."""
     rules = [
         r
         for a in spec.all_actions()
         if a.kind in ("run_rule", "resume_rules", "set_private_boolean")
         for r in a.rule_ids
     ]
-    commanded = [
-        p.device_id for items in res.commands.values() for p in items if p.command not in HARMLESS
+    commanded = [  # every device an action names: commanded, captured and restored, ...
+        d
+        for a in spec.all_actions()
+        for d in a.device_ids
+        if not (a.kind == "command" and a.command in HARMLESS)  # refresh, poll: nothing acts
     ]
     model = hub.sensitivity
     return await model.apps(rules) | await model.devices(commanded, details=res.devices)
 
 
 async def _require_recent_backup(hub: Hub, files: list[str]) -> None:
-    """A rule that overwrites a File Manager file each time it runs keeps no copy of it,
+    """A rule that changes a File Manager file each time it runs keeps no copy of it,
     so it is held to hub_write_file's tier: a hub backup from the last 24 hours."""
     evidence = await hub.backups.destructive_evidence()
     if evidence.backup is None:
         raise ToolError(
-            f"The rule would overwrite {', '.join(files)} each time it runs, with no copy "
+            f"The rule would change {', '.join(files)} each time it runs, with no copy "
             "kept; that needs a hub backup from the last 24 hours. Nothing was sent.",
             code="backup_required",
             hint="Create a backup first (hub_create_backup), then retry.",

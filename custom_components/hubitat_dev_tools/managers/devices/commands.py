@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
-from ...errors import ToolError
+from ...errors import TIER_SENSITIVE, ToolError, confirmed
 from ...hub.client import HubClient
 from ...hub.devices import run_command
 from ...hub.errors import HubError
@@ -259,12 +259,13 @@ class DeviceCommands:
                 "hub; it ignores commands.",
                 hint="Enable it first with hub_update_device(enabled=true).",
             )
-        if prepared.sensitive and not confirm:
+        if prepared.sensitive and not confirmed(confirm, TIER_SENSITIVE):
             raise ToolError(
                 f"{prepared.device_label} is a security-sensitive device (lock, garage door, "
                 f"valve, keypad or siren). Running '{prepared.command}' needs confirm=true.",
                 code="confirmation_required",
                 hint="Ask the user to confirm, then call again with confirm=true.",
+                tier=TIER_SENSITIVE,
             )
 
     async def _gate_reach(
@@ -324,6 +325,7 @@ class DeviceCommands:
         prepared: list[PreparedCommand] = []
         problems: list[str] = []
         needs_confirm = False
+        tier: str | None = None
         for idx, entry in enumerate(entries):
             detail = details[str(entry["device_id"])]
             where = f"#{idx + 1} (device {entry['device_id']}, {entry['command']})"
@@ -340,6 +342,7 @@ class DeviceCommands:
                 if err.code == "device_not_allowed":
                     raise
                 needs_confirm = needs_confirm or err.code == "confirmation_required"
+                tier = tier or (err.tier if err.code == "confirmation_required" else None)
                 problems.append(f"{where}: {err}")
                 continue
             prepared.append(item)
@@ -350,6 +353,7 @@ class DeviceCommands:
                 code="confirmation_required" if needs_confirm else "invalid_request",
                 hint="Fix or drop those entries (use hub_get_device for declared commands) "
                 "and send the batch again.",
+                tier=tier if needs_confirm else None,
             )
         return prepared
 

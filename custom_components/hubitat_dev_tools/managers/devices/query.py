@@ -15,6 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from ...device_refs import OUTSIDE, DeviceScreen
 from ...errors import ToolError
 from ...hub.client import HubClient
 from ...hub.devices import (
@@ -67,6 +68,18 @@ def redacted_detail(detail: DeviceDetail) -> DeviceDetail:
     )
 
 
+def _family_allowed(dev: DeviceSummary, allowed: Callable[[str], bool] | None) -> DeviceSummary:
+    """A device with its parent and children outside the allowlist left out."""
+    if allowed is None:
+        return dev
+    parent = dev.parent_id
+    return replace(
+        dev,
+        parent_id=OUTSIDE if parent and not allowed(parent) else parent,
+        child_ids=[c for c in dev.child_ids if allowed(c)],
+    )
+
+
 def _clean_text(value: Any) -> Any:
     return _TAG_RE.sub("", value).strip() if isinstance(value, str) else value
 
@@ -85,19 +98,35 @@ class DeviceManager:
         self.compatible = CompatibleDevices(client)
         self.mesh = HubMeshReader(client)
 
+    async def _all(self) -> list[DeviceSummary]:
+        if self.cache is not None and self.cache.live and not self.cache.is_dirty():
+            devices, _fresh = await self.cache.read_devices()
+            return devices
+        return await fetch_devices(self._client)
+
     async def list_devices(
         self, flt: DeviceFilter, *, allowed: Callable[[str], bool] | None = None
     ) -> list[DeviceSummary]:
-        """Devices passing the filter (and the allowlist), sorted by label."""
-        if self.cache is not None and self.cache.live and not self.cache.is_dirty():
-            devices, _fresh = await self.cache.read_devices()
-        else:
-            devices = await fetch_devices(self._client)
+        """Devices passing the filter (and the allowlist), sorted by label; a parent or
+        children outside the allowlist are left out of each device too."""
+        devices = await self._all()
         # filters see what the result shows (no guessing a lock code through value=)
-        shown = [redacted_summary(d) for d in devices if allowed is None or allowed(d.id)]
+        shown = [
+            _family_allowed(redacted_summary(d), allowed)
+            for d in devices
+            if allowed is None or allowed(d.id)
+        ]
         flt.check(shown)
         out = [d for d in shown if flt.matches(d)]
         return sorted(out, key=lambda d: (d.display_name.lower(), d.id))
+
+    async def screen(self, allowed: Callable[[str], bool]) -> DeviceScreen:
+        """What a read may show of the devices under this allowlist (``DeviceScreen``);
+        with an allowlist it knows every device's label (one device list read)."""
+        screen = DeviceScreen(allowed)
+        if screen.active:
+            screen.learn({d.id: d.display_name for d in await self._all()})
+        return screen
 
     def forget_device(self, device_id: str) -> None:
         """The device (and its children) is gone: the next list no longer shows it."""
