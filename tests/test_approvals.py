@@ -631,3 +631,19 @@ def test_every_confirmation_refusal_names_its_tier() -> None:
     found = _confirmation_raises()
     assert len(found) >= 9, found  # the gates listed in SECURITY.md
     assert [f for f in found if not f[2]] == []
+
+
+async def test_the_owner_sees_the_values_a_settings_change_would_set(
+    hass: HomeAssistant,
+    on_entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """A hostile review's finding: the fix flow showed every settings value redacted, so the
+    owner approved "change something" without seeing what."""
+    args = {"app_id": "142", "settings": {"origLabel": "Planted value"}, "confirm": True}
+    data = await asked(call_tool, "hub_update_app_settings", args)
+    client = await repairs_client(hass, hass_client)
+    flow = await decide(hass, client, on_entry, data["approval_id"])
+    assert "Planted value" in flow["description_placeholders"]["arguments"]

@@ -217,3 +217,51 @@ async def test_disabling_a_lock_scenes_activator_needs_confirm(
     assert "Lock Up" in data["message"]
     assert hub.find_device("Lock Up Activator")["disabled"] is False
     await ok(call_tool, "hub_update_device", {"device_id": act, "enabled": False, "confirm": True})
+
+
+async def test_renaming_a_lock_needs_confirm(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """A second review's finding: the model renamed the Front Door Lock "Garden Shed Lock",
+    then the owner was asked to approve unlocking a garden shed."""
+    lock = dev_id(hub, "Front Door Lock")
+    args = {"device_id": lock, "label": "Garden Shed Lock"}
+    data = await refused(call_tool, "hub_update_device", args, "confirmation_required")
+    assert "Front Door Lock" in data["message"]
+    assert hub.find_device("Front Door Lock")["label"] == "Front Door Lock"
+    await ok(call_tool, "hub_update_device", {**args, "confirm": True})
+    # an ordinary device is renamed without confirm
+    light = dev_id(hub, "Office Light")
+    await ok(call_tool, "hub_update_device", {"device_id": light, "label": "Desk Light"})
+
+
+async def test_event_text_leaves_out_the_labels_of_outside_devices(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """A second review's finding: app and location events quote device labels in their
+    text, and those events carry no device id for the allowlist to filter."""
+    from datetime import UTC, datetime
+
+    from hubitat_emulator.app_events import add_app_event
+    from hubitat_emulator.seed_specs import RULE_GOODNIGHT
+
+    add_app_event(
+        hub.home.state,
+        RULE_GOODNIGHT,
+        "ruleState",
+        "completed",
+        "Goodnight: Lock: Front Door Lock",
+        datetime.now(UTC),
+    )
+    hub.home._location_event("hsmAlert", "intrusion", "Intrusion Alert: Back Door Lock", "")
+    app_args = {"app_id": str(RULE_GOODNIGHT)}
+    assert "Front Door Lock" in str(await ok(call_tool, "hub_list_events", app_args))
+    assert "Back Door Lock" in str(await ok(call_tool, "hub_list_events", {"source": "location"}))
+    allow(hass, entry, dev_id(hub, "Office Light"))
+    app = await ok(call_tool, "hub_list_events", app_args)
+    location = await ok(call_tool, "hub_list_events", {"source": "location"})
+    assert "Front Door Lock" not in str(app) and "Goodnight" in str(app)
+    assert "Back Door Lock" not in str(location) and "Intrusion Alert" in str(location)
+    # a name filter matches what is shown, never the hidden label
+    none = await ok(call_tool, "hub_list_events", {**app_args, "name": "Front Door"})
+    assert none["count"] == 0

@@ -62,7 +62,7 @@ from .domain_data import get_domain_data
 from .errors import TIER_SENSITIVE, TIERS, ToolError
 from .hub.errors import HubError
 from .managers.devices import DeviceFilter
-from .redact import redact_arguments, redact_text
+from .redact import redact, redact_arguments, redact_text
 from .runtime import HubRuntime
 
 _LOGGER = logging.getLogger(__name__)
@@ -192,6 +192,9 @@ class Approval:
     decided_by: str | None = None
     decided_by_id: str | None = None
     ended: datetime | None = None  # decided, expired
+    # what the owner reads: only real secrets replaced (a setting's or preference's value
+    # is shown, unlike in ``arguments``, the audit trail's form); kept in memory only
+    shown: dict[str, Any] | None = None
 
     @property
     def tool(self) -> str:
@@ -209,8 +212,10 @@ class Approval:
         return local_iso(self.expires)
 
     def shown_arguments(self) -> str:
-        """The call's (redacted) arguments as the owner reads them."""
-        text = json.dumps(self.arguments, indent=1, ensure_ascii=False, default=str)
+        """The call's arguments as the owner reads them: every value the call would set
+        (settings and preferences included), secrets replaced."""
+        shown = self.shown if self.shown is not None else self.arguments
+        text = json.dumps(shown, indent=1, ensure_ascii=False, default=str)
         return text if len(text) <= MAX_SHOWN_ARGS else f"{text[:MAX_SHOWN_ARGS]}\n..."
 
     def answer(self, *, again: bool) -> ToolError:
@@ -351,6 +356,7 @@ class HubApprovals:
             via=via,
             hub=self.runtime.title,
             arguments=redact_arguments(call_arguments(args)),
+            shown=redact(call_arguments(args)),
             effect=effect,
             requested_by=requested_by,
             created=created,

@@ -69,7 +69,14 @@ class ChangeLog:
 
         per_device, located = await asyncio.gather(
             asyncio.gather(*(one(d.id) for d in checked)),
-            self._logs.events("all", 500, since, None, device_allowed=device_allowed)
+            self._logs.events(
+                "all",
+                500,
+                since,
+                None,
+                device_allowed=device_allowed,
+                screen=await self._devices.screen(device_allowed),
+            )
             if device_ids is None
             else _none(),
         )

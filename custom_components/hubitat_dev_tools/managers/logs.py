@@ -233,11 +233,13 @@ class LogsManager:
         app_id: str | None = None,
         *,
         device_allowed: DeviceAllowed,
+        screen: DeviceScreen | None = None,
     ) -> dict[str, Any]:
         """Hub events and/or location events (or one app's events), newest first.
 
-        An event that names a device outside ``device_allowed`` is left out; ``name`` matches
-        the event name the answer shows (redacted).
+        An event that names a device outside ``device_allowed`` is left out, and with
+        ``screen`` such a device's label in an app's or the location's event text is
+        replaced; ``name`` matches the event name the answer shows (redacted, screened).
         """
         if app_id is not None:
             sources = [("app", await fetch_app_events(self._client, app_id))]
@@ -267,6 +269,10 @@ class LogsManager:
                     "date": when.isoformat(timespec="seconds") if when else e.get("date"),
                 }
                 item: dict[str, Any] = redact({k: v for k, v in raw.items() if v is not None})
+                if screen is not None and screen.active:  # "Intrusion Alert: Back Door Lock"
+                    for key in ("name", "value", "description"):
+                        if isinstance(item.get(key), str):
+                            item[key] = screen.text(item[key])
                 if name and name.lower() not in str(item.get("name") or "").lower():
                     continue
                 merged.append((when, item))

@@ -57,7 +57,8 @@ class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
         "validated before anything is sent; the edit form is re-posted complete from a fresh "
         "read so no field is blanked; enabling runs first and disabling last, and a partial "
         "failure says what landed. To move many devices into one room use hub_update_room. "
-        "Cannot change the driver or data values."
+        "Cannot change the driver or data values. Renaming, disabling or sharing a lock or other "
+        "sensitive device (a scene's activator too) needs confirm=true."
     )
     kind = ToolKind.WRITE
     idempotent = True
@@ -79,10 +80,12 @@ class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
         if upd.is_empty:
             raise ToolError("Nothing to change: give at least one field to update.")
         # shared, another controller may make it act; disabled, it neither obeys nor reports
-        # (a lock, or a scene's activator)
-        if args.hub_mesh or args.homekit or args.enabled is False:
+        # (a lock, or a scene's activator); renamed, the name the owner reads in every
+        # confirmation and approval is no longer the one they know
+        renamed = args.label is not None or args.name is not None
+        if args.hub_mesh or args.homekit or args.enabled is False or renamed:
             model = call.hub.sensitivity
-            what = "Disabling" if args.enabled is False else "Sharing"
+            what = "Disabling" if args.enabled is False else "Renaming" if renamed else "Sharing"
             model.require(
                 await model.devices([args.device_id]),
                 confirm=args.confirm,

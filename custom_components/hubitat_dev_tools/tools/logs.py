@@ -114,6 +114,7 @@ class ListEventsTool(HubTool[ListEventsArgs]):
             args.name,
             app_id=args.app_id,
             device_allowed=call.device_allowed,
+            screen=await call.hub.devices.screen(call.device_allowed),
         )
 
 
