@@ -98,6 +98,7 @@ class ListAppsTool(HubTool[ListAppsArgs]):
 
 class GetAppTool(HubTool[GetAppArgs]):
     name = "hub_get_app"
+    hub_text = ("config_page", "settings", "state")
     title = "Get installed app"
     description = (
         "Read one installed app: its configuration page (sections with every input's type, "

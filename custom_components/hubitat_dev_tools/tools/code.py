@@ -148,6 +148,7 @@ class GetCodeArgs(CodeRefArgs):
 
 class GetCodeTool(HubTool[GetCodeArgs]):
     name = "hub_get_code"
+    hub_text = ("source",)
     title = "Get code source"
     description = (
         "Read the Groovy source and current version of one app, driver or library. Large "
@@ -371,6 +372,7 @@ class GetItemBackupArgs(ItemBackupArgs):
 
 class GetItemBackupTool(HubTool[GetItemBackupArgs]):
     name = "hub_get_item_backup"
+    hub_text = ("source", "definition", "config", "settings", "state", "native_export")
     title = "Get item backup"
     description = (
         "Read one item backup (from hub_list_item_backups): what it is, when and why it was "

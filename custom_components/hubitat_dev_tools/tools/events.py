@@ -38,6 +38,7 @@ class TailLogsArgs(ToolArgs):
 
 class TailLogsTool(HubTool[TailLogsArgs]):
     name = "hub_tail_logs"
+    hub_text = ("lines", "recent")
     title = "Tail live logs"
     description = (
         "Watch the hub's log live: returns the log lines that arrive within the next "
@@ -88,6 +89,7 @@ class RecentEventsArgs(ToolArgs):
 
 class ListRecentEventsTool(HubTool[RecentEventsArgs]):
     name = "hub_list_recent_events"
+    hub_text = ("events",)
     title = "List recent hub events"
     description = (
         "The latest events the hub pushed live, newest first, from an in-memory ring: "

@@ -68,6 +68,7 @@ class ReadFileArgs(FileNameArgs):
 
 class ReadFileTool(HubTool[ReadFileArgs]):
     name = "hub_read_file"
+    hub_text = ("content",)
     title = "Read hub file"
     description = (
         "Read a text file from the hub's File Manager, a window of characters at a time "

@@ -46,6 +46,7 @@ class GetLogsArgs(ToolArgs):
 
 class GetLogsTool(HubTool[GetLogsArgs]):
     name = "hub_get_logs"
+    hub_text = ("logs",)
     title = "Get hub logs"
     description = (
         "Read the hub's past logs, newest first, parsed (time in UTC, level, source type and "
@@ -95,6 +96,7 @@ class ListEventsArgs(ToolArgs):
 
 class ListEventsTool(HubTool[ListEventsArgs]):
     name = "hub_list_events"
+    hub_text = ("events",)
     title = "List hub, location and app events"
     description = (
         "The hub's event history for everything that is not a device: location events "
@@ -209,6 +211,7 @@ def _attribute_to_us(rows: list[dict[str, Any]], records: list[dict[str, Any]]) 
 
 class ListChangesTool(HubTool[ListChangesArgs]):
     name = "hub_list_changes"
+    hub_text = ("changes",)
     title = "List what changed"
     description = (
         "What changed on the hub over the last hours, in one answer, newest first: device "

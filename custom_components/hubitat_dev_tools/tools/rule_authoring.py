@@ -129,6 +129,7 @@ class UpdateRuleTool(HubTool[UpdateRuleArgs]):
 
 class GetRuleTool(HubTool[GetRuleArgs]):
     name = "hub_get_rule"
+    hub_text = ("rule_text", "undecompiled")
     title = "Get automation rule"
     description = (
         "What a Rule Machine rule does: its triggers, conditions and actions as a spec (the "
