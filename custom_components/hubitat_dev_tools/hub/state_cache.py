@@ -127,6 +127,9 @@ class StateCache:
         self.hydrated_at: float | None = None
         self.last_event_at: float | None = None
         self.events_seen = 0
+        # events of apps and of the hub itself (an app installed, changed or removed; a
+        # device added): what others derived from the hub's apps may be out of date
+        self.app_events_seen = 0
         self.junk_frames = 0
         self.event_socket: HubSocket | None = None
         self.log_socket: HubSocket | None = None
@@ -279,6 +282,8 @@ class StateCache:
         self.last_event_at = event.received_at
         self.events.append(event)
         kind = event.kind
+        if event.source in ("APP", "HUB"):
+            self.app_events_seen += 1
         if kind == "device" and event.device_id is not None:
             self._dirty.pop(event.device_id, None)
             _apply_state(self.devices, event)

@@ -127,3 +127,4 @@ class Hub:
         self.hsm.cache = cache
         self.variables.cache = cache
         self.live.cache = cache
+        self.sensitivity.cache = cache

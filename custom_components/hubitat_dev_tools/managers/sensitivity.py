@@ -19,8 +19,9 @@ What the hub reports decides, not which tool is called:
 command (the device allowlist is checked against these). ``require`` is the gate: it
 refuses with ``device_not_allowed`` or ``confirmation_required`` before anything is sent.
 
-Answers are cached for a few seconds (``TTL_S``) and forgotten after every write made
-through the tools (``forget``), so a rule just edited is judged afresh.
+Answers are cached for a few seconds (``TTL_S``), forgotten after every write made through
+the tools (``forget``) and whenever the live event stream reports an app's or the hub's own
+event, so a rule just edited is judged afresh.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from ..hub.apps import (
 from ..hub.client import HubClient
 from ..hub.errors import HubError, HubNotFoundError
 from ..hub.models import DeviceDetail, DeviceSummary
+from ..hub.state_cache import StateCache
 from .apps.installed import AppManager
 from .apps.page_model import actions_text
 from .devices import DeviceFilter, DeviceManager
@@ -131,6 +133,10 @@ class SensitivityModel:
         self._apps = apps
         self._devices = devices
         self._app_cache: dict[str, tuple[float, Reach]] = {}
+        # the live state cache (set by ``Hub`` while the event stream runs): an app or hub
+        # event seen since an answer was kept makes it stale
+        self.cache: StateCache | None = None
+        self._generation = 0
         self._parent_cache: dict[str, tuple[float, str | None]] = {}
 
     def forget(self) -> None:
@@ -138,7 +144,15 @@ class SensitivityModel:
         self._app_cache.clear()
         self._parent_cache.clear()
 
+    def _refresh(self) -> None:
+        """Forget what live events say may have changed (an app's or the hub's event)."""
+        seen = self.cache.app_events_seen if self.cache is not None else 0
+        if seen != self._generation:
+            self._generation = seen
+            self.forget()
+
     async def _walk(self) -> _Walk:
+        self._refresh()
         devices = await self._devices.list_devices(DeviceFilter())
         tree = await self._apps.tree()
         return _Walk({d.id: d for d in devices}, {a.id: a for a in tree})
