@@ -647,3 +647,16 @@ async def test_the_owner_sees_the_values_a_settings_change_would_set(
     client = await repairs_client(hass, hass_client)
     flow = await decide(hass, client, on_entry, data["approval_id"])
     assert "Planted value" in flow["description_placeholders"]["arguments"]
+
+
+async def test_a_user_app_instance_is_the_code_tier(
+    hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """A new instance of user app code runs that code: with only the code tier covered, the
+    owner approves it; the model's confirm is not enough."""
+    await add_entry(hass, hub, options={OPT_APPROVE_IN_HA: True, OPT_APPROVAL_TIERS: ["code"]})
+    apps = set(hub.state.apps)
+    args = {"app_type": "Motion Announcer", "name": "Porch announcer", "confirm": True}
+    data = await asked(call_tool, "hub_create_app", args)
+    assert "user app code" in data["effect"]
+    assert set(hub.state.apps) == apps

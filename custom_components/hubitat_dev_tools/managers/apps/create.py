@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...errors import ToolError
+from ...errors import TIER_CODE, ToolError
 from ...hub.app_page import AppPage, Setting
 from ...hub.apps import (
     AppType,
@@ -237,6 +237,7 @@ class AppCreator:
                 confirm,
                 f"{plan.name} is user app code: a new instance runs it on the hub, with "
                 "access to every device.",
+                tier=TIER_CODE,  # the code tier, as installing the code is
             )
         probe = InstalledApp(
             id="",
