@@ -58,9 +58,9 @@ from ..errors import (
     TIER_SAFETY,
     ConfirmScope,
     ToolError,
-    confirmed,
 )
 from ..hub.errors import HubAuthError, HubError
+from ..managers.confirm import require_confirm
 from ..managers.hub import Hub
 from ..redact import redact, redact_text
 from ..runtime import HubRuntime
@@ -593,14 +593,11 @@ class HubTool[A: ToolArgs](llm.Tool):
     ) -> None:
         """The declared effects, through the hub's sensitivity model (before ``run``)."""
         confirm = args.get("confirm") is True
-        if self.safety_system and not confirmed(confirm, TIER_SAFETY):
-            raise ToolError(
+        if self.safety_system:
+            require_confirm(
+                confirm,
                 f"{self.name} changes {self.safety_system}, a safety system (what switches "
-                "the home's modes, and the automations that follow them). It needs "
-                "confirm=true. Nothing was sent to the hub.",
-                code="confirmation_required",
-                hint="Tell the user exactly what this changes, get their agreement, then call "
-                "again with confirm=true.",
+                "the home's modes, and the automations that follow them).",
                 tier=TIER_SAFETY,
             )
         if self.effect_devices:

@@ -7,8 +7,9 @@ from typing import Any
 
 import probatio as vol
 
-from ..errors import TIER_SAFETY, ToolError, confirmed
+from ..errors import TIER_SAFETY, ToolError
 from ..hub.dashboards import BOOL_OPTIONS, TEXT_OPTIONS
+from ..managers.confirm import require_confirm
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall
@@ -259,12 +260,10 @@ def require_hsm_confirm(options: dict[str, Any], confirm: bool) -> None:
     that (and the dashboard) from anyone on the LAN: showing HSM or changing a PIN is the
     safety tier, as hub_set_hsm is."""
     touched = [k for k in options if (k == "showHSMTile" and options[k]) or "pin" in k.lower()]
-    if touched and not confirmed(confirm, TIER_SAFETY):
-        raise ToolError(
+    if touched:
+        require_confirm(
+            confirm,
             f"Dashboard options {', '.join(sorted(touched))} control HSM or the dashboard's "
-            "PINs (a safety system). It needs confirm=true. Nothing was sent to the hub.",
-            code="confirmation_required",
-            hint="Tell the user exactly what this changes, get their agreement, then call again "
-            "with confirm=true.",
+            "PINs (a safety system).",
             tier=TIER_SAFETY,
         )
