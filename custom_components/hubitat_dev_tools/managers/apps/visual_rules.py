@@ -183,19 +183,17 @@ class VisualRuleManager:
                 sensitive.append(f"{use.path} ({detail.summary.display_name})")
             elif self._sensitivity is not None:
                 reach = await self._sensitivity.devices([use.device_id], details=details)
-                outside = sorted(d for d in reach.devices if not device_allowed(d))
-                if outside or (reach.unnamed and not device_allowed("")):
-                    errors.append(
-                        ToolError(
-                            f"{use.path}: {detail.summary.display_name} reaches device(s) "
-                            f"{', '.join(outside) or 'the hub names only in text'}, outside "
-                            "the assistant's device allowlist. Nothing was sent.",
-                            code="device_not_allowed",
-                            hint="Use a device hub_list_devices shows; an admin can change "
-                            "the allowlist.",
-                        )
+                try:  # the model's own allowlist check (confirm is asked for below, whole)
+                    self._sensitivity.require(
+                        reach,
+                        confirm=True,
+                        allowed=device_allowed,
+                        what=f"{use.path} ({detail.summary.display_name})",
                     )
-                elif reach.sensitive:
+                except ToolError as err:
+                    errors.append(err)
+                    continue
+                if reach.sensitive:
                     sensitive.append(f"{use.path}: {reach.reasons[0]}")
         return errors, sensitive
 
