@@ -4,11 +4,14 @@ A snapshot is a YAML file under the config dir with a stable order; a change mad
 the tools shows up in a diff marked as ours, a change made on the hub itself marked as
 not ours, and nothing else shows up; comments survive a rewrite; retention prunes; no
 secret reaches a file or a diff; the daily check is set up and cancelled; file I/O is in
-the executor.
+the executor. A snapshot carries what an undo to it needs: the device page's switches, the
+Mode Manager's triggers, a Rule Machine rule's spec, a dashboard's devices and the File
+Manager's files by sha256 (the copies we wrote left out).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from datetime import timedelta
@@ -24,6 +27,7 @@ from ruamel.yaml import YAML
 
 from custom_components.hubitat_dev_tools import snapshots as store_mod
 from custom_components.hubitat_dev_tools.const import OPT_SNAPSHOT_DAILY, OPT_SNAPSHOT_RETENTION
+from custom_components.hubitat_dev_tools.hub.errors import HubNotFoundError
 from custom_components.hubitat_dev_tools.managers import snapshots as snapshot_mgr
 from custom_components.hubitat_dev_tools.runtime import HubRuntime
 from custom_components.hubitat_dev_tools.snapshots import SnapshotStore, store_for
@@ -39,6 +43,7 @@ from .test_hostile_secrets import (
     leaks,
     seeded_secrets,
 )
+from .test_rule_authoring import porch_spec
 
 
 def _dir(hass: HomeAssistant, hub: HubEmulator) -> Path:
@@ -87,7 +92,7 @@ async def test_snapshot_file_is_stable_yaml(
     first = await _snap(call_tool)
     second = await _snap(call_tool)
     assert first["name"] != second["name"]
-    for key in ("devices", "rooms", "modes", "apps", "code", "hub"):
+    for key in ("devices", "rooms", "modes", "apps", "code", "hub", "files"):
         assert first["counts"][key] > 0, (key, first)
     path = _dir(hass, hub) / f"{first['name']}.yaml"
     assert path.is_file() and first["size_bytes"] == path.stat().st_size
@@ -100,9 +105,11 @@ async def test_snapshot_file_is_stable_yaml(
     assert ids == sorted(ids, key=int)
     some = doc["devices"][ids[0]]
     assert list(some) == sorted(some)
-    # a Rule Machine rule keeps the rule text its page shows
+    # a Rule Machine rule keeps the rule text its page shows, and its spec
     rm_rules = [r for r in doc["rules"].values() if r["engine"] == "rule_machine"]
     assert rm_rules and all(r.get("rule_text") for r in rm_rules), rm_rules
+    assert all(isinstance(r.get("spec"), dict) for r in rm_rules), rm_rules
+    assert doc["files"] and list(doc["files"]) == sorted(doc["files"])
     listing = await ok(call_tool, "hub_list_snapshots")
     assert [s["name"] for s in listing["snapshots"]] == [second["name"], first["name"]]
     # an unchanged hub: no change against the live hub
@@ -398,3 +405,132 @@ async def test_options_turn_the_daily_snapshot_on(
     async_fire_time_changed(hass, dt_util.utcnow() + timedelta(hours=1, seconds=5))
     await hass.async_block_till_done(wait_background_tasks=True)
     assert len(list(_dir(hass, hub).glob("*.yaml"))) == 1
+
+
+async def test_snapshot_carries_what_an_undo_needs(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    porch, kitchen = dev_id(hub, "Porch Light"), dev_id(hub, "Kitchen Light")
+    hub.home.device_obj(porch).show_on_home = False
+    hub.home.device_obj(porch).mesh_enabled = True
+    rule = await ok(call_tool, "hub_create_rule", {"rule": porch_spec(hub)})
+    rule_id = str(rule["app_id"])
+    # ids given out of numeric order: the snapshot sorts them by number
+    assert int(porch) > int(kitchen) and porch < kitchen  # as text the other way round
+    dash = await ok(
+        call_tool, "hub_create_dashboard", {"name": "Hall", "device_ids": [porch, kitchen]}
+    )
+    # the files: a File Manager backup copy (written by hub_write_file), an item backup, a
+    # file too large to hash; the seeded folder is no file
+    hub.mark_backup_now()
+    written = await ok(
+        call_tool, "hub_write_file", {"file_name": "notes.txt", "content": "fresh", "confirm": True}
+    )
+    copy = written["backup_file"]
+    item_backup = "hdt-backup_device-6_20260101-000000-000-01.json"
+    hub.files.put(item_backup, '{"kind": "device"}')
+    big = snapshot_mgr.MAX_FILE_HASH_BYTES + 1
+    hub.files.put("big.bin", b"\0" * big)
+
+    snap = await _snap(call_tool)
+    text = _text(hass, hub, snap["name"])
+    doc = YAML(typ="safe").load(text)
+
+    # devices: the device page's switches
+    assert doc["devices"][porch]["show_on_home"] is False
+    assert doc["devices"][porch]["hub_mesh"] is True
+    assert doc["devices"][porch]["homekit"] is False
+    assert doc["devices"][kitchen]["show_on_home"] is True
+
+    # modes: the active mode alone in "current", the Mode Manager as its own pseudo-item
+    listed = await ok(call_tool, "hub_list_modes")
+    assert doc["modes"]["current"] == {"active_mode": listed["active_mode"]}
+    manager = doc["modes"]["mode_manager"]
+    assert manager["selected"] == listed["mode_manager"]["selected"] == "builtIn"
+    expected = {
+        m["mode"]: [{k: v for k, v in t.items() if k != "description"} for t in m["triggers"]]
+        for m in listed["mode_manager"]["triggers"]
+    }
+    assert manager["triggers"] == expected
+    assert manager["triggers"]["Night"] == [{"type": "time", "at": "22:30"}]
+    assert any(
+        "description" in t for m in listed["mode_manager"]["triggers"] for t in m["triggers"]
+    )
+
+    # rules: a Rule Machine rule's spec and rule text are what hub_get_rule answers
+    got = await ok(call_tool, "hub_get_rule", {"app_id": rule_id})
+    entry_rule = doc["rules"][rule_id]
+    assert entry_rule["spec"] == got["spec"]
+    assert entry_rule["spec"]["triggers"] and entry_rule["spec"]["actions"]
+    assert entry_rule["rule_text"] == got["rule_text"]
+    assert "undecoded" not in entry_rule and got["undecompiled"] == []
+
+    # dashboards: the devices, sorted by number
+    assert doc["dashboards"][str(dash["dashboard_id"])]["device_ids"] == [kitchen, porch]
+    legacy = next(d for d in doc["dashboards"].values() if d["type"] == "legacy")
+    assert legacy["device_ids"] == sorted(legacy["device_ids"], key=int)
+
+    # files: regular files with their size and the sha256 of their exact bytes
+    files = doc["files"]
+    for name in ("notes.txt", "logo.png", "deviceProfiles.json"):
+        data = hub.files.read(name)
+        assert data is not None
+        assert files[name] == {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        assert files[name]["sha256"] == snapshot_mgr.file_sha256(data)
+    assert files["notes.txt"]["sha256"] == snapshot_mgr.file_sha256("fresh")
+    assert files["big.bin"] == {"size": big, "sha256_unavailable": "too_large"}
+    assert copy.startswith("notes_backup_") and hub.files.read(copy) is not None
+    assert copy not in files and item_backup not in files and "firmware" not in files
+    assert set(files) == {n for n in hub.files.names() if n not in (copy, item_backup)}
+
+    # stable: taken again, the same file body; nothing changed against the live hub
+    again = await _snap(call_tool)
+    assert _body(_text(hass, hub, again["name"])) == _body(text)
+    diff = await ok(call_tool, "hub_diff_snapshots", {"from_snapshot": snap["name"]})
+    assert diff["changes"] == 0, diff
+
+    # a changed file shows up as a changed sha256 (and size), under the files category
+    hub.files.put("energy-2026.csv", "date,kwh\n")
+    diff = await ok(call_tool, "hub_diff_snapshots", {"from_snapshot": snap["name"]})
+    assert _flat_ids(diff) == {("files", "changed", "energy-2026.csv")}, diff
+    fields = {f["field"] for f in _entry(diff, "files", "changed", "energy-2026.csv")["fields"]}
+    assert fields == {"sha256", "size"}
+
+
+async def test_unreadable_parts_are_named(
+    entry: MockConfigEntry, hub: HubEmulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runtime = entry.runtime_data
+    assert isinstance(runtime, HubRuntime)
+    managers = runtime.hub
+
+    async def refused(*_args: Any, **_kwargs: Any) -> Any:
+        raise HubNotFoundError("gone")
+
+    listing = await managers.modes.list_with_manager()
+
+    async def older_modes() -> dict[str, Any]:  # the selection only, as a string
+        return {**listing, "mode_manager": "builtIn"}
+
+    monkeypatch.setattr(managers.rule_authoring, "read", refused)
+    monkeypatch.setattr(managers.dashboards, "get", refused)
+    monkeypatch.setattr(managers.modes, "list_with_manager", older_modes)
+    monkeypatch.setattr(snapshot_mgr, "read_file_bytes", refused)
+    doc = await managers.snapshots.collect(hub_uid=hub.hub_uid, hub_name="Home Hub")
+    assert "unavailable" not in doc["snapshot"]
+    rm_rules = [r for r in doc["rules"].values() if r["engine"] == "rule_machine"]
+    assert rm_rules and all(r["spec_unavailable"] == "not_found" for r in rm_rules)
+    assert all("spec" not in r and "rule_text" not in r for r in rm_rules)
+    assert all(d["device_ids_unavailable"] == "not_found" for d in doc["dashboards"].values())
+    assert doc["modes"]["mode_manager"] == {"selected": "builtIn"}
+    assert doc["files"] and all(
+        f == {"size": f["size"], "sha256_unavailable": "not_found"} for f in doc["files"].values()
+    )
+
+
+def test_file_sha256_hashes_text_as_utf8() -> None:
+    assert snapshot_mgr.file_sha256("é\n") == hashlib.sha256("é\n".encode()).hexdigest()
+    assert snapshot_mgr.file_sha256(b"\x00\xff") == hashlib.sha256(b"\x00\xff").hexdigest()
+    assert snapshot_mgr.is_backup_file("notes_backup_20260101-000000-000-01.txt")
+    assert snapshot_mgr.is_backup_file("hdt-backup_device-6_20260101-000000-000-01.json")
+    assert not snapshot_mgr.is_backup_file("backup-notes.txt")

@@ -1,17 +1,23 @@
 """Hub configuration snapshots: one hub's configuration as plain, stably ordered data.
 
-A snapshot is collected from the other managers only (no request of its own): devices
-(identity, driver, room, tags, preferences), rooms, modes, hub variables, the app tree
-(with the settings of user apps and rules), rules (Visual Rules with their definition),
-dashboards, code items (with a sha256 of each source) and the hub's location settings.
+A snapshot is collected from the other managers (and the File Manager's reads in hub/files),
+no request of its own: devices (identity, driver, room, tags, preferences, the device page's
+Show on Home, Hub Mesh and HomeKit switches), rooms, modes (with the Mode Manager's selection
+and triggers), hub variables, the app tree (with the settings of user apps and rules), rules
+(Visual Rules with their definition, Rule Machine rules with their spec), dashboards (with
+their devices), code items (with a sha256 of each source), File Manager files (size and
+sha256, backup copies left out) and the hub's location settings. It carries what an undo
+to the snapshot needs to know, and only reads the hub.
 Everything goes through :func:`~..redact.redact`; maps are sorted and every category is
 a map keyed by item id, so two snapshots of an unchanged hub are equal except for the
 header's time. Categories that cannot be read (for example hub variables without the
 Maker API) are named in the header's ``unavailable`` and skipped by :func:`diff_snapshots`.
 
 Current device states (attributes) are state, not configuration: they are not part of a
-snapshot. Rule Machine rules keep their rule text: the paragraphs of the rule's main page,
-as the hub writes them (one extra page read per rule, bounded like the others).
+snapshot. Rule Machine rules keep their spec (the hub_create_rule format, what hub_get_rule
+answers; parts it could not read under ``undecoded``) and their rule text, the paragraphs of
+the rule's main page as the hub writes them: one read per rule, bounded like the others.
+Files are hashed by their exact bytes (:func:`file_sha256`), up to :data:`MAX_FILE_HASH_BYTES`.
 """
 
 from __future__ import annotations
@@ -22,11 +28,16 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ..hub.errors import HubError
+from ..errors import ToolError
+from ..hub.errors import HubError, HubResponseTooLargeError
+from ..hub.files import list_files, read_file_bytes
 from ..redact import redact
 from .devices.filters import DeviceFilter
+from .files import BACKUP_MARK
+from .item_backups import PREFIX as ITEM_BACKUP_PREFIX
 
 if TYPE_CHECKING:
+    from ..hub.files import HubFile
     from .hub import Hub
 
 SNAPSHOT_FORMAT = 1
@@ -41,6 +52,7 @@ CATEGORIES = (
     "rules",
     "dashboards",
     "code",
+    "files",
 )
 # Items kept per category; the header's ``truncated`` says where more existed.
 MAX_ITEMS = {
@@ -52,11 +64,13 @@ MAX_ITEMS = {
     "rules": 300,
     "dashboards": 100,
     "code": 300,
+    "files": 500,
 }
 MAX_DIFF_ENTRIES = 100  # per category and kind (added/removed/changed) in one diff
 MAX_APP_SETTINGS = 150  # apps whose settings are read (one request each)
 PARALLEL_READS = 3  # per-item reads in flight (the client bounds requests too)
 MAX_VALUE_CHARS = 2_000  # a longer string value is kept as its length and sha256
+MAX_FILE_HASH_BYTES = 1024 * 1024  # a larger file is listed with its size, not hashed
 # Which tool domains can change which category (for matching the audit trail).
 CATEGORY_DOMAINS: dict[str, frozenset[str]] = {
     "hub": frozenset({"hub", "modes"}),
@@ -68,12 +82,26 @@ CATEGORY_DOMAINS: dict[str, frozenset[str]] = {
     "rules": frozenset({"rules", "apps"}),
     "dashboards": frozenset({"dashboards", "apps"}),
     "code": frozenset({"code"}),
+    "files": frozenset({"files"}),
 }
+# The device page's switches a snapshot keeps (DevicePage keys).
+DEVICE_PAGE_FIELDS = ("show_on_home", "hub_mesh", "homekit")
 
 
 def sha256(text: str) -> str:
     """The hex sha256 of ``text`` (UTF-8)."""
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def file_sha256(data: bytes | str) -> str:
+    """The hex sha256 of a file's exact bytes (text as UTF-8): a snapshot's ``files`` entry,
+    and any copy of the file (a File Manager backup) hashed the same way to compare."""
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
+
+
+def is_backup_file(name: str) -> bool:
+    """A copy this integration wrote: a File Manager backup or an item backup."""
+    return BACKUP_MARK in name or name.startswith(ITEM_BACKUP_PREFIX)
 
 
 def _id_key(item_id: str) -> tuple[int, int, str]:
@@ -149,6 +177,7 @@ class SnapshotManager:
             "rules": self._rules,
             "dashboards": self._dashboards,
             "code": self._code,
+            "files": self._files,
         }
         body: dict[str, Any] = {}
         for category, read in readers.items():
@@ -191,6 +220,9 @@ class SnapshotManager:
                 for p in detail.preferences
                 if isinstance(p, dict) and p.get("name")
             }
+            page = detail.page
+            # the device page's switches; a key the page lacks stays out of the entry
+            switches = {k: page.get(k) for k in DEVICE_PAGE_FIELDS if k in page}
             return summary.id, {
                 "label": summary.label,
                 "name": summary.name,
@@ -202,6 +234,7 @@ class SnapshotManager:
                 "disabled": summary.disabled,
                 "parent_id": summary.parent_id,
                 "preferences": prefs,
+                **switches,
             }
 
         return dict(await _each(listed, one))
@@ -217,15 +250,13 @@ class SnapshotManager:
         }
 
     async def _modes(self, _truncated: dict[str, int]) -> dict[str, Any]:
-        listing = await self._hub.modes.list_modes()
+        listing = await self._hub.modes.list_with_manager()
         out: dict[str, Any] = {
             str(m["mode_id"]): {"name": m["name"], "icon": m["icon"]} for m in listing["modes"]
         }
         # which mode is active is state, but the owner asked for it: one pseudo-item
-        out["current"] = {
-            "active_mode": listing["active_mode"],
-            "mode_manager": listing["mode_manager"],
-        }
+        out["current"] = {"active_mode": listing["active_mode"]}
+        out["mode_manager"] = _mode_manager(listing.get("mode_manager"))
         return out
 
     async def _variables(self, _truncated: dict[str, int]) -> dict[str, Any]:
@@ -280,35 +311,47 @@ class SnapshotManager:
             rule = self._hub.rules.visual.get(rule_id)
             await _fill(out[rule_id], "definition", rule)
 
-        async def rule_text(rule_id: str) -> None:
-            # A Rule Machine rule's own description of itself: the paragraphs of its main
-            # page (triggers, conditions and actions as the hub writes them).
+        async def spec(rule_id: str) -> None:
+            # What hub_get_rule answers (its spec, the parts it could not read, the rule's
+            # own text: the paragraphs of its main page): one read per rule. The rule is
+            # known to be a Rule Machine rule, so the app tree is not read again (``get``
+            # would, for every rule).
+            entry = out[rule_id]
             try:
-                app = await self._hub.apps.get_app(rule_id, None, include_state=False)
-            except HubError as err:
-                out[rule_id]["rule_text_unavailable"] = err.code
+                got = await self._hub.rule_authoring.read(rule_id)
+            except (HubError, ToolError) as err:
+                entry["spec_unavailable"] = err.code
                 return
-            page = app.get("config_page")
-            sections = page.get("sections") if isinstance(page, dict) else None
-            lines = [
-                str(line)
-                for section in sections or []
-                if isinstance(section, dict)
-                for line in section.get("text") or []
-                if line
-            ]
-            if lines:
-                out[rule_id]["rule_text"] = lines
+            entry["spec"] = got.get("spec")
+            if undecoded := got.get("undecompiled"):
+                entry["undecoded"] = list(undecoded)
+            if lines := [str(line) for line in got.get("rule_text") or [] if line]:
+                entry["rule_text"] = lines
 
         await _each([k for k, v in out.items() if v["engine"] == "visual"], definition)
-        await _each([k for k, v in out.items() if v["engine"] == "rule_machine"], rule_text)
+        await _each([k for k, v in out.items() if v["engine"] == "rule_machine"], spec)
         return out
 
-    async def _dashboards(self, _truncated: dict[str, int]) -> dict[str, Any]:
-        return {
-            str(d["dashboard_id"]): {"name": d["name"], "type": d["type"]}
-            for d in await self._hub.dashboards.list_all()
-        }
+    async def _dashboards(self, truncated: dict[str, int]) -> dict[str, Any]:
+        listed = await self._hub.dashboards.list_all()
+        listed = sorted(listed, key=lambda d: _id_key(str(d["dashboard_id"])))
+        listed = _first(listed, "dashboards", truncated)
+
+        async def one(item: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+            dashboard_id = str(item["dashboard_id"])
+            entry: dict[str, Any] = {"name": item["name"], "type": item["type"]}
+            # the devices it shows: what hub_get_dashboard reads (an Easy Dashboard's
+            # configuration, a legacy one's app settings)
+            try:
+                got = await self._hub.dashboards.get(dashboard_id)
+            except (HubError, ToolError) as err:
+                entry["device_ids_unavailable"] = err.code
+            else:
+                ids = {str(i) for i in got.get("device_ids") or []}
+                entry["device_ids"] = sorted(ids, key=_id_key)
+            return dashboard_id, entry
+
+        return dict(await _each(listed, one))
 
     async def _code(self, truncated: dict[str, int]) -> dict[str, Any]:
         items = await self._hub.code.list_code(None, None)
@@ -331,6 +374,52 @@ class SnapshotManager:
             return f"{item['type']}-{item['id']}", entry
 
         return dict(await _each(items, one))
+
+    async def _files(self, truncated: dict[str, int]) -> dict[str, Any]:
+        # the File Manager's root folder: regular files, not the copies we wrote
+        client = self._hub.client
+        listed = [f for f in await list_files(client) if not f.is_dir]
+        listed = [f for f in listed if not is_backup_file(f.name)]
+        listed = _first(sorted(listed, key=lambda f: _id_key(f.name)), "files", truncated)
+
+        async def one(found: HubFile) -> tuple[str, dict[str, Any]]:
+            entry: dict[str, Any] = {"size": found.size}
+            if found.size is not None and found.size > MAX_FILE_HASH_BYTES:
+                entry["sha256_unavailable"] = "too_large"
+                return found.name, entry
+            try:
+                data = await read_file_bytes(client, found.name, max_bytes=MAX_FILE_HASH_BYTES)
+            except HubResponseTooLargeError:
+                entry["sha256_unavailable"] = "too_large"
+            except HubError as err:
+                entry["sha256_unavailable"] = err.code
+            else:
+                entry["size"] = len(data)
+                entry["sha256"] = file_sha256(data)
+            return found.name, entry
+
+        return dict(await _each(listed, one))
+
+
+def _mode_manager(value: Any) -> dict[str, Any]:
+    """The Mode Manager's selection and each mode's own triggers (their descriptions, hub
+    text, left out); ``triggers`` is absent when the hub could not show them (older
+    firmware), and an older answer (the selection only, a string) keeps just that."""
+    if not isinstance(value, Mapping):
+        return {"selected": value}
+    out: dict[str, Any] = {"selected": value.get("selected")}
+    listed = value.get("triggers")
+    if isinstance(listed, list):
+        out["triggers"] = {
+            str(item.get("mode")): [
+                {k: v for k, v in trigger.items() if k != "description"}
+                for trigger in item.get("triggers") or []
+                if isinstance(trigger, Mapping)
+            ]
+            for item in listed
+            if isinstance(item, Mapping)
+        }
+    return out
 
 
 # ---------------------------------------------------------------------------- diffs
