@@ -48,7 +48,7 @@ def _check_tool(tool: dict[str, Any], cls: type[HubTool[Any]]) -> None:
     assert tool["title"] == cls.title
     ann = tool["annotations"]
     assert ann["readOnlyHint"] is (cls.kind == "read")
-    assert ann["destructiveHint"] is (cls.kind == "destructive")
+    assert ann["destructiveHint"] is (cls.kind == "destructive" or cls.may_destroy)
     assert ann["idempotentHint"] is cls.idempotent
     assert ann["openWorldHint"] is cls.open_world
     assert ("hub" in tool["inputSchema"]["properties"]) is cls.hub_access
@@ -88,7 +88,9 @@ async def test_tools_list_compact_core_and_gateways(mcp: Mcp) -> None:
         else:
             assert all(c.kind != "read" for c in subs)
             assert ann["readOnlyHint"] is False
-            assert ann["destructiveHint"] is any(c.kind == "destructive" for c in subs)
+            assert ann["destructiveHint"] is any(
+                c.kind == "destructive" or c.may_destroy for c in subs
+            )
         assert ann["idempotentHint"] is all(c.idempotent for c in subs)
         assert ann["openWorldHint"] is any(c.open_world for c in subs)
         reachable.update(c.name for c in subs)

@@ -97,7 +97,7 @@ class GatewayTool(llm.Tool):
         domain = gateway_domain(tools[0].domain)
         read = name.startswith("hub_read_")
         label = GATEWAY_LABEL.get(domain, domain.replace("_", " "))
-        destructive = any(t.kind is ToolKind.DESTRUCTIVE for t in self.tools)
+        destructive = any(t.kind is ToolKind.DESTRUCTIVE or t.may_destroy for t in self.tools)
         # Kept short (it is paid in every tools/list): 'tool' lists the names, the
         # annotations say read-only/destructive, and the description the required arguments
         # of each tool that has some, so a call rarely needs the schema round trip first.
