@@ -199,6 +199,8 @@ NO_SENSITIVE_TARGET = {
 ELSEWHERE = {
     "hub_clone_dashboard": "tests/test_hostile_review.py (a dashboard holding a lock first)",
     "hub_import_app": "tests/test_hostile_effects.py (needs an export of a lock rule first)",
+    "hub_restore_snapshot": "tests/test_snapshot_restore.py (a snapshot and a change since "
+    "first; each step is its own tool's call, gated as a direct one)",
     "hub_create_app": "code tier for user apps; its device settings go through the same gate "
     "as hub_update_app_settings (tests/test_app_create.py)",
 }

@@ -123,6 +123,7 @@ MATRIX: dict[str, Reads] = {
     ),
     "hub_get_zwave_repair_status": Reads(),  # its progress text names nodes' devices
     "hub_diff_snapshots": Reads(live=True),  # its case: the snapshot taken before the seeds
+    "hub_get_restore_plan": Reads(live=True),  # the seeds are changes since that snapshot
     "hub_list_audit_entries": Reads(lambda h: [{"limit": 200}], live=True),
 }
 # Read tools that cannot show a device of the hub, and why (each is still called with its

@@ -239,6 +239,7 @@ async def test_no_secret_in_any_result(
         "hub_get_item_backup": [{"backup": n} for n in names],
         "hub_read_file": [{"file_name": n} for n in files.names()],
         "hub_diff_snapshots": [{"from_snapshot": snapshot.data["name"]}],
+        "hub_get_restore_plan": [{"snapshot": snapshot.data["name"]}],
     }
     outputs += await call_all_reads(call_tool, hub, extra)
     # the ring holds the raw event (in memory); what leaves it is redacted

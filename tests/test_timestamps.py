@@ -32,6 +32,7 @@ async def test_every_read_answers_iso_8601_with_a_colon_offset(
     assert not snap.error, snap.data
     extra = {
         "hub_diff_snapshots": [{"from_snapshot": str(snap.data["name"])}],
+        "hub_get_restore_plan": [{"snapshot": str(snap.data["name"])}],
         "hub_get_item_backup": [],  # none exist yet (tested with the backups)
         "hub_read_file": [{"file_name": n} for n in hub.home.files.names()],
     }

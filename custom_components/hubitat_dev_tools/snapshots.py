@@ -157,9 +157,12 @@ class SnapshotStore:
         """Stored snapshots, newest first."""
         return await self._hass.async_add_executor_job(self._files)
 
-    async def async_write(self, doc: Any) -> tuple[SnapshotFile, list[str]]:
-        """Write a new snapshot (the file gets a top comment); the file and what was pruned."""
+    async def async_write(self, doc: Any, *, prune: bool = True) -> tuple[SnapshotFile, list[str]]:
+        """Write a new snapshot (the file gets a top comment); the file and what was pruned
+        (nothing with ``prune=False``: a restore must not delete the snapshot it reads)."""
         written = await self._hass.async_add_executor_job(self._write_new, doc)
+        if not prune:
+            return written, []
         return written, await self._hass.async_add_executor_job(self._prune)
 
     async def async_save(self, name: str, doc: Any) -> SnapshotFile:

@@ -245,7 +245,15 @@ SECTIONS: dict[str, str] = {
     "snapshots": (
         "Configuration snapshots: YAML files of the hub's configuration (secrets redacted) "
         "kept in Home Assistant, on demand or daily. To answer 'what changed', diff the "
-        "newest snapshot before that time against the live hub."
+        "newest snapshot before that time against the live hub. To undo: "
+        "1. hub_get_restore_plan(snapshot, only/exclude) lists numbered steps (current -> "
+        "wanted, tool, tier; possible=false with the reason for what cannot be put back) and a "
+        "plan_id. 2. Tell the user the steps, especially sensitive and destructive ones, and "
+        "what cannot be done; get their agreement. 3. hub_restore_snapshot(snapshot, same "
+        "only/exclude, plan_id, confirm=true; steps=[...] for some) runs each step through its "
+        "own tool and gates, stops at the first failure, keeps the hub as it was in a new "
+        "snapshot (snapshot_before_restore, to undo the undo) and reports still_differs. "
+        "plan_changed: the hub changed since the plan; show the new plan first."
     ),
     "logs": (
         "Hub logs: filter by device or app id and by level, newest first, and page with the "
@@ -287,6 +295,8 @@ _ERROR_SECTIONS: dict[str, str] = {
     "unknown_tool": "overview",
     "not_in_gateway": "overview",
     "tool_not_available": "overview",
+    "plan_changed": "snapshots",
+    "wrong_hub": "snapshots",
 }
 
 # Errors that mean "your request did not fit this domain's rules": point at the domain.
