@@ -496,3 +496,23 @@ async def test_enabling_a_lock_rule_again_needs_confirm(
         {"snapshot": snap["name"], "plan_id": plan["plan_id"], "confirm": True},
     )
     assert done["matches_snapshot"] is True
+
+
+async def test_a_plan_for_some_categories_reads_only_those(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    snap = await ok(call_tool, "hub_create_snapshot")
+    await ok(call_tool, "hub_set_variable", {"name": "guestCount", "value": 9})
+    before = len(hub.requests)
+    choice = {"snapshot": snap["name"], "only": ["variables"]}
+    plan = await ok(call_tool, "hub_get_restore_plan", choice)
+    assert [s["item"] for s in plan["steps"]] == ["variable guestCount"]
+    assert not [p for _m, p in _sent(hub, before) if "fullJson" in p or "/device/" in p]
+    done = await ok(call_tool, "hub_restore_snapshot", {**choice, "plan_id": plan["plan_id"]})
+    assert done["matches_snapshot"] is True
+    # the hub as it was is kept; a diff against it skips what that restore did not read
+    diff = await ok(
+        call_tool, "hub_diff_snapshots", {"from_snapshot": done["snapshot_before_restore"]}
+    )
+    assert set(diff["categories"]) == {"variables"}, diff
+    assert "devices" in diff["skipped_categories"]

@@ -156,12 +156,38 @@ class Selection:
             return cat == category and rest.strip() in {item.lower(), *names}
         return want in {category, item.lower(), *names}
 
+    def categories(self) -> set[str] | None:
+        """The categories a plan must read (with those their steps depend on), or None for
+        every category (``only`` names an item by name alone, or is not given)."""
+        if not self.only:
+            return None
+        out: set[str] = set()
+        for entry in self.only:
+            category, _sep, _item = entry.strip().lower().partition(":")
+            if category not in RESTORABLE:
+                return None  # a name alone may be any category's item
+            out.add(category)
+        return needed_categories(out)
+
     def chosen(self, category: str, item: str, names: Iterable[str]) -> bool:
         """Whether the item is in the plan."""
         known = {n.strip().lower() for n in names if n}
         if self.only and not any(self._matches(e, category, item, known) for e in self.only):
             return False
         return not any(self._matches(e, category, item, known) for e in self.exclude)
+
+
+# What planning a category reads besides it: devices move into rooms (made again under new
+# ids), apps leave rules and dashboards to their categories, modes hold Mode Manager.
+DEPENDS: dict[str, tuple[str, ...]] = {"devices": ("rooms",), "apps": ("rules", "dashboards")}
+
+
+def needed_categories(categories: Iterable[str]) -> set[str]:
+    """``categories`` with those their planning needs."""
+    out = set(categories)
+    for category in list(out):
+        out.update(DEPENDS.get(category, ()))
+    return out
 
 
 def plan_id(steps: Iterable[Step]) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +66,7 @@ MAX_ITEMS = {
     "code": 300,
     "files": 500,
 }
+NOT_READ = "not_read: only some categories were read"
 MAX_DIFF_ENTRIES = 100  # per category and kind (added/removed/changed) in one diff
 MAX_APP_SETTINGS = 150  # apps whose settings are read (one request each)
 PARALLEL_READS = 3  # per-item reads in flight (the client bounds requests too)
@@ -163,8 +164,11 @@ class SnapshotManager:
     def __init__(self, hub: Hub) -> None:
         self._hub = hub
 
-    async def collect(self, *, hub_uid: str, hub_name: str) -> dict[str, Any]:
-        """The snapshot document: a header, then one map per category."""
+    async def collect(
+        self, *, hub_uid: str, hub_name: str, categories: Collection[str] | None = None
+    ) -> dict[str, Any]:
+        """The snapshot document: a header, then one map per category (``categories``: only
+        these are read; the others are named unavailable, so a diff skips them)."""
         unavailable: dict[str, str] = {}
         truncated: dict[str, int] = {}
         readers: dict[str, Callable[[dict[str, int]], Awaitable[dict[str, Any]]]] = {
@@ -181,6 +185,9 @@ class SnapshotManager:
         }
         body: dict[str, Any] = {}
         for category, read in readers.items():
+            if categories is not None and category not in categories:
+                unavailable[category] = NOT_READ
+                continue
             # one category at a time: the client bounds the requests within each
             try:
                 items = await read(truncated)

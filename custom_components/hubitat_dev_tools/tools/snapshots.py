@@ -8,6 +8,7 @@ whose arguments name the item) explains it.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from ..managers.snapshot_restore import (
     Planner,
     Selection,
     Step,
+    needed_categories,
     plan_id,
     read_backup_text,
 )
@@ -201,6 +203,7 @@ STEP_TOOLS: dict[str, str] = {
 TIER_ORDER = (TIER_DESTRUCTIVE, TIER_SAFETY, TIER_SENSITIVE, TIER_CODE)
 TIER_WRITE = "write"
 MAX_LISTED = 15  # steps a confirmation names
+VERIFY_RESERVE_S = 3.0  # the check after the steps ends this long before the call's budget
 # A restore starts no step with less than this left of its call's time.
 STEP_RESERVE_S = 15.0
 LEFT_OUT = (
@@ -294,8 +297,14 @@ class RestorePlan:
         return out
 
 
-async def _plan(call: ToolCall, args: RestorePlanArgs, screen: DeviceScreen) -> RestorePlan:
-    """Read the snapshot and the live hub, and plan (reads only)."""
+async def _plan(
+    call: ToolCall,
+    args: RestorePlanArgs,
+    screen: DeviceScreen,
+    categories: set[str] | None = None,
+) -> RestorePlan:
+    """Read the snapshot and the live hub (the categories the choice needs, or these), and
+    plan (reads only)."""
     name = snapshot_name(args.snapshot)
     old = await store_for(call.hass, call.runtime).async_read(name)
     header = old.get(HEADER) if isinstance(old.get(HEADER), Mapping) else {}
@@ -309,8 +318,13 @@ async def _plan(call: ToolCall, args: RestorePlanArgs, screen: DeviceScreen) -> 
             code="wrong_hub",
             hint="List this hub's own snapshots with hub_list_snapshots.",
         )
-    live = await call.hub.snapshots.collect(hub_uid=ours, hub_name=call.runtime.title)
     selection = Selection(tuple(args.only or ()), tuple(args.exclude or ()))
+    wanted = selection.categories()
+    if categories is not None:
+        wanted = needed_categories(categories)
+    live = await call.hub.snapshots.collect(
+        hub_uid=ours, hub_name=call.runtime.title, categories=wanted
+    )
     index = await BackupIndex.build(
         old, live, selection, item_backups=call.hub.item_backups, files=call.hub.files
     )
@@ -467,6 +481,7 @@ class RestoreSnapshotTool(HubTool[RestoreSnapshotArgs]):
         # the hub as it is now, kept first: this restore can be undone the same way
         kept = None
         if runnable:
+            # what the plan read of the hub: a diff against it skips what it did not read
             kept, _pruned = await store_for(call.hass, call.runtime).async_write(
                 plan.live, prune=False
             )
@@ -484,8 +499,15 @@ class RestoreSnapshotTool(HubTool[RestoreSnapshotArgs]):
             out["not_run"] = not_run
         if cannot:
             out["cannot"] = cannot
-        if done:
-            out.update(await self._verify(call, args, screen))
+        if done or cannot:
+            touched = {plan.steps[n - 1].category for n, _s in numbered}
+            left = call.deadline - time.monotonic() - VERIFY_RESERVE_S
+            try:
+                async with asyncio.timeout(max(left, 0.1)):
+                    out.update(await self._verify(call, args, screen, touched))
+            except TimeoutError:
+                out["verified"] = False
+                out["verify_with"] = "hub_get_restore_plan (the call's time ran out first)"
         out["summary"] = _summary(done, failed, not_run, cannot, out.get("still_differs"))
         return screen.answer(out, id_keys=DEVICE_KEYS)
 
@@ -579,10 +601,11 @@ class RestoreSnapshotTool(HubTool[RestoreSnapshotArgs]):
 
     @staticmethod
     async def _verify(
-        call: ToolCall, args: RestoreSnapshotArgs, screen: DeviceScreen
+        call: ToolCall, args: RestoreSnapshotArgs, screen: DeviceScreen, categories: set[str]
     ) -> dict[str, Any]:
-        """Plan again: whatever still has a step (or cannot be done) still differs."""
-        again = await _plan(call, args, screen)
+        """Plan again, for the categories the steps touched: whatever still has a step (or
+        cannot be done) still differs."""
+        again = await _plan(call, args, screen, categories)
         left = [again.shown(n, s) for n, s in again.numbered()]
         out: dict[str, Any] = {
             "still_differs": [
