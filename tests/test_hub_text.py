@@ -25,13 +25,19 @@ CALLS: dict[str, dict[str, Any]] = {
     "hub_get_app": {"app_id": str(RULE_GOODNIGHT)},
     "hub_get_rule": {"app_id": str(RULE_GOODNIGHT)},
     "hub_get_code": {"type": "library", "id": "1"},
+    "hub_get_rule_health": {},
 }
 
 
 def test_every_tool_declaring_hub_text_is_exercised() -> None:
     declared = {name for name, tool in registry().items() if tool.hub_text}
-    # hub_get_item_backup: tests/test_dev_code.py reads one (a backup must be made first)
-    assert declared - set(CALLS) == {"hub_get_item_backup"}
+    # hub_get_item_backup: tests/test_dev_code.py reads one (a backup must be made first);
+    # the restore tools need a snapshot and a change first: tests/test_snapshot_restore.py
+    assert declared - set(CALLS) == {
+        "hub_get_item_backup",
+        "hub_get_restore_plan",
+        "hub_restore_snapshot",
+    }
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))

@@ -19,6 +19,7 @@ from ruamel.yaml import YAML
 from custom_components.hubitat_dev_tools import snapshots as store_mod
 from custom_components.hubitat_dev_tools.const import OPT_APPROVAL_TIERS, OPT_APPROVE_IN_HA
 from custom_components.hubitat_dev_tools.errors import TIERS
+from custom_components.hubitat_dev_tools.tools.base import HUB_TEXT_KEY
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, ok, refused, setup_mcp_server
@@ -185,6 +186,8 @@ async def test_an_evening_is_planned_and_put_back(
     )
     assert "failed" not in done, done
     assert len(done["done"]) == plan["counts"]["possible"]
+    # labels, names and rule text in them are hub text: the answers say so
+    assert "steps" in plan[HUB_TEXT_KEY] and "done" in done[HUB_TEXT_KEY]
     assert done["matches_snapshot"] is True, done["still_differs"]
     # the excluded new rule is still there; the deleted one is back under a new id
     rules = await _rules(call_tool)

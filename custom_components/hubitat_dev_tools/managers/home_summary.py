@@ -9,9 +9,10 @@ a small model: labels, not device records.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.errors import HubError
 from ..hub.info import fetch_hub_data
@@ -23,26 +24,49 @@ from .modes import ModeManager
 OPEN_STATES = {"contact": "open", "door": "open", "valve": "open", "windowShade": "open"}
 
 
+RULES_BUDGET_S = 8.0  # the rule checks' share of a summary (a first pass reads every rule)
+
+
 class HomeSummary:
     """``hub.home``: the house at a glance."""
 
     def __init__(
-        self, client: HubClient, devices: DeviceManager, modes: ModeManager, hsm: HsmManager
+        self,
+        client: HubClient,
+        devices: DeviceManager,
+        modes: ModeManager,
+        hsm: HsmManager,
+        *,
+        rule_findings: Callable[[], Awaitable[list[dict[str, Any]]]] | None = None,
     ) -> None:
         self._client = client
         self._devices = devices
         self._modes = modes
         self._hsm = hsm
+        self._rule_findings = rule_findings
+
+    async def rules_with_findings(self) -> list[dict[str, Any]] | dict[str, str]:
+        """Rules with findings (the rule checks), within RULES_BUDGET_S; what kept them
+        from being checked otherwise."""
+        if self._rule_findings is None:
+            return []
+        try:
+            return await asyncio.wait_for(self._rule_findings(), RULES_BUDGET_S)
+        except TimeoutError:
+            return {"unavailable": "timeout: checking every rule takes longer"}
+        except (HubError, ToolError) as err:
+            return {"unavailable": getattr(err, "code", "error")}
 
     async def summary(
         self, *, device_allowed: Callable[[str], bool], battery_threshold: int
     ) -> dict[str, Any]:
         """The summary; a part the hub could not give says ``unavailable``."""
-        devices, modes, hsm, hub_data = await asyncio.gather(
+        devices, modes, hsm, hub_data, rules = await asyncio.gather(
             self._devices.list_devices(DeviceFilter(), allowed=device_allowed),
             self._modes.list_modes(),
             self._hsm.status(),
             fetch_hub_data(self._client),
+            self.rules_with_findings(),
             return_exceptions=True,
         )
         if isinstance(devices, BaseException):
@@ -86,6 +110,8 @@ class HomeSummary:
                 "devices_seen": len(devices),
             }
         )
+        if self._rule_findings is not None:
+            out["rules_with_findings"] = _part(rules, lambda r: r)
         cache = self._devices.cache
         out["freshness"] = cache.freshness() if cache is not None and cache.live else {
             "source": "hub", "live": False, "age_s": 0.0,

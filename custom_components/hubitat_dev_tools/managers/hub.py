@@ -8,11 +8,13 @@ the managers themselves.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import tzinfo
+from collections.abc import Callable, Mapping
+from datetime import datetime, tzinfo
 from typing import Any
 
+from ..errors import ToolError
 from ..hub.client import HubClient
+from ..hub.errors import HubError
 from ..hub.state_cache import StateCache
 from .apps import AppCloner, AppCreator, AppManager, AppSettingsManager, RuleManager
 from .apps.hpm import HpmManager
@@ -33,12 +35,13 @@ from .hub_info import HubInfoManager
 from .hub_ops import HubOpsManager
 from .item_backups import ItemBackups
 from .lifecycle import LifecycleManager
-from .logs import LogsManager
+from .logs import LogQuery, LogsManager
 from .modes import ModeManager
 from .network import NetworkManager
 from .radios import RadioManager
 from .room_control import RoomControl
 from .rooms import RoomManager
+from .rule_checks import RuleChecks
 from .scenes import SceneManager
 from .sensitivity import SensitivityModel
 from .snapshots import SnapshotManager
@@ -89,12 +92,50 @@ class Hub:
         self.lifecycle = LifecycleManager(client)
         self.snapshots = SnapshotManager(self)
         self.rule_authoring = RuleAuthoring(self)
+        self.rule_checks = RuleChecks(
+            tree=self.apps.tree,
+            read_rule=self.rule_authoring.read,
+            rule_health=self.rules.rule_health,
+            devices=self._device_states,
+            variables=self._variable_names,
+            errors=self._app_errors,
+            paused=self._rules_paused,
+            modes=self._mode_names,
+        )
         self.changes = ChangeLog(self.devices, self.logs)
-        self.home = HomeSummary(client, self.devices, self.modes, self.hsm)
+        self.home = HomeSummary(
+            client, self.devices, self.modes, self.hsm, rule_findings=self.rule_checks.summary
+        )
 
     async def _device_activity(self) -> dict[str, str | None]:
         """Each device's last activity, by id (the radio details compare their counters)."""
         return {d.id: d.last_activity for d in await self.devices.list_devices(DeviceFilter())}
+
+    async def _device_states(self) -> dict[str, bool]:
+        """Every device id, and whether it is disabled (the rule checks)."""
+        return {d.id: d.disabled for d in await self.devices.list_devices(DeviceFilter())}
+
+    async def _variable_names(self) -> set[str] | None:
+        """The hub variables' names, or None when they cannot be read (no Maker API)."""
+        try:
+            return {str(v["name"]) for v in await self.variables.list_variables()}
+        except (HubError, ToolError):
+            return None
+
+    async def _app_errors(self, since: datetime) -> list[Mapping[str, Any]]:
+        """Apps' error lines in the hub's log since ``since`` (newest first)."""
+        query = LogQuery(since=since, level="error", source_type="app", limit=200)
+        found = await self.logs.logs(query, device_allowed=lambda _d: True)
+        return list(found.get("logs") or [])
+
+    async def _mode_names(self) -> list[str]:
+        """The hub's modes, by name."""
+        return [str(m["name"]) for m in (await self.modes.list_modes())["modes"]]
+
+    async def _rules_paused(self) -> dict[str, bool]:
+        """Each rule's paused flag (one status read per rule)."""
+        listed = await self.rules.list_rules("all", with_status=True)
+        return {str(r["app_id"]): bool(r.get("paused")) for r in listed}
 
     async def _open_sensors(self, allowed: Callable[[str], bool]) -> list[dict[str, Any]]:
         """Contact sensors open and motion sensors active now (what arming HSM meets)."""

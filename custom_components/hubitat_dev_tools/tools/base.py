@@ -587,8 +587,9 @@ class HubTool[A: ToolArgs](llm.Tool):
             try:
                 data = await self.run(call, typed)
             finally:
-                if writes:  # what is sensitive may have changed: judge afresh
+                if writes:  # what is sensitive (or broken) may have changed: judge afresh
                     runtime.hub.sensitivity.forget()
+                    runtime.hub.rule_checks.forget()
         except (ToolError, HubError, HomeAssistantError) as err:
             failure = self._as_tool_error(err)
             if approval is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,14 +69,20 @@ class GetDeviceHealthTool(HubTool[DeviceHealthArgs]):
     )
 
     async def run(self, call: ToolCall, args: DeviceHealthArgs) -> dict[str, Any]:
-        return await call.hub.health.device_health(
-            stale_hours=args.stale_hours,
-            battery_threshold=args.battery_threshold,
-            error_hours=args.error_hours,
-            include_virtual=args.include_virtual,
-            device_allowed=call.device_allowed,
-            limit=args.limit,
+        health, rules = await asyncio.gather(
+            call.hub.health.device_health(
+                stale_hours=args.stale_hours,
+                battery_threshold=args.battery_threshold,
+                error_hours=args.error_hours,
+                include_virtual=args.include_virtual,
+                device_allowed=call.device_allowed,
+                limit=args.limit,
+            ),
+            call.hub.home.rules_with_findings(),
         )
+        # the rules a broken or disabled device leaves unable to work (details:
+        # hub_get_rule_health without app_id)
+        return {**health, "rules_with_findings": rules}
 
 
 ORDER = 73

@@ -58,7 +58,7 @@ class RuleArgs(ToolArgs):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RuleHealthArgs(ToolArgs):
-    app_id: str = arg(APP_ID, "Rule app id (from hub_list_rules)", required=True)
+    app_id: str | None = arg(APP_ID, "One rule's app id; omit: every rule")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -135,16 +135,31 @@ class GetRuleHealthTool(HubTool[RuleHealthArgs]):
     name = "hub_get_rule_health"
     title = "Get rule health"
     description = (
-        "Check a Rule Machine or Visual Rule for broken state: BROKEN markers on its page "
-        "(e.g. a deleted device), page errors, RM's compiled broken flag (which can lag the "
-        "markers), Visual Rule validation errors and node problems (no trigger or action, "
-        "unknown node types, deleted devices). healthy=true when none are found."
+        "Is any rule broken? Every rule (or app_id): findings with evidence and fix: BROKEN "
+        "or missing/disabled devices, a restriction excluding its own trigger, log errors, "
+        "opposite commands with another rule, runs a disabled/paused rule, undefined "
+        "variables. With app_id also its page's markers and flags."
     )
+    hub_text = ("findings", "broken_markers")
 
     async def run(self, call: ToolCall, args: RuleHealthArgs) -> dict[str, Any]:
-        health = await call.hub.rules.rule_health(args.app_id)
-        # a BROKEN marker quotes the page's text, which names devices
-        return (await call.hub.devices.screen(call.device_allowed)).answer(health)
+        screen = await call.hub.devices.screen(call.device_allowed)
+        found, checked = await call.hub.rule_checks.check(args.app_id)
+        shown = [f for f in found if all(call.device_allowed(d) for d in f.devices)]
+        findings = [{**f.as_dict(), "evidence": screen.text(f.evidence)} for f in shown]
+        out: dict[str, Any] = {
+            "rules_checked": checked,
+            "findings": findings,
+            "healthy": not found,
+        }
+        if len(shown) < len(found):
+            out["findings_about_devices_outside_allowlist"] = len(found) - len(shown)
+        if args.app_id is not None:
+            # a BROKEN marker quotes the page's text, which names devices
+            out = {**await call.hub.rules.rule_health(args.app_id), **out}
+        else:
+            out["rules_with_findings"] = len({f.app_id for f in found})
+        return screen.answer(out)
 
 
 class ListRuleLocalVariablesTool(HubTool[RmRuleArgs]):
