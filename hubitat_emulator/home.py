@@ -215,11 +215,25 @@ class Home:
         dev = self._dev(device_id)
         self.apply_changes(dev, [Change(name, value, force)], etype=etype)
 
-    def run_command(self, device_id: int | str, command: str, args: list[object]) -> None:
+    def run_command(
+        self,
+        device_id: int | str,
+        command: str,
+        args: list[object],
+        *,
+        producer: tuple[int, str] | None = None,
+    ) -> None:
         """Run a device command (raises CommandError / UnknownCommand); effects may be delayed by
-        ``command_delay`` and, for doors/shades, by ``door_travel_time``."""
+        ``command_delay`` and, for doors/shades, by ``door_travel_time``.
+
+        The hub records the call itself as a ``command-<name>`` event (type ``command``, not
+        a state change) before its effects; ``producer`` (app id, name) is what called it,
+        shown as the event's ``producedBy`` link (live sample: jbaruch's client,
+        ``"producedBy":"<a href='/installedapp/configure/583' ...>HomeKit Integration</a>"``).
+        """
         dev = self._dev(device_id)
         outcome = execute(dev, command, args, travel=self.door_travel_time)
+        self._command_event(dev, command, args, producer)
         if dev.disabled:
             return
         if command == "on" and (scene_id := scene_of(self.state, dev)) is not None:
@@ -234,6 +248,32 @@ class Home:
             task = self.tasks.spawn(self._apply_later(dev, self.command_delay + delay, later))
             for ch in later:
                 self._pending[(dev.id, ch.attr)] = task
+
+    def _command_event(
+        self, dev: Device, command: str, args: list[object], producer: tuple[int, str] | None
+    ) -> None:
+        shown = ", ".join(str(a) for a in args)
+        produced = (
+            f"<a href='/installedapp/configure/{producer[0]}' target='_blank'>{producer[1]}</a>"
+            if producer is not None
+            else None
+        )
+        dev.events.append(
+            DeviceEvent(
+                id=self.state.alloc_event_id(),
+                device_id=dev.id,
+                name=f"command-{command}",
+                value=None,
+                unit=None,
+                description=f"Command called: {command}({shown})",
+                date=utcnow(),
+                type="command",
+                is_state_change=False,
+                produced_by=produced,
+            )
+        )
+        if len(dev.events) > MAX_DEVICE_EVENTS:
+            del dev.events[: len(dev.events) - MAX_DEVICE_EVENTS]
 
     def _cancel_pending(self, device_id: int, attr: str) -> None:
         task = self._pending.pop((device_id, attr), None)

@@ -31,6 +31,8 @@ class DeviceEvent:
     source: str = "DEVICE"
     type: str | None = "digital"
     is_state_change: bool = True
+    # what called the command (a ``command-<name>`` event): the hub's HTML link to the app
+    produced_by: str | None = None
 
 
 @dataclass

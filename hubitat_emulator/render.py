@@ -406,7 +406,7 @@ def full_json(state: HomeState, dev: Device) -> JSON:
 
 
 def admin_event(ev: DeviceEvent) -> JSON:
-    return {
+    out: JSON = {
         "id": ev.id,
         "name": ev.name,
         "value": ev.value,
@@ -418,3 +418,6 @@ def admin_event(ev: DeviceEvent) -> JSON:
         "isStateChange": ev.is_state_change,
         "deviceId": ev.device_id,
     }
+    if ev.produced_by is not None:
+        out["producedBy"] = ev.produced_by
+    return out

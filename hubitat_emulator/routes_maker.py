@@ -143,7 +143,10 @@ class _MakerRoutes(Routes):
         before = render.maker_device(st, dev)
         arg_text = "/".join(rest[2:])
         try:
-            self.home.run_command(dev.id, sub, _split_args(arg_text))
+            maker = self.home.maker
+            app = self.home.state.apps.get(maker.app_id)
+            producer = (maker.app_id, (app.label or app.name) if app is not None else "Maker API")
+            self.home.run_command(dev.id, sub, _split_args(arg_text), producer=producer)
         except UnknownCommand:
             return self.err(404, "Command not found")
         except CommandError as e:

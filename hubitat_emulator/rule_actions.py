@@ -331,7 +331,9 @@ class Run:
     def command(self, devices: object, cmd: str, args: list[object]) -> None:
         for dev_id in id_list(devices):
             try:
-                self.host.home.run_command(dev_id, cmd, args)
+                self.host.home.run_command(
+                    dev_id, cmd, args, producer=(self.rule.app_id, self.rule.name)
+                )
             except (KeyError, CommandError, UnknownCommand) as err:
                 self.log("warn", f"{cmd} on device {dev_id}: {err}")
 

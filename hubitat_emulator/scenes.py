@@ -155,8 +155,10 @@ def activate(home: Home, scene_id: int) -> None:
     for dev_id, states in captured.items():
         if int(dev_id) not in home.state.devices:
             continue
+        app = home.state.apps.get(scene_id)
+        producer = (scene_id, (app.label or app.name) if app is not None else f"Scene {scene_id}")
         for command, args in _commands(states):
-            home.run_command(int(dev_id), command, args)
+            home.run_command(int(dev_id), command, args, producer=producer)
 
 
 def capture(state: HomeState, internals: AppInternals) -> None:

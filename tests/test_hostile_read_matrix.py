@@ -94,6 +94,7 @@ MATRIX: dict[str, Reads] = {
     "hub_list_scenes": Reads(live=True),
     "hub_tail_logs": Reads(),
     "hub_list_recent_events": Reads(),
+    "hub_get_event_cause": Reads(),  # an outside device is refused; a link back is cut
     # a keypad's warning line; an app's line quoting a device's label ("Goodnight: Action:
     # Lock: Front Door Lock, Back Door Lock"): the labels are screened out of the text
     "hub_get_logs": Reads(lambda h: [{"limit": 200}], live=True),

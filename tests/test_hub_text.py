@@ -21,6 +21,7 @@ CALLS: dict[str, dict[str, Any]] = {
     "hub_list_changes": {"hours_back": 48, "limit": 20},
     "hub_tail_logs": {"window_s": 0, "include_recent": True},
     "hub_list_recent_events": {"limit": 5},
+    "hub_get_event_cause": {"device_id": "6"},
     "hub_read_file": {"file_name": "notes.txt", "length": 200},
     "hub_get_app": {"app_id": str(RULE_GOODNIGHT)},
     "hub_get_rule": {"app_id": str(RULE_GOODNIGHT)},

@@ -31,6 +31,7 @@ async def cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
             "timeout_ms": 1000,
         },
         "hub_list_device_events": {"device_id": light, "limit": 5},
+        "hub_get_event_cause": {"device_id": light},
         "hub_update_device": {"device_id": light, "label": "Kitchen Light"},
         "hub_create_device": {"driver": "Virtual Dimmer", "label": "MCP Dimmer"},
         "hub_delete_device": {"device_id": doomed, "confirm": True},

@@ -38,6 +38,7 @@ import html
 import json
 import logging
 import random
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -591,3 +592,42 @@ def level_rank(level: str) -> int:
         return LOG_LEVELS.index(level.lower().removesuffix("ing"))
     except ValueError:
         return 2
+
+
+# ---------------------------------------------------------------------------- producers
+
+# A device event's ``producedBy`` (the hub's device events page; live sample, jbaruch's
+# client: ``"producedBy":"<a href='/installedapp/configure/583' ...>HomeKit Integration</a>"``
+# on a ``command-on`` event): an HTML link to what called the command, or plain text.
+_PRODUCER_LINK = re.compile(
+    r"""href=['"]/(installedapp/configure|device/edit)/(\d+)[^'"]*['"][^>]*>([^<]*)</a>""",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Producer:
+    """What the hub recorded as having produced an event: an app, a device, or a name."""
+
+    kind: str  # app | device | other
+    id: str | None
+    name: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return JSON-safe data."""
+        out: dict[str, Any] = {"kind": self.kind, "name": self.name}
+        if self.id is not None:
+            out["id"] = self.id
+        return out
+
+
+def parse_produced_by(value: Any) -> Producer | None:
+    """A ``producedBy`` value as a :class:`Producer` (None when absent or empty)."""
+    if not isinstance(value, str) or not value.strip() or value.strip() == "null":
+        return None
+    m = _PRODUCER_LINK.search(value)
+    if m:
+        kind = "app" if m.group(1).lower().startswith("installedapp") else "device"
+        return Producer(kind, m.group(2), html.unescape(m.group(3)).strip() or m.group(2))
+    text = html.unescape(re.sub(r"<[^>]+>", "", value)).strip()
+    return Producer("other", None, text) if text else None

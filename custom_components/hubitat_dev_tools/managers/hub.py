@@ -26,6 +26,7 @@ from .code import CodeManager
 from .dashboards import DashboardManager
 from .devices import AttributeCondition, DeviceManager
 from .devices.filters import DeviceFilter
+from .event_cause import EventCauses
 from .events import LiveEventsManager
 from .files import FilesManager
 from .health import HealthManager
@@ -92,6 +93,12 @@ class Hub:
         self.lifecycle = LifecycleManager(client)
         self.snapshots = SnapshotManager(self)
         self.rule_authoring = RuleAuthoring(self)
+        self.event_causes = EventCauses(
+            client,
+            labels=self._device_labels,
+            apps_using=self._apps_using,
+            read_rule=self.rule_authoring.read,
+        )
         self.rule_checks = RuleChecks(
             tree=self.apps.tree,
             read_rule=self.rule_authoring.read,
@@ -110,6 +117,14 @@ class Hub:
     async def _device_activity(self) -> dict[str, str | None]:
         """Each device's last activity, by id (the radio details compare their counters)."""
         return {d.id: d.last_activity for d in await self.devices.list_devices(DeviceFilter())}
+
+    async def _device_labels(self) -> dict[str, str]:
+        """Every device's label (its name without one), by id."""
+        return {d.id: d.display_name for d in await self.devices.list_devices(DeviceFilter())}
+
+    async def _apps_using(self, device_id: str) -> list[Mapping[str, Any]]:
+        """The apps and rules the hub lists as using a device."""
+        return list((await self.devices.get_device(device_id)).apps_using)
 
     async def _device_states(self) -> dict[str, bool]:
         """Every device id, and whether it is disabled (the rule checks)."""

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any
 
 import probatio as vol
 
+from ..device_refs import device_refs
+from ..domain_data import get_domain_data
+from ..errors import ToolError
 from ..hub.events import LOG_LEVELS
 from ..managers.events import EventFilter, LogFilter, refuse_outside_source
 from .args import ToolArgs, arg, numeric_id
@@ -107,6 +113,94 @@ class ListRecentEventsTool(HubTool[RecentEventsArgs]):
         return await call.hub.live.recent_events(event_filter, args.limit, call.device_allowed)
 
 
+# The tools whose calls command devices (their audit records explain a device's events).
+COMMANDING_TOOLS = frozenset(
+    {"hub_call_device_command", "hub_call_room_command", "hub_call_scene", "hub_call_rule"}
+)
+_CLOCK = re.compile(r"^(\d{1,2}):(\d{2})$")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EventCauseArgs(ToolArgs):
+    device_id: str = arg(numeric_id("device_id"), "Device id", required=True)
+    attribute: str | None = arg(str, "e.g. switch, motion")
+    value: str | None = arg(str, "e.g. on")
+    at: str | None = arg(str, "Around when: ISO time or HH:MM (hub time); omit: newest")
+
+
+def parse_when(text: str, zone: tzinfo | None, now: datetime) -> datetime:
+    """``HH:MM`` (the last such time, hub time) or ISO 8601 (hub time without an offset)."""
+    zone = zone or UTC
+    m = _CLOCK.match(text.strip())
+    if m:
+        local_now = now.astimezone(zone)
+        hour, minute = int(m.group(1)), int(m.group(2))
+        if hour > 23 or minute > 59:
+            raise ToolError(f"at={text!r} is not a time of day.", code="invalid_arguments")
+        when = datetime.combine(local_now.date(), time(hour, minute), zone)
+        return when - timedelta(days=1) if when > local_now else when
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError as err:
+        raise ToolError(
+            f"at={text!r} is neither HH:MM nor an ISO 8601 time. Nothing was read.",
+            code="invalid_arguments",
+            hint="Give e.g. at='23:58' or at='2026-12-02T23:58:00-07:00'.",
+        ) from err
+    return when if when.tzinfo else when.replace(tzinfo=zone)
+
+
+class GetEventCauseTool(HubTool[EventCauseArgs]):
+    name = "hub_get_event_cause"
+    title = "Why did it happen"
+    description = (
+        "Why did a device do something (what turned the light on at midnight?): the event, "
+        "its producer (recorded by the hub, or ranked candidates with evidence and "
+        "confidence) and what that reacted to, a few links back; one call."
+    )
+    hub_text = ("event", "producer", "chain", "summary")
+
+    async def run(self, call: ToolCall, args: EventCauseArgs) -> dict[str, Any]:
+        at = parse_when(args.at, call.hub.time_zone, datetime.now(UTC)) if args.at else None
+        shared = get_domain_data(call.hass)
+        records = shared.audit.recent(None) if shared else []
+
+        def audit(device_id: str, start: datetime, end: datetime) -> list[Mapping[str, Any]]:
+            out: list[Mapping[str, Any]] = []
+            for rec in records:
+                if rec.get("tool") not in COMMANDING_TOOLS or rec.get("outcome") != "ok":
+                    continue
+                if rec.get("hub") not in (None, call.runtime.title):
+                    continue
+                when = _time(rec.get("time"))
+                if when is None or not start <= when <= end:
+                    continue
+                if device_id in device_refs(rec.get("args") or {}):
+                    out.append(rec)
+            return out
+
+        found = await call.hub.event_causes.explain(
+            args.device_id, attribute=args.attribute, value=args.value, at=at, audit=audit
+        )
+        # a link back may reach a device outside the allowlist: it is cut there
+        screen = await call.hub.devices.screen(call.device_allowed)
+        chain = found.get("chain") or []
+        for n, link in enumerate(chain):
+            if not call.device_allowed(str(link["event"]["device_id"])):
+                found["chain"] = chain[:n]
+                found["chain_cut"] = "the next link is a device outside the allowlist"
+                break
+        return screen.answer(found)
+
+
+def _time(text: Any) -> datetime | None:
+    try:
+        when = datetime.fromisoformat(str(text))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
 ORDER = 50
 
-TOOLS: tuple[type[HubTool[Any]], ...] = (TailLogsTool, ListRecentEventsTool)
+TOOLS: tuple[type[HubTool[Any]], ...] = (TailLogsTool, ListRecentEventsTool, GetEventCauseTool)
