@@ -200,6 +200,44 @@ async def night_mode_time(bot: Assistant) -> None:
     check(isinstance(data.get("mode_manager"), dict), "the Mode Manager's triggers")
 
 
+async def why_light_on(bot: Assistant) -> None:
+    found = await bot("hub_list_devices", {"text": "kitchen light", "fields": ["label"]})
+    light = _by_label(found)["Kitchen Light"]["device_id"]
+    why = await bot("hub_get_event_cause", {"device_id": light, "attribute": "switch"})
+    check(bool(why["producer"]["evidence"]) and bool(why["summary"]), "a producer, with evidence")
+
+
+async def any_rule_broken(bot: Assistant) -> None:
+    data = await bot("hub_get_rule_health")
+    kinds = {(f["rule"], f["kind"]) for f in data["findings"]}
+    check(("Leak Alarm", "broken") in kinds, "the broken leak rule")
+    check(("Goodnight", "never_runs") in kinds, "the rule its restriction keeps from running")
+
+
+async def good_night(bot: Assistant) -> None:
+    lights = await bot(
+        "hub_list_devices",
+        {"capability": "Light", "attribute": "switch", "value": "on", "fields": ["label"]},
+    )
+    locks = await bot(
+        "hub_list_devices", {"attribute": "lock", "value": "unlocked", "fields": ["label"]}
+    )
+    commands = [{"device_id": d["device_id"], "command": "off"} for d in lights["devices"]]
+    commands += [{"device_id": d["device_id"], "command": "lock"} for d in locks["devices"]]
+    if commands:  # locking needs the owner's yes: "good night" is it
+        await bot("hub_call_device_command", {"commands": commands[:20], "confirm": True})
+    await bot("hub_set_mode", {"mode": "Night"})
+
+
+async def changed_since_snapshot(bot: Assistant) -> None:
+    listed = await bot("hub_list_snapshots")
+    if not listed["snapshots"]:  # none yet: take one now, so the next question has a base
+        await bot("hub_create_snapshot")
+        listed = await bot("hub_list_snapshots")
+    diff = await bot("hub_diff_snapshots", {"from_snapshot": listed["snapshots"][0]["name"]})
+    check("changes" in diff, "a count of changes")
+
+
 @dataclass(frozen=True, slots=True)
 class Task:
     """One owner request, the function doing it, and the most calls it may take."""
@@ -234,4 +272,8 @@ TASKS: tuple[Task, ...] = (
     Task("Turn off the kitchen lights.", kitchen_lights_off, 1),
     Task("Start movie time.", movie_time, 1),
     Task("When does the house switch to Night?", night_mode_time, 1),
+    Task("Something turned the kitchen light on: what?", why_light_on, 2),
+    Task("Is any of my rules broken?", any_rule_broken, 1),
+    Task("Good night: lights off, doors locked, Night mode.", good_night, 4),
+    Task("What changed since my last snapshot?", changed_since_snapshot, 4),
 )
