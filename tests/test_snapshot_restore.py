@@ -150,7 +150,7 @@ async def test_an_evening_is_planned_and_put_back(
         ("rules", "hub_update_visual_rule"),
         ("apps", "hub_update_app_settings"),
         ("dashboards", "hub_update_dashboard"),
-        ("code", "hub_restore_item_backup"),
+        ("code", "hub_update_code"),
         ("files", "hub_write_file"),
     ):
         assert expected in kinds, (expected, plan["steps"])
@@ -202,7 +202,7 @@ async def test_an_evening_is_planned_and_put_back(
     assert len(via) == len(done["done"]), audit
     # what each overwritten rule, app, code item and file was is kept
     kept = {d["tool"]: d for d in done["done"]}
-    for tool in ("hub_update_rule", "hub_update_app_settings", "hub_restore_item_backup"):
+    for tool in ("hub_update_rule", "hub_update_app_settings", "hub_update_code"):
         assert kept[tool].get("item_backup"), kept[tool]
     assert kept["hub_write_file"].get("backup_file"), kept["hub_write_file"]
     # the live diff names only the kept new rule and items made again under new ids

@@ -1012,9 +1012,10 @@ def test_code_with_a_backup_is_restored_from_it() -> None:
 
     step = one(plan(snap, live, backups=finder))
     assert asked == [("driver", "12", SHA_A)]
-    assert step.action == "restore_item_backup"
-    assert step.args == {"backup": "driver_12_backup.json"}
-    assert step.source == "driver_12_backup.json"
+    # the source is read from the backup when the step runs, checked against the sha256
+    assert step.action == "update_code"
+    assert step.args == {"type": "driver", "id": "12"}
+    assert step.source == "driver_12_backup.json" and step.sha256 == SHA_A
     assert step.wanted == {"sha256": SHA_A}
 
 
@@ -1023,7 +1024,7 @@ def test_code_deleted_since_with_a_backup_is_restored() -> None:
     live = base()
     del live["code"]["app-20"]
     step = one(plan(snap, live, backups=_backups))
-    assert step.action == "restore_item_backup"
+    assert step.action == "install_code" and step.args == {"type": "app"}
     assert step.source == f"app-20-{SHA_A[:4]}"
 
 

@@ -180,6 +180,10 @@ class ItemBackups:
         ]
         return sorted(refs, key=lambda r: (r.taken, r.counter, r.file), reverse=True)
 
+    def ours(self, file: str) -> bool:
+        """Whether this integration wrote this backup file (and recorded it)."""
+        return file in self._owned
+
     async def read(self, file: str) -> dict[str, Any]:
         """Read and parse one backup file."""
         if parse_backup_name(file) is None or not valid_file_name(file):

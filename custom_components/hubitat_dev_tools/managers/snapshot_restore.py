@@ -113,13 +113,17 @@ class Step:
     args: dict[str, Any] = field(default_factory=dict)
     current: Any = None
     wanted: Any = None
-    phase: int = 0
+    phase: float = 0
     reason: str | None = None  # why it cannot be done, and what to do instead
     devices: tuple[str, ...] = ()  # devices the step acts on or names
     apps: tuple[str, ...] = ()  # apps it changes
     document: Any = None  # content it writes that may name devices (rule specs, nodes)
-    # The content the step writes comes from a backup read when it runs (code, files).
+    # The content the step writes comes from a backup read when it runs (code, files),
+    # and must still hash to ``sha256`` then (what the snapshot recorded).
     source: str | None = None
+    sha256: str | None = None
+    # The step acts on the app the step before it made (its answer's ``app_id``).
+    app_from_previous: bool = False
 
     @property
     def possible(self) -> bool:
@@ -134,6 +138,8 @@ class Step:
             "action": self.action,
             "args": self.args,
             "source": self.source,
+            "sha256": self.sha256,
+            "chained": self.app_from_previous,
         }
 
 
@@ -250,10 +256,24 @@ class Planner:
             if not self._comparable(category):
                 continue
             getattr(self, f"_{category}")()
+        self._free_names_first()
         ordered = sorted(
             enumerate(self.steps), key=lambda pair: (pair[1].phase, pair[0])
         )  # stable within a phase
         return [s for _, s in ordered]
+
+    def _free_names_first(self) -> None:
+        """A room or mode added since that took the name another one gets back is deleted
+        just before that rename (not last), so the rename can run."""
+        for rename in self.steps:
+            wanted = rename.args.get("new_name")
+            if rename.action not in ("update_room", "update_mode") or not wanted:
+                continue
+            delete = "delete_room" if rename.action == "update_room" else "delete_mode"
+            for step in self.steps:
+                names = _names(step.current)
+                if step.action == delete and names and _text(names[0]) == _text(wanted):
+                    step.phase = rename.phase - 0.5
 
     # ---- helpers
 
@@ -278,7 +298,10 @@ class Planner:
         """
         old: Mapping[str, Any] = self.snapshot.get(category) or {}
         new: Mapping[str, Any] = self.live.get(category) or {}
-        renumbered = self._renumber(category, old, new)
+        # a category cut at its cap holds only its first items: an item missing on a cut
+        # side may be beyond the cap, never "added" or "removed"
+        cut = self._truncated(category)
+        renumbered = {} if cut else self._renumber(category, old, new)
         gone_ids = set(renumbered.values())
         out = []
         for item_id in sorted({str(k) for k in old} | {str(k) for k in new}, key=_id_key):
@@ -288,10 +311,33 @@ class Planner:
             now = new.get(renumbered[item_id]) if item_id in renumbered else new.get(item_id)
             if _same(category, was, now):
                 continue
+            if cut and (was is None or now is None):
+                continue
             if not self.selection.chosen(category, item_id, _names(was) + _names(now)):
+                continue
+            if any(v is not None and not isinstance(v, Mapping) for v in (was, now)):
+                # held as one redacted value (its name reads like a secret)
+                self._cannot(
+                    category,
+                    item_id,
+                    f"{category} item {item_id}",
+                    "compare it",
+                    "The snapshot or the hub holds this item redacted (its name reads like a "
+                    "secret), so it cannot be compared or put back here; change it by hand.",
+                    phase=PHASE_HUB,
+                )
                 continue
             out.append((item_id, was, now))
         return out
+
+    def _truncated(self, category: str) -> bool:
+        """Whether either document holds only the first items of the category."""
+        for doc in (self.snapshot, self.live):
+            header = doc.get("snapshot")
+            cut = header.get("truncated") if isinstance(header, Mapping) else None
+            if isinstance(cut, Mapping) and category in cut:
+                return True
+        return False
 
     def _renumber(
         self, category: str, old: Mapping[str, Any], new: Mapping[str, Any]
@@ -402,6 +448,7 @@ class Planner:
                         now,
                         None,
                         PHASE_REMOVE_ROOMS,
+                        devices=tuple(str(d) for d in now.get("device_ids") or ()),
                     )
                 )
             elif now is None:
@@ -551,9 +598,7 @@ class Planner:
                 )
             )
 
-    def _by_mode_id(
-        self, doc: Mapping[str, Any], triggers: Mapping[str, Any]
-    ) -> dict[str, tuple[str, Any]]:
+    def _by_mode_id(self, doc: Mapping[str, Any], triggers: Any) -> dict[str, tuple[str, Any]]:
         """Mode Manager triggers by mode id (snapshot ids for the live side too, where a
         mode was made again): id -> (mode name, triggers)."""
         modes = doc.get("modes") or {}
@@ -564,7 +609,11 @@ class Planner:
         }
         back = {live: snap for (c, snap), live in self.live_ids.items() if c == "modes"}
         out: dict[str, tuple[str, Any]] = {}
+        if not isinstance(triggers, Mapping):
+            return out  # held redacted as a whole
         for name, listed in triggers.items():
+            if not isinstance(listed, list):
+                continue  # held redacted (a mode named like a secret): not compared
             mode_id = ids.get(_text(name), f"name:{name}")
             out[back.get(mode_id, mode_id)] = (str(name), listed)
         return out
@@ -691,6 +740,7 @@ class Planner:
                     "rules and dashboards that used it must be pointed at the new one.",
                     wanted=_brief(was),
                     phase=PHASE_DEVICES,
+                    devices=(device_id,),
                 )
                 continue
             self._device(device_id, label, was, now)
@@ -798,20 +848,6 @@ class Planner:
             sha = was.get("sha256")
             if now is not None and sha == now.get("sha256"):
                 continue  # only the version or name text differs: follows the source
-            live_key = self._live("code", key)
-            if live_key != key:
-                self._cannot(
-                    "code",
-                    key,
-                    label,
-                    "put the source back",
-                    f"It was made again as {live_key} since the snapshot; a backup of "
-                    f"{key} would be installed as yet another item. Update {live_key} with "
-                    "the source of the backup instead.",
-                    wanted={"sha256": sha},
-                    phase=PHASE_CODE,
-                )
-                continue
             backup = self.backups(kind, code_id, sha) if self.backups and sha else None
             change = "install it again (new id)" if now is None else "put the source back"
             if backup is None:
@@ -827,18 +863,21 @@ class Planner:
                     phase=PHASE_CODE,
                 )
                 continue
+            live_kind, _, live_id = self._live("code", key).rpartition("-")
+            args = {"type": kind} if now is None else {"type": live_kind, "id": live_id}
             self._add(
                 Step(
                     "code",
                     key,
                     label,
                     change,
-                    "restore_item_backup",
-                    {"backup": backup},
+                    "install_code" if now is None else "update_code",
+                    args,
                     {"sha256": now.get("sha256")} if now else None,
                     {"sha256": sha},
                     PHASE_CODE,
                     source=backup,
+                    sha256=sha,
                 )
             )
 
@@ -889,6 +928,7 @@ class Planner:
                     was,
                     PHASE_FILES,
                     source=copy,
+                    sha256=sha,
                 )
             )
 
@@ -1091,20 +1131,25 @@ class Planner:
         if "rulePaused" in definition:
             args["paused"] = bool(definition["rulePaused"])
         if now is None:
+            disabled = bool(was.get("disabled"))
+            paused = bool(args.get("paused"))
             self._add(
                 Step(
                     "rules",
                     rule_id,
                     label,
-                    "create the Visual Rule again (it gets a new id)",
+                    "create the Visual Rule again (it gets a new id)"
+                    + (", paused until it is disabled again" if disabled else ""),
                     "create_visual_rule",
-                    args,
+                    {**args, "paused": True} if disabled else args,
                     None,
                     {"definition": "as in the snapshot"},
                     PHASE_RULES,
                     document=args,
                 )
             )
+            if disabled:
+                self._disabled_again(rule_id, label, paused)
             return
         self._add(
             Step(
@@ -1121,6 +1166,39 @@ class Planner:
                 document=args,
             )
         )
+
+    def _disabled_again(self, rule_id: str, label: str, paused: bool) -> None:
+        """After a rule the snapshot had disabled is made again (paused): disable it, then
+        resume it unless it was paused too; each acts on the rule the step before made."""
+        self._add(
+            Step(
+                "rules",
+                rule_id,
+                label,
+                "disable it again, as the snapshot had it",
+                "set_app_disabled",
+                {"disabled": True},
+                None,
+                {"disabled": True},
+                PHASE_RULES,
+                app_from_previous=True,
+            )
+        )
+        if not paused:
+            self._add(
+                Step(
+                    "rules",
+                    rule_id,
+                    label,
+                    "resume it (it stays disabled), as the snapshot had it",
+                    "set_rule_paused",
+                    {"paused": False},
+                    None,
+                    {"paused": False},
+                    PHASE_RULES,
+                    app_from_previous=True,
+                )
+            )
 
     def _rm_rule(self, rule_id: str, label: str, was: Mapping[str, Any], now: Any) -> None:
         spec = was.get("spec")
@@ -1167,20 +1245,27 @@ class Planner:
             )
             return
         if now is None:
+            disabled = bool(was.get("disabled"))
+            paused = bool(spec.get("paused"))
+            # a rule the snapshot had disabled is made paused, then disabled: never live
+            made = {**spec, "paused": True} if disabled else dict(spec)
             self._add(
                 Step(
                     "rules",
                     rule_id,
                     label,
-                    "create the rule again (it gets a new id)",
+                    "create the rule again (it gets a new id)"
+                    + (", paused until it is disabled again" if disabled else ""),
                     "create_rule",
-                    {"rule": dict(spec)},
+                    {"rule": made},
                     None,
                     {"spec": "as in the snapshot"},
                     PHASE_RULES,
                     document=spec,
                 )
             )
+            if disabled:
+                self._disabled_again(rule_id, label, paused)
             return
         if now.get("undecoded"):
             self._cannot(
@@ -1403,7 +1488,9 @@ class BackupIndex:
             refs = await item_backups.list()
             for key, sha in wanted_code:
                 kind, _, item_id = key.rpartition("-")
-                for ref in [r for r in refs if r.kind == kind and r.item_id == item_id]:
+                # only backups this integration wrote, and whose content names this item
+                mine = [r for r in refs if r.kind == kind and r.item_id == item_id]
+                for ref in [r for r in mine if item_backups.ours(r.file)]:
                     if budget[0] <= 0:
                         break
                     budget[0] -= 1
@@ -1412,7 +1499,8 @@ class BackupIndex:
                     except (HubError, ToolError):
                         continue
                     source = doc.get("source")
-                    if isinstance(source, str) and _sha(source) == sha:
+                    same_item = doc.get("kind") == kind and str(doc.get("id")) == item_id
+                    if same_item and isinstance(source, str) and _sha(source) == sha:
                         index.found[(kind, item_id, sha)] = ref.file
                         break
         wanted_files = [
@@ -1446,14 +1534,34 @@ def _differing(
     return planner._pairs(category) if planner._comparable(category) else []
 
 
-async def read_backup_text(files: FilesManager, copy: str) -> str:
-    """A file's backup copy as text, for a step that writes it back (text files only)."""
-    _found, data = await files.download(copy, max_bytes=MAX_FILE_BYTES)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
+async def content_for(step: Step, *, item_backups: ItemBackups, files: FilesManager) -> str:
+    """The content a code or file step writes, read from its backup when the step runs and
+    checked to still hash to what the snapshot recorded (a backup changed since the plan is
+    never written)."""
+    assert step.source is not None
+    if step.category == "code":
+        doc = await item_backups.read(step.source)
+        text = doc.get("source")
+        if not isinstance(text, str):
+            text = ""
+    else:
+        _found, data = await files.download(step.source, max_bytes=MAX_FILE_BYTES)
+        if _sha(data) != step.sha256:
+            text = ""
+        else:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise ToolError(
+                    f"The backup copy {step.source} is not text; it cannot be written back "
+                    "with a text write. Nothing was changed.",
+                    code="not_text",
+                ) from err
+    if _sha(text) != step.sha256:
         raise ToolError(
-            f"The backup copy {copy} is not text; it cannot be written back with a text "
-            "write. Nothing was changed.",
-            code="not_text",
-        ) from err
+            f"{step.source} no longer holds the content the snapshot recorded (it changed "
+            "since the plan). Nothing was written for this step.",
+            code="backup_changed",
+            hint="Plan again: hub_get_restore_plan finds the backups that still match.",
+        )
+    return text

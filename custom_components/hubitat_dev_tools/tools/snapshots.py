@@ -27,15 +27,16 @@ from ..errors import (
     ToolError,
     confirmed,
 )
+from ..hub.errors import HubError
 from ..managers.apps.visual_nodes import DEVICE_KEYS
 from ..managers.snapshot_restore import (
     BackupIndex,
     Planner,
     Selection,
     Step,
+    content_for,
     needed_categories,
     plan_id,
-    read_backup_text,
 )
 from ..managers.snapshots import HEADER, AuditMatcher, diff_snapshots
 from ..safety import ToolKind, check_destructive
@@ -182,7 +183,9 @@ STEP_TOOLS: dict[str, str] = {
         "delete_variable",
         "update_device",
         "delete_device",
-        "restore_item_backup",
+        "install_code",
+        "update_code",
+        "set_rule_paused",
         "delete_code",
         "write_file",
         "delete_file",
@@ -202,7 +205,10 @@ STEP_TOOLS: dict[str, str] = {
 # The confirm tiers a restore asks for, the most serious first.
 TIER_ORDER = (TIER_DESTRUCTIVE, TIER_SAFETY, TIER_SENSITIVE, TIER_CODE)
 TIER_WRITE = "write"
-MAX_LISTED = 15  # steps a confirmation names
+TIER_ORDER_RANK = {tier: len(TIER_ORDER) - i for i, tier in enumerate(TIER_ORDER)} | {TIER_WRITE: 0}
+MAX_LISTED = 40  # steps a confirmation names
+PLAN_RESERVE_S = 2.0  # a plan answers this long before the call's budget at the latest
+APPLY_RESERVE_S = 25.0  # a restore starts its steps with at least this much time left
 VERIFY_RESERVE_S = 3.0  # the check after the steps ends this long before the call's budget
 # A restore starts no step with less than this left of its call's time.
 STEP_RESERVE_S = 15.0
@@ -276,6 +282,14 @@ class RestorePlan:
             "id": step.item,
             "change": step.change,
         }
+        if n in self.outside:
+            # it reaches a device outside the allowlist: what it would write is not shown
+            out["possible"] = False
+            out["reason"] = (
+                "It reaches devices outside the assistant's device allowlist; an admin can "
+                "do it in the hub's UI."
+            )
+            return out
         if step.action is not None:
             out["tool"] = STEP_TOOLS[step.action]
             out["arguments"] = step.args
@@ -298,6 +312,30 @@ class RestorePlan:
 
 
 async def _plan(
+    call: ToolCall,
+    args: RestorePlanArgs,
+    screen: DeviceScreen,
+    categories: set[str] | None = None,
+    *,
+    leave_s: float = PLAN_RESERVE_S,
+) -> RestorePlan:
+    """:func:`_read_plan` within the call's time, leaving ``leave_s`` of it (a slow hub
+    answers ``hub_busy`` rather than a call that outlives the client's wait)."""
+    budget = call.deadline - time.monotonic() - leave_s
+    try:
+        async with asyncio.timeout(max(budget, 0.1)):
+            return await _read_plan(call, args, screen, categories)
+    except TimeoutError:
+        raise ToolError(
+            "Reading the hub for the plan took longer than this call may wait (the hub is "
+            "slow or busy). Nothing was changed.",
+            code="hub_busy",
+            hint="Plan a part at a time with only=[a category], or try again when the hub "
+            "is less busy.",
+        ) from None
+
+
+async def _read_plan(
     call: ToolCall,
     args: RestorePlanArgs,
     screen: DeviceScreen,
@@ -330,11 +368,17 @@ async def _plan(
     )
     planner = Planner(old, live, selection, index)
     steps = planner.plan()
-    if screen.active:  # a device outside the allowlist is not shown at all
+    if screen.active:
+        # the snapshot's labels too (a device renamed or removed since is still known)
+        screen.learn({**_labels(live), **_labels(old)})
+        # a device outside the allowlist is not shown at all
         steps = [
             s
             for s in steps
-            if not (s.category == "devices" and not all(screen.allowed(d) for d in s.devices))
+            if not (
+                s.category == "devices"
+                and not (screen.allowed(s.item) and all(screen.allowed(d) for d in s.devices))
+            )
         ]
     plan = RestorePlan(
         name,
@@ -355,15 +399,17 @@ async def _judge(
     registry = _registry_by_name()
     model = call.hub.sensitivity
     safety_apps = {a.id for a in await call.hub.apps.tree() if call.hub.apps.safety_system(a)}
+    live_apps = {str(k) for k in live.get("apps") or {}}
+    previous_tier = TIER_WRITE
     for n, step in plan.numbered():
         if step.action is None:
             continue
         tool = registry[STEP_TOOLS[step.action]]
         devices = set(step.devices) | device_refs(step.args)
         reach = await model.devices(sorted(devices))
-        apps = [
-            a for a in step.apps if a.isdigit() and a in {str(k) for k in live.get("apps") or {}}
-        ]
+        # the app the step changes on the hub now (its live id, for one made again)
+        targets = {*step.apps, str(step.args.get("app_id") or "")}
+        apps = sorted(a for a in targets if a.isdigit() and a in live_apps)
         if apps and step.action != "delete_app" and step.action != "delete_visual_rule":
             reach |= await model.apps(apps)
         if step.document is not None:
@@ -372,15 +418,17 @@ async def _judge(
             plan.outside.add(n)
         if tool.kind is ToolKind.DESTRUCTIVE or "time_zone" in step.args:  # reboots
             tier = TIER_DESTRUCTIVE
-        elif "mode_manager" in step.apps or safety_apps & set(step.apps):
+        elif "mode_manager" in step.apps or safety_apps & set(apps):
             tier = TIER_SAFETY
         elif reach.sensitive:
             tier = TIER_SENSITIVE
-        elif step.action == "restore_item_backup":
+        elif step.action in ("install_code", "update_code"):
             tier = TIER_CODE
         else:
             tier = TIER_WRITE
-        plan.tiers[n] = tier
+        if step.app_from_previous and TIER_ORDER_RANK[previous_tier] > TIER_ORDER_RANK[tier]:
+            tier = previous_tier  # it acts on what the step before made: judged alike
+        plan.tiers[n] = previous_tier = tier
 
 
 def _registry_by_name() -> dict[str, HubTool[Any]]:
@@ -453,7 +501,7 @@ class RestoreSnapshotTool(HubTool[RestoreSnapshotArgs]):
 
     async def run(self, call: ToolCall, args: RestoreSnapshotArgs) -> dict[str, Any]:
         screen = await call.hub.devices.screen(call.device_allowed)
-        plan = await _plan(call, args, screen)
+        plan = await _plan(call, args, screen, leave_s=APPLY_RESERVE_S)
         if plan.plan_id != args.plan_id:
             raise ToolError(
                 f"The plan is now {plan.plan_id}, not {args.plan_id}: the hub or the choice "
@@ -472,12 +520,13 @@ class RestoreSnapshotTool(HubTool[RestoreSnapshotArgs]):
                     code="invalid_arguments",
                     hint="Use step numbers from hub_get_restore_plan.",
                 )
-            numbered = [(n, s) for n, s in numbered if n in set(args.steps)]
+            numbered = [(n, s) for n, s in numbered if n in _with_chained(plan, args.steps)]
         runnable = [(n, s) for n, s in numbered if plan.runnable(n, s)]
         cannot = [plan.shown(n, s) for n, s in numbered if not plan.runnable(n, s)]
-        self._gate(plan, runnable, args.confirm)
         if any(plan.tiers.get(n) == TIER_DESTRUCTIVE for n, _s in runnable):
-            await check_destructive(call.runtime, {"confirm": True})  # the backup, once
+            # the backup first: the owner is never asked to approve what it would refuse
+            await check_destructive(call.runtime, {"confirm": True})
+        self._gate(plan, runnable, args.confirm)
         # the hub as it is now, kept first: this restore can be undone the same way
         kept = None
         if runnable:
@@ -508,6 +557,11 @@ class RestoreSnapshotTool(HubTool[RestoreSnapshotArgs]):
             except TimeoutError:
                 out["verified"] = False
                 out["verify_with"] = "hub_get_restore_plan (the call's time ran out first)"
+            except (HubError, ToolError) as err:
+                # what was done stays reported (a time zone step reboots the hub, say)
+                out["verified"] = False
+                out["verify_error"] = f"{getattr(err, 'code', 'error')}: {err}"
+                out["verify_with"] = "hub_get_restore_plan, once the hub answers again"
         out["summary"] = _summary(done, failed, not_run, cannot, out.get("still_differs"))
         return screen.answer(out, id_keys=DEVICE_KEYS)
 
@@ -518,9 +572,14 @@ class RestoreSnapshotTool(HubTool[RestoreSnapshotArgs]):
             steps = [n for n, _s in runnable if plan.tiers.get(n) == tier]
             if steps and not confirmed(confirm, tier):
                 # the whole restore, as the owner approves it (not only this tier's steps)
+                # every step that needs confirm first, then the plain writes
+                ranked = sorted(
+                    runnable,
+                    key=lambda pair: -TIER_ORDER_RANK[plan.tiers.get(pair[0], TIER_WRITE)],
+                )
                 listed = "; ".join(
                     f"{n}. {s.label}: {s.change} [{plan.tiers.get(n, TIER_WRITE)}]"
-                    for n, s in runnable[:MAX_LISTED]
+                    for n, s in ranked[:MAX_LISTED]
                 )
                 more = len(runnable) - MAX_LISTED
                 raise ToolError(
@@ -546,6 +605,7 @@ class RestoreSnapshotTool(HubTool[RestoreSnapshotArgs]):
         if context is None:  # pragma: no cover - the chokepoint always passes one
             raise ToolError("No call context to run the steps with.", code="internal_error")
         done: list[dict[str, Any]] = []
+        made: str | None = None  # the app the step before made (for a chained step)
         with nested_calls(self.name):
             for i, (n, step) in enumerate(runnable):
                 if call.deadline - time.monotonic() < STEP_RESERVE_S:
@@ -555,19 +615,31 @@ class RestoreSnapshotTool(HubTool[RestoreSnapshotArgs]):
                 step_args: dict[str, Any] = {**step.args, "hub": call.runtime.entry.entry_id}
                 if confirm and "confirm" in {str(k) for k in tool.parameters.schema}:
                     step_args["confirm"] = True
-                if step.action == "write_file" and step.source:
-                    try:
-                        step_args["content"] = await read_backup_text(call.hub.files, step.source)
-                    except ToolError as err:
-                        failed = {
-                            "step": n,
-                            "item": step.label,
-                            "error": err.code,
-                            "message": str(err),
-                        }
-                        return done, failed, [m for m, _s in runnable[i + 1 :]]
+                try:
+                    if step.app_from_previous:
+                        if made is None:
+                            raise ToolError(
+                                "It acts on the rule the step before it makes, which did "
+                                "not run. Nothing was sent for it.",
+                                code="invalid_request",
+                            )
+                        step_args["app_id"] = made
+                    if step.source is not None:
+                        content = await content_for(
+                            step, item_backups=call.hub.item_backups, files=call.hub.files
+                        )
+                        step_args["content" if step.category == "files" else "source"] = content
+                except (ToolError, HubError) as err:
+                    failed = {
+                        "step": n,
+                        "item": step.label,
+                        "error": getattr(err, "code", "error"),
+                        "message": str(err),
+                    }
+                    return done, failed, [m for m, _s in runnable[i + 1 :]]
                 result = await tool.execute(call.hass, step_args, context, via=self.name)
                 data = result.data if isinstance(result.data, dict) else {}
+                made = str(data["app_id"]) if data.get("app_id") and not result.error else None
                 if result.error:
                     failed = {
                         "step": n,
@@ -619,6 +691,25 @@ class RestoreSnapshotTool(HubTool[RestoreSnapshotArgs]):
         return out
 
 
+def _with_chained(plan: RestorePlan, chosen: list[int]) -> set[int]:
+    """The chosen steps, each with the steps chained to it (a rule made again is disabled
+    right after, never left live); a chained step without its maker is refused."""
+    out = set(chosen)
+    numbered = plan.numbered()
+    for n, step in numbered:
+        if step.app_from_previous and n in out and n - 1 not in out:
+            raise ToolError(
+                f"Step {n} acts on what step {n - 1} makes; choose them together. Nothing "
+                "was changed.",
+                code="invalid_arguments",
+                hint="Add the step before it to steps.",
+            )
+    for n, step in numbered:
+        if step.app_from_previous and n - 1 in out:
+            out.add(n)
+    return out
+
+
 def _summary(
     done: list[Any],
     failed: dict[str, Any] | None,
@@ -629,7 +720,7 @@ def _summary(
     parts = [f"{len(done)} step(s) done"]
     if failed:
         parts.append(f"step {failed['step']} failed ({failed.get('error')}); nothing after it ran")
-    if not_run:
+    if not_run and not failed:
         parts.append(f"{len(not_run)} step(s) not started for time: plan again and apply the rest")
     if cannot:
         parts.append(f"{len(cannot)} step(s) cannot be done")
