@@ -233,9 +233,9 @@ class Home:
         """
         dev = self._dev(device_id)
         outcome = execute(dev, command, args, travel=self.door_travel_time)
-        self._command_event(dev, command, args, producer)
         if dev.disabled:
-            return
+            return  # a disabled device ignores commands: nothing is recorded
+        self._command_event(dev, command, args, producer)
         if command == "on" and (scene_id := scene_of(self.state, dev)) is not None:
             activate(self, scene_id)  # a scene's activator device
         for ch in outcome.changes:

@@ -220,7 +220,12 @@ async def test_button_push_always_emits(hub: HubEmulator, session: aiohttp.Clien
     await get_json(session, maker(hub, f"/devices/{did}/push/1"))
     await get_json(session, maker(hub, f"/devices/{did}/push/1"))
     events = hub.device_events(did)[before:]
-    assert [(e.name, e.value) for e in events] == [("pushed", "1"), ("pushed", "1")]
+    state = [(e.name, e.value) for e in events if e.type != "command"]
+    assert state == [("pushed", "1"), ("pushed", "1")]
+    # each call is recorded too, with the Maker API as its producer
+    calls = [e for e in events if e.type == "command"]
+    assert [e.name for e in calls] == ["command-push", "command-push"]
+    assert all(e.produced_by and "/installedapp/configure/" in e.produced_by for e in calls)
 
 
 async def test_modes(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
