@@ -56,6 +56,9 @@ class DriverSpec:
     custom_attributes: tuple[AttrDef, ...] = ()
     manufacturer: str | None = None
     model: str | None = None
+    # an installed (user) driver's Groovy source: its commands run by evaluating their
+    # methods (commands.py); None for the built-in drivers of this table
+    source: str | None = None
 
     @property
     def virtual(self) -> bool:

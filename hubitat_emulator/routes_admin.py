@@ -8,7 +8,13 @@ Decisions where the reference is silent or split:
   the richer top-level ``settings`` list.
 * ``POST /device/update`` is wholesale: every omitted field is blanked (name, label, DNI, room,
   tags, notes, flags...), except an empty ``deviceTypeId`` which keeps the driver; a stale
-  ``version`` answers ``{"success": false, ...}``; each edit bumps ``device.version``.
+  ``version`` answers ``{"success": false, ...}``; each edit bumps ``device.version``. Its
+  ``deviceTypeId`` (and ``/device/save``'s ``type.id``) may name a built-in or an installed
+  (user) driver, as the device page's type list offers both.
+* A device on an installed driver has the type its source declares (``devstate.driver_source``:
+  the evidence for the fullJson shape is cited there) and follows the driver's saved code:
+  every device read here re-reads the type when the code changed; its commands run the
+  driver's methods (``commands.run_driver_method``).
 * ``POST /device/runmethod``: non-JSON body or a bare (non ``{type,value}``) argument -> HTTP 500
   HTML; unknown device/method or bad argument values -> 200 ``{"success": false, "message"}``.
 * ``GET /device/updateRoom`` matches room names case-sensitively; anything else creates a room.
@@ -34,9 +40,9 @@ from typing import Any
 from aiohttp import web
 
 from . import render
-from .catalog import DRIVERS
+from .catalog import DRIVERS, DriverSpec
 from .commands import CommandError
-from .devstate import user_driver, user_driver_spec
+from .devstate import sync_user_driver, user_driver, user_driver_spec
 from .home import Home
 from .model import Device, Room, Setting
 from .responses import Responses
@@ -103,14 +109,30 @@ def _bool_field(value: str | None) -> bool:
 class _AdminRoutes(Routes):
     def _device(self, raw: object) -> Device | None:
         dev_id = to_int(raw)
-        return self.st.devices.get(dev_id) if dev_id is not None else None
+        dev = self.st.devices.get(dev_id) if dev_id is not None else None
+        if dev is not None:
+            sync_user_driver(self.dev, dev)  # a device on a user driver runs its saved code
+        return dev
+
+    def _type(self, raw: object) -> DriverSpec | None:
+        """A device type by id for the device edit forms: a built-in driver, else an
+        installed driver (the device page's type list offers both)."""
+        type_id = to_int(raw)
+        if type_id is None:
+            return None
+        return DRIVERS.get(type_id) or user_driver(self.dev, type_id)
 
     def _not_found(self) -> web.Response:
         return self.http.json({"error": "Device not found"}, status=404)
 
     # ------------------------------------------------------------------ device reads
 
+    def _sync_all(self) -> None:
+        for dev in self.st.devices.values():
+            sync_user_driver(self.dev, dev)
+
     async def devices_list(self, request: web.Request) -> web.StreamResponse:
+        self._sync_all()
         return self.http.json(render.devices_list(self.st))
 
     async def full_json(self, request: web.Request) -> web.StreamResponse:
@@ -120,6 +142,7 @@ class _AdminRoutes(Routes):
         return self.http.json(render.full_json(self.st, dev))
 
     async def list_with_capabilities(self, request: web.Request) -> web.StreamResponse:
+        self._sync_all()
         out = [
             {"id": d.id, "label": d.display_name, "capabilities": list(d.driver.capabilities)}
             for d in self.st.devices.values()
@@ -129,6 +152,7 @@ class _AdminRoutes(Routes):
     async def list_json(self, request: web.Request) -> web.StreamResponse:
         cap = request.query.get("capability", "")
         cap = cap.split(".")[-1]
+        self._sync_all()
         out = [
             {"id": d.id, "name": d.name, "label": d.display_name}
             for d in self.st.devices.values()
@@ -197,9 +221,9 @@ class _AdminRoutes(Routes):
         dev.max_states = to_int(f("maxStates"))
         dev.spammy_threshold = to_int(f("spammyThreshold"))
         dev.dni = f("deviceNetworkId")
-        type_id = to_int(f("deviceTypeId"))
-        if type_id is not None and type_id in DRIVERS:
-            dev.driver = DRIVERS[type_id]  # an empty deviceTypeId keeps the driver
+        driver = self._type(f("deviceTypeId"))
+        if driver is not None:
+            dev.driver = driver  # an empty (or unknown) deviceTypeId keeps the driver
         room_id = to_int(f("roomId"))
         dev.room_id = room_id if room_id and room_id in self.st.rooms else None
         dev.mesh_enabled = _bool_field(f("meshEnabled"))
@@ -227,9 +251,9 @@ class _AdminRoutes(Routes):
             dev.name = str(form["name"])
         if "deviceNetworkId" in form:
             dev.dni = str(form["deviceNetworkId"])
-        type_id = to_int(form.get("type.id"))
-        if type_id is not None and type_id in DRIVERS:
-            dev.driver = DRIVERS[type_id]
+        driver = self._type(form.get("type.id"))
+        if driver is not None:
+            dev.driver = driver
         # roomId is silently ignored here (use /room/save)
         dev.version += 1
         return self.http.result(True)

@@ -126,14 +126,22 @@ def parse_commands(raw: Any) -> list[Command]:
             for idx, p in enumerate(raw_params):
                 if isinstance(p, dict):
                     constraints = p.get("constraints")
+                    # A driver marks a required parameter with a trailing "*" in its name
+                    # ([name: "level*", type: "NUMBER"]); the hub sends the name as declared
+                    # and its own UI strips the "*" and requires the field (vue-hub2
+                    # ActionController: getCleanParamName / isRequired). A parameter
+                    # declared by its type alone (["NUMBER"]) has no name.
+                    pname = str(p.get("name") or "").strip()
+                    starred = pname.endswith("*")
+                    pname = pname.rstrip("*").strip()
                     params.append(
                         CommandParam(
-                            name=str(p.get("name") or f"arg{idx + 1}"),
+                            name=pname or f"arg{idx + 1}",
                             type=str(p.get("type") or "STRING").upper(),
                             constraints=[str(c) for c in constraints]
                             if isinstance(constraints, list)
                             else None,
-                            required=bool(p.get("required", False)),
+                            required=starred or bool(p.get("required", False)),
                         )
                     )
         else:
