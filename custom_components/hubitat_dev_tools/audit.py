@@ -22,6 +22,10 @@ write's record (ok, failed, interrupted, started) goes only when no refusal is l
 first, and a confirmed write's record (an unlock, a delete) only when no other is left.
 Every record, and every outcome, is also one line in Home Assistant's log (INFO, redacted,
 capped), so the trail survives as far as the log does.
+
+A call with ``validate_only=true`` (a rule checked and planned, nothing sent) is a check,
+not a change: its record is marked ``check: true`` and goes first with the refusals when
+the trail is full (readers of changes, such as ``hub_list_changes``, leave it out).
 """
 
 from __future__ import annotations
@@ -336,6 +340,8 @@ class AuditTrail:
             "outcome": outcome,
             "detail": _cut(detail, MAX_DETAIL) if detail is not None else None,
         }
+        if is_check(args):
+            rec["check"] = True
         if outcome == OUTCOME_REFUSED:
             kept = self._refused(rec, kept=False)
             _log(kept, record_id)
@@ -393,7 +399,18 @@ def _log(rec: dict[str, Any], call_id: str) -> None:
     line: dict[str, Any] = {"id": call_id}
     if rec["id"] != call_id:
         line["record"] = rec["id"]
-    for key in ("user", "tool", "gateway", "hub", "outcome", "code", "count", "detail", "args"):
+    for key in (
+        "user",
+        "tool",
+        "gateway",
+        "hub",
+        "outcome",
+        "check",
+        "code",
+        "count",
+        "detail",
+        "args",
+    ):
         if rec.get(key) not in (None, {}):
             line[key] = rec[key]
     if isinstance(line.get("detail"), str):
@@ -402,11 +419,16 @@ def _log(rec: dict[str, Any], call_id: str) -> None:
     _LOGGER.info("Audit: %s", _cut(text, LOG_LINE))
 
 
+def is_check(args: Any) -> bool:
+    """A call that only checks (``validate_only=true``): it changes nothing."""
+    return isinstance(args, dict) and args.get("validate_only") is True
+
+
 def _keep_rank(rec: dict[str, Any]) -> int:
-    """Which records an over-full trail keeps longest: refusals go first, then writes, and
-    confirmed writes (an unlock, a delete) last, so a flood of cheap writes cannot push
-    the record of a sensitive one out."""
-    if rec.get("outcome") == OUTCOME_REFUSED:
+    """Which records an over-full trail keeps longest: refusals and checks go first, then
+    writes, and confirmed writes (an unlock, a delete) last, so a flood of cheap writes
+    cannot push the record of a sensitive one out."""
+    if rec.get("outcome") == OUTCOME_REFUSED or rec.get("check") is True:
         return 0
     args = rec.get("args")
     return 2 if isinstance(args, dict) and args.get("confirm") is True else 1

@@ -4,14 +4,17 @@ Device attribute changes (from each device's event history, for the devices whos
 activity falls in the window: at most ``MAX_DEVICES`` of them, newest first, read with
 bounded concurrency), and mode, HSM, hub variable and hub events (the hub's location and hub
 event lists). The hub keeps these whether or not Home Assistant was connected. Who made a
-change through our tools is the caller's to add (the audit trail lives in Home Assistant).
+change through our tools is the caller's to add (the audit trail lives in Home Assistant),
+and so are the device edits made through them (label, room, preferences...: the hub keeps
+no event of those), given as ``DeviceEdit``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from ..hub.errors import HubNotFoundError
@@ -23,6 +26,17 @@ from .logs import LogsManager
 MAX_DEVICES = 25
 CONCURRENCY = 4
 _KINDS = {"mode": "mode", "hsmStatus": "hsm", "hsmAlert": "hsm", "hsmArmState": "hsm"}
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceEdit:
+    """One device edit made through our tools: when, which device, the fields as asked
+    (name -> new value, from the redacted audit arguments) and who."""
+
+    when: datetime
+    device_id: str
+    fields: dict[str, Any]
+    by: dict[str, Any] = field(default_factory=dict)
 
 
 def _kind(source: str, name: str) -> str:
@@ -47,13 +61,15 @@ class ChangeLog:
         device_allowed: Callable[[str], bool],
         limit: int,
         device_ids: list[str] | None = None,
+        edits: Sequence[DeviceEdit] = (),
+        zone: tzinfo | None = None,
     ) -> dict[str, Any]:
         """Every change after ``since``, newest first (at most ``limit``); nothing of a
-        device outside ``device_allowed`` (its attribute changes, or a hub or location event
-        that names it)."""
-        active = await self._devices.list_devices(
-            DeviceFilter(changed_since=since), allowed=device_allowed
-        )
+        device outside ``device_allowed`` (its attribute changes, its ``edits``, or a hub or
+        location event that names it). An edit's date is written in ``zone``."""
+        every = await self._devices.list_devices(DeviceFilter(), allowed=device_allowed)
+        recent = DeviceFilter(changed_since=since)
+        active = [d for d in every if recent.matches(d)]
         if device_ids is not None:
             active = [d for d in active if d.id in set(device_ids)]
         active.sort(key=lambda d: str(d.last_activity or ""), reverse=True)
@@ -97,6 +113,29 @@ class ChangeLog:
                     if ev.get(key) is not None:
                         row[key] = ev[key]
                 rows.append(row)
+        labels = {d.id: d.display_name for d in every}
+        for edit in edits:
+            if (
+                edit.when < since
+                or not device_allowed(edit.device_id)
+                or (device_ids is not None and edit.device_id not in device_ids)
+            ):
+                continue
+            for name, value in edit.fields.items():
+                rows.append(
+                    {
+                        "date": edit.when.astimezone(zone or UTC).isoformat(
+                            timespec="milliseconds"
+                        ),
+                        "kind": "device",
+                        "device_id": edit.device_id,
+                        "device": labels.get(edit.device_id, edit.device_id),
+                        "name": name,
+                        "value": value,
+                        "type": "edit",
+                        "by": edit.by,
+                    }
+                )
         for ev in located.get("events", []):
             name = str(ev.get("name") or "")
             row = {

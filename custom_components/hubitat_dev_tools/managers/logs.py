@@ -18,7 +18,9 @@ from typing import Any
 
 from ..device_refs import DeviceScreen
 from ..errors import ToolError
+from ..hub.apps import InstalledApp, fetch_app_tree
 from ..hub.client import HubClient
+from ..hub.errors import HubError
 from ..hub.health import parse_uptime
 from ..hub.logs import (
     LEVELS,
@@ -287,8 +289,18 @@ class LogsManager:
         self, kind: str, sort_by: str, limit: int, *, device_allowed: DeviceAllowed
     ) -> dict[str, Any]:
         """Device/app busy %, event counts, runtime and state size from ``/logs/json``
-        (the rows of devices outside ``device_allowed`` left out)."""
-        data = await fetch_stats(self._client)
+        (the rows of devices outside ``device_allowed`` left out). The hub names an app's
+        row by its type ("Rule-5.1"): the app list gives its label ("Goodnight") and type."""
+        data, apps = await asyncio.gather(
+            fetch_stats(self._client),
+            self._apps() if kind in ("app", "both") else _no_apps(),
+        )
+        for row in data.get("appStats") or []:
+            app = apps.get(str(row.get("id"))) if isinstance(row, dict) else None
+            if app is not None:
+                row["name"] = app.name
+                if app.type and app.type != app.name:
+                    row["type"] = app.type
         keys: dict[str, Callable[[dict[str, Any]], Any]] = {
             "pct": lambda s: -float(s.get("pct") or 0),
             "count": lambda s: -int(s.get("count") or 0),
@@ -314,6 +326,7 @@ class LogsManager:
                     "total_ms": s.get("total"),
                     "state_size": s.get("stateSize"),
                     "large_state": int(s.get("stateSize") or 0) > 5000,
+                    **({"type": strip_tags(str(s["type"]))} if s.get("type") else {}),
                 }
                 for s in stats[:limit]
             ]
@@ -343,6 +356,13 @@ class LogsManager:
                     else "."
                 )
         return out
+
+    async def _apps(self) -> dict[str, InstalledApp]:
+        """The installed apps by id (none when the list cannot be read)."""
+        try:
+            return {a.id: a for a in await fetch_app_tree(self._client)}
+        except HubError:
+            return {}
 
     async def jobs(self, limit: int, screen: DeviceScreen | None = None) -> dict[str, Any]:
         """Scheduled jobs, running jobs and pending hub commands from ``/logs/json`` (with
@@ -376,3 +396,7 @@ class LogsManager:
 
 async def _empty() -> list[dict[str, Any]]:
     return []
+
+
+async def _no_apps() -> dict[str, InstalledApp]:
+    return {}

@@ -96,14 +96,17 @@ class RoomManager:
         )
 
     async def _check_name(self, name: str, *, except_id: str | None = None) -> str:
+        """The name trimmed; refused when another room has it (case-insensitive). A device
+        or rule of that name is no clash: rooms are compared with rooms only."""
         clean = name.strip()
         if not clean:
             raise ToolError("A room name cannot be empty.")
         for r in await fetch_rooms(self._client):
             if r.name.lower() == clean.lower() and r.id != except_id:
-                raise ToolError(
+                raise ToolError(  # the hub refuses a second room of one name too
                     f"A room named '{r.name}' already exists (id {r.id}).",
                     hint="Pick another name, or use hub_update_room on the existing room.",
+                    extra={"existing": {"kind": "room", "id": r.id, "name": r.name}},
                 )
         return clean
 

@@ -341,6 +341,15 @@ class VariableManager:
         items = await api.fetch_variables(self._client)
         return {str(v.get("name")).lower(): str(v.get("name")) for v in items}
 
+    async def _hidden_name(self, name: str) -> str | None:
+        """A variable the Maker API does not see with ``name`` (case-insensitive), from a
+        fresh read of the Hub Mesh page (None when it cannot be read)."""
+        try:
+            own = (await fetch_hub_mesh(self._client)).variables
+        except HubError:
+            return None
+        return next((str(v["name"]) for v in own if str(v["name"]).lower() == name.lower()), None)
+
     async def create_variable(self, name: str, vtype: str, value: Any) -> Variable:
         """Create a variable through the Hub Variables wizard; verified via the Maker API."""
         require_maker(self._client, "Creating hub variables")
@@ -353,11 +362,12 @@ class VariableManager:
         if vtype not in WIZARD_TYPES:
             raise ToolError(f"Unknown type '{vtype}'. Use one of {VARIABLE_TYPES}.")
         text = coerce_variable(vtype, value, clean)
-        existing = (await self._names()).get(clean.lower())
+        existing = (await self._names()).get(clean.lower()) or await self._hidden_name(clean)
         if existing is not None:
             raise ToolError(
                 f"A hub variable named '{existing}' already exists.",
                 hint="Change it with hub_set_variable, or pick another name.",
+                extra={"existing": {"kind": "variable", "id": existing, "name": existing}},
             )
         wizard_value: str | datetime | date = text
         if vtype == "datetime" and text.endswith(DATE_ONLY_SUFFIX):

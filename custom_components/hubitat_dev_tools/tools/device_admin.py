@@ -9,6 +9,7 @@ import probatio as vol
 
 from ..errors import ToolError
 from ..managers.devices import DeviceUpdate
+from ..managers.devices.admin import NameWarning
 from ..safety import ToolKind
 from .args import ToolArgs, arg
 from .base import HubTool, ToolCall
@@ -49,16 +50,13 @@ class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
     name = "hub_update_device"
     title = "Update device"
     description = (
-        "Edit a device: label (rename it), name, room (an existing room's name or id, "
-        "'unassigned' to clear; rooms are never created here, use hub_create_room), enabled "
-        "true/false, driver preferences {name: value} (typed against the driver's declared "
-        "preferences), device network id (dni), tags (replaces the list), Show on Home, "
-        "default current state, Hub Mesh/HomeKit sharing. Everything is "
-        "validated before anything is sent; the edit form is re-posted complete from a fresh "
-        "read so no field is blanked; enabling runs first and disabling last, and a partial "
-        "failure says what landed. To move many devices into one room use hub_update_room. "
-        "Cannot change the driver or data values. Renaming, disabling or sharing a lock or other "
-        "sensitive device (a scene's activator too) needs confirm=true."
+        "Edit a device: label (rename it), name, room (an existing one), enabled, driver "
+        "preferences (typed against the driver's), dni, tags, Show on Home, default current "
+        "state, Hub Mesh/HomeKit sharing. All checked before anything is sent; other fields "
+        "are kept; a partial failure says what landed; a name another device, room or rule "
+        "has is used, with warnings. Many devices into one room: hub_update_room. Not the "
+        "driver. Renaming, disabling or sharing a lock or other sensitive device needs "
+        "confirm=true."
     )
     kind = ToolKind.WRITE
     idempotent = True
@@ -93,11 +91,20 @@ class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
                 what=f"{what} device {args.device_id}",
             )
         result = await call.hub.devices.admin.update_device(
-            args.device_id, upd, confirm=args.confirm
+            args.device_id, upd, confirm=args.confirm, allowed=call.device_allowed
         )
         label = result["device"].get("label")
         applied = ", ".join(result["applied"]) or "nothing (already as requested)"
-        return {"summary": f"Updated {label} (device {args.device_id}): {applied}", **result}
+        summary = f"Updated {label} (device {args.device_id}): {applied}"
+        return {"summary": summary + _clash_note(result.get("warnings")), **result}
+
+
+def _clash_note(warnings: list[NameWarning] | None) -> str:
+    """The summary's word on a name other items also have."""
+    if not warnings:
+        return ""
+    named = ", ".join(f"{w['kind']} {w['id']}" for w in warnings)
+    return f" (warning: the name is also used by {named})"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -124,12 +131,12 @@ class CreateDeviceTool(HubTool[CreateDeviceArgs]):
     idempotent = False
 
     async def run(self, call: ToolCall, args: CreateDeviceArgs) -> dict[str, Any]:
-        result = await call.hub.devices.admin.create_device(args.driver, args.label, args.room)
+        result = await call.hub.devices.admin.create_device(
+            args.driver, args.label, args.room, allowed=call.device_allowed
+        )
         dev = result["device"]
-        return {
-            "summary": f"Created {dev['label']} (device {dev['device_id']}, {result['driver']})",
-            **result,
-        }
+        summary = f"Created {dev['label']} (device {dev['device_id']}, {result['driver']})"
+        return {"summary": summary + _clash_note(result.get("warnings")), **result}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -141,10 +148,9 @@ class DeleteDeviceTool(HubTool[DeleteDeviceArgs]):
     name = "hub_delete_device"
     title = "Delete device"
     description = (
-        "Permanently delete (remove) a device (virtual or real; a real device's radio "
-        "pairing is lost and child devices go with it). Apps and rules that used it lose it: check "
-        "apps_using with hub_get_device first and tell the user. To disable instead, use "
-        "hub_update_device(enabled=false)."
+        "Permanently delete (remove) a device (virtual or real: its radio pairing and child "
+        "devices go too). Apps and rules using it lose it: check apps_using (hub_get_device) "
+        "first and tell the user. To disable instead: hub_update_device(enabled=false)."
     )
     kind = ToolKind.DESTRUCTIVE
     idempotent = True
@@ -170,11 +176,11 @@ class ReplaceDeviceTool(HubTool[ReplaceDeviceArgs]):
     name = "hub_replace_device"
     title = "Replace device hardware"
     description = (
-        "The hub's device Replace: the OLD device keeps its id, label, room and app and rule "
-        "references, and takes over the NEW device's hardware (network id, driver, states); "
-        "the new record disappears. For a physical device swapped for one paired as a new "
-        "device. The new one must be a replacement the hub offers (a refusal lists them). "
-        "To point apps at another device id instead: hub_swap_device."
+        "The hub's device Replace: the OLD device keeps its id, label, room and app/rule "
+        "references and takes the NEW device's hardware (network id, driver, states); the "
+        "new record goes. For a physical device re-paired as a new one; the hub must offer "
+        "it as a replacement (a refusal lists them). To point apps at another device "
+        "instead: hub_swap_device."
     )
     kind = ToolKind.DESTRUCTIVE
     idempotent = False
@@ -199,12 +205,11 @@ class SwapDeviceTool(HubTool[SwapDeviceArgs]):
     name = "hub_swap_device"
     title = "Swap a device in every app"
     description = (
-        "The hub's Swap Device: every app and rule that uses the OLD device is changed to use "
-        "the NEW device instead (the new device keeps its own id; the old device stays, "
-        "unused). Use it to move automations to a different device; when a physical device "
-        "was replaced and should keep its id, label and room, use hub_replace_device. Both "
-        "devices must be free-standing (not child/component devices) and the old one must be "
-        "used by at least one app. Answers which apps moved."
+        "The hub's Swap Device: every app and rule using the OLD device uses the NEW one "
+        "instead (both keep their ids; the old one stays, unused). A replaced physical device "
+        "that should keep its id, label and room: hub_replace_device. Both must be "
+        "free-standing (not child devices), the old one used by an app. Answers which apps "
+        "moved."
     )
     kind = ToolKind.DESTRUCTIVE
     idempotent = False
@@ -233,11 +238,10 @@ class SearchCompatibleDevicesTool(HubTool[SearchCompatibleDevicesArgs]):
     name = "hub_search_compatible_devices"
     title = "Search compatible devices"
     description = (
-        "Search Hubitat's own list of compatible devices (what the hub's 'compatible "
-        "devices' page shows) by words of the brand, name, product number, type or driver, "
-        "and by protocol: which built-in driver a product uses and how to pair, exclude or "
-        "factory-reset it. For devices already on this hub use hub_list_devices; to start "
-        "pairing use hub_call_radio_action."
+        "Search Hubitat's list of compatible devices by brand, name, product number, type or "
+        "driver words and by protocol: which built-in driver a product uses and how to pair, "
+        "exclude or factory-reset it. Devices on this hub: hub_list_devices; pairing: "
+        "hub_call_radio_action."
     )
     kind = ToolKind.READ
 

@@ -98,6 +98,9 @@ class ListDevicesArgs(ToolArgs):
         vol.All(int, vol.Range(min=1, max=10080)), "Active in the last N minutes"
     )
     changed_since: str | None = arg(vol.All(str, _timestamp), "Active after this time")
+    silent_for_hours: float | None = arg(
+        vol.All(vol.Coerce(float), vol.Range(min=0.1, max=8760)), "Quiet for N+ hours (or never)"
+    )
     include_disabled: bool = arg(bool, None, default=True)
     fields: list[str] | None = arg(
         vol.All([str], _fields_ok),
@@ -114,10 +117,9 @@ class ListDevicesTool(HubTool[ListDevicesArgs]):
         "Find devices with their current states in one call ('which devices are in the living "
         "room', 'lights in the kitchen', 'battery below 20%'). Filters: text (label, name or "
         "id), room, capability (Light: bulbs, dimmers, light switches; no plugs, fans), "
-        "attribute+comparator+value(s) (battery lt 20), changed_within_minutes/changed_since. "
-        "fields, e.g. ['label','states.switch'], keeps answers small; page with cursor. "
-        "Commands: hub_get_device; history: hub_list_device_events. Devices outside the "
-        "allowlist are hidden."
+        "attribute+comparator+value(s) (battery lt 20), changed_within_minutes/changed_since, "
+        "silent_for_hours. fields, e.g. ['label','states.switch'], keeps answers small; page "
+        "with cursor. Commands: hub_get_device; history: hub_list_device_events."
     )
     core = True
     kind = ToolKind.READ
@@ -144,6 +146,9 @@ class ListDevicesTool(HubTool[ListDevicesArgs]):
             attribute=args.attribute,
             condition=condition,
             changed_since=since,
+            silent_since=datetime.now(UTC) - timedelta(hours=args.silent_for_hours)
+            if args.silent_for_hours is not None
+            else None,
             include_disabled=args.include_disabled,
         )
         devices = await call.hub.devices.list_devices(flt, allowed=call.device_allowed)
@@ -173,8 +178,7 @@ class GetDeviceTool(HubTool[DeviceIdArgs]):
         "and allowed values, every command with argument names, types and constraints (use "
         "before an unfamiliar hub_call_device_command), preferences with types, Show on Home, "
         "Hub Mesh/HomeKit sharing, data values, parent/children and the apps and rules that "
-        "use it. Find the device_id with "
-        "hub_list_devices (which is cheaper for states of many devices)."
+        "use it. Ids: hub_list_devices (cheaper for many devices' states)."
     )
     kind = ToolKind.READ
 
@@ -236,13 +240,11 @@ class GetDeviceAttributeTool(HubTool[GetDeviceAttributeArgs]):
     name = "hub_get_device_attribute"
     title = "Get or wait for a device attribute"
     description = (
-        "Show the current state of one attribute of a device or several (a motion sensor's "
-        "motion, a lock's lock, a temperature), or wait until it matches: give "
-        "expected_value(s) with a comparator (eq, ne, gt, gte, lt, lte, between), optional "
-        "stable_for_ms, timeout_ms (max 45000) and mode any/all for several devices. "
-        "Returns matched=false on timeout (not an error). To read many attributes at once "
-        "use hub_list_devices; to change a device use hub_call_device_command (it has its "
-        "own wait_for)."
+        "The current state of one attribute of one or several devices (a motion sensor's "
+        "motion, a lock's lock, a temperature), or wait until it matches: expected_value(s) "
+        "with a comparator, stable_for_ms, timeout_ms and mode any/all. matched=false on "
+        "timeout (not an error). Many attributes at once: hub_list_devices; to change a "
+        "device: hub_call_device_command (its own wait_for)."
     )
     kind = ToolKind.READ
 
@@ -456,7 +458,8 @@ class ListDeviceEventsTool(HubTool[ListDeviceEventsArgs]):
     name = "hub_list_device_events"
     title = "List device events"
     description = (
-        "One device's event history (attribute changes and commands), newest first. Narrow "
+        "One device's event history: when it opened, turned on, changed (attribute changes "
+        "and commands), newest first. Why it changed: hub_get_event_cause. Narrow "
         "with attribute, hours_back (max 168) or since (an exact event date, strictly "
         "after; pass back newest_date to get only newer events). Mode, HSM, hub variable "
         "and hub events are in hub_list_events. For 'what changed recently' across all "

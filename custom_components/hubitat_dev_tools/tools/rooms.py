@@ -121,9 +121,8 @@ class CreateRoomTool(HubTool[CreateRoomArgs]):
     name = "hub_create_room"
     title = "Create room"
     description = (
-        "Create a room (names are unique, case-insensitively), optionally moving devices into "
-        "it (they leave their current room). Rename or change devices later with "
-        "hub_update_room."
+        "Create a room (a name no other room has), optionally moving devices into it (they "
+        "leave their room). Rename or change it: hub_update_room."
     )
     kind = ToolKind.WRITE
     idempotent = False

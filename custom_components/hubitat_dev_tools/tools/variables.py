@@ -68,9 +68,8 @@ class ListVariablesTool(HubTool[ListVariablesArgs]):
     title = "List hub variables"
     description = (
         "Hub variables with name, type (integer, bigdecimal, boolean, string, datetime) and "
-        "value; include_changes adds recent changes of all variables. Variables the Maker "
-        "API instance does not see are listed from the Hub Mesh page (maker_visible=false, "
-        "no value). " + MAKER_NOTE
+        "value; include_changes adds recent changes of all variables. Those the Maker API "
+        "instance does not see: maker_visible=false, no value. " + MAKER_NOTE
     )
 
     async def run(self, call: ToolCall, args: ListVariablesArgs) -> dict[str, Any]:
@@ -99,12 +98,10 @@ class SetVariableTool(HubTool[SetVariableArgs]):
     name = "hub_set_variable"
     title = "Set hub variable"
     description = (
-        "Set an existing hub variable. The value is checked against the variable's type "
-        "first (integer: whole number; bigdecimal: number; boolean: true/false; datetime: ISO "
-        "date-time, YYYY-MM-DD for a date-only one, HH:MM for a time-only one; string: non-empty "
-        "text); a mismatch "
-        "is refused before anything is sent. "
-        "To add or remove one use hub_create_variable / hub_delete_variable. " + MAKER_NOTE
+        "Set an existing hub variable. The value is checked against its type first (integer: "
+        "whole number; bigdecimal: number; boolean: true/false; datetime: ISO date-time, "
+        "YYYY-MM-DD for a date-only one, HH:MM for a time-only one; string: non-empty text). "
+        + MAKER_NOTE
     )
     kind = ToolKind.WRITE
     idempotent = True
@@ -121,10 +118,9 @@ class CreateVariableTool(HubTool[CreateVariableArgs]):
     name = "hub_create_variable"
     title = "Create hub variable"
     description = (
-        "Create a hub variable with a type and initial value (checked first, like "
-        "hub_set_variable). Name: letter, then letters/digits/_; an existing name is refused "
-        "(change it with hub_set_variable). Drives the hub's Hub Variables app; the Maker API "
-        "instance must be allowed to see new variables. " + MAKER_NOTE
+        "Create a hub variable with a type and initial value (checked like "
+        "hub_set_variable). Name: letter, then letters/digits/_; a name in use is refused. "
+        "The Maker API instance must be allowed to see new variables. " + MAKER_NOTE
     )
     kind = ToolKind.WRITE
     idempotent = False

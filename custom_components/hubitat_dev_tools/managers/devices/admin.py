@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import difflib
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from ...errors import ToolError
+from ...hub.apps import fetch_app_tree
 from ...hub.client import HubClient
 from ...hub.devices import (
     FORM_SWITCHES,
@@ -41,6 +42,7 @@ from ...hub.rooms import fetch_rooms, save_room
 from ..confirm import require_confirm
 from ..steps import Step, run_steps
 from .commands import SENSITIVE_CAPABILITIES
+from .filters import DeviceFilter
 from .values import to_number
 
 if TYPE_CHECKING:
@@ -175,12 +177,30 @@ class DeviceUpdate:
         return not self.form_fields and not self.page_save and self.enabled is None
 
 
+class NameWarning(TypedDict):
+    """Another item already called what a device is (re)named: allowed, but confusing."""
+
+    kind: str  # device, room or rule
+    id: str
+    name: str
+    message: str
+
+
+MAX_NAME_WARNINGS = 5
+
+
+def name_key(text: str | None) -> str:
+    """A name as names are compared: trimmed, inner spaces collapsed, case-insensitive."""
+    return " ".join((text or "").split()).casefold()
+
+
 class UpdateResult(TypedDict):
-    """The steps that landed and the device as it is now."""
+    """The steps that landed and the device as it is now (its room as read back)."""
 
     applied: list[str]
     room_name: str | None
     device: DeviceDetailEntry
+    warnings: NotRequired[list[NameWarning]]
 
 
 class CreateResult(TypedDict):
@@ -188,6 +208,7 @@ class CreateResult(TypedDict):
     driver: str
     virtual: bool
     note: NotRequired[str]  # a radio driver's shell: how to pair real hardware instead
+    warnings: NotRequired[list[NameWarning]]
 
 
 class DeleteResult(TypedDict):
@@ -224,14 +245,73 @@ class DeviceAdmin:
         self._client = client
         self._devices = devices
 
+    async def name_warnings(
+        self,
+        names: Iterable[str | None],
+        *,
+        device_id: str | None = None,
+        allowed: Callable[[str], bool] | None = None,
+    ) -> list[NameWarning]:
+        """The other devices (label or name), rooms and rules already called one of
+        ``names`` (compared by :func:`name_key`; ``device_id`` itself and devices outside
+        ``allowed`` left out). A name may be shared on the hub: this only warns, and a read
+        that fails leaves its kind out."""
+        wanted = {name_key(n): n.strip() for n in names if n is not None and name_key(n)}
+        if not wanted:
+            return []
+        devices, rooms, apps = await asyncio.gather(
+            _or_none(self._devices.list_devices(DeviceFilter(), allowed=allowed)),
+            _or_none(fetch_rooms(self._client)),
+            _or_none(fetch_app_tree(self._client)),
+        )
+        out: list[NameWarning] = []
+
+        def add(kind: str, item_id: str, name: str, what: str) -> None:
+            out.append(
+                {
+                    "kind": kind,
+                    "id": item_id,
+                    "name": name,
+                    "message": f"{what} {item_id} is also named '{name}'; two items with "
+                    "one name are easy to confuse.",
+                }
+            )
+
+        for dev in devices or []:
+            if dev.id == device_id:
+                continue
+            hit = next((t for t in (dev.label, dev.name) if name_key(t) in wanted), None)
+            if hit is not None:
+                add("device", dev.id, hit, "Device")
+        for room in rooms or []:
+            if name_key(room.name) in wanted:
+                add("room", room.id, room.name, "Room")
+        for app in apps or []:
+            if (app.is_rm_rule or app.is_visual_rule) and name_key(app.name) in wanted:
+                add("rule", app.id, app.name, "Rule (app)")
+        return out[:MAX_NAME_WARNINGS]
+
+    async def _room_name(self, room_id: str | None, read: str | None) -> str | None:
+        """A device's room name as read back (from the room list when the read has none)."""
+        if read or room_id is None:
+            return read
+        rooms = await _or_none(fetch_rooms(self._client))
+        return next((r.name for r in rooms or [] if r.id == room_id), None)
+
     async def update_device(
-        self, device_id: str, upd: DeviceUpdate, *, confirm: bool = False
+        self,
+        device_id: str,
+        upd: DeviceUpdate,
+        *,
+        confirm: bool = False,
+        allowed: Callable[[str], bool] | None = None,
     ) -> UpdateResult:
         """Edit a device in a safe order; validate everything before sending anything.
 
         Order: the wholesale edit form (label, name, DNI, tags, room; re-posted complete
         from a fresh read), then driver preferences, then enable/disable last. Each step is
-        reported; a failure says which steps landed.
+        reported; a failure says which steps landed. A new label or name another device,
+        room or rule has is done, with ``warnings`` naming them.
         """
         raw = await fetch_device_raw(self._client, device_id)
         detail = parse_device_full(raw)
@@ -243,9 +323,8 @@ class DeviceAdmin:
                 "device (lock, garage door, valve, keypad, siren or smoke/CO detector).",
             )
         room_id: str | None = None
-        room_name: str | None = None
         if upd.room is not None:
-            room_id, room_name = await self._resolve_room(upd.room)
+            room_id = (await self._resolve_room(upd.room))[0]
         prefs: list[dict[str, Any]] = []
         if upd.preferences:
             declared = {str(p.get("name")): p for p in detail.preferences if p.get("name")}
@@ -269,6 +348,9 @@ class DeviceAdmin:
             raise ToolError("label cannot be empty.")
         if upd.name is not None and not upd.name.strip():
             raise ToolError("name cannot be empty.")
+        warnings = await self.name_warnings(
+            (upd.label, upd.name), device_id=device_id, allowed=allowed
+        )
         steps: list[Step] = []
         if upd.enabled is True and detail.summary.disabled:
             steps.append(("enabled", lambda: set_disabled(self._client, device_id, False)))
@@ -323,11 +405,14 @@ class DeviceAdmin:
         device["preferences"] = after.preferences
         device["dni"] = after.summary.dni
         add_page(device, after.page)
-        return {
+        out: UpdateResult = {
             "applied": done,
-            "room_name": room_name,
+            "room_name": await self._room_name(after.summary.room_id, after.summary.room),
             "device": device,
         }
+        if warnings:
+            out["warnings"] = warnings
+        return out
 
     @staticmethod
     def _check_page_fields(
@@ -439,17 +524,24 @@ class DeviceAdmin:
         )
 
     async def create_device(
-        self, driver: str, label: str | None, room: str | None = None
+        self,
+        driver: str,
+        label: str | None,
+        room: str | None = None,
+        *,
+        allowed: Callable[[str], bool] | None = None,
     ) -> CreateResult:
         """Create a device from a system or user driver, then set its label and room.
 
         Built-in virtual types and user drivers go through createVirtual (the hub UI's
         virtual device page offers both); other system drivers through sysDriverByIdJson.
         The room is joined through the rooms save (complete membership, verified by
-        re-listing); a failure after the create says the device exists.
+        re-listing); a failure after the create says the device exists. A label another
+        device, room or rule has is used, with ``warnings`` naming them.
         """
         match = await self._driver(driver)
         target = await self._find_room(room) if room is not None else None
+        warnings = await self.name_warnings([label], allowed=allowed)
         type_id = str(match.get("id"))
         name = str(match.get("name"))
         user = match.get("type") == "usr"
@@ -503,6 +595,8 @@ class DeviceAdmin:
                 "instead (hub_call_radio_action action=inclusion_start, or the hub's Add Device "
                 "page)."
             )
+        if warnings:
+            out["warnings"] = warnings
         return out
 
     async def delete_device(self, device_id: str) -> DeleteResult:
@@ -556,3 +650,11 @@ class DeviceAdmin:
                 "driver": new.driver,
             },
         }
+
+
+async def _or_none[T](read: Awaitable[T]) -> T | None:
+    """A read whose failure only leaves out what it would add (None)."""
+    try:
+        return await read
+    except HubError:
+        return None

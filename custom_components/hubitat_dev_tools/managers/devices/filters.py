@@ -73,6 +73,7 @@ class DeviceFilter:
     attribute: str | None = None
     condition: AttributeCondition | None = None
     changed_since: datetime | None = None
+    silent_since: datetime | None = None  # no activity after this (or none known)
     include_disabled: bool = True
 
     def check(self, devices: list[DeviceSummary]) -> None:
@@ -120,5 +121,9 @@ class DeviceFilter:
         if self.changed_since is not None:
             last = parse_hub_time(dev.last_activity)
             if last is None or last < self.changed_since:
+                return False
+        if self.silent_since is not None:
+            last = parse_hub_time(dev.last_activity)
+            if last is not None and last >= self.silent_since:
                 return False
         return self.include_disabled or not dev.disabled
