@@ -125,7 +125,7 @@ class EventCauseArgs(ToolArgs):
     device_id: str = arg(numeric_id("device_id"), "Device id", required=True)
     attribute: str | None = arg(str, "e.g. switch, motion")
     value: str | None = arg(str, "e.g. on")
-    at: str | None = arg(str, "Around when: ISO time or HH:MM (hub time); omit: newest")
+    at: str | None = arg(str, "Near: ISO time or HH:MM (hub time); omit: newest")
 
 
 def parse_when(text: str, zone: tzinfo | None, now: datetime) -> datetime:
@@ -152,10 +152,10 @@ def parse_when(text: str, zone: tzinfo | None, now: datetime) -> datetime:
 
 class GetEventCauseTool(HubTool[EventCauseArgs]):
     name = "hub_get_event_cause"
-    title = "Why did it happen"
+    title = "Cause of a change"
     description = (
-        "Why did a device do something (what turned the light on at midnight?): the event, "
-        "its producer (recorded by the hub, or ranked candidates with evidence and "
+        "Why did a device do something (what turned the light on at midnight?): the change, "
+        "what produced it (recorded by the hub, or ranked candidates with evidence and "
         "confidence) and what that reacted to, a few links back; one call."
     )
     hub_text = ("event", "producer", "chain", "summary")
