@@ -105,6 +105,9 @@ _VALUE_KEYS = ("value", "defaultValue", "currentValue")
 _SECRET_RECORD_KEYS = (*_VALUE_KEYS, "default", "sent", "now")
 _CODE_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*(?:\\?"))([^"\\]*)')
 _CODE_NUM_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*)(\d+)')
+# A lock command written out in text ("Command called: setCode(3, 90817, Guest)", a
+# command event's description): every argument after the slot is the code or its name.
+_SET_CODE_IN_TEXT = re.compile(r"(\bsetCode\s*\(\s*[^,()]*,)([^()]*)(\))", re.I)
 
 
 # Query parameter names whose value is a credential, besides the secret key names.
@@ -190,6 +193,7 @@ def redact_text(text: str) -> str:
         return text
     text = _CODE_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
     text = _CODE_NUM_IN_TEXT.sub(lambda m: m.group(1) + f'"{REDACTED}"', text)
+    text = _SET_CODE_IN_TEXT.sub(lambda m: f"{m.group(1)} {REDACTED}{m.group(3)}", text)
     if "://" in text:
         text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
     return redact_snippet(text)  # the library's rule for token=/password: pairs

@@ -144,6 +144,8 @@ class GetRuleHealthTool(HubTool[RuleHealthArgs]):
 
     async def run(self, call: ToolCall, args: RuleHealthArgs) -> dict[str, Any]:
         screen = await call.hub.devices.screen(call.device_allowed)
+        # one rule: its page's own markers and flags (refuses an app that is not a rule)
+        page = await call.hub.rules.rule_health(args.app_id) if args.app_id else None
         found, checked = await call.hub.rule_checks.check(args.app_id)
         shown = [f for f in found if all(call.device_allowed(d) for d in f.devices)]
         findings = [{**f.as_dict(), "evidence": screen.text(f.evidence)} for f in shown]
@@ -154,9 +156,9 @@ class GetRuleHealthTool(HubTool[RuleHealthArgs]):
         }
         if len(shown) < len(found):
             out["findings_about_devices_outside_allowlist"] = len(found) - len(shown)
-        if args.app_id is not None:
+        if page is not None:
             # a BROKEN marker quotes the page's text, which names devices
-            out = {**await call.hub.rules.rule_health(args.app_id), **out}
+            out = {**page, **out}
         else:
             out["rules_with_findings"] = len({f.app_id for f in found})
         return screen.answer(out)
