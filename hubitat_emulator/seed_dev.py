@@ -197,22 +197,24 @@ def _report_source() -> str:
 
 
 def _rm_internals(
-    label: str, trigger: str, actions: list[str], devices: list[int], **state: Any
+    label: str,
+    trigger: str,
+    actions: list[str],
+    settings: list[dict[str, Any]],
+    subscriptions: list[str],
+    **state: Any,
 ) -> AppInternals:
-    """A seeded rule whose page agrees with its text: the trigger devices the text names are
-    the trigger input's, and the mode restriction the input holds is in the text."""
+    """A seeded Rule Machine 5.1 rule whose stored settings are what its text says, in the
+    names a rule built through the pages keeps (``tCapab<N>``, ``actSubType.<N>``: see
+    ``rule_model.py`` and ``docs/rule-machine-pages.md``), and the subscriptions its trigger
+    makes. The restriction to modes Day and Evening is the ``modesRestrict`` input, shown
+    in the text. Its state has no ``actionList``: the actions run in number order (the
+    order a reader falls back to, as for rows made before the hub kept one)."""
     return AppInternals(
         page_title=f"Edit Rule {label}",
         inputs=[
             {"name": "origLabel", "type": "text", "title": "Name this Rule", "value": label},
-            {
-                "name": "tDev0",
-                "type": "capability.motionSensor",
-                "title": "Trigger devices",
-                "multiple": True,
-                "value": ",".join(str(d) for d in devices),
-                "deviceIdsForDeviceList": list(devices),
-            },
+            *settings,
             {
                 "name": "logging",
                 "type": "enum",
@@ -242,8 +244,129 @@ def _rm_internals(
             {"name": "pausRule", "title": "Pause Rule"},
         ],
         state={"paused": False, "stopped": False, "privateBoolean": True, **state},
-        subscriptions=["motion", "contact"],
+        subscriptions=subscriptions,
         version=3,
+    )
+
+
+def _enum(name: str, title: str, value: Any, *, multiple: bool = False) -> dict[str, Any]:
+    return {"name": name, "type": "enum", "title": title, "multiple": multiple, "value": value}
+
+
+def _setting(name: str, kind: str, title: str, value: bool | int | str) -> dict[str, Any]:
+    """A setting of a seeded rule, its value as text ("true", "5"): the value shapes the
+    hub's answers hold (fixtures ``apps/settings_submit``, ``apps/status_json``)."""
+    value = str(value).lower() if isinstance(value, bool) else str(value)
+    return {"name": name, "type": kind, "title": title, "multiple": False, "value": value}
+
+
+def _devices(name: str, capability: str, ids: list[int], title: str = "Devices") -> dict[str, Any]:
+    """A device input as the pages store it: the ids joined, and listed for the page."""
+    return {
+        "name": name,
+        "type": f"capability.{capability}",
+        "title": title,
+        "multiple": True,
+        "value": ",".join(str(d) for d in ids),
+        "deviceIdsForDeviceList": list(ids),
+    }
+
+
+def _act(n: int, act_type: str, sub: str) -> list[dict[str, Any]]:
+    return [
+        _enum(f"actType.{n}", "Select Action Type", act_type),
+        _enum(f"actSubType.{n}", "Select Which Action", sub),
+    ]
+
+
+def _event(key: str, capability: str, devices: dict[str, Any], state: str) -> list[dict[str, Any]]:
+    """A trigger (``key`` "0": ``tCapab0`` ...) or Wait for Events event ("-1")."""
+    return [
+        _enum(f"tCapab{key}", "Select capability", capability),
+        devices,
+        _enum(f"tstate{key}", "State", state),
+    ]
+
+
+# the devices the Leak Alarm rule names that were deleted since (its text shows them BROKEN)
+GONE_LEAK_SENSOR = 9001
+GONE_HALL_SIREN = 9002
+
+
+def _seed_rules(state: HomeState) -> None:
+    """The three seeded Rule Machine rules (see :func:`_rm_internals`)."""
+    dev = state.dev
+    kitchen_motion = [d.id for d in state.devices.values() if d.label == "Kitchen Motion"]
+    dev.internals[RULE_MOTION] = _rm_internals(
+        "Motion Lights - Kitchen",
+        "Kitchen Motion active",
+        ["On: Kitchen Lights", "Wait for event: Kitchen Motion inactive and stays 5:00"],
+        [
+            *_event(
+                "0",
+                "Motion",
+                _devices("tDev0", "motionSensor", kitchen_motion, "Trigger devices"),
+                "active",
+            ),
+            *_act(1, "switchActs", "getOnOffSwitch"),
+            _devices("onOffSwitch.1", "switch", _device_id(state, "Kitchen Light", "Switch")),
+            _setting("onOff.1", "bool", "On or Off?", True),
+            *_act(2, "delayActs", "getWaitEvents"),
+            *_event("-1", "Motion", _devices("tDev-1", "motionSensor", kitchen_motion), "inactive"),
+            _setting("stays-1", "bool", "And stays?", True),  # per-event "and stays" (KP, live)
+            _setting("SHours-1", "number", "Hours", 0),
+            _setting("SMins-1", "number", "Mins", 5),
+            _setting("SSecs-1", "number", "Secs", 0),
+        ],
+        ["motion"] * len(kitchen_motion),
+        allLocalVars={"timeout": {"type": "integer", "value": 300}},
+    )
+    # the trigger's leak sensor and the siren were deleted: the page shows them BROKEN and
+    # the settings still hold their ids; the siren is Rule Machine's Control Siren action
+    # (soundActs / getSiren, siren.<N>, sirenAct.<N>: KP mcp-native-rules-lib.groovy, not
+    # verified live), which the spec has no form for
+    dev.internals[RULE_LEAK] = _rm_internals(
+        "Leak Alarm",
+        "**BROKEN** Basement Leak Sensor wet",
+        ["Siren: **BROKEN** Hall Siren", "Notify: Phones"],
+        [
+            *_event(
+                "0",
+                "Water",
+                _devices("tDev0", "waterSensor", [GONE_LEAK_SENSOR], "Trigger devices"),
+                "wet",
+            ),
+            *_act(1, "soundActs", "getSiren"),
+            _devices("siren.1", "alarm", [GONE_HALL_SIREN]),
+            _enum("sirenAct.1", "Siren action", "siren"),
+            *_act(2, "messageActs", "getMsg"),
+            _setting("msg.2", "text", "Message", "Water leak in the basement"),
+            _devices("note.2", "notification", _device_id(state, "Family Phone", "Notification")),
+        ],
+        ["water"],
+    )
+    dev.broken_pending.add(RULE_LEAK)
+    night = [str(m.id) for m in state.modes if m.name == "Night"]
+    lights = [
+        d.id
+        for d in state.devices.values()
+        if "lights" in d.tags and RULE_GOODNIGHT in d.apps_using
+    ]
+    dev.internals[RULE_GOODNIGHT] = _rm_internals(
+        "Goodnight",
+        "Mode becomes Night",
+        ["Off: all lights", "Lock: Front Door"],
+        [
+            _enum("tCapab0", "Select capability", "Mode"),
+            _enum("modesX0", "Modes", night, multiple=True),
+            *_act(1, "switchActs", "getOnOffSwitch"),
+            _devices("onOffSwitch.1", "switch", lights),
+            _setting("onOff.1", "bool", "On or Off?", False),
+            *_act(2, "lockActs", "getLULock"),
+            _setting("lockRL.2", "bool", "Lock or Unlock?", False),  # true unlocks (KP, live)
+            _devices("lockLockUnlock.2", "lock", _device_id(state, "Front Door Lock", "Lock")),
+        ],
+        ["mode"],
     )
 
 
@@ -504,23 +627,7 @@ def seed_dev(state: HomeState) -> None:
             }
         },
     )
-    dev.internals[RULE_MOTION] = _rm_internals(
-        "Motion Lights - Kitchen",
-        "Kitchen Motion active",
-        ["On: Kitchen Lights", "Wait for event: Kitchen Motion inactive and stays 5:00"],
-        [d.id for d in state.devices.values() if d.label == "Kitchen Motion"],
-        allLocalVars={"timeout": {"type": "integer", "value": 300}},
-    )
-    dev.internals[RULE_LEAK] = _rm_internals(
-        "Leak Alarm",
-        "**BROKEN** Basement Leak Sensor wet",
-        ["Siren: **BROKEN** Hall Siren", "Notify: Phones"],
-        [],
-    )
-    dev.broken_pending.add(RULE_LEAK)
-    dev.internals[RULE_GOODNIGHT] = _rm_internals(
-        "Goodnight", "Mode becomes Night", ["Off: all lights", "Lock: Front Door"], []
-    )
+    _seed_rules(state)
     dev.easy_dashboards[400] = {
         "installedAppId": 400,
         "name": "Living Room",

@@ -144,7 +144,8 @@ async def test_refused_apps_and_shapes(
 async def test_device_allowlist_applies_to_app_inputs(
     hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    allowed = device_ids(hub, "Kitchen Motion")
+    # the rule's trigger and the light it turns on (the seeded rule commands it)
+    allowed = device_ids(hub, "Kitchen Motion", "Kitchen Light")
     await add_entry(hass, hub, options={OPT_ALLOWED_DEVICES: allowed})
     start = len(hub.requests)
     outside = device_ids(hub, "Office Motion")
@@ -154,7 +155,7 @@ async def test_device_allowlist_applies_to_app_inputs(
     assert result.error and result.data["error"] == "device_not_allowed"
     assert posts(hub, start) == []
     inside = await call_tool(
-        "hub_update_app_settings", {"app_id": RULE_MOTION, "settings": {"tDev0": allowed}}
+        "hub_update_app_settings", {"app_id": RULE_MOTION, "settings": {"tDev0": allowed[:1]}}
     )
     assert not inside.error, inside.data
     # an import naming a device outside the allowlist is refused before the cloner runs

@@ -26,7 +26,8 @@ SPEC_HELP = (
     "{not:{...}}. Action: {command, "
     "device_ids, arguments?, delay?, cancelable?} | {delay:{minutes}, cancelable?} | "
     "{delay_per_mode:{mode:{minutes}}} | "
-    "{wait:[device tests], timeout?} | {wait_until:condition, timeout?} | {set_mode} | "
+    "{wait:[device tests, each stays_for?], timeout?} | {wait_until:condition, timeout?} | "
+    "{set_mode} | "
     "{set_variable, value|from_variable} | "
     "{notify, device_ids} | {log} | {if, then, else_if?:[{if, then}], else?} | "
     "{repeat_while, every, do} | {repeat:times, every, do} | "
@@ -133,8 +134,11 @@ class GetRuleTool(HubTool[GetRuleArgs]):
     title = "Get automation rule"
     description = (
         "What a Rule Machine rule does: its triggers, conditions and actions as a spec (the "
-        "hub_create_rule format, parts it could not read listed in undecompiled), the hub's "
-        "rule text, paused and stopped. Use before hub_update_rule. Visual Rules: "
+        "hub_create_rule format), the hub's rule text, paused and stopped. Every part the "
+        "rule text shows is in the spec or listed in undecompiled {part, why, text: the "
+        "hub's line for it}, with an {unknown} placeholder left in the spec (a restriction, "
+        "which the spec has no form for, under restrictions); a change must replace or "
+        "remove each placeholder. Use before hub_update_rule. Visual Rules: "
         "hub_get_visual_rule."
     )
 

@@ -35,7 +35,8 @@ from .compile import compile_spec
 from .decompile import Decompiler
 from .inplace import NotEditable, RuleEraser
 from .parse import parse_spec
-from .patch import apply_patch, refuse_redacted, restore_redacted
+from .patch import apply_patch, refuse_redacted, refuse_unread, restore_redacted
+from .shown import account, rule_text_sections
 from .spec import RuleSpec
 from .text import rule_text
 
@@ -138,6 +139,10 @@ class RuleAuthoring:
         self, value: Any, *, confirm: bool, device_allowed: Callable[[str], bool]
     ) -> tuple[RuleSpec, Resolved, list[Step]]:
         refuse_redacted(value)
+        refuse_unread(value)
+        if isinstance(value, dict) and value.get("restrictions") == []:
+            # hub_get_rule's restrictions, all removed from the spec: dropped on purpose
+            value = {k: v for k, v in value.items() if k != "restrictions"}
         spec = parse_spec(value)
         res = await resolve(self._hub, spec, confirm=confirm, device_allowed=device_allowed)
         spec = canonical_modes(spec, res)
@@ -223,7 +228,7 @@ class RuleAuthoring:
         return True
 
     async def _verify(self, app_id: str, spec: RuleSpec) -> dict[str, Any]:
-        read = await self.read(app_id)
+        read = await self.read(app_id, by_text=False)
         want = spec.as_dict()
         want.pop("paused", None)
         want.pop("enabled", None)
@@ -244,8 +249,12 @@ class RuleAuthoring:
             )
         return read
 
-    async def read(self, app_id: str) -> dict[str, Any]:
-        """A rule's settings as a spec, its rule text, and what could not be read."""
+    async def read(self, app_id: str, *, by_text: bool = True) -> dict[str, Any]:
+        """A rule's settings as a spec, its rule text, and what could not be read.
+
+        ``by_text``: also hold the rule text's lines against the spec (:mod:`.shown`), so a
+        part the page shows and the settings do not say is listed with its text (a build's
+        own read-back compares the settings with the spec it wrote, without this)."""
         status, config = await asyncio.gather(
             fetch_status(self._client, app_id), fetch_config_page(self._client, app_id, None)
         )
@@ -260,6 +269,11 @@ class RuleAuthoring:
         name = str(((config.get("app") or {}).get("label")) or "")
         dec = Decompiler(values, ids, modes, state)
         spec = dec.spec(text_of(name))
+        if by_text:
+            account(spec, dec, rule_text_sections(config))
+        for entry in dec.undecompiled:
+            if "text" in entry:
+                entry["text"] = redact_text(entry["text"])
         text = page_text(config)
         markers = [redact_text(t) for t in text if re.search(r"\*\*?BROKEN", t, re.I)]
         return {

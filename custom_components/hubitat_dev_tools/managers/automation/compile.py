@@ -295,6 +295,12 @@ class Compiler:
                 self._w(ACT, "tCapab-{E}", cap, here)
                 self._w(ACT, "tDev-{E}", list(event.device_ids), here)
                 self._w(ACT, "tstate-{E}", event.value, here)
+                if event.stays_for is not None:  # the event's own "and stays" (KP, live)
+                    d = event.stays_for
+                    self._w(ACT, "stays-{E}", True, f"{here}.stays_for")
+                    self._w(ACT, "SHours-{E}", d.hours, f"{here}.stays_for")
+                    self._w(ACT, "SMins-{E}", d.minutes, f"{here}.stays_for")
+                    self._w(ACT, "SSecs-{E}", d.seconds, f"{here}.stays_for")
                 self.steps.append(Click(ACT, "hasAll", where=here))
             if action.timeout is not None:
                 self._delay_modifier(action.timeout, False, f"{where}.timeout")

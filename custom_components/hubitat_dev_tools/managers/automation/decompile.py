@@ -76,10 +76,19 @@ class Decompiler:
         self.modes = mode_names
         self.state = state or {}
         self.undecompiled: list[dict[str, str]] = []
+        # what was marked while reading each trigger, each action row (in the rule's order,
+        # IF / ELSE / END-IF rows included) and the Required Expression: the entries the
+        # rule text's lines are matched to (:mod:`.shown`)
+        self.trigger_marks: list[list[dict[str, str]]] = []
+        self.action_marks: list[list[dict[str, str]]] = []
+        self.condition_marks: list[dict[str, str]] = []
 
     def _mark(self, part: str, why: str) -> dict[str, Any]:
         self.undecompiled.append({"part": part, "why": why})
         return {"unknown": why}
+
+    def _since(self, start: int) -> list[dict[str, str]]:
+        return self.undecompiled[start:]
 
     def _indexes(self, pattern: str) -> list[int]:
         rx = re.compile(pattern)
@@ -139,8 +148,11 @@ class Decompiler:
     def triggers(self) -> list[dict[str, Any]]:
         """Every committed trigger."""
         out: list[dict[str, Any]] = []
+        self.trigger_marks = []
         for n in self._indexes(r"tCapab(\d+)"):
+            start = len(self.undecompiled)
             out.append(self._trigger(n, f"triggers[{len(out)}]"))
+            self.trigger_marks.append(self._since(start))
         return out
 
     def _trigger(self, n: int, part: str) -> dict[str, Any]:
@@ -313,12 +325,18 @@ class Decompiler:
                 out["cancelable"] = True
             return out
         elif sub == "getWaitEvents":
-            events = []
+            events: list[dict[str, Any]] = []
             for e in self._indexes(r"tCapab-(\d+)"):
+                here = f"{part}.wait[{len(events)}]"
                 test = self._device_test(
                     str(s.get(f"tCapab-{e}")), f"tDev-{e}", "", "", f"tstate-{e}"
                 )
-                events.append(test or self._mark(f"{part}.wait", "a wait event"))
+                if test is None:
+                    events.append(self._mark(here, "a wait event"))
+                    continue
+                if _bool(s.get(f"stays-{e}")):  # per-event "and stays" (KP, live)
+                    test["stays_for"] = self.duration(f"SHours-{e}", f"SMins-{e}", f"SSecs-{e}")
+                events.append(test)
             out = {"wait": events}
             timeout = self._modifier(a)
             if timeout is not None:
@@ -454,63 +472,71 @@ class Decompiler:
         """The action list, IF/ELSE/END-IF and Repeat blocks nested again."""
         top: list[dict[str, Any]] = []
         stack: list[tuple[list[dict[str, Any]], dict[str, Any] | None]] = [(top, None)]
+        self.action_marks = []
         for a in self.action_indexes():
-            current, block = stack[-1]
-            part = f"actions[{len(current)}]"
-            sub = str(self.s.get(f"actSubType.{a}"))
-            if sub == "getIfThen":
-                node: dict[str, Any] = {
-                    "if": self._expr_for(f"action:{a}", owned, f"{part}.if"),
-                    "then": [],
-                }
-                current.append(node)
-                stack.append((node["then"], node))
-            elif sub == "getElseIf" and block is not None and "if" in block and "else" not in block:
-                branch: dict[str, Any] = {
-                    "if": self._expr_for(f"action:{a}", owned, f"{part}.else_if"),
-                    "then": [],
-                }
-                block.setdefault("else_if", []).append(branch)
-                stack[-1] = (branch["then"], block)
-            elif sub == "getElse" and block is not None and "if" in block:
-                block["else"] = []
-                stack[-1] = (block["else"], block)
-            elif sub in ("getEndIf", "getStopRepeat") and len(stack) > 1:
-                stack.pop()
-            elif sub == "getWaitRule":  # Wait for Expression: its delay is the timeout
-                node = {"wait_until": self._expr_for(f"action:{a}", owned, f"{part}.wait_until")}
-                if (timeout := self._modifier(a)) is not None:
-                    node["timeout"] = timeout
-                if _bool(self.s.get(f"durChoice.{a}")):
-                    self._mark(part, "the wait uses a duration (durChoice), not a timeout")
-                elif self.s.get(f"delayAct.{a}") not in (None, "", "none", "hrs:min:sec"):
-                    self._mark(part, f"the wait's timeout is a {self.s.get(f'delayAct.{a}')}")
-                current.append(node)
-            elif sub == "getRepeat":
-                node = {
-                    "repeat": _num(self.s.get(f"repeatN.{a}")),
-                    "every": self.duration(
-                        f"repeatHour.{a}", f"repeatMinute.{a}", f"repeatSecond.{a}"
-                    ),
-                    "do": [],
-                }
-                current.append(node)
-                stack.append((node["do"], node))
-            elif sub == "getWhile":
-                node = {
-                    "repeat_while": self._expr_for(f"action:{a}", owned, f"{part}.repeat_while"),
-                    "every": self.duration(
-                        f"repeatHour.{a}", f"repeatMinute.{a}", f"repeatSecond.{a}"
-                    ),
-                    "do": [],
-                }
-                current.append(node)
-                stack.append((node["do"], node))
-            else:
-                current.append(self.leaf_action(a, part))
+            start = len(self.undecompiled)
+            self._action_row(a, stack, owned)
+            self.action_marks.append(self._since(start))
         if len(stack) > 1:
             self._mark("actions", "a block (IF or Repeat) is not closed")
         return top
+
+    def _action_row(
+        self,
+        a: int,
+        stack: list[tuple[list[dict[str, Any]], dict[str, Any] | None]],
+        owned: dict[str, Any],
+    ) -> None:
+        """One action row into the list it belongs to (a block opener pushes its list)."""
+        current, block = stack[-1]
+        part = f"actions[{len(current)}]"
+        sub = str(self.s.get(f"actSubType.{a}"))
+        if sub == "getIfThen":
+            node: dict[str, Any] = {
+                "if": self._expr_for(f"action:{a}", owned, f"{part}.if"),
+                "then": [],
+            }
+            current.append(node)
+            stack.append((node["then"], node))
+        elif sub == "getElseIf" and block is not None and "if" in block and "else" not in block:
+            branch: dict[str, Any] = {
+                "if": self._expr_for(f"action:{a}", owned, f"{part}.else_if"),
+                "then": [],
+            }
+            block.setdefault("else_if", []).append(branch)
+            stack[-1] = (branch["then"], block)
+        elif sub == "getElse" and block is not None and "if" in block:
+            block["else"] = []
+            stack[-1] = (block["else"], block)
+        elif sub in ("getEndIf", "getStopRepeat") and len(stack) > 1:
+            stack.pop()
+        elif sub == "getWaitRule":  # Wait for Expression: its delay is the timeout
+            node = {"wait_until": self._expr_for(f"action:{a}", owned, f"{part}.wait_until")}
+            if (timeout := self._modifier(a)) is not None:
+                node["timeout"] = timeout
+            if _bool(self.s.get(f"durChoice.{a}")):
+                self._mark(part, "the wait uses a duration (durChoice), not a timeout")
+            elif self.s.get(f"delayAct.{a}") not in (None, "", "none", "hrs:min:sec"):
+                self._mark(part, f"the wait's timeout is a {self.s.get(f'delayAct.{a}')}")
+            current.append(node)
+        elif sub == "getRepeat":
+            node = {
+                "repeat": _num(self.s.get(f"repeatN.{a}")),
+                "every": self.duration(f"repeatHour.{a}", f"repeatMinute.{a}", f"repeatSecond.{a}"),
+                "do": [],
+            }
+            current.append(node)
+            stack.append((node["do"], node))
+        elif sub == "getWhile":
+            node = {
+                "repeat_while": self._expr_for(f"action:{a}", owned, f"{part}.repeat_while"),
+                "every": self.duration(f"repeatHour.{a}", f"repeatMinute.{a}", f"repeatSecond.{a}"),
+                "do": [],
+            }
+            current.append(node)
+            stack.append((node["do"], node))
+        else:
+            current.append(self.leaf_action(a, part))
 
     def spec(self, name: str) -> dict[str, Any]:
         """The rule as a spec (``undecompiled`` says what could not be read)."""
@@ -522,7 +548,9 @@ class Decompiler:
             "actions": self.actions(owned),
         }
         if "required" in owned:
+            start = len(self.undecompiled)
             out["conditions"] = self._expr_for("required", owned, "conditions")
+            self.condition_marks = self._since(start)
         logging = self.s.get("logging")
         if isinstance(logging, str) and logging.startswith("["):
             import json

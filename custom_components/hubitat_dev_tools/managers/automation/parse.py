@@ -8,6 +8,7 @@ No hub request here: every error says which part of the spec is wrong
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from ...errors import ToolError
@@ -100,6 +101,23 @@ def _device_test(obj: dict[str, Any], path: str, *, allow_all: bool) -> DeviceTe
     return DeviceTest(
         ids, _text(obj.get("attribute"), f"{path}.attribute", limit=60), op, value, all_of
     )
+
+
+def _wait_event(value: Any, path: str) -> DeviceTest:
+    """A Wait for Events event: a device test, with its "and stays" (``stays_for``)."""
+    obj = _obj(value, path)
+    _unknown(
+        obj,
+        {"device_id", "device_ids", "attribute", "is", "op", "value", "changes", "stays_for"},
+        path,
+    )
+    test = _device_test(obj, path, allow_all=False)
+    if "stays_for" not in obj:
+        return test
+    if test.op == "changes":
+        raise _fail(f"{path}.stays_for", "cannot follow a change", "Test a state.")
+    stays = duration(obj["stays_for"], f"{path}.stays_for", minimum=1)
+    return replace(test, stays_for=stays)
 
 
 def _time_point(value: Any, path: str) -> TimePoint:
@@ -420,10 +438,7 @@ def parse_action(value: Any, path: str, depth: int = 0) -> Action:
     if kind == "wait":
         _unknown(obj, {"wait", "timeout"}, path)
         items = _list(obj["wait"], f"{path}.wait", minimum=1)
-        events = tuple(
-            _device_test(_obj(e, f"{path}.wait[{i}]"), f"{path}.wait[{i}]", allow_all=False)
-            for i, e in enumerate(items)
-        )
+        events = tuple(_wait_event(e, f"{path}.wait[{i}]") for i, e in enumerate(items))
         timeout = (
             duration(obj["timeout"], f"{path}.timeout", minimum=1) if "timeout" in obj else None
         )

@@ -63,6 +63,26 @@ def refuse_redacted(value: Any, path: str = "rule") -> None:
             refuse_redacted(v, f"{path}[{i}]")
 
 
+def refuse_unread(value: Any, path: str = "rule") -> None:
+    """Refuse a spec that still holds a placeholder hub_get_rule left for a part it could not
+    read (``{"unknown": why}``, beside a partly read part too): built from it, the rule would
+    lose that part without a word."""
+    if isinstance(value, dict):
+        if "unknown" in value:
+            raise ToolError(
+                f"{path}: is a part of the rule hub_get_rule could not read ({value['unknown']})"
+                ", so the spec cannot build it. Nothing was sent.",
+                hint="Give that part in full in the spec's form, or remove it to drop it from "
+                "the rule (its text is in hub_get_rule's undecompiled); a part the spec has no "
+                "form for (a restriction) is kept only by editing the rule on its page.",
+            )
+        for k, v in value.items():
+            refuse_unread(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            refuse_unread(v, f"{path}[{i}]")
+
+
 def apply_patch(doc: Any, ops: list[Any]) -> Any:
     """RFC 6902 ``add`` / ``replace`` / ``remove`` on a copy of ``doc``."""
     out = copy.deepcopy(doc)

@@ -184,7 +184,11 @@ ACTION: dict[str, Any] = {
         ),
         _obj(
             {
-                "wait": {"type": "array", "items": _device_test({}), "minItems": 1},
+                "wait": {
+                    "type": "array",
+                    "items": _device_test({"stays_for": _DURATION}),
+                    "minItems": 1,
+                },
                 "timeout": _DURATION,
             },
             ["wait"],

@@ -60,7 +60,7 @@ ACTION_KINDS = (
     "command (+ device_ids, arguments, delay, cancelable)",
     "delay ({hours, minutes, seconds}, cancelable)",
     "delay_per_mode ({mode name: delay}, cancelable)",
-    "wait (list of device events, timeout)",
+    "wait (list of device events, each optionally with stays_for; timeout)",
     "wait_until (a condition, timeout)",
     "set_mode",
     "set_variable (+ value or from_variable)",
@@ -119,6 +119,8 @@ class DeviceTest:
     op: str  # eq ne lt lte gt gte, or "changes"
     value: Any = None
     all: bool = False
+    # a Wait for Events event's "and stays" (a trigger's is Trigger.stays_for)
+    stays_for: Duration | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The spec form."""
@@ -136,6 +138,8 @@ class DeviceTest:
             out["op"], out["value"] = self.op, self.value
         if self.all:
             out["all"] = True
+        if self.stays_for is not None:
+            out["stays_for"] = self.stays_for.as_dict()
         return out
 
 

@@ -89,7 +89,10 @@ def _action_lines(a: Action, res: Resolved, depth: int) -> list[str]:
     if k == "delay" and a.delay is not None:
         return [pad + f"Delay {_dur(a.delay)}" + (" (cancelable)" if a.cancelable else "")]
     if k == "wait":
-        line = "Wait for event: " + " or ".join(_test(e, res) for e in a.events)
+        line = "Wait for event: " + " or ".join(
+            _test(e, res) + (f" and stays {_dur(e.stays_for)}" if e.stays_for else "")
+            for e in a.events
+        )
         if a.timeout is not None:
             line += f" --> timeout: {_dur(a.timeout)}"
         return [pad + line]

@@ -1,0 +1,369 @@
+"""hub_get_rule accounts for every part a rule's page shows: each trigger, condition,
+restriction and action row the hub's rule text lists is in the spec, or listed in
+``undecompiled`` with the hub's own line for it (and left as a placeholder in the spec, so a
+change cannot drop it silently). The seeded rules' settings say what their text says."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.hubitat_dev_tools.errors import ToolError
+from custom_components.hubitat_dev_tools.managers.automation.decompile import Decompiler
+from custom_components.hubitat_dev_tools.managers.automation.patch import refuse_unread
+from custom_components.hubitat_dev_tools.managers.automation.shown import (
+    account,
+    rule_text_sections,
+)
+from hubitat_emulator import HubEmulator
+from hubitat_emulator.seed_dev import GONE_HALL_SIREN, GONE_LEAK_SENSOR
+from hubitat_emulator.seed_specs import RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
+
+from .conftest import ToolCaller, ok, refused
+from .home_util import dev_id
+from .test_rule_authoring_e2e import wide_spec
+
+_HEADING = re.compile(r"(Trigger Events|Required Expression|Restriction|Actions)(?::\s*(.*))?")
+_SECTION = {
+    "Trigger Events": "triggers",
+    "Required Expression": "conditions",
+    "Restriction": "restrictions",
+    "Actions": "actions",
+}
+_CHILDREN = ("then", "else", "else_if", "do")
+
+
+def _norm(text: str) -> str:
+    return " ".join(html.unescape(text).replace("\xa0", " ").split())
+
+
+def _sections(lines: list[str]) -> dict[str, list[str]]:
+    """hub_get_rule's rule_text by section (the page's paragraphs; its "Controls" section,
+    the seeded rules' buttons, ends the rule text)."""
+    out: dict[str, list[str]] = {k: [] for k in _SECTION.values()}
+    current: str | None = None
+    for raw in lines:
+        line = _norm(raw)
+        if line == "Controls":
+            break
+        if m := _HEADING.fullmatch(line):
+            current = _SECTION[m.group(1)]
+            line = m.group(2) or ""
+        if line and current is not None:
+            out[current].append(line)
+    return out
+
+
+def _rows(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The action list as the rows the hub shows (IF, ELSE, END-IF, END-REP each a row)."""
+    out: list[dict[str, Any]] = []
+    for a in actions:
+        if "if" in a:
+            out += [a, *_rows(a["then"])]
+            for branch in a.get("else_if", []):
+                out += [branch, *_rows(branch["then"])]
+            if "else" in a:
+                out += [{"row": "ELSE"}, *_rows(a["else"])]
+            out.append({"row": "END-IF"})
+        elif "do" in a:
+            out += [a, *_rows(a["do"]), {"row": "END-REP"}]
+        else:
+            out.append(a)
+    return out
+
+
+def _read(part: dict[str, Any]) -> bool:
+    """Whether a part (without the rows nested in it) is in the spec, not a placeholder."""
+    own = {k: v for k, v in part.items() if k not in _CHILDREN}
+    return '"unknown"' not in json.dumps(own)
+
+
+def _quoted(line: str, undecoded: list[dict[str, Any]]) -> bool:
+    """Whether ``line`` is the hub's text of a listed part (one of its lines)."""
+    return any(line in [_norm(t) for t in str(u.get("text", "")).split("\n")] for u in undecoded)
+
+
+def assert_accounted(data: dict[str, Any]) -> None:
+    """Every line of the rule text's sections is in the spec (the part at its place was
+    read) or quoted in undecompiled."""
+    spec, undecoded = data["spec"], data["undecompiled"]
+    assert spec.get("triggers") or spec.get("actions") or undecoded, data
+    shown = _sections(data["rule_text"])
+    assert shown["triggers"] and shown["actions"], data["rule_text"]
+    parts = {"triggers": spec.get("triggers", []), "actions": _rows(spec.get("actions", []))}
+    for key, held in parts.items():
+        lines = shown[key]
+        for i, line in enumerate(lines):
+            in_spec = len(held) == len(lines) and _read(held[i])
+            assert in_spec or _quoted(line, undecoded), (key, line, data)
+    for line in shown["conditions"]:
+        assert ("conditions" in spec and _read(spec["conditions"])) or _quoted(line, undecoded)
+    for line in shown["restrictions"]:
+        assert _quoted(line, undecoded), (line, data)
+    for entry in undecoded:  # each listed part says what and why; page parts quote the hub
+        assert entry["part"] and entry["why"], entry
+
+
+# ------------------------------------------------------------ the seeded rules
+
+
+@pytest.mark.parametrize("app_id", [RULE_MOTION, RULE_LEAK, RULE_GOODNIGHT])
+async def test_every_seeded_rule_part_is_read_or_listed(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, app_id: int
+) -> None:
+    data = await ok(call_tool, "hub_get_rule", {"app_id": str(app_id)})
+    assert_accounted(data)
+    # the restriction to modes Day and Evening: no form in the spec, so listed with its text
+    (restriction,) = [u for u in data["undecompiled"] if u["part"].startswith("restrictions")]
+    assert restriction["text"] == "only in modes Day, Evening"
+    assert data["spec"]["restrictions"] == [{"unknown": restriction["why"]}]
+
+
+async def test_goodnight_reads_its_mode_trigger_and_both_actions(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_get_rule", {"app_id": str(RULE_GOODNIGHT)})
+    spec = data["spec"]
+    assert spec["triggers"] == [{"mode": ["Night"]}]
+    off, lock = spec["actions"]
+    assert off["command"] == "off" and dev_id(hub, "Kitchen Light") in off["device_ids"]
+    assert all("lights" in hub.state.devices[int(d)].tags for d in off["device_ids"])
+    assert lock == {"command": "lock", "device_ids": [dev_id(hub, "Front Door Lock")]}
+    assert [u["part"] for u in data["undecompiled"]] == ["restrictions[0]"]
+    # the hub's own text is kept as it was
+    text = [_norm(t) for t in data["rule_text"]]
+    assert "Off: all lights" in text and "Lock: Front Door" in text
+    assert "Trigger Events: Mode becomes Night" in text
+
+
+async def test_motion_lights_reads_whole_but_its_restriction(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_get_rule", {"app_id": str(RULE_MOTION)})
+    spec = data["spec"]
+    motion, light = dev_id(hub, "Kitchen Motion"), dev_id(hub, "Kitchen Light")
+    assert spec["triggers"] == [{"device_id": motion, "attribute": "motion", "is": "active"}]
+    assert spec["actions"] == [
+        {"command": "on", "device_ids": [light]},
+        {
+            "wait": [
+                {
+                    "device_id": motion,
+                    "attribute": "motion",
+                    "is": "inactive",
+                    "stays_for": {"minutes": 5},
+                }
+            ]
+        },
+    ]
+    assert spec["local_variables"] == [{"name": "timeout", "type": "integer", "value": 300}]
+    assert [u["part"] for u in data["undecompiled"]] == ["restrictions[0]"]
+
+
+async def test_leak_alarm_keeps_its_broken_parts_and_names_the_siren_undecoded(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    data = await ok(call_tool, "hub_get_rule", {"app_id": str(RULE_LEAK)})
+    spec = data["spec"]
+    # the trigger's sensor was deleted: its id stays in the settings, BROKEN on the page
+    assert spec["triggers"] == [
+        {"device_id": str(GONE_LEAK_SENSOR), "attribute": "water", "is": "wet"}
+    ]
+    assert str(GONE_LEAK_SENSOR) not in {str(d) for d in hub.state.devices}
+    assert GONE_HALL_SIREN not in hub.state.devices
+    siren, notify = spec["actions"]
+    assert set(siren) == {"unknown"} and "getSiren" in siren["unknown"]
+    assert notify == {
+        "notify": "Water leak in the basement",
+        "device_ids": [dev_id(hub, "Family Phone")],
+    }
+    by_part = {u["part"]: u for u in data["undecompiled"]}
+    assert by_part["actions[0]"]["text"] == "Siren: **BROKEN** Hall Siren"
+    assert set(by_part) == {"actions[0]", "restrictions[0]"}
+    # the faults an owner must find are still there
+    assert len(data["broken_markers"]) == 2
+    health = await ok(call_tool, "hub_get_rule_health", {"app_id": str(RULE_LEAK)})
+    assert health["healthy"] is False and health["compiled_broken"] is True
+
+
+async def test_seeded_rules_subscribe_to_their_triggers(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    want = {RULE_MOTION: ["motion"], RULE_LEAK: ["water"], RULE_GOODNIGHT: ["mode"]}
+    for app_id, subscriptions in want.items():
+        app = await ok(call_tool, "hub_get_app", {"app_id": str(app_id)})
+        assert app["subscriptions"] == subscriptions, app_id
+    # the settings an owner edits on the generic page are where they were
+    names = {i["name"] for i in hub.state.dev.internals[RULE_MOTION].inputs}
+    assert {"origLabel", "tDev0", "logging", "modesRestrict"} <= names
+
+
+async def test_a_change_that_would_drop_an_unread_part_is_refused(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    before = len(hub.requests)
+    patch = [{"op": "replace", "path": "/name", "value": "Goodnight 2"}]
+    args = {"app_id": str(RULE_GOODNIGHT), "patch": patch, "confirm": True}
+    data = await refused(call_tool, "hub_update_rule", args)
+    assert "rule.restrictions[0]" in data["message"] and "undecompiled" in data["hint"]
+    assert [p for m, p in hub.requests[before:] if m != "GET"] == []
+    # removing the restriction on purpose is a change the spec can make
+    dropped = [{"op": "remove", "path": "/restrictions/0"}, *patch]
+    checked = await ok(
+        call_tool, "hub_update_rule", {**args, "patch": dropped, "validate_only": True}
+    )
+    assert checked["valid"] is True and "restrictions" not in checked["spec"]
+
+
+# ------------------------------------------------------------ rules made with the tools
+
+
+async def test_a_rule_made_with_the_tools_reads_back_every_part(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    spec = wide_spec(hub)
+    motion = dev_id(hub, "Office Motion")
+    spec["actions"].append(
+        {
+            "wait": [
+                {
+                    "device_id": motion,
+                    "attribute": "motion",
+                    "is": "inactive",
+                    "stays_for": {"minutes": 3},
+                }
+            ]
+        }
+    )
+    made = await ok(call_tool, "hub_create_rule", {"rule": spec})
+    data = await ok(call_tool, "hub_get_rule", {"app_id": made["app_id"]})
+    assert data["undecompiled"] == []
+    assert data["spec"]["actions"] == spec["actions"]
+    assert_accounted(data)
+
+
+# ------------------------------------------------------------ pages that say more
+
+
+def _page(*paragraphs: str, title: str = "") -> dict[str, Any]:
+    body = [{"element": "paragraph", "description": p} for p in paragraphs]
+    return {"configPage": {"sections": [{"title": title, "input": [], "body": body}]}}
+
+
+def _decoded(
+    settings: dict[str, Any], state: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], Decompiler]:
+    dec = Decompiler(settings, {}, {"3": "Night"}, state)
+    return dec.spec("r"), dec
+
+
+def test_a_page_the_settings_hold_nothing_for_is_listed_line_by_line() -> None:
+    spec, dec = _decoded({})
+    page = _page(
+        "<b>Trigger Events</b>: Mode becomes Night",
+        "<b>Actions</b>",
+        "Off: all lights<br>Lock: Front Door",
+        "&nbsp;&nbsp;&nbsp;&nbsp;Notify: Phones",
+    )
+    account(spec, dec, rule_text_sections(page))
+    assert [(u["part"], u["text"]) for u in dec.undecompiled] == [
+        ("triggers[0]", "Mode becomes Night"),
+        ("actions[0]", "Off: all lights"),
+        ("actions[1]", "Lock: Front Door"),
+        ("actions[2]", "Notify: Phones"),
+    ]
+    assert all(set(p) == {"unknown"} for p in [*spec["triggers"], *spec["actions"]])
+    with pytest.raises(ToolError, match=r"rule\.triggers\[0\]"):
+        refuse_unread(spec)
+
+
+def test_an_unknown_action_gets_the_hubs_line_and_a_known_one_none() -> None:
+    settings = {
+        "tCapab1": "Mode",
+        "modesX1": ["3"],
+        "actType.1": "soundActs",
+        "actSubType.1": "getChime",
+        "actType.2": "modeActs",
+        "actSubType.2": "getSetMode",
+        "mode.2": "3",
+    }
+    spec, dec = _decoded(settings)
+    page = _page(
+        "<b>Trigger Events</b>",
+        "Mode becomes Night",
+        "<b>Actions</b>",
+        "Chime: Hall Chime",
+        "Set Mode: Night",
+        title="",
+    )
+    account(spec, dec, rule_text_sections(page))
+    assert dec.undecompiled == [
+        {
+            "part": "actions[0]",
+            "why": "Rule Machine action 'soundActs/getChime'",
+            "text": "Chime: Hall Chime",
+        }
+    ]
+    assert spec["triggers"] == [{"mode": ["Night"]}]
+
+
+def test_more_lines_than_settings_lists_the_whole_section() -> None:
+    spec, dec = _decoded({"tCapab1": "Mode", "modesX1": ["3"]})
+    page = _page("<b>Trigger Events</b>", "Mode becomes Night", "Kitchen Motion motion active")
+    account(spec, dec, rule_text_sections(page))
+    (entry,) = dec.undecompiled
+    assert entry["part"] == "triggers" and "2 triggers" in entry["why"]
+    assert entry["text"] == "Mode becomes Night\nKitchen Motion motion active"
+    assert spec["triggers"][0] == {"mode": ["Night"]} and "unknown" in spec["triggers"][1]
+
+
+def test_a_required_expression_the_settings_lack_is_listed() -> None:
+    spec, dec = _decoded({"tCapab1": "Mode", "modesX1": ["3"]})
+    page = _page(
+        "<b>Trigger Events</b>",
+        "Mode becomes Night",
+        "<b>Required Expression</b>",
+        "Mode is Night",
+        "<b>Actions</b>",
+    )
+    account(spec, dec, rule_text_sections(page))
+    assert [(u["part"], u["text"]) for u in dec.undecompiled] == [("conditions", "Mode is Night")]
+    assert set(spec["conditions"]) == {"unknown"}
+
+
+def test_a_page_without_rule_text_headings_is_not_judged() -> None:
+    spec, dec = _decoded({})
+    page = _page("Some note", title="Controls")
+    assert rule_text_sections(page) is None
+    account(spec, dec, rule_text_sections(page))
+    assert dec.undecompiled == [] and spec["triggers"] == [] and spec["actions"] == []
+    # another section's title ends the rule text
+    shown = rule_text_sections(
+        {
+            "configPage": {
+                "sections": [
+                    {
+                        "title": "",
+                        "body": [{"element": "paragraph", "description": "<b>Actions</b>"}],
+                    },
+                    {"title": "Controls", "body": [{"element": "paragraph", "description": "x"}]},
+                ]
+            }
+        }
+    )
+    assert shown is not None and shown["actions"] == []
+
+
+def test_a_partly_read_part_is_refused_where_it_is() -> None:
+    spec = {
+        "actions": [
+            {"wait": [{"device_id": "1", "attribute": "motion", "is": "on", "unknown": "x"}]}
+        ]
+    }
+    with pytest.raises(ToolError, match=r"rule\.actions\[0\]\.wait\[0\]"):
+        refuse_unread(spec)
