@@ -368,6 +368,34 @@ class Planner:
     def _add(self, step: Step) -> None:
         self.steps.append(step)
 
+    def _added(
+        self,
+        category: str,
+        item: str,
+        label: str,
+        what: str,
+        action: str,
+        args: dict[str, Any],
+        current: Any,
+        phase: float,
+        **kw: Any,
+    ) -> None:
+        """A step deleting an item added since the snapshot."""
+        self._add(
+            Step(
+                category,
+                item,
+                label,
+                f"delete the {what} added since",
+                action,
+                args,
+                current,
+                None,
+                phase,
+                **kw,
+            )
+        )
+
     def _cannot(
         self, category: str, item: str, label: str, change: str, reason: str, **kw: Any
     ) -> None:
@@ -437,19 +465,16 @@ class Planner:
         for room_id, was, now in self._pairs("rooms"):
             label = _label("room", room_id, was, now)
             if was is None:
-                self._add(
-                    Step(
-                        "rooms",
-                        room_id,
-                        label,
-                        "delete the room added since",
-                        "delete_room",
-                        {"room": room_id},
-                        now,
-                        None,
-                        PHASE_REMOVE_ROOMS,
-                        devices=tuple(str(d) for d in now.get("device_ids") or ()),
-                    )
+                self._added(
+                    "rooms",
+                    room_id,
+                    label,
+                    "room",
+                    "delete_room",
+                    {"room": room_id},
+                    now,
+                    PHASE_REMOVE_ROOMS,
+                    devices=tuple(str(d) for d in now.get("device_ids") or ()),
                 )
             elif now is None:
                 # devices are moved back by their own steps (they name the room by name)
@@ -713,19 +738,16 @@ class Planner:
         for device_id, was, now in self._pairs("devices"):
             label = _label("device", device_id, was, now)
             if was is None:
-                self._add(
-                    Step(
-                        "devices",
-                        device_id,
-                        label,
-                        "delete the device added since",
-                        "delete_device",
-                        {"device_id": device_id},
-                        _brief(now),
-                        None,
-                        PHASE_REMOVE_DEVICES,
-                        devices=(device_id,),
-                    )
+                self._added(
+                    "devices",
+                    device_id,
+                    label,
+                    "device",
+                    "delete_device",
+                    {"device_id": device_id},
+                    _brief(now),
+                    PHASE_REMOVE_DEVICES,
+                    devices=(device_id,),
                 )
                 continue
             if now is None:
@@ -946,19 +968,16 @@ class Planner:
                 continue  # their own categories (also when those could not be read)
             label = _label("app", app_id, was, now)
             if was is None:
-                self._add(
-                    Step(
-                        "apps",
-                        app_id,
-                        label,
-                        "delete the app added since",
-                        "delete_app",
-                        {"app_id": app_id},
-                        _brief(now),
-                        None,
-                        PHASE_REMOVE_APPS,
-                        apps=(app_id,),
-                    )
+                self._added(
+                    "apps",
+                    app_id,
+                    label,
+                    "app",
+                    "delete_app",
+                    {"app_id": app_id},
+                    _brief(now),
+                    PHASE_REMOVE_APPS,
+                    apps=(app_id,),
                 )
                 continue
             if now is None:
