@@ -125,7 +125,10 @@ def read_args(hub: HubEmulator) -> dict[str, list[dict[str, Any]]]:
         ],
         "hub_list_device_events": [{"device_id": str(d), "limit": 200} for d in locks]
         + [{"device_id": str(lock), "attribute": "lockCodes"}],
-        "hub_get_event_cause": [{"device_id": str(lock)}],
+        "hub_get_event_cause": [
+            {"device_id": str(lock)},
+            {"device_id": str(lock), "attribute": "lockCodes"},
+        ],
         "hub_get_room": [{"room": name} for name in rooms],
         "hub_get_variable": [{"name": next(iter(hub.home.state.variables))}],
         "hub_get_code": [{"type": "app", "id": "1"}],

@@ -25,6 +25,7 @@ from ..hub.errors import HubError, HubNotFoundError
 from ..hub.events import Producer, parse_produced_by
 from ..hub.logs import fetch_app_events, fetch_past_logs
 from ..hub.models import parse_hub_time
+from ..redact import LOCK_CODE_ATTRIBUTES, redact_lock_codes, redact_text
 
 COMMAND_WINDOW = timedelta(seconds=15)  # a command event this long before its state event
 CANDIDATE_WINDOW = timedelta(minutes=2)  # unrecorded: what acted in this window before
@@ -89,14 +90,18 @@ def _events(raw: list[dict[str, Any]], device_id: str) -> list[_Event]:
         when = parse_hub_time(ev.get("date"))
         if when is None:
             continue
+        name = str(ev.get("name") or "")
+        value = ev.get("value")
+        if name.lower() in LOCK_CODE_ATTRIBUTES:
+            value = redact_lock_codes(value)  # slots and names kept, codes never shown
         out.append(
             _Event(
                 device_id,
-                str(ev.get("name") or ""),
-                ev.get("value"),
+                name,
+                value,
                 when,
                 str(ev["type"]) if ev.get("type") not in (None, "", "null") else None,
-                str(ev["descriptionText"]) if ev.get("descriptionText") else None,
+                redact_text(str(ev["descriptionText"])) if ev.get("descriptionText") else None,
                 parse_produced_by(ev.get("producedBy")),
             )
         )
@@ -313,7 +318,7 @@ class EventCauses:
                 continue
             if label.lower() in line.message.lower():
                 out.append(f"Its log at {when.isoformat(timespec='seconds')}: {line.message}")
-        return out[:4]
+        return [redact_text(line) for line in out[:4]]
 
     async def _trigger_before(
         self, app_id: str, when: datetime, labels: Mapping[str, str]
