@@ -30,7 +30,13 @@ from custom_components.hubitat_dev_tools.const import OPT_SNAPSHOT_DAILY, OPT_SN
 from custom_components.hubitat_dev_tools.hub.errors import HubNotFoundError
 from custom_components.hubitat_dev_tools.managers import snapshots as snapshot_mgr
 from custom_components.hubitat_dev_tools.runtime import HubRuntime
-from custom_components.hubitat_dev_tools.snapshots import SnapshotStore, store_for
+from custom_components.hubitat_dev_tools.snapshots import (
+    SnapshotStore,
+    dump_yaml,
+    load_yaml,
+    read_yaml,
+    store_for,
+)
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import APP_ANNOUNCER
 
@@ -178,7 +184,7 @@ async def test_comments_survive_a_rewrite(
     edited = text.replace("devices:\n", "devices:  # checked by Ann before the move\n", 1)
     path.write_text(edited, encoding="utf-8")
     store = store_for(hass, entry.runtime_data)
-    doc = await store.async_read(snap["name"])
+    doc = await store.async_read(snap["name"], keep_comments=True)
     await store.async_save(snap["name"], doc)
     again = path.read_text(encoding="utf-8")
     assert "# checked by Ann before the move" in again
@@ -534,3 +540,19 @@ def test_file_sha256_hashes_text_as_utf8() -> None:
     assert snapshot_mgr.is_backup_file("notes_backup_20260101-000000-000-01.txt")
     assert snapshot_mgr.is_backup_file("hdt-backup_device-6_20260101-000000-000-01.json")
     assert not snapshot_mgr.is_backup_file("backup-notes.txt")
+
+
+def test_the_fast_reader_reads_what_ruamel_reads() -> None:
+    """Plain reads parse with libyaml under YAML 1.2's core schema: the same data as the
+    round-trip reader, for the scalars where YAML 1.1 and 1.2 differ."""
+    doc = {
+        "strings": ["on", "off", "yes", "no", "y", "012", "0b11", "1_000", "12:30", "=", ""],
+        "typed": [True, False, None, 0, -7, 12, 1.5, -0.25, 1e21, "2026-12-03T10:00:00+00:00"],
+        "nested": {"a": {"b": [{"c": "on"}]}, "01": "key that looks like a number"},
+        5: "an int key",
+    }
+    text = dump_yaml(doc)
+    fast, slow = read_yaml(text), load_yaml(text)
+    assert fast == doc and slow == doc
+    by_hand = "a: 0o17\nb: 0x1F\nc: 012\nd: ~\ne: .inf\nf: yes\ng: On\n"
+    assert read_yaml(by_hand) == load_yaml(by_hand)

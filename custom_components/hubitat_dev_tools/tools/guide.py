@@ -296,6 +296,7 @@ _ERROR_SECTIONS: dict[str, str] = {
     "not_in_gateway": "overview",
     "tool_not_available": "overview",
     "plan_changed": "snapshots",
+    "invalid_snapshot": "snapshots",
     "wrong_hub": "snapshots",
 }
 
