@@ -28,7 +28,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import ToolError
 from ..hub.apps import InstalledApp
@@ -83,6 +83,14 @@ class Finding:
             "evidence": self.evidence,
             "fix": self.fix,
         }
+
+
+class Checked(NamedTuple):
+    """A pass: its findings, how many rules it checked, and (one rule) its page health."""
+
+    findings: list[Finding]
+    checked: int
+    page: Mapping[str, Any] | None
 
 
 @dataclass(slots=True)
@@ -203,16 +211,20 @@ class RuleChecks:
         self._modes = modes
         self._last: tuple[float, list[Finding], int] | None = None
 
-    async def check(self, app_id: str | None = None) -> tuple[list[Finding], int]:
-        """Findings for every rule (or one), and how many rules were checked."""
+    async def check(self, app_id: str | None = None) -> Checked:
+        """Findings for every rule (or one), how many rules were checked, and (one rule)
+        the page health read for it."""
         apps = await self._tree()
         rules = [a for a in apps if a.is_rm_rule or a.is_visual_rule]
         if app_id is not None:
             chosen = [a for a in rules if a.id == app_id]
             if not chosen:
+                known = any(a.id == app_id for a in apps)
                 raise ToolError(
-                    f"App {app_id} is not a Rule Machine rule or Visual Rule.",
-                    code="not_found",
+                    f"App {app_id} is not a Rule Machine rule or Visual Rule."
+                    if known
+                    else f"The hub has no app {app_id}.",
+                    code="invalid_request" if known else "not_found",
                     hint="List rules with hub_list_rules.",
                 )
         else:
@@ -220,11 +232,12 @@ class RuleChecks:
         gate = asyncio.Semaphore(PARALLEL_READS)
         findings: list[Finding] = []
 
-        async def read(app: InstalledApp) -> _Rule:
+        async def read(app: InstalledApp, *, health: bool = True) -> _Rule:
             rule = _Rule(app)
             async with gate:
                 try:
-                    rule.health = await self._rule_health(app.id)
+                    if health:
+                        rule.health = await self._rule_health(app.id)
                     if app.is_rm_rule:
                         got = await self._read_rule(app.id)
                         spec = got.get("spec")
@@ -248,16 +261,21 @@ class RuleChecks:
         read_rules = list(await asyncio.gather(*(read(a) for a in chosen)))
         everything = read_rules
         if app_id is not None:
-            # conflicts and "runs an inactive rule" need the others too (specs only)
-            others = [a for a in rules if a.id != app_id and a.is_rm_rule]
-            everything = read_rules + list(await asyncio.gather(*(read(a) for a in others)))
+            mine = read_rules[0].spec
+            if _trigger_keys(mine) and _commands(mine):
+                # a conflict needs the other rules' specs (not their pages' health)
+                others = [a for a in rules if a.id != app_id and a.is_rm_rule]
+                everything = read_rules + list(
+                    await asyncio.gather(*(read(a, health=False) for a in others))
+                )
             findings = [f for f in findings if f.app_id == app_id]
         states, names, since, modes = await asyncio.gather(
             self._devices(), self._variables(), self._since(), self._safe_modes()
         )
         errors = await self._safe_errors(since)
         paused = await self._safe_paused()
-        by_id = {r.app.id: r for r in everything}
+        # running another rule needs only its app entry (disabled) and the paused flags
+        by_id = {a.id: _Rule(a) for a in rules} | {r.app.id: r for r in everything}
         for rule in read_rules:
             findings.extend(self._broken(rule))
             findings.extend(self._devices_of(rule, states))
@@ -269,7 +287,8 @@ class RuleChecks:
         findings.sort(key=lambda f: (f.rule.lower(), f.app_id, f.kind))
         if app_id is None:
             self._last = (time.monotonic(), findings, len(chosen))
-        return findings, len(chosen)
+            return Checked(findings, len(chosen), None)
+        return Checked(findings, len(chosen), read_rules[0].health)
 
     async def summary(self) -> list[dict[str, Any]]:
         """Rules with findings (kinds only), from a pass at most CACHE_S old."""

@@ -144,9 +144,8 @@ class GetRuleHealthTool(HubTool[RuleHealthArgs]):
 
     async def run(self, call: ToolCall, args: RuleHealthArgs) -> dict[str, Any]:
         screen = await call.hub.devices.screen(call.device_allowed)
-        # one rule: its page's own markers and flags (refuses an app that is not a rule)
-        page = await call.hub.rules.rule_health(args.app_id) if args.app_id else None
-        found, checked = await call.hub.rule_checks.check(args.app_id)
+        # one rule: also its page's own markers and flags (read once, by the checks)
+        found, checked, page = await call.hub.rule_checks.check(args.app_id)
         shown = [f for f in found if all(call.device_allowed(d) for d in f.devices)]
         findings = [{**f.as_dict(), "evidence": screen.text(f.evidence)} for f in shown]
         out: dict[str, Any] = {
