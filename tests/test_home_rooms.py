@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import aiohttp
@@ -17,7 +19,7 @@ from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, 
 from custom_components.hubitat_dev_tools.hub.models import parse_rooms_tree
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry, ok
+from .conftest import ToolCaller, add_entry, ok, sent_since
 from .contract import assert_same_shape, load_fixture
 from .home_util import dev_id, sent
 from .hub_fake import FakeHub
@@ -107,6 +109,60 @@ async def test_room_writes_respect_allowlist(
         assert result.error and result.data["error"] == "device_not_allowed", (tool, args)
         assert fan in result.data["message"] and lamp not in result.data["message"]
     assert len(hub.requests) == before
+
+
+async def test_delete_room_holding_an_outside_device_is_refused(
+    hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """Deleting a room unassigns every device in it: a room holding a device outside the
+    allowlist is refused before any write, and the refusal never names that device."""
+    lamp = dev_id(hub, "Guest Lamp")
+    await add_entry(hass, hub, options={OPT_ALLOWED_DEVICES: [lamp]})
+    guest = next(r for r in hub.rooms.values() if r["name"] == "Guest Bedroom")
+    members = [str(d) for d in guest["deviceIds"]]
+    outside = [d for d in members if d != lamp]
+    assert lamp in members and outside  # the seeded room holds both kinds
+    labels = [str(hub.device(d)["label"]) for d in outside]
+    hub.mark_backup_now()
+    before = len(hub.requests)
+    result = await call_tool("hub_delete_room", {"room": "Guest Bedroom", "confirm": True})
+    assert result.error and result.data["error"] == "device_not_allowed", result.data
+    message, hint = result.data["message"], result.data["hint"]
+    assert f"holds {len(outside)} device(s) outside" in message and "allowlist" in message
+    assert "Nothing was changed" in message
+    assert "hub's UI" in hint and "options" in hint
+    # nothing deleted: no request to the hub that writes, the room and its devices as they were
+    assert [p for _m, p in sent_since(hub, before) if p.startswith("/room/")] == []
+    assert sent(hub, before) == []
+    assert guest["id"] in hub.rooms
+    assert room_of(hub, "Guest Lamp") == "Guest Bedroom"
+    assert all(hub.device(d)["room"] == "Guest Bedroom" for d in outside)
+    # the outside devices are counted, never named (neither label nor id)
+    text = json.dumps(result.data)
+    for label in labels:
+        assert label not in text, label
+    for device_id in outside:
+        assert re.search(rf"(?<!\d){device_id}(?!\d)", text) is None, device_id
+
+
+async def test_delete_room_of_allowed_devices_only(
+    hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """With an allowlist set, a room holding only allowed devices (or none) still deletes."""
+    lamp = dev_id(hub, "Guest Lamp")
+    await add_entry(hass, hub, options={OPT_ALLOWED_DEVICES: [lamp]})
+    await ok(call_tool, "hub_create_room", {"name": "Attic", "device_ids": [lamp]})
+    await ok(call_tool, "hub_create_room", {"name": "Loft"})
+    assert room_of(hub, "Guest Lamp") == "Attic"
+    hub.mark_backup_now()
+    before = len(hub.requests)
+    data = await ok(call_tool, "hub_delete_room", {"room": "Attic", "confirm": True})
+    assert data["devices_now_unassigned"] == [lamp] and room_of(hub, "Guest Lamp") is None
+    data = await ok(call_tool, "hub_delete_room", {"room": "Loft", "confirm": True})
+    assert data["devices_now_unassigned"] == []
+    deletes = [p for _m, p in sent_since(hub, before) if p.startswith("/room/delete/")]
+    assert len(deletes) == 2
+    assert {r["name"] for r in hub.rooms.values()}.isdisjoint({"Attic", "Loft"})
 
 
 async def test_room_hub_error(

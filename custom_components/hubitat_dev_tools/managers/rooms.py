@@ -163,9 +163,24 @@ class RoomManager:
             "device_count": len(members),
         }
 
-    async def delete(self, room: str) -> DeletedRoom:
-        """Delete a room; its devices become unassigned."""
+    async def delete(self, room: str, *, allowed: set[str] | Allowed | None = None) -> DeletedRoom:
+        """Delete a room; its devices become unassigned.
+
+        Deleting a room changes every device in it (the hub unassigns them), so a room that
+        holds a device outside ``allowed`` is refused before anything is sent. The refusal
+        gives only their count: an outside device is never named.
+        """
         current = await self.resolve(room)
+        ok = self._predicate(allowed)
+        outside = sum(1 for d in current.device_ids if not ok(d))
+        if outside:
+            raise ToolError(
+                f"Room '{current.name}' holds {outside} device(s) outside this integration's "
+                "device allowlist; deleting it would unassign them. Nothing was changed.",
+                code="device_not_allowed",
+                hint="Move those devices out of the room in the hub's UI first, or widen the "
+                "device allowlist in the integration's options.",
+            )
         await delete_room(self._client, current.id)
         self._devices_changed()
         return {

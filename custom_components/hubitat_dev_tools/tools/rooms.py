@@ -3,7 +3,9 @@ command to a room's lights, fans or switches.
 
 The device ids a call names (``device_ids``, ``add_device_ids``, ``remove_device_ids``) are
 checked against the device allowlist by the safety chokepoint before ``run``; the reads
-filter what they list with ``call.device_allowed``.
+filter what they list with ``call.device_allowed``. A room delete changes devices no argument
+names (the hub unassigns every device in the room): the rooms manager refuses it when the room
+holds one outside the allowlist.
 """
 
 from __future__ import annotations
@@ -182,7 +184,7 @@ class DeleteRoomTool(HubTool[RoomArgs]):
     idempotent = True
 
     async def run(self, call: ToolCall, args: RoomArgs) -> dict[str, Any]:
-        result = await call.hub.rooms.delete(args.room)
+        result = await call.hub.rooms.delete(args.room, allowed=call.device_allowed)
         n = len(result["devices_now_unassigned"])
         return {
             "summary": f"Deleted room {result['name']}; {n} device(s) are now unassigned",
