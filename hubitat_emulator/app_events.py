@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from .model import AppEvent, HomeState
-from .seed_specs import RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
+from .seed_specs import RULE_LEAK
 
 
 def add_app_event(
@@ -23,19 +23,9 @@ def add_app_event(
 
 
 def seed_app_events(state: HomeState, now: datetime) -> None:
-    """A short history for three seeded rules."""
-    for app_id, rows in (
-        (
-            RULE_MOTION,
-            [
-                (180, "ruleState", "triggered", "Motion Lights - Kitchen: trigger <b>motion</b>"),
-                (175, "ruleState", "completed", "Motion Lights - Kitchen: actions done"),
-                (20, "ruleState", "triggered", "Motion Lights - Kitchen: trigger <b>motion</b>"),
-            ],
-        ),
-        (RULE_LEAK, [(600, "ruleState", "paused", "Leak Alarm paused")]),
-        (RULE_GOODNIGHT, [(900, "ruleState", "triggered", "Goodnight: trigger at 22:30")]),
-    ):
+    """What the story (story.py) does not make: Leak Alarm was paused once. The rules that
+    run record their own events as the story plays them."""
+    for app_id, rows in ((RULE_LEAK, [(600, "ruleState", "paused", "Leak Alarm paused")]),):
         if app_id in state.apps:
             for minutes, name, value, text in rows:
                 add_app_event(state, app_id, name, value, text, now - timedelta(minutes=minutes))

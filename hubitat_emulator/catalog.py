@@ -80,11 +80,19 @@ def capability_attributes(driver: DriverSpec) -> list[tuple[str | None, AttrDef]
     return _per_capability(driver, lambda cap: cap.attributes, driver.custom_attributes)
 
 
+_UNIQUE_ATTRS: dict[int, tuple[DriverSpec, dict[str, AttrDef]]] = {}
+
+
 def unique_attributes(driver: DriverSpec) -> dict[str, AttrDef]:
-    out: dict[str, AttrDef] = {}
-    for _cap, a in capability_attributes(driver):
-        out.setdefault(a.name, a)
-    return out
+    """A driver's attributes by name, first declaration kept (a new dict each call; computed
+    once per driver object, which is frozen)."""
+    got = _UNIQUE_ATTRS.get(id(driver))
+    if got is None or got[0] is not driver:
+        out: dict[str, AttrDef] = {}
+        for _cap, a in capability_attributes(driver):
+            out.setdefault(a.name, a)
+        got = _UNIQUE_ATTRS[id(driver)] = (driver, out)
+    return dict(got[1])
 
 
 def find_command(driver: DriverSpec, name: str) -> CmdDef | None:

@@ -30,8 +30,21 @@ def set_offset(offset: timedelta) -> None:
     _offset = offset
 
 
+# An instant the clock stands still at (``story.py`` plays the seeded days with it), or None.
+_frozen: datetime | None = None
+
+
+def freeze(at: datetime | None) -> None:
+    """Stop every ``utcnow()`` at ``at`` (None: run again). Only for synchronous code that
+    does not yield to the event loop while frozen (the seeded story)."""
+    global _frozen
+    _frozen = at
+
+
 def utcnow() -> datetime:
     """Aware 'now' in UTC, as the emulated hub's clock reads (real time unless moved)."""
+    if _frozen is not None:
+        return _frozen
     return datetime.now(UTC) + _offset
 
 

@@ -491,6 +491,8 @@ class Home:
         self.state.logs.append(entry)
         if len(self.state.logs) > MAX_LOGS:
             del self.state.logs[: len(self.state.logs) - MAX_LOGS]
+        if not self.log_listeners:
+            return
         frame: Frame = {
             "name": name,
             "msg": html.escape(msg),

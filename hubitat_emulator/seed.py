@@ -35,15 +35,12 @@ from .seed_dev import seed_apps, seed_dev
 from .seed_modes import seed_mode_manager
 from .seed_specs import (
     APP_ECOBEE,
-    APP_HSM,
     APP_RULE_MACHINE,
     ATTR_DEFAULTS,
-    BR_PORCH,
     DASH_MAIN,
     HISTORY,
     HOME,
     PAD_DRIVERS,
-    RL_OFFICE,
     ROOMS,
     RULE_GOODNIGHT,
     RULE_LEAK,
@@ -287,7 +284,13 @@ def _build_device(
     if "Light" in driver.capabilities or "SwitchLevel" in driver.capabilities:
         dev.default_current_state = "switch"
     state.devices[dev.id] = dev
-    _seed_history(state, dev, spec, now, rng, events, light=light)
+    if light or spec.days_old is not None:
+        _seed_history(state, dev, spec, now, rng, events, light=light)
+    else:
+        # the story (story.py) makes this device's history; the draws of the old one are
+        # still made (and dropped) so that the device ids and addresses after it stay put
+        _seed_history(state, dev, spec, now, rng, [], light=light)
+        dev.last_activity = None
     out = [dev]
     for child in spec.children:
         out += _build_device(state, child, ids, rng, now, maker_app_id, events, parent=dev)
@@ -295,36 +298,8 @@ def _build_device(
 
 
 def _seed_location(state: HomeState, now: datetime, rng: random.Random) -> None:
+    """Hub variable updates (modes and HSM come from the story)."""
     evs: list[LocationEvent] = []
-    local_now = now.astimezone(HUB_TZ)
-    for day in range(7, -1, -1):
-        base = (local_now - timedelta(days=day)).replace(hour=0, minute=0, second=0, microsecond=0)
-        for hour, minute, mode in ((6, 45, "Day"), (18, 30, "Evening"), (22, 40, "Night")):
-            t = base + timedelta(hours=hour, minutes=minute + rng.randint(-10, 10))
-            if now - timedelta(days=7) < t < now - timedelta(hours=2):
-                evs.append(LocationEvent(0, "mode", mode, f"Mode changed to {mode}", "API", t))
-        if day in (5, 2):
-            t1 = base + timedelta(hours=9, minutes=rng.randint(0, 50))
-            if t1 < now - timedelta(hours=2):
-                for delta, status, txt in (
-                    (0, "armingAway", "HSM arming away"),
-                    (1, "armedAway", "HSM armed away"),
-                    (300, "disarmed", "HSM disarmed"),
-                ):
-                    evs.append(
-                        LocationEvent(
-                            0, "hsmStatus", status, txt, "API", t1 + timedelta(minutes=delta)
-                        )
-                    )
-                evs.append(LocationEvent(0, "mode", "Away", "Mode changed to Away", "API", t1))
-                evs.append(
-                    LocationEvent(
-                        0, "mode", "Day", "Mode changed to Day", "API", t1 + timedelta(minutes=300)
-                    )
-                )
-    evs.append(
-        LocationEvent(0, "mode", "Day", "Mode changed to Day", "API", now - timedelta(minutes=45))
-    )
     for name, var in state.variables.items():
         for k in range(rng.randint(1, 4)):
             t = now - timedelta(hours=rng.uniform(3, 160)) + timedelta(minutes=k)
@@ -352,54 +327,12 @@ def _seed_location(state: HomeState, now: datetime, rng: random.Random) -> None:
     state.location_events = evs
 
 
-_APP_LOG_LINES = (
-    (RULE_MOTION, "<b>Motion Lights - Kitchen</b>", "trace", "Event: Kitchen Motion motion active"),
-    (RULE_MOTION, "<b>Motion Lights - Kitchen</b>", "info", "Action: On: Kitchen Light"),
-    (RULE_GOODNIGHT, "Goodnight", "info", "Action: Lock: Front Door Lock, Back Door Lock"),
-    (RL_OFFICE, "Office Lights", "debug", "Activating scene (level 100, CT 4000K)"),
-    (APP_ECOBEE, "Ecobee Integration", "trace", "Updates sent (2 / 1460ms)"),
-    (
-        APP_ECOBEE,
-        "Ecobee Integration",
-        "debug",
-        "poll(): thermostat revision 211126|211126 unchanged",
-    ),
-    (BR_PORCH, "Porch light at sunset", "info", "Turning on Porch Light (sunset - 15 min)"),
-    (APP_HSM, "HSM", "info", "Intrusion monitoring: 12 sensors armed"),
-)
-
-
 _RULE_CLASS = "user_app_hubitat_Rule_5_1_341"
 
 
-def _seed_logs(
-    state: HomeState, events: list[DeviceEvent], now: datetime, rng: random.Random
-) -> None:
+def _seed_logs(state: HomeState, now: datetime) -> None:
+    """The Leak Alarm rule's crash (its trigger device is gone); the story logs the rest."""
     logs: list[LogEntry] = []
-    cutoff = now - timedelta(hours=24)
-    for ev in events:
-        if ev.date >= cutoff and ev.description:
-            dev = state.devices[ev.device_id]
-            logs.append(LogEntry(ev.date, "info", "dev", dev.id, dev.display_name, ev.description))
-    for _ in range(160):
-        app_id, name, level, msg = rng.choice(_APP_LOG_LINES)
-        t = now - timedelta(seconds=rng.uniform(30, 86000))
-        logs.append(LogEntry(t, level, "app", app_id, name, msg))
-    zb = [d for d in state.devices.values() if d.driver.protocol == "zigbee"][:6]
-    for dev in zb:
-        for _ in range(4):
-            t = now - timedelta(seconds=rng.uniform(60, 86000))
-            logs.append(
-                LogEntry(
-                    t,
-                    "debug",
-                    "dev",
-                    dev.id,
-                    dev.display_name,
-                    "parse description: read attr - raw: 0104000A01, dni: "
-                    f"{dev.dni}, endpoint: 01, cluster: 0402 | value: 0A2C",
-                )
-            )
     t_err = now - timedelta(hours=3, minutes=12)
     logs.append(
         LogEntry(
@@ -416,36 +349,24 @@ def _seed_logs(
             ],
         )
     )
-    keypad = next((d for d in state.devices.values() if d.driver.name == "Centralite Keypad"), None)
-    if keypad is not None:
-        logs.append(
-            LogEntry(
-                now - timedelta(hours=5),
-                "warn",
-                "dev",
-                keypad.id,
-                keypad.display_name,
-                "Invalid code entered: <b>0000</b>",
-            )
-        )
-    low = [
-        d
-        for d in state.devices.values()
-        if isinstance(d.value("battery"), int) and int(str(d.value("battery"))) < 20
-    ]
-    for dev in low:
-        logs.append(
-            LogEntry(
-                now - timedelta(hours=rng.uniform(1, 20)),
-                "warn",
-                "dev",
-                dev.id,
-                dev.display_name,
-                f"battery is low ({dev.value('battery')}%)",
-            )
-        )
-    logs.sort(key=lambda e: e.date)
     state.logs = logs
+
+
+def _chronological(state: HomeState) -> None:
+    """Event ids in time order across devices, location and hub (as the hub allocates them),
+    device histories and logs oldest first."""
+    dated: list[tuple[datetime, int, object]] = []
+    for dev in state.devices.values():
+        dev.events.sort(key=lambda e: (e.date, e.id))
+        dated += [(e.date, e.id, e) for e in dev.events]
+    state.location_events.sort(key=lambda e: (e.date, e.id))
+    dated += [(e.date, e.id, e) for e in state.location_events]
+    dated += [(e.date, e.id, e) for e in state.hub_events]
+    dated.sort(key=lambda x: (x[0], x[1]))
+    for n, (_, _, ev) in enumerate(dated, start=1):
+        ev.id = n  # type: ignore[attr-defined]
+    state.next_event_id = len(dated) + 1
+    state.logs.sort(key=lambda e: e.date)
 
 
 def _seed_variables(now: datetime) -> dict[str, Variable]:
@@ -516,6 +437,7 @@ def seed_home(
     ids = _Ids(rng)
     events: list[DeviceEvent] = []
     built: list[Device] = []
+    padded: set[int] = set()
     for spec in HOME:
         built += _build_device(state, spec, ids, rng, now, maker_app_id, events)
     if device_count is not None:
@@ -532,7 +454,10 @@ def seed_home(
             kind, drv = PAD_DRIVERS[n % len(PAD_DRIVERS)]
             room = ROOMS[n % len(ROOMS)][0] if n % 5 else None
             spec = DeviceSpec(f"Bench {kind} {n + 1:03d}", drv, room)
-            _build_device(state, spec, ids, rng, now, maker_app_id, events, light=True)
+            padded |= {
+                d.id
+                for d in _build_device(state, spec, ids, rng, now, maker_app_id, events, light=True)
+            }
             n += 1
     # the hub logs and event ids are global and chronological
     events.sort(key=lambda e: e.date)
@@ -553,7 +478,7 @@ def seed_home(
                 t,
             )
         )
-    _seed_logs(state, events, now, rng)
+    _seed_logs(state, now)
     created = now - timedelta(hours=30)
     stamp = created.astimezone(HUB_TZ).strftime("%Y-%m-%d~%H-%M")
     state.backups.append(
@@ -567,5 +492,13 @@ def seed_home(
     if device_count is None:  # the realistic home only: trimmed homes keep their exact count
         seed_scenes(state, new_device)
     seed_mode_manager(state)
+    from .story import DAYS as STORY_DAYS  # story.py runs the live Home, which imports us
+    from .story import run_story
+
+    window = now - timedelta(days=STORY_DAYS)
+    stale = {d.id for d in built if d.last_activity is not None and d.last_activity < window}
+    stale |= padded  # benchmark padding keeps its one-event history
+    run_story(state, now, rng, stale | {d.id for d in state.devices.values() if d.disabled})
+    _chronological(state)
     assert all(c in CAPABILITIES for d in DRIVERS.values() for c in d.capabilities)
     return state

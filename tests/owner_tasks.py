@@ -203,8 +203,13 @@ async def night_mode_time(bot: Assistant) -> None:
 async def why_light_on(bot: Assistant) -> None:
     found = await bot("hub_list_devices", {"text": "kitchen light", "fields": ["label"]})
     light = _by_label(found)["Kitchen Light"]["device_id"]
-    why = await bot("hub_get_event_cause", {"device_id": light, "attribute": "switch"})
+    # "last night, around ten past midnight": the seeded story's snack (story.py)
+    why = await bot(
+        "hub_get_event_cause",
+        {"device_id": light, "attribute": "switch", "value": "on", "at": "00:10"},
+    )
     check(bool(why["producer"]["evidence"]) and bool(why["summary"]), "a producer, with evidence")
+    check("Motion Lights" in str(why["producer"]), "the motion rule named as the producer")
 
 
 async def any_rule_broken(bot: Assistant) -> None:
@@ -272,7 +277,7 @@ TASKS: tuple[Task, ...] = (
     Task("Turn off the kitchen lights.", kitchen_lights_off, 1),
     Task("Start movie time.", movie_time, 1),
     Task("When does the house switch to Night?", night_mode_time, 1),
-    Task("Something turned the kitchen light on: what?", why_light_on, 2),
+    Task("What turned the kitchen light on last night?", why_light_on, 2),
     Task("Is any of my rules broken?", any_rule_broken, 1),
     Task("Good night: lights off, doors locked, Night mode.", good_night, 4),
     Task("What changed since my last snapshot?", changed_since_snapshot, 4),

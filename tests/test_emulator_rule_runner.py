@@ -521,6 +521,7 @@ async def test_new_trigger_ends_a_pending_wait(emu: HubEmulator) -> None:
 async def test_required_expression_operators_and_custom_attribute(emu: HubEmulator) -> None:
     sensor, lamp = dev(emu, "Front Porch Motion"), dev(emu, "Porch Light")
     guest, vacation = dev(emu, "Guest Mode"), dev(emu, "Vacation Mode")
+    emu.set_mode("Day")  # not Night, whatever hour the seeded story left the hub in
     emu.clock.set(at(23, 30))
     settings = {
         "tCapab1": "Custom Attribute",

@@ -127,3 +127,23 @@ def test_produced_by_and_times_parse() -> None:
     assert parse_when("11:30", UTC, now) == now - timedelta(minutes=30)
     assert parse_when("13:00", UTC, now) == now - timedelta(hours=23)  # yesterday's
     assert parse_when("2026-12-02T23:58:00+00:00", UTC, now).day == 2
+
+
+async def test_last_nights_kitchen_light_in_the_seeded_story(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """The demo's own history (hubitat_emulator/story.py): the light a person asks about
+    was turned on by the motion rule, which reacted to the sensor; the sensor's reading is
+    the sensor's own (the rule logged after it, so it is not its cause)."""
+    light = dev_id(hub, "Kitchen Light")
+    why = await ok(
+        call_tool,
+        "hub_get_event_cause",
+        {"device_id": light, "attribute": "switch", "value": "on", "at": "00:10"},
+    )
+    assert why["producer"]["name"] == "Motion Lights - Kitchen"
+    assert why["producer"]["confidence"] == "recorded"
+    link = why["chain"][0]
+    assert link["event"]["device"] == "Kitchen Motion" and link["event"]["value"] == "active"
+    assert link["producer"]["kind"] == "device", link
+    assert "Motion Lights - Kitchen" in why["summary"] and "Kitchen Motion" in why["summary"]

@@ -32,14 +32,15 @@ async def test_what_changed_in_one_call(
     done = await call_tool("hub_call_device_command", {"device_id": light, "command": "on"})
     assert not done.error, done.data
     await asyncio.sleep(0.05)
-    hub.set_mode("Night")
+    target = "Night" if hub.current_mode != "Night" else "Evening"  # a change from now
+    hub.set_mode(target)
     await call_tool("hub_create_backup", {})
     result = await call_tool("hub_list_changes", {"hours_back": 1})
     assert not result.error, result.data
     changes = result.data["changes"]
     ours = [c for c in changes if c.get("device_id") == light and c.get("name") == "switch"]
     assert ours and ours[0]["value"] == "on" and ours[0]["by"]["tool"] == "hub_call_device_command"
-    assert any(c["kind"] == "mode" and c["value"] == "Night" for c in changes)
+    assert any(c["kind"] == "mode" and c["value"] == target for c in changes)
     assert any(c["kind"] == "assistant" and c["name"] == "hub_create_backup" for c in changes)
     from datetime import datetime
 

@@ -62,6 +62,7 @@ async def test_mode_refusals(
 
 async def test_set_mode_without_maker(hass: Any, hub: HubEmulator, call_tool: ToolCaller) -> None:
     await add_entry(hass, hub, maker=False)
+    hub.set_mode("Day")  # so that Night is a change, whatever hour the story left
     data = await ok(call_tool, "hub_set_mode", {"mode": "Night"})
     assert data["via"] == "admin" and hub.current_mode == "Night"
 

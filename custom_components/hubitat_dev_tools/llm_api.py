@@ -43,9 +43,6 @@ def api_prompt(surface: str) -> str:
     return lead + API_PROMPT_COMMON
 
 
-# Kept for callers that read the prompt as a constant.
-API_PROMPT = api_prompt("compact")
-
 
 class HubAPIInstance(llm.APIInstance):
     """Dispatches calls with the reachable set known (after mcp_server's read-only filter).

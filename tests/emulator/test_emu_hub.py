@@ -60,7 +60,7 @@ async def test_hub_data_and_health(hub: HubEmulator, session: aiohttp.ClientSess
     logs = await get_json(session, f"{hub.url}/logs/json")
     assert re.match(r"^\d+d \d+h", logs["uptime"])
     messages = await get_json(session, f"{hub.url}/hub/messages")
-    assert messages["hsm"] == "disarmed" and messages["mode"]["name"] == "Day"
+    assert messages["hsm"] == "disarmed" and messages["mode"]["name"] == hub.current_mode
 
 
 async def test_past_logs(hub: HubEmulator, session: aiohttp.ClientSession) -> None:

@@ -70,7 +70,8 @@ async def test_room_delete_unassigns(hub: HubEmulator, session: aiohttp.ClientSe
 
 async def test_modes_admin(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
     data = await get_json(session, f"{hub.url}/modes/json")
-    assert data["currentModeId"] == 1
+    active = hub.state.current_mode_id  # the seeded story's mode for this hour
+    assert data["currentModeId"] == active
     assert [m["name"] for m in data["modes"]] == ["Day", "Evening", "Night", "Away"]
     async with session.post(f"{hub.url}/modes/jsonCreate", json={"name": "Party"}) as r:
         assert json.loads(await r.text())["success"] is True
@@ -81,7 +82,7 @@ async def test_modes_admin(hub: HubEmulator, session: aiohttp.ClientSession) -> 
     async with session.post(f"{hub.url}/modes/jsonUpdate", json=body) as r:
         assert json.loads(await r.text())["success"] is True
     assert any(m["name"] == "Fiesta" for m in hub.modes)
-    bad = await get_json(session, f"{hub.url}/modes/jsonDelete/1")
+    bad = await get_json(session, f"{hub.url}/modes/jsonDelete/{active}")
     assert bad["success"] is False and bad["message"]  # the active mode
     ok = await get_json(session, f"{hub.url}/modes/jsonDelete/{party['id']}")
     assert ok["success"] is True
@@ -89,10 +90,12 @@ async def test_modes_admin(hub: HubEmulator, session: aiohttp.ClientSession) -> 
 
 
 async def test_location_mode_update(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
-    async with session.post(f"{hub.url}/location/mode/update", json={"modeId": 2}) as r:
+    # a mode other than the seeded story's mode for this hour
+    mode_id, name = (2, "Evening") if hub.current_mode != "Evening" else (3, "Night")
+    async with session.post(f"{hub.url}/location/mode/update", json={"modeId": mode_id}) as r:
         assert json.loads(await r.text())["success"] is True
-    assert hub.current_mode == "Evening"
+    assert hub.current_mode == name
     messages = await get_json(session, f"{hub.url}/hub/messages")
-    assert messages["mode"]["name"] == "Evening" and messages["mode"]["id"] == 2
+    assert messages["mode"]["name"] == name and messages["mode"]["id"] == mode_id
     events = await get_json(session, f"{hub.url}/logs/eventsJson")
-    assert events[0]["name"] == "mode" and events[0]["value"] == "Evening"
+    assert events[0]["name"] == "mode" and events[0]["value"] == name

@@ -46,6 +46,7 @@ async def test_device_frame_shape(hub: HubEmulator, session: aiohttp.ClientSessi
 async def test_location_frames_use_null_strings(
     hub: HubEmulator, session: aiohttp.ClientSession
 ) -> None:
+    hub.set_mode("Day")  # so that Night is a change, whatever hour the story left
     async with session.ws_connect(f"{hub.url}/eventsocket") as ws:
         hub.set_mode("Night")
         mode = await next_frame(ws)
@@ -163,5 +164,6 @@ async def test_drop_sockets(hub: HubEmulator, session: aiohttp.ClientSession) ->
     await asyncio.sleep(0.05)
     assert hub.event_socket_count == 0
     async with session.ws_connect(f"{hub.url}/eventsocket") as ws:  # reconnect works
-        hub.set_mode("Evening")
-        assert (await next_frame(ws))["value"] == "Evening"
+        target = "Evening" if hub.current_mode != "Evening" else "Night"
+        hub.set_mode(target)  # a change from the seeded story's mode for this hour
+        assert (await next_frame(ws))["value"] == target

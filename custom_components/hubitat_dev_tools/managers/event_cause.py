@@ -229,7 +229,8 @@ class EventCauses:
                 ["The hub recorded the event as physical (made at the device itself)."],
             )
         # 2. correlate: what acted on the device in the window before
-        start, end = event.when - CANDIDATE_WINDOW, event.when + timedelta(seconds=5)
+        # only what acted before it: an app that logs after the event reacted to it
+        start, end = event.when - CANDIDATE_WINDOW, event.when
         candidates: list[tuple[int, _Cause]] = []
         for rec in audit(event.device_id, start, end):
             candidates.append(
@@ -266,6 +267,16 @@ class EventCauses:
                         [f"{command.name} at {command.when.isoformat(timespec='seconds')}."],
                     ),
                 )
+            )
+        if not candidates and command is None and event.type in (None, "", "null"):
+            return _Cause(
+                "device",
+                f"{label} itself",
+                "likely",
+                [
+                    "No command reached the device before it and no app acted on it in the "
+                    "two minutes before: the device reported this reading itself."
+                ],
             )
         if not candidates:
             return _Cause(
