@@ -137,6 +137,10 @@ class DevState:
     # False: create/update/delete and layout saves answer as usual and change nothing
     dash_create_answer: dict[str, Any] | None = None
     dash_writes_apply: bool = True
+    # legacy dashboard request tokens minted by the dashboard page: token -> (dashboard id,
+    # minted at, emulated clock); a token works once and only while younger than the TTL
+    legacy_request_tokens: dict[str, tuple[int, datetime]] = field(default_factory=dict)
+    legacy_token_ttl_s: float = 60.0
     next_app_id: int = 300
     # Fault knobs for code and bundle deletes (tests set them): the hub answers failure
     # although it deleted / answers success although it kept the item.

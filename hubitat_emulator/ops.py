@@ -44,6 +44,9 @@ class OpsState:
     settings_ignored: bool = False  # radio settings calls answer success and change nothing
     channel_scan: list[dict[str, Any]] = field(default_factory=list)  # the last scan's rows
     channel_scan_s: float = 0.2  # how long zigbeeChannelScanJson takes (a real hub: ~60 s)
+    # how long restoreLocalBackup restores before it answers (and then reboots); a real hub
+    # answers only when the restore has ended
+    local_restore_s: float = 0.0
     radio_calls: list[str] = field(default_factory=list)
     radio_state: RadioState = field(default_factory=RadioState)  # S2, firmware, resets
 

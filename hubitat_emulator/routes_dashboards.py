@@ -25,16 +25,28 @@ Legacy dashboards *(no evidence beyond KP's own code)*: ``/apps/api/<id>/dashboa
 ``requestToken``. ``POST .../layout`` replaces the layout when every tile is an object with
 ``id``, ``template``, ``col`` and ``row`` and answers the saved layout; otherwise
 ``{"success": false, "message": ...}``.
+
+Request tokens. Evidence (KP ``mcp-dashboards-lib.groovy``, ``_legacyMintRequestToken``):
+every page load mints a fresh token, "tokens are timestamped server-side and stale ones are
+rejected", so KP mints one per layout read and per layout POST. Here each page load mints a
+token for that dashboard, stamped with the emulated clock (``clock.utcnow``: tests move it).
+Assumptions (no evidence of the details): a token older than ``DevState.legacy_token_ttl_s``
+(60 s; the real lifetime is unknown) is stale; a token works ONCE, then is spent (stricter
+than the evidence: it makes a client that reuses one fail here); a token works only for the
+dashboard whose page minted it; a refused token is answered 401 ``Unauthorized`` like a
+wrong ``access_token`` (what the real hub answers is unknown).
 """
 
 from __future__ import annotations
 
 import json
 import secrets
+from datetime import datetime
 from typing import Any
 
 from aiohttp import web
 
+from .clock import utcnow
 from .home import Home
 from .responses import Responses
 from .routes_common import Routes
@@ -73,10 +85,6 @@ def _navigation(raw: str) -> str:
 
 
 class _DashRoutes(Routes):
-    def __init__(self, home: Home, http: Responses) -> None:
-        super().__init__(home, http)
-        self.request_tokens: set[str] = set()
-
     async def select(self, request: web.Request) -> web.StreamResponse:
         return self.http.html_page(
             "<html><head><script>var globalDashboardPinToken = "
@@ -170,16 +178,28 @@ class _DashRoutes(Routes):
         dash_id = self._legacy_ok(request)
         if dash_id is None:
             return self.http.text("Unauthorized", status=401)
+        tokens, now = self.dev.legacy_request_tokens, utcnow()
+        for old in [t for t, (_d, at) in tokens.items() if self._stale(at, now)]:
+            tokens.pop(old)  # a stale token is never accepted again: forget it
         token = "req-" + secrets.token_hex(6)
-        self.request_tokens.add(token)
+        tokens[token] = (dash_id, now)
         return self.http.html_page(
             f"<html><head><script>var javascriptRequestToken = '{token}';</script></head>"
             "<body></body></html>"
         )
 
+    def _stale(self, minted: datetime, now: datetime) -> bool:
+        return (now - minted).total_seconds() > self.dev.legacy_token_ttl_s
+
+    def _take_token(self, request: web.Request, dash_id: int) -> bool:
+        """Spend the request's ``requestToken``: True when it was minted for this dashboard
+        and is neither spent nor stale (see the module docstring: evidence vs assumption)."""
+        minted = self.dev.legacy_request_tokens.pop(request.query.get("requestToken", ""), None)
+        return minted is not None and minted[0] == dash_id and not self._stale(minted[1], utcnow())
+
     async def legacy_layout(self, request: web.Request) -> web.StreamResponse:
         dash_id = self._legacy_ok(request)
-        if dash_id is None or request.query.get("requestToken") not in self.request_tokens:
+        if dash_id is None or not self._take_token(request, dash_id):
             return self.http.text("Unauthorized", status=401)
         if request.method == "GET":
             return self.http.json(self.dev.layouts[dash_id])

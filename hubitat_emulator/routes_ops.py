@@ -16,8 +16,11 @@
 * ``/hub/cloud/checkForUpdate`` answers ``UPDATE_AVAILABLE`` when ``OpsState.update_version``
   is set (with the owner's ``accountEmails``, like the real hub); ``updatePlatform`` installs it
   and reboots (``emu.reboot_downtime``).
-* ``/hub2/restoreLocalBackup?fileName=`` answers ``{"success":true}`` and reboots; an unknown
-  name answers ``{"success":false,"message":"Backup not found"}``.
+* ``/hub2/restoreLocalBackup?fileName=`` restores for ``OpsState.local_restore_s`` seconds,
+  then answers ``{"success":true}`` and reboots (evidence: the hub UI waits for this answer
+  without a limit and only then says "Restore completed successfully, hub will reboot now.";
+  KP allows 120 s). The restore goes on to its reboot when the client stops waiting. An
+  unknown name answers ``{"success":false,"message":"Backup not found"}`` at once.
 * ``OpsState.alerts`` are merged over ``/hub2/hubData`` ``alerts`` (set them to raise alerts).
 * Radio operations (§17.3) answer ``{"success": bool, "message"}``. Z-Wave inclusion and
   exclusion set ``OpsState.zwave_mode`` (``including``/``excluding``, cleared by the stop
@@ -571,5 +574,11 @@ class _OpsRoutes(ServerRoutes):
         name = request.query.get("fileName", "")
         if not any(b.name == name for b in self.st.backups):
             return self.http.result(False, "Backup not found")
-        self.server.reboot_soon()
+
+        async def restore() -> None:
+            await asyncio.sleep(self.ops.local_restore_s)
+            self.server.reboot_soon()
+
+        # its own task: a client that stops waiting does not stop the restore
+        await asyncio.shield(self.server.tasks.spawn(restore()))
         return self.http.json({"success": True})

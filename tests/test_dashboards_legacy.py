@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
+import aiohttp
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
+from hubitat_emulator.seed import DASH_MAIN
 from hubitat_emulator.seed_specs import APP_DASHBOARD
 
 from .conftest import ToolCaller
@@ -60,3 +64,49 @@ async def test_legacy_refusals(
     made = await call_tool("hub_create_dashboard", {"name": "Y", "kind": "legacy"})
     assert not made.error, made.data
     assert made.data["parent_id"] == parent.data["app_id"] and made.data["device_ids"] == []
+
+
+async def test_every_layout_request_takes_a_fresh_request_token(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """KP (mcp-dashboards-lib.groovy): every page load mints a token, "tokens are timestamped
+    server-side and stale ones are rejected"; so the read, the POST and the read-back of a
+    layout edit each take their own (the emulated hub spends a token on first use)."""
+    start = len(hub.requests)
+    result = await call_tool(
+        "hub_update_dashboard", {"dashboard_id": DASH_MAIN, "update_tiles": [{"id": 1, "col": 5}]}
+    )
+    assert not result.error, result.data
+    assert [t["col"] for t in hub.state.dev.layouts[DASH_MAIN]["tiles"] if t["id"] == 1] == [5]
+    page = f"/apps/api/{DASH_MAIN}/dashboard/{DASH_MAIN}"
+    sent = [(m, urlsplit(p)) for m, p in hub.requests[start:] if p.startswith(page)]
+    layout = [(m, parse_qs(u.query)["requestToken"]) for m, u in sent if u.path.endswith("/layout")]
+    assert [m for m, _t in layout] == ["GET", "POST", "GET"]  # read, save, read-back
+    tokens = [t for _m, (t,) in layout]
+    assert len(set(tokens)) == 3
+    # each one right after the page load that minted it
+    assert [u.path for _m, u in sent] == [page, f"{page}/layout"] * 3
+
+
+async def test_emulated_hub_refuses_a_spent_or_stale_request_token(hub: HubEmulator) -> None:
+    access = hub.state.dev.internals[DASH_MAIN].state["accessToken"]
+    page = f"{hub.url}/apps/api/{DASH_MAIN}/dashboard/{DASH_MAIN}"
+
+    async def mint(session: aiohttp.ClientSession) -> str:
+        async with session.get(page, params={"access_token": access}) as r:
+            html = await r.text()
+        return html.split("javascriptRequestToken = '")[1].split("'")[0]
+
+    async def layout_status(session: aiohttp.ClientSession, token: str) -> int:
+        query = {"access_token": access, "requestToken": token}
+        async with session.get(f"{page}/layout", params=query) as r:
+            return r.status
+
+    async with aiohttp.ClientSession() as session:
+        token = await mint(session)
+        assert await layout_status(session, token) == 200
+        assert await layout_status(session, token) == 401  # spent
+        stale = await mint(session)
+        await hub.clock.advance(seconds=hub.state.dev.legacy_token_ttl_s + 1)
+        assert await layout_status(session, stale) == 401  # too old
+        assert await layout_status(session, await mint(session)) == 200

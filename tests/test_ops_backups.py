@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime
 
 import aiohttp
@@ -79,12 +80,39 @@ async def test_restore_reboots_and_tools_recover(
     hub.reboot_starting_time = 0.2
     backup = hub.mark_backup_now()
     data = await ok(call_tool, "hub_restore_backup", {"file_name": backup.name, "confirm": True})
-    assert data["rebooting"] is True and "reboot" in data["note"]
+    assert data["rebooting"] is True and "reboot" in data["note"] and data["status"] == "done"
     # the hub goes away, then comes back; the next calls just work again
     await wait_for_status(hub, "down")
     await wait_for_status(hub, "running", timeout=5)
     info = await ok(call_tool, "hub_get_info")
     assert info["hub_uid"] == hub.hub_uid
+
+
+async def test_a_restore_longer_than_the_call_is_reported_in_progress_not_retried(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from custom_components.hubitat_dev_tools.tools import base
+
+    # The hub answers a restore only when it has ended (hub UI, KP): here it takes longer
+    # than the whole call may last.
+    monkeypatch.setattr(base, "CALL_BUDGET_S", 5.0)
+    hub.ops.local_restore_s = 6.0
+    hub.reboot_downtime = 0.3
+    hub.reboot_starting_time = 0.2
+    backup = hub.mark_backup_now()
+    start, began = len(hub.requests), time.monotonic()
+    data = await ok(call_tool, "hub_restore_backup", {"file_name": backup.name, "confirm": True})
+    assert time.monotonic() - began < base.CALL_BUDGET_S
+    assert data["status"] == "in_progress" and "rebooting" not in data
+    assert data["restored"]["name"] == backup.name and data["current_state_backup"]["name"]
+    assert "still restoring" in data["summary"]
+    assert "hub_get_health_report" in data["pending"] and "Do not restore again" in data["pending"]
+    # one restore request, never resent; the hub goes on restoring, then reboots
+    restores = [p for _m, p in hub.requests[start:] if p.startswith("/hub2/restoreLocalBackup")]
+    assert len(restores) == 1 and hub.status == "running"
+    await wait_for_status(hub, "down", timeout=8)
+    await wait_for_status(hub, "running", timeout=5)
+    assert [p for _m, p in hub.requests[start:] if "restoreLocalBackup" in p] == restores
 
 
 async def test_restore_refused_by_hub(

@@ -303,10 +303,14 @@ async def delete_local_backup(client: HubClient, name: str) -> bool:
     return isinstance(data, dict) and data.get("success") in (True, "true")
 
 
-async def restore_local_backup(client: HubClient, name: str, *, timeout: float = 60) -> None:
+async def restore_local_backup(client: HubClient, name: str, *, timeout: float = 120) -> None:
     """Restore one local backup by file name (the hub reboots).
 
-    Raises :class:`HubRefusedError` unless the hub answers ``{"success": true}``.
+    The hub answers only once the restore has ended (the hub UI waits without a limit, then
+    says "Restore completed successfully, hub will reboot now."; KP allows 120 s, the
+    default here). Sent once, never retried: a :class:`HubTimeoutError` means the hub is
+    still restoring, not that it failed. Raises :class:`HubRefusedError` unless the hub
+    answers ``{"success": true}``.
     """
     what = f"restore {name}"
     data = await client.request(

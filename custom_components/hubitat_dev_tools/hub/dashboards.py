@@ -13,8 +13,9 @@ What the hub's own UI shows (``docs/hub-endpoints.md``, section Dashboards):
 
 So every write here is decided by its effect (the list read back, polled briefly), never
 by the answer alone. Legacy dashboards are installed apps; their page and layout endpoints
-(``/apps/api/<id>/dashboard/<id>[/layout]``) rest on no independent evidence, so a layout
-save is confirmed by reading the layout back.
+(``/apps/api/<id>/dashboard/<id>[/layout]``) rest only on KP's code, so a layout save is
+confirmed by reading the layout back, and every layout request (read, POST, read-back)
+takes a fresh ``requestToken`` from the page, as KP does: the hub rejects stale ones.
 """
 
 from __future__ import annotations
@@ -292,8 +293,13 @@ async def delete_easy(client: HubClient, pin: str, dashboard_id: str) -> None:
 _REQ_RE = re.compile(r"javascriptRequestToken\s*=\s*['\"]([^'\"]+)['\"]")
 
 
-async def legacy_tokens(client: HubClient, dashboard_id: str, access_token: str) -> str:
-    """Scrape the request token a legacy dashboard's layout endpoint needs."""
+async def legacy_request_token(client: HubClient, dashboard_id: str, access_token: str) -> str:
+    """A fresh request token for ONE layout request: render the dashboard page and scrape it.
+
+    Every page load mints a new token; tokens are timestamped by the hub and stale ones are
+    rejected (KP ``mcp-dashboards-lib.groovy`` ``_legacyMintRequestToken``), so each layout
+    read and write takes its own, never a cached one.
+    """
     html = await client.request(
         "GET",
         f"/apps/api/{dashboard_id}/dashboard/{dashboard_id}",
@@ -309,13 +315,20 @@ async def legacy_tokens(client: HubClient, dashboard_id: str, access_token: str)
     return m.group(1)
 
 
+def _layout_path(dashboard_id: str) -> str:
+    return f"/apps/api/{dashboard_id}/dashboard/{dashboard_id}/layout"
+
+
 async def fetch_legacy_layout(
-    client: HubClient, dashboard_id: str, access_token: str, request_token: str
+    client: HubClient, dashboard_id: str, access_token: str
 ) -> dict[str, Any]:
-    """A legacy dashboard's layout (name, cols, rows, tiles...)."""
-    data = await client.get_json(
-        f"/apps/api/{dashboard_id}/dashboard/{dashboard_id}/layout",
-        params={"access_token": access_token, "requestToken": request_token},
+    """A legacy dashboard's layout (name, cols, rows, tiles...), with a token of its own."""
+    token = await legacy_request_token(client, dashboard_id, access_token)
+    data = await client.request(
+        "GET",
+        _layout_path(dashboard_id),
+        params={"access_token": access_token, "requestToken": token},
+        retry=False,  # a retry would resend the token already used
     )
     if not isinstance(data, dict):
         raise HubBadResponseError(f"Unexpected layout of legacy dashboard {dashboard_id}")
@@ -336,21 +349,20 @@ def layout_mismatches(sent: dict[str, Any], got: dict[str, Any]) -> list[str]:
 
 
 async def save_legacy_layout(
-    client: HubClient,
-    dashboard_id: str,
-    access_token: str,
-    request_token: str,
-    layout: dict[str, Any],
+    client: HubClient, dashboard_id: str, access_token: str, layout: dict[str, Any]
 ) -> None:
-    """POST a whole layout back, then read it back: the layout shown decides."""
+    """POST a whole layout back, then read it back: the layout shown decides. The POST and
+    the read-back each take a fresh request token."""
+    token = await legacy_request_token(client, dashboard_id, access_token)
     answer = await client.request(
         "POST",
-        f"/apps/api/{dashboard_id}/dashboard/{dashboard_id}/layout",
-        params={"access_token": access_token, "requestToken": request_token},
+        _layout_path(dashboard_id),
+        params={"access_token": access_token, "requestToken": token},
         json_body=layout,
         expect="any",
+        retry=False,
     )
-    got = await fetch_legacy_layout(client, dashboard_id, access_token, request_token)
+    got = await fetch_legacy_layout(client, dashboard_id, access_token)
     if wrong := layout_mismatches(layout, got):
         err = _no_effect(
             answer,

@@ -27,6 +27,9 @@ from ..hub.errors import HubBadResponseError, HubError, HubRefusedError, HubTime
 LIST_CACHE_SECONDS = 5.0
 # A backup dated further in the future than this (clock skew) never counts.
 FUTURE_TOLERANCE = timedelta(minutes=5)
+# How long a restore without a call deadline waits for the hub's answer (KP allows 120 s; the
+# hub answers only when the restore has ended, the hub UI waits without a limit).
+RESTORE_WAIT_S = 120.0
 
 
 def _age_hours(created: datetime | None, now: datetime) -> float | None:
@@ -236,22 +239,38 @@ class BackupManager:
         """Restore one local backup; the hub reboots (the current state is backed up first).
 
         With ``deadline``, the backup first gets all but the last seconds, which the restore
-        request itself keeps.
+        request itself keeps. The hub answers only when the restore has ended: when the
+        wait runs out first, the restore is reported as started and still running
+        (``status: in_progress``), never as failed, and the request is not sent again.
         """
         found = await self._find(name)
         current = await self.current_state_backup(deadline)
         self.forget_listing()
         try:
-            timeout = 60.0 if deadline is None else max(1.0, deadline - time.monotonic())
+            timeout = RESTORE_WAIT_S if deadline is None else max(1.0, deadline - time.monotonic())
             await restore_local_backup(self._client, found.name, timeout=timeout)
         except HubRefusedError as err:
             err.hint = "Check the name with hub_list_backups; nothing was restored."
             raise
+        except HubTimeoutError:
+            return {
+                "summary": f"Backed up the current state as {current.name}, then started "
+                f"restoring hub backup {found.name}; the hub is still restoring it",
+                "status": "in_progress",
+                "restored": backup_dict(found),
+                "current_state_backup": backup_dict(current),
+                "pending": "The hub answers only once the restore is done, then reboots and "
+                "is unreachable for a few minutes. Do not restore again: check "
+                "hub_get_health_report in a few minutes (a short uptime means it is back on "
+                "the restored backup).",
+                "note": "Changes made after this backup was taken are gone once it is done.",
+            }
         finally:
             self.forget_listing()
         return {
             "summary": f"Backed up the current state as {current.name}, then restoring hub "
             f"backup {found.name}; the hub is rebooting",
+            "status": "done",
             "restored": backup_dict(found),
             "current_state_backup": backup_dict(current),
             "rebooting": True,

@@ -24,7 +24,6 @@ from ..hub.dashboards import (
     fetch_dashboards,
     fetch_legacy_layout,
     fetch_pin_token,
-    legacy_tokens,
     navigation_csv,
     save_legacy_layout,
     update_easy,
@@ -124,7 +123,7 @@ class DashboardManager:
             for x in status.get("appSettings") or []
             if isinstance(x, dict)
         }
-        _tokens, layout = await self._layout(dashboard_id, status, entry)
+        _access, layout = await self._layout(dashboard_id, status, entry)
         return {
             **legacy[dashboard_id],
             "device_ids": [str(i) for i in settings.get("devicesPicked") or []],
@@ -137,11 +136,12 @@ class DashboardManager:
         dashboard_id: str,
         status: dict[str, Any] | None = None,
         entry: Dashboard | None = None,
-    ) -> tuple[tuple[str, str], dict[str, Any]]:
-        """(access token, request token) and the layout of a legacy dashboard.
+    ) -> tuple[str, dict[str, Any]]:
+        """The access token and the layout of a legacy dashboard.
 
         The access token is the app's (statusJson ``appState``), else the one
-        ``/dashboard/all`` lists; it only goes to the hub, never into a result."""
+        ``/dashboard/all`` lists; it only goes to the hub, never into a result. Request
+        tokens are not kept: every layout request takes a fresh one (``hub/dashboards.py``)."""
         status = status or await fetch_status(self._client, dashboard_id)
         access = real_value(status["appState"].get("accessToken"))
         if not access:
@@ -155,9 +155,7 @@ class DashboardManager:
                 "be read.",
                 hint="Open the dashboard once in the hub UI, then retry.",
             )
-        request_token = await legacy_tokens(self._client, dashboard_id, access)
-        layout = await fetch_legacy_layout(self._client, dashboard_id, access, request_token)
-        return (access, request_token), layout
+        return access, await fetch_legacy_layout(self._client, dashboard_id, access)
 
     async def update_legacy_layout(
         self,
@@ -171,7 +169,7 @@ class DashboardManager:
         """Replace the layout or apply tile operations; the old layout is backed up."""
         if dashboard_id not in {d["dashboard_id"] for d in await self._legacy()}:
             raise HubNotFoundError(f"No legacy dashboard with id {dashboard_id}")
-        (access, request_token), current = await self._layout(dashboard_id)
+        access, current = await self._layout(dashboard_id)
         new = dict(layout) if layout is not None else dict(current)
         tiles = [dict(t) for t in new.get("tiles") or [] if isinstance(t, dict)]
         ids = {t.get("id") for t in tiles}
@@ -200,7 +198,7 @@ class DashboardManager:
             reason="before layout update",
             series=True,
         )
-        await save_legacy_layout(self._client, dashboard_id, access, request_token, new)
+        await save_legacy_layout(self._client, dashboard_id, access, new)
         self._backups.edited("dashboard", dashboard_id, {"layout": new})
         return {
             "dashboard_id": dashboard_id,
