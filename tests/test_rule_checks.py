@@ -3,11 +3,14 @@ rule, the evidence and the fix; the home summary and device health name rules wi
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.managers import rule_checks
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, ok
@@ -97,3 +100,29 @@ async def test_findings_about_devices_outside_the_allowlist_are_counted_not_show
     assert not [f for f in data["findings"] if f["kind"] == "conflict"]
     assert data["findings_about_devices_outside_allowlist"] >= 2
     assert porch not in str(data["findings"])
+
+
+async def test_a_rule_whose_trigger_fired_without_it_running(
+    hass: HomeAssistant,
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Motion Lights - Kitchen logs when it runs (the seeded story's days): kitchen motion
+    twice more, with no line from the rule (the emulator does not run the seeded rule live),
+    is a rule that did not run; a firing under ten minutes old may still be running."""
+    motion = int(dev_id(hub, "Kitchen Motion"))
+    data = await ok(call_tool, "hub_get_rule_health")
+    assert "not_running" not in {f["kind"] for f in data["findings"]}  # the story: it ran
+    for _ in range(2):
+        hub.set_device_attribute(motion, "motion", "inactive")
+        hub.set_device_attribute(motion, "motion", "active")
+    hub.set_device_attribute(motion, "motion", "inactive")
+    data = await ok(call_tool, "hub_get_rule_health", {"app_id": "140"})
+    assert "not_running" not in _kinds(data, "Motion Lights - Kitchen")  # too recent
+    monkeypatch.setattr(rule_checks, "RUN_GRACE", timedelta(0))  # as if ten minutes passed
+    data = await ok(call_tool, "hub_get_rule_health", {"app_id": "140"})
+    found = next(f for f in data["findings"] if f["kind"] == "not_running")
+    assert "fired 2 times" in found["evidence"] and "motion active" in found["evidence"]
+    assert found["fix"]

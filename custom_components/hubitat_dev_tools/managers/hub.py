@@ -14,7 +14,10 @@ from typing import Any
 
 from ..errors import ToolError
 from ..hub.client import HubClient
+from ..hub.devices import fetch_device_events
 from ..hub.errors import HubError
+from ..hub.logs import fetch_location_events, fetch_past_logs
+from ..hub.models import parse_hub_time
 from ..hub.state_cache import StateCache
 from .apps import AppCloner, AppCreator, AppManager, AppSettingsManager, RuleManager
 from .apps.hpm import HpmManager
@@ -108,6 +111,8 @@ class Hub:
             errors=self._app_errors,
             paused=self._rules_paused,
             modes=self._mode_names,
+            app_lines=self._app_lines,
+            fired=self._fired,
         )
         self.changes = ChangeLog(self.devices, self.logs)
         self.home = HomeSummary(
@@ -142,6 +147,31 @@ class Hub:
         query = LogQuery(since=since, level="error", source_type="app", limit=200)
         found = await self.logs.logs(query, device_allowed=lambda _d: True)
         return list(found.get("logs") or [])
+
+    async def _app_lines(self, since: datetime) -> dict[str, list[datetime]]:
+        """When each app wrote to the hub's log since ``since`` (one read of the past log)."""
+        out: dict[str, list[datetime]] = {}
+        for line in await fetch_past_logs(self.client):
+            if line.source_type == "app" and line.time is not None and line.time >= since:
+                out.setdefault(line.source_id, []).append(line.time)
+        return out
+
+    async def _fired(self, key: tuple[str, ...], since: datetime) -> list[datetime]:
+        """When a rule trigger fired since ``since``: a device's attribute event with that
+        value, or the mode becoming that mode (the hub's own event histories)."""
+        if key[0] == "mode":
+            raw = await fetch_location_events(self.client)
+            wanted = ("mode", key[1].lower())
+        else:
+            raw = await fetch_device_events(self.client, key[1])
+            wanted = (key[2], key[3].lower())
+        out = []
+        for ev in raw:
+            when = parse_hub_time(ev.get("date"))
+            name, value = str(ev.get("name")), str(ev.get("value")).lower()
+            if when is not None and when >= since and (name, value) == wanted:
+                out.append(when)
+        return out
 
     async def _mode_names(self) -> list[str]:
         """The hub's modes, by name."""

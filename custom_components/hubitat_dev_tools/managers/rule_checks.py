@@ -35,6 +35,8 @@ from ..hub.apps import InstalledApp
 from ..hub.errors import HubError
 
 ERROR_WINDOW = timedelta(hours=24)
+RUN_WINDOW = timedelta(days=3)  # how far back "its trigger fired but it did not run" looks
+RUN_GRACE = timedelta(minutes=10)  # a firing this recent may still be running
 PARALLEL_READS = 3
 CACHE_S = 60.0  # a summary (home, device health) reuses a pass this recent
 OPPOSITE = {
@@ -61,6 +63,10 @@ DeviceStates = Callable[[], Awaitable[dict[str, bool]]]  # id -> disabled
 VariableNames = Callable[[], Awaitable[set[str] | None]]  # None: cannot be read
 ErrorLines = Callable[[datetime], Awaitable[list[Mapping[str, Any]]]]
 Paused = Callable[[], Awaitable[dict[str, bool]]]  # rule id -> paused
+# app id -> times of its log lines since (newest first)
+AppLines = Callable[[datetime], Awaitable[dict[str, list[datetime]]]]
+# when a trigger fired since: ("device", id, attribute, value) or ("mode", name)
+Fired = Callable[[tuple[str, ...], datetime], Awaitable[list[datetime]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +182,22 @@ def _trigger_keys(spec: Mapping[str, Any]) -> set[tuple[str, ...]]:
     return keys
 
 
+def _firing_keys(spec: Mapping[str, Any]) -> list[tuple[str, ...]]:
+    """The triggers whose firings the hub records: a device attribute becoming a value, or
+    a mode becoming active."""
+    keys: list[tuple[str, ...]] = []
+    for trig in spec.get("triggers") or []:
+        if not isinstance(trig, Mapping):
+            continue
+        value = trig.get("is")
+        if trig.get("device_id") is not None and trig.get("attribute") and value is not None:
+            key = ("device", str(trig["device_id"]), str(trig["attribute"]), str(value))
+            keys.append(key)
+        elif trig.get("mode"):
+            keys.extend(("mode", str(m)) for m in trig["mode"])
+    return keys
+
+
 def _commands(spec: Mapping[str, Any]) -> set[tuple[str, str]]:
     out: set[tuple[str, str]] = set()
     for action in _walk_actions(spec.get("actions") or []):
@@ -200,6 +222,8 @@ class RuleChecks:
         errors: ErrorLines,
         paused: Paused,
         modes: Callable[[], Awaitable[list[str]]],
+        app_lines: AppLines | None = None,
+        fired: Fired | None = None,
     ) -> None:
         self._tree = tree
         self._read_rule = read_rule
@@ -209,6 +233,8 @@ class RuleChecks:
         self._errors = errors
         self._paused = paused
         self._modes = modes
+        self._app_lines = app_lines
+        self._fired = fired
         self._last: tuple[float, list[Finding], int] | None = None
 
     async def check(self, app_id: str | None = None) -> Checked:
@@ -276,10 +302,14 @@ class RuleChecks:
         paused = await self._safe_paused()
         # running another rule needs only its app entry (disabled) and the paused flags
         by_id = {a.id: _Rule(a) for a in rules} | {r.app.id: r for r in everything}
+        lines = await self._safe_app_lines()
         for rule in read_rules:
             findings.extend(self._broken(rule))
             findings.extend(self._devices_of(rule, states))
-            findings.extend(self._never_runs(rule, modes))
+            never = self._never_runs(rule, modes)
+            findings.extend(never)
+            if not never and not rule.app.disabled and not paused.get(rule.app.id):
+                findings.extend(await self._not_running(rule, lines))
             findings.extend(self._errors_of(rule, errors))
             findings.extend(self._conflicts(rule, everything))
             findings.extend(self._runs_inactive(rule, by_id, paused))
@@ -310,6 +340,53 @@ class RuleChecks:
 
     async def _since(self) -> datetime:
         return datetime.now(UTC) - ERROR_WINDOW
+
+    async def _safe_app_lines(self) -> dict[str, list[datetime]] | None:
+        if self._app_lines is None:
+            return None
+        try:
+            return await self._app_lines(datetime.now(UTC) - RUN_WINDOW)
+        except (HubError, ToolError):
+            return None
+
+    async def _not_running(
+        self, rule: _Rule, lines: dict[str, list[datetime]] | None
+    ) -> list[Finding]:
+        """Its trigger fired, more than once, after the rule's last log line, while the rule
+        is known to log (it logged in the window): it did not run. A rule that logs nothing
+        at all (its logging off) is not judged: no evidence either way."""
+        if lines is None or self._fired is None:
+            return []
+        own = lines.get(rule.app.id) or []
+        if not own:
+            return []
+        last_line = max(own)
+        now = datetime.now(UTC)
+        for key in _firing_keys(rule.spec):
+            try:
+                times = await self._fired(key, now - RUN_WINDOW)
+            except (HubError, ToolError):
+                continue
+            missed = sorted(t for t in times if last_line < t < now - RUN_GRACE)
+            if len(missed) < 2:
+                continue
+            what = f"mode {key[1]}" if key[0] == "mode" else f"device {key[1]} {key[2]} {key[3]}"
+            return [
+                Finding(
+                    rule.app.id,
+                    rule.app.name,
+                    "not_running",
+                    f"Its trigger ({what}) fired {len(missed)} times since its last log line "
+                    f"({last_line.isoformat(timespec='minutes')}), the last at "
+                    f"{missed[-1].isoformat(timespec='minutes')}, and it logged nothing "
+                    "since, though it logs when it runs.",
+                    "Read the rule (its restrictions, required expression and conditions) "
+                    "and the hub's log around that time; a paused or stopped rule, or a "
+                    "condition that never holds, keeps it from running.",
+                    (key[1],) if key[0] == "device" else (),
+                )
+            ]
+        return []
 
     async def _safe_errors(self, since: datetime) -> list[Mapping[str, Any]]:
         try:

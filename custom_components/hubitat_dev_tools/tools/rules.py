@@ -136,9 +136,9 @@ class GetRuleHealthTool(HubTool[RuleHealthArgs]):
     title = "Get rule health"
     description = (
         "Is any rule broken? Every rule (or app_id): findings with evidence and fix: BROKEN "
-        "or missing/disabled devices, a restriction excluding its own trigger, log errors, "
-        "opposite commands with another rule, runs a disabled/paused rule, undefined "
-        "variables. With app_id also its page's markers and flags."
+        "or missing/disabled devices, a restriction excluding its own trigger, a trigger "
+        "that fired without a run, log errors, opposite commands with another rule, runs a "
+        "disabled/paused rule, undefined variables. With app_id: its page's markers."
     )
     hub_text = ("findings", "broken_markers")
 
