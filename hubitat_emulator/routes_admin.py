@@ -10,7 +10,11 @@ Decisions where the reference is silent or split:
   tags, notes, flags...), except an empty ``deviceTypeId`` which keeps the driver; a stale
   ``version`` answers ``{"success": false, ...}``; each edit bumps ``device.version``. Its
   ``deviceTypeId`` (and ``/device/save``'s ``type.id``) may name a built-in or an installed
-  (user) driver, as the device page's type list offers both.
+  (user) driver, as the device page's type list offers both. The hub UI's form (``saveDevice``
+  from ``populateData``): ``roomId`` ``""`` for a device in no room (``null`` sent as ``""``),
+  ``0`` when "No room assigned" is chosen (KP, live: ``roomId=0`` clears the room): both mean
+  no room here; ``defaultIcon`` is the custom icon read as ``defaultIcon || icon``, and ``""``
+  removes it (the page's remove button sets ``""``).
 * A device on an installed driver has the type its source declares (``devstate.driver_source``:
   the evidence for the fullJson shape is cited there) and follows the driver's saved code:
   every device read here re-reads the type when the code changed; its commands run the

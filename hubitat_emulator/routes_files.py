@@ -15,9 +15,14 @@ Owned by the hub-operations work (issue 7); other emulator modules and tests use
   creates or overwrites. Answers ``{"success":true}``. Decisions where the reference is silent:
   a missing ``uploadFile`` part or a name outside ``^[A-Za-z0-9][A-Za-z0-9._-]*$`` answers
   ``400 {"success":false,"message":..}``; more than 10 MB answers ``413``.
-* ``POST /hub/fileManager/delete`` JSON ``{"folder":"","name":"<f>","type":"file"}`` answers
-  ``{"status":true}``, or ``{"status":false}`` when there is no such file. A form body (not
-  JSON) answers 500, like other JSON-only hub endpoints.
+* ``POST /hub/fileManager/delete``: the hub UI's ``deleteFile`` posts the JSON text
+  ``{"name":"<f>","type":"file"}`` with no content type (a browser labels it ``text/plain``),
+  with ``"folder":"<dir>"`` first for a file in a folder (its firmware file manager); at the
+  root ``folder`` is left out. Answers ``{"status":true}``, or ``{"status":false}`` when there
+  is no such file. Evidence: hub UI (``FileManagerComponent.deleteFile``). Assumptions: the
+  body is read as JSON whatever its content type (an ``application/json`` one works too) and
+  an empty ``folder`` is the root; a body that is not JSON (a form) answers 500, like other
+  JSON-only hub endpoints.
 """
 
 from __future__ import annotations

@@ -514,7 +514,15 @@ class _OpsRoutes(ServerRoutes):
         return self._ok(request.path)
 
     async def zwave_update(self, request: web.Request) -> web.StreamResponse:
-        """A FULL replacement, like the real hub: what is missing is reset (off)."""
+        """A FULL replacement, like the real hub: what is missing is reset (off).
+
+        Evidence: the hub UI (Z-Wave ``updateSettings``) sends ``enabled``, ``region`` and
+        ``secureJoin`` as ``zwaveDetails/json`` reported them (``URLSearchParams``: ``true``,
+        ``USLR``, ``0``/``1``), plus ``longRangeChannel`` on a Long Range region; KP calls it
+        a full-replacement GET. Assumptions: a missing ``secureJoin``, or one that is not a
+        number (the text ``None`` or ``null``), resets Secure Join to 0 (locks and garage
+        doors only).
+        """
         q = request.query
         region = q.get("region", "")
         channel = q.get("longRangeChannel")

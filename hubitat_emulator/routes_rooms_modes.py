@@ -8,6 +8,9 @@ Decisions where the reference is silent or split:
   room id"}``; room names are unique case-insensitively.
 * ``GET /room/delete/<id>`` (POST is not served), where the hub UI shows the request (README
   "Devices and rooms").
+* ``POST /modes/jsonUpdate`` takes the hub UI's ``{name, icon, daysOfWeek, id}``; the posted
+  days are the mode's day schedule and a body without them drops it (assumptions: see
+  ``mode_update``).
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ from .home import Home
 from .model import Mode, Room
 from .responses import Responses
 from .routes_common import Routes, json_body, to_int
+
+ALL_DAYS = (0, 1, 2, 3, 4, 5, 6)  # the hub UI's day ids (jbe: 0 = Sun ... 6 = Sat)
+DAY_NAMES = ("Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat")
 
 
 def setup(app: web.Application, home: Home, http: Responses) -> None:
@@ -137,6 +143,18 @@ class _RoomModeRoutes(Routes):
         return self.http.result(True)
 
     async def mode_update(self, request: web.Request) -> web.StreamResponse:
+        """``{name, icon, daysOfWeek, id}`` (hub UI ``ModeController.postBody``).
+
+        Evidence: the hub UI posts the mode's icon (``""`` when it has none) and
+        ``daysOfWeek`` with every edit: the days of the mode's ``daysOfWeek`` entry in
+        ``/modes/easyModeManager/json``, or every day when there is none; KP (live) posts
+        ``{id, name, icon?}`` and reads the new name and icon back. Assumptions (what the
+        hub does with the days is not shown): the posted days are the mode's schedule, kept
+        as the UI keeps it (its entry and the complementary ``alt-<id>`` one); a body
+        WITHOUT ``daysOfWeek`` takes the UI's default, every day, so the mode's day
+        schedule is dropped (a client that leaves it out loses it); a ``daysOfWeek`` that is
+        not a list of days 0-6 is refused.
+        """
         body = await self._mode_body(request) or {}
         mode = self.st.mode_by_id(to_int(body.get("id")) or -1)
         if mode is None:
@@ -147,10 +165,53 @@ class _RoomModeRoutes(Routes):
         other = self.st.mode_by_name(name)
         if other is not None and other.id != mode.id:
             return self.http.result(False, f"Mode {name} already exists")
+        days = body.get("daysOfWeek", list(ALL_DAYS))
+        if not isinstance(days, list) or not all(
+            isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 7 for d in days
+        ):
+            return self.http.result(False, "Invalid daysOfWeek")
         mode.name = name
         if body.get("icon"):
             mode.icon = str(body["icon"])
+        self._schedule_days(mode.id, sorted(set(days)))
         return self.http.result(True)
+
+    def _schedule_days(self, mode_id: int, days: list[int]) -> None:
+        """The mode's days entry (and its ``alt-`` complement) as the hub UI writes them
+        (``updateDaysOfWeek``/``appendDaysOfWeekCondition``); every day with no entry is
+        no schedule, and every day drops the entries (assumption, see ``mode_update``)."""
+        conditions = self.st.mode_manager.conditions
+        own_key, alt_key = str(mode_id), f"alt-{mode_id}"
+        current = next(
+            (
+                t.get("daysOfWeek")
+                for t in conditions.get(own_key) or []
+                if t.get("triggerType") == "daysOfWeek"
+            ),
+            None,
+        )
+        if isinstance(current, list) and sorted(current) == days:
+            return
+        if current is None and days == list(ALL_DAYS):
+            return
+        for key, wanted in ((own_key, days), (alt_key, [d for d in ALL_DAYS if d not in days])):
+            items = [t for t in conditions.get(key) or [] if t.get("triggerType") != "daysOfWeek"]
+            if days != list(ALL_DAYS):
+                names = ", ".join(DAY_NAMES[d] for d in wanted)
+                items.append(
+                    {
+                        "deviceIds": [],
+                        "index": len(items),
+                        "triggerType": "daysOfWeek",
+                        "daysOfWeek": wanted,
+                        "description": f"When day is {names}",
+                        "type": "when",
+                    }
+                )
+            if items:
+                conditions[key] = items
+            else:
+                conditions.pop(key, None)
 
     async def mode_delete(self, request: web.Request) -> web.StreamResponse:
         mode = self.st.mode_by_id(to_int(request.match_info["id"]) or -1)

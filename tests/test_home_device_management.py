@@ -22,7 +22,8 @@ from custom_components.hubitat_dev_tools.hub.errors import (
     HubNotFoundError,
     HubRefusedError,
 )
-from hubitat_emulator import HubEmulator
+from custom_components.hubitat_dev_tools.managers.devices import edit_form
+from hubitat_emulator import HubEmulator, render
 from hubitat_emulator.catalog import DRIVERS
 
 from .conftest import ToolCaller, add_entry, ok
@@ -67,6 +68,57 @@ async def test_update_device(
     )
     assert data["applied"][0] == "enabled"
     assert data["device"]["room"] is None
+
+
+async def test_update_posts_the_hub_ui_form_for_room_and_icon(
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The hub UI's device page sends roomId as read ("" for no room, null as "") and the
+    # custom icon as device.defaultIcon || device.icon. This hub reports a device's custom
+    # icon as `icon` (defaultIcon null): a form that sends defaultIcon "" removes it.
+    lamp = dev_id(hub, "Guest Lamp")
+    dev = hub.state.devices[int(lamp)]
+    dev.room_id, dev.default_icon = None, "fa-lamp"
+    real_page = render.full_json
+
+    def icon_as_icon(state: Any, device: Any) -> dict[str, Any]:
+        page = real_page(state, device)
+        page["device"]["icon"], page["device"]["defaultIcon"] = page["device"]["defaultIcon"], None
+        return page
+
+    monkeypatch.setattr(render, "full_json", icon_as_icon)
+    forms: list[dict[str, str]] = []
+    real_post = hub_devices.post_device_update
+
+    async def recorded(client: HubClient, form: dict[str, str]) -> None:
+        forms.append(dict(form))
+        await real_post(client, form)
+
+    monkeypatch.setattr(hub_devices, "post_device_update", recorded)
+    data = await ok(call_tool, "hub_update_device", {"device_id": lamp, "label": "Guest Light"})
+    assert data["applied"] == ["label"]
+    assert [(f["roomId"], f["defaultIcon"]) for f in forms] == [("", "fa-lamp")]
+    # read back: the label changed, still in no room, the custom icon kept
+    assert (dev.label, dev.room_id, dev.default_icon) == ("Guest Light", None, "fa-lamp")
+    assert data["device"]["room"] is None
+    # clearing a room sends the page's "No room assigned" (0); it reads back as no room
+    dev.room_id = next(iter(hub.state.rooms))
+    await ok(call_tool, "hub_update_device", {"device_id": lamp, "room": "unassigned"})
+    assert forms[-1]["roomId"] == "0" and dev.room_id is None
+
+
+def test_edit_form_is_the_device_page_model() -> None:
+    raw = load_fixture("devices/full_json").answer
+    form = edit_form(raw)
+    assert (form["roomId"], form["defaultIcon"]) == (str(raw["device"]["roomId"]), "")
+    no_room = {**raw, "device": {**raw["device"], "roomId": None, "icon": "fa-lamp"}}
+    form = edit_form(no_room)
+    assert (form["roomId"], form["defaultIcon"]) == ("", "fa-lamp")
+    both = {**raw, "device": {**raw["device"], "defaultIcon": "fa-bulb", "icon": "fa-lamp"}}
+    assert edit_form(both)["defaultIcon"] == "fa-bulb"
 
 
 async def test_update_device_refusals(

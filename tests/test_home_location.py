@@ -7,14 +7,17 @@ import json
 from typing import Any
 
 import aiohttp
+import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubNotFoundError
 from custom_components.hubitat_dev_tools.hub.hsm import HubMessages, hsm_command, parse_messages
 from custom_components.hubitat_dev_tools.hub.info import LOCATION_FIELDS
 from custom_components.hubitat_dev_tools.hub.modes import (
     activate_mode_maker,
     create_mode,
     delete_mode,
+    mode_days,
     update_mode,
 )
 from custom_components.hubitat_dev_tools.managers.modes import ModeManager
@@ -24,6 +27,7 @@ from .conftest import ToolCaller, add_entry, ok
 from .contract import assert_same_shape, load_fixture
 from .fixture_client import fixture_client
 from .home_util import sent
+from .hub_fake import FakeHub
 
 
 async def test_modes(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
@@ -186,7 +190,7 @@ async def test_modes_fixture_lists_modes_and_the_active_one() -> None:
         ("2", "fa-moon"),
     ]
     await create_mode(fixture_client("modes/mode_change"), "Party", None)  # success: no raise
-    await update_mode(fixture_client("modes/mode_update"), "2", "Late", None)
+    await update_mode(fixture_client("modes/mode_update"), "2", "Late", "fa-moon", [1, 2])
     await delete_mode(fixture_client("modes/mode_delete"), "2")
 
 
@@ -203,7 +207,8 @@ async def test_mode_and_location_writes_answer_in_the_hub_ui_shape(hub: HubEmula
         async with session.post(f"{hub.url}/modes/jsonCreate", json={"name": "Party"}) as resp:
             assert_same_shape("modes/mode_change", json.loads(await resp.text()))
         party = next(m for m in hub.modes if m["name"] == "Party")
-        rename = {"id": party["id"], "name": "Late Party"}
+        rename = {"name": "Late Party", "icon": "", "daysOfWeek": [0, 1, 2, 3, 4, 5, 6]}
+        rename["id"] = party["id"]  # the hub UI's body, in its order
         async with session.post(f"{hub.url}/modes/jsonUpdate", json=rename) as resp:
             assert_same_shape("modes/mode_update", json.loads(await resp.text()))
         async with session.get(f"{hub.url}/modes/jsonDelete/{party['id']}") as resp:
@@ -214,3 +219,123 @@ async def test_mode_and_location_writes_answer_in_the_hub_ui_shape(hub: HubEmula
         body = {key: details[src] for key, src in LOCATION_FIELDS.items()}
         async with session.post(f"{hub.url}/location/update", json=body) as resp:
             assert_same_shape("location/location_update", json.loads(await resp.text()))
+
+
+# ---------------------------------------------------------------------- mode edits: the hub UI body
+
+
+def _weekdays(mode_id: int) -> dict[str, list[dict[str, Any]]]:
+    """A weekdays-only schedule for ``mode_id`` as the hub UI's mode editor saves it."""
+
+    def entry(days: list[int], text: str) -> dict[str, Any]:
+        return {
+            "deviceIds": [],
+            "index": 0,
+            "triggerType": "daysOfWeek",
+            "daysOfWeek": days,
+            "description": f"When day is {text}",
+            "type": "when",
+        }
+
+    return {
+        str(mode_id): [entry([1, 2, 3, 4, 5], "Mon, Tue, Wed, Thu, Fri")],
+        f"alt-{mode_id}": [entry([0, 6], "Sun, Sat")],
+    }
+
+
+async def test_rename_sends_the_hub_ui_body_and_keeps_icon_and_days(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    # The hub UI posts {name, icon, daysOfWeek, id}: the mode's icon and its days as read from
+    # the Mode Manager's triggers. A rename that leaves the days out loses the schedule.
+    night = next(m for m in hub.state.modes if m.name == "Night")
+    icon = night.icon
+    schedule = _weekdays(night.id)
+    hub.state.mode_manager.conditions.update(json.loads(json.dumps(schedule)))
+    before = len(hub.requests)
+    data = await ok(call_tool, "hub_update_mode", {"mode": "Night", "new_name": "Late Night"})
+    assert data["name"] == "Late Night" and data["renamed_from"] == "Night"
+    assert sent(hub, before) == ["/modes/jsonUpdate"]
+    # read back: the name changed; the icon and the day schedule are what they were
+    assert (night.name, night.icon) == ("Late Night", icon)
+    for key, items in schedule.items():
+        assert hub.state.mode_manager.conditions[key] == items, key
+    listing = await ok(call_tool, "hub_list_modes")
+    row = next(m for m in listing["mode_manager"]["triggers"] if m["mode"] == "Late Night")
+    assert row["days"] == ["Mon", "Tue", "Wed", "Thu", "Fri"]
+    # a new icon rides the same body, the days still as read
+    await ok(
+        call_tool, "hub_update_mode", {"mode": "Late Night", "new_name": "Night", "icon": "fa-bed"}
+    )
+    assert (night.name, night.icon) == ("Night", "fa-bed")
+    assert hub.state.mode_manager.conditions[str(night.id)] == schedule[str(night.id)]
+
+
+async def test_update_mode_posts_name_icon_days_and_id_in_the_ui_order() -> None:
+    fake = FakeHub({"POST /modes/jsonUpdate": load_fixture("modes/mode_update").answer})
+    await update_mode(fake.client, "2", "Late", "fa-moon", [1, 2, 3, 4, 5])
+    body = fake.calls[0][2]["json_body"]
+    assert list(body) == ["name", "icon", "daysOfWeek", "id"]
+    assert body == {"name": "Late", "icon": "fa-moon", "daysOfWeek": [1, 2, 3, 4, 5], "id": 2}
+    conditions = load_fixture("modes/mode_manager_conditions").answer
+    assert mode_days(conditions, "1") == [1, 2, 3, 4, 5]  # its days entry
+    assert mode_days(conditions, "4") == [0, 1, 2, 3, 4, 5, 6]  # none: the UI's default
+
+
+def _rename_hub(after: dict[str, Any]) -> FakeHub:
+    """/modes/json answers the fixture (the look-up and the name check), then ``after``."""
+    listed = load_fixture("modes/modes").answer
+    reads = iter([listed, listed, after])
+    return FakeHub(
+        {
+            "GET /modes/json": lambda: next(reads),
+            "GET /modes/easyModeManager/json": load_fixture("modes/mode_manager_conditions").answer,
+            "POST /modes/jsonUpdate": load_fixture("modes/mode_update").answer,
+        }
+    )
+
+
+async def test_rename_reads_the_days_where_the_ui_does_and_reads_the_name_back() -> None:
+    listed = load_fixture("modes/modes").answer
+    renamed = {**listed, "modes": [{**listed["modes"][0], "name": "Morning"}, listed["modes"][1]]}
+    fake = _rename_hub(renamed)
+    done = await ModeManager(fake.client).rename("Day", "Morning", None)
+    assert done == {"mode_id": "1", "name": "Morning", "renamed_from": "Day"}
+    posts = [c for c in fake.calls if c[0] == "POST"]
+    assert [c[2]["json_body"] for c in posts] == [
+        {"name": "Morning", "icon": "fa-sun", "daysOfWeek": [1, 2, 3, 4, 5], "id": 1}
+    ]
+    assert fake.calls[-1][1] == "/modes/json"  # the read-back
+    # a hub that answers success but keeps the old name: not a success
+    with pytest.raises(HubBadResponseError, match="reads back 'Day'"):
+        await ModeManager(_rename_hub(listed).client).rename("Day", "Morning", None)
+    # a hub without the Mode Manager's endpoint has no day schedule: every day, as the UI sends
+    older = _rename_hub(renamed)
+    older.answers["GET /modes/easyModeManager/json"] = HubNotFoundError("HTTP 404")
+    await ModeManager(older.client).rename("Day", "Morning", None)
+    sent_days = [c[2]["json_body"]["daysOfWeek"] for c in older.calls if c[0] == "POST"]
+    assert sent_days == [[0, 1, 2, 3, 4, 5, 6]]
+
+
+async def test_emulator_mode_update_takes_the_ui_body(hub: HubEmulator) -> None:
+    night = next(m for m in hub.state.modes if m.name == "Night")
+    hub.state.mode_manager.conditions.update(_weekdays(night.id))
+    url = f"{hub.url}/modes/jsonUpdate"
+    async with aiohttp.ClientSession() as session:
+        ui = {"name": "Night", "icon": night.icon, "daysOfWeek": [1, 2, 3, 4, 5], "id": night.id}
+        async with session.post(url, json=ui) as resp:
+            assert_same_shape("modes/mode_update", json.loads(await resp.text()))
+        assert hub.state.mode_manager.conditions[str(night.id)][0]["daysOfWeek"] == [1, 2, 3, 4, 5]
+        # new days are kept as the UI keeps them: the mode's entry and the other days'
+        ui["daysOfWeek"] = [0, 6]
+        async with session.post(url, json=ui) as resp:
+            assert json.loads(await resp.text())["success"] is True
+        conditions = hub.state.mode_manager.conditions
+        assert conditions[str(night.id)][0]["daysOfWeek"] == [0, 6]
+        assert conditions[f"alt-{night.id}"][0]["daysOfWeek"] == [1, 2, 3, 4, 5]
+        async with session.post(url, json={**ui, "daysOfWeek": "weekdays"}) as resp:
+            assert json.loads(await resp.text())["success"] is False
+        # the old body (no daysOfWeek) is taken as every day: the schedule is gone (assumed)
+        async with session.post(url, json={"id": night.id, "name": "Night"}) as resp:
+            assert json.loads(await resp.text())["success"] is True
+        assert str(night.id) not in conditions and f"alt-{night.id}" not in conditions

@@ -6,15 +6,21 @@ from __future__ import annotations
 import asyncio
 from typing import Any, cast
 
+import aiohttp
 import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
+from yarl import URL
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
-from custom_components.hubitat_dev_tools.hub.client import HubClient
+from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
 from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubRefusedError
 from custom_components.hubitat_dev_tools.hub.firmware import UNKNOWN_PLATFORM, Platform
-from custom_components.hubitat_dev_tools.hub.radios import js_param, zwave_repair_modern
+from custom_components.hubitat_dev_tools.hub.radios import (
+    js_param,
+    update_zwave_settings,
+    zwave_repair_modern,
+)
 from custom_components.hubitat_dev_tools.managers.radios import RadioManager
 from hubitat_emulator import HubEmulator
 
@@ -290,3 +296,64 @@ async def test_zwave_update_that_resets_another_setting_is_a_failure() -> None:
     manager = RadioManager(cast(HubClient, Resetting({"/hub/zwaveDetails/json": details})))
     with pytest.raises(HubBadResponseError, match="secureJoin=0"):
         await manager.update_settings("zwave", {"long_range_channel": 1})
+
+
+async def test_zwave_update_leaves_out_a_secure_join_the_hub_did_not_report() -> None:
+    # The hub UI sends secureJoin as zwaveDetails/json reported it; a hub that does not offer
+    # Secure Join (showSecureJoin false) may report none: it is left out, never sent as "None".
+    details = dict(load_fixture("radios/zwave_details").answer)
+    details.update(showSecureJoin=False, secureJoin=None)
+
+    class Applying(FixtureClient):
+        async def request(self, method: str, path: str, **kw: Any) -> Any:
+            if path == "/hub/zwaveDetails/update":
+                params = kw["params"]
+                self.sent.append((path, params))
+                if "longRangeChannel" in params:
+                    details["longRangeChannel"] = int(params["longRangeChannel"])
+                return {"success": True}
+            return await super().request(method, path, **kw)
+
+    fake = Applying({"/hub/zwaveDetails/json": details})
+    result = await RadioManager(cast(HubClient, fake)).update_settings(
+        "zwave", {"long_range_channel": 0}
+    )
+    assert result["settings"] == {"long_range_channel": 0}  # read back
+    updates = [params for path, params in fake.sent if path == "/hub/zwaveDetails/update"]
+    assert updates == [{"enabled": "true", "region": "USLR", "longRangeChannel": "0"}]
+    # a placeholder the hub reports for "not set" is not sent back either
+    await update_zwave_settings(
+        cast(HubClient, fake),
+        enabled=True,
+        region="EU",
+        secure_join="null",
+        long_range_channel=None,
+        timeout=1.0,
+    )
+    assert fake.sent[-1] == ("/hub/zwaveDetails/update", {"enabled": "true", "region": "EU"})
+    # a value the hub reported goes back as the UI writes it
+    await update_zwave_settings(
+        cast(HubClient, fake),
+        enabled=True,
+        region="EU",
+        secure_join=0,
+        long_range_channel=None,
+        timeout=1.0,
+    )
+    assert fake.sent[-1][1] == {"enabled": "true", "region": "EU", "secureJoin": "0"}
+
+
+async def test_emulator_zwave_update_takes_secure_join_as_reported(hub: HubEmulator) -> None:
+    url = URL(hub.url)
+    async with aiohttp.ClientSession() as session:
+        client = HubClient(session, HubConnection(host=str(url.host), port=url.port))
+        before = await client.get_json("/hub/zwaveDetails/json")
+        ui = {"enabled": "true", "region": "USLR", "secureJoin": "1", "longRangeChannel": "0"}
+        await client.request("GET", "/hub/zwaveDetails/update", params=ui, expect="any")
+        after = await client.get_json("/hub/zwaveDetails/json")
+        assert (before["secureJoin"], after["secureJoin"], after["longRangeChannel"]) == (1, 1, 0)
+        # the text "None" is no setting: Secure Join is reset, as when it is missing (assumed)
+        await client.request(
+            "GET", "/hub/zwaveDetails/update", params={**ui, "secureJoin": "None"}, expect="any"
+        )
+        assert (await client.get_json("/hub/zwaveDetails/json"))["secureJoin"] == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -128,12 +129,21 @@ async def write_file(client: HubClient, name: str, data: bytes, *, folder: str =
     await client.request("POST", path, data=form, expect="any")
 
 
-async def delete_file(client: HubClient, name: str) -> Any:
-    """Delete one file: JSON ``{folder, name, type}`` as the hub UI sends it.
+async def delete_file(client: HubClient, name: str, *, folder: str = "") -> Any:
+    """Delete one file as the hub UI's File Manager component does (``deleteFile``).
 
+    It posts ``JSON.stringify({folder: this.path, name, type})`` without a content type, so
+    the browser labels it ``text/plain;charset=UTF-8`` (a text body here gets aiohttp's
+    ``text/plain; charset=utf-8``); at the root ``path`` is undefined and ``JSON.stringify``
+    leaves ``folder`` out; in a folder (the firmware file manager: ``firmware``) it is sent.
     The answer (``{"status": true|false}`` in the hub UI) is returned, not trusted: the
     caller decides by re-listing (a file still listed was not deleted, whatever it said).
     """
-    return await client.post_json(
-        "/hub/fileManager/delete", {"folder": "", "name": name, "type": "file"}, check=False
+    body: dict[str, str] = {"folder": folder} if folder else {}
+    body |= {"name": name, "type": "file"}
+    return await client.request(
+        "POST",
+        "/hub/fileManager/delete",
+        data=json.dumps(body),  # a text body: aiohttp labels it text/plain; charset=utf-8
+        expect="any",
     )

@@ -34,11 +34,42 @@ async def create_mode(client: HubClient, name: str, icon: str | None) -> None:
     await client.post_json("/modes/jsonCreate", body, what=f"create mode '{name}'")
 
 
-async def update_mode(client: HubClient, mode_id: str, name: str, icon: str | None) -> None:
-    """POST /modes/jsonUpdate {id, name, icon?}."""
-    body: dict[str, Any] = {"id": int(mode_id), "name": name}
-    if icon:
-        body["icon"] = icon
+# The days the hub UI's mode editor starts from when a mode has no day schedule (0 = Sunday).
+ALL_DAYS = (0, 1, 2, 3, 4, 5, 6)
+
+
+def mode_days(conditions: dict[str, list[dict[str, Any]]], mode_id: str) -> list[int]:
+    """The days the hub UI's mode editor posts back for a mode it did not reschedule.
+
+    Hub UI (``vue-hub2.min.js``, ``ModeController``): ``daysOfWeek`` starts as every day
+    and ``fetchFullModesConditionsData`` replaces it with the ``daysOfWeek`` of the mode's
+    ``daysOfWeek`` entry in ``/modes/easyModeManager/json`` (``conditions``, keyed by the
+    mode id) when there is one.
+    """
+    for item in conditions.get(str(mode_id)) or []:
+        if item.get("triggerType") != "daysOfWeek":
+            continue
+        raw = item.get("daysOfWeek")
+        if isinstance(raw, list):
+            return [int(d) for d in raw if isinstance(d, int | str) and str(d).isdigit()]
+    return list(ALL_DAYS)
+
+
+async def update_mode(
+    client: HubClient, mode_id: str, name: str, icon: str, days_of_week: list[int]
+) -> None:
+    """POST /modes/jsonUpdate ``{name, icon, daysOfWeek, id}``: the hub UI's body, in its order.
+
+    The hub UI (``ModeController.postBody``) always sends the icon (the mode's, ``""`` for
+    none) and ``daysOfWeek`` (see :func:`mode_days`): the caller passes both as they are
+    unless it changes them.
+    """
+    body: dict[str, Any] = {
+        "name": name,
+        "icon": icon,
+        "daysOfWeek": list(days_of_week),
+        "id": int(mode_id),
+    }
     await client.post_json("/modes/jsonUpdate", body, what="update the mode")
 
 

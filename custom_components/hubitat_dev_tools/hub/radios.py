@@ -11,6 +11,7 @@ import json
 import time
 from typing import Any
 
+from .answers import is_placeholder
 from .client import HubClient
 from .errors import HubBadResponseError
 from .firmware import Platform
@@ -260,9 +261,15 @@ async def update_zwave_settings(
 
     The hub UI always sends ``enabled``, ``region`` and ``secureJoin`` (and
     ``longRangeChannel`` on a Long Range region); a missing one is reset by the hub (Z-Wave
-    or Secure Join off), so the caller passes every current value. Never retried.
+    or Secure Join off), so the caller passes every current value. ``secureJoin`` is the
+    value ``zwaveDetails/json`` reported (the UI's ``this.secureJoin = e.secureJoin``): when
+    the hub reported none (``None`` or a placeholder such as ``"null"``; only where it does
+    not offer the setting, ``showSecureJoin`` false) it is left out, never sent as text like
+    ``None``. Never retried.
     """
-    params = {"enabled": js_param(enabled), "region": region, "secureJoin": js_param(secure_join)}
+    params = {"enabled": js_param(enabled), "region": region}
+    if not is_placeholder(secure_join):
+        params["secureJoin"] = js_param(secure_join)
     if long_range_channel is not None:
         params["longRangeChannel"] = js_param(long_range_channel)
     await client.request(

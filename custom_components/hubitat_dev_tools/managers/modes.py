@@ -6,8 +6,10 @@ import time
 from typing import Any, NotRequired, TypedDict
 
 from ..errors import ToolError
+from ..hub import mode_manager as mode_manager_api
 from ..hub import modes as api
 from ..hub.client import HubClient
+from ..hub.errors import HubBadResponseError, HubNotFoundError
 from ..hub.models import norm_id
 from ..hub.state_cache import StateCache
 from .mode_manager import ModeManagerConfig
@@ -171,11 +173,34 @@ class ModeManager:
         return {"mode_id": created["mode_id"], "name": clean}
 
     async def rename(self, mode: str, new_name: str, icon: str | None) -> ModeRename:
-        """Rename a mode (and/or change its icon)."""
+        """Rename a mode (and/or change its icon), keeping its icon and day schedule.
+
+        The hub UI posts the mode's icon and days with every edit; the days are read where
+        it reads them (the Mode Manager's trigger object). A hub without that endpoint
+        (404: older firmware) has no day schedule: every day is sent, as the UI would.
+        The new name (and icon) is read back from ``/modes/json``.
+        """
+        self._invalidate()  # the icon sent back is the hub's current one, not a cached one
         target, _active = await self.resolve(mode)
         clean = await self._check_new_name(new_name, except_id=target["mode_id"])
-        await api.update_mode(self._client, str(target["mode_id"]), clean, icon)
+        mode_id = str(target["mode_id"])
+        try:
+            days = api.mode_days(await mode_manager_api.fetch_conditions(self._client), mode_id)
+        except HubNotFoundError:
+            days = list(api.ALL_DAYS)
+        new_icon = icon or str(target["icon"] or "")
+        await api.update_mode(self._client, mode_id, clean, new_icon, days)
         self._invalidate()
+        modes = (await api.fetch_modes(self._client)).get("modes") or []
+        now = next(
+            (m for m in modes if isinstance(m, dict) and norm_id(m.get("id")) == mode_id), None
+        )
+        if now is None or now.get("name") != clean or (icon and now.get("icon") != icon):
+            shown = "gone" if now is None else f"'{now.get('name')}' ({now.get('icon')})"
+            raise HubBadResponseError(
+                f"The hub answered the rename of mode {target['name']} but it reads back {shown}.",
+                hint="List the modes (hub_list_modes) and retry once.",
+            )
         return {"mode_id": target["mode_id"], "name": clean, "renamed_from": target["name"]}
 
     async def delete(self, mode: str) -> ModeRef:

@@ -67,7 +67,13 @@ def _flag(value: Any) -> str:
 
 
 def edit_form(raw: dict[str, Any]) -> dict[str, str]:
-    """The COMPLETE /device/update form from a fresh fullJson read (omitted = blanked)."""
+    """The COMPLETE /device/update form from a fresh fullJson read (omitted = blanked).
+
+    As the hub UI's device page builds it (``populateData`` + ``saveDevice``): every field
+    as read, ``null`` as ``""`` (so ``roomId`` is ``""`` for a device in no room; choosing
+    "No room assigned" there sends ``0``), and ``defaultIcon`` the custom icon read as
+    ``device.defaultIcon || device.icon`` (``""`` would remove it, as its remove button does).
+    """
     dev: dict[str, Any] = raw["device"]
     dashboards = raw.get("dashboards") or []
     return {
@@ -82,7 +88,7 @@ def edit_form(raw: dict[str, Any]) -> dict[str, str]:
         "deviceNetworkId": _s(dev.get("deviceNetworkId")),
         "deviceTypeId": _s(dev.get("deviceTypeId")),
         "deviceTypeReadableType": _s(dev.get("deviceTypeReadableType")),
-        "roomId": _s(dev.get("roomId") or 0),
+        "roomId": _s(dev.get("roomId")),
         "meshEnabled": _flag(dev.get("meshEnabled")),
         "retryEnabled": _flag(dev.get("retryEnabled")),
         "meshFullSync": _flag(dev.get("meshFullSync")),
@@ -94,7 +100,7 @@ def edit_form(raw: dict[str, Any]) -> dict[str, str]:
             str(d.get("id")) for d in dashboards if isinstance(d, dict) and d.get("selected")
         ),
         "tags": ",".join(parse_csv(dev.get("tags"))),
-        "defaultIcon": _s(dev.get("defaultIcon")),
+        "defaultIcon": _s(dev.get("defaultIcon") or dev.get("icon")),
         "notes": _s(dev.get("notes")),
         "controllerType": _s(dev.get("controllerType")),
     }
@@ -484,7 +490,8 @@ class DeviceAdmin:
         )
 
     async def _resolve_room(self, room: str) -> tuple[str, str | None]:
-        """Room name or id -> (room id, canonical name); '' / 'unassigned' -> ('0', None)."""
+        """Room name or id -> (room id, canonical name); '' / 'unassigned' -> ('0', None):
+        the hub UI's "No room assigned" choice (id 0; KP, live: ``roomId=0`` clears it)."""
         found = await self._find_room(room)
         return (found.id, found.name) if found is not None else ("0", None)
 
