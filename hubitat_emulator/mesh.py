@@ -9,6 +9,9 @@ State (``HomeState.mesh``) and the endpoints of the hub UI's Hub Mesh page
   availableLinkedHubVariables, modeHubId, migrationSourceHubs, migrationDestinationHubs}``.
   A device is shared when its ``meshEnabled`` is on (the device page's switch); a linked
   device (a local copy of a peer's device) is neither shared nor private.
+  ``localHubVariables`` + ``sharedHubVariables`` list every variable of the hub as
+  ``{name, type}`` (no value, no connector: the page reads only those two), whether the
+  Maker API instance selects it or not (``maker.variable_names`` limits only the Maker API).
 * ``GET /device/addToMesh/<id>`` and ``/device/removeFromMesh/<id>``: the page's share and
   stop-sharing buttons (the page ignores the answer and reloads the JSON).
 * ``GET /device/setHubMeshFullRefreshInterval/<s>`` (the page's choices 0, 120, 300, 3600),

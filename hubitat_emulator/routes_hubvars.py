@@ -20,7 +20,8 @@ moves the page's ``version`` on. With
 ``delConfirm`` for a variable is answered with success and does nothing; the second lands.
 Clicks answer ``{"status": "success"}``, submits the page model with it; refusals
 ``{"status": "error", "message"}``. Variables live in ``state.variables`` (what the Maker API
-``/hubvariables`` serves); a create emits the usual ``variable:<name>`` event.
+``/hubvariables`` serves, limited to ``maker.variable_names`` when set; ``/hub2/hubMeshJson``
+lists every one, ``mesh.py``); a create emits the usual ``variable:<name>`` event.
 """
 
 from __future__ import annotations

@@ -56,6 +56,102 @@ async def test_create_then_listed(
     assert sum(1 for a in hub.state.apps.values() if a.type == "Hub Variables") == 1
 
 
+async def test_create_while_the_maker_api_selects_only_some(
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """(a) A new variable is not selected in the Maker API instance: the create is confirmed
+    by the hub's list of every variable (/hub2/hubMeshJson), reported created, and its
+    value is readable with hub_get_variable (its latest change)."""
+    hub.maker_variable_names = {"guestCount"}
+    before = len(hub.requests)
+    data = await ok(
+        call_tool, "hub_create_variable", {"name": "partyLevel", "type": "integer", "value": 3}
+    )
+    assert data["name"] == "partyLevel" and data["value"] == 3 and data["type"] == "integer"
+    assert data["maker_visible"] is False and "Maker API instance" in data["note"]
+    assert "latest change" in data["note"]  # read back from its change, not as sent
+    assert "Created integer variable partyLevel = 3" in data["summary"]
+    assert hub.variables["partyLevel"] == {"name": "partyLevel", "type": "integer", "value": 3}
+    assert "/hub2/hubMeshJson" in [p for _m, p in hub.requests[before:]]
+    got = await ok(call_tool, "hub_get_variable", {"name": "partyLevel"})
+    assert got["value"] == 3 and got["type"] == "integer" and got["maker_visible"] is False
+    assert got["recent_changes"][0]["name"] == "partyLevel"
+    listed = await ok(call_tool, "hub_list_variables")
+    party = next(v for v in listed["variables"] if v["name"] == "partyLevel")
+    assert party["value"] == 3 and party["maker_visible"] is False
+    # a DateTime and a string too
+    await ok(
+        call_tool,
+        "hub_create_variable",
+        {"name": "alarmAt", "type": "datetime", "value": "2026-06-27T10:30:00-06:00"},
+    )
+    note = await ok(
+        call_tool, "hub_create_variable", {"name": "note", "type": "string", "value": "hi"}
+    )
+    assert note["value"] == "hi" and "alarmAt" in hub.variables
+    # a hub that keeps no change of the new variable: the value is reported as sent
+    monkeypatch.setattr(type(hub.home), "_location_event", lambda *_a, **_k: None)
+    quiet = await ok(
+        call_tool, "hub_create_variable", {"name": "quiet", "type": "integer", "value": 7}
+    )
+    assert quiet["value"] == 7 and "as sent" in quiet["note"] and "quiet" in hub.variables
+    monkeypatch.undo()
+    # the Maker API path is unchanged for a variable its instance selects
+    hub.maker_variable_names = None
+    seen = await ok(
+        call_tool, "hub_create_variable", {"name": "ratio", "type": "bigdecimal", "value": 0.5}
+    )
+    assert seen["value"] == 0.5 and "maker_visible" not in seen
+
+
+async def test_a_name_only_the_hub_lists_is_refused(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """(b) The duplicate-name check reads the hub's list of every variable: a name the Maker
+    API instance does not select is refused, saying so, before any wizard step."""
+    hub.maker_variable_names = {"guestCount"}
+    before = len(hub.requests)
+    for spelled in ("houseStatus", "HOUSESTATUS"):
+        result = await call_tool(
+            "hub_create_variable", {"name": spelled, "type": "string", "value": "x"}
+        )
+        assert result.error and "already exists" in result.data["message"], result.data
+        assert "does not select" in result.data["message"]
+        assert "Maker API instance's hub variables" in result.data["hint"]
+        assert result.data["existing"] == {
+            "kind": "variable",
+            "id": "houseStatus",
+            "name": "houseStatus",
+        }
+    assert sent(hub, before) == []
+    assert not [p for _m, p in hub.requests[before:] if p.startswith("/installedapp/")]
+
+
+async def test_delete_an_unselected_variable(
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A variable the Maker API instance does not select is deleted through the wizard and
+    judged gone by the hub's list of every variable (the dropped first try included)."""
+    monkeypatch.setattr(variables_wizard, "EFFECT_WAIT", 0.4)
+    hub.mark_backup_now()
+    hub.set_variable("doorOpenCount", 18)
+    hub.maker_variable_names = {"guestCount"}
+    data = await ok(call_tool, "hub_delete_variable", {"name": "doorOpenCount", "confirm": True})
+    assert data["name"] == "doorOpenCount" and data["type"] == "integer"
+    assert data["last_value"] == 18 and "doorOpenCount" not in hub.variables
+    confirms = [c for c in hub.state.dev.clicks if c["name"] == "delConfirm"]
+    assert len(confirms) == 2  # the first was dropped: the hub's list still had it
+    missing = await call_tool("hub_delete_variable", {"name": "doorOpenCount", "confirm": True})
+    assert missing.error and "No hub variable" in missing.data["message"]
+    assert "houseStatus" in missing.data["message"]  # every variable, selected or not
+
+
 async def test_create_refusals_send_nothing(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import cast
 
 import aiohttp
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.hub.client import HubClient
 from custom_components.hubitat_dev_tools.hub.variables import (
     datetime_answer,
     datetime_form,
+    fetch_own_variables,
     fetch_variables,
 )
 from custom_components.hubitat_dev_tools.managers.variables import _variable
 from hubitat_emulator import HubEmulator
 
 from .conftest import ToolCaller, ok
-from .fixture_client import fixture_client
+from .fixture_client import FixtureClient, fixture_client
 
 
 def _fields(submit: dict[str, str]) -> list[str]:
@@ -134,11 +137,24 @@ def test_the_mesh_fixture_lists_own_variables_with_types() -> None:
     assert "hubMeshToken" not in repr(mesh)
 
 
+async def test_every_own_variable_is_read_from_the_mesh_fixture() -> None:
+    """``fetch_own_variables``: the private and the shared ones, name and type, from
+    ``/hub2/hubMeshJson`` (linked and peers' variables are not this hub's own)."""
+    client = FixtureClient("devices/hub_mesh")
+    own = await fetch_own_variables(cast(HubClient, client))
+    assert own == [
+        {"name": "guestCount", "type": "integer"},
+        {"name": "awayMode", "type": "boolean"},
+    ]
+    assert client.paths == ["/hub2/hubMeshJson"]
+
+
 async def test_the_list_adds_what_only_the_mesh_page_shows(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    """Variables the Maker API instance does not see come from the Hub Mesh page: name and
-    type, value unknown, and how to make them visible; the mesh token never shows."""
+    """Variables the Maker API instance does not select come from the hub's list of every
+    variable (the Hub Mesh page): type from there, value from their latest change; reading
+    one works, setting one is refused with how to make it settable; the token never shows."""
     hub.maker_variable_names = {"guestCount", "wakeUpTime"}
     data = await ok(call_tool, "hub_list_variables")
     by_name = {v["name"]: v for v in data["variables"]}
@@ -146,14 +162,49 @@ async def test_the_list_adds_what_only_the_mesh_page_shows(
     assert by_name["vacationMode"] == {
         "name": "vacationMode",
         "type": "boolean",
-        "value": None,
+        "value": False,
         "maker_visible": False,
     }
     assert data["count"] == len(hub.state.variables)
-    assert "Maker API instance" in data["hidden_note"] and "value unknown" in data["hidden_note"]
+    assert "Maker API instance" in data["hidden_note"] and "latest change" in data["hidden_note"]
     assert hub.state.mesh.token not in str(data)
-    refused = await call_tool("hub_get_variable", {"name": "vacationMode"})
-    assert refused.error
+    got = await ok(call_tool, "hub_get_variable", {"name": "vacationMode"})
+    assert got["value"] is False and got["type"] == "boolean" and got["maker_visible"] is False
+    assert "does not select" in got["note"]
+    before = len(hub.requests)
+    refused = await call_tool("hub_set_variable", {"name": "vacationMode", "value": True})
+    assert refused.error and "does not select" in refused.data["message"], refused.data
+    assert "Maker API instance" in refused.data["hint"]
+    assert not [p for _m, p in hub.requests[before:] if "/hubvariables/vacationMode/" in p]
+    missing = await call_tool("hub_get_variable", {"name": "noSuchVariable"})
+    assert missing.error
+
+
+async def test_the_list_shows_values_of_unselected_variables(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """(c) A variable the Maker API instance does not select is listed with its value (its
+    latest change), typed by its type; one whose change the hub no longer keeps: null."""
+    hub.set_variable("houseStatus", "away")
+    hub.set_variable("doorOpenCount", 21)
+    hub.set_variable("quietHours", "2026-08-01T22:00:00.000+0000", vtype="datetime")
+    hub.home.state.location_events[:] = [
+        e for e in hub.home.state.location_events if e.name != "variable:outsideTemp"
+    ]
+    hub.maker_variable_names = {"guestCount"}
+    data = await ok(call_tool, "hub_list_variables")
+    by_name = {v["name"]: v for v in data["variables"]}
+    assert by_name["houseStatus"]["value"] == "away" and by_name["houseStatus"]["type"] == "string"
+    assert by_name["doorOpenCount"]["value"] == 21 and by_name["doorOpenCount"]["type"] == "integer"
+    quiet = datetime.fromisoformat(by_name["quietHours"]["value"])
+    assert quiet == datetime(2026, 8, 1, 22, tzinfo=UTC) and quiet.utcoffset() is not None
+    assert all(by_name[n]["maker_visible"] is False for n in ("houseStatus", "doorOpenCount"))
+    assert (
+        by_name["outsideTemp"]["value"] is None and by_name["outsideTemp"]["type"] == "bigdecimal"
+    )
+    assert {v["name"] for v in data["variables"]} == set(hub.state.variables)
+    got = await ok(call_tool, "hub_get_variable", {"name": "doorOpenCount", "history": 0})
+    assert got["value"] == 21 and got["recent_changes"] == []
 
 
 async def test_the_list_says_when_the_mesh_page_is_unreadable(

@@ -16,13 +16,21 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 from urllib.parse import quote
 
 from .client import HubClient
 from .effects import confirm_effect
 from .errors import HubBadResponseError, HubNotFoundError
 from .models import dict_list, norm_id
+
+
+class OwnVariable(TypedDict):
+    """One of this hub's own variables as the Hub Mesh page lists it: its name and type
+    (``integer``/``bigdecimal``/``boolean``/``string``/``datetime``), no value."""
+
+    name: str
+    type: str | None
 
 
 @dataclass(slots=True)
@@ -41,7 +49,7 @@ class HubMesh:
     available_variables: list[dict[str, Any]] = field(default_factory=list)
     private_device_count: int = 0
     private_variable_count: int = 0
-    variables: list[dict[str, Any]] = field(default_factory=list)  # its own: name, type
+    variables: list[OwnVariable] = field(default_factory=list)  # every own one, shared or not
     # a digest of the mesh token, to see a regeneration land (never the token, never served)
     token_digest: str | None = field(default=None, repr=False)
 
@@ -122,7 +130,7 @@ def parse_hub_mesh(data: Any) -> HubMesh:
         linked_vars.append(var)
     # this hub's own variables, shared or not (no value: the page shows name and type only)
     own = [
-        {"name": str(v.get("name")), "type": str(v.get("type") or "").lower() or None}
+        OwnVariable(name=str(v.get("name")), type=str(v.get("type") or "").lower() or None)
         for key in ("localHubVariables", "sharedHubVariables")
         for v in dict_list(data.get(key))
         if v.get("name")

@@ -1,4 +1,6 @@
-"""Hub variable endpoints of the Maker API (the Hub Variables wizard: variables_wizard.py)."""
+"""Hub variables: the Maker API's endpoints (only the variables selected in its instance) and
+the hub's own list of every variable (the Hub Mesh page); the Hub Variables wizard is in
+variables_wizard.py."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from urllib.parse import quote
 
 from .client import HubClient
 from .errors import HubBadResponseError
+from .mesh import OwnVariable, fetch_hub_mesh
 from .models import dict_list, parse_hub_time
 
 
@@ -24,6 +27,15 @@ async def fetch_variable(client: HubClient, name: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise HubBadResponseError(f"Unexpected answer for hub variable {name}")
     return data
+
+
+async def fetch_own_variables(client: HubClient) -> list[OwnVariable]:
+    """Every variable of this hub, selected in the Maker API instance or not: ``GET
+    /hub2/hubMeshJson`` ``localHubVariables`` + ``sharedHubVariables`` (``[{name, type}]``,
+    the Hub Mesh page's private and shared lists; hub UI ``populatePage``). Name and type
+    only: no value and no connector (no LAN source of either outside the Maker API was found).
+    A hub whose firmware lacks the page answers :class:`HubNotFoundError`."""
+    return (await fetch_hub_mesh(client)).variables
 
 
 async def set_variable(client: HubClient, name: str, value: str) -> dict[str, Any]:

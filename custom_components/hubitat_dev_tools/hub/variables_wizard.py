@@ -16,8 +16,12 @@ singleton app page by page, and so do we (through ``app_page``). The sequence fo
   not there yet. ``varDate`` alone makes a date-only variable;
 * delete: the variable's own button (``stateAttribute=deleteGV``), then ``delConfirm``; the
   hub sometimes drops the first such sequence, so it is tried twice;
-* the answers say nothing reliable about the outcome: the effect (the variable listed by the
-  Maker API, or gone from it) is polled for about 2 s after each attempt, and decides.
+* the answers say nothing reliable about the outcome: the effect is polled for about 2 s
+  after each attempt, and decides. A new variable is listed by the Maker API only once it is
+  selected in the Maker API instance (its documentation: only the selected variables are
+  accessible), so "listed" is the Maker API's list or else the hub's list of every variable
+  (``/hub2/hubMeshJson``, see ``variables.fetch_own_variables``); "gone" is decided by the
+  list that showed the variable.
 
 The wizard's clicks carry the ``hubVar`` page context (``formAction``, ``currentPage``,
 breadcrumbs, ``version``): KP's live-verified wizard sends them (the one place where a click
@@ -34,8 +38,8 @@ from .app_page import AppPage, Setting
 from .apps import fetch_app_tree
 from .client import HubClient
 from .effects import wait_for_effect
-from .errors import HubBadResponseError, HubRefusedError
-from .variables import fetch_variables
+from .errors import HubBadResponseError, HubError, HubRefusedError
+from .variables import fetch_own_variables, fetch_variables
 
 HUBVARS_APP_TYPE = "Hub Variables"
 HUBVARS_PAGE = "hubVar"
@@ -107,9 +111,26 @@ async def wait_for(check: Callable[[], Awaitable[bool]], seconds: float | None =
     return await wait_for_effect(check, seconds=wait, interval=EFFECT_STEP)
 
 
-async def variable_listed(client: HubClient, name: str) -> bool:
-    """Whether the Maker API lists the variable ``name`` (the effect of the wizard)."""
+async def maker_lists(client: HubClient, name: str) -> bool:
+    """Whether the Maker API lists the variable ``name`` (only its instance's selection)."""
     return name in {str(v.get("name")) for v in await fetch_variables(client)}
+
+
+async def hub_lists(client: HubClient, name: str) -> bool | None:
+    """Whether the hub's list of every variable (``/hub2/hubMeshJson``) has ``name``; None
+    when that list cannot be read."""
+    try:
+        own = await fetch_own_variables(client)
+    except HubError:
+        return None
+    return name in {v["name"] for v in own}
+
+
+async def variable_listed(client: HubClient, name: str) -> bool:
+    """Whether the hub has the variable ``name`` (the effect of a create): the Maker API
+    lists it, or else the hub's list of every variable does (a new variable is not selected
+    in the Maker API instance)."""
+    return await maker_lists(client, name) or bool(await hub_lists(client, name))
 
 
 def date_time_fields(when: datetime) -> tuple[str, str]:
@@ -149,20 +170,27 @@ async def create_variable(
         raise
     if not await wait_for(lambda: variable_listed(client, name)):
         raise HubBadResponseError(
-            f"The hub accepted the wizard steps but '{name}' does not show in the Maker "
-            "API's hub variables.",
-            hint="Check Settings > Hub Variables on the hub; the Maker API instance may "
-            "not be allowed to see new variables.",
+            f"The hub accepted the wizard steps but does not list '{name}' among its hub "
+            "variables.",
+            hint="Check Settings > Hub Variables on the hub.",
         )
 
 
-async def delete_variable(client: HubClient, name: str) -> int:
+async def delete_variable(client: HubClient, name: str, *, maker_visible: bool = True) -> int:
     """Delete a hub variable through the wizard; return the attempts it took.
 
     Each attempt is the variable's delete button (``deleteGV``), then ``delConfirm``, then
-    up to ``EFFECT_WAIT`` seconds of polling for it to be gone. A refused click is not the
-    end: the effect decides.
+    up to ``EFFECT_WAIT`` seconds of polling for it to be gone from the list that showed it:
+    the Maker API's, or (``maker_visible`` false: a variable its instance does not select)
+    the hub's list of every variable, read successfully. A refused click is not the end:
+    the effect decides.
     """
+
+    async def gone() -> bool:
+        if maker_visible:
+            return not await maker_lists(client, name)
+        return await hub_lists(client, name) is False
+
     app_id = await find_hub_variables_app(client)
     page = wizard_page(client, app_id)
     refusal: HubRefusedError | None = None
@@ -172,7 +200,7 @@ async def delete_variable(client: HubClient, name: str) -> int:
             await wizard_button(page, "delConfirm")
         except HubRefusedError as err:
             refusal = err
-        if await wait_for(lambda: _gone(client, name)):
+        if await wait_for(gone):
             return attempt
     if refusal is not None:
         raise refusal
@@ -181,10 +209,6 @@ async def delete_variable(client: HubClient, name: str) -> int:
         f"{DELETE_ATTEMPTS} attempts.",
         hint="Check Settings > Hub Variables on the hub.",
     )
-
-
-async def _gone(client: HubClient, name: str) -> bool:
-    return not await variable_listed(client, name)
 
 
 # Connector device types a Number/Decimal variable offers (settings[capab]; KP, reference §10)

@@ -18,6 +18,7 @@ from ..hub.devices import fetch_device_events
 from ..hub.errors import HubError
 from ..hub.logs import fetch_location_events, fetch_past_logs
 from ..hub.models import parse_hub_time
+from ..hub.variables import fetch_own_variables
 from ..hub.state_cache import StateCache
 from .apps import AppCloner, AppCreator, AppManager, AppSettingsManager, RuleManager
 from .apps.hpm import HpmManager
@@ -136,11 +137,21 @@ class Hub:
         return {d.id: d.disabled for d in await self.devices.list_devices(DeviceFilter())}
 
     async def _variable_names(self) -> set[str] | None:
-        """The hub variables' names, or None when they cannot be read (no Maker API)."""
+        """Every hub variable's name (the Maker API's and the hub's own list of them), or None
+        when neither can be read."""
+        names: set[str] = set()
+        readable = False
         try:
-            return {str(v["name"]) for v in await self.variables.list_variables()}
+            names |= {str(v["name"]) for v in await self.variables.list_variables()}
+            readable = True
         except (HubError, ToolError):
-            return None
+            pass
+        try:
+            names |= {str(v["name"]) for v in await fetch_own_variables(self.client)}
+            readable = True
+        except HubError:
+            pass
+        return names if readable else None
 
     async def _app_errors(self, since: datetime) -> list[Mapping[str, Any]]:
         """Apps' error lines in the hub's log since ``since`` (newest first)."""

@@ -1,12 +1,19 @@
-"""Hub variables: Maker API reads and sets, recent changes, wizard create and delete."""
+"""Hub variables: Maker API reads and sets, recent changes, wizard create and delete.
+
+The Maker API sees only the variables selected in its instance; the hub's list of every
+variable (``/hub2/hubMeshJson``: name and type) covers the others. Their value is the one
+their latest change (a ``variable:<name>`` location event) carries, when the hub still keeps
+it; they cannot be set here (only the Maker API sets a value).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import time
-from datetime import date, datetime, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any, NotRequired, TypedDict
 
 from ..errors import ToolError
@@ -18,7 +25,7 @@ from ..hub.devices import fetch_devices
 from ..hub.effects import confirm_effect
 from ..hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ..hub.logs import fetch_location_events
-from ..hub.mesh import fetch_hub_mesh
+from ..hub.mesh import OwnVariable
 from ..hub.models import coerce_numeric_text, parse_hub_time
 from ..hub.state_cache import StateCache
 from ..hub.variables import (
@@ -26,6 +33,7 @@ from ..hub.variables import (
     TIME_ONLY_PREFIX,
     datetime_answer,
     datetime_form,
+    fetch_own_variables,
     hub_datetime,
 )
 from .maker import require_maker
@@ -40,17 +48,23 @@ WIZARD_TYPES = {
     "datetime": "DateTime",
 }
 MESH_TTL_S = 300.0
+# a change dated this much before a create started still counts as its own (hub clock skew)
+CLOCK_MARGIN = timedelta(seconds=60)
 VARIABLE_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 
 
 class Variable(TypedDict):
     """One hub variable, its value typed by the variable's type (a DateTime: ISO 8601 with
-    offset, ``datetime_form`` ``date`` / ``time`` when it holds only that part)."""
+    offset, ``datetime_form`` ``date`` / ``time`` when it holds only that part).
+    ``maker_visible`` false: the Maker API instance does not select it (its value is its
+    latest change's, None when the hub keeps none; ``note`` says so)."""
 
     name: Any
     type: str
     value: Any
     datetime_form: NotRequired[str]
+    maker_visible: NotRequired[bool]
+    note: NotRequired[str]
 
 
 class VariableChange(TypedDict):
@@ -65,6 +79,13 @@ class VariableDetail(Variable):
     """A hub variable with its recent changes, newest first."""
 
     recent_changes: list[VariableChange]
+
+
+HIDDEN_NOTE = (
+    "The Maker API instance does not select this variable: its value is the one its latest "
+    "change carries (null when the hub keeps none), and it cannot be set here. Add it to the "
+    "instance's hub variables to read and set it."
+)
 
 
 class VariableUpdate(TypedDict):
@@ -220,21 +241,42 @@ def _same_value(vtype: str, got: Any, wanted: Any) -> bool:
 
 
 class VariableManager:
-    """Hub variables (Maker API), with their recent changes (location events)."""
+    """Hub variables (Maker API; the others from the hub's list of every variable), with
+    their recent changes (location events)."""
 
     def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
         self._client = client
         self.cache = cache  # the live state cache: no hub request while it is live
-        # the Hub Mesh page's list of this hub's variables (names and types), briefly kept
-        self._mesh_vars: tuple[float, list[dict[str, Any]]] | None = None
+        # the hub's list of every variable (names and types), briefly kept
+        self._mesh_vars: tuple[float, list[OwnVariable]] | None = None
 
-    async def _own_variables(self) -> list[dict[str, Any]]:
-        """Every variable of this hub (name, type) as the Hub Mesh page lists them; kept
+    async def _own_variables(self) -> list[OwnVariable]:
+        """Every variable of this hub (name, type) as ``/hub2/hubMeshJson`` lists them; kept
         for MESH_TTL_S (cleared by a create or delete from here)."""
         now = time.monotonic()
         if self._mesh_vars is None or now - self._mesh_vars[0] > MESH_TTL_S:
-            self._mesh_vars = (now, (await fetch_hub_mesh(self._client)).variables)
+            self._mesh_vars = (now, await fetch_own_variables(self._client))
         return self._mesh_vars[1]
+
+    async def _unselected(self, name: str) -> OwnVariable | None:
+        """The variable ``name`` (case-sensitive) from a fresh read of the hub's list of every
+        variable; None when it is not there or the list cannot be read."""
+        try:
+            own = await fetch_own_variables(self._client)
+        except HubError:
+            return None
+        return next((v for v in own if v["name"] == name), None)
+
+    async def _latest_values(self, names: set[str]) -> dict[str, Any]:
+        """The value each named variable's latest change carries (location events, newest
+        first); a name the hub keeps no change of is absent."""
+        found: dict[str, Any] = {}
+        for ev in await fetch_location_events(self._client):
+            ev_name = str(ev.get("name") or "")
+            var = ev_name.removeprefix("variable:")
+            if ev_name != var and var in names and var not in found:
+                found[var] = ev.get("value")
+        return found
 
     async def list_variables(self) -> list[Variable]:
         """Every hub variable the Maker API instance may see."""
@@ -247,45 +289,74 @@ class VariableManager:
         return sorted((_variable(v) for v in items), key=lambda v: str(v["name"]).lower())
 
     async def inventory(self) -> dict[str, Any]:
-        """Every hub variable: the Maker-visible ones with values, plus those only the Hub
-        Mesh page lists (name and type; ``maker_visible: false``, value unknown)."""
+        """Every hub variable: the Maker-visible ones with values, plus those only the hub's
+        list of every variable shows (``maker_visible: false``; type from that list, value
+        from their latest change, None when the hub keeps none)."""
         seen = await self.list_variables()
         out: dict[str, Any] = {"variables": seen}
         try:
             own = await self._own_variables()
         except HubError as err:
             out["inventory_note"] = (
-                f"Only what the Maker API instance sees: the Hub Mesh page, which lists every "
-                f"variable, could not be read ({err})."
+                f"Only what the Maker API instance sees: the hub's list of every variable "
+                f"(/hub2/hubMeshJson) could not be read ({err})."
             )
             return out
         names = {str(v["name"]) for v in seen}
-        hidden = [
-            {"name": v["name"], "type": v["type"], "value": None, "maker_visible": False}
-            for v in own
-            if v["name"] not in names
-        ]
-        if hidden:
-            out["variables"] = sorted([*seen, *hidden], key=lambda v: str(v["name"]).lower())
-            out["hidden_note"] = (
-                f"{len(hidden)} variable(s) the Maker API instance does not see "
-                "(maker_visible=false): value unknown, not readable or settable here. To "
-                "see them, add them to the Maker API instance's allowed hub variables."
-            )
+        unselected = [v for v in own if v["name"] not in names]
+        if not unselected:
+            return out
+        try:
+            values = await self._latest_values({v["name"] for v in unselected})
+        except HubError:
+            values = {}
+        hidden: list[Variable] = []
+        for v in unselected:
+            var = _variable({"name": v["name"], "type": v["type"], "value": values.get(v["name"])})
+            var["maker_visible"] = False
+            hidden.append(var)
+        out["variables"] = sorted([*seen, *hidden], key=lambda v: str(v["name"]).lower())
+        out["hidden_note"] = (
+            f"{len(hidden)} variable(s) the Maker API instance does not select "
+            "(maker_visible=false): value from their latest change (null when the hub keeps "
+            "none); not settable here. To set them, add them to the Maker API instance's "
+            "allowed hub variables."
+        )
         return out
 
     async def get_variable(self, name: str, *, history: int = 10) -> VariableDetail:
-        """One variable with its recent changes."""
+        """One variable with its recent changes (one the Maker API instance does not select:
+        type from the hub's list of every variable, value from its latest change)."""
         require_maker(self._client, "Reading hub variables")
         item, changes = await asyncio.gather(
-            api.fetch_variable(self._client, name), self.changes(name=name, limit=history)
+            api.fetch_variable(self._client, name),
+            self.changes(name=name, limit=max(history, 1)),
+            return_exceptions=True,
         )
+        if isinstance(item, HubNotFoundError) and not isinstance(changes, BaseException):
+            own = await self._unselected(name)
+            if own is None:
+                raise item
+            latest = changes[0]["value"] if changes else None
+            hidden = _variable({"name": name, "type": own["type"], "value": latest})
+            return {
+                "name": hidden["name"],
+                "type": hidden["type"],
+                "value": hidden["value"],
+                "recent_changes": changes[:history],
+                "maker_visible": False,
+                "note": HIDDEN_NOTE,
+            }
+        if isinstance(item, BaseException):
+            raise item
+        if isinstance(changes, BaseException):
+            raise changes
         variable = _variable(item)
         return {
             "name": variable["name"],
             "type": variable["type"],
             "value": variable["value"],
-            "recent_changes": changes,
+            "recent_changes": changes[:history],
         }
 
     async def changes(
@@ -309,9 +380,19 @@ class VariableManager:
         return out
 
     async def set_variable(self, name: str, value: Any) -> VariableUpdate:
-        """Set a variable after checking the value against its type."""
+        """Set a variable after checking the value against its type (Maker API only: a
+        variable its instance does not select is refused, nothing sent)."""
         require_maker(self._client, "Setting hub variables")
-        raw = await api.fetch_variable(self._client, name)
+        try:
+            raw = await api.fetch_variable(self._client, name)
+        except HubNotFoundError:
+            if await self._unselected(name) is not None:
+                raise ToolError(
+                    f"Hub variable '{name}' exists, but the Maker API instance does not select "
+                    "it, and only the Maker API sets a value here. Nothing was sent.",
+                    hint="Add it to the Maker API instance's hub variables, then set it again.",
+                ) from None
+            raise
         current = _variable(raw)
         vtype = str(current["type"])
         if vtype == "datetime":
@@ -336,22 +417,32 @@ class VariableManager:
             "value": now["value"],
         }
 
-    async def _names(self) -> dict[str, str]:
-        """Existing variable names (lower-cased -> as spelled), read fresh from the hub."""
-        items = await api.fetch_variables(self._client)
-        return {str(v.get("name")).lower(): str(v.get("name")) for v in items}
-
-    async def _hidden_name(self, name: str) -> str | None:
-        """A variable the Maker API does not see with ``name`` (case-insensitive), from a
-        fresh read of the Hub Mesh page (None when it cannot be read)."""
+    async def _existing(self, name: str) -> tuple[str, bool] | None:
+        """The variable named ``name`` case-insensitively (as spelled) and whether the Maker
+        API sees it, read fresh: the Maker API's list, then the hub's list of every variable
+        (None: neither has it, or the second cannot be read)."""
+        folded = name.lower()
+        for item in await api.fetch_variables(self._client):
+            if str(item.get("name")).lower() == folded:
+                return str(item.get("name")), True
         try:
-            own = (await fetch_hub_mesh(self._client)).variables
+            own = await fetch_own_variables(self._client)
         except HubError:
             return None
-        return next((str(v["name"]) for v in own if str(v["name"]).lower() == name.lower()), None)
+        spelled = next((v["name"] for v in own if v["name"].lower() == folded), None)
+        return (spelled, False) if spelled is not None else None
+
+    async def _all_names(self) -> list[str]:
+        """Every variable's name: the Maker API's and the hub's list of every variable."""
+        names = {str(v.get("name")) for v in await api.fetch_variables(self._client)}
+        with contextlib.suppress(HubError):
+            names |= {v["name"] for v in await fetch_own_variables(self._client)}
+        return sorted(names, key=str.lower)
 
     async def create_variable(self, name: str, vtype: str, value: Any) -> Variable:
-        """Create a variable through the Hub Variables wizard; verified via the Maker API."""
+        """Create a variable through the Hub Variables wizard; done when the hub lists it
+        (the Maker API, or the hub's list of every variable: a new variable is not selected
+        in the Maker API instance)."""
         require_maker(self._client, "Creating hub variables")
         clean = name.strip()
         if not VARIABLE_NAME_RE.match(clean):
@@ -362,19 +453,24 @@ class VariableManager:
         if vtype not in WIZARD_TYPES:
             raise ToolError(f"Unknown type '{vtype}'. Use one of {VARIABLE_TYPES}.")
         text = coerce_variable(vtype, value, clean)
-        existing = (await self._names()).get(clean.lower()) or await self._hidden_name(clean)
-        if existing is not None:
+        if (existing := await self._existing(clean)) is not None:
+            spelled, visible = existing
             raise ToolError(
-                f"A hub variable named '{existing}' already exists.",
-                hint="Change it with hub_set_variable, or pick another name.",
-                extra={"existing": {"kind": "variable", "id": existing, "name": existing}},
+                f"A hub variable named '{spelled}' already exists"
+                + ("." if visible else " (the Maker API instance does not select it)."),
+                hint="Change it with hub_set_variable, or pick another name."
+                if visible
+                else "Pick another name, or add it to the Maker API instance's hub variables "
+                "to change it with hub_set_variable.",
+                extra={"existing": {"kind": "variable", "id": spelled, "name": spelled}},
             )
         wizard_value: str | datetime | date = text
         if vtype == "datetime" and text.endswith(DATE_ONLY_SUFFIX):
             wizard_value = date.fromisoformat(text.removesuffix(DATE_ONLY_SUFFIX))
         elif vtype == "datetime" and (when := parse_hub_time(text)) is not None:
             wizard_value = when
-        # the wizard waits for the Maker API to list it (the effect decides)
+        started = datetime.now(UTC) - CLOCK_MARGIN
+        # the wizard waits for the hub to list it (the effect decides)
         self._mesh_vars = None
         await variables_wizard.create_variable(
             self._client, clean, WIZARD_TYPES[vtype], wizard_value
@@ -382,19 +478,44 @@ class VariableManager:
         try:
             item = await api.fetch_variable(self._client, clean)
         except HubNotFoundError as err:
-            raise HubBadResponseError(
-                f"The hub lists '{clean}' but does not answer for it.",
-                hint="Check Settings > Hub Variables on the hub.",
-            ) from err
+            if await variables_wizard.maker_lists(self._client, clean):
+                raise HubBadResponseError(
+                    f"The hub lists '{clean}' but does not answer for it.",
+                    hint="Check Settings > Hub Variables on the hub.",
+                ) from err
+            return await self._created_unselected(clean, vtype, text, started)
         if self.cache is not None:
             self.cache.learn_variables([item])
         return _variable(item)
+
+    async def _created_unselected(
+        self, name: str, vtype: str, sent: str, started: datetime
+    ) -> Variable:
+        """A new variable the Maker API instance does not select (the hub lists it): its
+        value as its change since the create carries it, else as sent (not read back)."""
+        try:
+            recent = await self.changes(name=name, since=started, limit=1)
+        except HubError:
+            recent = []
+        value = recent[0]["value"] if recent else sent
+        out = _variable({"name": name, "type": vtype, "value": value})
+        out["maker_visible"] = False
+        out["note"] = (
+            "Created. The Maker API instance does not select it (a new variable is not): "
+            "add it to the instance's hub variables to set it here. "
+            + (
+                "The value is its latest change's."
+                if recent
+                else "The value is as sent: no change of it is kept to read it back."
+            )
+        )
+        return out
 
     async def create_connector(self, name: str, connector_type: str | None) -> Connector:
         """Make a connector device for a variable (Hub Variables page); done when a new
         device shows in the device list."""
         require_maker(self._client, "Creating variable connectors")
-        current = _variable(await self._fetch_existing(name))
+        current = _variable((await self._fetch_existing(name))[0])
         numeric = current["type"] in ("integer", "bigdecimal")
         if connector_type is not None and not numeric:
             raise ToolError(
@@ -449,9 +570,12 @@ class VariableManager:
         ]
 
     async def delete_variable(self, name: str, *, force: bool = False) -> DeletedVariable:
-        """Delete a variable through the wizard; refused while a rule uses it unless force."""
+        """Delete a variable through the wizard; refused while a rule uses it unless force.
+        Done when it is gone from the list that showed it (Maker API, or the hub's list of
+        every variable for one the Maker API instance does not select)."""
         require_maker(self._client, "Deleting hub variables")
-        current = _variable(await self._fetch_existing(name))
+        raw, visible = await self._fetch_existing(name)
+        current = _variable(raw)
         users = await self.variable_users(name)
         if users and not force:
             listed = ", ".join(f"{u['name']} (app {u['app_id']})" for u in users)
@@ -461,7 +585,7 @@ class VariableManager:
                 "breaking them.",
             )
         # tried twice (the hub sometimes drops the first try); done once it is gone
-        await variables_wizard.delete_variable(self._client, name)
+        await variables_wizard.delete_variable(self._client, name, maker_visible=visible)
         self._mesh_vars = None
         if self.cache is not None:
             self.cache.variables.pop(name, None)
@@ -474,11 +598,19 @@ class VariableManager:
             out["broken_users"] = users
         return out
 
-    async def _fetch_existing(self, name: str) -> dict[str, Any]:
+    async def _fetch_existing(self, name: str) -> tuple[dict[str, Any], bool]:
+        """The variable ``{name, value, type}`` and whether the Maker API sees it (one it does
+        not: type from the hub's list of every variable, value from its latest change)."""
         try:
-            return await api.fetch_variable(self._client, name)
+            return await api.fetch_variable(self._client, name), True
         except HubNotFoundError:
-            names = sorted((await self._names()).values(), key=str.lower)
+            if (own := await self._unselected(name)) is not None:
+                try:
+                    latest = (await self._latest_values({name})).get(name)
+                except HubError:
+                    latest = None
+                return {"name": name, "type": own["type"], "value": latest}, False
+            names = await self._all_names()
             raise ToolError(
                 f"No hub variable '{name}' (names are case-sensitive). Variables: "
                 f"{', '.join(names) or 'none'}.",

@@ -1,4 +1,5 @@
-"""Hub variable tools: list, read, set, create, delete (Maker API)."""
+"""Hub variable tools: list, read, set, create, delete (Maker API; the variables its
+instance does not select from the hub's list of every variable)."""
 
 from __future__ import annotations
 
@@ -68,8 +69,8 @@ class ListVariablesTool(HubTool[ListVariablesArgs]):
     title = "List hub variables"
     description = (
         "Hub variables with name, type (integer, bigdecimal, boolean, string, datetime) and "
-        "value; include_changes adds recent changes of all variables. Those the Maker API "
-        "instance does not see: maker_visible=false, no value. " + MAKER_NOTE
+        "value; include_changes adds recent changes of all variables. Not seen by the Maker "
+        "API: maker_visible=false, value of last change. " + MAKER_NOTE
     )
 
     async def run(self, call: ToolCall, args: ListVariablesArgs) -> dict[str, Any]:
@@ -120,7 +121,7 @@ class CreateVariableTool(HubTool[CreateVariableArgs]):
     description = (
         "Create a hub variable with a type and initial value (checked like "
         "hub_set_variable). Name: letter, then letters/digits/_; a name in use is refused. "
-        "The Maker API instance must be allowed to see new variables. " + MAKER_NOTE
+        + MAKER_NOTE
     )
     kind = ToolKind.WRITE
     idempotent = False
