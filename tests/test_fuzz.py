@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import probatio
+import pytest
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from hypothesis import HealthCheck, given, settings
@@ -90,8 +91,16 @@ def tool_strategy(cls: type[Any]) -> st.SearchStrategy[dict[str, Any]]:
     return strategy
 
 
+SHARDS = 4  # the tools in four parts, so that the test processes share the work
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
 async def test_fuzz_every_tool(
-    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+    hass: HomeAssistant,
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    shard: int,
 ) -> None:
     loop = asyncio.get_running_loop()
     hub.faults.delay = 0.0
@@ -121,10 +130,12 @@ async def test_fuzz_every_tool(
 
         prop()
 
+    mine = TOOL_CLASSES[shard::SHARDS]
+
     def run_all() -> None:
-        for cls in TOOL_CLASSES:
+        for cls in mine:
             run_tool(cls.name, tool_strategy(cls))
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="fuzz") as pool:
         await loop.run_in_executor(pool, run_all)
-    assert calls >= len(TOOL_CLASSES) * 5
+    assert mine and calls >= len(mine) * 5

@@ -43,7 +43,6 @@ def api_prompt(surface: str) -> str:
     return lead + API_PROMPT_COMMON
 
 
-
 class HubAPIInstance(llm.APIInstance):
     """Dispatches calls with the reachable set known (after mcp_server's read-only filter).
 

@@ -18,8 +18,8 @@ from ..hub.devices import fetch_device_events
 from ..hub.errors import HubError
 from ..hub.logs import fetch_location_events, fetch_past_logs
 from ..hub.models import parse_hub_time
-from ..hub.variables import fetch_own_variables
 from ..hub.state_cache import StateCache
+from ..hub.variables import fetch_own_variables
 from .apps import AppCloner, AppCreator, AppManager, AppSettingsManager, RuleManager
 from .apps.hpm import HpmManager
 from .automation.authoring import RuleAuthoring
