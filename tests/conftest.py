@@ -68,10 +68,10 @@ def auto_enable_custom_integrations(enable_custom_integrations: None) -> None:
 async def enable_event_loop_debug() -> None:
     """asyncio debug mode only when ``HDT_LOOP_DEBUG=1`` (Home Assistant's plugin turns it on
     for every test). In debug mode every task, handle and aiohttp request records the stack
-    with its source lines, which is a third of a long test's time. ``.ci/run`` runs the glue,
-    ``mcp_server`` and safety tests a second time with it on, so its checks (calls from the
-    wrong thread, slow callbacks, coroutines never awaited) still run over the code that
-    meets Home Assistant's loop."""
+    with its source lines, which is a third of a long test's time. ``.ci/run`` runs the glue
+    (setup, flows, Repairs, diagnostics, Assist, the safety gates) a second time with it on,
+    so its checks (calls from the wrong thread, slow callbacks, coroutines never awaited)
+    still run over the code that meets Home Assistant's loop."""
     if os.environ.get("HDT_LOOP_DEBUG") == "1":
         asyncio.get_running_loop().set_debug(True)
 
