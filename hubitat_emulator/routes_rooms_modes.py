@@ -131,6 +131,9 @@ class _RoomModeRoutes(Routes):
         return body if isinstance(body, dict) else None
 
     async def mode_create(self, request: web.Request) -> web.StreamResponse:
+        """``{name, icon, daysOfWeek}`` (hub UI ``ModeController.postBody``); an empty icon
+        gets the default one and the days (every day, the editor's start) set no schedule
+        *(assumed)*."""
         body = await self._mode_body(request)
         name = str((body or {}).get("name") or "").strip()
         if not name:

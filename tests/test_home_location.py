@@ -271,6 +271,16 @@ async def test_rename_sends_the_hub_ui_body_and_keeps_icon_and_days(
     assert hub.state.mode_manager.conditions[str(night.id)] == schedule[str(night.id)]
 
 
+async def test_create_mode_posts_the_hub_ui_body() -> None:
+    fake = FakeHub({"POST /modes/jsonCreate": load_fixture("modes/mode_change").answer})
+    await create_mode(fake.client, "Party", None)
+    await create_mode(fake.client, "Movie", "fa-film")
+    bodies = [call[2]["json_body"] for call in fake.calls]
+    assert [list(b) for b in bodies] == [["name", "icon", "daysOfWeek"]] * 2
+    assert bodies[0] == {"name": "Party", "icon": "", "daysOfWeek": [0, 1, 2, 3, 4, 5, 6]}
+    assert bodies[1]["icon"] == "fa-film"
+
+
 async def test_update_mode_posts_name_icon_days_and_id_in_the_ui_order() -> None:
     fake = FakeHub({"POST /modes/jsonUpdate": load_fixture("modes/mode_update").answer})
     await update_mode(fake.client, "2", "Late", "fa-moon", [1, 2, 3, 4, 5])

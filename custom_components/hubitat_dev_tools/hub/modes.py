@@ -27,10 +27,10 @@ async def activate_mode_admin(client: HubClient, mode_id: str) -> None:
 
 
 async def create_mode(client: HubClient, name: str, icon: str | None) -> None:
-    """POST /modes/jsonCreate."""
-    body: dict[str, Any] = {"name": name}
-    if icon:
-        body["icon"] = icon
+    """POST /modes/jsonCreate ``{name, icon, daysOfWeek}``: the hub UI's new-mode body
+    (``ModeController.postBody`` without an id: the icon, ``""`` for none, and the editor's
+    starting days, every day)."""
+    body: dict[str, Any] = {"name": name, "icon": icon or "", "daysOfWeek": list(ALL_DAYS)}
     await client.post_json("/modes/jsonCreate", body, what=f"create mode '{name}'")
 
 
