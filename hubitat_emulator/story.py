@@ -94,6 +94,10 @@ class Story:
         self._office_off: _Beat | None = None
         self._sun: dict[object, tuple[datetime, datetime]] = {}
         self.by_label = {d.label: d for d in state.devices.values() if d.label}
+        # the values the home declares now, read before the story moves them
+        self.declared: dict[tuple[int, str], object] = {
+            (d.id, a): st.value for d in state.devices.values() for a, st in d.attrs.items()
+        }
 
     # ------------------------------------------------------------------ the clock
 
@@ -619,17 +623,11 @@ class Story:
         kind = None if attr in SENSOR_ATTRS else "physical"
         self.home.apply_changes(dev, [Change(attr, value, True)], etype=kind)
 
-    # the declared values, read before the story starts (the story moves them)
-    declared: dict[tuple[int, str], object]
-
 
 def run_story(state: HomeState, now: datetime, rng: random.Random, stale: set[int]) -> None:
     """Play the last :data:`DAYS` days of the seeded home (see the module docstring);
     ``stale`` devices stopped reporting before the window."""
     story = Story(state, now, rng, stale)
-    story.declared = {
-        (d.id, a): st.value for d in state.devices.values() for a, st in d.attrs.items()
-    }
     story.plan()
     story.run()
     for dev in state.devices.values():

@@ -303,13 +303,14 @@ class RuleChecks:
         # running another rule needs only its app entry (disabled) and the paused flags
         by_id = {a.id: _Rule(a) for a in rules} | {r.app.id: r for r in everything}
         lines = await self._safe_app_lines()
+        fired: dict[tuple[str, ...], list[datetime] | None] = {}  # one read per trigger
         for rule in read_rules:
             findings.extend(self._broken(rule))
             findings.extend(self._devices_of(rule, states))
             never = self._never_runs(rule, modes)
             findings.extend(never)
             if not never and not rule.app.disabled and not paused.get(rule.app.id):
-                findings.extend(await self._not_running(rule, lines))
+                findings.extend(await self._not_running(rule, lines, fired))
             findings.extend(self._errors_of(rule, errors))
             findings.extend(self._conflicts(rule, everything))
             findings.extend(self._runs_inactive(rule, by_id, paused))
@@ -350,7 +351,10 @@ class RuleChecks:
             return None
 
     async def _not_running(
-        self, rule: _Rule, lines: dict[str, list[datetime]] | None
+        self,
+        rule: _Rule,
+        lines: dict[str, list[datetime]] | None,
+        fired: dict[tuple[str, ...], list[datetime] | None],
     ) -> list[Finding]:
         """Its trigger fired, more than once, after the rule's last log line, while the rule
         is known to log (it logged in the window): it did not run. A rule that logs nothing
@@ -363,9 +367,13 @@ class RuleChecks:
         last_line = max(own)
         now = datetime.now(UTC)
         for key in _firing_keys(rule.spec):
-            try:
-                times = await self._fired(key, now - RUN_WINDOW)
-            except (HubError, ToolError):
+            if key not in fired:
+                try:
+                    fired[key] = await self._fired(key, now - RUN_WINDOW)
+                except (HubError, ToolError):
+                    fired[key] = None
+            times = fired[key]
+            if times is None:
                 continue
             missed = sorted(t for t in times if last_line < t < now - RUN_GRACE)
             if len(missed) < 2:

@@ -271,11 +271,9 @@ class VariableManager:
         """The value each named variable's latest change carries (location events, newest
         first); a name the hub keeps no change of is absent."""
         found: dict[str, Any] = {}
-        for ev in await fetch_location_events(self._client):
-            ev_name = str(ev.get("name") or "")
-            var = ev_name.removeprefix("variable:")
-            if ev_name != var and var in names and var not in found:
-                found[var] = ev.get("value")
+        for change in await self.changes(limit=None):
+            if change["name"] in names:
+                found.setdefault(change["name"], change["value"])
         return found
 
     async def list_variables(self) -> list[Variable]:
@@ -360,9 +358,10 @@ class VariableManager:
         }
 
     async def changes(
-        self, *, name: str | None = None, since: datetime | None = None, limit: int = 50
+        self, *, name: str | None = None, since: datetime | None = None, limit: int | None = 50
     ) -> list[VariableChange]:
-        """Hub variable changes (location events ``variable:<name>``), newest first."""
+        """Hub variable changes (location events ``variable:<name>``), newest first (all of
+        them with ``limit=None``)."""
         out: list[VariableChange] = []
         for ev in await fetch_location_events(self._client):
             ev_name = str(ev.get("name") or "")
@@ -375,7 +374,7 @@ class VariableManager:
             if since is not None and (when is None or when <= since):
                 continue
             out.append({"name": var, "value": ev.get("value"), "date": ev.get("date")})
-            if len(out) >= limit:
+            if limit is not None and len(out) >= limit:
                 break
         return out
 
