@@ -181,3 +181,85 @@ async def test_hub_down_is_error_result(mcp: Mcp, hub: HubEmulator) -> None:
     assert is_error
     assert data["hint"]
     assert data["error"] in ("hub_unreachable", "hub_bad_response")
+
+
+# ------------------------------------------------ the tool set built once (issue 27 item 5)
+
+
+async def test_cached_schemas_render_as_probatio_does(
+    hass: HomeAssistant, entry: MockConfigEntry, mcp: Mcp
+) -> None:
+    """tools/list answers our schemas from the rendering cache: each one equals what
+    probatio renders from the tool's schema afresh, on both surfaces."""
+    import probatio
+
+    from custom_components.hubitat_dev_tools.tools.surface import build_gateways, registry
+
+    tools = registry()
+    fresh = {**tools, **{g.name: g for g in build_gateways(frozenset(tools))}}
+
+    def rendered(name: str) -> dict[str, Any]:
+        spec = probatio.to_openapi(fresh[name].parameters, openapi_version="3.1.0")
+        out: dict[str, Any] = {"type": "object", "properties": spec["properties"]}
+        if spec.get("required"):
+            out["required"] = spec["required"]
+        return out
+
+    for surface in (SURFACE_COMPACT, SURFACE_FLAT):
+        hass.config_entries.async_update_entry(entry, options={OPT_SURFACE: surface})
+        listed = await _tools_list(mcp)
+        for _ in range(2):  # the second list comes from the cache
+            again = await _tools_list(mcp)
+            assert again == listed
+        for name, tool in listed.items():
+            assert tool["inputSchema"] == rendered(name), name
+
+
+async def test_tool_set_follows_options(
+    hass: HomeAssistant, entry: MockConfigEntry, mcp: Mcp
+) -> None:
+    """Built once per options: the same tool objects while options stay, a new set the
+    moment a disable list, a master or the surface changes (no stale cache)."""
+    from custom_components.hubitat_dev_tools.const import (
+        OPT_ALLOW_WRITE,
+        OPT_DISABLED_GATEWAYS,
+        OPT_DISABLED_TOOLS,
+    )
+    from custom_components.hubitat_dev_tools.tools.surface import served_tools
+
+    first, second = served_tools(hass), served_tools(hass)
+    assert first == second and first is not second  # same objects, a list of its own
+    assert all(a is b for a, b in zip(first, second, strict=True))
+
+    assert {"hub_get_info", "hub_read_rules"} <= set(await _tools_list(mcp))
+    hass.config_entries.async_update_entry(entry, options={OPT_DISABLED_TOOLS: ["hub_get_info"]})
+    assert "hub_get_info" not in await _tools_list(mcp)
+    is_error, data = await mcp.call("hub_get_info")
+    assert is_error and data["error"] == "tool_disabled"
+
+    hass.config_entries.async_update_entry(
+        entry, options={OPT_DISABLED_GATEWAYS: ["hub_read_rules"]}
+    )
+    listed = await _tools_list(mcp)
+    assert "hub_get_info" in listed and "hub_read_rules" not in listed
+
+    hass.config_entries.async_update_entry(entry, options={OPT_ALLOW_WRITE: False})
+    listed = await _tools_list(mcp)
+    assert not any(n.startswith("hub_manage_") for n in listed)
+    assert all(t["annotations"]["readOnlyHint"] for t in listed.values())
+
+    hass.config_entries.async_update_entry(entry, options={})
+    assert any(n.startswith("hub_manage_") for n in await _tools_list(mcp))
+
+
+async def test_serializer_leaves_other_schemas_alone() -> None:
+    """On a merged URL our serializer sees other APIs' nodes: it defers on every one."""
+    import probatio
+
+    from custom_components.hubitat_dev_tools.tools.base import rendered_schema
+
+    foreign = probatio.Schema({probatio.Required("entity_id"): str})
+    assert rendered_schema(foreign.schema) is probatio.UNSUPPORTED
+    assert probatio.to_openapi(foreign, custom_serializer=rendered_schema) == probatio.to_openapi(
+        foreign
+    )

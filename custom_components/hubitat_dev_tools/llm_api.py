@@ -9,6 +9,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
 from .const import API_ID, API_NAME, SURFACE_FLAT
+from .tools.base import rendered_schema
 from .tools.surface import (
     REACHABLE,
     GatewayTool,
@@ -106,6 +107,7 @@ class HubitatDevToolsAPI(llm.API):
             api_prompt=api_prompt(surface),
             llm_context=llm_context,
             tools=served_tools(self.hass, surface),
+            custom_serializer=rendered_schema,
         )
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from .hub.answers import redact_snippet
@@ -48,8 +49,10 @@ LOCK_CODE_ATTRIBUTES = frozenset({"lockcodes"})
 SECRET_INPUT_TYPES = frozenset({"password"})
 
 
+@lru_cache(maxsize=8192)
 def is_secret_key(key: str) -> bool:
-    """True when a key's name says its value is a secret."""
+    """True when a key's name says its value is a secret (remembered per name: a result
+    repeats the same few hundred keys)."""
     snake = _CAMEL.sub("_", key).replace("-", "_").replace(" ", "_").lower()
     return bool(key) and SECRET_KEY.search(snake) is not None
 
@@ -327,28 +330,48 @@ def redact(value: Any, key: str = "") -> Any:
     return _walk(value, key, frozenset())
 
 
+# What a key's name says of its value, worked out once per name (see ``_walk``).
+_PLAIN, _LOCK_CODES, _SECRET = 0, 1, 2
+
+
+@lru_cache(maxsize=8192)
+def _key_rule(key: str) -> tuple[int, Callable[[str], str] | None, bool]:
+    """(kind, scrubber for a string value, text list?) for a key: lock codes, a secret
+    name, or plain; free text, a URL or a POST body; a list of text lines."""
+    lowered = key.lower()
+    if lowered in LOCK_CODE_ATTRIBUTES:
+        return _LOCK_CODES, None, False
+    kind = _SECRET if is_secret_key(key) else _PLAIN
+    base = lowered.split(".", 1)[0]
+    scrub: Callable[[str], str] | None = (
+        redact_text
+        if lowered in TEXT_KEYS or base in TEXT_KEYS
+        else redact_url
+        if base in URL_KEYS
+        else redact_body
+        if base in BODY_KEYS
+        else None
+    )
+    return kind, scrub, lowered in TEXT_KEYS
+
+
 def _walk(value: Any, key: str, names: frozenset[str]) -> Any:
     if key:
-        lowered = key.lower()
-        if lowered in LOCK_CODE_ATTRIBUTES:
+        kind, scrub, text_list = _key_rule(key)
+        if kind == _LOCK_CODES:
             return redact_lock_codes(value)
-        if (is_secret_key(key) or key in names) and not _empty(value):
+        if (kind == _SECRET or key in names) and not _empty(value):
             return REDACTED
-        base = lowered.split(".", 1)[0]
-        if isinstance(value, str) and (lowered in TEXT_KEYS or base in TEXT_KEYS):
-            return redact_text(value)
-        if isinstance(value, str) and base in URL_KEYS:
-            return redact_url(value)
-        if isinstance(value, str) and base in BODY_KEYS:
-            return redact_body(value)
-        if isinstance(value, list) and lowered in TEXT_KEYS:
+        if scrub is not None and isinstance(value, str):
+            return scrub(value)
+        if text_list and isinstance(value, list):
             return [redact_text(v) if isinstance(v, str) else _walk(v, "", names) for v in value]
     if isinstance(value, dict):
         if "name" in value or "command" in value:
             return _record(value, names)
         return {k: _walk(v, str(k), names) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        inner = key if key.lower() in LOCK_CODE_ATTRIBUTES else ""
+        inner = key if key and _key_rule(key)[0] == _LOCK_CODES else ""
         return [_walk(v, inner, names) for v in value]
     return value
 

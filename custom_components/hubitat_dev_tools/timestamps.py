@@ -21,6 +21,8 @@ _LOCAL = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?$")
 
 def iso_time(text: str, tz: tzinfo | None) -> str:
     """``text`` as ISO 8601 with a colon offset if it is a hub timestamp; else unchanged."""
+    if len(text) < 16 or text[4] != "-" or text[7] != "-":  # not a date: no regex to run
+        return text
     match = _NO_COLON.match(text)
     if match:
         stamp, hours, minutes = match.groups()

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
 import sys
@@ -196,9 +197,57 @@ def _format_invalid(err: vol.Invalid) -> str:
     return "; ".join(parts)
 
 
+# A tool's schema rendered once. mcp_server renders every listed tool's schema for each
+# tools/list and again for each tools/call (the MCP SDK looks the called tool up in a
+# fresh list): 4 ms a request on the compact surface, 28 ms on the flat one. Our API
+# instance hands it ``rendered_schema`` as its custom serializer, which answers our tools'
+# top-level nodes from here. Keyed by the node probatio passes a serializer (the schema's
+# innermost mapping), held with it so the id stays its own. Kept only where OpenAPI 3.0
+# and 3.1 render alike (every tool today), since a serializer is not told the version.
+_RENDERED: dict[int, tuple[Any, dict[str, Any] | None]] = {}
+_RENDERED_MAX = 2000
+
+
+def _schema_node(parameters: Any) -> Any:
+    while isinstance(parameters, vol.Schema):
+        parameters = parameters.schema
+    return parameters
+
+
+def _rendering(parameters: vol.Schema) -> tuple[Any, dict[str, Any] | None]:
+    node = _schema_node(parameters)
+    known = _RENDERED.get(id(node))
+    if known is not None and known[0] is node:
+        return known
+    v31 = vol.to_openapi(parameters, openapi_version="3.1.0")
+    v30 = vol.to_openapi(parameters)
+    if len(_RENDERED) >= _RENDERED_MAX:
+        _RENDERED.clear()
+    known = _RENDERED[id(node)] = (node, v31 if v31 == v30 else None)
+    return known
+
+
+def remember_schema(parameters: vol.Schema) -> None:
+    """Render a listed tool's schema now, so ``rendered_schema`` can answer for it."""
+    _rendering(parameters)
+
+
+def rendered_schema(node: Any) -> Any:
+    """A custom serializer for probatio: our listed tools' schemas as rendered before,
+    anything else ``UNSUPPORTED`` (probatio renders it itself). probatio copies what it
+    gets (``_admit_null`` rebuilds every dict and list), so the cache is never mutated."""
+    known = _RENDERED.get(id(node))
+    if known is None or known[0] is not node or known[1] is None:
+        return vol.UNSUPPORTED
+    return known[1]
+
+
 def input_schema(parameters: vol.Schema) -> dict[str, Any]:
     """The input schema exactly as mcp_server publishes it in tools/list."""
-    spec = vol.to_openapi(parameters, openapi_version="3.1.0")
+    _, spec = _rendering(parameters)
+    if spec is None:
+        spec = vol.to_openapi(parameters, openapi_version="3.1.0")
+    spec = copy.deepcopy(spec)
     schema: dict[str, Any] = {"type": "object", "properties": spec.get("properties", {})}
     if required := spec.get("required"):
         schema["required"] = required

@@ -23,15 +23,22 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
 from ..const import (
+    DEFAULT_ALLOW_READ,
+    DEFAULT_ALLOW_WRITE,
     DEFAULT_SURFACE,
     DOMAIN,
+    OPT_ALLOW_READ,
+    OPT_ALLOW_WRITE,
+    OPT_DISABLED_GATEWAYS,
+    OPT_DISABLED_TOOLS,
     OPT_SURFACE,
     SURFACE_COMPACT,
     SURFACE_FLAT,
 )
 from ..errors import ToolError
+from ..runtime import HubRuntime
 from ..safety import ToolKind, loaded_runtimes, option_refusal, resolve_admin
-from .base import GATEWAY_LABEL, HubTool, gateway_domain, input_schema
+from .base import GATEWAY_LABEL, HubTool, gateway_domain, input_schema, remember_schema
 
 # Names the current call may reach (set per call by our APIInstance, which sees the list
 # after mcp_server's read-only filter). Unset (e.g. inside a merged API): options only.
@@ -42,10 +49,12 @@ REACHABLE: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVa
 GATEWAY_HOW = "No args: schemas;"
 
 
-def required_args(tool: HubTool[Any]) -> list[str]:
-    """The names of a tool's required arguments, in schema order."""
+@cache
+def required_args(tool: HubTool[Any]) -> tuple[str, ...]:
+    """The names of a tool's required arguments, in schema order (tools are singletons
+    whose schema never changes, so this is computed once per tool)."""
     schema = input_schema(tool.parameters)
-    return [str(n) for n in schema.get("required") or []]
+    return tuple(str(n) for n in schema.get("required") or [])
 
 
 def gateway_description(tools: list[HubTool[Any]]) -> str:
@@ -225,9 +234,49 @@ class Visibility:
     surface: str
 
 
+# What the tool set depends on, per loaded hub: its entry and the options that hide tools
+# or pick the surface. Equal keys give equal visibility, so the tool set is built once per
+# options change or hub set-up (issue 27 item 5), without any invalidation to forget.
+type _OptionsKey = tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool, bool, str], ...]
+_VISIBILITY: dict[_OptionsKey, Visibility] = {}
+_CACHE_SIZE = 16
+
+
+def _options_key(runtimes: list[HubRuntime]) -> _OptionsKey:
+    def names(value: Any) -> tuple[str, ...]:
+        return tuple(sorted(str(v) for v in value or ()))
+
+    return tuple(
+        (
+            rt.entry.entry_id,
+            names(rt.entry.options.get(OPT_DISABLED_TOOLS)),
+            names(rt.entry.options.get(OPT_DISABLED_GATEWAYS)),
+            bool(rt.entry.options.get(OPT_ALLOW_READ, DEFAULT_ALLOW_READ)),
+            bool(rt.entry.options.get(OPT_ALLOW_WRITE, DEFAULT_ALLOW_WRITE)),
+            str(rt.entry.options.get(OPT_SURFACE, DEFAULT_SURFACE)),
+        )
+        for rt in runtimes
+    )
+
+
+def _remember[K, V](store: dict[K, V], key: K, value: V) -> V:
+    if len(store) >= _CACHE_SIZE:
+        store.clear()
+    store[key] = value
+    return value
+
+
 def visibility(hass: HomeAssistant) -> Visibility:
-    """Compute the visible tools and the surface from every loaded hub's options."""
+    """The visible tools and the surface from every loaded hub's options (cached per
+    options: see ``_options_key``)."""
     runtimes = loaded_runtimes(hass)
+    key = _options_key(runtimes)
+    if (known := _VISIBILITY.get(key)) is not None:
+        return known
+    return _remember(_VISIBILITY, key, _compute_visibility(runtimes))
+
+
+def _compute_visibility(runtimes: list[HubRuntime]) -> Visibility:
     tools = registry()
     if not runtimes:
         return Visibility(frozenset(tools), DEFAULT_SURFACE)
@@ -244,25 +293,43 @@ def visibility(hass: HomeAssistant) -> Visibility:
     return Visibility(visible, surface)
 
 
+_GATEWAYS: dict[frozenset[str], tuple[GatewayTool, ...]] = {}
+_SERVED: dict[tuple[frozenset[str], str], tuple[llm.Tool, ...]] = {}
+
+
 def build_gateways(visible: frozenset[str]) -> list[GatewayTool]:
-    """The gateways that have at least one visible tool."""
-    groups = gateway_groups(registry().values())
-    return [
-        GatewayTool(name, tools, visible)
-        for name, tools in groups.items()
-        if any(t.name in visible for t in tools)
-    ]
+    """The gateways that have at least one visible tool (built once per visible set;
+    gateways hold no per-call state)."""
+    if (known := _GATEWAYS.get(visible)) is None:
+        groups = gateway_groups(registry().values())
+        known = _remember(
+            _GATEWAYS,
+            visible,
+            tuple(
+                GatewayTool(name, tools, visible)
+                for name, tools in groups.items()
+                if any(t.name in visible for t in tools)
+            ),
+        )
+    return list(known)
 
 
 def served_tools(hass: HomeAssistant, surface: str | None = None) -> list[llm.Tool]:
-    """The tools/list of this moment: compact (core + gateways) or flat (every tool)."""
+    """The tools/list of this moment: compact (core + gateways) or flat (every tool).
+
+    A new list each time (mcp_server filters it in place for its read-only option) of
+    tool objects built once per visible set and surface.
+    """
     vis = visibility(hass)
-    chosen = surface or vis.surface
-    tools = [t for t in registry().values() if t.name in vis.visible]
-    if chosen == SURFACE_FLAT:
-        return list(tools)
-    core: list[llm.Tool] = [t for t in tools if t.core]
-    return core + list(build_gateways(vis.visible))
+    chosen = SURFACE_FLAT if (surface or vis.surface) == SURFACE_FLAT else SURFACE_COMPACT
+    if (known := _SERVED.get((vis.visible, chosen))) is None:
+        tools = [t for t in registry().values() if t.name in vis.visible]
+        if chosen == SURFACE_COMPACT:
+            tools = [t for t in tools if t.core] + list(build_gateways(vis.visible))
+        for tool in tools:
+            remember_schema(tool.parameters)
+        known = _remember(_SERVED, (vis.visible, chosen), tuple(tools))
+    return list(known)
 
 
 def reachable_names(listed: Iterable[llm.Tool]) -> frozenset[str]:

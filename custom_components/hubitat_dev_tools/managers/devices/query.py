@@ -53,7 +53,10 @@ def _no_device(device_id: str) -> HubNotFoundError:
 
 def redacted_summary(dev: DeviceSummary) -> DeviceSummary:
     """A copy of a device with secret states (lock codes...) replaced: what leaves here."""
-    return replace(dev, states={k: redact(v, k) for k, v in dev.states.items()})
+    states = {k: redact(v, k) for k, v in dev.states.items()}
+    if all(states[k] is v for k, v in dev.states.items()):
+        return dev  # nothing secret (the common case): no copy
+    return replace(dev, states=states)
 
 
 def redacted_detail(detail: DeviceDetail) -> DeviceDetail:
@@ -73,11 +76,11 @@ def _family_allowed(dev: DeviceSummary, allowed: Callable[[str], bool] | None) -
     if allowed is None:
         return dev
     parent = dev.parent_id
-    return replace(
-        dev,
-        parent_id=OUTSIDE if parent and not allowed(parent) else parent,
-        child_ids=[c for c in dev.child_ids if allowed(c)],
-    )
+    parent_shown = OUTSIDE if parent and not allowed(parent) else parent
+    children = [c for c in dev.child_ids if allowed(c)]
+    if parent_shown == parent and len(children) == len(dev.child_ids):
+        return dev
+    return replace(dev, parent_id=parent_shown, child_ids=children)
 
 
 def _clean_text(value: Any) -> Any:
