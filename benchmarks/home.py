@@ -99,10 +99,11 @@ async def run(reps: int = 30) -> None:
         dev_id = str(sorted(small.device_ids())[0])
 
         print("1. Tool overhead over the raw hub requests it sends (40-device hub)")
-        for label, tool, args in (
+        overhead_cases: tuple[tuple[str, HubTool[Any], dict[str, Any]], ...] = (
             ("hub_get_device", get_tool, {"device_id": dev_id}),
             ("hub_list_devices", list_tool, {}),
-        ):
+        )
+        for label, tool, args in overhead_cases:
             paths = await b40.sent(tool, args)
             raw = await _time(functools.partial(b40.replay, paths), reps)
             via = await _time(functools.partial(b40.tool, tool, args), reps)

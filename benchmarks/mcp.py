@@ -65,7 +65,8 @@ class _Mcp:
         answer: dict[str, Any] = json.loads(data)
         if "error" in answer:
             raise RuntimeError(f"{method}: {answer['error']}")
-        return answer["result"]
+        result: dict[str, Any] = answer["result"]
+        return result
 
     async def call(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
         result = await self.rpc("tools/call", {"name": name, "arguments": args})

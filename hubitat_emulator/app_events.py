@@ -2,8 +2,8 @@
 
 ``GET /installedapp/eventsJson/<id>`` is what the hub UI's app events page reads
 (vue-hub2.min.js: it shows ``name``, ``descriptionText`` (HTML), ``value`` and ``date``;
-KP's hub_list_device_events appId form reads the same four). Newest first; an unknown app
-id answers 404 (as ``/installedapp/json/<id>``); served by ``routes_app_events.py``. Seeded
+the on-hub server's hub_list_device_events appId form reads the same four). Newest first; an unknown
+app id answers 404 (as ``/installedapp/json/<id>``); served by ``routes_app_events.py``. Seeded
 for a few rules; ``add_app_event`` records more (tests, or a rule that runs).
 """
 

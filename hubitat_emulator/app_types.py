@@ -5,17 +5,19 @@ code) as ``{id, name, description, menu}`` (hub UI: the Add Built-In/User App dr
 ``name`` and ``description``, filters by ``menu``: Apps, Automations, Integrations, and
 navigates to ``/installedapp/create/<id>``). A create answers ``302`` to the new app's
 ``/installedapp/configure/<id>``; a singleton built-in app that is installed answers with
-that instance (KP: "returns the EXISTING instance every time"). A built-in parent installs
-on open (KP: the dashboard parent is "a self-installing singleton (installOnOpen)", the RM
-family's parent "appears in /hub2/appsList right away"); other new instances are pending
-shells (configure/json ``app.installed`` false) until their page's Done (KP, live).
+that instance (the on-hub server: "returns the EXISTING instance every time"). A built-in parent
+installs on open (the on-hub server: the dashboard parent is "a self-installing singleton
+(installOnOpen)", the RM family's parent "appears in /hub2/appsList right away"); other new
+instances are pending shells (configure/json ``app.installed`` false) until their page's Done (the
+on-hub server, live).
 
 A user app's first page shows the ``input "name", "type"`` lines of its source (title,
 ``required``, ``multiple``), on the page its first ``page``/``dynamicPage`` names.
 
 Built-in child apps come from ``createchild/<ns>/<app>/parent/<pid>`` under an installed
-parent of the right type (KP's app-type registry; its dashboards lib for ``Dashboard``); a
-legacy dashboard installs itself and mints its access token (KP), the others wait for Done.
+parent of the right type (the on-hub server's app-type registry; its dashboards lib for
+``Dashboard``); a legacy dashboard installs itself and mints its access token (on-hub server), the
+others wait for Done.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Cloud backups, uploaded-backup restores and the automatic backup schedule.
 
-What the hub UI's Backup and Restore page calls (``vue-hub2.min.js``; KP's backup library
-calls the same): ``/hub2/cloudBackups`` ``{backups: [{path, createTime, createTimeOrig,
+What the hub UI's Backup and Restore page calls (``vue-hub2.min.js``; the on-hub server's backup
+library calls the same): ``/hub2/cloudBackups`` ``{backups: [{path, createTime, createTimeOrig,
 hubUID, hubName, hubVersion, platformVersion, fileSize, hasZigbee, hasZWave, hubProtect}],
 message, hasCloudBackupEntitlements, hasCloudRestoreEntitlements}``;
 ``/hub/cloud/triggerBackupWithStatus?migration=`` ``{status, database, zigbee, zwave,
@@ -15,8 +15,8 @@ rebooting; ``POST /hub2/uploadBackup`` (form field ``uploadFile``) then
 ``cloudBackupFrequency``, ``hour``, ``minute``, ``cloudBackupPassword``).
 
 Decisions where the sources are silent, as knobs on ``emu.cloud`` (:class:`CloudState`):
-the password reads back as null (KP saw null; ``expose_password`` shows it, as the UI's
-read suggests), a backup made while a password is set needs it to restore, a deleted backup
+the password reads back as null (the on-hub server saw null; ``expose_password`` shows it, as the
+UI's read suggests), a backup made while a password is set needs it to restore, a deleted backup
 stays listed for ``delete_lag_s``, ``fail_parts`` makes a cloud backup fail,
 ``zwave_mismatch`` answers the Z-Wave firmware mismatch, ``entitled`` turns the
 subscription off.

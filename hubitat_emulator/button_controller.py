@@ -1,7 +1,7 @@
 """A Button Controller-5.1 (child of Button Controllers) and the add-button flow that makes
 its Button Rules.
 
-Evidence (KP, verified live on 2.5.0.143: ``mcp-native-rules-lib.groovy``
+Evidence (the on-hub server, verified live on 2.5.0.143: ``mcp-native-rules-lib.groovy``
 ``_createButtonRuleViaController``, its spec, ``e2e_test.py``): the controller's main page
 has ``buttonDev`` (``capability.pushableButton``, multiple, required, submitOnChange) and
 ``origLabel`` (text); configure/json ``settings.buttonDev`` is a map of device id -> label.
@@ -14,7 +14,7 @@ the controller). The mode lives only in that chain of answers: a GET of the page
 and a ``setBut`` click outside it does nothing (the answer still says success). A new rule
 is "(Not Installed)" until it has an action (pending here). Its root page is
 ``selectActions`` (``origLabel``, a "Define Actions" link to ``selectActionsX``).
-The rule's label (``<device>: button <n> <event>``) follows KP's test fixture only.
+The rule's label (``<device>: button <n> <event>``) follows the on-hub server's test fixture only.
 
 Knob: ``spawns`` False: the ``setBut`` click answers success and creates nothing.
 """

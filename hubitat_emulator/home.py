@@ -437,7 +437,8 @@ class Home:
                 return fmt_event(value)
             text = str(value).strip()
             if re.match(r"^\d{4}-\d{2}-\d{2}T99:99:99\.999-9999$", text):
-                return text  # date-only: the hub keeps this time part (KP issue #447)
+                # date-only: the hub keeps this time part (the on-hub server issue #447)
+                return text
             if re.match(r"^9999-99-99T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{4}$", text):
                 return text  # time-only: the date part stays nines (evcallia schedule-manager)
             return fmt_event(parse_hub_datetime(text))

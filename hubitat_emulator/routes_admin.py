@@ -12,9 +12,9 @@ Decisions where the reference is silent or split:
   ``deviceTypeId`` (and ``/device/save``'s ``type.id``) may name a built-in or an installed
   (user) driver, as the device page's type list offers both. The hub UI's form (``saveDevice``
   from ``populateData``): ``roomId`` ``""`` for a device in no room (``null`` sent as ``""``),
-  ``0`` when "No room assigned" is chosen (KP, live: ``roomId=0`` clears the room): both mean
-  no room here; ``defaultIcon`` is the custom icon read as ``defaultIcon || icon``, and ``""``
-  removes it (the page's remove button sets ``""``).
+  ``0`` when "No room assigned" is chosen (the on-hub server, live: ``roomId=0`` clears the room):
+  both mean no room here; ``defaultIcon`` is the custom icon read as ``defaultIcon || icon``, and
+  ``""`` removes it (the page's remove button sets ``""``).
 * A device on an installed driver has the type its source declares (``devstate.driver_source``:
   the evidence for the fullJson shape is cited there) and follows the driver's saved code:
   every device read here re-reads the type when the code changed; its commands run the
@@ -263,7 +263,7 @@ class _AdminRoutes(Routes):
         return self.http.result(True)
 
     async def disable(self, request: web.Request) -> web.StreamResponse:
-        # the hub UI posts JSON {id, disable: bool}; a form with strings works too (KP)
+        # the hub UI posts JSON {id, disable: bool}; a form with strings works too (on-hub server)
         if request.content_type.startswith("application/json"):
             try:
                 body = await json_body(request)

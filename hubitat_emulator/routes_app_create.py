@@ -104,14 +104,16 @@ class AppCreateRoutes(Routes):
                     {"name": "localAccess", "type": "bool", "title": "Local access", "value": True},
                 ]
             new_id = self.add_instance(
-                app_name if app_name == CONTROLLER_APP else label,  # KP: its appType name
+                # the on-hub server: its appType name
+                app_name if app_name == CONTROLLER_APP else label,
                 kind.type_id,
                 inputs,
                 user=False,
                 parent_id=parent.id,
                 pending=not kind.installs_on_open,
             )
-            if app_name == "Dashboard":  # installs itself and mints its access token (KP)
+            # installs itself and mints its access token (on-hub server)
+            if app_name == "Dashboard":
                 self.dev.internals[new_id].state["accessToken"] = secrets.token_hex(8)
                 self.dev.layouts[new_id] = {"name": label, "cols": 6, "rows": 4, "tiles": []}
             return redirect(f"/installedapp/configure/{new_id}")

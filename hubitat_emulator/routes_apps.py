@@ -5,9 +5,9 @@ More decisions: ``/installedapp/json/<missing>`` is a 404; ``/installedapp/btn``
 ``"status": "success"`` (hub UI: ``appUI.js`` tests ``status == "success"`` on both); a
 refusal is ``{"status": "error", "message"}`` (its wording has no evidence: the client takes
 any other status as a refusal). A Rule Machine click that carries ``formAction`` is taken for
-a settings save (KP, live capture): the button does nothing, the answer says success. Every
-click's form is kept in ``state.dev.clicks``. App names and labels are stored entity-escaped in
-configure/json, statusJson and ``/installedapp/json`` (``Heat On &lt;67``, KP);
+a settings save (the on-hub server, live capture): the button does nothing, the answer says success.
+Every click's form is kept in ``state.dev.clicks``. App names and labels are stored entity-escaped
+in configure/json, statusJson and ``/installedapp/json`` (``Heat On &lt;67``, the on-hub server);
 ``/installedapp/disable`` answers ``{"success": true}``;
 ``forcedelete/<id>/quiet`` answers ``302 Location: /installedapp/list`` (an HTML page: the hub
 UI navigates there) and ``delete/<id>`` answers ``{"success": bool, "message"}`` (the hub UI's
@@ -142,7 +142,7 @@ class AppRoutes(AppCreateRoutes):
         app = self._app(request)
         if app is None:
             return self.http.not_found()
-        root = "selectActions" if app.type == RULE_TYPE else "mainPage"  # KP
+        root = "selectActions" if app.type == RULE_TYPE else "mainPage"  # the on-hub server
         page = request.match_info.get("page", root)
         if rm := self._rule(app):
             return rm.configure(app, page)
@@ -168,7 +168,7 @@ class AppRoutes(AppCreateRoutes):
             }
         ]
         if bc := self._controller(app):
-            settings["buttonDev"] = bc.picked(app)  # {id: label} (KP)
+            settings["buttonDev"] = bc.picked(app)  # {id: label} (on-hub server)
             if extra := bc.section(app):
                 sections.append(extra)
         if internals.buttons:
@@ -272,8 +272,8 @@ class AppRoutes(AppCreateRoutes):
         if name in self.dropped_buttons:
             return page_answer(self.http, True)
         if app.type in RM_TYPES and "formAction" in form:
-            # KP (live capture): page-context fields make Rule Machine take the click for a
-            # settings save; the button's own action is dropped, the answer still says success
+            # the on-hub server (live capture): page-context fields make Rule Machine take the click
+            # for a settings save; the button's own action is dropped, the answer still says success
             internals.version += 1
             return page_answer(self.http, True)
         st = internals.state
@@ -282,7 +282,8 @@ class AppRoutes(AppCreateRoutes):
         elif name == "stopRule":
             st["stopped"] = not st.get("stopped")
             if not st["stopped"] and "privateBoolean" in st:
-                st["privateBoolean"] = True  # Start resets it (KP docs/rm_native_test_matrix.md)
+                # Start resets it (the on-hub server docs/rm_native_test_matrix.md)
+                st["privateBoolean"] = True
         elif app.type == SWAP_TYPE and name == "swapDevices":
             problem = self._swap(internals)
             if problem:
@@ -453,7 +454,7 @@ class AppRoutes(AppCreateRoutes):
 
     async def rule_builder20(self, request: web.Request) -> web.StreamResponse:
         """A graph rule ``{name, rulePaused, ruleJson (text), validationErrors}``; every
-        other id (classic rules included) ``{"success": false}`` (hub UI, KP)."""
+        other id (classic rules included) ``{"success": false}`` (hub UI, the on-hub server)."""
         app = self._app(request)
         if app is None or app.id not in self.dev.vrb_graph:
             return self.http.result(False, "Rule builder instance not found")

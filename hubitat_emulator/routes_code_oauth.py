@@ -7,7 +7,7 @@
   dialog sends. Enabling keeps the client id and secret sent (the dialog sends the current
   ones back), generates any that is empty, and a new secret when ``refreshSecret=true``;
   the answer is ``{success, clientId, clientSecret}`` (``{success: false, message}`` for a
-  missing app). ``oauthEnabled=false`` (KP sends it; the dialog never does) turns the
+  missing app). ``oauthEnabled=false`` (the on-hub server sends it; the dialog never does) turns the
   listing's ``oauth`` flag off and keeps the credentials.
 - Knobs: ``dev.oauth_refusal`` (the hub answers ``{success: false, message}`` and changes
   nothing), ``dev.oauth_ignored`` (it answers success and changes nothing).

@@ -1,4 +1,5 @@
-"""Dashboards (evidence: hub UI ``vue-hub2.min.js``, KP ``mcp-dashboards-lib.groovy``).
+"""Dashboards (evidence: hub UI ``vue-hub2.min.js``, the on-hub server
+``mcp-dashboards-lib.groovy``).
 
 ``/dashboard/all`` answers ``[]`` without the right ``pinToken`` and otherwise lists Easy
 dashboards (``version`` "2.0") and the legacy ones (``version`` "1.0": the children of the
@@ -19,22 +20,22 @@ Knobs (``DevState``): ``dash_create_answer`` replaces the create answer (e.g. wi
 id); ``dash_writes_apply`` False makes create/update/delete and the legacy layout save
 answer as usual and change nothing.
 
-Legacy dashboards *(no evidence beyond KP's own code)*: ``/apps/api/<id>/dashboard/<id>``
-(HTML carrying ``javascriptRequestToken``) and ``.../layout`` need the dashboard's
-``access_token`` (its statusJson ``accessToken``), else 401; the layout also needs
+Legacy dashboards *(no evidence beyond the on-hub server's own code)*:
+``/apps/api/<id>/dashboard/<id>`` (HTML carrying ``javascriptRequestToken``) and ``.../layout`` need
+the dashboard's ``access_token`` (its statusJson ``accessToken``), else 401; the layout also needs
 ``requestToken``. ``POST .../layout`` replaces the layout when every tile is an object with
 ``id``, ``template``, ``col`` and ``row`` and answers the saved layout; otherwise
 ``{"success": false, "message": ...}``.
 
-Request tokens. Evidence (KP ``mcp-dashboards-lib.groovy``, ``_legacyMintRequestToken``):
-every page load mints a fresh token, "tokens are timestamped server-side and stale ones are
-rejected", so KP mints one per layout read and per layout POST. Here each page load mints a
-token for that dashboard, stamped with the emulated clock (``clock.utcnow``: tests move it).
-Assumptions (no evidence of the details): a token older than ``DevState.legacy_token_ttl_s``
-(60 s; the real lifetime is unknown) is stale; a token works ONCE, then is spent (stricter
-than the evidence: it makes a client that reuses one fail here); a token works only for the
-dashboard whose page minted it; a refused token is answered 401 ``Unauthorized`` like a
-wrong ``access_token`` (what the real hub answers is unknown).
+Request tokens. Evidence (the on-hub server's ``mcp-dashboards-lib.groovy``,
+``_legacyMintRequestToken``): every page load mints a fresh token, "tokens are timestamped
+server-side and stale ones are rejected", so the on-hub server mints one per layout read and per
+layout POST. Here each page load mints a token for that dashboard, stamped with the emulated clock
+(``clock.utcnow``: tests move it). Assumptions (no evidence of the details): a token older than
+``DevState.legacy_token_ttl_s`` (60 s; the real lifetime is unknown) is stale; a token works
+ONCE, then is spent (stricter than the evidence: it makes a client that reuses one fail here); a
+token works only for the dashboard whose page minted it; a refused token is answered 401
+``Unauthorized`` like a wrong ``access_token`` (what the real hub answers is unknown).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The Hub Variables singleton app: the classic ``hubVar`` wizard (reference §10, §12.3).
 
-Decisions (KP: ``libraries/mcp-variables-lib.groovy``): ``GET
+Decisions (the on-hub server: ``libraries/mcp-variables-lib.groovy``): ``GET
 /installedapp/direct/hubVariables`` installs the singleton on first visit and answers ``302
 Location: /installedapp/configure/<id>`` (the same id every visit; the HTML page there is a
 stub). Its configure/json and statusJson come from the generic routes in ``routes_apps.py``
@@ -14,8 +14,8 @@ posted before it is shown is dropped, so one field per submit, in order, is what
 ``varTime`` must be ``HH:mm``. The variable is created once ``varValue`` lands; a DateTime
 as soon as ``varDate`` lands (with the ``varTime`` of the same submit, else date-only, stored
 as ``yyyy-MM-ddT99:99:99.999-9999``), which closes the form: a later ``varTime`` is dropped
-and ``dateTimeDone`` then does nothing (KP issue #447, fw 2.5.1.181). Every submit and click
-moves the page's ``version`` on. With
+and ``dateTimeDone`` then does nothing (the on-hub server issue #447, fw 2.5.1.181). Every submit
+and click moves the page's ``version`` on. With
 ``drop_first_delete`` (default on: the real hub does it sometimes) the first
 ``delConfirm`` for a variable is answered with success and does nothing; the second lands.
 Clicks answer ``{"status": "success"}``, submits the page model with it; refusals
@@ -55,7 +55,7 @@ CONNECTOR_TYPES = ("Variable", "Dimmer", "Volume", "ColorTemp", "Humidity", "Ill
 CONNECTORS_PARENT = DriverSpec(9100, "Variable Connectors", ("Actuator",), category="Virtual")
 CONNECTOR_DRIVER = DriverSpec(9101, "Variable Connector", ("Sensor",), category="Virtual")
 CONNECTOR_DRIVER_AS = DriverSpec(9102, "Variable Device Connector", ("Sensor",), category="Virtual")
-DATE_ONLY = "T99:99:99.999-9999"  # a date-only DateTime's time part (KP issue #447)
+DATE_ONLY = "T99:99:99.999-9999"  # a date-only DateTime's time part (the on-hub server issue #447)
 
 
 def setup(app: web.Application, r: HubVarRoutes) -> None:
@@ -229,8 +229,8 @@ class HubVarRoutes(Routes):
         return self._page(app, page)
 
     def _connector(self, name: str, capab: str | None) -> None:
-        """A connector: a child device of the hub's Variable Connectors parent (KP), labelled
-        with the variable's name (*(no evidence)* for the label and the driver names)."""
+        """A connector: a child device of the hub's Variable Connectors parent (on-hub server),
+        labelled with the variable's name (*(no evidence)* for the label and the driver names)."""
         parent = next(
             (d for d in self.st.devices.values() if d.driver.name == CONNECTORS_PARENT.name),
             None,

@@ -1,7 +1,7 @@
 """The Mode Manager: the Integrated Mode Manager's triggers and the manager selection.
 
-Decisions (hub UI bundle ``vue-hub2.min.js``: the modes page and ``ModeController``; KP
-``libraries/mcp-system-lib.groovy``; reference §8.2): ``GET /modes/easyModeManager/json``
+Decisions (hub UI bundle ``vue-hub2.min.js``: the modes page and ``ModeController``; the on-hub
+server ``libraries/mcp-system-lib.groovy``; reference §8.2): ``GET /modes/easyModeManager/json``
 answers the whole trigger object (``"<modeId>"``, ``"alt-<modeId>"``, ``"exitAway"`` -> trigger
 lists; ``{}`` when none); ``POST`` of the same path REPLACES it whole and answers ``{success,
 message}`` (a body that is not a JSON object is refused). ``GET /modes/setModeManager/<id>``

@@ -19,8 +19,8 @@
 * ``/hub2/restoreLocalBackup?fileName=`` restores for ``OpsState.local_restore_s`` seconds,
   then answers ``{"success":true}`` and reboots (evidence: the hub UI waits for this answer
   without a limit and only then says "Restore completed successfully, hub will reboot now.";
-  KP allows 120 s). The restore goes on to its reboot when the client stops waiting. An
-  unknown name answers ``{"success":false,"message":"Backup not found"}`` at once.
+  the on-hub server allows 120 s). The restore goes on to its reboot when the client stops waiting.
+  An unknown name answers ``{"success":false,"message":"Backup not found"}`` at once.
 * ``OpsState.alerts`` are merged over ``/hub2/hubData`` ``alerts`` (set them to raise alerts).
 * Radio operations (§17.3) answer ``{"success": bool, "message"}``. Z-Wave inclusion and
   exclusion set ``OpsState.zwave_mode`` (``including``/``excluding``, cleared by the stop
@@ -518,8 +518,8 @@ class _OpsRoutes(ServerRoutes):
 
         Evidence: the hub UI (Z-Wave ``updateSettings``) sends ``enabled``, ``region`` and
         ``secureJoin`` as ``zwaveDetails/json`` reported them (``URLSearchParams``: ``true``,
-        ``USLR``, ``0``/``1``), plus ``longRangeChannel`` on a Long Range region; KP calls it
-        a full-replacement GET. Assumptions: a missing ``secureJoin``, or one that is not a
+        ``USLR``, ``0``/``1``), plus ``longRangeChannel`` on a Long Range region; the on-hub server
+        calls it a full-replacement GET. Assumptions: a missing ``secureJoin``, or one that is not a
         number (the text ``None`` or ``null``), resets Secure Join to 0 (locks and garage
         doors only).
         """

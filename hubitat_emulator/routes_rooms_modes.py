@@ -150,8 +150,8 @@ class _RoomModeRoutes(Routes):
 
         Evidence: the hub UI posts the mode's icon (``""`` when it has none) and
         ``daysOfWeek`` with every edit: the days of the mode's ``daysOfWeek`` entry in
-        ``/modes/easyModeManager/json``, or every day when there is none; KP (live) posts
-        ``{id, name, icon?}`` and reads the new name and icon back. Assumptions (what the
+        ``/modes/easyModeManager/json``, or every day when there is none; the on-hub server (live)
+        posts ``{id, name, icon?}`` and reads the new name and icon back. Assumptions (what the
         hub does with the days is not shown): the posted days are the mode's schedule, kept
         as the UI keeps it (its entry and the complementary ``alt-<id>`` one); a body
         WITHOUT ``daysOfWeek`` takes the UI's default, every day, so the mode's day

@@ -269,7 +269,7 @@ class Run:
                     self.command(dev_id, "setLevel", [as_int(attrs["level"])])
                 if "switch" in attrs:
                     self.command(dev_id, "on" if attrs["switch"] == "on" else "off", [])
-        elif sub == "getDisable":  # disEn true: Enable (KP, live)
+        elif sub == "getDisable":  # disEn true: Enable (the on-hub server, live)
             for dev_id in id_list(s.get(f"devDisable.{n}")):
                 dev = home.state.devices.get(dev_id)
                 if dev is not None:

@@ -1,29 +1,29 @@
 """Editing a built Rule Machine 5.1 rule in place: removing its actions, triggers, Required
-Expression and local variables, as KP drives a live hub's pages
+Expression and local variables, as the on-hub server drives a live hub's pages
 (``mcp-native-rules-lib.groovy``: ``_rmClearActions``, ``_rmRemoveTrigger``,
 ``_rmReplaceRequiredExpression``, ``_rmRemoveLocalVariable``; live notes in its comments).
 
 * **Actions, all at once** (selectActions): ``trashAll`` (``stateAttribute=trash``) puts the
   page in trash mode: it then shows ``trashActs`` (a multiple enum of the action numbers) and
   ``cancelTrash``. A settings submit of ``trashActs`` deletes the picked actions only when it
-  is the whole page's form (every input the page shows, KP's full-page submit); a submit of
-  ``trashActs`` alone stores it and deletes nothing (KP, live on 2.5.0.143: the delete stayed
-  stuck). ``cancelTrash`` leaves trash mode. Numbers are never reused: the next action gets
-  the high-water mark + 1 (KP, live).
+  is the whole page's form (every input the page shows, the on-hub server's full-page submit); a
+  submit of ``trashActs`` alone stores it and deletes nothing (the on-hub server, live on 2.5.0.143:
+  the delete stayed stuck). ``cancelTrash`` leaves trash mode. Numbers are never reused: the next
+  action gets the high-water mark + 1 (the on-hub server, live).
 * **A trigger** (selectTriggers): the button named by its number with
   ``stateAttribute=deleteCon``, clicked **without** page context (with it Rule Machine takes
   the click for a settings save and drops it), then the page's settings submit, which carries
-  the delete out (KP, live XHR capture). The trigger's own fields go with it.
+  the delete out (the on-hub server, live XHR capture). The trigger's own fields go with it.
 * **The Required Expression** (STPage): a sealed one shows ``editST`` and ``cancelST``; a
   ``cancelST`` click (``stateAttribute=cancelST``) deletes it and clears ``useST``; its
-  condition settings are left behind, unused (KP: "deliberately left orphaned").
+  condition settings are left behind, unused (the on-hub server: "deliberately left orphaned").
 * **A local variable** (selectActions): the button named by the variable with
   ``stateAttribute=deleteGV``, then ``delConfirm`` with ``stateAttribute=deleteConfirm``.
-* Rule Machine ignores these deletes on a **disabled** rule (KP, live on 2.5.1.135).
+* Rule Machine ignores these deletes on a **disabled** rule (the on-hub server, live on 2.5.1.135).
 
 The rule's state shows ``editAct`` (the action number) while an action's page is open;
-doActPage's ``actionCancel`` (KP also clicks ``cancelAct``) discards the open action and
-closes the editor.
+doActPage's ``actionCancel`` (the on-hub server also clicks ``cancelAct``) discards the open action
+and closes the editor.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def triggers_page(model: RuleModel, page: Page) -> None:
 
 
 def editor_page(model: RuleModel, page: Page) -> None:
-    """doActPage's Cancel while an action is open (KP clicks it to end an edit)."""
+    """doActPage's Cancel while an action is open (the on-hub server clicks it to end an edit)."""
     if model.act_n is not None:
         page.inputs.append(_button("actionCancel", "Cancel"))
 
@@ -104,12 +104,12 @@ def click(model: RuleModel, page: str, name: str, attribute: str, *, bare: bool)
         e.var_delete = None
         return True
     if page == "selectTriggers" and name.isdigit():
-        if bare and attribute == "deleteCon":  # with page context: taken for a save (KP)
+        if bare and attribute == "deleteCon":  # with page context: taken for a save (on-hub server)
             e.trigger_delete = int(name)
         return True
     if page == "doActPage" and name in ("actionCancel", "cancelAct"):
-        # the open action is discarded and the editor closed (state.editAct cleared): KP's
-        # rollback after a failed action edit, and its "ghost IF" cancel (live)
+        # the open action is discarded and the editor closed (state.editAct cleared): the on-hub
+        # server's rollback after a failed action edit, and its "ghost IF" cancel (live)
         if model.act_n is not None and model.act_n not in model.actions:
             _drop(model, "a", model.act_n)
             model.exprs.pop(f"a{model.act_n}", None)
@@ -123,7 +123,8 @@ def click(model: RuleModel, page: str, name: str, attribute: str, *, bare: bool)
             model.pred_leak = False
         return True
     if page == "STPage" and name == "editST":
-        return True  # in-place editing of the expression: not modelled (KP: blocked on 5.1.8)
+        # in-place editing of the expression: not modelled (the on-hub server: blocked on 5.1.8)
+        return True
     return None
 
 
@@ -143,7 +144,7 @@ def after_submit(model: RuleModel, page: str, form: dict[str, str], shown: set[s
     if page == "selectActions" and e.trash and "trashActs" in model.settings:
         whole = all(f"settings[{name}]" in form for name in shown)
         if not whole:
-            return  # stored, nothing deleted (KP, live: the bare write strands it)
+            return  # stored, nothing deleted (the on-hub server, live: the bare write strands it)
         picked = {int(v) for v in _ids(model.settings.get("trashActs")) if v.isdigit()}
         for n in [a for a in model.actions if a in picked]:
             model.actions.remove(n)

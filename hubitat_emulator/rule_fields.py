@@ -113,7 +113,8 @@ SUB_TYPES: dict[str, dict[str, str]] = {
     "messageActs": {
         "getMsg": "Send or speak a message",
         "getLogMsg": "Log a message",
-        "getHTTPGet": "Send HTTP Get",  # KP's names for these three; the labels as KP's matrix
+        # the on-hub server's names for these three; the labels as the on-hub server's matrix
+        "getHTTPGet": "Send HTTP Get",
         "getHTTPPost": "Send HTTP Post",
         "getPingIP": "Ping IP address",
     },
@@ -149,7 +150,7 @@ SUB_TYPES: dict[str, dict[str, str]] = {
     },
 }
 EXPRESSION_SUBTYPES = ("getIfThen", "getElseIf", "getWhile", "getWaitRule")
-# getSetHSM's alarm.<N> values (KP, live)
+# getSetHSM's alarm.<N> values (the on-hub server, live)
 HSM_ALARMS = (
     *("armAway", "armHome", "armNight", "disarm"),
     *("rearm", "disarmAll", "armRules", "cancelAlerts"),
@@ -160,12 +161,13 @@ NO_DELAY_SUBTYPES = (
     "getExitRule",
     "getComment",
     "getDelayPerMode",
-    "getWaitRule",  # its timeout is shown with the expression, before Done (KP, live)
+    # its timeout is shown with the expression, before Done (the on-hub server, live)
+    "getWaitRule",
     *("getIfThen", "getElseIf", "getElse", "getEndIf", "getWhile", "getStopRepeat"),
     "getRepeat",
-    "getPingIP",  # KP's ping takes no delay
+    "getPingIP",  # the on-hub server's ping takes no delay
 )
-# Run custom action: the capability class names myCapab takes (KP, live)
+# Run custom action: the capability class names myCapab takes (the on-hub server, live)
 CUSTOM_ACTION_CAPS: tuple[str, ...] = (
     "Switch",
     "SwitchLevel",
@@ -320,8 +322,8 @@ def event_fields(
         kind = "decimal" if cap in NUMERIC_CAPS else "text"
         if not st.add(inp(key("tstate"), kind, "Value")):
             return st.done(False)
-        # "and stays" is offered on every device trigger (KP's matrix: orthogonal to the
-        # capability), numeric ones included
+        # "and stays" is offered on every device trigger (the on-hub server's matrix: orthogonal to
+        # the capability), numeric ones included
         return st.done(cap == "Variable" or _stays(st, key))
     if cap == "Button":
         if not st.add(inp(dev, "capability.pushableButton", "Button devices", multiple=True)):
@@ -438,7 +440,7 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
         ok = st.add(f("dimA", "capability.switchLevel", "Dimmers", multiple=True))
         ok = ok and st.add(f("dimLA", "number", "Level"))
         if ok:
-            st.add(f("dimRA", "decimal", "Transition time (seconds)"))  # optional (KP)
+            st.add(f("dimRA", "decimal", "Transition time (seconds)"))  # optional (on-hub server)
     elif sub == "getLULock":
         ok = st.add(f("lockRL", "bool", "Unlock?"))
         ok = ok and st.add(f("lockLockUnlock", "capability.lock", "Locks", multiple=True))
@@ -459,7 +461,8 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
         ok = ok and st.add(f("note", "capability.notification", "Devices", multiple=True))
     elif sub == "getLogMsg":
         ok = st.add(f("logmsg", "text", "Message"))
-    elif sub in ("getHTTPGet", "getHTTPPost"):  # KP's fields; the input types: no evidence
+    # the on-hub server's fields; the input types: no evidence
+    elif sub in ("getHTTPGet", "getHTTPPost"):
         ok = st.add(f("httper", "text", "URL"))
         if sub == "getHTTPPost":
             ok = ok and st.add(f("httpPostBody", "text", "Body"))
@@ -476,23 +479,26 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
         ok = st.add(f("runRuleType", "enum", "Rule type", options=["Rule Machine"]))
         rules: list[Option] = [{rid: label} for rid, label in env.rules(app_id)]
         ok = ok and st.add(f("ruleAct", "enum", "Rules", options=rules, multiple=True))
-    elif sub == "getPauseResumeRules":  # KP's order: pR, pauseRuleType, pauseRule (live)
+    # the on-hub server's order: pR, pauseRuleType, pauseRule (live)
+    elif sub == "getPauseResumeRules":
         ok = st.add(f("pR", "bool", "Resume?"))
         ok = ok and st.add(f("pauseRuleType", "enum", "Rule type", options=["Rule Machine"]))
         rules = [{rid: label} for rid, label in env.rules(app_id)]
         ok = ok and st.add(f("pauseRule", "enum", "Rules", options=rules, multiple=True))
-    elif sub == "getSetPrivateBoolean":  # KP's order: pvRuleType, pvTF, privateT (live)
+    # the on-hub server's order: pvRuleType, pvTF, privateT (live)
+    elif sub == "getSetPrivateBoolean":
         ok = st.add(f("pvRuleType", "enum", "Rule type", options=["Rule Machine"]))
         ok = ok and st.add(f("pvTF", "bool", "True or False?"))
         rules = [{"*": "This rule"}, *({rid: label} for rid, label in env.rules(app_id))]
         ok = ok and st.add(f("privateT", "enum", "Rules", options=rules, multiple=True))
     elif sub == "getSetHSM":
         ok = st.add(f("alarm", "enum", "Safety Monitor", options=list(HSM_ALARMS)))
-    elif sub == "getRepeat":  # KP's order: the interval, then how many times (live)
+    elif sub == "getRepeat":  # the on-hub server's order: the interval, then how many times (live)
         keys = ("repeatHour", "repeatMinute", "repeatSecond")
         ok = st.all([f(k, "number", k[6:]) for k in keys])
         ok = ok and st.add(f("repeatN", "number", "Times"))
-    elif sub == "getDelayPerMode":  # the modes (ids), then each one's delay by its name (KP)
+    # the modes (ids), then each one's delay by its name (on-hub server)
+    elif sub == "getDelayPerMode":
         ok = st.add(f("delayModes", "enum", "Modes", options=_mode_options(env), multiple=True))
         names = dict(env.modes())
         for mode_id in s.get(f"delayModes.{n}") or [] if ok else []:
@@ -501,17 +507,17 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
             ok = st.all([f(f"{k}{name}", "number", k[5:]) for k in keys]) and ok
         if ok:
             st.add(f("cancelAct", "bool", "Cancelable?"))
-    elif sub == "getWriteLocalFile":  # KP, live
+    elif sub == "getWriteLocalFile":  # the on-hub server, live
         ok = st.add(f("localFile", "text", "File name"))
         ok = ok and st.add(f("fileContents", "text", "Contents"))
-    elif sub == "getAppendLocalFile":  # the name picks an existing file (KP, live)
+    elif sub == "getAppendLocalFile":  # the name picks an existing file (the on-hub server, live)
         ok = st.add(f("localFile", "enum", "File", options=env.files()))
         ok = ok and st.add(f("fileContents", "text", "Contents"))
     elif sub == "getDeleteLocalFile":  # a picker of existing files, as append's *(no evidence)*
         ok = st.add(f("deleteFile", "enum", "File", options=env.files()))
     elif sub == "getCapture":
         ok = st.add(f("capture", "capability.*", "Devices", multiple=True))
-    elif sub == "getDisable":  # KP's order: disEn, devDisable (live)
+    elif sub == "getDisable":  # the on-hub server's order: disEn, devDisable (live)
         ok = st.add(f("disEn", "bool", "Enable?"))
         ok = ok and st.add(f("devDisable", "capability.*", "Devices", multiple=True))
     elif sub == "getComment":

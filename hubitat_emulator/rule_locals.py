@@ -1,7 +1,7 @@
 """A rule's Local Variables, as Rule Machine 5.1's selectActions page keeps them.
 
-KP (``mcp-native-rules-lib.groovy`` ``_rmAddLocalVariable``, verified live): the page's
-``moreVar`` button (``stateAttribute=moreVar``) opens a form; ``hbVar`` names the variable,
+The on-hub server (``mcp-native-rules-lib.groovy`` ``_rmAddLocalVariable``, verified live): the
+page's ``moreVar`` button (``stateAttribute=moreVar``) opens a form; ``hbVar`` names the variable,
 ``varType`` picks Number, Decimal, String, Boolean or DateTime, and the write of
 ``varValue`` saves it (there is no save button) and closes the form. The rule's state keeps
 them as ``allLocalVars`` ``{name: {type, value}}`` (``integer``, ``bigdecimal``, ``string``,

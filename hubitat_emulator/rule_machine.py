@@ -1,6 +1,6 @@
 """The emulated Rule Machine 5.1 child rules: creation and the wizard pages over HTTP.
 
-``GET /installedapp/createchild/hubitat/Rule-5.1/parent/<rm_id>`` (KP:
+``GET /installedapp/createchild/hubitat/Rule-5.1/parent/<rm_id>`` (the on-hub server:
 ``hubitat-mcp-server.groovy``, "Create: ... → 302") creates a rule under the installed "Rule
 Machine" app and answers ``302 Location: /installedapp/configure/<id>``; another app name or a
 parent that is not Rule Machine is a 404. The rule's pages (``mainPage``, ``selectTriggers``,
@@ -14,11 +14,11 @@ requests for these rules here:
 * a wizard button (``true``, ``N``, ``hasAll``, ``actionDone``, ``moreParams``) acts with or
   without page context (a trigger's hasAll without it leaves its "Conditional trigger?"
   prompt, ``isCondTrig.<N>``, on the page); ``hasRule`` seals the Required Expression only as
-  a settings write (a click does nothing, KP live); an IF's expression on doActPage is also
-  sealed by a click with page context (KP clicks it there); mainPage's buttons
-  (``updateRule``, ``pausRule``, ``stopRule``, ``runRuleAct``) act only without
+  a settings write (a click does nothing, the on-hub server live); an IF's expression on doActPage
+  is also sealed by a click with page context (the on-hub server clicks it there); mainPage's
+  buttons (``updateRule``, ``pausRule``, ``stopRule``, ``runRuleAct``) act only without
   ``formAction`` (with it, Rule Machine takes the click for a settings save, as for the
-  seeded rules); ``updateRule`` copies ``origLabel`` to the app's label (KP);
+  seeded rules); ``updateRule`` copies ``origLabel`` to the app's label (on-hub server);
 * ``updateRule``, pause/resume and stop/start hand a :class:`RuleDefinition` to the hub's
   :class:`RuleEngine` (``install``), ``runRuleAct`` runs the actions, removing the rule calls
   ``remove``. The stored settings, the wizard state (``state()``) and the rule text are kept
@@ -155,7 +155,7 @@ class RuleMachine(Routes):
         # made with Rule Machine's own buttons are (rule-storage notes, live: 8 of 217 rows)
         self.closers_without_act_type = False
         # fault knob: a submit writing `cond` or `oper` answers with the page as it was
-        # before the write (KP, live 2026-06-21: that echo lags a render behind)
+        # before the write (the on-hub server, live 2026-06-21: that echo lags a render behind)
         self.lagging_echo = False
 
     def _page(self, model: RuleModel, name: str, params: dict[str, Any] | None = None) -> Page:
@@ -187,7 +187,8 @@ class RuleMachine(Routes):
         self.apps[new_id] = App(
             new_id, RULE_TYPE, None, RULE_TYPE, parent_id=parent.id, app_type_id=RULE_TYPE_ID
         )
-        # condition numbers run on across the parent's rules (KP: docs/rm_wire_format.md)
+        # condition numbers run on across the parent's rules (the on-hub server:
+        # docs/rm_wire_format.md)
         siblings = [
             m.hw_cond
             for m in self.rules.values()
@@ -287,7 +288,7 @@ class RuleMachine(Routes):
             model.write(shown[name], raw, form.get(f"{name}.multiple"), self.env)
         if page == "selectActions":
             model.act_init = True  # the page's own hook sets state.actNdx
-        if not app.disabled:  # RM ignores deletes on a disabled rule (KP, live)
+        if not app.disabled:  # RM ignores deletes on a disabled rule (the on-hub server, live)
             rule_edits.after_submit(model, page, form, set(shown))
         target, target_params = page, params
         for key in form:
@@ -332,8 +333,9 @@ class RuleMachine(Routes):
                 self._main_button(app, model, name)
             return page_answer(self.http, True)
         if name == "hasRule":
-            # on STPage a click leaves the conditions unused (KP, live: only a settings write
-            # seals); KP seals an IF's expression on doActPage by a click with page context
+            # on STPage a click leaves the conditions unused (the on-hub server, live: only a
+            # settings write seals); the on-hub server seals an IF's expression on doActPage by a
+            # click with page context
             internals.version += 1
             shown = self._page(model, page).shown()
             if page == "doActPage" and "formAction" in form and name in shown:
@@ -343,7 +345,8 @@ class RuleMachine(Routes):
             return page_answer(self.http, True)
         bare = "formAction" not in form
         if app.disabled and form.get("stateAttribute") in DELETE_ATTRIBUTES:
-            return page_answer(self.http, True)  # taken and ignored (KP, live on 2.5.1.135)
+            # taken and ignored (the on-hub server, live on 2.5.1.135)
+            return page_answer(self.http, True)
         if not model.click(page, name, form.get("stateAttribute", ""), self.env, bare=bare):
             return page_answer(self.http, False, f"No button {name}")
         internals.version += 1
@@ -373,7 +376,8 @@ class RuleMachine(Routes):
         elif name == "stopRule":
             model.stopped = not model.stopped
         if name == "updateRule" and model.settings.get("origLabel"):
-            app.label = str(model.settings["origLabel"])  # RM copies it on updateRule (KP)
+            # RM copies it on updateRule (on-hub server)
+            app.label = str(model.settings["origLabel"])
         model.initialise()
         self._sync(app)
         label = re.sub(r"<[^>]+>", "", app.label or app.name)

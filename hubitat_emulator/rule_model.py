@@ -5,14 +5,14 @@ No HTTP here (``rule_machine.py`` serves it). The wizard state is what Rule Mach
 action list, the expressions being built, the Wait for Events events (per rule), and the
 high-water marks the indexes come from (a new trigger, action, condition or event always gets
 the next number; numbers are never reused; condition numbers run on across the Rule
-Machine parent's rules, KP). The Wait for Events events belong to the rule, not to an
+Machine parent's rules, the on-hub server). The Wait for Events events belong to the rule, not to an
 action: a second Wait for Events action edits the same ``tCapab-1`` ... rows, and after an
 event's ``hasAll`` the next row opens only on ``anotherWait`` (``stateAttribute=anotherWait``)
-(KP, live).
+(the on-hub server, live).
 Fields not on the page, and values that are not
 one of an enum's options, are ignored. After a Required Expression is sealed its condition
 context leaks into the next plain action, which Rule Machine shows wrapped in
-``IF (**Broken Condition**)`` (KP, live); an IF / Repeat While action clears it.
+``IF (**Broken Condition**)`` (the on-hub server, live); an IF / Repeat While action clears it.
 """
 
 from __future__ import annotations
@@ -77,7 +77,8 @@ def button(name: str, title: str) -> Inp:
 
 
 OPEN, CLOSE = "(", ")"  # the tokens a sub-expression leaves in the rule's ``eval`` list
-CLOSE_OPTION = "end-sub-expression )"  # the ``oper`` option that closes one (KP, live)
+# the ``oper`` option that closes one (the on-hub server, live)
+CLOSE_OPTION = "end-sub-expression )"
 
 
 @dataclass
@@ -206,7 +207,7 @@ class RuleModel:
         Repeat's expression), ``actionList`` the order (numbers as strings), ``eval`` the
         expressions, ``parens`` beside it (0 for every committed one), ``hasPredicate`` and
         ``predCapabs`` for the Required Expression, ``capabsfalse`` the condition texts
-        (rule-storage notes, live; KP's expression-editor fake)."""
+        (rule-storage notes, live; the on-hub server's expression-editor fake)."""
         evals = self.eval_map()
         actions: dict[str, dict[str, Any]] = {}
         for n in self.actions:
@@ -306,7 +307,7 @@ class RuleModel:
         elif name == "selectTriggers":
             p = Page("Select Trigger Events", paragraphs=self.trigger_lines(env))
             # "Conditional trigger?" is shown while a trigger is open; after a hasAll click
-            # without page context it lingers until answered (KP, live)
+            # without page context it lingers until answered (the on-hub server, live)
             for n in sorted(self.residual):
                 if f"isCondTrig.{n}" not in s:
                     p.inputs.append(inp(f"isCondTrig.{n}", "bool", "Conditional trigger?"))
@@ -463,9 +464,10 @@ class RuleModel:
             if value == "a" and ctx is not None:
                 self.hw_cond += 1
                 self.exprs.setdefault(ctx, Expr()).open = self.hw_cond
-            elif value == "b" and ctx is not None:  # "( sub-expression" (KP, live)
+            elif value == "b" and ctx is not None:  # "( sub-expression" (the on-hub server, live)
                 self.exprs.setdefault(ctx, Expr()).tokens.append(OPEN)
-                self.settings[name] = value  # kept, as KP's expression-editor fake keeps it
+                # kept, as the on-hub server's expression-editor fake keeps it
+                self.settings[name] = value
                 self.meta[name] = meta
             return True
         if name == "oper":
@@ -481,8 +483,8 @@ class RuleModel:
             self.edits.owners[name] = owner
         n = self.act_n
         if name == f"actSubType.{n}" and value == "getWaitEvents":
-            # the events are the rule's, not the action's (KP, live): a second Wait for
-            # Events edits the same rows again, from event 1
+            # the events are the rule's, not the action's (the on-hub server, live): a second Wait
+            # for Events edits the same rows again, from event 1
             self.hw_event = 0
             self.event_e = self._next_event()
         elif name == f"actSubType.{n}" and value in EXPRESSION_SUBTYPES:
@@ -533,7 +535,7 @@ class RuleModel:
         elif name == "actionDone":
             self.act_ready = True
         elif name == "anotherWait" and attribute == "anotherWait":
-            self.event_e = self._next_event()  # without the attribute: no new row (KP)
+            self.event_e = self._next_event()  # without the attribute: no new row (on-hub server)
         elif name == "moreVar" and attribute == "moreVar":
             self.local.open()
         elif name == "moreParams" and self.act_n is not None:
@@ -555,7 +557,7 @@ class RuleModel:
             if self.event_e not in self.wait_events:
                 self.wait_events.append(self.event_e)
             self.hw_event = max(self.hw_event, *self.wait_events)
-            self.event_e = None  # anotherWait opens the next row (KP, live)
+            self.event_e = None  # anotherWait opens the next row (the on-hub server, live)
 
     def navigate(self, origin: str, target: str, params: dict[str, Any] | None) -> None:
         if target == "periodic" and isinstance((params or {}).get("n"), int):

@@ -2,10 +2,10 @@
 
 What rests on evidence (README "Evidence"): the parent app is the built-in "Groups and Scenes"
 (the hub UI's Add Built-In App list links ``/installedapp/sysApp/Groups%20and%20Scenes``), its
-children are ``Scene-2.1`` and ``Group-2.1`` apps (KP's app-type registry, verified live), and
-each scene has an activator device with the Switch capability that activates the scene when
-turned on (KP's rule guide) and names the scene app as its ``parentApp`` (device fullJson).
-The page's button names and input names here are the emulator's own: the client finds the
+children are ``Scene-2.1`` and ``Group-2.1`` apps (the on-hub server's app-type registry, verified
+live), and each scene has an activator device with the Switch capability that activates the scene
+when turned on (the on-hub server's rule guide) and names the scene app as its ``parentApp`` (device
+fullJson). The page's button names and input names here are the emulator's own: the client finds the
 members through the page's device inputs and the capture button by its title.
 
 Activating applies the captured states to the member devices (through the ordinary device

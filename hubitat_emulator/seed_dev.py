@@ -313,7 +313,8 @@ def _seed_rules(state: HomeState) -> None:
             _setting("onOff.1", "bool", "On or Off?", True),
             *_act(2, "delayActs", "getWaitEvents"),
             *_event("-1", "Motion", _devices("tDev-1", "motionSensor", kitchen_motion), "inactive"),
-            _setting("stays-1", "bool", "And stays?", True),  # per-event "and stays" (KP, live)
+            # per-event "and stays" (the on-hub server, live)
+            _setting("stays-1", "bool", "And stays?", True),
             _setting("SHours-1", "number", "Hours", 0),
             _setting("SMins-1", "number", "Mins", 5),
             _setting("SSecs-1", "number", "Secs", 0),
@@ -323,8 +324,8 @@ def _seed_rules(state: HomeState) -> None:
     )
     # the trigger's leak sensor and the siren were deleted: the page shows them BROKEN and
     # the settings still hold their ids; the siren is Rule Machine's Control Siren action
-    # (soundActs / getSiren, siren.<N>, sirenAct.<N>: KP mcp-native-rules-lib.groovy, not
-    # verified live), which the spec has no form for
+    # (soundActs / getSiren, siren.<N>, sirenAct.<N>: the on-hub server's
+    # mcp-native-rules-lib.groovy, not verified live), which the spec has no form for
     dev.internals[RULE_LEAK] = _rm_internals(
         "Leak Alarm",
         "**BROKEN** Basement Leak Sensor wet",
@@ -363,7 +364,8 @@ def _seed_rules(state: HomeState) -> None:
             _devices("onOffSwitch.1", "switch", lights),
             _setting("onOff.1", "bool", "On or Off?", False),
             *_act(2, "lockActs", "getLULock"),
-            _setting("lockRL.2", "bool", "Lock or Unlock?", False),  # true unlocks (KP, live)
+            # true unlocks (the on-hub server, live)
+            _setting("lockRL.2", "bool", "Lock or Unlock?", False),
             _devices("lockLockUnlock.2", "lock", _device_id(state, "Front Door Lock", "Lock")),
         ],
         ["mode"],

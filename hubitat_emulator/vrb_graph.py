@@ -5,7 +5,7 @@ reads ``window.HubitatRuleBuilder20AppId`` from the page ``/app/createVisualRule
 opens, loads ``/app/ruleBuilder20Json/<id>`` ``{name, rulePaused, ruleJson (text),
 validationErrors}`` (a blank ``ruleJson`` shows the empty sample graph) and saves
 ``{name, ruleJson}`` to the same path, reading back ``name``, ``ruleJson`` and
-``validationErrors`` from the answer (only ``success: false`` is a failure). KP
+``validationErrors`` from the answer (only ``success: false`` is a failure). The on-hub server
 ``libraries/mcp-visual-rules-lib.groovy`` (``_vrbCreate`` matches either global;
 ``_vrbSaveGraph``: a save with validation errors is kept). What the hub itself puts in
 ``validationErrors`` is not in the evidence: the emulator keeps what tests store there.

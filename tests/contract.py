@@ -1,8 +1,8 @@
 """Contract fixtures: hub answers in the real shapes, independent of the emulator.
 
 Each fixture is ``tests/fixtures/hub/<domain>/<name>.json``, written by us from the shapes
-that code running against real hubs shows (``../shared/reference/hub-api-evidence.md`` and
-its sources), never captured from the emulator::
+that code running against real hubs shows (the sources named in ``docs/hub-endpoints.md``),
+never captured from the emulator::
 
     {
       "endpoint": "GET /hub/zigbeeChannelScanJson",

@@ -1,5 +1,5 @@
 """hub_create_app app_type="Button Rule": a rule made by its Button Controller's own
-add-button flow (KP, live), against the emulated controller."""
+add-button flow (the on-hub server, live), against the emulated controller."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_button_text_and_device_shapes() -> None:
     assert parse_button(" 12 doubleTapped ") == (12, "doubleTapped")
     page = AppPage(None, "5")  # type: ignore[arg-type]
     page.config = {"settings": {"buttonDev": {"43": "Pico", "44": "Other"}}}
-    assert picked_devices(page, "buttonDev") == ["43", "44"]  # KP: id -> label
+    assert picked_devices(page, "buttonDev") == ["43", "44"]  # the on-hub server: id -> label
     page.config = load_fixture("apps/button_controller_page").answer
     page.inputs = {}  # the map in settings alone
     assert picked_devices(page, "buttonDev") == ["43"]
@@ -130,7 +130,7 @@ async def test_button_rule_refusals(
 async def test_a_page_read_ends_add_button_mode(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    """The emulator's faithfulness: the flow with a GET in it makes nothing (KP)."""
+    """The emulator's faithfulness: the flow with a GET in it makes nothing (on-hub server)."""
     ctrl = await _controller(call_tool, _pico(hub))
     client = hub_client(entry)
     page = await AppPage.load(client, ctrl)

@@ -187,7 +187,7 @@ SHAPE_CHANGES: list[tuple[str, Any, str, str, str]] = [
     ("/hub/advanced/freeOSMemory", "404", "/hub/advanced/freeOSMemory", "missing", "HTTP 404"),
     ("/apps/api/12/modes", "drop_key:id", "/apps/api/<id>/modes", "unexpected_shape",
      "$[].id: missing"),
-    # the KP shape (strings) is as good as the older list shape
+    # the the on-hub server shape (strings) is as good as the older list shape
     ("/hub2/userLibraries", _lists_as_strings, "/hub2/userLibraries", "ok", ""),
 ]  # fmt: skip
 

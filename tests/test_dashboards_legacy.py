@@ -69,9 +69,9 @@ async def test_legacy_refusals(
 async def test_every_layout_request_takes_a_fresh_request_token(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    """KP (mcp-dashboards-lib.groovy): every page load mints a token, "tokens are timestamped
-    server-side and stale ones are rejected"; so the read, the POST and the read-back of a
-    layout edit each take their own (the emulated hub spends a token on first use)."""
+    """The on-hub server (mcp-dashboards-lib.groovy): every page load mints a token, "tokens are
+    timestamped server-side and stale ones are rejected"; so the read, the POST and the read-back of
+    a layout edit each take their own (the emulated hub spends a token on first use)."""
     start = len(hub.requests)
     result = await call_tool(
         "hub_update_dashboard", {"dashboard_id": DASH_MAIN, "update_tiles": [{"id": 1, "col": 5}]}

@@ -1,5 +1,5 @@
-"""The emulated Rule Machine pages' in-place deletes (``rule_edits.py``), as KP drives them on
-live hubs: trash mode and its whole-page submit, the two-request trigger delete, the
+"""The emulated Rule Machine pages' in-place deletes (``rule_edits.py``), as the on-hub server
+drives them on live hubs: trash mode and its whole-page submit, the two-request trigger delete, the
 Required Expression's cancelST, a local variable's deleteGV/delConfirm, and a disabled rule
 ignoring all of them."""
 
@@ -52,7 +52,8 @@ def _settings(status: dict[str, Any]) -> dict[str, Any]:
 
 
 def _whole_form(w: Wizard, page: dict[str, Any], overrides: dict[str, str]) -> dict[str, str]:
-    """Every input the page shows (buttons empty), as KP's full-page submit sends it."""
+    """Every input the page shows (buttons empty), as the on-hub server's full-page submit sends
+    it."""
     form: dict[str, str] = {}
     for name, spec in w.inputs(page).items():
         value = spec.get("value")
@@ -72,7 +73,7 @@ async def test_trash_mode_deletes_the_actions_only_on_the_whole_page_form(
     page = await w.page("selectActions")
     assert {"trashActs", "cancelTrash"} <= set(w.inputs(page))
     picked = json.dumps(acts)
-    # the picker's value alone is stored and deletes nothing (KP, live on 2.5.0.143)
+    # the picker's value alone is stored and deletes nothing (the on-hub server, live on 2.5.0.143)
     await w.raw_write(
         "selectActions",
         {"settings[trashActs]": picked, "trashActs.type": "enum", "trashActs.multiple": "true"},
@@ -110,7 +111,8 @@ async def test_the_required_expression_and_a_local_variable_are_deleted(
     await w.click("STPage", "cancelST", "cancelST")
     status = await _status(w)
     assert not _settings(status).get("useST") and "0" not in status["appState"]["eval"]
-    assert _settings(status)["rCapab_1"] == "Between two times"  # left behind, unused (KP)
+    # left behind, unused (on-hub server)
+    assert _settings(status)["rCapab_1"] == "Between two times"
 
     await w.raw_write("selectActions", {})
     await w.click("selectActions", "moreVar", "moreVar")

@@ -180,7 +180,7 @@ async def test_fields_before_reveal_and_wrong_options_are_ignored(
     page = await w.page("selectTriggers")
     assert "tstate1" not in page["settings"] and "hasAll" not in w.inputs(page)
     await w.write("selectTriggers", "tstate1", "*changed*")
-    # a hasAll click without page context leaves the "Conditional trigger?" prompt (KP)
+    # a hasAll click without page context leaves the "Conditional trigger?" prompt (on-hub server)
     await w.click(None, "hasAll")
     assert "isCondTrig.1" in w.inputs(await w.page("selectTriggers"))
     await w.write("selectTriggers", "isCondTrig.1", False)
@@ -270,7 +270,7 @@ async def test_if_then_else_and_broken_devices(
     assert "actionDone" not in w.inputs(await w.page("doActPage"))
     await w.click(None, "hasRule")  # without page context: nothing
     assert "actionDone" not in w.inputs(await w.page("doActPage"))
-    await w.click("doActPage", "hasRule")  # KP seals an IF's expression so
+    await w.click("doActPage", "hasRule")  # the on-hub server seals an IF's expression so
     await w.click("doActPage", "actionDone")
     await w.go("doActPage", "selectActions")
     await w.add_action(
@@ -312,7 +312,7 @@ async def test_engine_is_replaceable(hub: HubEmulator, session: aiohttp.ClientSe
     hub.rule_engine = mine
     w = await create_rule(session)
     await w.write("mainPage", "origLabel", "Night Watch")
-    assert hub.state.apps[w.id].label is None  # RM copies origLabel on updateRule (KP)
+    assert hub.state.apps[w.id].label is None  # RM copies origLabel on updateRule (on-hub server)
     await w.click(None, "stopRule")
     assert mine.installed[w.id].stopped is True
     await w.click(None, "updateRule")
@@ -378,7 +378,7 @@ async def test_indexes_come_from_the_rule(hub: HubEmulator, session: aiohttp.Cli
     motion = dev_id(hub, "Front Porch Motion")
     first = await create_rule(session)
     assert await first.required_expression() == 1
-    # condition numbers run on across Rule Machine's rules (KP)
+    # condition numbers run on across Rule Machine's rules (on-hub server)
     second = await create_rule(session)
     assert await second.required_expression() == 2
     # an abandoned action's number is not reused

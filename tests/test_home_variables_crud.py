@@ -255,7 +255,7 @@ async def test_wizard_posts_one_field_at_a_time_with_the_page_version(
         assert form["pageBreadcrumbs"] == '["mainPage"]'
     assert routes.submits[2]["varValue.type"] == "textarea"
     assert routes.submits[1]["settings[varType]"] == "Number"
-    # the wizard's clicks carry the hubVar page context (KP's live-verified wizard)
+    # the wizard's clicks carry the hubVar page context (the on-hub server's live-verified wizard)
     more = next(c for c in hub.state.dev.clicks if c["name"] == "moreVar")
     assert more["stateAttribute"] == "moreVar" and more["currentPage"] == "hubVar"
     routes.submits.clear()
@@ -265,7 +265,7 @@ async def test_wizard_posts_one_field_at_a_time_with_the_page_version(
         {"name": "wakeAt", "type": "datetime", "value": "2026-06-27T10:30:45-06:00"},
     )
     # varDate and varTime in ONE submit: the hub commits on varDate (date-only when alone)
-    # and closes the form (KP issue #447); dateTimeDone is not needed then
+    # and closes the form (the on-hub server issue #447); dateTimeDone is not needed then
     assert [sorted(_fields(f)) for f in routes.submits] == [
         ["hbVar"],
         ["varType"],

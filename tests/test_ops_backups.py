@@ -93,8 +93,8 @@ async def test_a_restore_longer_than_the_call_is_reported_in_progress_not_retrie
 ) -> None:
     from custom_components.hubitat_dev_tools.tools import base
 
-    # The hub answers a restore only when it has ended (hub UI, KP): here it takes longer
-    # than the whole call may last.
+    # The hub answers a restore only when it has ended (hub UI, the on-hub server): here it takes
+    # longer than the whole call may last.
     monkeypatch.setattr(base, "CALL_BUDGET_S", 5.0)
     hub.ops.local_restore_s = 6.0
     hub.reboot_downtime = 0.3
@@ -149,7 +149,8 @@ async def test_backup_fixtures_parse() -> None:
     assert [b.name for b in backups] == ["2026-06-01~02-00~2.5.0.143.lzf"]
     assert backups[0].created == datetime(2026, 6, 1, 8, 0, tzinfo=UTC)
     assert backups[0].size == 19758881
-    # KP's sample: createTimeOrig without an offset (read as UTC), a date-only createTime
+    # the on-hub server's sample: createTimeOrig without an offset (read as UTC), a date-only
+    # createTime
     kp = [
         {"name": "local-1.lzf", "createTime": "2026-06-01", "createTimeOrig": "2026-06-01T00:00:00"}
     ]

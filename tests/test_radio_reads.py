@@ -51,7 +51,7 @@ def test_node_state_view_from_the_fixture() -> None:
     assert view["value_count"] == 2
     secret = next(v for v in view["values"] if v["command_class"] == "User Code")
     assert secret["value"] == "**REDACTED**" and "4321" not in json.dumps(view)
-    # KP reads a plain-text answer too; an {error} answer is said as such
+    # the on-hub server reads a plain-text answer too; an {error} answer is said as such
     assert node_state_view(7, "Done", 10) == {"node_id": 7, "text": "Done"}
     assert node_state_view(7, {"error": "Node 7 not found"}, 10)["error"] == "Node 7 not found"
 

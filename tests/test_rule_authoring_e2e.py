@@ -247,7 +247,7 @@ async def test_local_variables_are_made_on_the_actions_page_and_read_back(
         {"name": "lastNote", "type": "string", "value": "none"},
         {"name": "visits", "type": "integer", "value": 0},
     ]
-    # the clicks and writes are the ones KP's live probe makes
+    # the clicks and writes are the ones the on-hub server's live probe makes
     clicks = [c for c in hub.state.dev.clicks if c.get("name") == "moreVar"]
     assert len(clicks) == 3 and all(c.get("stateAttribute") == "moreVar" for c in clicks)
 

@@ -67,7 +67,8 @@ async def test_rule_and_hub_actions_are_built_read_back_and_run(
 
     model = hub.rule_machine.rules[int(app_id)]
     s = model.settings
-    # pvTF is the negation of the value (rule-storage notes 9.3; KP), "*" is this rule
+    # pvTF is the negation of the value (rule-storage notes 9.3; the on-hub server), "*" is this
+    # rule
     first, second = (n for n in model.actions if s[f"actSubType.{n}"] == "getSetPrivateBoolean")
     assert s[f"pvTF.{first}"] is True and s[f"privateT.{first}"] == ["*"]
     assert s[f"pvTF.{second}"] is False and s[f"privateT.{second}"] == [other]
@@ -162,7 +163,8 @@ async def test_wait_until_is_built_read_back_and_run(
     app_id = await _rule(call_tool, spec)
     model = hub.rule_machine.rules[int(app_id)]
     wait = next(n for n in model.actions if model.sub(n) == "getWaitRule")
-    # the timeout is the action's delay fields, written before the expression (KP, live)
+    # the timeout is the action's delay fields, written before the expression (the on-hub server,
+    # live)
     assert model.settings[f"delayAct.{wait}"] == "hrs:min:sec"
     assert model.settings[f"delayMin.{wait}"] == 10
     got = await call_tool("hub_get_rule", {"app_id": app_id})
@@ -322,7 +324,8 @@ async def test_capture_restore_and_disable_are_built_read_back_and_run(
     app_id = await _rule(call_tool, spec, confirm=True)
     model = hub.rule_machine.rules[int(app_id)]
     off = next(n for n in model.actions if model.sub(n) == "getDisable")
-    assert model.settings[f"disEn.{off}"] is False  # disEn true means Enable (KP, live)
+    # disEn true means Enable (the on-hub server, live)
+    assert model.settings[f"disEn.{off}"] is False
     got = await call_tool("hub_get_rule", {"app_id": app_id})
     assert got.data["undecompiled"] == [] and got.data["spec"]["actions"] == spec["actions"]
 
@@ -397,7 +400,7 @@ async def test_delay_per_mode_is_built_read_back_and_run(
     app_id = await _rule(call_tool, spec)
     model = hub.rule_machine.rules[int(app_id)]
     n = next(a for a in model.actions if model.sub(a) == "getDelayPerMode")
-    # the modes by id, each delay by the mode's name (KP, live)
+    # the modes by id, each delay by the mode's name (the on-hub server, live)
     assert sorted(model.settings[f"delayModes.{n}"]) == ["1", "3"]
     assert model.settings[f"delayMinuteNight.{n}"] == 1
     got = await call_tool("hub_get_rule", {"app_id": app_id})

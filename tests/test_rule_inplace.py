@@ -101,7 +101,8 @@ async def test_a_disabled_rule_is_edited_and_stays_disabled(
     hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     app_id = await _made(call_tool, _old(hub))
-    hub.state.apps[int(app_id)].disabled = True  # Rule Machine ignores deletes on it (KP)
+    # Rule Machine ignores deletes on it (on-hub server)
+    hub.state.apps[int(app_id)].disabled = True
     patch = [{"op": "replace", "path": "/actions/1/value", "value": 2}]
     updated = await call_tool("hub_update_rule", {"app_id": app_id, "patch": patch})
     assert not updated.error, updated.data

@@ -164,7 +164,8 @@ async def test_a_sub_expression_is_built_read_back_and_run(
     result = await call_tool("hub_create_rule", {"rule": spec})
     assert not result.error, result.data
     app_id = result.data["app_id"]
-    # cond=b opened the bracket and the closing operator closed it (KP, live): the tokens
+    # cond=b opened the bracket and the closing operator closed it (the on-hub server, live): the
+    # tokens
     async with (
         aiohttp.ClientSession() as session,
         session.get(f"{hub.url}/installedapp/statusJson/{app_id}") as resp,

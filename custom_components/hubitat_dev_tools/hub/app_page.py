@@ -11,11 +11,11 @@ page (``appUI.js``) sends:
   ``settings[<name>]``, ``<name>.type``, ``<name>.multiple``, and ``deviceList`` naming the
   device inputs (the UI posts every field of the page's form, these hidden ones included);
 * button click, ``POST /installedapp/btn``: ONLY ``id``, ``name``, ``stateAttribute`` (when
-  the button has one), ``settings[<button>]=clicked`` and ``<button>.type=button``. KP's live
-  captures found that page-context fields in a click (``formAction``, ``currentPage``,
+  the button has one), ``settings[<button>]=clicked`` and ``<button>.type=button``. The on-hub
+  server's live captures found that page-context fields in a click (``formAction``, ``currentPage``,
   breadcrumbs) make Rule Machine treat it as a settings save, so a click carries them only
-  where a caller says a button needs them (``with_context=True``: KP's Hub Variables wizard
-  clicks, verified live on the ``hubVar`` page).
+  where a caller says a button needs them (``with_context=True``: the on-hub server's Hub Variables
+  wizard clicks, verified live on the ``hubVar`` page).
 
 Both answer ``{"status": "success", ...}`` (the page model, for update/json); a refusal is a
 ``status`` other than success. :func:`check_page_answer` also accepts the
@@ -251,8 +251,8 @@ class AppPage:
         """The whole page's settings submit: every input the page shows at its current value
         (buttons empty), ``overrides`` on top, and the form's hidden ``appTypeId`` /
         ``appTypeName`` (and ``paramsForPage`` naming the app's label). This is what the hub
-        UI posts when a ``submitOnChange`` input changes (KP's full-page submit, live: Rule
-        Machine runs the handler of such an input only on this whole form)."""
+        UI posts when a ``submitOnChange`` input changes (the on-hub server's full-page submit,
+        live: Rule Machine runs the handler of such an input only on this whole form)."""
         fields = {name: current_setting(inp) for name, inp in self.inputs.items()}
         fields.update(overrides)
         form = self.settings_form(fields)
@@ -292,7 +292,7 @@ class AppPage:
     @property
     def installed(self) -> bool | None:
         """configure/json ``app.installed``: False for a pending shell (a new instance whose
-        page's Done was not submitted yet: KP), None when the answer does not say."""
+        page's Done was not submitted yet: the on-hub server), None when the answer does not say."""
         app_info = self.config.get("app")
         value = app_info.get("installed") if isinstance(app_info, dict) else None
         return value if isinstance(value, bool) else None
@@ -300,8 +300,9 @@ class AppPage:
     def done_form(self, fields: dict[str, Setting], *, label: str | None = None) -> dict[str, str]:
         """The page's Done as the hub UI submits it: the settings submit of ``fields`` with
         ``_action_update=Done`` and the form's hidden ``appTypeId``, ``appTypeName`` and
-        ``_cancellable`` (``main.js``; KP, live: the hub's update handler fails without them),
-        and the app's name in the bare ``label`` field (``main.js``: ``name="label"``)."""
+        ``_cancellable`` (``main.js``; the on-hub server, live: the hub's update handler fails
+        without them), and the app's name in the bare ``label`` field (``main.js``:
+        ``name="label"``)."""
         form = self.settings_form(fields)
         form.update({"_action_update": "Done", "appTypeId": "", "appTypeName": ""})
         form["_cancellable"] = "false"

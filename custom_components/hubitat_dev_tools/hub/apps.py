@@ -66,9 +66,10 @@ def app_name_text(text: Any) -> str:
     """An app name as the user typed it: markup removed, then HTML entities decoded.
 
     The hub stores user-typed names entity-escaped (a rule named ``Heat On <67`` reads back
-    as ``Heat On &lt;67``: KP), and some answers carry markup (a Rule Machine rule's
+    as ``Heat On &lt;67``: the on-hub server), and some answers carry markup (a Rule Machine rule's
     ``(Paused)`` decoration). Tags go first so a decoded ``<`` is never taken for a tag, and
-    only tags are removed (``/hub2/appsList`` sends ``Heat On <67`` already decoded: KP).
+    only tags are removed (``/hub2/appsList`` sends ``Heat On <67`` already decoded: the on-hub
+    server).
     """
     return html.unescape(_MARKUP_RE.sub("", str(text or ""))).strip()
 
@@ -295,9 +296,9 @@ async def create_app_instance(client: HubClient, type_id: str) -> tuple[str, str
     """``GET /installedapp/create/<typeId>``: (new app id, its first page or None).
 
     The hub UI's Add Built-In/User App drawer navigates there (``installApp``); the hub
-    answers ``302`` to ``/installedapp/configure/<id>[/<page>]`` (KP: its user-app create,
-    live). A singleton built-in app answers with its existing instance (KP). The redirect
-    is read, not followed; the instance is a pending shell until its page's Done.
+    answers ``302`` to ``/installedapp/configure/<id>[/<page>]`` (the on-hub server: its user-app
+    create, live). A singleton built-in app answers with its existing instance (on-hub server). The
+    redirect is read, not followed; the instance is a pending shell until its page's Done.
     """
     location = await client.get_location(f"/installedapp/create/{quote(type_id, safe='')}")
     if m := _CONFIGURE_PAGE_RE.search(location):
@@ -312,8 +313,8 @@ async def create_app_instance(client: HubClient, type_id: str) -> tuple[str, str
 async def create_child_app(client: HubClient, namespace: str, app_name: str, parent_id: str) -> str:
     """``GET /installedapp/createchild/<ns>/<app>/parent/<parent>``: a new child app's id.
 
-    The hub answers ``302`` to the new app's ``/installedapp/configure/<id>`` (KP, live:
-    how its native-rules code creates Rule Machine rules). The redirect is read, not followed.
+    The hub answers ``302`` to the new app's ``/installedapp/configure/<id>`` (the on-hub server,
+    live: how its native-rules code creates Rule Machine rules). The redirect is read, not followed.
     """
     path = (
         f"/installedapp/createchild/{quote(namespace, safe='')}/{quote(app_name, safe='')}"

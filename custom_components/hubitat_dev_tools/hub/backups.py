@@ -1,7 +1,7 @@
 """Hub database backup endpoints: local and cloud backups, uploads, the schedule.
 
 Everything here is what the hub UI's Backup and Restore page sends (``vue-hub2.min.js``);
-KP's backup library (``mcp-item-backups-lib.groovy``) calls the same endpoints.
+the on-hub server's backup library (``mcp-item-backups-lib.groovy``) calls the same endpoints.
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ async def fetch_backup_status(client: HubClient) -> dict[str, Any]:
 
 
 async def fetch_backup_settings(client: HubClient) -> dict[str, Any]:
-    """``/hub2/backup/json`` as the hub answers it, ``backupPassword`` included (KP reads it
-    back as null; the hub UI reads it): only for echoing it into a schedule update."""
+    """``/hub2/backup/json`` as the hub answers it, ``backupPassword`` included (the on-hub server
+    reads it back as null; the hub UI reads it): only for echoing it into a schedule update."""
     data = await client.get_json("/hub2/backup/json")
     return data if isinstance(data, dict) else {}
 
@@ -307,7 +307,7 @@ async def restore_local_backup(client: HubClient, name: str, *, timeout: float =
     """Restore one local backup by file name (the hub reboots).
 
     The hub answers only once the restore has ended (the hub UI waits without a limit, then
-    says "Restore completed successfully, hub will reboot now."; KP allows 120 s, the
+    says "Restore completed successfully, hub will reboot now."; the on-hub server allows 120 s, the
     default here). Sent once, never retried: a :class:`HubTimeoutError` means the hub is
     still restoring, not that it failed. Raises :class:`HubRefusedError` unless the hub
     answers ``{"success": true}``.

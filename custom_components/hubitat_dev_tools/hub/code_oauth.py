@@ -5,7 +5,7 @@
   with ``id``, ``oauthEnabled``, ``clientId``, ``clientSecret`` and ``refreshSecret``: the
   current id and secret go back unchanged (empty on an app without OAuth: the hub generates
   them), so enabling again never replaces a live client's credentials.
-- The dialog only ever sends ``oauthEnabled=true``; KP sends ``false`` to disable.
+- The dialog only ever sends ``oauthEnabled=true``; the on-hub server sends ``false`` to disable.
 - The client SECRET never leaves this module: it is read only to be sent back, the
   answer's copy is dropped, and any error text is scrubbed of it.
 - Whether it worked is read back (the Apps Code listing's ``oauth`` flag and the detail's

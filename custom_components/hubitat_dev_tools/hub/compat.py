@@ -290,7 +290,8 @@ DEVICE_FULL = Probe(
         {
             "commands": Arr(Obj({"name": STR})),
             "appsUsing": Arr(Obj({"id": ID})),
-            "appsUsingCount": ID,  # a string on the hub UI's reads, a number in KP fixtures
+            # a string on the hub UI's reads, a number in the on-hub server fixtures
+            "appsUsingCount": ID,
         },
     ),
 )
@@ -340,7 +341,7 @@ PROBES: tuple[Probe, ...] = (
             Obj(
                 {"id": ID, "name": STR},
                 {
-                    # strings on the hub (KP), lists in older samples: both are read
+                    # strings on the hub (on-hub server), lists in older samples: both are read
                     "usedByAppTypes": AnyOf((OPT_STR, Arr(ANY))),
                     "usedByDeviceTypes": AnyOf((OPT_STR, Arr(ANY))),
                 },
@@ -354,7 +355,7 @@ PROBES: tuple[Probe, ...] = (
     ),
     Probe(
         "/hub/fileManager/json",
-        # An object with the files (hub UI) or a bare array of them (KP): both are read.
+        # An object with the files (hub UI) or a bare array of them (on-hub server): both are read.
         AnyOf(
             (
                 Obj({"files": Arr(_FILE)}, {"freeSpace": NUM}),

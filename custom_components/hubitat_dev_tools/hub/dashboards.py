@@ -13,9 +13,9 @@ What the hub's own UI shows (``docs/hub-endpoints.md``, section Dashboards):
 
 So every write here is decided by its effect (the list read back, polled briefly), never
 by the answer alone. Legacy dashboards are installed apps; their page and layout endpoints
-(``/apps/api/<id>/dashboard/<id>[/layout]``) rest only on KP's code, so a layout save is
-confirmed by reading the layout back, and every layout request (read, POST, read-back)
-takes a fresh ``requestToken`` from the page, as KP does: the hub rejects stale ones.
+(``/apps/api/<id>/dashboard/<id>[/layout]``) rest only on the on-hub server's code, so a layout save
+is confirmed by reading the layout back, and every layout request (read, POST, read-back)
+takes a fresh ``requestToken`` from the page, as the on-hub server does: the hub rejects stale ones.
 """
 
 from __future__ import annotations
@@ -297,8 +297,8 @@ async def legacy_request_token(client: HubClient, dashboard_id: str, access_toke
     """A fresh request token for ONE layout request: render the dashboard page and scrape it.
 
     Every page load mints a new token; tokens are timestamped by the hub and stale ones are
-    rejected (KP ``mcp-dashboards-lib.groovy`` ``_legacyMintRequestToken``), so each layout
-    read and write takes its own, never a cached one.
+    rejected (the on-hub server's ``mcp-dashboards-lib.groovy`` ``_legacyMintRequestToken``), so
+    each layout read and write takes its own, never a cached one.
     """
     html = await client.request(
         "GET",

@@ -295,8 +295,9 @@ async def create_virtual(client: HubClient, type_id: str) -> str:
 async def device_gone(client: HubClient, device_id: str) -> bool:
     """True when /device/fullJson no longer knows the device.
 
-    What a real hub answers for a deleted id is not in evidence (404 here; KP also treats an
-    error page as gone): an answer that is not a device's JSON is settled by the device list.
+    What a real hub answers for a deleted id is not in evidence (404 here; the on-hub server also
+    treats an error page as gone): an answer that is not a device's JSON is settled by the device
+    list.
     """
     try:
         await fetch_device_raw(client, device_id)

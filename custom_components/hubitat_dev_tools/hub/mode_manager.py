@@ -1,7 +1,8 @@
 """Mode Manager endpoints: the Integrated Mode Manager's triggers and the manager selection.
 
 Evidence (hub UI bundle ``vue-hub2.min.js``, components ``ModeController`` and the modes
-page; KP ``libraries/mcp-system-lib.groovy`` ``toolGetModes`` / ``toolSetModeManager``):
+page; the on-hub server's ``libraries/mcp-system-lib.groovy`` ``toolGetModes`` /
+``toolSetModeManager``):
 
 * ``GET /modes/easyModeManager/json`` answers one object for every mode: ``"<modeId>"`` -> the
   mode's triggers, ``"alt-<modeId>"`` -> its triggers on the days its ``daysOfWeek`` entry

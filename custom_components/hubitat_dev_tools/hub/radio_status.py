@@ -1,8 +1,8 @@
 """Radio status reads the hub UI polls: Matter logs, a Z-Wave node's state, the exclusion,
 the Zigbee network state and a Matter pairing (``docs/hub-endpoints.md``, "Radios").
 
-Paths and parameters as the hub's own UI sends them (``vue-hub2.min.js``, 2.5.0.143); KP's
-``mcp-diagnostics-lib.groovy`` calls the same paths.
+Paths and parameters as the hub's own UI sends them (``vue-hub2.min.js``, 2.5.0.143); the on-hub
+server's ``mcp-diagnostics-lib.groovy`` calls the same paths.
 """
 
 from __future__ import annotations
@@ -72,8 +72,8 @@ def parse_matter_logs(text: str) -> list[dict[str, Any]]:
 async def fetch_zwave_node_state(client: HubClient, node_id: int) -> dict[str, Any] | str:
     """``/hub/zwave2/getNodeState?node=<decimal id>``: the node's state as the Z-Wave JS
     stack keeps it (``label, status, ready, interviewStage, firmwareVersion, statistics,
-    values[], endpoints[]...``) or ``{error}``; KP reads a plain-text answer too (returned
-    as text)."""
+    values[], endpoints[]...``) or ``{error}``; the on-hub server reads a plain-text answer too
+    (returned as text)."""
     data = await _any(client, "/hub/zwave2/getNodeState", {"node": str(node_id)})
     if isinstance(data, dict | str):
         return data

@@ -4,9 +4,9 @@ captures them. No endpoint of its own: scenes are apps (``/hub2/appsList``, thei
 is a device (``/device/fullJson`` names the scene app as its ``parentApp``).
 
 Evidence: the built-in parent app is "Groups and Scenes" (the hub UI's Add Built-In App list);
-its children are ``Scene-2.1`` / ``Group-2.1`` apps (KP's app-type registry, verified live; an
-older line is ``Scene-1.x``); each scene spawns an activator device with the Switch
-capability, turned on to activate the scene (KP's rule guide). Groups are not scenes.
+its children are ``Scene-2.1`` / ``Group-2.1`` apps (the on-hub server's app-type registry, verified
+live; an older line is ``Scene-1.x``); each scene spawns an activator device with the Switch
+capability, turned on to activate the scene (the on-hub server's rule guide). Groups are not scenes.
 """
 
 from __future__ import annotations

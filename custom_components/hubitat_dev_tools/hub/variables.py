@@ -48,9 +48,9 @@ async def set_variable(client: HubClient, name: str, value: str) -> dict[str, An
     return data
 
 
-# DateTime hub variables as the hub stores them (KP issue #447, fw 2.5.1.181, read back from a
-# live hub): a full value ``2026-01-01T12:30:00.000-0500``; a date-only value keeps the time
-# part ``T99:99:99.999-9999``. A time-only value keeps ``9999-99-99`` as its date
+# DateTime hub variables as the hub stores them (the on-hub server issue #447, fw 2.5.1.181, read
+# back from a live hub): a full value ``2026-01-01T12:30:00.000-0500``; a date-only value keeps the
+# time part ``T99:99:99.999-9999``. A time-only value keeps ``9999-99-99`` as its date
 # (``9999-99-99T07:15:00.000-0500``): evcallia/hubitat's schedule-manager app reads hub
 # variables in that form and formats them back with ``'9999-99-99T'HH:mm:ss.SSSXX``.
 DATE_ONLY_SUFFIX = "T99:99:99.999-9999"

@@ -1,8 +1,8 @@
 """Creating and deleting hub variables through the hub's Hub Variables app (its wizard).
 
 The hub has no JSON endpoint for this: the hub's own UI drives the classic Hub Variables
-singleton app page by page, and so do we (through ``app_page``). The sequence follows KP
-(``libraries/mcp-variables-lib.groovy``, verified live on firmware 2.5.0.x):
+singleton app page by page, and so do we (through ``app_page``). The sequence follows the on-hub
+server (``libraries/mcp-variables-lib.groovy``, verified live on firmware 2.5.0.x):
 
 * before each click the wizard is "primed" with a read of configure/json and statusJson (a
   click on an unprimed wizard is silently ignored);
@@ -11,7 +11,8 @@ singleton app page by page, and so do we (through ``app_page``). The sequence fo
   ``configure/json/<id>/hubVar`` and with that read's ``version`` (each field reveals the
   next one). A DateTime is the exception: the hub commits it as soon as ``varDate`` arrives
   (date-only when no ``varTime`` came with it) and closes the form, so ``varDate`` and
-  ``varTime`` (``HH:mm``) go in ONE submit, as the hub UI posts its whole form (KP issue
+  ``varTime`` (``HH:mm``) go in ONE submit, as the hub UI posts its whole form (the on-hub server
+  issue
   #447, replayed against fw 2.5.1.181); ``dateTimeDone`` is clicked only if the variable is
   not there yet. ``varDate`` alone makes a date-only variable;
 * delete: the variable's own button (``stateAttribute=deleteGV``), then ``delConfirm``; the
@@ -24,8 +25,8 @@ singleton app page by page, and so do we (through ``app_page``). The sequence fo
   list that showed the variable.
 
 The wizard's clicks carry the ``hubVar`` page context (``formAction``, ``currentPage``,
-breadcrumbs, ``version``): KP's live-verified wizard sends them (the one place where a click
-needs more than the hub UI's bare click, see ``app_page``).
+breadcrumbs, ``version``): the on-hub server's live-verified wizard sends them (the one place where
+a click needs more than the hub UI's bare click, see ``app_page``).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from .variables import fetch_own_variables, fetch_variables
 
 HUBVARS_APP_TYPE = "Hub Variables"
 HUBVARS_PAGE = "hubVar"
-# settings[varType] -> the input type each field is posted with (KP)
+# settings[varType] -> the input type each field is posted with (on-hub server)
 _FIELD_TYPES = {"hbVar": "text", "varType": "enum", "varValue": "textarea"}
 _DATE_TYPES = {"varDate": "date", "varTime": "time"}
 EFFECT_WAIT = 2.0  # seconds the effect of one attempt is polled for
@@ -63,7 +64,7 @@ async def find_hub_variables_app(client: HubClient) -> str:
 
 
 async def prime_wizard(client: HubClient, app_id: str) -> None:
-    """GET configure/json + statusJson, as KP does before every wizard click."""
+    """GET configure/json + statusJson, as the on-hub server does before every wizard click."""
     await client.get_json(f"/installedapp/configure/json/{quote(app_id, safe='')}")
     await client.get_json(f"/installedapp/statusJson/{quote(app_id, safe='')}")
 
@@ -211,14 +212,15 @@ async def delete_variable(client: HubClient, name: str, *, maker_visible: bool =
     )
 
 
-# Connector device types a Number/Decimal variable offers (settings[capab]; KP, reference §10)
+# Connector device types a Number/Decimal variable offers (settings[capab]; the on-hub server,
+# reference §10)
 CONNECTOR_TYPES = ("Variable", "Dimmer", "Volume", "ColorTemp", "Humidity", "Illuminance")
 
 
 async def create_connector(client: HubClient, name: str, connector_type: str | None) -> None:
     """Ask the Hub Variables page for a connector device of the variable ``name``.
 
-    KP's live-verified sequence: prime, the variable's own button with
+    The on-hub server's live-verified sequence: prime, the variable's own button with
     ``stateAttribute=createCon`` (a String/Boolean/DateTime connector is made on that click),
     then for a Number/Decimal the chooser's ``capab`` enum on the ``hubVar`` page. The caller
     decides by the effect (a new device).

@@ -4,8 +4,9 @@ Evidence: the hub UI bundle (``vue-hub2.min.js``, component ``VisualRuleBuilder2
 ``saveRuleDefinition`` posts ``{name, ruleJson}`` to ``/app/ruleBuilder20Json/<id>`` with
 ``ruleJson`` the graph as JSON text (not an object), and takes the answer
 ``{success?, name, ruleJson, validationErrors, errorMessage}``: only ``success: false`` is a
-failure; a save with validation errors is kept. KP ``libraries/mcp-visual-rules-lib.groovy``
-(``_vrbSaveGraph``) agrees. The read (``fetch_rule_builder20``) is in ``hub/apps.py``.
+failure; a save with validation errors is kept. The on-hub server
+``libraries/mcp-visual-rules-lib.groovy`` (``_vrbSaveGraph``) agrees. The read
+(``fetch_rule_builder20``) is in ``hub/apps.py``.
 """
 
 from __future__ import annotations

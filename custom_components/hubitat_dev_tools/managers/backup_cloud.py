@@ -342,7 +342,8 @@ class CloudBackupManager:
         stored = settings.get("backupPassword")
         secret = password if password is not None else stored if isinstance(stored, str) else ""
         if cloud and not secret:
-            # the hub does not always read it back (KP saw null): sending "" would blank it
+            # the hub does not always read it back (the on-hub server saw null): sending "" would
+            # blank it
             raise ToolError(
                 "Cloud backups are scheduled, and the hub does not give back their encryption "
                 "password, which this update must resend. Nothing was changed.",

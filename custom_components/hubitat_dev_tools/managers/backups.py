@@ -27,8 +27,8 @@ from ..hub.errors import HubBadResponseError, HubError, HubRefusedError, HubTime
 LIST_CACHE_SECONDS = 5.0
 # A backup dated further in the future than this (clock skew) never counts.
 FUTURE_TOLERANCE = timedelta(minutes=5)
-# How long a restore without a call deadline waits for the hub's answer (KP allows 120 s; the
-# hub answers only when the restore has ended, the hub UI waits without a limit).
+# How long a restore without a call deadline waits for the hub's answer (the on-hub server allows
+# 120 s; the hub answers only when the restore has ended, the hub UI waits without a limit).
 RESTORE_WAIT_S = 120.0
 
 

@@ -33,7 +33,7 @@ from .apps import AppManager
 from .item_backups import ItemBackups
 
 LEGACY_PARENT = "Hubitat® Dashboard"
-LEGACY_DEVICES = "devicesPicked"  # the legacy dashboard page's authorised devices (KP)
+LEGACY_DEVICES = "devicesPicked"  # the legacy dashboard page's authorised devices (on-hub server)
 _PIN = re.compile(r"^\d{4}$")
 _NAV = re.compile(r"^\d+(,\d+)*$")
 THEMES = ("legacy", "light", "dark", "auto")  # the hub UI's choices
@@ -238,8 +238,8 @@ class DashboardManager:
 
     async def create_legacy(self, name: str, device_ids: list[str]) -> dict[str, Any]:
         """A legacy dashboard, as the Hubitat® Dashboard app's page adds one: a child app
-        (``createchild``: it installs itself and mints its access token, KP), then its name
-        and devices in one settings submit; confirmed by the dashboard list and its
+        (``createchild``: it installs itself and mints its access token, the on-hub server), then
+        its name and devices in one settings submit; confirmed by the dashboard list and its
         settings read back."""
         name = name.strip()
         tree = await self._apps.tree()

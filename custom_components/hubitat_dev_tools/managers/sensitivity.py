@@ -67,7 +67,8 @@ _CAPABILITY_WORDS = {
     "CarbonMonoxideDetector": "a CO detector",
 }
 # Rule Machine action settings (their names up to the first dot) and what they do when the
-# rule runs (compile.py writes the same fields; rule-storage notes and KP's captures).
+# rule runs (compile.py writes the same fields; rule-storage notes and the on-hub server's
+# captures).
 _RUNS_APPS = ("ruleAct", "privateT")  # run rules' actions; set their private boolean
 _RESUMES_APPS = "pauseRule"  # with pR.<n> true: resume those rules
 _EFFECT_FIELDS = {

@@ -265,7 +265,7 @@ class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
         "Edit a classic app or rule (Rule Machine, Room Lighting, Button Controller, user "
         "apps...) as its page does: set inputs on one page (settings={input name: value}), "
         "then optionally press a button of that page (e.g. updateRule/Done; Rule Machine's "
-        "wizard buttons with state_attribute, as KP's walker), then a linked sub-page "
+        "wizard buttons with state_attribute), then a linked sub-page "
         "(sub_page, e.g. periodic). Read the page "
         "first with hub_get_app: only inputs shown there can be set; values are checked "
         "against each input's type, options and the hub's devices before anything is sent "

@@ -323,9 +323,10 @@ def served_tools(hass: HomeAssistant, surface: str | None = None) -> list[llm.To
     vis = visibility(hass)
     chosen = SURFACE_FLAT if (surface or vis.surface) == SURFACE_FLAT else SURFACE_COMPACT
     if (known := _SERVED.get((vis.visible, chosen))) is None:
-        tools = [t for t in registry().values() if t.name in vis.visible]
+        tools: list[llm.Tool] = [t for t in registry().values() if t.name in vis.visible]
         if chosen == SURFACE_COMPACT:
-            tools = [t for t in tools if t.core] + list(build_gateways(vis.visible))
+            tools = [t for t in tools if isinstance(t, HubTool) and t.core]
+            tools += build_gateways(vis.visible)
         for tool in tools:
             remember_schema(tool.parameters)
         known = _remember(_SERVED, (vis.visible, chosen), tuple(tools))

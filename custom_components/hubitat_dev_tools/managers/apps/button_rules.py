@@ -2,9 +2,9 @@
 
 A Button Rule-5.1 gets its trigger (the controller's button device, the button number and the
 event) only when the controller creates it; a bare ``createchild`` of it is a broken orphan
-(KP, verified live on 2.5.0.143: ``_createButtonRuleViaController``). The controller's page
-is driven as its UI does, in one chain with no page read between the mutations (a read
-ends the add-button mode): the ``addBut`` click, the page's settings submit re-sending its
+(the on-hub server, verified live on 2.5.0.143: ``_createButtonRuleViaController``). The
+controller's page is driven as its UI does, in one chain with no page read between the mutations (a
+read ends the add-button mode): the ``addBut`` click, the page's settings submit re-sending its
 current form (``buttonDev``, ``origLabel``), the same with ``newBut=["<n>"]``, the
 ``"<n> <event>"`` click (``setBut``); then the page is read again (which also ends the mode),
 and the new rule is the controller's new child app.
@@ -48,7 +48,8 @@ def parse_button(text: str) -> tuple[int, str]:
 
 def picked_devices(page: AppPage, name: str) -> list[str]:
     """The device ids a device input of ``page`` holds: its ``deviceIdsForDeviceList``, or
-    configure/json ``settings[name]`` (a map id -> label: KP; a list or CSV: other shapes)."""
+    configure/json ``settings[name]`` (a map id -> label: the on-hub server; a list or CSV: other
+    shapes)."""
     inp = page.inputs.get(name)
     if inp is not None and inp.device_ids:
         return [str(i) for i in inp.device_ids]

@@ -50,8 +50,8 @@ class ChildKind:
     aliases: tuple[str, ...] = ()  # other names an owner may use for it
 
 
-# KP (hubitat-mcp-server.groovy _appTypeRegistry, live on 2.4.4/2.5.0; its dashboards lib
-# for Dashboard); Room Lights, a Room Lighting instance: jbaruch/hubitat-dev
+# the on-hub server (hubitat-mcp-server.groovy _appTypeRegistry, live on 2.4.4/2.5.0; its dashboards
+# lib for Dashboard); Room Lights, a Room Lighting instance: jbaruch/hubitat-dev
 # (skills/_reference/playwright-ui.md, createchild hubitat/Room%20Lights, verified live on
 # Room Lighting 1.2.3, fw 2.5.1).
 CHILD_KINDS = (

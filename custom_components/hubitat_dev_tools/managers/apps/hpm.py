@@ -5,7 +5,7 @@ each app/driver component with the code id it installed as ``heID`` and a ``requ
 flag). The drift compares that registry with the hub's user code lists (the same lists
 ``hub_list_code`` reads): a required component HPM never installed, a component whose code
 is gone from the hub, and user code no package claims (installed by hand or by another
-tool). KP's drift report checks the first two the same way.
+tool). The on-hub server's drift report checks the first two the same way.
 """
 
 from __future__ import annotations

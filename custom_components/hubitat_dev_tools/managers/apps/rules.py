@@ -38,8 +38,8 @@ Allowed = Callable[[str], bool]
 def private_boolean(app_state: dict[str, Any]) -> bool | None:
     """A rule's private boolean from its statusJson ``appState``, None when not shown.
 
-    The key is not in our evidence (KP sets it only through RMUtils); both spellings seen
-    are read, and only a real boolean counts.
+    The key is not in our evidence (the on-hub server sets it only through RMUtils); both spellings
+    seen are read, and only a real boolean counts.
     """
     for key in ("privateBoolean", "private"):
         if isinstance(value := app_state.get(key), bool):

@@ -5,8 +5,8 @@ Evidence: the hub UI's Visual Rules Builder (``vue-hub2.min.js``): the trigger, 
 and action lists (every ``name`` below), the dialogs' ``handleSave`` (the keys each node
 type stores, ``deviceIds`` mirroring the type's device list), their capability filters
 (which devices a type offers) and their option lists (the exact event and state
-sentences); the builder's save refuses a rule whose when-list holds no real trigger. KP's
-``TOOL_GUIDE.md`` "Visual Rules Builder reference" agrees. No Home Assistant import.
+sentences); the builder's save refuses a rule whose when-list holds no real trigger. The on-hub
+server's ``TOOL_GUIDE.md`` "Visual Rules Builder reference" agrees. No Home Assistant import.
 """
 
 from __future__ import annotations

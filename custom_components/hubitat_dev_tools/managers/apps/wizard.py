@@ -196,7 +196,7 @@ class Wizard:
         if isinstance(step, Seal):
             page = await self.page(step.page)
             form = page.settings_form({})
-            form[f"settings[{step.button}]"] = "button"  # the button's HTML value (KP)
+            form[f"settings[{step.button}]"] = "button"  # the button's HTML value (on-hub server)
             form[f"{step.button}.type"] = "button"
             self.sent += 1
             answer = await page.post_update(form, what=f"seal the expression on app {self.app_id}")
@@ -239,8 +239,8 @@ class Wizard:
         name = _fill(step.field, self.slots)
         inp = page.inputs.get(name)
         if inp is None and step.page in self._echoed:
-            # a submit's echo can lag a render behind (KP, live 2026-06-21: after an `oper`
-            # write the echo lacks the `cond` picker the next write needs): read it afresh
+            # a submit's echo can lag a render behind (the on-hub server, live 2026-06-21: after an
+            # `oper` write the echo lacks the `cond` picker the next write needs): read it afresh
             page = await self._reread(step.page)
             inp = page.inputs.get(name)
         if inp is None:

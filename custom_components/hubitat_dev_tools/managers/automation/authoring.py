@@ -380,7 +380,8 @@ class RuleAuthoring:
         eraser, wizard = RuleEraser(self._client, app_id), Wizard(self._client, app_id)
         try:
             await self._hub.rules.set_paused(app_id, True, confirm=True)
-            if disabled:  # Rule Machine ignores deletes on a disabled rule (KP, live)
+            # Rule Machine ignores deletes on a disabled rule (the on-hub server, live)
+            if disabled:
                 await self._hub.apps.set_disabled(app_id, False)
             removed = await eraser.run()
             await wizard.run(_on_paused(steps))

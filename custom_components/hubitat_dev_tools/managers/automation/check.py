@@ -239,8 +239,8 @@ async def resolve(
                     "the rule's variable picker would show both. Nothing was sent.",
                     hint="Give the local variable another name.",
                 )
-        # the rule's own variables are in the same picker (KP: the Set Variable picker
-        # lists them under --LOCAL VARIABLES--)
+        # the rule's own variables are in the same picker (the on-hub server: the Set Variable
+        # picker lists them under --LOCAL VARIABLES--)
         res.variables.update({v.name: v.type for v in spec.local_variables})
     if uses_rules:
         rules = await hub.rules.list_rules("rule_machine", with_status=False)
@@ -252,7 +252,8 @@ async def resolve(
         a for a in spec.all_actions() if a.kind in ("append_file", "delete_file", "write_file")
     ]
     overwrites: list[str] = []
-    if picked:  # the pages pick these from the File Manager's files (KP: append is an enum)
+    # the pages pick these from the File Manager's files (the on-hub server: append is an enum)
+    if picked:
         names = {str(f["name"]) for f in (await hub.files.list())["files"]}
         for a in picked:
             if a.kind in ("write_file", "append_file") and a.text in names:

@@ -1,6 +1,6 @@
 """A checked spec becomes the Rule Machine 5.1 page steps that build it, and its rule text.
 
-The pages, fields and values are the ones ``docs/rule-machine-pages.md`` lists (KP's
+The pages, fields and values are the ones ``docs/rule-machine-pages.md`` lists (the on-hub server's
 live-verified notes). Order matters: the name, the triggers, the actions, then the Required
 Expression (sealing one leaves a condition context behind that would break actions added
 after it), logging, and last the pause and ``updateRule``: a rule is inert until it is
@@ -53,7 +53,8 @@ NUMERIC_CAPABILITIES = {
     "level": "Dimmer level",
 }
 CHANGED = "*changed*"
-CLOSE_GROUP = "end-sub-expression )"  # the `oper` option closing a sub-expression (KP, live)
+# the `oper` option closing a sub-expression (the on-hub server, live)
+CLOSE_GROUP = "end-sub-expression )"
 SUN_OPTION = {"sunrise": "Sunrise", "sunset": "Sunset"}
 PARAM_TYPES = {"NUMBER": "number", "DECIMAL": "decimal"}
 
@@ -98,7 +99,8 @@ class Compiler:
             self._trigger(trig, f"rule.triggers[{i}]")
         self.steps.append(Submit(ACTIONS, "rule.actions"))
         for i, local in enumerate(spec.local_variables):
-            # selectActions' Local Variables form: the value's write saves it (KP, live)
+            # selectActions' Local Variables form: the value's write saves it (the on-hub server,
+            # live)
             here = f"rule.local_variables[{i}]"
             self.steps.append(Click(ACTIONS, "moreVar", "moreVar", here))
             self._w(ACTIONS, "hbVar", local.name, here)
@@ -266,7 +268,7 @@ class Compiler:
             if action.cancelable:
                 self._w(ACT, "cancelAct.{A}", True, f"{where}.cancelable")
         elif k == "delay_per_mode":
-            # the modes (ids), then each mode's delay by its name (KP, live)
+            # the modes (ids), then each mode's delay by its name (the on-hub server, live)
             self._open_action("delayActs", "getDelayPerMode", where)
             names = [self.res.mode_names[self.res.mode_id(m)] for m, _d in action.per_mode]
             self._w(ACT, "delayModes.{A}", [self.res.mode_id(m) for m in names], where)
@@ -295,7 +297,8 @@ class Compiler:
                 self._w(ACT, "tCapab-{E}", cap, here)
                 self._w(ACT, "tDev-{E}", list(event.device_ids), here)
                 self._w(ACT, "tstate-{E}", event.value, here)
-                if event.stays_for is not None:  # the event's own "and stays" (KP, live)
+                # the event's own "and stays" (the on-hub server, live)
+                if event.stays_for is not None:
                     d = event.stays_for
                     self._w(ACT, "stays-{E}", True, f"{here}.stays_for")
                     self._w(ACT, "SHours-{E}", d.hours, f"{here}.stays_for")
@@ -306,7 +309,7 @@ class Compiler:
                 self._delay_modifier(action.timeout, False, f"{where}.timeout")
         elif k == "wait_until" and action.condition is not None:
             # Wait for Expression: the timeout before the expression, whose Done moves the
-            # page past it (KP, live)
+            # page past it (the on-hub server, live)
             self._open_action("delayActs", "getWaitRule", where)
             if action.timeout is not None:
                 self._delay_modifier(action.timeout, False, f"{where}.timeout")
@@ -337,13 +340,15 @@ class Compiler:
             self._w(ACT, "runRuleType.{A}", "Rule Machine", where)
             self._w(ACT, "ruleAct.{A}", list(action.rule_ids), f"{where}.run_rule")
         elif k in ("pause_rules", "resume_rules"):
-            # pR true is Resume, empty Pause (rule-storage notes 10.2; KP, live); KP's order
+            # pR true is Resume, empty Pause (rule-storage notes 10.2; the on-hub server, live); the
+            # on-hub server's order
             self._open_action("rulesActs", "getPauseResumeRules", where)
             self._w(ACT, "pR.{A}", k == "resume_rules", where)
             self._w(ACT, "pauseRuleType.{A}", "Rule Machine", where)
             self._w(ACT, "pauseRule.{A}", list(action.rule_ids), f"{where}.{k}")
         elif k == "set_private_boolean":
-            # pvTF stores the negation of the value set (notes 9.3; KP, live); "*": this rule
+            # pvTF stores the negation of the value set (notes 9.3; the on-hub server, live); "*":
+            # this rule
             self._open_action("rulesActs", "getSetPrivateBoolean", where)
             self._w(ACT, "pvRuleType.{A}", "Rule Machine", where)
             self._w(ACT, "pvTF.{A}", not action.value, f"{where}.{k}")
@@ -355,13 +360,13 @@ class Compiler:
             self._open_action("delayActs", "getExitRule", where)
         elif k in ("write_file", "append_file"):
             sub = "getWriteLocalFile" if k == "write_file" else "getAppendLocalFile"
-            self._open_action("modeActs", sub, where)  # KP, live
+            self._open_action("modeActs", sub, where)  # the on-hub server, live
             self._w(ACT, "localFile.{A}", action.text, f"{where}.{k}")
             self._w(ACT, "fileContents.{A}", action.value, f"{where}.text")
         elif k == "delete_file":
             self._open_action("modeActs", "getDeleteLocalFile", where)
             self._w(ACT, "deleteFile.{A}", action.text, f"{where}.delete_file")
-        elif k == "http_get":  # KP's fields for messageActs' HTTP and ping subtypes
+        elif k == "http_get":  # the on-hub server's fields for messageActs' HTTP and ping subtypes
             self._open_action("messageActs", "getHTTPGet", where)
             self._w(ACT, "httper.{A}", action.text, f"{where}.http_get")
         elif k == "http_post":
@@ -378,7 +383,8 @@ class Compiler:
         elif k == "restore":
             self._open_action("deviceActs", "getRestore", where)
         elif k in ("disable_devices", "enable_devices"):
-            # disEn true is Enable (KP, live: inverted against its name); KP's order
+            # disEn true is Enable (the on-hub server, live: inverted against its name); the on-hub
+            # server's order
             self._open_action("deviceActs", "getDisable", where)
             self._w(ACT, "disEn.{A}", k == "enable_devices", where)
             self._w(ACT, "devDisable.{A}", ids, f"{where}.{k}")
@@ -388,7 +394,8 @@ class Compiler:
         elif k == "if" and action.condition is not None:
             self._open_action("condActs", "getIfThen", where)
             self._expression(action.condition, ACT, f"{where}.if")
-        elif k == "repeat" and action.every is not None:  # KP's order: interval, then n
+        # the on-hub server's order: interval, then n
+        elif k == "repeat" and action.every is not None:
             self._open_action("repeatActs", "getRepeat", where)
             self._w(ACT, "repeatHour.{A}", action.every.hours, f"{where}.every")
             self._w(ACT, "repeatMinute.{A}", action.every.minutes, f"{where}.every")
@@ -413,7 +420,7 @@ class Compiler:
                     w = f"{here}.else_if[{j}]"
                     if branch.condition is None:
                         continue
-                    self._open_action("condActs", "getElseIf", w)  # KP, live
+                    self._open_action("condActs", "getElseIf", w)  # the on-hub server, live
                     self._expression(branch.condition, ACT, f"{w}.if")
                     self._close_action(w)
                     self._emit_actions(branch.then, f"{w}.then")
@@ -478,15 +485,16 @@ class Compiler:
 
     def _expression(self, expr: Expression, page: str, where: str) -> None:
         self._chain(expr, page, where)
-        if page == ACT:  # an IF's / Repeat's expression: KP clicks hasRule there
+        if page == ACT:  # an IF's / Repeat's expression: the on-hub server clicks hasRule there
             self.steps.append(Click(page, "hasRule", where=where))
-        else:  # the Required Expression: only the submitOnChange write seals it (KP, live)
+        # the Required Expression: only the submitOnChange write seals it (the on-hub server, live)
+        else:
             self.steps.append(Seal(page, "hasRule", where))
             self.steps.append(Click(page, "doneST", where=where, optional=True))
 
     def _chain(self, expr: Expression, page: str, where: str) -> None:
         """Conditions and operators; a group opens with ``cond=b`` ("( sub-expression") and
-        closes with the operator ``end-sub-expression )`` (KP, live 2026-04-26)."""
+        closes with the operator ``end-sub-expression )`` (the on-hub server, live 2026-04-26)."""
         for i, item in enumerate(expr.conditions):
             here = f"{where}[{i}]" if len(expr.conditions) > 1 else where
             if i:

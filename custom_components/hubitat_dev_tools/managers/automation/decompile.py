@@ -240,7 +240,7 @@ class Decompiler:
             out = {"dates": {"from": ends[0], "to": ends[1]}}
         elif cap == "Variable":
             out = {
-                "variable": s.get(f"xVar_{c}"),  # KP, live; rule-storage notes 13.2
+                "variable": s.get(f"xVar_{c}"),  # the on-hub server, live; rule-storage notes 13.2
                 "op": _OP_NAME.get(str(s.get(f"RelrDev_{c}")), "eq"),
                 "value": _num(s.get(f"state_{c}")),
             }
@@ -334,7 +334,7 @@ class Decompiler:
                 if test is None:
                     events.append(self._mark(here, "a wait event"))
                     continue
-                if _bool(s.get(f"stays-{e}")):  # per-event "and stays" (KP, live)
+                if _bool(s.get(f"stays-{e}")):  # per-event "and stays" (the on-hub server, live)
                     test["stays_for"] = self.duration(f"SHours-{e}", f"SMins-{e}", f"SSecs-{e}")
                 events.append(test)
             out = {"wait": events}
@@ -381,7 +381,8 @@ class Decompiler:
             out = {key: s.get(f"localFile.{a}"), "text": s.get(f"fileContents.{a}")}
         elif sub == "getDeleteLocalFile":
             out = {"delete_file": s.get(f"deleteFile.{a}")}
-        elif sub == "getDelayPerMode":  # delayModes ids; each mode's delay by its name (KP)
+        # delayModes ids; each mode's delay by its name (on-hub server)
+        elif sub == "getDelayPerMode":
             per: dict[str, Any] = {}
             for mode_id in _ids(s.get(f"delayModes.{a}")):
                 name = self.modes.get(mode_id, mode_id)
@@ -405,7 +406,7 @@ class Decompiler:
             out = {"capture": self.devices(f"capture.{a}")}
         elif sub == "getRestore":
             out = {"restore": True}
-        elif sub == "getDisable":  # disEn true: Enable (KP, live)
+        elif sub == "getDisable":  # disEn true: Enable (the on-hub server, live)
             key = "enable_devices" if _bool(s.get(f"disEn.{a}")) else "disable_devices"
             out = {key: self.devices(f"devDisable.{a}")}
         elif sub == "getComment":
@@ -567,7 +568,7 @@ class Decompiler:
 
     def local_variables(self) -> list[dict[str, Any]]:
         """The rule's local variables from its state's ``allLocalVars`` ({name: {type,
-        value}}: KP, live), by name."""
+        value}}: the on-hub server, live), by name."""
         found = self.state.get("allLocalVars")
         out: list[dict[str, Any]] = []
         for name, var in sorted((found if isinstance(found, dict) else {}).items()):

@@ -1,12 +1,13 @@
 """Emptying a built Rule Machine rule in place (same app id), before it is built again from
 a spec: its actions, Required Expression, triggers and local variables, each removed through
-the rule's own pages as KP drives a live hub, and each removal read back
+the rule's own pages as the on-hub server drives a live hub, and each removal read back
 (``docs/rule-machine-pages.md``, "Editing a rule in place").
 
 Order: the actions first, in one submit (a trigger that fires while the rest is removed runs
 nothing), then the Required Expression, the triggers one by one, and the local variables
-last (Rule Machine deletes a variable that is still used and leaves the rule broken: KP).
-Nothing here resumes or initialises the rule; the caller pauses it first and builds it again.
+last (Rule Machine deletes a variable that is still used and leaves the rule broken: the on-hub
+server). Nothing here resumes or initialises the rule; the caller pauses it first and builds it
+again.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from ...hub.app_page import AppPage, Setting
 from ...hub.apps import fetch_status
 from ...hub.client import HubClient
 
-# KP's read-back schedule after a delete (s between reads), and the read after which a
-# click that was dropped is sent once more (live: the first click is dropped at times)
+# the on-hub server's read-back schedule after a delete (s between reads), and the read after which
+# a click that was dropped is sent once more (live: the first click is dropped at times)
 WAITS = (0.0, 1.0, 1.5, 2.0, 3.0)
 RESEND_AFTER = 2
 _TRIGGER_RE = re.compile(r"^tCapab(\d+)$")
@@ -53,7 +54,8 @@ def _editing(status: dict[str, Any]) -> bool:
 
 
 def action_numbers(status: dict[str, Any]) -> list[str]:
-    """The rule's actions: the keys of ``appState.actions`` (KP), else its ``actType.<N>``."""
+    """The rule's actions: the keys of ``appState.actions`` (on-hub server), else its
+    ``actType.<N>``."""
     acts = _state(status).get("actions")
     if isinstance(acts, dict) and acts:
         return [str(k) for k in acts]
@@ -61,7 +63,7 @@ def action_numbers(status: dict[str, Any]) -> list[str]:
 
 
 def trigger_numbers(status: dict[str, Any]) -> list[str]:
-    """The rule's triggers: its ``tCapab<N>`` settings (KP)."""
+    """The rule's triggers: its ``tCapab<N>`` settings (on-hub server)."""
     return [m.group(1) for k in _names(status) if (m := _TRIGGER_RE.match(k))]
 
 
@@ -118,11 +120,11 @@ class RuleEraser:
         if _editing(status):  # perhaps the owner's, in the hub UI: refused, not rebuilt
             raise ToolError(
                 f"Rule {self.app_id} has an action editor open on its page (state.editAct), "
-                "and Rule Machine ignores deletes while it is (KP, live), so it cannot be "
-                "edited now. Nothing was changed.",
+                "and Rule Machine ignores deletes while it is, so it cannot be edited now. "
+                "Nothing was changed.",
                 code="hub_busy",
                 hint="Finish or cancel that action on the rule's page in the hub UI, then try "
-                "again. If it stays open (KP saw one outlive 5 minutes), hub_delete_app and "
+                "again. If it stays open (one was seen to outlive 5 minutes), hub_delete_app and "
                 "hub_create_rule make the rule again, with a new app id.",
             )
         acts, trigs, names = (
@@ -194,7 +196,8 @@ class RuleEraser:
             )
 
     async def _cancel_editor(self) -> None:
-        """doActPage's Cancel (KP: ``actionCancel``, in its rollback ``cancelAct``)."""
+        """doActPage's Cancel (the on-hub server: ``actionCancel``, in its rollback
+        ``cancelAct``)."""
         page = await AppPage.load(self._client, self.app_id, "doActPage")
         name = next((b for b in ("actionCancel", "cancelAct") if b in page.buttons), None)
         if name is not None:
@@ -230,7 +233,7 @@ class RuleEraser:
     async def _delete_trigger(self, n: str) -> None:
         async def send() -> None:
             # the click without page context (with it Rule Machine drops the delete), then
-            # the page's settings submit that carries it out (KP, live XHR capture)
+            # the page's settings submit that carries it out (the on-hub server, live XHR capture)
             await AppPage(self._client, self.app_id, name="selectTriggers").click(
                 n, state_attribute="deleteCon"
             )
@@ -250,7 +253,8 @@ class RuleEraser:
 
     async def _delete_local(self, name: str) -> None:
         page = AppPage(self._client, self.app_id, name="selectActions")
-        for _attempt in range(2):  # the first cycle often misses live (KP runs it twice)
+        # the first cycle often misses live (the on-hub server runs it twice)
+        for _attempt in range(2):
             loaded = await AppPage.load(self._client, self.app_id, "selectActions")
             page.version = loaded.version
             await page.click(name, state_attribute="deleteGV", with_context=True)

@@ -2,7 +2,7 @@
 rules, set a private boolean, set HSM, exit the rule, a comment, capture and restore device
 states, disable or enable devices, File Manager files, HTTP requests and ping (Rule Machine's
 ``rulesActs``, ``lockActs`` ``getSetHSM``, ``delayActs``, ``deviceActs``, ``modeActs`` and
-``messageActs`` subtypes; KP's fields, see ``docs/rule-machine-pages.md``)."""
+``messageActs`` subtypes; the on-hub server's fields, see ``docs/rule-machine-pages.md``)."""
 
 from __future__ import annotations
 

@@ -15,8 +15,8 @@ OPS = {"eq": "=", "ne": "≠", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
 SUN = ("sunrise", "sunset")
 LOGGING = ("events", "triggers", "actions")
 # A rule's local variables: their type as the rule's state keeps it -> Rule Machine's
-# varType option (KP _rmAddLocalVariable, live; DateTime locals are not offered: no source
-# shows the value form the rule keeps for them).
+# varType option (the on-hub server _rmAddLocalVariable, live; DateTime locals are not offered: no
+# source shows the value form the rule keeps for them).
 LOCAL_TYPES = {
     "integer": "Number",
     "bigdecimal": "Decimal",
@@ -45,7 +45,7 @@ CONDITION_KINDS = (
     "not (one condition)",
     "all / any (a list of conditions; in conditions, also of groups)",
 )
-# getSetHSM's alarm.<N> values (KP, live: bare commands; no armAll, armRules instead)
+# getSetHSM's alarm.<N> values (the on-hub server, live: bare commands; no armAll, armRules instead)
 HSM_COMMANDS = (
     "armAway",
     "armHome",
@@ -82,7 +82,7 @@ ACTION_KINDS = (
     "http_get (a URL; confirm) / http_post (a URL + body, content_type; confirm)",
     "ping (an IP address)",
 )
-# http_post's content type when the spec names none (KP's builder default)
+# http_post's content type when the spec names none (the on-hub server's builder default)
 DEFAULT_CONTENT_TYPE = "application/x-www-form-urlencoded"
 NOT_EXPRESSIBLE = {
     "hsm": "an HSM status trigger or condition (no evidence of Rule Machine's fields for it; "

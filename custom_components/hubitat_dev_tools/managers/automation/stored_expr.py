@@ -8,7 +8,7 @@ Wait for Expression action names its own expression by the ``rule`` field of its
 the state's ``actions`` map). The value is not consistently typed: a list, a bare number or
 a quoted string, and within a list condition numbers may be numbers or digit strings
 (``[5, "AND", 7, "OR", "10"]``). Operators are ``AND``, ``OR`` and ``XOR``. A
-sub-expression's brackets are tokens of their own (``"("`` and ``")"``: KP's
+sub-expression's brackets are tokens of their own (``"("`` and ``")"``: the on-hub server's
 expression-editor fake of the live 5.1.8 format); a bracket token in another spelling (the
 picker's ``end-sub-expression )``) is read the same way. ``parens`` beside ``eval`` is 0 for
 every expression those notes saw; a non-zero value with no bracket tokens is grouping this

@@ -491,7 +491,8 @@ class DeviceAdmin:
 
     async def _resolve_room(self, room: str) -> tuple[str, str | None]:
         """Room name or id -> (room id, canonical name); '' / 'unassigned' -> ('0', None):
-        the hub UI's "No room assigned" choice (id 0; KP, live: ``roomId=0`` clears it)."""
+        the hub UI's "No room assigned" choice (id 0; the on-hub server, live: ``roomId=0`` clears
+        it)."""
         found = await self._find_room(room)
         return (found.id, found.name) if found is not None else ("0", None)
 
