@@ -16,7 +16,7 @@ from hubitat_emulator import HubEmulator
 from .contract import assert_same_shape, fixture_names, load_fixture, shape_errors
 
 TESTS = Path(__file__).parent
-_SOURCES = "hub UI", "the on-hub server", "HPM", "cli", "helog", "hubitatmaker", "bearmay"
+_SOURCES = "hub UI", "on-hub server", "HPM", "cli", "helog", "hubitatmaker", "bearmay"
 
 
 @pytest.fixture(scope="module")
