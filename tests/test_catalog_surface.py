@@ -286,11 +286,51 @@ async def test_diagnostics_show_surface_and_audit(
     assert diag["audit_recent"][0]["tool"] == "hub_create_backup"
 
 
-def test_catalog_snapshot_is_current() -> None:
-    from scripts.catalog import CATALOG_PATH, render
+def test_generated_files_are_current() -> None:
+    """catalog.yaml, README's tool table and coverage.md's "Our tool(s)" cells are written
+    from the tool classes: a change to a tool shows in them, reviewed with the change."""
+    from scripts.catalog import REPO, generated
 
-    current = CATALOG_PATH.read_text() if CATALOG_PATH.exists() else ""
-    assert current == render(), (
-        "catalog.yaml differs from the tools: review the change, then run "
-        "`scripts/dev py scripts/catalog.py` and commit catalog.yaml"
-    )
+    for path, text in generated().items():
+        current = path.read_text() if path.exists() else ""
+        assert current == text, (
+            f"{path.relative_to(REPO)} differs from the tools: review the change, then run "
+            "`scripts/dev py scripts/catalog.py` and commit it"
+        )
+
+
+def test_readme_table_lists_every_tool_once() -> None:
+    from scripts.catalog import README_PATH, TABLE_BEGIN, TABLE_END
+
+    text = README_PATH.read_text()
+    table = text[text.index(TABLE_BEGIN) : text.index(TABLE_END)]
+    listed = [line.split("`")[1] for line in table.splitlines() if line.startswith("| `hub_")]
+    assert listed[:-1] == [cls.name for cls in TOOL_CLASSES]  # then the gateways' row
+
+
+def test_covers_name_rows_of_the_coverage_document() -> None:
+    """Every peer tool a class says it covers is a row of docs/coverage.md, and every row
+    the document calls full or partial has a tool that covers it."""
+    from scripts.catalog import COVERAGE_PATH, coverage_lines, coverage_rows
+
+    def _row_lines(text: str) -> list[tuple[str, str, int]]:
+        return [(peer, their, i) for peer, their, i, _line in coverage_lines(text)]
+
+    text = COVERAGE_PATH.read_text()
+    rows = coverage_rows(text)
+    assert len(rows) == len(set(rows)), "a peer tool has two rows"
+    declared = {(c.peer, c.tool) for cls in TOOL_CLASSES for c in cls.covers}
+    assert declared - set(rows) == set(), "covers name a row the document does not have"
+    lines = text.splitlines()
+    for line in (lines[i] for _peer, _their, i in _row_lines(text)):
+        if "| **full** |" in line or "| **partial** |" in line:
+            assert "`hub_" in line, f"a covered row names no tool: {line[:120]}"
+
+
+def test_examples_are_valid_calls() -> None:
+    """A tool's example call passes its own schema (the mcp_server test runs it)."""
+    from custom_components.hubitat_dev_tools.tools.surface import registry
+
+    for tool in registry().values():
+        if tool.example is not None:
+            tool.parameters(dict(tool.example))

@@ -13,7 +13,7 @@ import probatio as vol
 from ..errors import ToolError
 from ..safety import ToolKind
 from .args import ToolArgs, arg, match, numeric_id
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, connector, on_hub
 from .code import BACKUP_NAME
 from .files import file_name
 from .paging import cursor_arg, limit_arg, paginate
@@ -67,6 +67,11 @@ class DeleteAppArgs(ToolArgs):
 
 class ListAppsTool(HubTool[ListAppsArgs]):
     name = "hub_list_apps"
+    covers = (
+        on_hub("hub_list_apps"),
+        on_hub("hub_list_device_dependents", "device_id"),
+        connector("list_apps"),
+    )
     title = "List installed apps"
     description = (
         "List installed (running) apps as a tree in tree order: app_id, name, type, "
@@ -98,6 +103,11 @@ class ListAppsTool(HubTool[ListAppsArgs]):
 
 class GetAppTool(HubTool[GetAppArgs]):
     name = "hub_get_app"
+    covers = (
+        on_hub("hub_list_app_pages"),
+        on_hub("hub_get_app_config"),
+        on_hub("hub_set_rule", "raw page walk: page="),
+    )
     hub_text = ("config_page", "settings", "state")
     title = "Get installed app"
     description = (
@@ -126,6 +136,10 @@ class GetAppTool(HubTool[GetAppArgs]):
 
 class SetAppDisabledTool(HubTool[SetAppDisabledArgs]):
     name = "hub_set_app_disabled"
+    covers = (
+        on_hub("hub_set_app_disabled"),
+        connector("hubitat_set_app_disabled"),
+    )
     title = "Enable or disable app"
     description = (
         "Disable (disabled=true) or re-enable (disabled=false) an installed app or rule "
@@ -149,6 +163,7 @@ class SetAppDisabledTool(HubTool[SetAppDisabledArgs]):
 
 class DeleteAppTool(HubTool[DeleteAppArgs]):
     name = "hub_delete_app"
+    covers = (on_hub("hub_delete_native_app"),)
     title = "Delete installed app"
     description = (
         "Delete an installed app or rule (and its child apps). First its configuration, "
@@ -172,6 +187,7 @@ class DeleteAppTool(HubTool[DeleteAppArgs]):
 
 class ListHpmPackagesTool(HubTool[ToolArgs]):
     name = "hub_list_hpm_packages"
+    covers = (on_hub("hub_list_hpm_packages"),)
     title = "List HPM packages"
     description = (
         "List the packages Hubitat Package Manager (HPM) tracks on this hub: name, version, "
@@ -260,6 +276,11 @@ class ImportAppArgs(ToolArgs):
 
 class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
     name = "hub_update_app_settings"
+    covers = (
+        on_hub("hub_set_native_app"),
+        on_hub("hub_set_rule", "raw page walk: settings, press with state_attribute, sub_page"),
+        on_hub("hub_update_dashboard"),
+    )
     title = "Update app settings"
     description = (
         "Edit a classic app or rule (Rule Machine, Room Lighting, Button Controller, user "
@@ -309,6 +330,7 @@ class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
 
 class ExportAppTool(HubTool[ExportAppArgs]):
     name = "hub_export_app"
+    covers = (on_hub("hub_export_native_app"),)
     title = "Export installed app"
     description = (
         "Export a classic app or rule (Rule Machine, Room Lighting, Button Controller, "
@@ -333,6 +355,10 @@ class ExportAppTool(HubTool[ExportAppArgs]):
 
 class CloneAppTool(HubTool[CloneAppArgs]):
     name = "hub_clone_app"
+    covers = (
+        on_hub("hub_clone_native_app"),
+        on_hub("hub_clone_dashboard"),
+    )
     title = "Clone installed app"
     description = (
         "Copy a classic app or rule, deep (child apps, settings, pause state), under the "
@@ -365,6 +391,7 @@ class CloneAppTool(HubTool[CloneAppArgs]):
 
 class ImportAppTool(HubTool[ImportAppArgs]):
     name = "hub_import_app"
+    covers = (on_hub("hub_import_native_app"),)
     title = "Import app from an export"
     description = (
         "Create a new app from an App Cloner export (the hub's own App Cloner). Give one of: "
@@ -435,6 +462,10 @@ class CreateAppArgs(ToolArgs):
 
 class CreateAppTool(HubTool[CreateAppArgs]):
     name = "hub_create_app"
+    covers = (
+        on_hub("hub_create_app"),
+        on_hub("hub_set_native_app"),
+    )
     title = "Create app instance"
     description = (
         "Add an app as the hub UI's Add Built-In App / Add User App do: app_type from "

@@ -12,7 +12,7 @@ from ..hub.backups import CloudRestoreParts
 from ..managers.backup_cloud import FREQUENCIES
 from ..safety import ToolKind
 from .args import ToolArgs, arg, match
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 
 TOOL_DOMAIN = "backups"
 
@@ -75,6 +75,7 @@ class RestoreBackupArgs(ToolArgs):
 
 class CreateBackupTool(HubTool[LocationArgs]):
     name = "hub_create_backup"
+    covers = (on_hub("hub_create_backup"),)
     title = "Create hub backup"
     description = (
         "Back up the hub now: a hub database backup, stored on the hub. Do this before "
@@ -99,6 +100,7 @@ class CreateBackupTool(HubTool[LocationArgs]):
 
 class ListBackupsTool(HubTool[LocationArgs]):
     name = "hub_list_backups"
+    covers = (on_hub("hub_list_backups"),)
     title = "List hub backups"
     description = (
         "List the hub's local database backups, newest first, with creation time, age, size, "
@@ -118,6 +120,7 @@ class ListBackupsTool(HubTool[LocationArgs]):
 
 class DeleteBackupTool(HubTool[BackupNameArgs]):
     name = "hub_delete_backup"
+    covers = (on_hub("hub_delete_backup"),)
     title = "Delete hub backup"
     description = (
         "Delete one hub database backup: local by file name, or (location='cloud') one of "
@@ -136,6 +139,7 @@ class DeleteBackupTool(HubTool[BackupNameArgs]):
 
 class RestoreBackupTool(HubTool[RestoreBackupArgs]):
     name = "hub_restore_backup"
+    covers = (on_hub("hub_restore_backup"),)
     title = "Restore hub backup"
     description = (
         "Restore the hub's database from a backup: local (file name), cloud (this hub's, by "
@@ -187,6 +191,7 @@ class ScheduleArgs(ToolArgs):
 
 class UpdateBackupScheduleTool(HubTool[ScheduleArgs]):
     name = "hub_update_backup_schedule"
+    covers = (on_hub("hub_create_backup"),)
     title = "Update backup schedule"
     description = (
         "Change the hub's automatic backups: how often local and cloud backups run (days: "

@@ -452,6 +452,29 @@ class _ApprovalCall:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Covers:
+    """A peer's tool this tool does (all or part of): ``docs/coverage.md``'s "Our tool(s)"
+    cells are generated from these (``scripts/catalog.py``). ``peer`` is ``on_hub`` (the
+    on-hub MCP server) or ``connector`` (Hubitat's own MCP connector); ``tool`` is their
+    tool's name as that document's row writes it; ``how`` (optional) says which part of
+    ours does it ("command `toggle`")."""
+
+    peer: str
+    tool: str
+    how: str = ""
+
+
+def on_hub(tool: str, how: str = "") -> Covers:
+    """This tool does the on-hub MCP server's ``tool`` (see :class:`Covers`)."""
+    return Covers("on_hub", tool, how)
+
+
+def connector(tool: str, how: str = "") -> Covers:
+    """This tool does the Hubitat MCP connector's ``tool`` (see :class:`Covers`)."""
+    return Covers("connector", tool, how)
+
+
 class HubTool[A: ToolArgs](llm.Tool):
     """Base class for every hubitat_dev_tools tool.
 
@@ -490,6 +513,15 @@ class HubTool[A: ToolArgs](llm.Tool):
     # A write tool some of whose calls delete or overwrite (each such part is gated at the
     # destructive tier by the tool it runs): its destructiveHint is true.
     may_destroy: ClassVar[bool] = False
+    # The peers' tools this one does (the coverage document's "Our tool(s)" column).
+    covers: ClassVar[tuple[Covers, ...]] = ()
+    # Arguments of a call that succeeds on the demo home (the emulated hub as seeded): the
+    # catalog shows it, and the mcp_server test calls every tool with it (tests/mcp_cases/
+    # holds the cases that need set-up first).
+    example: ClassVar[dict[str, Any] | None] = None
+    # Everyday words an owner might use for this tool that its name, title and description
+    # do not contain: hub_search_tools finds the tool by them too.
+    search_words: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -15,7 +15,7 @@ import probatio as vol
 from ..const import SURFACE_FLAT
 from ..errors import ToolError
 from .args import ToolArgs, arg
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 from .guide import build_sections
 from .search import Bm25Index, tool_text
 from .surface import brief, current_reachable, describe, how_to_call, registry, visibility
@@ -42,6 +42,7 @@ class SearchToolsArgs(ToolArgs):
 
 class SearchToolsTool(HubTool[SearchToolsArgs]):
     name = "hub_search_tools"
+    covers = (on_hub("hub_search_tools"),)
     title = "Search tools"
     description = (
         "Find the tool for a task in plain words or a whole sentence (e.g. 'dim the kitchen "
@@ -79,6 +80,7 @@ class ToolGuideArgs(ToolArgs):
 
 class GetToolGuideTool(HubTool[ToolGuideArgs]):
     name = "hub_get_tool_guide"
+    covers = (on_hub("hub_get_tool_guide"),)
     title = "Get tool guide"
     description = (
         "How to use these tools, by section: overview, safety (confirm, backups, error "

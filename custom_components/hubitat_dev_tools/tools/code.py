@@ -21,7 +21,7 @@ from ..safety import (
     check_code_url,
 )
 from .args import ToolArgs, arg, match, numeric_id
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 from .paging import cursor_arg, limit_arg, paginate
 
 TOOL_DOMAIN = "code"
@@ -119,6 +119,11 @@ class ListCodeArgs(ToolArgs):
 
 class ListCodeTool(HubTool[ListCodeArgs]):
     name = "hub_list_code"
+    covers = (
+        on_hub("hub_list_apps"),
+        on_hub("hub_list_drivers", "type=driver, builtin=true"),
+        on_hub("hub_list_libraries", "type=library"),
+    )
     title = "List apps, drivers and libraries code"
     description = (
         "List the user code installed on the hub (Apps Code, Drivers Code, Libraries Code): "
@@ -148,6 +153,10 @@ class GetCodeArgs(CodeRefArgs):
 
 class GetCodeTool(HubTool[GetCodeArgs]):
     name = "hub_get_code"
+    covers = (
+        on_hub("hub_get_source"),
+        on_hub("hub_update_app"),
+    )
     hub_text = ("source",)
     title = "Get code source"
     description = (
@@ -189,6 +198,11 @@ class InstallCodeArgs(ToolArgs):
 
 class InstallCodeTool(HubTool[InstallCodeArgs]):
     name = "hub_install_code"
+    covers = (
+        on_hub("hub_create_app", "type=app"),
+        on_hub("hub_create_driver", "type=driver"),
+        on_hub("hub_create_library", "type=library"),
+    )
     title = "Install new code"
     description = (
         "Install NEW app, driver or library code (the hub compiles it) from one of: source "
@@ -241,6 +255,11 @@ class UpdateCodeArgs(ToolArgs):
 
 class UpdateCodeTool(HubTool[UpdateCodeArgs]):
     name = "hub_update_code"
+    covers = (
+        on_hub("hub_update_app"),
+        on_hub("hub_update_driver"),
+        on_hub("hub_update_library"),
+    )
     title = "Update code"
     description = (
         "Replace the source of an existing app, driver or library (the whole source) from "
@@ -314,6 +333,7 @@ class UpdateCodeTool(HubTool[UpdateCodeArgs]):
 
 class DeleteCodeTool(HubTool[CodeRefArgs]):
     name = "hub_delete_code"
+    covers = (on_hub("hub_delete_item"),)
     title = "Delete code"
     description = (
         "Permanently delete app, driver or library code from the hub. The source is saved "
@@ -345,6 +365,7 @@ class ListItemBackupsArgs(ToolArgs):
 
 class ListItemBackupsTool(HubTool[ListItemBackupsArgs]):
     name = "hub_list_item_backups"
+    covers = (on_hub("hub_list_backups"),)
     title = "List item backups"
     description = (
         "List the item backups this integration keeps in the hub's File Manager: snapshots "
@@ -372,6 +393,7 @@ class GetItemBackupArgs(ItemBackupArgs):
 
 class GetItemBackupTool(HubTool[GetItemBackupArgs]):
     name = "hub_get_item_backup"
+    covers = (on_hub("hub_get_backup"),)
     hub_text = ("source", "definition", "config", "settings", "state", "native_export")
     title = "Get item backup"
     description = (
@@ -402,6 +424,7 @@ class RestoreItemBackupArgs(ItemBackupArgs):
 
 class RestoreItemBackupTool(HubTool[RestoreItemBackupArgs]):
     name = "hub_restore_item_backup"
+    covers = (on_hub("hub_restore_backup"),)
     title = "Restore code from an item backup"
     description = (
         "Put an app, driver or library code backup (from hub_list_item_backups) back on the "
@@ -430,6 +453,7 @@ class RestoreItemBackupTool(HubTool[RestoreItemBackupArgs]):
 
 class ListBundlesTool(HubTool[ToolArgs]):
     name = "hub_list_bundles"
+    covers = (on_hub("hub_list_bundles"),)
     title = "List bundles"
     description = (
         "List installed code bundles (the Bundle Manager containers that HPM and bundle "
@@ -459,6 +483,7 @@ class InstallBundleArgs(ToolArgs):
 
 class InstallBundleTool(HubTool[InstallBundleArgs]):
     name = "hub_install_bundle"
+    covers = (on_hub("hub_install_bundle"),)
     title = "Install bundle from URL"
     description = (
         "Have the hub download a bundle .zip from a URL and install its apps, drivers and "
@@ -486,6 +511,7 @@ class DeleteBundleArgs(ToolArgs):
 
 class DeleteBundleTool(HubTool[DeleteBundleArgs]):
     name = "hub_delete_bundle"
+    covers = (on_hub("hub_delete_bundle"),)
     title = "Delete bundle"
     description = (
         "Delete an installed bundle container by id (from hub_list_bundles); verified by "
@@ -510,6 +536,7 @@ class ExportBundleArgs(ToolArgs):
 
 class ExportBundleTool(HubTool[ExportBundleArgs]):
     name = "hub_export_bundle"
+    covers = (on_hub("hub_export_bundle"),)
     title = "Export bundle to File Manager"
     description = (
         "Save an installed bundle's .zip (its apps, drivers and libraries) into the hub's "

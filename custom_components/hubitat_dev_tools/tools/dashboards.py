@@ -12,7 +12,7 @@ from ..hub.dashboards import BOOL_OPTIONS, TEXT_OPTIONS
 from ..managers.confirm import require_confirm
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 
 TOOL_DOMAIN = "dashboards"
 
@@ -57,6 +57,7 @@ class DashboardIdArgs(ToolArgs):
 
 class ListDashboardsTool(HubTool[ToolArgs]):
     name = "hub_list_dashboards"
+    covers = (on_hub("hub_list_dashboards"),)
     title = "List dashboards"
     description = (
         "List the hub's dashboards: Easy Dashboards and legacy Hubitat Dashboards, with "
@@ -70,6 +71,7 @@ class ListDashboardsTool(HubTool[ToolArgs]):
 
 class GetDashboardTool(HubTool[DashboardIdArgs]):
     name = "hub_get_dashboard"
+    covers = (on_hub("hub_get_dashboard"),)
     title = "Get dashboard"
     description = (
         "Read one dashboard: an Easy Dashboard's devices and options, or a legacy "
@@ -94,6 +96,7 @@ class CreateDashboardArgs(ToolArgs):
 
 class CreateDashboardTool(HubTool[CreateDashboardArgs]):
     name = "hub_create_dashboard"
+    covers = (on_hub("hub_create_dashboard"),)
     title = "Create dashboard"
     description = (
         "Create an Easy Dashboard with a name, the devices to show and options (mode, "
@@ -153,6 +156,7 @@ class UpdateDashboardArgs(ToolArgs):
 
 class UpdateDashboardTool(HubTool[UpdateDashboardArgs]):
     name = "hub_update_dashboard"
+    covers = (on_hub("hub_update_dashboard"),)
     title = "Update dashboard"
     description = (
         "Change an Easy Dashboard: rename, replace the device list (device_ids), add or "
@@ -202,6 +206,7 @@ class CloneDashboardArgs(ToolArgs):
 
 class CloneDashboardTool(HubTool[CloneDashboardArgs]):
     name = "hub_clone_dashboard"
+    covers = (on_hub("hub_clone_dashboard"),)
     title = "Clone Easy Dashboard"
     description = (
         "Copy an Easy Dashboard (devices and options) into a new Easy Dashboard with a new "
@@ -231,6 +236,7 @@ class CloneDashboardTool(HubTool[CloneDashboardArgs]):
 
 class DeleteDashboardTool(HubTool[DashboardIdArgs]):
     name = "hub_delete_dashboard"
+    covers = (on_hub("hub_delete_dashboard"),)
     title = "Delete dashboard"
     description = (
         "Delete an Easy or legacy dashboard. Its configuration is saved as an item backup "

@@ -12,7 +12,7 @@ from ..managers.devices import DeviceUpdate
 from ..managers.devices.admin import NameWarning
 from ..safety import ToolKind
 from .args import ToolArgs, arg
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, connector, on_hub
 from .devices import DEVICE_ID
 
 TOOL_DOMAIN = "devices"
@@ -48,6 +48,11 @@ class UpdateDeviceArgs(ToolArgs):
 
 class UpdateDeviceTool(HubTool[UpdateDeviceArgs]):
     name = "hub_update_device"
+    covers = (
+        on_hub("hub_update_device"),
+        on_hub("hub_update_hub_mesh", "hub_mesh"),
+        connector("hubitat_set_device_disabled", "enabled"),
+    )
     title = "Update device"
     description = (
         "Edit a device: label (rename it), name, room (an existing one), enabled, driver "
@@ -120,6 +125,10 @@ class CreateDeviceArgs(ToolArgs):
 
 class CreateDeviceTool(HubTool[CreateDeviceArgs]):
     name = "hub_create_device"
+    covers = (
+        on_hub("hub_manage_virtual_device"),
+        on_hub("hub_create_device"),
+    )
     title = "Create device"
     description = (
         "Create a device from a built-in virtual type ('Virtual Switch', 'Virtual Dimmer', "
@@ -146,6 +155,11 @@ class DeleteDeviceArgs(ToolArgs):
 
 class DeleteDeviceTool(HubTool[DeleteDeviceArgs]):
     name = "hub_delete_device"
+    covers = (
+        on_hub("hub_manage_virtual_device"),
+        on_hub("hub_delete_device"),
+        on_hub("hub_delete_connector"),
+    )
     title = "Delete device"
     description = (
         "Permanently delete (remove) a device (virtual or real: its radio pairing and child "
@@ -174,6 +188,7 @@ class ReplaceDeviceArgs(ToolArgs):
 
 class ReplaceDeviceTool(HubTool[ReplaceDeviceArgs]):
     name = "hub_replace_device"
+    covers = (on_hub("hub_call_device_replace"),)
     title = "Replace device hardware"
     description = (
         "The hub's device Replace: the OLD device keeps its id, label, room and app/rule "
@@ -203,6 +218,7 @@ class SwapDeviceArgs(ToolArgs):
 
 class SwapDeviceTool(HubTool[SwapDeviceArgs]):
     name = "hub_swap_device"
+    covers = (on_hub("hub_call_device_swap"),)
     title = "Swap a device in every app"
     description = (
         "The hub's Swap Device: every app and rule using the OLD device uses the NEW one "
@@ -236,6 +252,7 @@ class SearchCompatibleDevicesArgs(ToolArgs):
 
 class SearchCompatibleDevicesTool(HubTool[SearchCompatibleDevicesArgs]):
     name = "hub_search_compatible_devices"
+    covers = (on_hub("hub_get_compatible_devices"),)
     title = "Search compatible devices"
     description = (
         "Search Hubitat's list of compatible devices by brand, name, product number, type or "

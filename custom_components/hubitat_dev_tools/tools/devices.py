@@ -20,7 +20,7 @@ from ..managers.devices import (
 )
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, connector, on_hub
 from .paging import cursor_arg, limit_arg, paginate
 
 TOOL_DOMAIN = "devices"
@@ -112,6 +112,13 @@ class ListDevicesArgs(ToolArgs):
 
 class ListDevicesTool(HubTool[ListDevicesArgs]):
     name = "hub_list_devices"
+    covers = (
+        on_hub("hub_list_devices"),
+        connector("hubitat_get_live_context"),
+        connector("hubitat_search_devices"),
+        connector("list_devices"),
+        connector("list_devices_by_capability", "capability"),
+    )
     title = "List devices"
     description = (
         "Find devices with their current states in one call ('which devices are in the living "
@@ -172,6 +179,13 @@ class DeviceIdArgs(ToolArgs):
 
 class GetDeviceTool(HubTool[DeviceIdArgs]):
     name = "hub_get_device"
+    covers = (
+        on_hub("hub_get_device"),
+        on_hub("hub_update_device"),
+        on_hub("hub_list_device_dependents", "apps using"),
+        connector("get_device"),
+        connector("get_device_state"),
+    )
     title = "Get device"
     description = (
         "Full detail of one device: room, driver, every attribute with its value, data type "
@@ -238,6 +252,10 @@ class GetDeviceAttributeArgs(ToolArgs):
 
 class GetDeviceAttributeTool(HubTool[GetDeviceAttributeArgs]):
     name = "hub_get_device_attribute"
+    covers = (
+        on_hub("hub_get_device_attribute"),
+        connector("get_device_state"),
+    )
     title = "Get or wait for a device attribute"
     description = (
         "The current state of one attribute of one or several devices (a motion sensor's "
@@ -357,6 +375,25 @@ class CallDeviceCommandArgs(ToolArgs):
 
 class CallDeviceCommandTool(HubTool[CallDeviceCommandArgs]):
     name = "hub_call_device_command"
+    covers = (
+        on_hub("hub_call_device_command"),
+        connector("hubitat_turn_on"),
+        connector("hubitat_turn_off"),
+        connector("hubitat_toggle", "command `toggle`"),
+        connector("hubitat_light_set"),
+        connector("hubitat_cover_set_position"),
+        connector("hubitat_cover_open"),
+        connector("hubitat_cover_close"),
+        connector("hubitat_cover_stop"),
+        connector("hubitat_lock", "confirm"),
+        connector("hubitat_unlock", "confirm"),
+        connector("hubitat_thermostat_set_temperature"),
+        connector("hubitat_thermostat_set_mode"),
+        connector("hubitat_thermostat_set_fan_mode"),
+        connector("hubitat_fan_set_speed"),
+        connector("hubitat_press_button", "push"),
+        connector("run_device_command"),
+    )
     title = "Call device command"
     description = (
         "Turn devices on/off/toggle, dim lights, lock...: one command or a batch of up to 20 "
@@ -456,6 +493,10 @@ class ListDeviceEventsArgs(ToolArgs):
 
 class ListDeviceEventsTool(HubTool[ListDeviceEventsArgs]):
     name = "hub_list_device_events"
+    covers = (
+        on_hub("hub_list_device_events"),
+        connector("list_device_events"),
+    )
     title = "List device events"
     description = (
         "One device's event history: when it opened, turned on, changed (attribute changes "
@@ -494,6 +535,11 @@ class HomeSummaryArgs(ToolArgs):
 
 class GetHomeSummaryTool(HubTool[HomeSummaryArgs]):
     name = "hub_get_home_summary"
+    covers = (
+        on_hub("hub_list_devices"),
+        connector("hubitat_get_context_summary"),
+        connector("hubitat_get_live_context"),
+    )
     title = "Get home summary"
     description = (
         "What's going on at home, in one small answer: mode, HSM status and alert, what is "

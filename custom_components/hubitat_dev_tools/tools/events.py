@@ -16,7 +16,7 @@ from ..errors import ToolError
 from ..hub.events import LOG_LEVELS
 from ..managers.events import EventFilter, LogFilter, refuse_outside_source
 from .args import ToolArgs, arg, numeric_id
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 
 TOOL_DOMAIN = "logs"
 
@@ -44,6 +44,7 @@ class TailLogsArgs(ToolArgs):
 
 class TailLogsTool(HubTool[TailLogsArgs]):
     name = "hub_tail_logs"
+    covers = (on_hub("hub_get_logs"),)
     hub_text = ("lines", "recent")
     title = "Tail live logs"
     description = (

@@ -10,7 +10,7 @@ import probatio as vol
 from ..hub.files import valid_file_name
 from ..safety import ToolKind
 from .args import ToolArgs, arg
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 from .paging import cursor_arg, limit_arg, paginate
 
 TOOL_DOMAIN = "files"
@@ -42,6 +42,7 @@ class ListFilesArgs(ToolArgs):
 
 class ListFilesTool(HubTool[ListFilesArgs]):
     name = "hub_list_files"
+    covers = (on_hub("hub_list_files"),)
     title = "List hub files"
     description = (
         "List the files in the hub's File Manager (newest first): name, size, modified time, "
@@ -68,6 +69,7 @@ class ReadFileArgs(FileNameArgs):
 
 class ReadFileTool(HubTool[ReadFileArgs]):
     name = "hub_read_file"
+    covers = (on_hub("hub_read_file"),)
     hub_text = ("content",)
     title = "Read hub file"
     description = (
@@ -88,6 +90,7 @@ class WriteFileArgs(FileNameArgs):
 
 class WriteFileTool(HubTool[WriteFileArgs]):
     name = "hub_write_file"
+    covers = (on_hub("hub_write_file"),)
     title = "Write hub file"
     description = (
         "Create or overwrite a text file in the hub's File Manager (UTF-8, up to 1 MB). An "
@@ -102,6 +105,7 @@ class WriteFileTool(HubTool[WriteFileArgs]):
 
 class DeleteFileTool(HubTool[FileNameArgs]):
     name = "hub_delete_file"
+    covers = (on_hub("hub_delete_file"),)
     title = "Delete hub file"
     description = (
         "Delete a file from the hub's File Manager. It is first copied byte for byte to "

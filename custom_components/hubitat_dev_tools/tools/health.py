@@ -9,7 +9,7 @@ from typing import Any
 import probatio as vol
 
 from .args import ToolArgs, arg
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, connector, on_hub
 
 TOOL_DOMAIN = "health"
 
@@ -25,6 +25,12 @@ class HealthReportArgs(ToolArgs):
 
 class GetHealthReportTool(HubTool[HealthReportArgs]):
     name = "hub_get_health_report"
+    covers = (
+        on_hub("hub_get_info"),
+        on_hub("hub_get_metrics"),
+        on_hub("hub_get_memory_history", "history_points"),
+        connector("get_hub_diagnostics"),
+    )
     title = "Get hub health report"
     description = (
         "One hub health report: model, firmware, uptime, free memory, CPU load, temperature, "
@@ -59,6 +65,7 @@ class DeviceHealthArgs(ToolArgs):
 
 class GetDeviceHealthTool(HubTool[DeviceHealthArgs]):
     name = "hub_get_device_health"
+    covers = (on_hub("hub_get_device_health"),)
     title = "Get device health"
     description = (
         "Find failing devices: devices silent longer than a threshold (defaults: 25 h battery "

@@ -10,7 +10,7 @@ import probatio as vol
 from ..managers.hsm import HSM_COMMANDS
 from ..safety import ToolKind
 from .args import ToolArgs, arg
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 from .maker import MAKER_NOTE
 
 TOOL_DOMAIN = "hsm"
@@ -25,6 +25,7 @@ class SetHsmArgs(ToolArgs):
 
 class GetHsmStatusTool(HubTool[ToolArgs]):
     name = "hub_get_hsm_status"
+    covers = (on_hub("hub_get_hsm_status"),)
     title = "Get HSM status"
     description = (
         "Hubitat Safety Monitor: armed status (armedAway, armingAway, armedHome, armedNight, "
@@ -38,6 +39,7 @@ class GetHsmStatusTool(HubTool[ToolArgs]):
 
 class SetHsmTool(HubTool[SetHsmArgs]):
     name = "hub_set_hsm"
+    covers = (on_hub("hub_set_hsm"),)
     title = "Arm, disarm or cancel HSM alerts"
     description = (
         "Change Hubitat Safety Monitor: armAway, armHome, armNight, armAll, disarm, "

@@ -10,7 +10,7 @@ import probatio as vol
 from ..errors import ToolError
 from ..safety import ToolKind, check_destructive
 from .args import ToolArgs, arg, match
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 
 TOOL_DOMAIN = "hub"
 
@@ -55,6 +55,10 @@ class HubSettingsArgs(ToolArgs):
 
 class GetHubInfoTool(HubTool[ToolArgs]):
     name = "hub_get_info"
+    covers = (
+        on_hub("hub_get_info"),
+        on_hub("hub_get_metrics"),
+    )
     title = "Get hub info"
     description = (
         "Identify the Hubitat hub and its health basics in one call: name, model, firmware "
@@ -89,6 +93,7 @@ class CheckCompatibilityTool(HubTool[ToolArgs]):
 
 class UpdateHubSettingsTool(HubTool[HubSettingsArgs]):
     name = "hub_update_hub_settings"
+    covers = (on_hub("hub_set_system_settings"),)
     title = "Update hub settings"
     description = (
         "Change the hub's own settings (Settings > Location): hub_name, latitude/longitude "

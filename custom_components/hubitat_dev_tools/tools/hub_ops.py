@@ -13,7 +13,7 @@ from ..hub.network import ETHERNET_SPEEDS, valid_host
 from ..safety import ToolKind
 from ..wifi_join import request_password
 from .args import ToolArgs, arg
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 
 TOOL_DOMAIN = "hub"
 
@@ -32,6 +32,7 @@ class NetworkTestArgs(ToolArgs):
 
 class CallNetworkTestTool(HubTool[NetworkTestArgs]):
     name = "hub_call_network_test"
+    covers = (on_hub("hub_get_device_health"),)
     title = "Hub network test"
     description = (
         "Network test run by the hub: ping host, ping_gateway, traceroute host, speed_test "
@@ -62,6 +63,11 @@ class HubActionArgs(ToolArgs):
 
 class CallHubActionTool(HubTool[HubActionArgs]):
     name = "hub_call_hub_action"
+    covers = (
+        on_hub("hub_get_info"),
+        on_hub("hub_call_gc", "free_memory"),
+        on_hub("hub_get_device_health"),
+    )
     title = "Hub LED or memory"
     description = (
         "blink_led: blink the hub's LED to find it. free_memory: free unused memory (free KB "
@@ -112,6 +118,10 @@ class NetworkSettingsArgs(ToolArgs):
 
 class UpdateNetworkSettingsTool(HubTool[NetworkSettingsArgs]):
     name = "hub_update_network_settings"
+    covers = (
+        on_hub("hub_set_system_settings"),
+        on_hub("hub_call_destructive_ops"),
+    )
     title = "Update hub network settings"
     description = (
         "One of: Ethernet mode static (address, netmask, gateway) or dhcp, with dns_servers "

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..safety import ToolKind
 from .args import ToolArgs, arg
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 
 TOOL_DOMAIN = "lifecycle"
 
@@ -31,6 +31,7 @@ def _wait_deadline(call: ToolCall) -> float:
 
 class RebootHubTool(HubTool[WaitArgs]):
     name = "hub_reboot_hub"
+    covers = (on_hub("hub_reboot"),)
     title = "Reboot hub"
     description = (
         "Reboot the hub: automations stop and the hub is unreachable for about 1-3 minutes, "
@@ -47,6 +48,7 @@ class RebootHubTool(HubTool[WaitArgs]):
 
 class ShutdownHubTool(HubTool[ToolArgs]):
     name = "hub_shutdown_hub"
+    covers = (on_hub("hub_shutdown"),)
     title = "Shut down hub"
     description = (
         "Power the hub OFF. It stays off until someone physically unplugs and replugs it (a "
@@ -62,6 +64,7 @@ class ShutdownHubTool(HubTool[ToolArgs]):
 
 class CheckFirmwareUpdateTool(HubTool[ToolArgs]):
     name = "hub_check_firmware_update"
+    covers = (on_hub("hub_update_firmware"),)
     title = "Check firmware update"
     description = (
         "Ask whether a newer hub platform firmware is available (the hub asks Hubitat's "
@@ -76,6 +79,7 @@ class CheckFirmwareUpdateTool(HubTool[ToolArgs]):
 
 class InstallFirmwareUpdateTool(HubTool[WaitArgs]):
     name = "hub_install_firmware_update"
+    covers = (on_hub("hub_update_firmware"),)
     title = "Install firmware update"
     description = (
         "Install the pending hub platform firmware update: the hub downloads it, installs it "

@@ -18,7 +18,7 @@ from ..managers.events import refuse_outside_source
 from ..managers.logs import LogQuery, parse_when, window_start
 from ..redact import TYPED_VALUE_ARGS
 from .args import ToolArgs, arg, ascii_re, match, numeric_id
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, connector, on_hub
 
 TOOL_DOMAIN = "logs"
 
@@ -49,6 +49,7 @@ class GetLogsArgs(ToolArgs):
 
 class GetLogsTool(HubTool[GetLogsArgs]):
     name = "hub_get_logs"
+    covers = (on_hub("hub_get_logs"),)
     hub_text = ("logs",)
     title = "Get hub logs"
     description = (
@@ -97,6 +98,12 @@ class ListEventsArgs(ToolArgs):
 
 class ListEventsTool(HubTool[ListEventsArgs]):
     name = "hub_list_events"
+    covers = (
+        on_hub("hub_list_device_events"),
+        on_hub("hub_list_variable_changes"),
+        connector("list_hub_events"),
+        connector("list_location_events"),
+    )
     hub_text = ("events",)
     title = "List hub, location and app events"
     description = (
@@ -132,6 +139,7 @@ class PerformanceArgs(ToolArgs):
 
 class GetPerformanceStatsTool(HubTool[PerformanceArgs]):
     name = "hub_get_performance_stats"
+    covers = (on_hub("hub_get_performance_stats"),)
     title = "Get performance statistics"
     description = (
         "Which devices and apps keep the hub busy: share of busy time (rows sum to ~100; not "
@@ -153,6 +161,7 @@ class JobsArgs(ToolArgs):
 
 class GetJobsTool(HubTool[JobsArgs]):
     name = "hub_get_jobs"
+    covers = (on_hub("hub_get_jobs"),)
     title = "Get scheduled jobs"
     description = (
         "The hub's scheduled jobs (app/device, method, next run, recurring), running jobs and "
@@ -212,6 +221,7 @@ def _attribute_to_us(rows: list[dict[str, Any]], records: list[dict[str, Any]]) 
 
 class ListChangesTool(HubTool[ListChangesArgs]):
     name = "hub_list_changes"
+    covers = (connector("list_events"),)
     hub_text = ("changes",)
     title = "List what changed"
     description = (

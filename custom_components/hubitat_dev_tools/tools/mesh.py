@@ -11,13 +11,14 @@ from ..errors import ToolError
 from ..hub.mesh import REFRESH_INTERVALS
 from ..safety import ToolKind
 from .args import ToolArgs, arg
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 
 TOOL_DOMAIN = "devices"
 
 
 class GetHubMeshTool(HubTool[ToolArgs]):
     name = "hub_get_hub_mesh"
+    covers = (on_hub("hub_get_hub_mesh"),)
     title = "Get Hub Mesh"
     description = (
         "Hub Mesh (sharing between hubs, not the Z-Wave/Zigbee mesh): on or off, peer hubs, "
@@ -58,6 +59,7 @@ class UpdateHubMeshArgs(ToolArgs):
 
 class UpdateHubMeshTool(HubTool[UpdateHubMeshArgs]):
     name = "hub_update_hub_mesh"
+    covers = (on_hub("hub_update_hub_mesh"),)
     title = "Update Hub Mesh"
     description = (
         "Change Hub Mesh: on/off (after a reboot), full sync interval, the peer hub whose "

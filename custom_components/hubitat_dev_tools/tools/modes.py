@@ -11,7 +11,7 @@ from ..hub.mode_manager import MANAGER_IDS
 from ..managers.mode_manager import TRIGGER_SETS
 from ..safety import ToolKind
 from .args import ToolArgs, arg, short_text
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, connector, on_hub
 
 TOOL_DOMAIN = "modes"
 
@@ -66,6 +66,10 @@ class UpdateModeManagerArgs(ToolArgs):
 
 class ListModesTool(HubTool[ToolArgs]):
     name = "hub_list_modes"
+    covers = (
+        on_hub("hub_list_modes"),
+        connector("list_modes"),
+    )
     title = "List modes"
     description = (
         "The hub's location modes (Day, Night, Away, ...) with ids and which one is active, "
@@ -79,6 +83,10 @@ class ListModesTool(HubTool[ToolArgs]):
 
 class SetModeTool(HubTool[SetModeArgs]):
     name = "hub_set_mode"
+    covers = (
+        on_hub("hub_manage_mode"),
+        connector("hubitat_set_mode"),
+    )
     title = "Set mode"
     description = (
         "Switch the home's active mode, e.g. 'set the house to Away': pass the mode name "
@@ -100,6 +108,7 @@ class SetModeTool(HubTool[SetModeArgs]):
 
 class CreateModeTool(HubTool[CreateModeArgs]):
     name = "hub_create_mode"
+    covers = (on_hub("hub_manage_mode"),)
     title = "Create mode"
     description = (
         "Create a location mode (unique name). It does not become active: use hub_set_mode."
@@ -114,6 +123,7 @@ class CreateModeTool(HubTool[CreateModeArgs]):
 
 class UpdateModeTool(HubTool[UpdateModeArgs]):
     name = "hub_update_mode"
+    covers = (on_hub("hub_manage_mode"),)
     title = "Rename mode"
     description = (
         "Rename a location mode (and optionally change its icon). Rules that react to the "
@@ -132,6 +142,7 @@ class UpdateModeTool(HubTool[UpdateModeArgs]):
 
 class DeleteModeTool(HubTool[ModeArgs]):
     name = "hub_delete_mode"
+    covers = (on_hub("hub_manage_mode"),)
     title = "Delete mode"
     description = (
         "Delete a location mode (never the active one: switch first with hub_set_mode). Rules "
@@ -147,6 +158,7 @@ class DeleteModeTool(HubTool[ModeArgs]):
 
 class UpdateModeManagerTool(HubTool[UpdateModeManagerArgs]):
     name = "hub_update_mode_manager"
+    covers = (on_hub("hub_set_mode_manager"),)
     title = "Update Mode Manager"
     description = (
         "When modes switch by themselves (Integrated Mode Manager), e.g. 'Night at 22:30': "

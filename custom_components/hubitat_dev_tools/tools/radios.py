@@ -11,7 +11,7 @@ from ..hub.radios import RADIO_ACTIONS, SPECIAL_ACTIONS
 from ..managers.radio_zwave import ActionExtra
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 
 TOOL_DOMAIN = "radios"
 
@@ -54,6 +54,7 @@ class RadioDetailsArgs(ToolArgs):
 
 class GetRadioDetailsTool(HubTool[RadioDetailsArgs]):
     name = "hub_get_radio_details"
+    covers = (on_hub("hub_get_radio_details"),)
     title = "Get radio details"
     description = (
         "Z-Wave, Zigbee and Matter radio details: enabled/healthy, firmware, region, channel "
@@ -81,6 +82,7 @@ class GetRadioDetailsTool(HubTool[RadioDetailsArgs]):
 
 class StartZwaveRepairTool(HubTool[ToolArgs]):
     name = "hub_start_zwave_repair"
+    covers = (on_hub("hub_call_zwave"),)
     title = "Start Z-Wave repair"
     description = (
         "Start a Z-Wave network repair (rebuilds routes; takes minutes to hours and slows "
@@ -97,6 +99,7 @@ class StartZwaveRepairTool(HubTool[ToolArgs]):
 
 class GetZwaveRepairStatusTool(HubTool[ToolArgs]):
     name = "hub_get_zwave_repair_status"
+    covers = (on_hub("hub_call_zwave"),)
     title = "Get Z-Wave repair status"
     description = (
         "Whether a Z-Wave repair is running, its stage and progress text. To start one use "
@@ -133,6 +136,13 @@ class RadioActionArgs(ToolArgs):
 
 class CallRadioActionTool(HubTool[RadioActionArgs]):
     name = "hub_call_radio_action"
+    covers = (
+        on_hub("hub_call_destructive_ops", "firmware_abort"),
+        on_hub("hub_set_zigbee"),
+        on_hub("hub_call_zwave"),
+        on_hub("hub_call_zigbee"),
+        on_hub("hub_call_matter"),
+    )
     title = "Run a radio operation"
     description = (
         "Run one Z-Wave, Zigbee or Matter operation. zwave: inclusion_start/inclusion_stop "
@@ -177,6 +187,7 @@ class DeleteZwaveNodeArgs(ToolArgs):
 
 class DeleteZwaveNodeTool(HubTool[DeleteZwaveNodeArgs]):
     name = "hub_delete_zwave_node"
+    covers = (on_hub("hub_call_zwave"),)
     title = "Remove a failed Z-Wave node"
     description = (
         "Remove a FAILED Z-Wave node from the network; the hub deletes the device on it too "
@@ -215,6 +226,7 @@ class InstallRadioFirmwareArgs(ToolArgs):
 
 class InstallRadioFirmwareTool(HubTool[InstallRadioFirmwareArgs]):
     name = "hub_install_radio_firmware"
+    covers = (on_hub("hub_call_destructive_ops"),)
     title = "Install radio or device firmware"
     description = (
         "Flash firmware the hub offers: the Zigbee radio's, the Z-Wave radio's (C-7+), "
@@ -234,6 +246,12 @@ class InstallRadioFirmwareTool(HubTool[InstallRadioFirmwareArgs]):
 
 class UpdateRadioSettingsTool(HubTool[RadioSettingsArgs]):
     name = "hub_update_radio_settings"
+    covers = (
+        on_hub("hub_call_destructive_ops", "reset"),
+        on_hub("hub_set_zwave"),
+        on_hub("hub_set_zigbee"),
+        on_hub("hub_call_matter"),
+    )
     title = "Update radio settings"
     description = (
         "Change a radio's settings. zwave: enabled, long_range_channel (0, 1 or 255). "

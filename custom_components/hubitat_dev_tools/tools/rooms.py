@@ -20,7 +20,7 @@ from ..managers.devices import DeviceFilter
 from ..managers.room_control import DEVICE_TYPES
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id, short_text
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, connector, on_hub
 
 TOOL_DOMAIN = "rooms"
 
@@ -61,6 +61,14 @@ ROOM_WAIT_S = 2.0
 
 class CallRoomCommandTool(HubTool[CallRoomCommandArgs]):
     name = "hub_call_room_command"
+    covers = (
+        connector("hubitat_room_turn_on"),
+        connector("hubitat_room_turn_off"),
+        connector("hubitat_room_light_set"),
+        connector("hubitat_room_fan_on", "device_type=fans"),
+        connector("hubitat_room_fan_off", "device_type=fans"),
+        connector("hubitat_room_fan_set_speed", "device_type=fans, setSpeed"),
+    )
     title = "Call room command"
     description = (
         "Turn all lights (default), fans or switches of a room on, off or toggle, or "
@@ -87,6 +95,10 @@ class CallRoomCommandTool(HubTool[CallRoomCommandArgs]):
 
 class ListRoomsTool(HubTool[ToolArgs]):
     name = "hub_list_rooms"
+    covers = (
+        on_hub("hub_list_rooms"),
+        connector("list_rooms"),
+    )
     title = "List rooms"
     description = (
         "List the hub's rooms with their device counts and device ids. To see the devices of "
@@ -100,6 +112,7 @@ class ListRoomsTool(HubTool[ToolArgs]):
 
 class GetRoomTool(HubTool[RoomArgs]):
     name = "hub_get_room"
+    covers = (on_hub("hub_get_room"),)
     title = "Get room"
     description = (
         "One room (by name or id) with its devices and their current states. To filter "
@@ -121,6 +134,7 @@ class GetRoomTool(HubTool[RoomArgs]):
 
 class CreateRoomTool(HubTool[CreateRoomArgs]):
     name = "hub_create_room"
+    covers = (on_hub("hub_create_room"),)
     title = "Create room"
     description = (
         "Create a room (a name no other room has), optionally moving devices into it (they "
@@ -140,6 +154,7 @@ class CreateRoomTool(HubTool[CreateRoomArgs]):
 
 class UpdateRoomTool(HubTool[UpdateRoomArgs]):
     name = "hub_update_room"
+    covers = (on_hub("hub_update_room"),)
     title = "Update room"
     description = (
         "Rename a room and/or assign devices to it (add_device_ids moves them from their "
@@ -175,6 +190,7 @@ class UpdateRoomTool(HubTool[UpdateRoomArgs]):
 
 class DeleteRoomTool(HubTool[RoomArgs]):
     name = "hub_delete_room"
+    covers = (on_hub("hub_delete_room"),)
     title = "Delete room"
     description = (
         "Delete a room. Its devices are NOT deleted: they become unassigned (listed in the "

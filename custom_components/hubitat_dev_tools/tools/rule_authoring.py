@@ -10,7 +10,7 @@ import probatio as vol
 from ..managers.automation.parse_rule_acts import DEVICE_LIST_KINDS
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 
 TOOL_DOMAIN = "rules"
 
@@ -74,6 +74,10 @@ class GetRuleArgs(ToolArgs):
 
 class CreateRuleTool(HubTool[CreateRuleArgs]):
     name = "hub_create_rule"
+    covers = (
+        on_hub("hub_set_native_app"),
+        on_hub("hub_set_rule"),
+    )
     title = "Create automation rule"
     description = (
         "Make an automation (when X happens do Y) as a native Rule Machine rule the hub runs "
@@ -100,6 +104,7 @@ class CreateRuleTool(HubTool[CreateRuleArgs]):
 
 class UpdateRuleTool(HubTool[UpdateRuleArgs]):
     name = "hub_update_rule"
+    covers = (on_hub("hub_set_rule"),)
     title = "Update automation rule"
     description = (
         "Change a Rule Machine rule: a whole spec (rule) or a JSON Patch (patch) of the spec "
@@ -130,6 +135,7 @@ class UpdateRuleTool(HubTool[UpdateRuleArgs]):
 
 class GetRuleTool(HubTool[GetRuleArgs]):
     name = "hub_get_rule"
+    covers = (on_hub("hub_set_rule"),)
     hub_text = ("rule_text", "undecompiled")
     title = "Get automation rule"
     description = (

@@ -11,7 +11,7 @@ from ..errors import ToolError
 from ..managers.apps.visual_rules import screened_rule
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, connector, on_hub
 
 TOOL_DOMAIN = "rules"
 
@@ -117,6 +117,12 @@ class UpdateVisualRuleArgs(ToolArgs):
 
 class ListRulesTool(HubTool[ListRulesArgs]):
     name = "hub_list_rules"
+    covers = (
+        on_hub("hub_list_rules"),
+        on_hub("hub_get_visual_rule", "engine=visual"),
+        on_hub("hub_set_rule_private_boolean", "private_boolean, read"),
+        connector("list_actions"),
+    )
     title = "List rules"
     description = (
         "List Rule Machine rules and Visual Rules Builder rules with app_id, name, engine, "
@@ -133,6 +139,10 @@ class ListRulesTool(HubTool[ListRulesArgs]):
 
 class GetRuleHealthTool(HubTool[RuleHealthArgs]):
     name = "hub_get_rule_health"
+    covers = (
+        on_hub("hub_get_rule_health"),
+        connector("Visual Rules 2.0: validate (later review)"),
+    )
     title = "Get rule health"
     description = (
         "Is any rule broken? Every rule (or app_id): findings with evidence and fix: BROKEN "
@@ -165,6 +175,7 @@ class GetRuleHealthTool(HubTool[RuleHealthArgs]):
 
 class ListRuleLocalVariablesTool(HubTool[RmRuleArgs]):
     name = "hub_list_rule_local_variables"
+    covers = (on_hub("hub_list_rule_local_variables"),)
     title = "List rule local variables"
     description = (
         "List a Rule Machine rule's local variables (name, type, value). These belong to "
@@ -177,6 +188,10 @@ class ListRuleLocalVariablesTool(HubTool[RmRuleArgs]):
 
 class CallRuleTool(HubTool[CallRuleArgs]):
     name = "hub_call_rule"
+    covers = (
+        on_hub("hub_call_rule"),
+        connector("hubitat_run_action", "run_actions, also batched"),
+    )
     title = "Run, stop or start a rule"
     description = (
         "Rule Machine rule lifecycle: action=run_actions runs the rule's actions now (via "
@@ -218,6 +233,7 @@ class CallRuleTool(HubTool[CallRuleArgs]):
 
 class SetRulePausedTool(HubTool[SetRulePausedArgs]):
     name = "hub_set_rule_paused"
+    covers = (on_hub("hub_set_rule_paused"),)
     title = "Pause or resume a rule"
     description = (
         "Pause (paused=true) or resume (paused=false) a Rule Machine rule or a Visual Rule. "
@@ -238,6 +254,10 @@ class SetRulePausedTool(HubTool[SetRulePausedArgs]):
 
 class GetVisualRuleTool(HubTool[VisualRuleArgs]):
     name = "hub_get_visual_rule"
+    covers = (
+        on_hub("hub_get_visual_rule"),
+        connector("Visual Rules 2.0: read (later review)"),
+    )
     title = "Get Visual Rule"
     description = (
         "Read a Visual Rules Builder rule's full definition and its format (classic: name, "
@@ -292,6 +312,11 @@ async def _draft(
 
 class CreateVisualRuleTool(HubTool[CreateVisualRuleArgs]):
     name = "hub_create_visual_rule"
+    covers = (
+        on_hub("hub_set_visual_rule"),
+        connector("Visual Rules 2.0: validate (later review)"),
+        connector("Visual Rules 2.0: create / update (later review)"),
+    )
     title = "Create Visual Rule"
     description = (
         "Create a Visual Rule: classic node lists (at least one trigger and one action), or "
@@ -320,6 +345,11 @@ class CreateVisualRuleTool(HubTool[CreateVisualRuleArgs]):
 
 class UpdateVisualRuleTool(HubTool[UpdateVisualRuleArgs]):
     name = "hub_update_visual_rule"
+    covers = (
+        on_hub("hub_set_visual_rule"),
+        connector("Visual Rules 2.0: validate (later review)", "validate_only"),
+        connector("Visual Rules 2.0: create / update (later review)"),
+    )
     title = "Update Visual Rule"
     description = (
         "Change a Visual Rule: pass only what changes (name, paused, or whole "
@@ -345,6 +375,7 @@ class UpdateVisualRuleTool(HubTool[UpdateVisualRuleArgs]):
 
 class DeleteVisualRuleTool(HubTool[VisualRuleArgs]):
     name = "hub_delete_visual_rule"
+    covers = (on_hub("hub_delete_visual_rule"),)
     title = "Delete Visual Rule"
     description = (
         "Delete a Visual Rules Builder rule. Returns its pre-delete definition (also saved "

@@ -13,7 +13,7 @@ import probatio as vol
 
 from ..safety import ToolKind
 from .args import ToolArgs, arg, short_text
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, connector
 
 TOOL_DOMAIN = "rooms"
 
@@ -29,6 +29,7 @@ class CallSceneArgs(ToolArgs):
 
 class ListScenesTool(HubTool[ToolArgs]):
     name = "hub_list_scenes"
+    covers = (connector("list_scenes"),)
     title = "List scenes"
     description = (
         "Groups and Scenes scenes: id, name, device ids, activator device, active, sensitive. "
@@ -42,6 +43,7 @@ class ListScenesTool(HubTool[ToolArgs]):
 
 class CallSceneTool(HubTool[CallSceneArgs]):
     name = "hub_call_scene"
+    covers = (connector("hubitat_activate_scene"),)
     title = "Call scene"
     description = (
         "Activate a Groups and Scenes scene by name or id (turns its activator device on), or "

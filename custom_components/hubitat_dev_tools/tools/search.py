@@ -1,10 +1,12 @@
-"""A small BM25 over every tool's name, title, description and parameters.
+"""A small BM25 over every tool's name, title, description, parameters and search words.
 
-Built once from the tool instances (generic: no per-tool keywords). Tokens are lowercased
-words of two or more characters with a light plural/verb-suffix stemmer; a short list of
-everyday synonyms maps the words people use ("turn on the lights", "what happened") onto
-the words tool descriptions use, at half weight. Results are filtered by the caller's
-reachable set, so hidden and disabled tools never appear.
+Built once from the tool instances: everything indexed is declared on the tool class (its
+``search_words`` hold the everyday words its text lacks). Tokens are lowercased words of
+two or more characters with a light plural/verb-suffix stemmer. ``SYNONYMS`` is general
+language, not about any one tool: it maps the words people use ("turn on the lights", "what
+happened") onto the vocabulary descriptions share, at half weight; a new tool never needs
+it. Results are filtered by the caller's reachable set, so hidden and disabled tools never
+appear.
 """
 
 from __future__ import annotations
@@ -184,6 +186,7 @@ def tool_text(tool: HubTool[Any]) -> str:
         tool.title,
         tool.description,
         tool.domain,
+        *tool.search_words,
     ]
     for marker in schema_fields(tool.args_type):
         key = getattr(marker, "schema", marker)

@@ -13,7 +13,7 @@ from ..hub.variables_wizard import CONNECTOR_TYPES
 from ..managers.variables import VARIABLE_TYPES
 from ..safety import ToolKind
 from .args import ToolArgs, arg, short_text
-from .base import HubTool, ToolCall
+from .base import HubTool, ToolCall, on_hub
 from .maker import MAKER_NOTE
 
 TOOL_DOMAIN = "variables"
@@ -66,6 +66,10 @@ class CreateConnectorArgs(ToolArgs):
 
 class ListVariablesTool(HubTool[ListVariablesArgs]):
     name = "hub_list_variables"
+    covers = (
+        on_hub("hub_list_variables"),
+        on_hub("hub_list_variable_changes", "include_changes"),
+    )
     title = "List hub variables"
     description = (
         "Hub variables with name, type (integer, bigdecimal, boolean, string, datetime) and "
@@ -85,6 +89,10 @@ class ListVariablesTool(HubTool[ListVariablesArgs]):
 
 class GetVariableTool(HubTool[GetVariableArgs]):
     name = "hub_get_variable"
+    covers = (
+        on_hub("hub_get_variable"),
+        on_hub("hub_list_variable_changes"),
+    )
     title = "Get hub variable"
     description = (
         "One hub variable: type, value and its recent changes (newest first). To list all, "
@@ -97,6 +105,7 @@ class GetVariableTool(HubTool[GetVariableArgs]):
 
 class SetVariableTool(HubTool[SetVariableArgs]):
     name = "hub_set_variable"
+    covers = (on_hub("hub_set_variable"),)
     title = "Set hub variable"
     description = (
         "Set an existing hub variable. The value is checked against its type first (integer: "
@@ -117,6 +126,7 @@ class SetVariableTool(HubTool[SetVariableArgs]):
 
 class CreateVariableTool(HubTool[CreateVariableArgs]):
     name = "hub_create_variable"
+    covers = (on_hub("hub_create_variable"),)
     title = "Create hub variable"
     description = (
         "Create a hub variable with a type and initial value (checked like "
@@ -136,6 +146,7 @@ class CreateVariableTool(HubTool[CreateVariableArgs]):
 
 class DeleteVariableTool(HubTool[DeleteVariableArgs]):
     name = "hub_delete_variable"
+    covers = (on_hub("hub_delete_variable"),)
     title = "Delete hub variable"
     description = (
         "Delete a hub variable. Refused, listing them, while a Rule Machine rule or Visual "
@@ -154,6 +165,7 @@ class DeleteVariableTool(HubTool[DeleteVariableArgs]):
 
 class CreateConnectorTool(HubTool[CreateConnectorArgs]):
     name = "hub_create_connector"
+    covers = (on_hub("hub_create_connector"),)
     title = "Create variable connector"
     description = (
         "A hub variable's connector device; answers its id. Delete: hub_delete_device. "
