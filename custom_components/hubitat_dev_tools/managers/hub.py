@@ -73,7 +73,7 @@ class Hub:
         self.item_backups = ItemBackups(client)
         self.files = FilesManager(client)
         self.cloner = AppCloner(client, self.item_backups, self.files)
-        self.apps = AppManager(client, self.item_backups, self.cloner)
+        self.apps = AppManager(client, self.item_backups, self.cloner.backup_export)
         # one model of what is sensitive, asked by every path that makes something act
         self.sensitivity = SensitivityModel(client, self.apps, self.devices)
         self.devices.commands.sensitivity = self.sensitivity
@@ -95,8 +95,31 @@ class Hub:
         self.health = HealthManager(client)
         self.radios = RadioManager(client, device_activity=self._device_activity)
         self.lifecycle = LifecycleManager(client)
-        self.snapshots = SnapshotManager(self)
-        self.rule_authoring = RuleAuthoring(self)
+        self.rule_authoring = RuleAuthoring(
+            client,
+            apps=self.apps,
+            rules=self.rules,
+            item_backups=self.item_backups,
+            devices=self.devices,
+            modes=self.modes,
+            variables=self.variables,
+            files=self.files,
+            sensitivity=self.sensitivity,
+            backups=self.backups,
+        )
+        self.snapshots = SnapshotManager(
+            client,
+            info=self.info,
+            devices=self.devices,
+            rooms=self.rooms,
+            modes=self.modes,
+            variables=self.variables,
+            apps=self.apps,
+            rules=self.rules,
+            rule_authoring=self.rule_authoring,
+            dashboards=self.dashboards,
+            code=self.code,
+        )
         self.event_causes = EventCauses(
             client,
             labels=self._device_labels,

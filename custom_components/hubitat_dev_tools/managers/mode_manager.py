@@ -10,6 +10,7 @@ holds what was sent. The manager selection is read back from ``/modes/json``.
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ToolError
@@ -22,7 +23,10 @@ from ..hub.models import norm_id
 from . import mode_triggers as triggers
 
 if TYPE_CHECKING:
-    from .modes import ModeManager
+    from ..hub.state_cache import StateCache
+
+# A mode by name or id, with the active mode's name (``ModeManager.resolve``).
+ResolveMode = Callable[[str], Awaitable[tuple[Mapping[str, Any], Any]]]
 
 CONDITIONS_TTL = 60.0  # seconds a read of the triggers answers hub_list_modes (live cache)
 TRIGGER_SETS = ("mode", "other_days", "exit_away")
@@ -41,15 +45,19 @@ def _app_id(data: dict[str, Any], key: str) -> str | None:
 
 
 class ModeManagerConfig:
-    """The hub's Mode Manager (owned by the modes manager: ``hub.modes.manager_config``)."""
+    """The hub's Mode Manager (owned by the modes manager: ``hub.modes.manager_config``,
+    which hands it ``resolve_mode`` and the live state cache)."""
 
-    def __init__(self, client: HubClient, modes: ModeManager) -> None:
+    def __init__(self, client: HubClient, resolve_mode: ResolveMode) -> None:
         self._client = client
-        self._modes = modes
+        self._resolve_mode = resolve_mode
+        # The live state cache (handed on by ``ModeManager``): while it runs, a read of the
+        # triggers answers for CONDITIONS_TTL seconds.
+        self.cache: StateCache | None = None
         self._cached: tuple[float, dict[str, list[dict[str, Any]]]] | None = None
 
     async def _conditions(self, *, fresh: bool = False) -> dict[str, list[dict[str, Any]]]:
-        cache = self._modes.cache
+        cache = self.cache
         live = cache is not None and cache.live
         cached = self._cached
         if not fresh and live and cached and time.monotonic() - cached[0] < CONDITIONS_TTL:
@@ -197,7 +205,7 @@ class ModeManagerConfig:
         else:
             if not mode:
                 raise ToolError("Say which mode's triggers change (mode).")
-            target, _active = await self._modes.resolve(mode)
+            target, _active = await self._resolve_mode(mode)
             own_key = str(target["mode_id"])
             other_key = f"{api.ALT_PREFIX}{own_key}"
             key, name = (own_key if trigger_set == "mode" else other_key), target["name"]

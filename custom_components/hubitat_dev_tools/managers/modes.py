@@ -59,12 +59,23 @@ class ModeRename(ModeRef):
 
 
 class ModeManager:
-    """Location modes."""
+    """Location modes; the Mode Manager's configuration is its part (``manager_config``),
+    handed ``resolve`` and the live state cache whenever it changes (``cache``)."""
 
     def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
         self._client = client
+        self.manager_config = ModeManagerConfig(client, self.resolve)
         self.cache = cache
-        self.manager_config = ModeManagerConfig(client, self)
+
+    @property
+    def cache(self) -> StateCache | None:
+        """The live state cache while the event stream runs (None otherwise)."""
+        return self._cache
+
+    @cache.setter
+    def cache(self, cache: StateCache | None) -> None:
+        self._cache = cache
+        self.manager_config.cache = cache
 
     async def _modes_payload(self) -> tuple[dict[str, Any], bool]:
         """The hub's mode list; from the live cache when it is fresh (no hub request).

@@ -49,6 +49,8 @@ from .apps.installed import AppManager
 from .apps.page_model import actions_text
 from .devices import DeviceFilter, DeviceManager
 from .devices.admin import PROTECTIVE_CAPABILITIES
+from .reach import NOTHING
+from .reach import Reach as Reach  # the model's answer, kept importable from here
 
 Allowed = Callable[[str], bool]
 TTL_S = 15.0
@@ -92,29 +94,6 @@ def capability_word(capabilities: Iterable[str]) -> str | None:
         if cap in caps and cap in PROTECTIVE_CAPABILITIES:
             return word
     return None
-
-
-@dataclass(frozen=True, slots=True)
-class Reach:
-    """What acting on some targets reaches: why it is sensitive, and which devices."""
-
-    reasons: tuple[str, ...] = ()
-    devices: frozenset[str] = frozenset()
-    # the hub shows a sensitive action whose device it does not name by id (a rule's text):
-    # what it reaches cannot be checked against an allowlist
-    unnamed: bool = False
-
-    @property
-    def sensitive(self) -> bool:
-        """True when acting on the targets needs confirm=true."""
-        return bool(self.reasons)
-
-    def __or__(self, other: Reach) -> Reach:
-        reasons = tuple(dict.fromkeys(self.reasons + other.reasons))
-        return Reach(reasons, self.devices | other.devices, self.unnamed or other.unnamed)
-
-
-NOTHING = Reach()
 
 
 @dataclass(slots=True)

@@ -37,8 +37,18 @@ from .files import BACKUP_MARK
 from .item_backups import PREFIX as ITEM_BACKUP_PREFIX
 
 if TYPE_CHECKING:
+    from ..hub.client import HubClient
     from ..hub.files import HubFile
-    from .hub import Hub
+    from .apps.installed import AppManager
+    from .apps.rules import RuleManager
+    from .automation.authoring import RuleAuthoring
+    from .code import CodeManager
+    from .dashboards import DashboardManager
+    from .devices.query import DeviceManager
+    from .hub_info import HubInfoManager
+    from .modes import ModeManager
+    from .rooms import RoomManager
+    from .variables import VariableManager
 
 SNAPSHOT_FORMAT = 1
 HEADER = "snapshot"
@@ -159,10 +169,35 @@ def _capped(items: dict[str, Any], category: str, truncated: dict[str, int]) -> 
 
 
 class SnapshotManager:
-    """Collects one hub's configuration (reads only, through the other managers)."""
+    """Collects one hub's configuration (reads only, through the other managers it is
+    handed, and the File Manager's reads through ``client``)."""
 
-    def __init__(self, hub: Hub) -> None:
-        self._hub = hub
+    def __init__(
+        self,
+        client: HubClient,
+        *,
+        info: HubInfoManager,
+        devices: DeviceManager,
+        rooms: RoomManager,
+        modes: ModeManager,
+        variables: VariableManager,
+        apps: AppManager,
+        rules: RuleManager,
+        rule_authoring: RuleAuthoring,
+        dashboards: DashboardManager,
+        code: CodeManager,
+    ) -> None:
+        self._client = client
+        self._info = info
+        self._devices_manager = devices
+        self._rooms_manager = rooms
+        self._modes_manager = modes
+        self._variables_manager = variables
+        self._apps_manager = apps
+        self._rules_manager = rules
+        self._rule_authoring = rule_authoring
+        self._dashboards_manager = dashboards
+        self._code_manager = code
 
     async def collect(
         self, *, hub_uid: str, hub_name: str, categories: Collection[str] | None = None
@@ -208,7 +243,7 @@ class SnapshotManager:
         return {HEADER: header, **stable(redact(body))}
 
     async def _hub_settings(self, _truncated: dict[str, int]) -> dict[str, Any]:
-        info = await self._hub.info.info()
+        info = await self._info.info()
         location = dict(info.get("location") or {})
         location.update(name=info.get("name"), time_zone=info.get("time_zone"))
         return {
@@ -217,11 +252,11 @@ class SnapshotManager:
         }
 
     async def _devices(self, truncated: dict[str, int]) -> dict[str, Any]:
-        listed = await self._hub.devices.list_devices(DeviceFilter())
+        listed = await self._devices_manager.list_devices(DeviceFilter())
         listed = _first(sorted(listed, key=lambda d: _id_key(d.id)), "devices", truncated)
 
         async def one(summary: Any) -> tuple[str, dict[str, Any]]:
-            detail = await self._hub.devices.get_device(summary.id)
+            detail = await self._devices_manager.get_device(summary.id)
             prefs = {
                 str(p.get("name")): {"type": p.get("type"), "value": p.get("value")}
                 for p in detail.preferences
@@ -247,7 +282,7 @@ class SnapshotManager:
         return dict(await _each(listed, one))
 
     async def _rooms(self, _truncated: dict[str, int]) -> dict[str, Any]:
-        rooms = await self._hub.rooms.list_rooms()
+        rooms = await self._rooms_manager.list_rooms()
         return {
             str(r["room_id"]): {
                 "name": r["name"],
@@ -257,7 +292,7 @@ class SnapshotManager:
         }
 
     async def _modes(self, _truncated: dict[str, int]) -> dict[str, Any]:
-        listing = await self._hub.modes.list_with_manager()
+        listing = await self._modes_manager.list_with_manager()
         out: dict[str, Any] = {
             str(m["mode_id"]): {"name": m["name"], "icon": m["icon"]} for m in listing["modes"]
         }
@@ -269,11 +304,11 @@ class SnapshotManager:
     async def _variables(self, _truncated: dict[str, int]) -> dict[str, Any]:
         return {
             str(v["name"]): {"type": v["type"], "value": v["value"]}
-            for v in await self._hub.variables.list_variables()
+            for v in await self._variables_manager.list_variables()
         }
 
     async def _apps(self, _truncated: dict[str, int]) -> dict[str, Any]:
-        tree = await self._hub.apps.tree()
+        tree = await self._apps_manager.tree()
         out: dict[str, Any] = {
             app.id: {
                 "name": app.name,
@@ -292,19 +327,19 @@ class SnapshotManager:
             if a.user
             or a.is_rm_rule
             or a.is_visual_rule
-            or self._hub.apps.safety_system(a) is not None
+            or self._apps_manager.safety_system(a) is not None
         ]
         wanted = sorted(wanted, key=_id_key)[:MAX_APP_SETTINGS]
 
         async def settings(app_id: str) -> None:
-            page = self._hub.apps.get_app(app_id, None, include_state=False)
+            page = self._apps_manager.get_app(app_id, None, include_state=False)
             await _fill(out[app_id], "settings", page)
 
         await _each(wanted, settings)
         return out
 
     async def _rules(self, _truncated: dict[str, int]) -> dict[str, Any]:
-        rules = await self._hub.rules.list_rules("all", with_status=False)
+        rules = await self._rules_manager.list_rules("all", with_status=False)
         out: dict[str, Any] = {}
         for rule in rules:
             out[str(rule["app_id"])] = {
@@ -315,7 +350,7 @@ class SnapshotManager:
             }
 
         async def definition(rule_id: str) -> None:
-            rule = self._hub.rules.visual.get(rule_id)
+            rule = self._rules_manager.visual.get(rule_id)
             await _fill(out[rule_id], "definition", rule)
 
         async def spec(rule_id: str) -> None:
@@ -325,7 +360,7 @@ class SnapshotManager:
             # would, for every rule).
             entry = out[rule_id]
             try:
-                got = await self._hub.rule_authoring.read(rule_id)
+                got = await self._rule_authoring.read(rule_id)
             except (HubError, ToolError) as err:
                 entry["spec_unavailable"] = err.code
                 return
@@ -340,7 +375,7 @@ class SnapshotManager:
         return out
 
     async def _dashboards(self, truncated: dict[str, int]) -> dict[str, Any]:
-        listed = await self._hub.dashboards.list_all()
+        listed = await self._dashboards_manager.list_all()
         listed = sorted(listed, key=lambda d: _id_key(str(d["dashboard_id"])))
         listed = _first(listed, "dashboards", truncated)
 
@@ -350,7 +385,7 @@ class SnapshotManager:
             # the devices it shows: what hub_get_dashboard reads (an Easy Dashboard's
             # configuration, a legacy one's app settings)
             try:
-                got = await self._hub.dashboards.get(dashboard_id)
+                got = await self._dashboards_manager.get(dashboard_id)
             except (HubError, ToolError) as err:
                 entry["device_ids_unavailable"] = err.code
             else:
@@ -361,7 +396,7 @@ class SnapshotManager:
         return dict(await _each(listed, one))
 
     async def _code(self, truncated: dict[str, int]) -> dict[str, Any]:
-        items = await self._hub.code.list_code(None, None)
+        items = await self._code_manager.list_code(None, None)
         items = sorted(items, key=lambda i: (str(i["type"]), _id_key(str(i["id"]))))
         items = _first(items, "code", truncated)
 
@@ -373,7 +408,7 @@ class SnapshotManager:
                 "version": item.get("version"),
             }
             try:
-                source = await self._hub.code.get_source(item["type"], str(item["id"]))
+                source = await self._code_manager.get_source(item["type"], str(item["id"]))
             except HubError as err:
                 entry["source_unavailable"] = err.code
             else:
@@ -384,7 +419,7 @@ class SnapshotManager:
 
     async def _files(self, truncated: dict[str, int]) -> dict[str, Any]:
         # the File Manager's root folder: regular files, not the copies we wrote
-        client = self._hub.client
+        client = self._client
         listed = [f for f in await list_files(client) if not f.is_dir]
         listed = [f for f in listed if not is_backup_file(f.name)]
         listed = _first(sorted(listed, key=lambda f: _id_key(f.name)), "files", truncated)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from collections.abc import Awaitable, Callable
+from typing import Any, NotRequired, TypedDict
 
 from ...device_refs import DeviceScreen
 from ...errors import TIER_SAFETY, ToolError
@@ -26,8 +27,8 @@ from ..confirm import require_confirm
 from ..item_backups import ItemBackups, SavedBackup
 from .page_model import bounded, summarize_page
 
-if TYPE_CHECKING:
-    from .cloner import AppCloner
+# An app's App Cloner export for its item backup (``AppCloner.backup_export``).
+BackupExport = Callable[[InstalledApp], Awaitable[dict[str, Any]]]
 
 
 class AppDisabled(TypedDict):
@@ -75,12 +76,14 @@ async def find_app(client: HubClient, app_id: str) -> InstalledApp:
 
 class AppManager:
     """Installed apps. Before a delete or an edit an app is backed up, with its App Cloner
-    export (``cloner``) so that hub_import_app can re-create it."""
+    export (``backup_export``) so that hub_import_app can re-create it."""
 
-    def __init__(self, client: HubClient, backups: ItemBackups, cloner: AppCloner) -> None:
+    def __init__(
+        self, client: HubClient, backups: ItemBackups, backup_export: BackupExport
+    ) -> None:
         self._client = client
         self._backups = backups
-        self._cloner = cloner
+        self._backup_export = backup_export
 
     async def tree(self) -> list[InstalledApp]:
         """Every installed app in tree order."""
@@ -236,7 +239,7 @@ class AppManager:
         }
         if app.is_rm_rule or app.is_visual_rule:
             snap["rule_builder"] = await fetch_rule_builder(self._client, app.id)
-        snap.update(await self._cloner.backup_export(app))
+        snap.update(await self._backup_export(app))
         return snap
 
     async def delete(self, app_id: str, *, force: bool) -> DeletedApp:

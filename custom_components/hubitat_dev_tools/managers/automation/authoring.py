@@ -30,7 +30,7 @@ from ...hub.errors import HubError
 from ...redact import redact, redact_text
 from ..apps.page_model import text_of
 from ..apps.wizard import Click, Step, Wizard, Write, describe
-from .check import Resolved, canonical_modes, resolve
+from .check import CheckSources, Resolved, canonical_modes, resolve
 from .compile import compile_spec
 from .decompile import Decompiler
 from .inplace import NotEditable, RuleEraser
@@ -41,7 +41,16 @@ from .spec import RuleSpec
 from .text import rule_text
 
 if TYPE_CHECKING:
-    from ..hub import Hub
+    from ...hub.client import HubClient
+    from ..apps.installed import AppManager
+    from ..apps.rules import RuleManager
+    from ..backups import BackupManager
+    from ..devices.query import DeviceManager
+    from ..files import FilesManager
+    from ..item_backups import ItemBackups
+    from ..modes import ModeManager
+    from ..sensitivity import SensitivityModel
+    from ..variables import VariableManager
 
 _LOGGER = logging.getLogger(__name__)
 RM_NAMESPACE, RM_APP = "hubitat", "Rule-5.1"
@@ -126,14 +135,40 @@ def _same_number(a: Any, b: Any) -> bool:
 
 
 class RuleAuthoring:
-    """Rule Machine authoring for one hub (``hub.rule_authoring``)."""
+    """Rule Machine authoring for one hub (``hub.rule_authoring``).
 
-    def __init__(self, hub: Hub) -> None:
-        self._hub = hub
+    It builds and edits rules through ``apps``, ``rules`` and ``item_backups``, reads modes
+    through ``modes``, and checks a spec against the managers ``resolve`` asks
+    (:class:`.check.CheckSources`)."""
 
-    @property
-    def _client(self) -> Any:
-        return self._hub.client
+    def __init__(
+        self,
+        client: HubClient,
+        *,
+        apps: AppManager,
+        rules: RuleManager,
+        item_backups: ItemBackups,
+        devices: DeviceManager,
+        modes: ModeManager,
+        variables: VariableManager,
+        files: FilesManager,
+        sensitivity: SensitivityModel,
+        backups: BackupManager,
+    ) -> None:
+        self._client = client
+        self._apps = apps
+        self._rules = rules
+        self._item_backups = item_backups
+        self._modes = modes
+        self._checks = CheckSources(
+            devices=devices,
+            modes=modes,
+            variables=variables,
+            rules=rules,
+            files=files,
+            sensitivity=sensitivity,
+            backups=backups,
+        )
 
     async def _prepare(
         self, value: Any, *, confirm: bool, device_allowed: Callable[[str], bool]
@@ -144,9 +179,9 @@ class RuleAuthoring:
             # hub_get_rule's restrictions, all removed from the spec: dropped on purpose
             value = {k: v for k, v in value.items() if k != "restrictions"}
         spec = parse_spec(value)
-        res = await resolve(self._hub, spec, confirm=confirm, device_allowed=device_allowed)
+        res = await resolve(self._checks, spec, confirm=confirm, device_allowed=device_allowed)
         spec = canonical_modes(spec, res)
-        return spec, res, compile_spec(spec, res, self._hub.time_zone)
+        return spec, res, compile_spec(spec, res, self._client.time_zone)
 
     @staticmethod
     def _dry_run(spec: RuleSpec, res: Resolved, steps: list[Step]) -> dict[str, Any]:
@@ -163,7 +198,7 @@ class RuleAuthoring:
         }
 
     async def _parent_id(self) -> str:
-        for app in await self._hub.apps.tree():
+        for app in await self._apps.tree():
             if app.parent_id is None and app.type == "Rule Machine":
                 return app.id
         raise ToolError(
@@ -195,7 +230,7 @@ class RuleAuthoring:
         wizard = Wizard(self._client, app_id)
         try:
             await wizard.run(steps)
-            await self._hub.rules.set_paused(
+            await self._rules.set_paused(
                 app_id, True, confirm=True
             )  # no-op when the build paused it
             readback = await self._verify(app_id, spec)
@@ -215,9 +250,9 @@ class RuleAuthoring:
                 ) from err
             raise
         if not spec.paused:
-            await self._hub.rules.set_paused(app_id, False, confirm=True)
+            await self._rules.set_paused(app_id, False, confirm=True)
         if not spec.enabled:
-            await self._hub.apps.set_disabled(app_id, True)
+            await self._apps.set_disabled(app_id, True)
         return _answer(app_id, spec, wizard.sent, readback)
 
     async def _remove_partial(self, app_id: str) -> bool:
@@ -263,8 +298,7 @@ class RuleAuthoring:
         modes: dict[str, str] = {}
         if any(k.startswith(("modesX", "modes", "mode.", "delayModes.")) for k in values):
             modes = {
-                str(m["mode_id"]): str(m["name"])
-                for m in (await self._hub.modes.list_modes())["modes"]
+                str(m["mode_id"]): str(m["name"]) for m in (await self._modes.list_modes())["modes"]
             }
         name = str(((config.get("app") or {}).get("label")) or "")
         dec = Decompiler(values, ids, modes, state)
@@ -289,7 +323,7 @@ class RuleAuthoring:
 
     async def get(self, app_id: str) -> dict[str, Any]:
         """``hub_get_rule``: an existing Rule Machine rule as a spec, with its rule text."""
-        app = await self._hub.apps.find(app_id)
+        app = await self._apps.find(app_id)
         if not app.is_rm_rule:
             raise ToolError(
                 f"App {app_id} ({app.name}, type {app.type}) is not a Rule Machine rule.",
@@ -327,7 +361,7 @@ class RuleAuthoring:
             value = {**value, "name": current["spec"].get("name") or current["name"]}
         if isinstance(value, dict) and "paused" not in value and current["paused"]:
             value = {**value, "paused": True}
-        app = await self._hub.apps.find(app_id)
+        app = await self._apps.find(app_id)
         if isinstance(value, dict) and "enabled" not in value and app.disabled:
             value = {**value, "enabled": False}  # a disabled rule stays disabled
         spec, res, steps = await self._prepare(
@@ -335,8 +369,8 @@ class RuleAuthoring:
         )
         if validate_only:
             return {**self._dry_run(spec, res, steps), "edits_app_id": app_id}
-        backup = await self._hub.item_backups.save(
-            "installedapp", app_id, await self._hub.apps.snapshot(app), reason="before update"
+        backup = await self._item_backups.save(
+            "installedapp", app_id, await self._apps.snapshot(app), reason="before update"
         )
         try:
             edited = await self._edit_in_place(
@@ -379,10 +413,10 @@ class RuleAuthoring:
             )
         eraser, wizard = RuleEraser(self._client, app_id), Wizard(self._client, app_id)
         try:
-            await self._hub.rules.set_paused(app_id, True, confirm=True)
+            await self._rules.set_paused(app_id, True, confirm=True)
             # Rule Machine ignores deletes on a disabled rule (the on-hub server, live)
             if disabled:
-                await self._hub.apps.set_disabled(app_id, False)
+                await self._apps.set_disabled(app_id, False)
             removed = await eraser.run()
             await wizard.run(_on_paused(steps))
             readback = await self._verify(app_id, spec)
@@ -407,8 +441,8 @@ class RuleAuthoring:
         }
 
     async def _settle(self, app_id: str, *, paused: bool, enabled: bool) -> None:
-        await self._hub.rules.set_paused(app_id, paused, confirm=True)
-        await self._hub.apps.set_disabled(app_id, not enabled)
+        await self._rules.set_paused(app_id, paused, confirm=True)
+        await self._apps.set_disabled(app_id, not enabled)
 
     async def _restore_flags(self, app_id: str, current: dict[str, Any], disabled: bool) -> str:
         """Pause and disable the rule as it was; "" or what could not be set back."""
@@ -471,7 +505,7 @@ class RuleAuthoring:
             ) from err
         removed = await self._remove_partial(app_id)
         if removed:
-            removed = app_id not in {a.id for a in await self._hub.apps.tree()}
+            removed = app_id not in {a.id for a in await self._apps.tree()}
         note = (
             f"It could not be edited in place ({why}), so it was rebuilt: the new rule was "
             f"built and verified, then the old one (app {app_id}) removed: same name, new app "

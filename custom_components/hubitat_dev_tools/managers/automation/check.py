@@ -25,12 +25,31 @@ from ..devices.commands import PreparedCommand, prepare_command
 from .spec import Action, Condition, DeviceTest, Expression, RuleSpec
 
 if TYPE_CHECKING:
-    from ..hub import Hub
-    from ..sensitivity import Reach
+    from ..apps.rules import RuleManager
+    from ..backups import BackupManager
+    from ..devices.query import DeviceManager
+    from ..files import FilesManager
+    from ..modes import ModeManager
+    from ..reach import Reach
+    from ..sensitivity import SensitivityModel
+    from ..variables import VariableManager
 
 NUMERIC_TYPES = ("NUMBER", "DECIMAL", "INTEGER", "FLOAT")
 NUMERIC_VARIABLES = ("number", "integer", "decimal", "bigdecimal", "float")
 BUTTON_ATTRIBUTES = ("pushed", "held", "doubleTapped", "released")
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSources:
+    """The managers a spec is checked against (``RuleAuthoring`` hands them to ``resolve``)."""
+
+    devices: DeviceManager
+    modes: ModeManager
+    variables: VariableManager
+    rules: RuleManager
+    files: FilesManager
+    sensitivity: SensitivityModel
+    backups: BackupManager
 
 
 @dataclass(slots=True)
@@ -166,10 +185,10 @@ def _is_number(value: Any) -> bool:
     return True
 
 
-async def _load_devices(hub: Hub, ids: set[str]) -> dict[str, DeviceDetail]:
+async def _load_devices(sources: CheckSources, ids: set[str]) -> dict[str, DeviceDetail]:
     ordered = sorted(ids, key=int)
     found = await asyncio.gather(
-        *(hub.devices.get_device(i) for i in ordered), return_exceptions=True
+        *(sources.devices.get_device(i) for i in ordered), return_exceptions=True
     )
     out: dict[str, DeviceDetail] = {}
     missing: list[str] = []
@@ -191,7 +210,7 @@ async def _load_devices(hub: Hub, ids: set[str]) -> dict[str, DeviceDetail]:
 
 
 async def resolve(
-    hub: Hub,
+    sources: CheckSources,
     spec: RuleSpec,
     *,
     confirm: bool,
@@ -222,14 +241,14 @@ async def resolve(
     )
     uses_rules = any(a.rule_ids for a in spec.all_actions())
     res = Resolved()
-    res.devices = await _load_devices(hub, _spec_device_ids(spec))
+    res.devices = await _load_devices(sources, _spec_device_ids(spec))
     if uses_modes:
-        modes = (await hub.modes.list_modes())["modes"]
+        modes = (await sources.modes.list_modes())["modes"]
         res.modes = {str(m["name"]).lower(): str(m["mode_id"]) for m in modes}
         res.mode_names = {str(m["mode_id"]): str(m["name"]) for m in modes}
     if uses_vars or spec.local_variables:
         res.variables = {
-            str(v["name"]): str(v["type"]).lower() for v in await hub.variables.list_variables()
+            str(v["name"]): str(v["type"]).lower() for v in await sources.variables.list_variables()
         }
         for local in spec.local_variables:
             clash = next((n for n in res.variables if n.lower() == local.name.lower()), None)
@@ -243,7 +262,7 @@ async def resolve(
         # picker lists them under --LOCAL VARIABLES--)
         res.variables.update({v.name: v.type for v in spec.local_variables})
     if uses_rules:
-        rules = await hub.rules.list_rules("rule_machine", with_status=False)
+        rules = await sources.rules.list_rules("rule_machine", with_status=False)
         res.rules = {str(r["app_id"]): str(r.get("name") or "") for r in rules}
     _check_refs(spec, res)
     _prepare_commands(spec, res)
@@ -254,7 +273,7 @@ async def resolve(
     overwrites: list[str] = []
     # the pages pick these from the File Manager's files (the on-hub server: append is an enum)
     if picked:
-        names = {str(f["name"]) for f in (await hub.files.list())["files"]}
+        names = {str(f["name"]) for f in (await sources.files.list())["files"]}
         for a in picked:
             if a.kind in ("write_file", "append_file") and a.text in names:
                 # changes an existing file unattended, with no copy kept (files are served
@@ -286,8 +305,8 @@ async def resolve(
         if action.kind == "disable_devices":  # a disabled device neither reports nor obeys
             res.sensitive += [f"disable {res.label(d)}" for d in action.device_ids]
     res.sensitive += [f"change the existing File Manager file {n}" for n in overwrites]
-    reach = await _actions_reach(hub, spec, res)
-    hub.sensitivity.require(
+    reach = await _actions_reach(sources, spec, res)
+    sources.sensitivity.require(
         reach, confirm=True, allowed=device_allowed, what="The rule's actions"
     )  # the allowlist over everything its actions reach
     res.sensitive += [r for r in reach.reasons if r not in res.sensitive]
@@ -299,11 +318,11 @@ async def resolve(
             + ").",
         )
     if overwrites:
-        await _require_recent_backup(hub, overwrites)
+        await _require_recent_backup(sources, overwrites)
     return res
 
 
-async def _actions_reach(hub: Hub, spec: RuleSpec, res: Resolved) -> Reach:
+async def _actions_reach(sources: CheckSources, spec: RuleSpec, res: Resolved) -> Reach:
     """What the spec's actions make act beyond the devices they name: the rules it runs,
     resumes or sets the private boolean of, and the apps whose child devices its actions
     name (a scene's activator, also when captured and restored), as the hub's sensitivity
@@ -320,14 +339,14 @@ async def _actions_reach(hub: Hub, spec: RuleSpec, res: Resolved) -> Reach:
         for d in a.device_ids
         if not (a.kind == "command" and a.command in HARMLESS)  # refresh, poll: nothing acts
     ]
-    model = hub.sensitivity
+    model = sources.sensitivity
     return await model.apps(rules) | await model.devices(commanded, details=res.devices)
 
 
-async def _require_recent_backup(hub: Hub, files: list[str]) -> None:
+async def _require_recent_backup(sources: CheckSources, files: list[str]) -> None:
     """A rule that changes a File Manager file each time it runs keeps no copy of it,
     so it is held to hub_write_file's tier: a hub backup from the last 24 hours."""
-    evidence = await hub.backups.destructive_evidence()
+    evidence = await sources.backups.destructive_evidence()
     if evidence.backup is None:
         raise ToolError(
             f"The rule would change {', '.join(files)} each time it runs, with no copy "

@@ -6,7 +6,7 @@ import asyncio
 import difflib
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict
 
 from ...errors import ToolError
 from ...hub.apps import fetch_app_tree
@@ -46,7 +46,7 @@ from .filters import DeviceFilter
 from .values import to_number
 
 if TYPE_CHECKING:
-    from .query import DeviceManager
+    from ...hub.models import DeviceSummary
 
 # Devices that guard the home: the command gate's sensitive capabilities, plus the
 # detectors (smoke, CO), which protect by reporting: disabling or deleting one silences it.
@@ -244,12 +244,38 @@ class ReplaceResult(TypedDict):
     new_hardware_from: HardwareSource
 
 
-class DeviceAdmin:
-    """Device edits, creation, deletion and hardware replacement."""
+class ListDevices(Protocol):
+    """The devices passing a filter and an allowlist (``DeviceManager.list_devices``)."""
 
-    def __init__(self, client: HubClient, devices: DeviceManager) -> None:
+    def __call__(
+        self, flt: DeviceFilter, *, allowed: Callable[[str], bool] | None = None
+    ) -> Awaitable[list[DeviceSummary]]:
+        """The devices, sorted by label."""
+        ...
+
+
+class DeviceAdmin:
+    """Device edits, creation, deletion and hardware replacement.
+
+    It reads and forgets devices through the device reads (``DeviceManager``):
+    ``list_devices``, ``get_device`` (one device's detail), ``forget_device`` (a device is
+    gone) and ``devices_changed`` (a device was created or edited: the next list re-reads).
+    """
+
+    def __init__(
+        self,
+        client: HubClient,
+        *,
+        list_devices: ListDevices,
+        get_device: Callable[[str], Awaitable[DeviceDetail]],
+        forget_device: Callable[[str], None],
+        devices_changed: Callable[[], None],
+    ) -> None:
         self._client = client
-        self._devices = devices
+        self._list_devices = list_devices
+        self._get_device = get_device
+        self._forget_device = forget_device
+        self._devices_changed = devices_changed
 
     async def name_warnings(
         self,
@@ -266,7 +292,7 @@ class DeviceAdmin:
         if not wanted:
             return []
         devices, rooms, apps = await asyncio.gather(
-            _or_none(self._devices.list_devices(DeviceFilter(), allowed=allowed)),
+            _or_none(self._list_devices(DeviceFilter(), allowed=allowed)),
             _or_none(fetch_rooms(self._client)),
             _or_none(fetch_app_tree(self._client)),
         )
@@ -405,8 +431,8 @@ class DeviceAdmin:
         if upd.enabled is False and not detail.summary.disabled:
             steps.append(("disabled", lambda: set_disabled(self._client, device_id, True)))
         # label, name, room, enabled show in the device list: the next list re-reads the hub
-        done = await run_steps(steps, after_each=self._devices.devices_changed)
-        after = await self._devices.get_device(device_id)
+        done = await run_steps(steps, after_each=self._devices_changed)
+        after = await self._get_device(device_id)
         device = after.summary.detail_entry()
         device["preferences"] = after.preferences
         device["dni"] = after.summary.dni
@@ -558,7 +584,7 @@ class DeviceAdmin:
             new_id = await create_virtual(self._client, type_id)
         else:
             new_id = await create_from_driver(self._client, type_id)
-        self._devices.devices_changed()
+        self._devices_changed()
         if label:
             # Neither create call takes a label: set it with the device edit, then check it.
             try:
@@ -579,8 +605,8 @@ class DeviceAdmin:
                     f"'{target.name}' failed: {err}",
                     hint=f"Set the room with hub_update_device on device {new_id}.",
                 ) from err
-        self._devices.devices_changed()  # again: a list may have re-read before the label
-        detail = await self._devices.get_device(new_id)
+        self._devices_changed()  # again: a list may have re-read before the label
+        detail = await self._get_device(new_id)
         if label and detail.summary.label != label:
             raise HubBadResponseError(
                 f"The hub created device {new_id} but did not take the label '{label}' (it "
@@ -609,9 +635,9 @@ class DeviceAdmin:
 
     async def delete_device(self, device_id: str) -> DeleteResult:
         """Delete a device; report the apps that referenced it."""
-        detail = await self._devices.get_device(device_id)
+        detail = await self._get_device(device_id)
         status = await force_delete(self._client, device_id)
-        self._devices.forget_device(device_id)
+        self._forget_device(device_id)
         out: DeleteResult = {
             "device_id": device_id,
             "label": detail.summary.display_name,
@@ -629,9 +655,7 @@ class DeviceAdmin:
         """Move ``new_id``'s hardware onto ``old_id`` (old id, label, room, apps are kept)."""
         if old_id == new_id:
             raise ToolError("old_device_id and new_device_id must differ.")
-        old, new = await asyncio.gather(
-            self._devices.get_device(old_id), self._devices.get_device(new_id)
-        )
+        old, new = await asyncio.gather(self._get_device(old_id), self._get_device(new_id))
         options = await fetch_replacement_options(self._client, old_id)
         valid = {norm_id(o.get("id")): o for o in options}
         if new_id not in valid:
@@ -642,9 +666,9 @@ class DeviceAdmin:
                 hint="Replacements must share the device's main capabilities.",
             )
         await replace_device(self._client, old_id, new_id)
-        self._devices.forget_device(new_id)
-        self._devices.devices_changed()
-        after = await self._devices.get_device(old_id)
+        self._forget_device(new_id)
+        self._devices_changed()
+        after = await self._get_device(old_id)
         return {
             "device": after.summary.as_dict(),
             "kept": {

@@ -7,9 +7,9 @@ import difflib
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict
 
 from ...errors import TIER_SENSITIVE, ToolError, confirmed
 from ...hub.client import HubClient
@@ -19,8 +19,8 @@ from ...hub.models import Command, CommandParam, DeviceDetail
 from ...redact import redact
 
 if TYPE_CHECKING:
-    from ..sensitivity import SensitivityModel
-    from .query import DeviceManager
+    from ...hub.state_cache import StateCache
+    from ..reach import Reach
 
 Allowed = Callable[[str], bool]
 
@@ -241,15 +241,36 @@ def prepare_command(
 BATCH_CONCURRENCY = 4
 
 
-class DeviceCommands:
-    """Command validation (single and batch) and sending."""
+class SensitivityGate(Protocol):
+    """What the commands ask of the hub's sensitivity model (``SensitivityModel``)."""
 
-    def __init__(self, client: HubClient, devices: DeviceManager) -> None:
+    async def devices(
+        self, device_ids: Iterable[str], *, details: dict[str, DeviceDetail] | None = None
+    ) -> Reach:
+        """What commanding these devices reaches."""
+        ...
+
+    def require(self, reach: Reach, *, confirm: bool, allowed: Allowed | None, what: str) -> None:
+        """Refuse what ``reach`` says needs confirm=true or is outside the allowlist."""
+        ...
+
+
+class DeviceCommands:
+    """Command validation (single and batch) and sending.
+
+    ``get_device``: one device's detail (``DeviceManager.get_device``)."""
+
+    def __init__(
+        self, client: HubClient, get_device: Callable[[str], Awaitable[DeviceDetail]]
+    ) -> None:
         self._client = client
-        self._devices = devices
+        self._get_device = get_device
+        # The live state cache (handed on by ``DeviceManager``): a command marks its device
+        # dirty there, so the next read asks the hub.
+        self.cache: StateCache | None = None
         # The hub's sensitivity model (set by ``Hub``): a command to a scene's activator or
         # another app's child device is judged by what that app does.
-        self.sensitivity: SensitivityModel | None = None
+        self.sensitivity: SensitivityGate | None = None
 
     @staticmethod
     def _gate(detail: DeviceDetail, prepared: PreparedCommand, confirm: bool) -> None:
@@ -299,7 +320,7 @@ class DeviceCommands:
         allowed: Allowed | None = None,
     ) -> PreparedCommand:
         """Validate a command before anything is sent; raise if it would be refused."""
-        detail = await self._devices.get_device(device_id)
+        detail = await self._get_device(device_id)
         prepared = prepare_command(detail, command, arguments)
         self._gate(detail, prepared, confirm)
         await self._gate_reach(detail, prepared, confirm, allowed)
@@ -317,9 +338,7 @@ class DeviceCommands:
 
         ``known``: details the caller has just read (not read again)."""
         ids = sorted({str(e["device_id"]) for e in entries} - set(known or {}))
-        results = await asyncio.gather(
-            *(self._devices.get_device(i) for i in ids), return_exceptions=True
-        )
+        results = await asyncio.gather(*(self._get_device(i) for i in ids), return_exceptions=True)
         details: dict[str, DeviceDetail | BaseException] = dict(zip(ids, results, strict=True))
         details.update(known or {})
         prepared: list[PreparedCommand] = []
@@ -359,8 +378,8 @@ class DeviceCommands:
 
     async def execute(self, prepared: PreparedCommand) -> None:
         """Send a prepared command to the hub."""
-        if self._devices.cache is not None:
-            self._devices.cache.mark_dirty(prepared.device_id)
+        if self.cache is not None:
+            self.cache.mark_dirty(prepared.device_id)
         await run_command(self._client, prepared.device_id, prepared.command, prepared.sent_args)
 
     async def execute_many(

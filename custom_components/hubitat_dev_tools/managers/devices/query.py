@@ -88,18 +88,37 @@ def _clean_text(value: Any) -> Any:
 
 
 class DeviceManager:
-    """Device reads; waits, commands, administration and the catalog are its parts."""
+    """Device reads; waits, commands, administration and the catalog are its parts.
+
+    Each part is handed the reads it uses (never the manager itself), and the live state
+    cache whenever it changes (``cache``)."""
 
     def __init__(self, client: HubClient) -> None:
         self._client = client
-        # The live state cache (set by event_stream.py while the hub's event stream runs):
-        # reads answer from it with no hub request, waits resolve on the events.
-        self.cache: StateCache | None = None
-        self.waits = AttributeWaits(self)
-        self.commands = DeviceCommands(client, self)
-        self.admin = DeviceAdmin(client, self)
+        self.waits = AttributeWaits(self.read_attribute)
+        self.commands = DeviceCommands(client, self.get_device)
+        self.admin = DeviceAdmin(
+            client,
+            list_devices=self.list_devices,
+            get_device=self.get_device,
+            forget_device=self.forget_device,
+            devices_changed=self.devices_changed,
+        )
         self.compatible = CompatibleDevices(client)
         self.mesh = HubMeshReader(client)
+        self.cache = None
+
+    @property
+    def cache(self) -> StateCache | None:
+        """The live state cache (set by event_stream.py while the hub's event stream runs):
+        reads answer from it with no hub request, waits resolve on the events."""
+        return self._cache
+
+    @cache.setter
+    def cache(self, cache: StateCache | None) -> None:
+        self._cache = cache
+        self.waits.cache = cache
+        self.commands.cache = cache
 
     async def _all(self) -> list[DeviceSummary]:
         if self.cache is not None and self.cache.live and not self.cache.is_dirty():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -11,7 +12,7 @@ from ...errors import ToolError
 from .values import to_number, values_equal
 
 if TYPE_CHECKING:
-    from .query import DeviceManager
+    from ...hub.state_cache import StateCache
 
 COMPARATORS = ("eq", "ne", "gt", "gte", "lt", "lte", "between")
 # Under mcp_server's 60 s request timeout with room for the command and the answer.
@@ -82,10 +83,17 @@ class AttributeCondition:
 
 
 class AttributeWaits:
-    """Waits on device attributes."""
+    """Waits on device attributes.
 
-    def __init__(self, devices: DeviceManager) -> None:
-        self._devices = devices
+    ``read_attribute``: an attribute's current value on each device, by id
+    (``DeviceManager.read_attribute``)."""
+
+    def __init__(
+        self, read_attribute: Callable[[list[str], str], Awaitable[dict[str, Any]]]
+    ) -> None:
+        self._read_attribute = read_attribute
+        # The live state cache (handed on by ``DeviceManager``): waits wake on its events.
+        self.cache: StateCache | None = None
 
     async def wait_attribute(
         self,
@@ -135,7 +143,7 @@ class AttributeWaits:
         start = time.monotonic()
         since: dict[str, float] = {}
         while True:
-            values = await self._devices.read_attribute(device_ids, attribute)
+            values = await self._read_attribute(device_ids, attribute)
             state["values"] = values
             now = time.monotonic()
             for dev_id, value in values.items():
@@ -155,7 +163,7 @@ class AttributeWaits:
                     "values": values,
                     "matched_devices": settled,
                 }
-            cache = self._devices.cache
+            cache = self.cache
             if cache is not None and cache.live:
                 ends = [since[d] + stable - now for d in since if d not in settled]
                 await cache.wait_for(
