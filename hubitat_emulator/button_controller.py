@@ -23,13 +23,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .devstate import AppInternals
-from .model import App
-
-if TYPE_CHECKING:
-    from .routes_apps import AppRoutes
+from .installed_apps import add_instance
+from .model import App, HomeState
 
 CONTROLLER_APP = "Button Controller-5.1"
 RULE_TYPE = "Button Rule-5.1"
@@ -63,8 +61,8 @@ class ButtonControllers:
 
     spawns: bool = True
 
-    def __init__(self, routes: AppRoutes) -> None:
-        self.routes = routes
+    def __init__(self, state: HomeState) -> None:
+        self.st = state
         self.modes: dict[int, AddMode] = {}
 
     def owns(self, app: App) -> bool:
@@ -76,13 +74,13 @@ class ButtonControllers:
         return [int(i) for i in ids] if isinstance(ids, list) else []
 
     def _input(self, app: App, name: str) -> dict[str, Any] | None:
-        internals = self.routes.dev.internals.get(app.id)
+        internals = self.st.dev.internals.get(app.id)
         inputs = internals.inputs if internals else []
         return next((i for i in inputs if i["name"] == name), None)
 
     def picked(self, app: App) -> dict[str, str] | None:
         """configure/json ``settings.buttonDev``: device id -> label (None: none picked)."""
-        devs = self.routes.st.devices
+        devs = self.st.devices
         named = {str(i): (d.label or d.name) for i in self._devices(app) if (d := devs.get(i))}
         return named or None
 
@@ -94,7 +92,7 @@ class ButtonControllers:
         counts = [
             int(str(d.value("numberOfButtons") or 0))
             for i in self._devices(app)
-            if (d := self.routes.st.devices.get(i)) is not None
+            if (d := self.st.devices.get(i)) is not None
         ]
         return max(counts, default=0)
 
@@ -169,13 +167,13 @@ class ButtonControllers:
 
     def _spawn(self, app: App, button: int, event: str) -> None:
         devices = self._devices(app)
-        first = self.routes.st.devices.get(devices[0]) if devices else None
-        new_id = self.routes.add_instance(
-            RULE_TYPE, RULE_TYPE_ID, [], user=False, parent_id=app.id, pending=True
+        first = self.st.devices.get(devices[0]) if devices else None
+        new_id = add_instance(
+            self.st, RULE_TYPE, RULE_TYPE_ID, [], user=False, parent_id=app.id, pending=True
         )
-        rule = self.routes.apps[new_id]
+        rule = self.st.apps[new_id]
         rule.label = f"{first.label if first else 'Button'}: button {button} {event}"
-        self.routes.dev.internals[new_id] = AppInternals(
+        self.st.dev.internals[new_id] = AppInternals(
             page_title=rule.label,
             inputs=[
                 {"name": "origLabel", "type": "text", "value": rule.label},

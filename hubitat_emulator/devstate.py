@@ -48,13 +48,10 @@ import functools
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .capabilities import CAPABILITIES, AttrDef, CmdDef, Param
 from .drivers import DriverSpec, Pref
-
-if TYPE_CHECKING:
-    from .model import Device
 
 APP_VRB = 40
 APP_HPM = 210
@@ -203,7 +200,13 @@ def user_driver(dev: DevState, type_id: int | str) -> DriverSpec | None:
     return user_driver_spec(item) if item is not None else None
 
 
-def sync_user_driver(dev: DevState, device: Device) -> None:
+class OnDriver(Protocol):
+    """What runs on a driver (``model.Device``): its device type, which may be replaced."""
+
+    driver: DriverSpec
+
+
+def sync_user_driver(dev: DevState, device: OnDriver) -> None:
     """A device on an installed driver follows the driver's current code (the hub runs the
     saved code): re-read its type when the source, name or namespace changed. A deleted
     driver leaves the device on its last type."""

@@ -18,6 +18,7 @@ from typing import Any
 from .catalog import DRIVERS, AttrDef, DriverSpec
 from .clock import HUB_TZ, fmt_event, fmt_log_local, parse_hub_datetime, utcnow
 from .commands import Change, describe, execute, number, to_attr_value, value_str
+from .device_factory import new_device
 from .files import FileStore, seed_files
 from .model import (
     AttrState,
@@ -34,7 +35,6 @@ from .model import (
 )
 from .ops import OpsState, seed_ops
 from .scenes import activate, scene_of
-from .seed import new_device
 from .tasks import Tasks
 
 HSM_STATUSES = (
@@ -237,7 +237,7 @@ class Home:
             return  # a disabled device ignores commands: nothing is recorded
         self._command_event(dev, command, args, producer)
         if command == "on" and (scene_id := scene_of(self.state, dev)) is not None:
-            activate(self, scene_id)  # a scene's activator device
+            activate(self.state, scene_id, self.run_command)  # a scene's activator device
         for ch in outcome.changes:
             self._cancel_pending(dev.id, ch.attr)
         if self.command_delay > 0:

@@ -73,7 +73,7 @@ from . import (
     routes_ops,
     routes_radios,
     routes_rooms_modes,
-    rule_machine,
+    routes_rule_machine,
     sun,
 )
 from .button_controller import ButtonControllers
@@ -85,14 +85,15 @@ from .faults import Faults
 from .files import FileStore
 from .home import Home
 from .model import Device, MakerSettings, Mode
-from .network import NetworkState
 from .network import setup as setup_network
+from .network_state import NetworkState
 from .ops import OpsState
 from .postdelivery import PostDelivery
 from .responses import Responses
 from .routes_apps import AppRoutes
 from .routes_cloner import ClonerRoutes
 from .routes_hubvars import HubVarRoutes
+from .routes_rule_machine import RuleMachineRoutes
 from .rule_definition import RuleEngine
 from .rule_machine import RuleMachine
 from .rule_runner import RuleRunner
@@ -206,10 +207,9 @@ class HubEmulator:
         self.app = self.server.app
         home, http = self.home, self.http
         app_routes = AppRoutes(home, http)
-        self.rule_machine = RuleMachine(home, http)
+        self.rule_machine = RuleMachine(home)
         app_routes.rule_machine = self.rule_machine
-        self.buttons = app_routes.buttons = ButtonControllers(app_routes)  # knob: .spawns
-        self.rule_machine.other_children = app_routes.create_child
+        self.buttons = app_routes.buttons = ButtonControllers(home.state)  # knob: .spawns
         runner = RuleRunner(self.home, self.clock)
         runner.pause_hook = self.rule_machine.set_paused  # the Pause Rules action
         runner.private_hook = self.rule_machine.set_private  # Set Private Boolean
@@ -237,7 +237,9 @@ class HubEmulator:
         routes_code.setup(app, home, http)
         routes_hubvars.setup(app, self.hubvar_routes)  # before routes_apps: the singleton
         routes_apps.setup(app, app_routes)
-        rule_machine.setup(app, self.rule_machine)
+        # createchild: rules to the Rule Machine, other child apps to the app routes
+        rm_routes = RuleMachineRoutes(home, http, self.rule_machine, app_routes.create_child)
+        routes_rule_machine.setup(app, rm_routes)
 
     # ------------------------------------------------------------------ lifecycle and faults
 
@@ -266,7 +268,8 @@ class HubEmulator:
 
     @property
     def network(self) -> NetworkState:
-        """Settings > Network, the links, the cloud, LED and memory (``network.py``)."""
+        """Settings > Network, the links, the cloud, LED and memory (``network_state.py``;
+        the endpoints: ``network.py``)."""
         return self.server.network
 
     def expire_sessions(self) -> None:

@@ -169,7 +169,7 @@ class _MeshRoutes(Routes):
         dev = self.st.devices.get(int(raw)) if raw.isdigit() else None
         if dev is None:
             return self.http.json({"error": "Device not found"}, status=404)
-        if self.st.mesh.offers_sharing(dev):
+        if self.st.mesh.offers_sharing(dev.id):
             dev.mesh_enabled = on
             dev.version += 1
         return self.http.text("")  # what it answers is not in evidence: the page ignores it

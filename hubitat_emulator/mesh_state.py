@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .model import Device
 
 REFRESH_INTERVALS = (0, 120, 300, 3600)  # the Hub Mesh page's full-sync choices
 
@@ -98,6 +94,6 @@ class MeshState:
     def linked_ids(self) -> set[int]:
         return {link.id for link in self.linked}
 
-    def offers_sharing(self, dev: Device) -> bool:
-        """The device page's ``meshSelectionEnabled``."""
-        return self.enabled and dev.id not in self.linked_ids()
+    def offers_sharing(self, device_id: int) -> bool:
+        """The device page's ``meshSelectionEnabled`` for this device."""
+        return self.enabled and device_id not in self.linked_ids()

@@ -357,7 +357,7 @@ def full_json(state: HomeState, dev: Device) -> JSON:
         "spammyThreshold": dev.spammy_threshold,
         "meshEnabled": dev.mesh_enabled,
         # the device page offers its Hub Mesh switch only when this is true
-        "meshSelectionEnabled": state.mesh.offers_sharing(dev),
+        "meshSelectionEnabled": state.mesh.offers_sharing(dev.id),
         "retryEnabled": dev.retry_enabled,
         "meshFullSync": dev.mesh_full_sync,
         "locationId": 1,

@@ -1,6 +1,7 @@
 """Creating installed apps (reference §12): Add Built-In/User App (``create/<typeId>``),
 ``createchild``, and the transient Swap Device app (§12.7). :class:`AppCreateRoutes` is the
-base of :class:`~.routes_apps.AppRoutes`, whose ``setup`` registers these handlers.
+base of :class:`~.routes_apps.AppRoutes`, whose ``setup`` registers these handlers
+(``createchild`` goes through ``routes_rule_machine.py``, which keeps the rules for Rule Machine).
 
 Swap Device (§12.7): ``/installedapp/direct/swapDevice`` answers ``302`` to
 ``/installedapp/create/<SWAP_TYPE_ID>``, which creates a new transient instance (every visit)
@@ -22,6 +23,7 @@ from aiohttp import web
 from .app_types import ROOM_LIGHTS_INPUTS, SYSTEM_BY_ID, child_type, user_first_page
 from .button_controller import CONTROLLER_APP, controller_inputs
 from .devstate import AppInternals
+from .installed_apps import add_instance
 from .model import App
 from .responses import redirect
 from .routes_common import Routes
@@ -137,20 +139,9 @@ class AppCreateRoutes(Routes):
         pending: bool = True,
     ) -> int:
         """A new app instance (a pending shell until its Done, unless ``pending`` False)."""
-        new_id = self.dev.alloc_app_id()
-        self.apps[new_id] = App(
-            new_id,
-            type_name,
-            None,
-            type_name,
-            parent_id=parent_id,
-            user=user,
-            app_type_id=type_id,
+        return add_instance(
+            self.st, type_name, type_id, inputs, user=user, parent_id=parent_id, pending=pending
         )
-        self.dev.internals[new_id] = AppInternals(page_title=type_name, inputs=inputs)
-        if pending:
-            self.dev.pending.add(new_id)
-        return new_id
 
     def _swap(self, internals: AppInternals) -> str | None:
         chosen = {i["name"]: i.get("value") for i in internals.inputs}

@@ -21,24 +21,22 @@ Creating apps (``create/<typeId>``, ``createchild``, the Swap Device app):
 
 from __future__ import annotations
 
-import html
 import json
-import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
 from . import vrb_graph
-from .button_controller import RULE_TYPE
+from .button_controller import RULE_TYPE, ButtonControllers
 from .devstate import APP_VRB
+from .installed_apps import app_model, escaped
 from .model import App
 from .responses import Responses, redirect
 from .routes_app_create import SWAP_TYPE, AppCreateRoutes
+from .rule_machine import RuleMachine
 from .scenes import CAPTURE_BUTTON, SCENE_TYPE, capture
 
-if TYPE_CHECKING:
-    from .button_controller import ButtonControllers
-    from .rule_machine import RuleMachine
+__all__ = ["AppRoutes", "app_model", "escaped", "page_answer", "page_model_answer", "setup"]
 
 RM_TYPES = ("Rule-5.1", "Rule-5.0", "Rule-4.1", "Rule-4.0")
 VRB_TYPE = "Visual Rule Builder"
@@ -54,33 +52,6 @@ def page_answer(http: Responses, ok: bool, message: str | None = None) -> web.Re
 def page_model_answer(http: Responses, page: dict[str, Any]) -> web.Response:
     """A settings submit's answer: the re-rendered page model with ``status: success``."""
     return http.json({"status": "success", **page})
-
-
-_MARKUP_RE = re.compile(r"(</?[A-Za-z][^<>]*>)")
-
-
-def escaped(name: str | None) -> str | None:
-    """A name as the hub keeps it in app records: the user's text entity-escaped
-    (``Heat On &lt;67``), the hub's own markup (``<b>``, a ``(Paused)`` span) left as is."""
-    if name is None:
-        return None
-    parts = _MARKUP_RE.split(name)
-    return "".join(p if i % 2 else html.escape(p, quote=False) for i, p in enumerate(parts))
-
-
-def app_model(app: App, version: int, *, installed: bool = True) -> dict[str, Any]:
-    """configure/json's ``app`` object (``installed`` false: a pending new instance)."""
-    return {
-        "id": app.id,
-        "name": app.name,
-        "label": escaped(app.label),
-        "trueLabel": escaped(app.true_label),
-        "installed": installed,
-        "version": version,
-        "parentAppId": app.parent_id,
-        "appType": {"name": app.type, "namespace": "hubitat"},
-        "disabled": app.disabled,
-    }
 
 
 def setup(app: web.Application, r: AppRoutes) -> None:
@@ -145,7 +116,7 @@ class AppRoutes(AppCreateRoutes):
         root = "selectActions" if app.type == RULE_TYPE else "mainPage"  # the on-hub server
         page = request.match_info.get("page", root)
         if rm := self._rule(app):
-            return rm.configure(app, page)
+            return self.http.json(rm.configure(app, page))
         if bc := self._controller(app):
             bc.collapse(app)  # a page GET ends add-button mode
         return self.http.json(self._render(app, page))
@@ -263,7 +234,9 @@ class AppRoutes(AppCreateRoutes):
         if app is None:
             return page_answer(self.http, False, "App not found")
         if rm := self._rule(app):
-            return rm.button(app, {str(k): str(v) for k, v in form.items()})
+            return page_answer(
+                self.http, *rm.button(app, {str(k): str(v) for k, v in form.items()})
+            )
         if bc := self._controller(app):
             return page_answer(self.http, *bc.click(app, {str(k): str(v) for k, v in form.items()}))
         internals = self._internals(app)
@@ -309,7 +282,9 @@ class AppRoutes(AppCreateRoutes):
         if app is None:
             return page_answer(self.http, False, "App not found")
         if rm := self._rule(app):
-            return rm.update(app, {str(k): str(v) for k, v in form.items()})
+            return page_model_answer(
+                self.http, rm.update(app, {str(k): str(v) for k, v in form.items()})
+            )
         internals = self._internals(app)
         by_name = {i["name"]: i for i in internals.inputs}
         for key, value in form.items():

@@ -29,12 +29,10 @@ and closes the editor.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .rule_fields import Inp, inp
-
-if TYPE_CHECKING:
-    from .rule_model import Page, RuleModel
+from .rule_locals import LocalVariables
 
 
 @dataclass
@@ -47,44 +45,65 @@ class Edits:
     owners: dict[str, tuple[str, int]] = field(default_factory=dict)  # setting → (t|a, n)
 
 
+class EditedRule(Protocol):
+    """The parts of a rule (``rule_model.RuleModel``) the deletes read and change."""
+
+    settings: dict[str, Any]
+    meta: dict[str, dict[str, Any]]
+    triggers: list[int]
+    trig_n: int | None
+    actions: list[int]
+    act_n: int | None
+    act_ready: bool
+    exprs: dict[str, Any]  # "ST" or "a<N>" -> the expression being built (rule_model.Expr)
+    pred_leak: bool
+    leaked: set[int]
+    residual: set[int]
+    periodic_n: int | None
+    last_page: str
+    local: LocalVariables
+    edits: Edits
+
+
 def _button(name: str, title: str) -> Inp:
     return {"name": name, "type": "button", "title": title, "submitOnChange": True}
 
 
-def actions_page(model: RuleModel, page: Page) -> None:
+def actions_inputs(model: EditedRule) -> list[Inp]:
     """selectActions' delete controls: trashAll, or in trash mode trashActs and cancelTrash;
     a delete button per local variable, and delConfirm after one was clicked."""
+    out: list[Inp] = []
     if model.edits.trash:
         options = [{str(n): f"Action {n}"} for n in model.actions]
         picker = inp("trashActs", "enum", "Actions to delete", options=options)
         picker["multiple"] = True
-        page.inputs += [picker, _button("cancelTrash", "Cancel")]
+        out += [picker, _button("cancelTrash", "Cancel")]
     elif model.actions:
-        page.inputs.append(_button("trashAll", "Delete Actions"))
+        out.append(_button("trashAll", "Delete Actions"))
     for name in model.local.variables:
-        page.inputs.append(_button(name, f"Delete {name}"))
+        out.append(_button(name, f"Delete {name}"))
     if model.edits.var_delete is not None:
-        page.inputs.append(_button("delConfirm", f"Delete {model.edits.var_delete}?"))
+        out.append(_button("delConfirm", f"Delete {model.edits.var_delete}?"))
+    return out
 
 
-def triggers_page(model: RuleModel, page: Page) -> None:
+def triggers_inputs(model: EditedRule) -> list[Inp]:
     """A delete button per trigger (the one being made too)."""
     numbers = [*model.triggers, *([model.trig_n] if model.trig_n is not None else [])]
-    page.inputs += [_button(str(n), f"Remove trigger {n}") for n in numbers]
+    return [_button(str(n), f"Remove trigger {n}") for n in numbers]
 
 
-def editor_page(model: RuleModel, page: Page) -> None:
+def editor_inputs(model: EditedRule) -> list[Inp]:
     """doActPage's Cancel while an action is open (the on-hub server clicks it to end an edit)."""
-    if model.act_n is not None:
-        page.inputs.append(_button("actionCancel", "Cancel"))
+    return [_button("actionCancel", "Cancel")] if model.act_n is not None else []
 
 
-def expression_page(model: RuleModel, page: Page) -> None:
+def expression_inputs() -> list[Inp]:
     """A sealed Required Expression's Edit and Delete buttons."""
-    page.inputs += [_button("editST", "Edit"), _button("cancelST", "Delete Required Expression")]
+    return [_button("editST", "Edit"), _button("cancelST", "Delete Required Expression")]
 
 
-def click(model: RuleModel, page: str, name: str, attribute: str, *, bare: bool) -> bool | None:
+def click(model: EditedRule, page: str, name: str, attribute: str, *, bare: bool) -> bool | None:
     """One of the delete buttons (None: not one of them). ``bare``: without page context."""
     e = model.edits
     if page == "selectActions" and name == "trashAll":
@@ -128,7 +147,7 @@ def click(model: RuleModel, page: str, name: str, attribute: str, *, bare: bool)
     return None
 
 
-def after_submit(model: RuleModel, page: str, form: dict[str, str], shown: set[str]) -> None:
+def after_submit(model: EditedRule, page: str, form: dict[str, str], shown: set[str]) -> None:
     """A settings submit of selectTriggers carries out a registered trigger delete; one of
     selectActions in trash mode deletes the picked actions when it is the whole page's form."""
     e = model.edits
@@ -156,7 +175,7 @@ def after_submit(model: RuleModel, page: str, form: dict[str, str], shown: set[s
         e.trash = False
 
 
-def _drop(model: RuleModel, kind: str, n: int) -> None:
+def _drop(model: EditedRule, kind: str, n: int) -> None:
     for name in [k for k, owner in model.edits.owners.items() if owner == (kind, n)]:
         model.settings.pop(name, None)
         model.meta.pop(name, None)
@@ -169,7 +188,7 @@ def _ids(value: Any) -> list[str]:
     return [p.strip() for p in str(value or "").split(",") if p.strip()]
 
 
-def owner(model: RuleModel) -> tuple[str, int] | None:
+def owner(model: EditedRule) -> tuple[str, int] | None:
     """The trigger or action a field written now belongs to."""
     if model.last_page == "selectTriggers" and model.trig_n is not None:
         return ("t", model.trig_n)

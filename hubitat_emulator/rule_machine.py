@@ -1,12 +1,14 @@
-"""The emulated Rule Machine 5.1 child rules: creation and the wizard pages over HTTP.
+"""The emulated Rule Machine 5.1 child rules: creation and the wizard pages (no HTTP here).
 
 ``GET /installedapp/createchild/hubitat/Rule-5.1/parent/<rm_id>`` (the on-hub server:
-``hubitat-mcp-server.groovy``, "Create: ... → 302") creates a rule under the installed "Rule
-Machine" app and answers ``302 Location: /installedapp/configure/<id>``; another app name or a
-parent that is not Rule Machine is a 404. The rule's pages (``mainPage``, ``selectTriggers``,
-``periodic``, ``selectActions``, ``doActPage``, ``STPage``: ``rule_model.py``) are served by
-the generic ``/installedapp/configure/json``, ``update/json`` and ``btn`` routes, which hand
-requests for these rules here:
+``hubitat-mcp-server.groovy``, "Create: ... → 302"; served by ``routes_rule_machine.py``)
+creates a rule under the installed "Rule Machine" app (:meth:`RuleMachine.create`) and answers
+``302 Location: /installedapp/configure/<id>``; another app name or a parent that is not Rule
+Machine is a 404. The rule's pages (``mainPage``, ``selectTriggers``, ``periodic``,
+``selectActions``, ``doActPage``, ``STPage``: ``rule_model.py``) are served by the generic
+``/installedapp/configure/json``, ``update/json`` and ``btn`` routes (``routes_apps.py``), which
+hand requests for these rules here and answer with what comes back (a page model, or a click's
+``(ok, message)``):
 
 * a settings submit stores only fields the ``currentPage`` shows (one field per submit is
   what works), then follows an ``_action_href_<name>|<page>|<i>`` marker (with
@@ -29,19 +31,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
-
-from aiohttp import web
 
 from . import rule_edits
 from .catalog import unique_commands
-from .devstate import AppInternals
+from .devstate import AppInternals, DevState
 from .home import Home
-from .model import App
-from .responses import Responses, redirect
-from .routes_apps import app_model, page_answer, page_model_answer
-from .routes_common import Routes
+from .installed_apps import app_model
+from .model import App, HomeState
 from .rule_definition import RuleDefinition, RuleEngine
 from .rule_model import MAIN_BUTTONS, PAGES, PARENT_PAGE, Page, RuleModel
 
@@ -134,20 +132,14 @@ class HubEnv:
         ]
 
 
-def setup(app: web.Application, r: RuleMachine) -> None:
-    app.router.add_get("/installedapp/createchild/{ns}/{app_name}/parent/{pid}", r.create_child)
-
-
-class RuleMachine(Routes):
+class RuleMachine:
     """The native rules created through ``createchild`` (seeded rules stay generic)."""
 
-    def __init__(self, home: Home, http: Responses, engine: RuleEngine | None = None) -> None:
-        super().__init__(home, http)
+    def __init__(self, home: Home, engine: RuleEngine | None = None) -> None:
+        self.home = home
         self.engine: RuleEngine = engine if engine is not None else RecordingRuleEngine()
         self.env = HubEnv(home)
         self.rules: dict[int, RuleModel] = {}
-        # createchild of any app other than a rule (routes_app_create.AppCreateRoutes.create_child)
-        self.other_children: Callable[[str, str, App | None], web.StreamResponse] | None = None
         # fault knob: fields (regexes) the pages never show, as on a firmware whose Rule
         # Machine names or orders them differently (tests of a build that cannot finish)
         self.hidden_fields: list[str] = []
@@ -168,21 +160,26 @@ class RuleMachine(Routes):
             ]
         return built
 
+    @property
+    def st(self) -> HomeState:
+        return self.home.state
+
+    @property
+    def apps(self) -> dict[int, App]:
+        return self.st.apps
+
+    @property
+    def dev(self) -> DevState:
+        return self.st.dev
+
     def owns(self, app: App) -> bool:
         return app.id in self.rules
 
-    async def create_child(self, request: web.Request) -> web.StreamResponse:
-        m = request.match_info
-        parent = self.app_by_id(m["pid"])
-        if m["app_name"] != RULE_TYPE and self.other_children is not None:
-            return self.other_children(m["ns"], m["app_name"], parent)  # other child apps
-        if (
-            m["ns"] != "hubitat"
-            or m["app_name"] != RULE_TYPE
-            or parent is None
-            or parent.type != RM_PARENT_TYPE
-        ):
-            return self.http.not_found()
+    def create(self, ns: str, parent: App | None) -> int | None:
+        """``createchild`` of a rule: its new app id, or None (a 404) when the namespace is not
+        ``hubitat`` or the parent is not the installed Rule Machine app."""
+        if ns != "hubitat" or parent is None or parent.type != RM_PARENT_TYPE:
+            return None
         new_id = self.dev.alloc_app_id()
         self.apps[new_id] = App(
             new_id, RULE_TYPE, None, RULE_TYPE, parent_id=parent.id, app_type_id=RULE_TYPE_ID
@@ -196,7 +193,7 @@ class RuleMachine(Routes):
         ]
         self.rules[new_id] = RuleModel(new_id, hw_cond=max(siblings, default=0))
         self._sync(self.apps[new_id])
-        return redirect(f"/installedapp/configure/{new_id}")
+        return new_id
 
     def forget(self, app_id: int) -> None:
         """The rule was deleted (``forcedelete`` / ``delete``, or its parent was)."""
@@ -205,12 +202,13 @@ class RuleMachine(Routes):
 
     # ------------------------------------------------------------------ pages
 
-    def configure(self, app: App, page: str) -> web.Response:
+    def configure(self, app: App, page: str) -> dict[str, Any]:
+        """configure/json of one of the rule's pages."""
         # a page's render runs its method: a bare button click after it acts on that page
         # (the hub UI clicks on the page it shows)
         if page in PAGES:
             self.rules[app.id].last_page = page
-        return self.http.json(self.render(app, page))
+        return self.render(app, page)
 
     def render(self, app: App, page: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         model = self.rules[app.id]
@@ -273,7 +271,8 @@ class RuleMachine(Routes):
 
     # ------------------------------------------------------------------ submits
 
-    def update(self, app: App, form: dict[str, str]) -> web.Response:
+    def update(self, app: App, form: dict[str, str]) -> dict[str, Any]:
+        """A settings submit: the page model it answers (the page it leads to)."""
         model = self.rules[app.id]
         page = form.get("currentPage") or "mainPage"
         params = _json_map(form.get("paramsForPage"))
@@ -314,10 +313,11 @@ class RuleMachine(Routes):
                 for field in section.get("input", []):
                     if field.get("name") in wrote:
                         field["value"] = form.get(f"settings[{field['name']}]")
-            return page_model_answer(self.http, stale)
-        return page_model_answer(self.http, self.render(app, target, target_params))
+            return stale
+        return self.render(app, target, target_params)
 
-    def button(self, app: App, form: dict[str, str]) -> web.Response:
+    def button(self, app: App, form: dict[str, str]) -> tuple[bool, str | None]:
+        """A button click: (ok, the refusal's message)."""
         model = self.rules[app.id]
         name = form.get("name", "")
         page = form.get("currentPage") or ("mainPage" if name in MAIN_BUTTONS else model.last_page)
@@ -327,11 +327,11 @@ class RuleMachine(Routes):
         internals = self._internals(app)
         if name in MAIN_BUTTONS:
             if page != "mainPage":
-                return page_answer(self.http, False, f"No button {name}")
+                return False, f"No button {name}"
             internals.version += 1
             if "formAction" not in form:
                 self._main_button(app, model, name)
-            return page_answer(self.http, True)
+            return True, None
         if name == "hasRule":
             # on STPage a click leaves the conditions unused (the on-hub server, live: only a
             # settings write seals); the on-hub server seals an IF's expression on doActPage by a
@@ -342,27 +342,27 @@ class RuleMachine(Routes):
                 model.last_page = page
                 model.write(shown[name], "clicked", None, self.env)
                 self._sync(app)
-            return page_answer(self.http, True)
+            return True, None
         bare = "formAction" not in form
         if app.disabled and form.get("stateAttribute") in DELETE_ATTRIBUTES:
             # taken and ignored (the on-hub server, live on 2.5.1.135)
-            return page_answer(self.http, True)
+            return True, None
         if not model.click(page, name, form.get("stateAttribute", ""), self.env, bare=bare):
-            return page_answer(self.http, False, f"No button {name}")
+            return False, f"No button {name}"
         internals.version += 1
         self._sync(app)
-        return page_answer(self.http, True)
+        return True, None
 
     def set_private(self, app_id: int, value: bool) -> None:
         """A Set Private Boolean action set this rule's private boolean."""
-        model, app = self.rules.get(app_id), self.app_by_id(str(app_id))
+        model, app = self.rules.get(app_id), self.apps.get(app_id)
         if model is not None and app is not None:
             model.private = value
             self._sync(app)
 
     def set_paused(self, app_id: int, paused: bool) -> None:
         """Pause or resume a rule as its Pause button does (a Pause Rules action)."""
-        model, app = self.rules.get(app_id), self.app_by_id(str(app_id))
+        model, app = self.rules.get(app_id), self.apps.get(app_id)
         if model is None or app is None or model.paused == paused:
             return
         self._main_button(app, model, "pausRule")

@@ -1,6 +1,6 @@
 """One emulated Rule Machine 5.1 rule: its settings, the wizard's state and its pages.
 
-No HTTP here (``rule_machine.py`` serves it). The wizard state is what Rule Machine keeps in
+No HTTP here (``routes_apps.py`` serves the pages). The wizard state is what Rule Machine keeps in
 ``state``: the trigger being edited and the committed ones, the action being edited and the
 action list, the expressions being built, the Wait for Events events (per rule), and the
 high-water marks the indexes come from (a new trigger, action, condition or event always gets
@@ -318,7 +318,7 @@ class RuleModel:
                 p.inputs.append(inp(f"isCondTrig.{self.trig_n}", "bool", "Conditional trigger?"))
                 if p.add(event_fields(s, key, env, caps=TRIGGER_CAPS)):
                     p.inputs.append(button("hasAll", "Done with this Trigger Event"))
-            rule_edits.triggers_page(self, p)
+            p.inputs += rule_edits.triggers_inputs(self)
         elif name == "periodic":
             which: Any = (params or {}).get("n", self.periodic_n)
             p = Page("Periodic Schedule")
@@ -330,14 +330,14 @@ class RuleModel:
             p = Page("Select Actions", paragraphs=self.action_lines(env) + self.local.lines())
             p.inputs.append(button("N", "Create New Action"))
             p.inputs += self.local.inputs()
-            rule_edits.actions_page(self, p)
+            p.inputs += rule_edits.actions_inputs(self)
         elif name == "doActPage":
             p = self._act_page(env)
-            rule_edits.editor_page(self, p)
+            p.inputs += rule_edits.editor_inputs(self)
         elif name == "STPage":
             p = Page("Define Required Expression")
             if self._expr_page("ST", p, env):
-                rule_edits.expression_page(self, p)
+                p.inputs += rule_edits.expression_inputs()
         else:
             p = Page(name, error=f"No page {name}")
         if self.size_error:

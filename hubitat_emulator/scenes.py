@@ -16,18 +16,28 @@ makes the click answer success and change nothing).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .catalog import DRIVERS_BY_NAME
+from .device_factory import new_device
 from .devstate import AppInternals
 from .model import App, Device, HomeState
 
-if TYPE_CHECKING:
-    from .home import Home
 
-NewDevice = Callable[..., Device]  # seed.new_device (passed in: seed imports this module)
+class RunCommand(Protocol):
+    """How a scene runs a device command (``Home.run_command``: delays and faults apply)."""
+
+    def __call__(
+        self,
+        device_id: int,
+        command: str,
+        args: list[object],
+        *,
+        producer: tuple[int, str] | None = None,
+    ) -> None: ...
+
+
 PARENT_TYPE = "Groups and Scenes"
 SCENE_TYPE = "Scene-2.1"
 GROUP_TYPE = "Group-2.1"
@@ -79,7 +89,7 @@ def _device_input(ids: list[int]) -> dict[str, Any]:
     }
 
 
-def seed_scenes(state: HomeState, new_device: NewDevice) -> None:
+def seed_scenes(state: HomeState) -> None:
     """Add the Groups and Scenes app with two scenes (activator devices included) and a group."""
     by_label = {d.label: d for d in state.devices.values()}
     state.apps[APP_GROUPS_SCENES] = App(
@@ -148,17 +158,17 @@ def _commands(states: dict[str, object]) -> list[tuple[str, list[object]]]:
     return out
 
 
-def activate(home: Home, scene_id: int) -> None:
+def activate(state: HomeState, scene_id: int, run_command: RunCommand) -> None:
     """Set every member device to its captured states."""
-    internals = home.state.dev.internals.get(scene_id)
+    internals = state.dev.internals.get(scene_id)
     captured = internals.state.get(CAPTURED_KEY, {}) if internals else {}
     for dev_id, states in captured.items():
-        if int(dev_id) not in home.state.devices:
+        if int(dev_id) not in state.devices:
             continue
-        app = home.state.apps.get(scene_id)
+        app = state.apps.get(scene_id)
         producer = (scene_id, (app.label or app.name) if app is not None else f"Scene {scene_id}")
         for command, args in _commands(states):
-            home.run_command(int(dev_id), command, args, producer=producer)
+            run_command(int(dev_id), command, args, producer=producer)
 
 
 def capture(state: HomeState, internals: AppInternals) -> None:

@@ -12,10 +12,10 @@ from .catalog import (
     DRIVERS,
     DRIVERS_BY_NAME,
     DriverSpec,
-    unique_attributes,
 )
-from .clock import HUB_TZ, utcnow
+from .clock import HUB_TZ, fmt_event, utcnow
 from .commands import describe, to_attr_value, value_str
+from .device_factory import new_device
 from .model import (
     AttrState,
     Backup,
@@ -36,7 +36,6 @@ from .seed_modes import seed_mode_manager
 from .seed_specs import (
     APP_ECOBEE,
     APP_RULE_MACHINE,
-    ATTR_DEFAULTS,
     DASH_MAIN,
     HISTORY,
     HOME,
@@ -48,6 +47,8 @@ from .seed_specs import (
     SENSOR_ATTRS,
     DeviceSpec,
 )
+from .story import DAYS as STORY_DAYS
+from .story import run_story
 
 SEEDED_PREF_PASSWORD = "lock-bridge-pw-6b2d"
 
@@ -89,40 +90,6 @@ def _make_dni(
         return f"Lutron-{rng.randint(2, 60)}", None
     slug = "".join(ch if ch.isalnum() else "-" for ch in label.lower()).strip("-")
     return f"virtual-{slug}", None
-
-
-def _settings_for(driver: DriverSpec) -> dict[str, Setting]:
-    return {p.name: Setting(p.name, p.type, p.default) for p in driver.prefs}
-
-
-def new_device(
-    state: HomeState,
-    driver: DriverSpec,
-    *,
-    device_id: int,
-    label: str | None,
-    dni: str,
-    now: datetime,
-    name: str | None = None,
-) -> Device:
-    """A device as freshly created from a driver (default attribute values, no history)."""
-    dev = Device(
-        id=device_id,
-        name=name or driver.name,
-        label=label,
-        driver=driver,
-        dni=dni,
-        created=now,
-        last_activity=None,
-        settings=_settings_for(driver),
-    )
-    for aname, adef in unique_attributes(driver).items():
-        dev.attrs[aname] = AttrState(to_attr_value(adef, ATTR_DEFAULTS.get(aname)), now)
-    if driver.manufacturer:
-        dev.data["manufacturer"] = driver.manufacturer
-    if driver.model:
-        dev.data["model"] = driver.model
-    return dev
 
 
 def _history_values(
@@ -370,8 +337,6 @@ def _chronological(state: HomeState) -> None:
 
 
 def _seed_variables(now: datetime) -> dict[str, Variable]:
-    from .clock import fmt_event
-
     alarm = now.astimezone(HUB_TZ).replace(hour=6, minute=30, second=0, microsecond=0)
     return {
         v.name: v
@@ -490,11 +455,8 @@ def seed_home(
             dev.settings["bridgeLogin"] = Setting("bridgeLogin", "password", SEEDED_PREF_PASSWORD)
     seed_dev(state)
     if device_count is None:  # the realistic home only: trimmed homes keep their exact count
-        seed_scenes(state, new_device)
+        seed_scenes(state)
     seed_mode_manager(state)
-    from .story import DAYS as STORY_DAYS  # story.py runs the live Home, which imports us
-    from .story import run_story
-
     window = now - timedelta(days=STORY_DAYS)
     stale = {d.id for d in built if d.last_activity is not None and d.last_activity < window}
     stale |= padded  # benchmark padding keeps its one-event history

@@ -18,7 +18,7 @@ from aiohttp import web
 from .clock import utcnow
 from .faults import Faults
 from .home import Home
-from .network import NetworkState
+from .network_state import NetworkState
 from .responses import NO_COOKIE, Responses, login_page, redirect
 from .security import HubSecurity
 from .sockets import SocketChannel, abort
