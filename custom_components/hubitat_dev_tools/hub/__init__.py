@@ -10,6 +10,7 @@ from .errors import (
     HubUnreachableError,
     MakerNotConfiguredError,
 )
+from .hubitat import Hubitat
 
 __all__ = [
     "HubAuthError",
@@ -20,5 +21,6 @@ __all__ = [
     "HubNotFoundError",
     "HubTimeoutError",
     "HubUnreachableError",
+    "Hubitat",
     "MakerNotConfiguredError",
 ]
