@@ -258,7 +258,8 @@ class _HubRoutes(ServerRoutes):
         return self.http.text("21")
 
     async def cpu_info(self, request: web.Request) -> web.StreamResponse:
-        return self.http.text("Processors 4 Load Average 0.15")
+        # two lines, as a live hub answers (tests/fixtures/hub/health/cpu_info.json)
+        return self.http.text("Processors 4\nLoad Average 0.15\n")
 
     async def zwave_version(self, request: web.Request) -> web.StreamResponse:
         return self.http.text("7.22")

@@ -13,10 +13,11 @@ from yarl import URL
 from custom_components.hubitat_dev_tools.hub import HubClient, HubConnection
 from hubitat_emulator import HubEmulator
 
-from .contract import assert_same_shape, fixture_names, load_fixture, shape_errors
+from ..contract import assert_same_shape, fixture_names, load_fixture, shape_errors
 
-TESTS = Path(__file__).parent
-_SOURCES = "hub UI", "on-hub server", "HPM", "cli", "helog", "hubitatmaker", "bearmay"
+TESTS = Path(__file__).parent.parent  # tests/, every folder
+_SOURCES = ("hub UI", "on-hub server", "HPM", "cli", "helog", "hubitatmaker", "bearmay")
+_SOURCES += ("netdash", "iamtrep", "dennypage", "Tile Mover")
 
 
 @pytest.fixture(scope="module")
