@@ -4,7 +4,7 @@ information's two lines, the boot status."""
 
 from __future__ import annotations
 
-from custom_components.hubitat_dev_tools.hub.health import fetch_cpu_info
+from custom_components.hubitat_dev_tools.hub.health import fetch_cpu_info, fetch_memory_history
 from custom_components.hubitat_dev_tools.hub.info import fetch_hub_data
 from custom_components.hubitat_dev_tools.hub.lifecycle import hub_status
 from custom_components.hubitat_dev_tools.managers.health import active_alerts
@@ -32,3 +32,16 @@ async def test_hub_data_alerts_on_both_firmware_lines() -> None:
     new = await fetch_hub_data(fixture_client("info/hub_data_2_5_1"))
     assert [a["key"] for a in active_alerts(new)] == ["hubHugeDatabase"]
     assert load_fixture("info/hub_data_2_5_1").answer["hubVersion"] == 9  # a number, not the model
+
+
+async def test_memory_history_keeps_every_column() -> None:
+    """Total, free and direct Java heap as well as free OS memory and CPU (the on-hub
+    server's CSV has all five after the time)."""
+    samples = await fetch_memory_history(fixture_client("health/memory_history"))
+    row = samples[0].as_dict()
+    assert row["free_os_kb"] == 200000 and row["cpu_avg_5m"] == 0.5
+    assert (row["total_java_kb"], row["free_java_kb"], row["direct_java_kb"]) == (
+        500000,
+        100000,
+        2000,
+    )

@@ -25,13 +25,18 @@ class MemorySample:
     direct_java_kb: int | None
 
     def as_dict(self) -> dict[str, Any]:
-        """Return JSON-safe data."""
-        return {
+        """Return JSON-safe data: every column the hub gives (a C-4 has no direct Java one:
+        left out)."""
+        out: dict[str, Any] = {
             "time": self.time,
             "free_os_kb": self.free_os_kb,
             "cpu_avg_5m": self.cpu_avg_5m,
+            "total_java_kb": self.total_java_kb,
             "free_java_kb": self.free_java_kb,
         }
+        if self.direct_java_kb is not None:
+            out["direct_java_kb"] = self.direct_java_kb
+        return out
 
 
 def _num(text: str) -> float | None:
