@@ -4,7 +4,9 @@ Read from the source (AST), so a violation fails here whatever the tests exercis
 - ``hub/`` imports nothing of Home Assistant and nothing above it (managers, tools, glue),
   and none of its text names one of our tools or a Home Assistant screen;
 - ``managers/`` imports no Home Assistant and no tools, and sends no request itself: every
-  endpoint is a function of ``hub/`` (where the endpoint table points);
+  endpoint is a function of ``hub/`` (where the endpoint table points); none of its text
+  (strings, docstrings, comments) names one of our tools: the advice that names them is the
+  tools layer's (``tools/errors.py``, the tool classes), so renaming a tool touches only it;
 - ``tools/`` never imports the hub client and never calls a request method: every hub
   request goes through a manager.
 """
@@ -12,7 +14,9 @@ Read from the source (AST), so a violation fails here whatever the tests exercis
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -125,3 +129,61 @@ def test_managers_send_requests_only_through_the_library() -> None:
         and "client" in ast.unparse(node.func.value)
     ]
     assert offenders == []
+
+
+def _comments(path: Path) -> Iterator[tuple[int, str]]:
+    for tok in tokenize.generate_tokens(io.StringIO(path.read_text()).readline):
+        if tok.type == tokenize.COMMENT:
+            yield tok.start[0], tok.string
+
+
+def test_managers_name_no_tool() -> None:
+    """Managers say what happened (a code, a subject, the facts); the tools name the tools."""
+    tool_name = _tool_names()
+    offenders: list[str] = []
+    for path, tree in _modules("managers"):
+        where = path.relative_to(PACKAGE / "managers")
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and (found := tool_name.search(node.value))
+            ):
+                offenders.append(f"{where}:{node.lineno}: {found[0]} in a string")
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "ToolError"
+            ):
+                for kw in node.keywords:
+                    if kw.arg == "hint" and (found := tool_name.search(ast.unparse(kw.value))):
+                        offenders.append(f"{where}:{node.lineno}: {found[0]} in a hint")
+        offenders += [
+            f"{where}:{line}: {found[0]} in a comment"
+            for line, text in _comments(path)
+            if (found := tool_name.search(text))
+        ]
+    assert offenders == [], "advice naming tools belongs in tools/ (tools/errors.py or the tool)"
+
+
+def test_tool_hints_fill_their_fields() -> None:
+    """Every ``{field}`` of an advice entry is filled when the error carries that fact."""
+    from custom_components.hubitat_dev_tools.errors import ToolError
+    from custom_components.hubitat_dev_tools.tools.errors import (
+        FACT_HINTS,
+        TOOL_HINTS,
+        advice_for,
+    )
+
+    tool_name = _tool_names()
+    for (code, subject), advice in TOOL_HINTS.items():
+        assert tool_name.search(advice) or "{" in advice, (code, subject)
+        fields = dict.fromkeys(re.findall(r"\{(\w+)\}", advice), "X")
+        err = ToolError("m", code=code, hint="own", subject=subject, extra=fields or None)
+        assert advice_for(err) == re.sub(r"\{\w+\}", "X", advice), (code, subject)
+    for fact, advice in FACT_HINTS.items():
+        err = ToolError("m", hint="own", extra={fact: "42"})
+        assert advice_for(err) == "own " + advice.replace("{" + fact + "}", "42")
+    # no subject, or a subject without an entry: the call site's own hint stays
+    assert advice_for(ToolError("m", hint="own")) == "own"
+    assert advice_for(ToolError("m", hint="own", subject="no such subject")) == "own"

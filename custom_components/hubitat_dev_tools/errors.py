@@ -5,6 +5,10 @@ import here), and turned into one ``llm.ToolResult(error=True)`` by ``tools/base
 ``outcome`` is what the audit trail records: ``refused`` (nothing was sent to the hub)
 or ``failed`` (the hub was asked and something went wrong).
 
+Below the tools layer an error names no tool: a manager gives a ``subject`` (what the
+failure is about) and the tools layer turns ``(code, subject)`` into the advice that names
+the tools (``tools/errors.py``).
+
 A ``confirmation_required`` refusal carries its ``tier`` (what kind of harm it guards:
 ``sensitive`` devices and apps, ``safety`` systems, ``code`` on the hub, ``destructive``
 operations). Every confirm gate decides with :func:`confirmed`: outside an approval scope
@@ -41,6 +45,7 @@ class ToolError(Exception):
         outcome: Outcome = "refused",
         extra: dict[str, Any] | None = None,
         tier: str | None = None,
+        subject: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -50,6 +55,9 @@ class ToolError(Exception):
         self.extra = extra
         # the confirm tier a confirmation_required refusal belongs to (TIERS)
         self.tier = tier
+        # what the failure is about, with ``code`` the key of the tools layer's advice
+        # (``tools/errors.py``): a manager says what happened, the tools say what to call
+        self.subject = subject
 
 
 @dataclass(frozen=True, slots=True)

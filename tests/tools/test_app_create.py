@@ -13,8 +13,8 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import CODE_APP_ANNOUNCER
 from hubitat_emulator.seed_specs import APP_BASIC_RULES, APP_ROOM_LIGHTING, APP_RULE_MACHINE
 
-from .conftest import ToolCaller, add_entry
-from .contract import load_fixture
+from ..conftest import ToolCaller, add_entry
+from ..contract import load_fixture
 
 
 def test_app_types_parse_from_the_fixture() -> None:
@@ -110,7 +110,7 @@ async def test_create_builtin_and_singletons(
     missing = await call_tool("hub_create_app", {"app_type": "No Such App"})
     assert missing.error and missing.data["error"] == "not_found"
     rule = await call_tool("hub_create_app", {"app_type": "Rule"})
-    assert rule.error and "hub_create_rule" in rule.data["message"]
+    assert rule.error and "hub_create_rule" in rule.data["hint"]
 
 
 async def test_create_child_needs_its_parent(

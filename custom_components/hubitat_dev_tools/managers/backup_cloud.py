@@ -113,7 +113,7 @@ class CloudBackupManager:
                 f"There is no cloud backup with path '{path}' (newest: {shown}). "
                 "Nothing was changed.",
                 code="not_found",
-                hint="hub_list_backups with location='cloud' shows each backup's path.",
+                subject="cloud_backup",
             )
         if this_hub is not None and found.hub_uid not in (None, this_hub):
             raise ToolError(
@@ -139,8 +139,7 @@ class CloudBackupManager:
             return {
                 "summary": "Cloud backup requested; the hub is still making it",
                 "verified": False,
-                "note": "The hub keeps making and uploading it. Check hub_list_backups with "
-                "location='cloud' in a few minutes.",
+                "note": "The hub keeps making and uploading it.",
             }
         missing = [p for p in PARTS if status.get(p) is False]
         if status.get("status") is not True:
@@ -160,7 +159,7 @@ class CloudBackupManager:
                 "summary": "The hub reports the cloud backup done, but the cloud list shows no "
                 "new backup yet",
                 "verified": False,
-                "note": "Check hub_list_backups with location='cloud' in a minute.",
+                "note": "It may be listed in a minute.",
             }
         return {
             "summary": f"Cloud backup made: {new[0].path}",
@@ -215,7 +214,7 @@ class CloudBackupManager:
                 + ("Zigbee" if parts.zigbee and not found.has_zigbee else "Z-Wave")
                 + " radio backup to restore. Nothing was changed.",
                 code="invalid_arguments",
-                hint="hub_list_backups location='cloud' shows has_zigbee / has_zwave.",
+                subject="cloud_backup_parts",
             )
         current = await self._current_state_backup(deadline)
         self._local.forget_listing()
@@ -270,7 +269,8 @@ class CloudBackupManager:
             raise ToolError(
                 f"'{file_name}' is not a hub backup file (.lzf). Nothing was changed.",
                 code="invalid_arguments",
-                hint="hub_list_files shows the File Manager's files; hub backups end in .lzf.",
+                hint="Hub backups end in .lzf.",
+                subject="backup_file",
             )
         found, data = await self._files.download(file_name, max_bytes=UPLOAD_MAX_BYTES)
         if not data:

@@ -178,7 +178,7 @@ class BackupManager:
                 "backup": None,
                 "verified": False,
                 "note": "The hub accepted the request but lists no new backup; it does not "
-                "count for destructive tools. Check hub_list_backups in a minute.",
+                "count for destructive tools.",
             }
         return {
             "summary": f"Backup created: {made.name}",
@@ -199,7 +199,7 @@ class BackupManager:
             raise ToolError(
                 f"There is no local backup named '{name}' (newest: {names}). Nothing was changed.",
                 code="not_found",
-                hint="hub_list_backups shows the exact file names.",
+                subject="local_backup",
             )
         return found
 
@@ -229,8 +229,7 @@ class BackupManager:
                 "Could not back up the hub's current state first (no new backup appears in "
                 "its list), so nothing was restored.",
                 code="backup_required",
-                hint="Create a backup with hub_create_backup, check it with hub_list_backups, "
-                "then retry.",
+                subject="current_state_backup",
                 outcome="failed",
             )
         return current
@@ -250,7 +249,8 @@ class BackupManager:
             timeout = RESTORE_WAIT_S if deadline is None else max(1.0, deadline - time.monotonic())
             await restore_local_backup(self._client, found.name, timeout=timeout)
         except HubRefusedError as err:
-            err.hint = "Check the name with hub_list_backups; nothing was restored."
+            err.hint = "Check the name; nothing was restored."
+            err.subject = "backup_restore"
             raise
         except HubTimeoutError:
             return {
@@ -260,9 +260,7 @@ class BackupManager:
                 "restored": backup_dict(found),
                 "current_state_backup": backup_dict(current),
                 "pending": "The hub answers only once the restore is done, then reboots and "
-                "is unreachable for a few minutes. Do not restore again: check "
-                "hub_get_health_report in a few minutes (a short uptime means it is back on "
-                "the restored backup).",
+                "is unreachable for a few minutes. Do not restore again.",
                 "note": "Changes made after this backup was taken are gone once it is done.",
             }
         finally:
@@ -275,6 +273,5 @@ class BackupManager:
             "current_state_backup": backup_dict(current),
             "rebooting": True,
             "note": "The hub reboots now and is unreachable for a few minutes; changes made "
-            "after this backup was taken are gone. Tools work again once it is back "
-            "(hub_get_health_report shows when).",
+            "after this backup was taken are gone. Tools work again once it is back.",
         }

@@ -413,9 +413,7 @@ class CodeManager:
         """The installed bundle with this id (HubNotFoundError if none)."""
         bundles = {b["id"]: b for b in await fetch_bundles(self._client)}
         if bundle_id not in bundles:
-            raise HubNotFoundError(
-                f"No bundle with id {bundle_id}", hint="List bundles with hub_list_bundles."
-            )
+            raise HubNotFoundError(f"No bundle with id {bundle_id}", subject="bundle")
         return bundles[bundle_id]
 
     async def delete_bundle(self, bundle_id: str) -> DeletedBundle:

@@ -177,8 +177,11 @@ async def read_file_source(files: FilesManager, name: str) -> str:
 
 
 def item_error(err: ToolError | HubError) -> dict[str, Any]:
-    """A failed item's reason: the error code, message and hint."""
+    """A failed item's reason: the error code, message and hint, and its subject (the tools
+    layer turns code and subject into its advice, as for an error)."""
     out: dict[str, Any] = {"error": err.code, "message": str(err)}
     if err.hint:
         out["hint"] = err.hint
+    if err.subject:
+        out["subject"] = err.subject
     return out

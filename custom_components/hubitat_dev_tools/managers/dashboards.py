@@ -53,7 +53,7 @@ def clean_options(options: dict[str, Any]) -> dict[str, Any]:
             raise ToolError(
                 f"navigationSelection must list dashboard ids (0 = the dashboards menu), "
                 f"e.g. '0,412'; got {out['navigationSelection']!r}. Nothing was sent.",
-                hint="Read the ids with hub_list_dashboards.",
+                subject="dashboard_ids",
             )
         out["navigationSelection"] = nav
     for key in PIN_OPTIONS:
@@ -113,10 +113,7 @@ class DashboardManager:
             return entry.as_dict()
         legacy = {d["dashboard_id"]: d for d in await self._legacy(listed)}
         if dashboard_id not in legacy:
-            raise HubNotFoundError(
-                f"No dashboard with id {dashboard_id}",
-                hint="List dashboards with hub_list_dashboards.",
-            )
+            raise HubNotFoundError(f"No dashboard with id {dashboard_id}", subject="dashboard")
         status = await fetch_status(self._client, dashboard_id)
         settings = {
             str(x.get("name")): x.get("deviceIdsForDeviceList") or x.get("value")
@@ -178,7 +175,7 @@ class DashboardManager:
         if missing:
             raise ToolError(
                 f"No tiles with id {missing} on dashboard {dashboard_id}. Nothing was sent.",
-                hint="Read the tile ids with hub_get_dashboard.",
+                subject="dashboard_tiles",
             )
         by_id = {t.get("id"): t for t in update_tiles}
         tiles = [
@@ -221,10 +218,7 @@ class DashboardManager:
                 "cloning are not reachable here. Nothing was sent.",
                 hint="Use the tile arguments, or the hub UI.",
             )
-        raise HubNotFoundError(
-            f"No dashboard with id {dashboard_id}",
-            hint="List dashboards with hub_list_dashboards.",
-        )
+        raise HubNotFoundError(f"No dashboard with id {dashboard_id}", subject="dashboard")
 
     async def create(
         self, name: str, device_ids: list[str], options: dict[str, Any]
@@ -247,10 +241,13 @@ class DashboardManager:
             (a for a in tree if a.parent_id is None and LEGACY_PARENT in (a.type, a.name)), None
         )
         if parent is None:
-            raise HubNotFoundError(
+            raise ToolError(
                 f"The built-in {LEGACY_PARENT} app is not installed, so there is no legacy "
                 "dashboard parent. Nothing was sent.",
-                hint=f"Install it first with hub_create_app app_type='{LEGACY_PARENT}'.",
+                code="not_found",
+                outcome="failed",
+                subject="parent_not_installed",
+                extra={"parent_type": LEGACY_PARENT, "child_kind": "legacy dashboard"},
             )
         new_id = await create_child_app(self._client, "hubitat", "Dashboard", parent.id)
         page = await AppPage.load(self._client, new_id)
@@ -282,8 +279,8 @@ class DashboardManager:
         if problems:
             raise HubBadResponseError(
                 f"Legacy dashboard {new_id} was created but {'; '.join(problems)}",
-                hint="Read it with hub_get_dashboard; fix its name or devices on its page "
-                "(hub_update_app_settings) or delete it.",
+                hint="Read it; fix its name or devices on its page or delete it.",
+                subject="legacy_dashboard",
             )
         return {
             "dashboard_id": new_id,

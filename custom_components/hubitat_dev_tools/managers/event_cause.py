@@ -140,7 +140,7 @@ class EventCauses:
             raise ToolError(
                 f"No device {device_id} on the hub.",
                 code="not_found",
-                hint="Find the device with hub_list_devices.",
+                subject="device",
             )
         events = await self._device_events(device_id)
         target = _pick(events, attribute, value, at)
@@ -151,7 +151,7 @@ class EventCauses:
                 + (f" near {at.isoformat(timespec='minutes')}" if at else "")
                 + ".",
                 code="not_found",
-                hint="List its events with hub_list_device_events to see what it recorded.",
+                subject="device_event",
             )
         chain: list[dict[str, Any]] = []
         cause = await self._cause(target, events, labels, audit)

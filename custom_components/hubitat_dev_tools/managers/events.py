@@ -67,8 +67,9 @@ def refuse_outside_source(
             f"Device(s) {source_id} are outside the assistant's device allowlist. "
             "Nothing was sent to the hub.",
             code="device_not_allowed",
-            hint="Do not retry with the same device; hub_list_devices shows the allowed devices. "
-            "An admin can change the allowlist in the integration's options.",
+            hint="Do not retry with the same device. An admin can change the allowlist in the "
+            "integration's options.",
+            subject="log_source",
         )
 
 
@@ -153,10 +154,7 @@ def history_row(row: dict[str, Any], source: str) -> dict[str, Any]:
     return redacted
 
 
-NO_LOG_RING_NOTE = (
-    "No live log ring for this hub (the event stream is not running); "
-    "use hub_get_logs for past lines."
-)
+NO_LOG_RING_NOTE = "No live log ring for this hub (the event stream is not running)."
 
 
 @dataclass(slots=True)

@@ -1,7 +1,7 @@
 """File Manager logic: listing with filters, paged text reads, and ONE backup-first writer.
 
-Every write that can replace a file (``hub_write_file``, ``hub_export_app save_as``,
-``hub_export_bundle overwrite=true``) and every delete goes through :meth:`FilesManager.put`
+Every write that can replace a file (a file write, an app export's ``save_as``,
+a bundle export's ``overwrite``) and every delete goes through :meth:`FilesManager.put`
 / :meth:`FilesManager.delete`: the existing file's exact bytes are first copied to
 ``<base>_backup_<yyyyMMdd-HHmmss>-<mmm>-<nn><ext>`` (milliseconds plus a two-digit counter, so
 two writes in one second keep both originals and the names still sort by time), the copy is
@@ -155,7 +155,7 @@ class FilesManager:
             raise ToolError(
                 f"There is no file '{name}' in the hub's File Manager{nothing_done}.",
                 code="not_found",
-                hint="hub_list_files shows the file names (they are case-sensitive).",
+                subject="file_name",
             )
         return found, names
 
@@ -242,7 +242,8 @@ class FilesManager:
             raise HubBadResponseError(
                 f"The backup copy {target} was not stored correctly; '{existing.name}' was "
                 "left unchanged.",
-                hint="Check the hub's free space (hub_list_files) and retry.",
+                hint="Check the hub's free space and retry.",
+                subject="backup_copy",
             )
         return target
 

@@ -107,14 +107,13 @@ class HsmManager:
             "status": status,
         }
         if status and status.startswith("arming"):
-            out["note"] = (
-                "HSM is arming (exit delay); read hub_get_hsm_status later to see it armed."
-            )
+            out["note"] = "HSM is arming (exit delay)."
+
         if command.startswith("arm") and command != "armRules" and self._open_sensors:
             out["open_now"] = await self._open_sensors(device_allowed)
             out["open_note"] = (
                 "Contact sensors open and motion sensors active right now, whichever HSM "
                 "watches: an intrusion alert follows if HSM monitors one of them (which it "
-                "watches is set on the HSM app's page: hub_get_app)."
+                "watches is set on the HSM app's page)."
             )
         return out

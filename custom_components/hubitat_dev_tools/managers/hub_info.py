@@ -170,8 +170,7 @@ class HubInfoManager:
             return {
                 "changed": changed,
                 "rebooting": True,
-                "note": "The time zone is saved and the hub is rebooting (about 1-3 minutes); "
-                "check it with hub_get_info once it is back.",
+                "note": "The time zone is saved and the hub is rebooting (about 1-3 minutes).",
             }
         kept = {key: after.get(LOCATION_FIELDS[key]) for key in changed}
         not_kept = [k for k, v in kept.items() if not _same(v, body[k])]
@@ -182,7 +181,7 @@ class HubInfoManager:
             self._client.time_zone = hub_time_zone(body["timeZone"])
             out["note_time_zone"] = (
                 "A time-zone change needs a reboot: the hub may reboot on its own now; if not, "
-                "reboot it (hub_reboot_hub) so schedules and sunrise/sunset use the new zone."
+                "reboot it so schedules and sunrise/sunset use the new zone."
             )
         if "name" in changed:
             out["note"] = (

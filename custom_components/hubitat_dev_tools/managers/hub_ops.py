@@ -85,7 +85,7 @@ class HubOpsManager:
         if delta <= 0:
             out["note"] = (
                 "Nothing was freed: the hub had little to collect. Steadily falling free "
-                "memory is better found with hub_get_health_report (memory history)."
+                "memory is better found in the hub's memory history."
             )
         return out
 

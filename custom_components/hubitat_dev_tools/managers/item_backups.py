@@ -16,7 +16,7 @@ Snapshots beyond ``MAX_PER_ITEM`` per item are pruned oldest first, except the i
 snapshot (its original before the first edit), which is always kept.
 
 Only what this integration wrote counts: names are not proof (anyone on the LAN, or
-``hub_write_file``, can put a file named like a backup into the File Manager), so every
+a file write, can put a file named like a backup into the File Manager), so every
 snapshot written here is recorded in :class:`OwnedBackups`, one per hub, kept in Home
 Assistant's storage by the glue (not on the hub, where a forged record would be as easy as
 a forged file). Pruning, the "oldest copy" and the edit series look only at recorded files;
@@ -189,14 +189,14 @@ class ItemBackups:
         if parse_backup_name(file) is None or not valid_file_name(file):
             raise ToolError(
                 f"'{file}' is not an item backup name (hdt-backup_<type>-<id>_<time>.json).",
-                hint="List backups with hub_list_item_backups and pass the 'backup' value.",
+                subject="item_backup_name",
             )
         try:
             text = await read_text_file(self._client, file)
         except HubNotFoundError as err:
             raise HubNotFoundError(
                 f"No backup file {file} in the File Manager",
-                hint="List backups with hub_list_item_backups.",
+                subject="item_backup",
             ) from err
         try:
             data = json.loads(text)

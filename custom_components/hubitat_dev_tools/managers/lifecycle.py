@@ -16,8 +16,8 @@ from ..hub.logs import fetch_stats
 
 POLL_INTERVAL = 2.0
 STILL_REBOOTING = (
-    "The hub is still rebooting: check with hub_get_info in a minute (it answers again once "
-    "the hub is back). Do not reboot it again."
+    "The hub is still rebooting: it answers again once it is back (check in a minute). Do "
+    "not reboot it again."
 )
 
 
@@ -141,7 +141,8 @@ class LifecycleManager:
         try:
             await hub_lifecycle.install_update(self._client, timeout=timeout)
         except HubRefusedError as err:
-            err.hint = "Check the hub's cloud connection (hub_get_health_report) and retry."
+            err.hint = "Check the hub's cloud connection and retry."
+            err.subject = "firmware_install"
             raise
         except HubTimeoutError:
             return {
@@ -150,8 +151,8 @@ class LifecycleManager:
                 "installed": None,
                 "from_version": check["current_version"],
                 "to_version": check["available_version"],
-                "pending": "Check hub_check_firmware_update (or hub_get_info) in a few "
-                "minutes. Do not install again before that.",
+                "pending": "Check the firmware version in a few minutes. Do not install again "
+                "before that.",
             }
         out: dict[str, Any] = {
             "summary": f"Installing firmware {check['available_version']}; the hub reboots",

@@ -111,7 +111,7 @@ def _decode_cursor(cursor: str) -> tuple[datetime | None, int]:
                 raise ValueError(raw_anchor)
     except (ValueError, TypeError, OverflowError, RecursionError, binascii.Error):
         raise ToolError(
-            "The cursor is not one hub_get_logs returned.",
+            "The cursor is not one a log read returned.",
             code="invalid_cursor",
             hint="Omit cursor for the first page, then pass next_cursor as is.",
         ) from None
@@ -147,7 +147,7 @@ class LogsManager:
 
         ``device_allowed`` is the call's device allowlist: a query scoped to a device outside
         it is refused before any request, and other devices' lines outside it are left out
-        (as ``hub_tail_logs`` does). Patterns match the redacted text the answer shows.
+        (as a live log tail does). Patterns match the redacted text the answer shows.
         """
         since, until = query.since, query.until
         anchor, offset = _decode_cursor(query.cursor) if query.cursor else (None, 0)

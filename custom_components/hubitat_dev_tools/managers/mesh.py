@@ -124,7 +124,8 @@ class HubMeshReader:
         if mesh.enabled is False and steps:
             raise ToolError(
                 "Hub Mesh is off on this hub: its settings cannot be changed.",
-                hint="enabled=true, then reboot the hub (hub_reboot_hub).",
+                hint="enabled=true, then reboot the hub.",
+                subject="hub_mesh_off",
             )
         if enabled is not None:
             steps.insert(0, ("enabled", lambda: self._switch(enabled, notes)))
@@ -132,6 +133,8 @@ class HubMeshReader:
         out = {"applied": done, **(await self.overview(device_allowed))}
         if notes:
             out["notes"] = notes
+        if enabled is not None and out.get("enabled") is not enabled:
+            out["reboot_needed"] = True  # the switch takes effect at the next reboot
         return out
 
     async def _switch(self, on: bool, notes: list[str]) -> None:
@@ -142,7 +145,7 @@ class HubMeshReader:
             + (
                 "already reads so."
                 if mesh.enabled is on
-                else f"the hub turns it {word} at its next reboot (hub_reboot_hub); until "
+                else f"the hub turns it {word} at its next reboot; until "
                 f"then it reads enabled={mesh.enabled}."
             )
         )

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # A mode by name or id, with the active mode's name (``ModeManager.resolve``).
 ResolveMode = Callable[[str], Awaitable[tuple[Mapping[str, Any], Any]]]
 
-CONDITIONS_TTL = 60.0  # seconds a read of the triggers answers hub_list_modes (live cache)
+CONDITIONS_TTL = 60.0  # seconds a read of the triggers answers the mode list (live cache)
 TRIGGER_SETS = ("mode", "other_days", "exit_away")
 MANAGER_NAMES = {
     "builtIn": "Integrated Mode Manager",
@@ -97,7 +97,7 @@ class ModeManagerConfig:
         if selected in _APP_KEYS:
             out["note"] = (
                 "A classic app runs the modes; its settings are on its app page "
-                "(hub_get_app app_id). The Integrated triggers below are not in use."
+                "(app_id). The Integrated triggers below are not in use."
             )
         per_mode: list[dict[str, Any]] = []
         for mode in payload.get("modes") or []:

@@ -37,7 +37,7 @@ class ModeList(TypedDict):
 
 
 class ModeSwitch(TypedDict):
-    """What hub_set_mode did (``via`` only when the mode changed)."""
+    """What :meth:`ModeManager.set_mode` did (``via`` only when the mode changed)."""
 
     mode: Any
     previous_mode: Any
@@ -148,7 +148,7 @@ class ModeManager:
         names = ", ".join(str(m["name"]) for m in listing["modes"])
         raise ToolError(
             f"No mode '{mode}' on the hub. Modes: {names}.",
-            hint="Use a mode name from hub_list_modes, or create it with hub_create_mode.",
+            subject="mode_missing",
         )
 
     async def set_mode(self, mode: str) -> ModeSwitch:
@@ -210,7 +210,8 @@ class ModeManager:
             shown = "gone" if now is None else f"'{now.get('name')}' ({now.get('icon')})"
             raise HubBadResponseError(
                 f"The hub answered the rename of mode {target['name']} but it reads back {shown}.",
-                hint="List the modes (hub_list_modes) and retry once.",
+                hint="List the modes and retry once.",
+                subject="mode_rename",
             )
         return {"mode_id": target["mode_id"], "name": clean, "renamed_from": target["name"]}
 
@@ -220,7 +221,7 @@ class ModeManager:
         if target["active"]:
             raise ToolError(
                 f"'{target['name']}' is the active mode; the hub cannot delete it.",
-                hint="Switch to another mode with hub_set_mode first.",
+                subject="mode_active",
             )
         await api.delete_mode(self._client, str(target["mode_id"]))
         self._invalidate()

@@ -87,7 +87,7 @@ class RadioFirmware:
         radio_status = await fetch_zwave_radio_firmware_status(self._client)
         out["zwave_radio"].update({k: radio_status.get(k) for k in ("stage", "status")})
         if radio_status.get("stage") == "REBOOT":
-            out["zwave_radio"]["note"] = "The hub must reboot to go on: hub_reboot_hub."
+            out["zwave_radio"]["note"] = "The hub must reboot to go on."
         devices = await fetch_firmware_devices(self._client)
         out["devices"] = [{"node_id": d.get("nodeId"), "label": d.get("label")} for d in devices]
         out["files"] = await fetch_firmware_files(self._client)
@@ -121,8 +121,7 @@ class RadioFirmware:
             raise ToolError(
                 f"No firmware file {file_name!r} ({', '.join(files) or 'none uploaded'}), in "
                 "the updater or the File Manager. Nothing was sent.",
-                hint="Put the file in the hub's File Manager (hub_list_files shows it), or "
-                "upload it with the hub UI's firmware file manager (Z-Wave details).",
+                subject="firmware_file",
             )
         details = await fetch_firmware_targets(self._client, node_id)
         if details.get("success") is False:
@@ -154,8 +153,6 @@ class RadioFirmware:
             "progress": progress or answer.get("progress"),
             "warning": "Keep the device and the hub powered until it is done; an "
             "interrupted flash can brick the device.",
-            "note": "Follow with hub_get_radio_details include=[firmware] node_id; stop with "
-            "hub_call_radio_action action=firmware_abort.",
         }  # fmt: skip
 
     async def _upload_from_file_manager(self, file_name: str, files: list[str]) -> bool:
@@ -215,10 +212,8 @@ class RadioFirmware:
             "summary": "Z-Wave radio firmware update started",
             "radio": "zwave", "stage": status.get("stage"), "status": status.get("status"),
             "warning": NO_POWER_OFF,
-            "note": ("About a minute; the hub reboots and updates while it boots. " if js
-                     else "10-15 minutes. ")
-            + "Follow with hub_get_radio_details include=[firmware]; at stage REBOOT "
-            "reboot the hub (hub_reboot_hub).",
+            "note": "About a minute; the hub reboots and updates while it boots." if js
+            else "10-15 minutes.",
         }  # fmt: skip
 
     async def install_zigbee_radio(self, deadline: float | None) -> dict[str, Any]:
@@ -245,7 +240,7 @@ class RadioFirmware:
             "radio": "zigbee", "job": dict(job), "warning": NO_POWER_OFF,
         }  # fmt: skip
         if job["stage"] not in ("done", "failed"):
-            out["note"] = "About a minute: follow with hub_get_radio_details include=[firmware]."
+            out["note"] = "About a minute."
         return out
 
     async def _run_zigbee(self, job: dict[str, Any]) -> None:
@@ -265,8 +260,7 @@ class RadioFirmware:
             job["error"] = f"Could not {step}: {err}"
             if step != "stop Zigbee":
                 job["note"] = (
-                    "Zigbee is left off: turn it on (hub_update_radio_settings enabled=true) "
-                    "once the hub UI shows the radio's firmware."
+                    "Zigbee is left off: turn it on once the hub UI shows the radio's firmware."
                 )
         finally:
             job["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")

@@ -1,4 +1,4 @@
-"""The radio status blocks of hub_get_radio_details (Matter logs, a Z-Wave node's state,
+"""The radio status blocks of the radio details (Matter logs, a Z-Wave node's state,
 the exclusion, the Zigbee network state, the last Matter pairing) and the Matter pairing's
 setup code and answer.
 
@@ -158,7 +158,7 @@ def pair_started_node(raw: Any) -> str | None:
 async def matter_pairing(client: HubClient, node_id: str | None) -> dict[str, Any]:
     if node_id is None:
         return {"node_id": None, "note": "No Matter pairing was started from here since "
-                "Home Assistant started (hub_call_radio_action action=pair)."}  # fmt: skip
+                "Home Assistant started."}  # fmt: skip
     data = await fetch_matter_pair_status(client, node_id)
     init = _dict(data.get("initMap"))
     failed = init.get("isPairingFailed") is True

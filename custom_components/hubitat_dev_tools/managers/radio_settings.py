@@ -132,7 +132,7 @@ async def update_radio_settings(
     elif not_kept:
         out["not_applied"] = not_kept
     if radio == "matter" and "enabled" in changes:
-        out["note"] = "Matter changes take effect after a hub reboot (hub_reboot_hub)."
+        out["note"] = "Matter changes take effect after a hub reboot."
     if radio == "zigbee" and "channel" in changes:
         out["note"] = (
             "Zigbee devices follow the new channel over the next minutes; some older ones "

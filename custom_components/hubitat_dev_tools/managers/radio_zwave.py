@@ -122,7 +122,7 @@ class ZwaveInclusion:
             raise ToolError(
                 f"The hub is not waiting for {' or '.join(asked[w] for w in sorted(want))} "
                 f"(it waits for {asked.get(str(req.get('type')), 'nothing')}). Nothing was sent.",
-                hint="hub_get_radio_details include=[inclusion] shows what it waits for.",
+                subject="s2_request",
             )
         return req
 
@@ -184,7 +184,7 @@ class ZwaveInclusion:
         if item is None:
             raise ToolError(
                 f"There is no SmartStart entry {entry_id}. Nothing was sent.",
-                hint="hub_get_radio_details include=[smartstart] lists them with their ids.",
+                subject="smartstart_entry",
             )
         if not item.get("canDelete"):
             raise ToolError(
@@ -283,10 +283,7 @@ class ZwaveInclusion:
             "radio": "zigbee", "devices": results,
         }  # fmt: skip
         if not after.get("inactiveDevicePingEnabled"):
-            out["note"] = (
-                "The per-device ping acts only while inactive_device_ping is on "
-                "(hub_update_radio_settings)."
-            )
+            out["note"] = "The per-device ping acts only while inactive_device_ping is on."
         return out
 
 

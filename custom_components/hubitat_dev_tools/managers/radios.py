@@ -281,8 +281,7 @@ class RadioManager:
                 "summary": "Z-Wave repair started",
                 "started": True,
                 **status,
-                "note": "A repair takes minutes to hours and slows Z-Wave while it runs; "
-                "poll hub_get_zwave_repair_status.",
+                "note": "A repair takes minutes to hours and slows Z-Wave while it runs.",
             }
         message = str(result.get("message") or "")
         if "already running" in message.lower():
@@ -293,7 +292,8 @@ class RadioManager:
             }
         raise HubBadResponseError(
             f"The hub did not start a Z-Wave repair: {message or result}",
-            hint="Check that the Z-Wave radio is enabled (hub_get_radio_details).",
+            hint="Check that the Z-Wave radio is enabled.",
+            subject="zwave_repair",
         )
 
     # ------------------------------------------------------------------ operations
@@ -311,7 +311,7 @@ class RadioManager:
         raise ToolError(
             f"There is no Z-Wave node {node_id} (other than the hub's own controller, 1). "
             "Nothing was sent.",
-            hint="hub_get_radio_details radio=zwave lists the nodes (decimal ids).",
+            subject="zwave_node",
         )
 
     async def radio_action(
@@ -378,7 +378,7 @@ class RadioManager:
             if device is None:
                 raise ToolError(
                     f"There is no Matter node {node_id}. Nothing was sent.",
-                    hint="hub_get_radio_details radio=matter lists the nodes.",
+                    subject="matter_node",
                 )
             _check_allowed(device.get("id"), device_allowed)
             target = {"node_id": node_id, "device_id": device.get("id")}
@@ -419,13 +419,15 @@ class RadioManager:
                 f"This hub has no {radio} endpoint for {action} (HTTP 404).",
                 hint="Matter needs a C-8 or newer hub."
                 if radio == "matter"
-                else "This firmware may not have it; check hub_check_firmware_update.",
+                else "This firmware may not have it.",
+                subject=None if radio == "matter" else "radio_endpoint",
             ) from err
         except HubRefusedError as err:
             err.hint = (
                 "A Z-Wave repair, inclusion or exclusion may be running: stop it first "
-                "(hub_get_zwave_repair_status, action=inclusion_stop/exclusion_stop)."
+                "(action=inclusion_stop/exclusion_stop)."
             )
+            err.subject = "radio_busy"
             raise
         on_node = f" on node {node_id}" if target.get("node_id") else ""
         out: dict[str, Any] = {
@@ -438,8 +440,6 @@ class RadioManager:
             out["setup_code"] = answer.get("setupCode")
         if action == "pair":
             self._pair_started(answer, out)
-        if note := _ACTION_NOTES.get(action):
-            out["note"] = note
         return out
 
     def _pair_started(self, answer: dict[str, Any], out: dict[str, Any]) -> None:
@@ -500,16 +500,14 @@ class RadioManager:
             raise ToolError(
                 f"Z-Wave node {node_id} ({node.get('deviceName')}) is {state or 'not failed'}; "
                 "only a failed node can be removed. Nothing was sent.",
-                hint="For a working device use hub_call_radio_action action=exclusion_start "
-                "and its exclusion button, or hub_delete_device.",
+                hint="Exclude a working device with its exclusion button, or delete it.",
+                subject="zwave_node_not_failed",
             )
         try:
             await remove_zwave_node(self._client, node_id)
         except HubRefusedError as err:
-            err.hint = (
-                "The node may have answered again (it is then no longer failed); check "
-                "hub_get_radio_details."
-            )
+            err.hint = "The node may have answered again (it is then no longer failed)."
+            err.subject = "zwave_node_remove"
             raise
         still = True
         for delay in (0.0, 0.5, 1.0, 2.0):  # the hub may list the node a moment longer
@@ -527,10 +525,7 @@ class RadioManager:
             "removed": not still,
         }
         if still:
-            out["warning"] = (
-                "The hub accepted the removal but still lists the node; check "
-                "hub_get_radio_details in a minute before trying again."
-            )
+            out["warning"] = "The hub accepted the removal but still lists the node."
         return out
 
     async def install_firmware(
@@ -593,21 +588,3 @@ NODE_ACTIONS = frozenset(
 MODERN_ONLY = frozenset(
     {"repair_cancel", "node_repair", "stats_refresh", "antenna_test_start", "antenna_test_continue"}
 )
-_ACTION_NOTES = {
-    "inclusion_start": "The hub is listening for new Z-Wave devices (about a minute): put the "
-    "device in pairing mode now. New devices appear in hub_list_devices; stop with "
-    "action=inclusion_stop. An S2 device asks for keys and its PIN: poll "
-    "hub_get_radio_details include=[inclusion].",
-    "exclusion_start": "The hub now removes any Z-Wave device whose exclusion button is "
-    "pressed (about a minute): follow with hub_get_radio_details include=[exclusion]. Stop "
-    "with action=exclusion_stop.",
-    "radio_reboot": "The Zigbee radio restarts; Zigbee devices are unreachable for a moment "
-    "(hub_get_radio_details include=[zigbee_network] says when it is ONLINE again).",
-    "rebuild_network": "Zigbee routes are being rebuilt; devices may be slow for a while.",
-    "pair": "Commissioning runs on the hub: follow it with hub_get_radio_details "
-    "include=[matter_pairing]; the new device appears in hub_list_devices.",
-    "node_repair": "The node's routes are being rebuilt: follow with hub_get_zwave_repair_status.",
-    "antenna_test_start": "Follow with hub_get_radio_details include=[antenna_test]; when "
-    "it waits for the user, act on its message, then action=antenna_test_continue.",
-    "stats_refresh": "The Z-Wave statistics were refreshed: read them with hub_get_radio_details.",
-}

@@ -2,7 +2,7 @@
 
 Which devices a call takes (``device_type``):
 
-- ``lights``: what ``hub_list_devices(capability="light")`` calls a light (``filters.is_light``);
+- ``lights``: what the device list's ``capability="light"`` calls a light (``filters.is_light``);
 - ``fans``: the ``FanControl`` capability, or a switch whose driver says fan (a fan's light
   module labelled "Fan Light" is a light, not a fan: the label is not read here);
 - ``switches``: anything with the ``Switch`` capability (plugs included);

@@ -31,7 +31,7 @@ class CreatedRoom(TypedDict):
 
 
 class RoomUpdate(TypedDict):
-    """What hub_update_room changed (``renamed_from`` None when the name stayed)."""
+    """What :meth:`RoomManager.update` changed (``renamed_from`` None when the name stayed)."""
 
     room_id: str
     name: str
@@ -92,7 +92,7 @@ class RoomManager:
                 return r
         raise ToolError(
             f"No room '{room}' on the hub. Rooms: {', '.join(r.name for r in rooms) or 'none'}.",
-            hint="Use a room name or id from hub_list_rooms.",
+            subject="room",
         )
 
     async def _check_name(self, name: str, *, except_id: str | None = None) -> str:
@@ -105,7 +105,8 @@ class RoomManager:
             if r.name.lower() == clean.lower() and r.id != except_id:
                 raise ToolError(  # the hub refuses a second room of one name too
                     f"A room named '{r.name}' already exists (id {r.id}).",
-                    hint="Pick another name, or use hub_update_room on the existing room.",
+                    hint="Pick another name, or change the existing room.",
+                    subject="room_exists",
                     extra={"existing": {"kind": "room", "id": r.id, "name": r.name}},
                 )
         return clean
@@ -127,7 +128,7 @@ class RoomManager:
         if missing:
             raise ToolError(
                 f"No device with id {', '.join(missing)} on the hub. Nothing was changed.",
-                hint="Use hub_list_devices to find device ids.",
+                subject="device_ids",
             )
 
     async def update(

@@ -251,7 +251,7 @@ class RuleChecks:
                     if known
                     else f"The hub has no app {app_id}.",
                     code="invalid_request" if known else "not_found",
-                    hint="List rules with hub_list_rules.",
+                    subject="not_rule",
                 )
         else:
             chosen = rules

@@ -140,7 +140,7 @@ class SceneManager:
             f"No scene '{scene}' in Groups and Scenes. Scenes: "
             + (", ".join(s.name for s in scenes) or "none")
             + ".",
-            hint="Use a scene name or id from hub_list_scenes.",
+            subject="scene",
         )
 
     def _check_members(

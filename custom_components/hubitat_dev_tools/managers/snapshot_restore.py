@@ -1581,6 +1581,7 @@ async def content_for(step: Step, *, item_backups: ItemBackups, files: FilesMana
             f"{step.source} no longer holds the content the snapshot recorded (it changed "
             "since the plan). Nothing was written for this step.",
             code="backup_changed",
-            hint="Plan again: hub_get_restore_plan finds the backups that still match.",
+            hint="Plan the restore again.",
+            subject="restore_plan",
         )
     return text

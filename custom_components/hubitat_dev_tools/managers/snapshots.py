@@ -14,7 +14,7 @@ header's time. Categories that cannot be read (for example hub variables without
 Maker API) are named in the header's ``unavailable`` and skipped by :func:`diff_snapshots`.
 
 Current device states (attributes) are state, not configuration: they are not part of a
-snapshot. Rule Machine rules keep their spec (the hub_create_rule format, what hub_get_rule
+snapshot. Rule Machine rules keep their spec (the format rules are created from, what a rule read
 answers; parts it could not read under ``undecoded``) and their rule text, the paragraphs of
 the rule's main page as the hub writes them: one read per rule, bounded like the others.
 Files are hashed by their exact bytes (:func:`file_sha256`), up to :data:`MAX_FILE_HASH_BYTES`.
@@ -354,7 +354,7 @@ class SnapshotManager:
             await _fill(out[rule_id], "definition", rule)
 
         async def spec(rule_id: str) -> None:
-            # What hub_get_rule answers (its spec, the parts it could not read, the rule's
+            # What a rule read answers (its spec, the parts it could not read, the rule's
             # own text: the paragraphs of its main page): one read per rule. The rule is
             # known to be a Rule Machine rule, so the app tree is not read again (``get``
             # would, for every rule).
@@ -382,7 +382,7 @@ class SnapshotManager:
         async def one(item: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             dashboard_id = str(item["dashboard_id"])
             entry: dict[str, Any] = {"name": item["name"], "type": item["type"]}
-            # the devices it shows: what hub_get_dashboard reads (an Easy Dashboard's
+            # the devices it shows: what a dashboard read shows (an Easy Dashboard's
             # configuration, a legacy one's app settings)
             try:
                 got = await self._dashboards_manager.get(dashboard_id)

@@ -25,6 +25,7 @@ async def run_steps(
                 f"{err} Applied: {', '.join(done) or 'nothing'}; NOT applied: "
                 f"{', '.join(pending)}.",
                 hint=err.hint,
+                subject=err.subject,
             ) from err
         finally:
             if after_each is not None:

@@ -98,13 +98,13 @@ class SwapManager:
         if click_error is not None:
             out["warning"] = (
                 f"The hub reported an error ({click_error}) but moved {len(moved)} app(s); "
-                "check the rest with hub_get_app before swapping again."
+                "check the rest before swapping again."
             )
         if still:
             out["still_on_old_device"] = still
             out["warning"] = (
                 out.get("warning", "")
                 + " Some apps still use the old device; the hub's Swap Device may skip apps "
-                "that cannot take the new device. Check them with hub_get_app."
+                "that cannot take the new device."
             ).strip()
         return out

@@ -457,10 +457,11 @@ class VariableManager:
             raise ToolError(
                 f"A hub variable named '{spelled}' already exists"
                 + ("." if visible else " (the Maker API instance does not select it)."),
-                hint="Change it with hub_set_variable, or pick another name."
+                hint="Change it, or pick another name."
                 if visible
                 else "Pick another name, or add it to the Maker API instance's hub variables "
-                "to change it with hub_set_variable.",
+                "to change it.",
+                subject="variable_exists" if visible else "variable_exists_unselected",
                 extra={"existing": {"kind": "variable", "id": spelled, "name": spelled}},
             )
         wizard_value: str | datetime | date = text
@@ -613,5 +614,5 @@ class VariableManager:
             raise ToolError(
                 f"No hub variable '{name}' (names are case-sensitive). Variables: "
                 f"{', '.join(names) or 'none'}.",
-                hint="List them with hub_list_variables.",
+                subject="variable_missing",
             ) from None

@@ -15,6 +15,7 @@ from ..safety import ToolKind
 from .args import ToolArgs, arg, match, numeric_id
 from .base import HubTool, ToolCall, connector, on_hub
 from .code import BACKUP_NAME
+from .errors import add_advice
 from .files import file_name
 from .paging import cursor_arg, limit_arg, paginate
 
@@ -328,6 +329,14 @@ class UpdateAppSettingsTool(HubTool[UpdateAppSettingsArgs]):
         }
 
 
+def _cloner_advice(result: dict[str, Any]) -> None:
+    """What to call about what an App Cloner operation left behind."""
+    if result.get("still_enabled_app_ids"):
+        add_advice(result, "warning", "Disable them with hub_set_app_disabled.")
+    if result.get("cloner_left_behind"):
+        add_advice(result, "warning", "Delete it with hub_delete_app.")
+
+
 class ExportAppTool(HubTool[ExportAppArgs]):
     name = "hub_export_app"
     covers = (on_hub("hub_export_native_app"),)
@@ -345,6 +354,11 @@ class ExportAppTool(HubTool[ExportAppArgs]):
 
     async def run(self, call: ToolCall, args: ExportAppArgs) -> dict[str, Any]:
         result = await call.hub.cloner.export_app(args.app_id, args.save_as)
+        _cloner_advice(result)
+        if result.get("saved_as"):
+            add_advice(
+                result, "note", f"Import it with hub_import_app from_file={result['saved_as']}."
+            )
         where = f" to {result['saved_as']}" if result.get("saved_as") else ""
         return {
             "summary": f"Exported app {args.app_id} ({result['name']}) with "
@@ -381,6 +395,7 @@ class CloneAppTool(HubTool[CloneAppArgs]):
             what=f"An enabled copy of app {args.app_id}",
         )
         result = await call.hub.cloner.clone_app(args.app_id, args.new_name, args.enable)
+        _cloner_advice(result)
         state = "enabled" if result["enabled"] else "disabled"
         return {
             "summary": f"Cloned app {args.app_id} as app {result['new_app_id']} "
@@ -431,6 +446,7 @@ class ImportAppTool(HubTool[ImportAppArgs]):
             device_allowed=call.device_allowed,
             check=partial(_check_import, call, args),
         )
+        _cloner_advice(result)
         state = "enabled" if result["enabled"] else "disabled"
         return {
             "summary": f"Imported {result['source']} as app {result['new_app_id']} "
@@ -483,7 +499,7 @@ class CreateAppTool(HubTool[CreateAppArgs]):
     idempotent = False
 
     async def run(self, call: ToolCall, args: CreateAppArgs) -> dict[str, Any]:
-        return await call.hub.app_create.create(
+        result = await call.hub.app_create.create(
             args.app_type,
             parent_app_id=args.parent_app_id,
             settings=args.settings or {},
@@ -492,6 +508,20 @@ class CreateAppTool(HubTool[CreateAppArgs]):
             confirm=args.confirm,
             button=args.button,
         )
+        if "next" in result:  # a Button Rule, made through its controller
+            add_advice(
+                result,
+                "next",
+                f"Edit its pages with hub_update_app_settings app_id={result['app_id']}; "
+                "hub_update_rule edits Rule Machine rules only.",
+            )
+            if result.get("warning"):
+                add_advice(
+                    result, "warning", f"Check it with hub_get_app app_id={result['parent_id']}."
+                )
+        if kids := result.get("child_kinds"):
+            result["hint"] = f"To add one under it: hub_create_app app_type='{kids[0]}'."
+        return result
 
 
 ORDER = 62

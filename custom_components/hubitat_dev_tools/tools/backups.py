@@ -13,6 +13,7 @@ from ..managers.backup_cloud import FREQUENCIES
 from ..safety import ToolKind
 from .args import ToolArgs, arg, match
 from .base import HubTool, ToolCall, on_hub
+from .errors import add_advice
 
 TOOL_DOMAIN = "backups"
 
@@ -94,8 +95,16 @@ class CreateBackupTool(HubTool[LocationArgs]):
         """Ask the hub to create a backup, then read the backup list back."""
         # answers within the call budget; a slow hub keeps creating it (verified: false)
         if args.location == "cloud":
-            return await call.hub.cloud_backups.create(_this_hub(call), call.deadline - 3.0)
-        return await call.hub.backups.create(call.deadline - 3.0)
+            made = await call.hub.cloud_backups.create(_this_hub(call), call.deadline - 3.0)
+            if made.get("verified") is False:
+                add_advice(
+                    made, "note", "Check hub_list_backups with location='cloud' in a few minutes."
+                )
+            return made
+        made = await call.hub.backups.create(call.deadline - 3.0)
+        if made.get("verified") is False:
+            add_advice(made, "note", "Check hub_list_backups in a minute.")
+        return made
 
 
 class ListBackupsTool(HubTool[LocationArgs]):
@@ -173,7 +182,17 @@ class RestoreBackupTool(HubTool[RestoreBackupArgs]):
             )
         if args.location == "uploaded":
             return await call.hub.cloud_backups.restore_uploaded(args.file_name, deadline)
-        return await call.hub.backups.restore(_local_name(args.file_name), deadline)
+        result = await call.hub.backups.restore(_local_name(args.file_name), deadline)
+        if result.get("status") == "in_progress":
+            add_advice(
+                result,
+                "pending",
+                "Check hub_get_health_report in a few minutes (a short uptime means it is back "
+                "on the restored backup).",
+            )
+        else:
+            add_advice(result, "note", "hub_get_health_report shows when.")
+        return result
 
 
 FREQUENCY = vol.All(vol.Coerce(int), vol.In(list(FREQUENCIES)))

@@ -17,7 +17,8 @@ a ``ToolArgs`` dataclass (``HubTool[XArgs]``, see ``args.py``; the domain is the
   server's timeout); refusals of non-admin or unknown callers are only counted; gateways call
   ``execute`` of the sub-tool, so a gateway call is the same call, gated and audited as the
   sub-tool (with the gateway noted);
-- maps every failure to an ``llm.ToolResult(error=True)`` with a hint, never an exception;
+- maps every failure to an ``llm.ToolResult(error=True)`` with a hint (the advice of
+  ``errors.py`` for its code and subject), never an exception;
 - returns JSON-safe data, capped at RESULT_MAX_BYTES with an explicit truncation marker
   (error results too);
 - gives every call a deadline (``CALL_BUDGET_S``, under mcp_server's 60 s request timeout):
@@ -80,7 +81,7 @@ from ..safety import (
 )
 from ..timestamps import iso_times
 from .args import ToolArgs, build_args, schema_fields
-from .errors import tool_error
+from .errors import advise, tool_error
 from .guide import section_for_error
 
 _LOGGER = logging.getLogger(__name__)
@@ -728,7 +729,7 @@ class HubTool[A: ToolArgs](llm.Tool):
     @staticmethod
     def _as_tool_error(err: ToolError | HubError | HomeAssistantError) -> ToolError:
         if isinstance(err, ToolError):
-            return err
+            return advise(err)  # the tools layer's advice for its (code, subject)
         if isinstance(err, HubError):
             return tool_error(err)
         return ToolError(str(err), code="error", outcome="failed")

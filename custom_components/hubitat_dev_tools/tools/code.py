@@ -22,6 +22,7 @@ from ..safety import (
 )
 from .args import ToolArgs, arg, match, numeric_id
 from .base import HubTool, ToolCall, on_hub
+from .errors import advise_items
 from .paging import cursor_arg, limit_arg, paginate
 
 TOOL_DOMAIN = "code"
@@ -56,6 +57,12 @@ UPDATE_ITEM = vol.Schema(
     }
 )
 ITEMS_DESC = "Several items instead (each one source); type defaults to the top-level type"
+
+
+def _advised(batch: dict[str, Any]) -> dict[str, Any]:
+    """A code batch's answer with each failed item's advice (see ``advise_items``)."""
+    advise_items(batch.get("results"))
+    return batch
 
 
 def url_check(call: ToolCall) -> UrlCheck:
@@ -223,7 +230,7 @@ class InstallCodeTool(HubTool[InstallCodeArgs]):
         if args.items is not None:
             check_code_tier(args.confirm, f"Installing {len(args.items)} code items")
             items = batch_items(args.items, args.type, update=False)
-            return await call.hub.code.save_items(items, url_check(call))
+            return _advised(await call.hub.code.save_items(items, url_check(call)))
         if args.type is None:
             raise ToolError("type is required (app, driver or library), or use items.")
         check_code_tier(args.confirm, f"Installing new {args.type} code")
@@ -289,7 +296,7 @@ class UpdateCodeTool(HubTool[UpdateCodeArgs]):
         if args.items is not None:
             check_code_tier(args.confirm, f"Updating {len(args.items)} code items")
             items = batch_items(args.items, args.type, update=True)
-            return await call.hub.code.save_items(items, url_check(call))
+            return _advised(await call.hub.code.save_items(items, url_check(call)))
         if args.type is None or args.id is None:
             raise ToolError("type and id are required (or use items).")
         spec = spec_of(single)
@@ -313,6 +320,7 @@ class UpdateCodeTool(HubTool[UpdateCodeArgs]):
                 out["oauth"] = (await call.hub.code.set_oauth(args.id, args.oauth)).as_dict()
             except (ToolError, HubError) as err:
                 out["oauth"] = {"failed": True, **item_error(err)}
+                advise_items([out["oauth"]])
                 out["summary"] += "; the OAuth change FAILED (see oauth)"
         return out
 

@@ -144,6 +144,9 @@ class CreateDeviceTool(HubTool[CreateDeviceArgs]):
             args.driver, args.label, args.room, allowed=call.device_allowed
         )
         dev = result["device"]
+        if not result.get("virtual"):
+            include = "To include: hub_call_radio_action action=inclusion_start."
+            result["note"] = f"{result['note']} {include}" if result.get("note") else include
         summary = f"Created {dev['label']} (device {dev['device_id']}, {result['driver']})"
         return {"summary": summary + _clash_note(result.get("warnings")), **result}
 
@@ -232,6 +235,8 @@ class SwapDeviceTool(HubTool[SwapDeviceArgs]):
 
     async def run(self, call: ToolCall, args: SwapDeviceArgs) -> dict[str, Any]:
         result = await call.hub.swap.swap_device(args.old_device_id, args.new_device_id)
+        if result.get("warning"):  # an error after a partial move, or apps left behind
+            result["warning"] += " Check them with hub_get_app before swapping again."
         old, new = result["old_device"], result["new_device"]
         return {
             "summary": f"{len(result['apps_moved'])} app(s) moved from {old['label']} to "

@@ -17,6 +17,7 @@ from ..hub.events import LOG_LEVELS
 from ..managers.events import EventFilter, LogFilter, refuse_outside_source
 from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall, on_hub
+from .errors import add_advice
 
 TOOL_DOMAIN = "logs"
 
@@ -74,6 +75,8 @@ class TailLogsTool(HubTool[TailLogsArgs]):
             device_allowed=call.device_allowed,
             screen=await call.hub.devices.screen(call.device_allowed),
         )
+        if "recent_note" in out:
+            add_advice(out, "recent_note", "Use hub_get_logs for past lines.")
         if cut:
             out["pending"] = (
                 f"Listened {window:.0f} s instead of {args.window_s:.0f} s so the call answers "

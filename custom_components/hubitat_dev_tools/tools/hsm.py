@@ -11,6 +11,7 @@ from ..managers.hsm import HSM_COMMANDS
 from ..safety import ToolKind
 from .args import ToolArgs, arg
 from .base import HubTool, ToolCall, on_hub
+from .errors import add_advice
 from .maker import MAKER_NOTE
 
 TOOL_DOMAIN = "hsm"
@@ -54,10 +55,15 @@ class SetHsmTool(HubTool[SetHsmArgs]):
         result = await call.hub.hsm.command(
             args.command, confirm=args.confirm, device_allowed=call.device_allowed
         )
-        return {
+        out: dict[str, Any] = {
             "summary": f"HSM {args.command}: {result['previous_status']} -> {result['status']}",
             **result,
         }
+        if "note" in out:  # arming
+            add_advice(out, "note", "Read hub_get_hsm_status later to see it armed.")
+        if "open_note" in out:
+            add_advice(out, "open_note", "Read that page with hub_get_app.")
+        return out
 
 
 ORDER = 41  # after modes (40), before variables (42)

@@ -11,6 +11,7 @@ from ..errors import ToolError
 from ..safety import ToolKind, check_destructive
 from .args import ToolArgs, arg, match
 from .base import HubTool, ToolCall, on_hub
+from .errors import add_advice
 
 TOOL_DOMAIN = "hub"
 
@@ -116,6 +117,10 @@ class UpdateHubSettingsTool(HubTool[HubSettingsArgs]):
         if args.time_zone is not None:  # the destructive tier: the change reboots the hub
             await check_destructive(call.runtime, {"confirm": args.confirm})
         result = await call.hub.info.update_settings(changes, args.dark_mode)
+        if result.get("rebooting"):
+            add_advice(result, "note", "Check it with hub_get_info once it is back.")
+        if "note_time_zone" in result:
+            add_advice(result, "note_time_zone", "Reboot with hub_reboot_hub.")
         if result.get("unchanged"):
             return {"summary": "The hub already has these settings; nothing sent", **result}
         return {"summary": f"Hub settings changed: {', '.join(result['changed'])}", **result}

@@ -14,6 +14,7 @@ from ..safety import ToolKind
 from ..wifi_join import request_password
 from .args import ToolArgs, arg
 from .base import HubTool, ToolCall, on_hub
+from .errors import add_advice
 
 TOOL_DOMAIN = "hub"
 
@@ -79,7 +80,10 @@ class CallHubActionTool(HubTool[HubActionArgs]):
     async def run(self, call: ToolCall, args: HubActionArgs) -> dict[str, Any]:
         if args.action == "blink_led":
             return await call.hub.ops.blink_led()
-        return await call.hub.ops.free_memory(call.deadline)
+        out = await call.hub.ops.free_memory(call.deadline)
+        if "note" in out:  # nothing was freed
+            add_advice(out, "note", "See hub_get_health_report (memory history).")
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -9,6 +9,7 @@ from typing import Any
 from ..safety import ToolKind
 from .args import ToolArgs, arg
 from .base import HubTool, ToolCall, on_hub
+from .errors import add_advice
 
 TOOL_DOMAIN = "lifecycle"
 
@@ -43,7 +44,7 @@ class RebootHubTool(HubTool[WaitArgs]):
     idempotent = False
 
     async def run(self, call: ToolCall, args: WaitArgs) -> dict[str, Any]:
-        return await call.hub.lifecycle.reboot(args.wait, _wait_deadline(call))
+        return _wait_advice(await call.hub.lifecycle.reboot(args.wait, _wait_deadline(call)))
 
 
 class ShutdownHubTool(HubTool[ToolArgs]):
@@ -91,7 +92,18 @@ class InstallFirmwareUpdateTool(HubTool[WaitArgs]):
     open_world = True
 
     async def run(self, call: ToolCall, args: WaitArgs) -> dict[str, Any]:
-        return await call.hub.lifecycle.install_update(args.wait, _wait_deadline(call))
+        out = await call.hub.lifecycle.install_update(args.wait, _wait_deadline(call))
+        if out.get("installed") is None and "pending" in out:
+            add_advice(out, "pending", "Read hub_check_firmware_update (or hub_get_info).")
+        return _wait_advice(out)
+
+
+def _wait_advice(out: dict[str, Any]) -> dict[str, Any]:
+    """A reboot's wait that ran out: which tool tells when the hub is back."""
+    wait = out.get("wait")
+    if isinstance(wait, dict) and wait.get("back") is False and "pending" in wait:
+        add_advice(wait, "pending", "Check with hub_get_info.")
+    return out
 
 
 ORDER = 75

@@ -82,7 +82,7 @@ class UpdateHubMeshTool(HubTool[UpdateHubMeshArgs]):
         )
         if all(v is None for v in wanted):
             raise ToolError("Nothing to change: give at least one setting.")
-        return await call.hub.devices.mesh.update(
+        out = await call.hub.devices.mesh.update(
             call.device_allowed,
             full_refresh_interval_s=args.full_refresh_interval_s,
             follow_modes_of=args.follow_modes_of,
@@ -93,6 +93,9 @@ class UpdateHubMeshTool(HubTool[UpdateHubMeshArgs]):
             link_variables=args.link_variables,
             action=args.action,
         )
+        if out.get("reboot_needed"):
+            out.setdefault("notes", []).append("Reboot with hub_reboot_hub to apply it.")
+        return out
 
 
 ORDER = 26

@@ -12,6 +12,7 @@ from ..managers.mode_manager import TRIGGER_SETS
 from ..safety import ToolKind
 from .args import ToolArgs, arg, short_text
 from .base import HubTool, ToolCall, connector, on_hub
+from .errors import add_advice
 
 TOOL_DOMAIN = "modes"
 
@@ -78,7 +79,7 @@ class ListModesTool(HubTool[ToolArgs]):
     )
 
     async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
-        return await call.hub.modes.list_with_manager()
+        return _manager_advice(await call.hub.modes.list_with_manager())
 
 
 class SetModeTool(HubTool[SetModeArgs]):
@@ -178,7 +179,16 @@ class UpdateModeManagerTool(HubTool[UpdateModeManagerArgs]):
             days=args.days,
             manager=args.manager,
         )
-        return {"summary": "Mode Manager: changed " + ", ".join(result["changed"]), **result}
+        summary = "Mode Manager: changed " + ", ".join(result["changed"])
+        return _manager_advice({"summary": summary, **result})
+
+
+def _manager_advice(out: dict[str, Any]) -> dict[str, Any]:
+    """Where a classic Mode Manager app's settings are read."""
+    manager = out.get("mode_manager")
+    if isinstance(manager, dict) and "note" in manager:
+        add_advice(manager, "note", "Read them with hub_get_app app_id.")
+    return out
 
 
 ORDER = 40  # before hsm (41) and variables (42)

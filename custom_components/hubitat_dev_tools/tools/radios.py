@@ -12,6 +12,7 @@ from ..managers.radio_zwave import ActionExtra
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall, on_hub
+from .errors import add_advice
 
 TOOL_DOMAIN = "radios"
 
@@ -77,6 +78,7 @@ class GetRadioDetailsTool(HubTool[RadioDetailsArgs]):
         )
         # nodes and devices name the hub's devices: those outside the allowlist are left out
         # (a node keeps its radio figures; its device id and name are replaced)
+        _details_advice(details)
         return (await call.hub.devices.screen(call.device_allowed)).answer(details)
 
 
@@ -94,7 +96,10 @@ class StartZwaveRepairTool(HubTool[ToolArgs]):
     idempotent = False
 
     async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
-        return await call.hub.radios.start_repair()
+        out = await call.hub.radios.start_repair()
+        if out.get("started"):
+            add_advice(out, "note", "Poll hub_get_zwave_repair_status.")
+        return out
 
 
 class GetZwaveRepairStatusTool(HubTool[ToolArgs]):
@@ -164,7 +169,7 @@ class CallRadioActionTool(HubTool[RadioActionArgs]):
     idempotent = False
 
     async def run(self, call: ToolCall, args: RadioActionArgs) -> dict[str, Any]:
-        return await call.hub.radios.radio_action(
+        out = await call.hub.radios.radio_action(
             args.radio,
             args.action,
             args.node_id,
@@ -176,6 +181,11 @@ class CallRadioActionTool(HubTool[RadioActionArgs]):
             confirm=args.confirm,
             sensitivity=call.hub.sensitivity,
         )
+        if note := ACTION_NOTES.get(args.action):  # the hub's own operations (not special)
+            out["note"] = note
+        if args.action in ("ping_on", "ping_off") and "note" in out:
+            add_advice(out, "note", "Turn it on with hub_update_radio_settings.")
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -198,7 +208,12 @@ class DeleteZwaveNodeTool(HubTool[DeleteZwaveNodeArgs]):
     kind = ToolKind.DESTRUCTIVE
 
     async def run(self, call: ToolCall, args: DeleteZwaveNodeArgs) -> dict[str, Any]:
-        return await call.hub.radios.remove_failed_node(args.node_id, call.device_allowed)
+        out = await call.hub.radios.remove_failed_node(args.node_id, call.device_allowed)
+        if "warning" in out:  # still listed
+            add_advice(
+                out, "warning", "Check hub_get_radio_details in a minute before trying again."
+            )
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -238,10 +253,29 @@ class InstallRadioFirmwareTool(HubTool[InstallRadioFirmwareArgs]):
     idempotent = False
 
     async def run(self, call: ToolCall, args: InstallRadioFirmwareArgs) -> dict[str, Any]:
-        return await call.hub.radios.install_firmware(
+        out = await call.hub.radios.install_firmware(
             args.radio, args.node_id, args.file_name, args.target, call.device_allowed,
             call.deadline,
         )  # fmt: skip
+        if args.node_id is not None and out.get("node_id") is not None:  # a device's
+            add_advice(
+                out,
+                "note",
+                "Follow with hub_get_radio_details include=[firmware] node_id; stop with "
+                "hub_call_radio_action action=firmware_abort.",
+            )
+        elif out.get("radio") == "zwave" and "note" in out:
+            add_advice(
+                out,
+                "note",
+                "Follow with hub_get_radio_details include=[firmware]; at stage REBOOT reboot "
+                "the hub (hub_reboot_hub).",
+            )
+        elif out.get("radio") == "zigbee":
+            if "note" in out:
+                add_advice(out, "note", "Follow with hub_get_radio_details include=[firmware].")
+            _zigbee_job_advice(out.get("job"))
+        return out
 
 
 class UpdateRadioSettingsTool(HubTool[RadioSettingsArgs]):
@@ -276,7 +310,51 @@ class UpdateRadioSettingsTool(HubTool[RadioSettingsArgs]):
             "reset": args.reset or None,
         }
         changes = {key: value for key, value in wanted.items() if value is not None}
-        return await call.hub.radios.update_settings(args.radio, changes, call.deadline)
+        out = await call.hub.radios.update_settings(args.radio, changes, call.deadline)
+        if args.radio == "matter" and "enabled" in changes and "note" in out:
+            add_advice(out, "note", "Reboot with hub_reboot_hub.")
+        return out
+
+
+def _zigbee_job_advice(job: Any) -> None:
+    if isinstance(job, dict) and "note" in job:  # Zigbee left off
+        add_advice(job, "note", "Turn it on with hub_update_radio_settings enabled=true.")
+
+
+def _details_advice(details: dict[str, Any]) -> None:
+    """What to call next, added to the blocks of the radio details that need it."""
+    firmware = details.get("firmware")
+    if isinstance(firmware, dict):
+        zwave = firmware.get("zwave_radio")
+        if isinstance(zwave, dict) and "note" in zwave:  # at stage REBOOT
+            add_advice(zwave, "note", "Reboot with hub_reboot_hub.")
+        zigbee = firmware.get("zigbee_radio")
+        if isinstance(zigbee, dict):
+            _zigbee_job_advice(zigbee.get("job"))
+    pairing = details.get("matter_pairing")
+    if isinstance(pairing, dict) and pairing.get("node_id") is None and "note" in pairing:
+        add_advice(pairing, "note", "Start one with hub_call_radio_action action=pair.")
+
+
+# What to do after a radio operation (set as the answer's note), by action.
+ACTION_NOTES = {
+    "inclusion_start": "The hub is listening for new Z-Wave devices (about a minute): put the "
+    "device in pairing mode now. New devices appear in hub_list_devices; stop with "
+    "action=inclusion_stop. An S2 device asks for keys and its PIN: poll "
+    "hub_get_radio_details include=[inclusion].",
+    "exclusion_start": "The hub now removes any Z-Wave device whose exclusion button is "
+    "pressed (about a minute): follow with hub_get_radio_details include=[exclusion]. Stop "
+    "with action=exclusion_stop.",
+    "radio_reboot": "The Zigbee radio restarts; Zigbee devices are unreachable for a moment "
+    "(hub_get_radio_details include=[zigbee_network] says when it is ONLINE again).",
+    "rebuild_network": "Zigbee routes are being rebuilt; devices may be slow for a while.",
+    "pair": "Commissioning runs on the hub: follow it with hub_get_radio_details "
+    "include=[matter_pairing]; the new device appears in hub_list_devices.",
+    "node_repair": "The node's routes are being rebuilt: follow with hub_get_zwave_repair_status.",
+    "antenna_test_start": "Follow with hub_get_radio_details include=[antenna_test]; when "
+    "it waits for the user, act on its message, then action=antenna_test_continue.",
+    "stats_refresh": "The Z-Wave statistics were refreshed: read them with hub_get_radio_details.",
+}
 
 
 ORDER = 74

@@ -11,6 +11,7 @@ from ..managers.automation.parse_rule_acts import DEVICE_LIST_KINDS
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall, on_hub
+from .errors import add_advice
 
 TOOL_DOMAIN = "rules"
 
@@ -130,6 +131,8 @@ class UpdateRuleTool(HubTool[UpdateRuleArgs]):
             return {"summary": "Change is valid; nothing was sent", **result}
         if result.get("edited_in_place"):
             return {"summary": f"Updated rule {args.app_id} in place", **result}
+        if result.get("old_rule_removed") is False:
+            add_advice(result, "note", "Use hub_delete_app.")
         return {"summary": f"Rebuilt rule {args.app_id} as {result['app_id']}", **result}
 
 

@@ -99,15 +99,14 @@ class ButtonRuleCreator:
             raise ToolError(
                 f"App {controller_id} is a '{type_name or 'unknown'}', not a {CONTROLLER_TYPE}; "
                 "Button Rules are made under a Button Controller. Nothing was sent.",
-                hint="Find it with hub_list_apps text='Button Controller', or create one "
-                "with hub_create_app app_type='Button Controller'.",
+                subject="not_button_controller",
             )
         ids = picked_devices(page, "buttonDev")
         if not ids:
             raise ToolError(
                 f"Button Controller {controller_id} has no button device yet. Nothing was sent.",
-                hint=f"Set it first: hub_update_app_settings app_id={controller_id} "
-                "settings={buttonDev: [<device id>]}.",
+                subject="no_button_device",
+                extra={"app_id": controller_id},
             )
         if hidden := [i for i in ids if not device_allowed(i)]:
             raise ToolError(
@@ -174,7 +173,8 @@ class ButtonRuleCreator:
                 f"Button Controller {controller_id} made no Button Rule for button {number} "
                 f"{event} (no new child app after its add-button flow).",
                 hint=f"Check that the device has button {number} and that no rule for it "
-                f"exists already (hub_get_app app_id={controller_id} lists its child apps).",
+                f"exists already (app {controller_id} lists its child apps).",
+                subject="button_rule",
             )
         rule = await AppPage.load(self._client, new[0])
         info = rule.config.get("app")
@@ -190,9 +190,8 @@ class ButtonRuleCreator:
             "trigger": f"button {number} {event} of device(s) {', '.join(ids)}, set by the "
             "controller",
             "page": rule.name,
-            "next": f"Add its actions on its pages with hub_update_app_settings "
-            f"app_id={new[0]} (or in the hub UI); it shows (Not Installed) until it has one. "
-            "hub_update_rule edits Rule Machine rules only.",
+            "next": "Add its actions on its pages (or in the hub UI); it shows (Not Installed) "
+            "until it has one.",
         }
         if rule.installed is not None:
             out["installed"] = rule.installed
@@ -202,7 +201,6 @@ class ButtonRuleCreator:
         if set(now_ids) != set(ids) or now_label != label:
             out["warning"] = (
                 f"The controller now shows button device(s) {', '.join(now_ids) or 'none'} and "
-                f"name {now_label!r} (before: {', '.join(ids)}, {label!r}): check it with "
-                f"hub_get_app app_id={controller_id}."
+                f"name {now_label!r} (before: {', '.join(ids)}, {label!r})."
             )
         return out

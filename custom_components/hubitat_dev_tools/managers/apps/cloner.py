@@ -40,10 +40,7 @@ def _add_warnings(out: dict[str, Any], warning: str | None, left: str | None) ->
         notes.append(warning)
     if left:
         out["cloner_left_behind"] = left
-        notes.append(
-            f"The temporary App Cloner app {left} could not be removed; delete it with "
-            "hub_delete_app."
-        )
+        notes.append(f"The temporary App Cloner app {left} could not be removed.")
     if notes:
         out["warning"] = " ".join(notes)
 
@@ -96,7 +93,7 @@ class AppCloner:
 
     async def backup_export(self, app: InstalledApp) -> dict[str, Any]:
         """The App Cloner export an item backup of ``app`` carries (or why there is none),
-        so that hub_import_app can re-create the app."""
+        so that :meth:`AppCloner.import_app` can re-create the app."""
         snap: dict[str, Any] = {}
         try:
             await self._cloneable(app.id, "exported")
@@ -120,15 +117,14 @@ class AppCloner:
             raise ToolError(
                 f"App {app_id} is a Visual Rule; the App Cloner handles classic apps only. "
                 "Nothing was sent.",
-                hint="Read it with hub_get_visual_rule and create a copy with "
-                "hub_create_visual_rule.",
+                subject="visual_rule_not_cloneable",
             )
         if not app.user and app.parent_id is None:
             raise ToolError(
                 f"App {app_id} ({app.name}) is a built-in top-level app; the App Cloner "
                 f"works on the automations under it (rules, room lights, ...). It cannot be "
                 f"{purpose}. Nothing was sent.",
-                hint="Pick one of its child apps (hub_list_apps shows parent_id).",
+                subject="top_level_app",
             )
         return app
 
@@ -208,9 +204,7 @@ class AppCloner:
         }
         if repaired:
             out["repaired_escaping"] = True
-        if left:
-            out["warning"] = f"The temporary App Cloner app {left} could not be removed; "
-            out["warning"] += "delete it with hub_delete_app."
+        _add_warnings(out, None, left)
         target = save_as
         if target is None and len(text) > MAX_INLINE_EXPORT_CHARS:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
@@ -220,10 +214,7 @@ class AppCloner:
             out["saved_as"] = target
             if written.get("backup_file"):
                 out["replaced_file_backup"] = written["backup_file"]
-            out["note"] = (
-                f"Saved to the File Manager as {target}; import it with hub_import_app "
-                f"from_file={target}."
-            )
+            out["note"] = f"Saved to the File Manager as {target}."
         else:
             out["export"] = doc
         return out
@@ -286,8 +277,9 @@ class AppCloner:
                     return new, None
         raise HubBadResponseError(
             "The App Cloner accepted the import but no new app appeared.",
-            hint="Check hub_list_apps in a minute before retrying: a late copy may appear, "
+            hint="Check the apps in a minute before retrying: a late copy may appear, "
             "and retrying would make a second one.",
+            subject="clone_late",
         )
 
     async def _after_failed_press(self, target: _Target, err: HubError) -> tuple[_NewApp, str]:
@@ -298,8 +290,9 @@ class AppCloner:
                 return new, f"The hub reported an error after creating the app ({err})."
         raise HubBadResponseError(
             f"The hub failed after Import was pressed ({err}); the new app may still appear.",
-            hint="Check hub_list_apps before anything else; do not repeat this call blindly "
+            hint="Check the apps before anything else; do not repeat this call blindly "
             "(that could make a second copy).",
+            subject="clone_failed_after_press",
         ) from err
 
     async def _find_new(self, target: _Target) -> _NewApp | None:
@@ -323,8 +316,8 @@ class AppCloner:
             ids = ", ".join(a.id for a in named)
             raise HubBadResponseError(
                 f"The hub made several apps named '{target.name}' ({ids}); all were disabled.",
-                hint="Keep one (hub_get_app to compare) and delete the others with "
-                "hub_delete_app; do not repeat this call.",
+                hint="Keep one and delete the others; do not repeat this call.",
+                subject="clone_several",
             )
         typed = [a for a in fresh if a.type == target.app_type]
         if len(typed) == 1:  # a hub that ignored the name: same parent, same type, new
@@ -364,8 +357,7 @@ class AppCloner:
             out["still_enabled_app_ids"] = live
             out["warning"] = (
                 f"The new app WAS created, but app(s) {', '.join(live)} could not be "
-                "disabled and are live. Do not repeat this call (that makes a second copy); "
-                "disable them with hub_set_app_disabled."
+                "disabled and are live. Do not repeat this call (that makes a second copy)."
             )
         return out
 
@@ -494,7 +486,8 @@ class AppCloner:
                     raise HubBadResponseError(
                         f"The App Cloner refused the export: {text_of(refused)}. Nothing was "
                         "created.",
-                        hint="Use a document made by hub_export_app, unchanged.",
+                        hint="Use a document made by an app export, unchanged.",
+                        subject="cloner_import",
                     )
                 index = cloner_action_index(page, "importRule")
                 if index is None:

@@ -156,25 +156,28 @@ class AppCreator:
     ) -> _Plan:
         if _key(app_type) in _RULE_NAMES:
             raise ToolError(
-                "Rule Machine rules are created with hub_create_rule (it builds the "
-                "triggers and actions too). Nothing was sent.",
+                "A Rule Machine rule is not created as a plain app: its triggers and actions "
+                "are built with it. Nothing was sent.",
+                subject="rule_machine_app",
             )
         if parent_app_id is not None:
             parent = next((a for a in tree if a.id == parent_app_id), None)
             if parent is None:
                 raise HubNotFoundError(
                     f"No installed app with id {parent_app_id}",
-                    hint="Find the parent app with hub_list_apps kind=parents.",
+                    subject="parent_app",
                 )
             return await self._child_of(app_type, parent)
         if (kind := child_kind(app_type)) is not None:
             parent = find_parent(tree, kind.parent_type)
             if parent is None:
-                raise HubNotFoundError(
+                raise ToolError(
                     f"A {kind.label} is a child app of the built-in {kind.parent_type} "
                     f"app, which is not installed on this hub. Nothing was sent.",
-                    hint=f"Install the parent first: hub_create_app "
-                    f"app_type='{kind.parent_type}', then create the {kind.label}.",
+                    code="not_found",
+                    outcome="failed",
+                    subject="parent_not_installed",
+                    extra={"parent_type": kind.parent_type, "child_kind": kind.label},
                 )
             return _Plan.built_in_child(kind, parent)
         matches = [t for t in types if t.id == app_type.strip()] or [
@@ -185,8 +188,7 @@ class AppCreator:
             raise HubNotFoundError(
                 f"No app type '{app_type}' on this hub"
                 + (f"; similar: {', '.join(near)}" if near else ""),
-                hint="List the types with hub_list_apps scope=types; user app code must be "
-                "installed first (hub_install_code).",
+                subject="app_type",
             )
         if len(matches) > 1:
             listed = ", ".join(f"{t.id} ({'user' if t.user else 'built-in'})" for t in matches)
@@ -219,7 +221,7 @@ class AppCreator:
         if len(code) != 1:
             raise HubNotFoundError(
                 f"No single user app code '{app_type}' for a child of app {parent.id}",
-                hint="Give the child app's code id or exact name (hub_list_code type=app).",
+                subject="child_app_code",
             )
         c = code[0]
         return _Plan(
@@ -276,7 +278,7 @@ class AppCreator:
                 raise ToolError(
                     "A Button Rule is named and triggered by its controller: settings and "
                     "name are not taken. Nothing was sent.",
-                    hint="Create it, then edit its pages with hub_update_app_settings.",
+                    subject="button_rule_settings",
                 )
             return await self._button_rules.create(
                 parent_app_id, button, device_allowed=device_allowed
@@ -301,7 +303,7 @@ class AppCreator:
                 "created": False,
             }
             if kids := [k.label for k in CHILD_KINDS if _same_type(k.parent_type, plan.name)]:
-                out["hint"] = f"To add one under it: hub_create_app app_type='{kids[0]}'."
+                out["child_kinds"] = kids
             return out
         try:
             return await self._finish(new_id, first, plan, settings, name, device_allowed, confirm)
@@ -351,8 +353,9 @@ class AppCreator:
                 + (", not in the app list" if listed is None else ", its page is not done")
                 + "); it was removed."
                 + (f" Its first page also shows: {', '.join(wanted[:20])}." if wanted else ""),
-                hint="Give the page's required inputs in settings (read a similar app with "
-                "hub_get_app), or add it in the hub UI.",
+                hint="Give the page's required inputs in settings (as a similar app has "
+                "them), or add it in the hub UI.",
+                subject="app_unfinished",
             )
         applied = [
             n for n, s in fields.items() if (i := page.inputs.get(n)) and same_setting(i, s.value)

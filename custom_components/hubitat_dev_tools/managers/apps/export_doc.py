@@ -31,8 +31,7 @@ def parse_export(text: str) -> tuple[dict[str, Any], bool]:
         except (ValueError, RecursionError) as err:
             raise ToolError(
                 f"The export is not valid JSON ({err}). Nothing was sent to the hub.",
-                hint="Pass the 'export' object exactly as hub_export_app returned it, or "
-                "the name of the file it was saved to.",
+                subject="export_json",
             ) from err
     reps = doc.get("appReplacements") if isinstance(doc, dict) else None
     if (
@@ -43,7 +42,7 @@ def parse_export(text: str) -> tuple[dict[str, Any], bool]:
         raise ToolError(
             "This is not an App Cloner export (it has no appReplacements map). Nothing was "
             "sent to the hub.",
-            hint="Use a document made by hub_export_app (or the hub's Export button).",
+            subject="not_an_export",
         )
     return doc, repaired
 
@@ -93,8 +92,9 @@ async def read_export_source(
                 f"Backup {from_backup} holds no App Cloner export"
                 + (f" ({snap['native_export_error']})" if snap.get("native_export_error") else "")
                 + ". Nothing was sent.",
-                hint="Only installed-app backups taken by hub_delete_app hold an export; "
+                hint="Only the backups taken when an installed app is deleted hold an export; "
                 "re-create the app from the settings in the backup by hand.",
+                subject="backup_without_export",
             )
         return text, f"backup {from_backup}"
     if from_file is not None:
@@ -104,7 +104,7 @@ async def read_export_source(
         except HubNotFoundError as err:
             raise ToolError(
                 f"There is no file '{from_file}' in the File Manager. Nothing was sent.",
-                hint="hub_list_files shows the file names (they are case-sensitive).",
+                subject="file_name",
             ) from err
     if isinstance(export, str):
         return export, "argument"
@@ -113,5 +113,5 @@ async def read_export_source(
     except (TypeError, ValueError, RecursionError) as err:
         raise ToolError(
             f"The export object cannot be read ({err}). Nothing was sent.",
-            hint="Pass the 'export' object exactly as hub_export_app returned it.",
+            subject="export_object",
         ) from err

@@ -3,7 +3,7 @@
 HPM keeps its registry in its own app state (``state.manifests``: manifest URL -> package,
 each app/driver component with the code id it installed as ``heID`` and a ``required``
 flag). The drift compares that registry with the hub's user code lists (the same lists
-``hub_list_code`` reads): a required component HPM never installed, a component whose code
+``CodeManager`` reads): a required component HPM never installed, a component whose code
 is gone from the hub, and user code no package claims (installed by hand or by another
 tool). The on-hub server's drift report checks the first two the same way.
 """

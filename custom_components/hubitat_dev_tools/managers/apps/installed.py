@@ -32,7 +32,7 @@ BackupExport = Callable[[InstalledApp], Awaitable[dict[str, Any]]]
 
 
 class AppDisabled(TypedDict):
-    """An app's disabled state after hub_set_app_disabled (``unchanged``: it already was)."""
+    """An app's disabled state after it was disabled or enabled (``unchanged``: it already was)."""
 
     app_id: str
     name: str
@@ -68,15 +68,12 @@ async def find_app(client: HubClient, app_id: str) -> InstalledApp:
     for app in await fetch_app_tree(client):
         if app.id == app_id:
             return app
-    raise HubNotFoundError(
-        f"No installed app with id {app_id}",
-        hint="Find the app id with hub_list_apps (or hub_list_rules for rules).",
-    )
+    raise HubNotFoundError(f"No installed app with id {app_id}", subject="app")
 
 
 class AppManager:
     """Installed apps. Before a delete or an edit an app is backed up, with its App Cloner
-    export (``backup_export``) so that hub_import_app can re-create it."""
+    export (``backup_export``) so that ``AppCloner.import_app`` can re-create it."""
 
     def __init__(
         self, client: HubClient, backups: ItemBackups, backup_export: BackupExport

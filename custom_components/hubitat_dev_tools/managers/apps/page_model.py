@@ -222,13 +222,13 @@ def encode_setting(
         if not ids or not all(re.fullmatch(r"[0-9]{1,12}", i) for i in ids):
             raise ToolError(
                 f"{name} takes device ids (numbers); got {value!r}. Nothing was sent.",
-                hint="Find ids with hub_list_devices.",
+                subject="device_ids",
             )
         missing = [i for i in ids if known_devices is not None and i not in known_devices]
         if missing:
             raise ToolError(
                 f"No device with id {', '.join(missing)} on the hub. Nothing was sent.",
-                hint="Find ids with hub_list_devices.",
+                subject="device_ids",
             )
         hidden = [i for i in ids if not device_allowed(i)]
         if hidden:

@@ -57,7 +57,7 @@ class RuleLocals(TypedDict):
 
 
 class RuleAction(TypedDict):
-    """What hub_call_rule did (``unchanged``: the rule already was so)."""
+    """What :meth:`RuleManager.call_rule` did (``unchanged``: the rule already was so)."""
 
     app_id: str
     name: str
@@ -73,7 +73,7 @@ class RuleOutcome(RuleAction):
 
 
 class RuleBatch(TypedDict):
-    """What hub_call_rule did to several rules, rule by rule."""
+    """What :meth:`RuleManager.call_rules` did to several rules, rule by rule."""
 
     action: str
     results: list[RuleOutcome]
@@ -152,17 +152,17 @@ class RuleManager:
         if visual is True and not app.is_visual_rule:
             raise ToolError(
                 f"App {app_id} ({app.name}, type {app.type}) is not a Visual Rule.",
-                hint="List Visual Rules with hub_list_rules engine=visual.",
+                subject="not_visual_rule",
             )
         if visual is False and not app.is_rm_rule:
             raise ToolError(
                 f"App {app_id} ({app.name}, type {app.type}) is not a Rule Machine rule.",
-                hint="List Rule Machine rules with hub_list_rules engine=rule_machine.",
+                subject="not_rm_rule",
             )
         if visual is None and not (app.is_rm_rule or app.is_visual_rule):
             raise ToolError(
                 f"App {app_id} ({app.name}, type {app.type}) is not a rule.",
-                hint="List rules with hub_list_rules.",
+                subject="not_rule",
             )
         return app
 
@@ -256,8 +256,8 @@ class RuleManager:
                 hint="Tell the user what these rules command, get their agreement, then call "
                 "again with confirm=true."
                 if confirm_only
-                else "Drop or fix those rules (hub_list_rules engine=rule_machine), then call "
-                "again.",
+                else "Drop or fix those rules, then call again.",
+                subject="rule_batch",
                 tier=getattr(bad[0][1], "tier", None) if confirm_only else None,
             )
         results: list[RuleOutcome] = []

@@ -63,8 +63,8 @@ async def encode_page_settings(
             raise ToolError(
                 f"Page '{form.name}' of {app_ref} has no input '{name}'. Its inputs: "
                 f"{listed}. Nothing was sent.",
-                hint="Read the page with hub_get_app (pass page= for the other pages "
-                "listed under 'pages'); some inputs appear only after an earlier one is set.",
+                hint="Some inputs appear only after an earlier one is set.",
+                subject="page_input",
             )
         fields[name] = encode_setting(inputs[name], value, known_devices, device_allowed, repairs)
     return fields, repairs
@@ -119,8 +119,7 @@ class AppSettingsManager:
             raise ToolError(
                 f"App {app_id} ({app.name}, {app.type}) is not edited through its settings "
                 "here. Nothing was sent.",
-                hint="Hub variables: hub_create_variable/hub_delete_variable; Visual Rules: "
-                "hub_update_visual_rule.",
+                subject="settings_not_editable",
             )
         form = await AppPage.load(self._client, app_id, page)
         page_name, buttons = form.name, form.buttons
@@ -139,14 +138,14 @@ class AppSettingsManager:
             raise ToolError(
                 f"Page '{page_name}' of app {app_id} links to no page '{sub_page}'. Its "
                 f"links: {listed}. Nothing was sent.",
-                hint="Links are listed per section under 'pages' by hub_get_app.",
+                subject="page_link",
             )
         if press is not None and press not in buttons:
             listed = ", ".join(sorted(buttons)) or "none"
             raise ToolError(
                 f"Page '{page_name}' of app {app_id} has no button '{press}'. Its buttons: "
                 f"{listed}. Nothing was sent.",
-                hint="Buttons are listed per section under 'buttons' by hub_get_app.",
+                subject="page_button",
             )
         backup = await self._backups.save(
             "installedapp",

@@ -208,8 +208,8 @@ class CheckedNodes:
     uses: list[DeviceUse] = field(default_factory=list)
 
 
-def _refuse(path: str, problem: str, fix: str) -> ToolError:
-    return ToolError(f"{path}: {problem} Nothing was sent.", hint=fix)
+def _refuse(path: str, problem: str, fix: str, subject: str | None = None) -> ToolError:
+    return ToolError(f"{path}: {problem} Nothing was sent.", hint=fix, subject=subject)
 
 
 def _type_of(node: dict[str, Any], path: str, list_key: str) -> NodeType:
@@ -238,7 +238,7 @@ def _type_of(node: dict[str, Any], path: str, list_key: str) -> NodeType:
 def _ids(value: Any, path: str, *, single: bool) -> list[int]:
     items = [value] if single else value
     if not isinstance(items, list) or not items:
-        raise _refuse(path, "needs device ids.", "Give device ids from hub_list_devices.")
+        raise _refuse(path, "needs device ids.", "Give device ids.", "device_ids")
     out: list[int] = []
     for idx, item in enumerate(items):
         text = str(item).strip()
@@ -276,12 +276,13 @@ def _check_values(node: dict[str, Any], t: NodeType, path: str) -> None:
         if key == "timeOfDay" and not HHMM.match(str(value)):
             raise _refuse(f"{path}.{key}", "needs a time.", 'Give "HHMM", e.g. "0730".')
         if key in ("modes", "daysOfWeek") and not (isinstance(value, list) and value):
-            raise _refuse(f"{path}.{key}", "needs a non-empty list.", _LIST_FIX[key])
+            fix, subject = _LIST_FIX[key]
+            raise _refuse(f"{path}.{key}", "needs a non-empty list.", fix, subject)
 
 
-_LIST_FIX = {
-    "modes": "Give mode ids from hub_list_modes.",
-    "daysOfWeek": "Give day numbers 0-6 (0 = Sunday).",
+_LIST_FIX = {  # (hint, subject)
+    "modes": ("Give mode ids.", "mode_ids"),
+    "daysOfWeek": ("Give day numbers 0-6 (0 = Sunday).", None),
 }
 
 

@@ -154,8 +154,8 @@ class VisualRuleManager:
                         f"{use.path}: device {use.device_id} is outside the assistant's device "
                         "allowlist. Nothing was sent.",
                         code="device_not_allowed",
-                        hint="Use a device hub_list_devices shows; an admin can change the "
-                        "allowlist.",
+                        hint="Use an allowed device; an admin can change the allowlist.",
+                        subject="visual_rule_device",
                     )
                 )
         if errors:
@@ -169,7 +169,7 @@ class VisualRuleManager:
                     ToolError(
                         f"{use.path}: no device {use.device_id} on the hub. Nothing was sent.",
                         code="not_found",
-                        hint="Use device ids from hub_list_devices.",
+                        subject="device_ids",
                     )
                 )
                 continue
@@ -268,7 +268,8 @@ class VisualRuleManager:
                 f"The graph has {len(draft['problems'])} problem(s): "
                 f"{'; '.join(draft['problems'][:5])}. Nothing was sent.",
                 hint="Fix them (validate_only=true lists them all) or compare with a rule "
-                "read by hub_get_visual_rule.",
+                "the hub has.",
+                subject="visual_graph",
                 extra={"problems": draft["problems"]},
             )
         _require_sensitive_confirm(draft["needs_confirm"], confirm)
@@ -314,7 +315,8 @@ class VisualRuleManager:
                     f"format; the rule given is {_FORMAT[not graph_format]}. The empty rule was "
                     "removed.",
                     hint="Give nodes and edges (graph) or when/then/else nodes (classic) as "
-                    "the hub's rules read by hub_get_visual_rule show.",
+                    "the hub's rules show.",
+                    subject="visual_format",
                 )
             if graph_format:
                 saved = await self._save_graph_verified(app_id, str(body.get("name")), graph)
@@ -385,7 +387,7 @@ class VisualRuleManager:
             and "rulePaused" in changes
             and not changes["rulePaused"]
             and current["definition"].get("rulePaused")
-        ):  # resuming: the same gate as hub_set_rule_paused
+        ):  # resuming: the same gate as a rule's resume
             self._sensitivity.require(
                 await self._sensitivity.apps([app_id]),
                 confirm=confirm,
@@ -399,7 +401,7 @@ class VisualRuleManager:
                 f"Visual Rule {app_id} uses the {current['format']} format; give "
                 + ("nodes and edges" if current["format"] == "graph" else "when/then/else nodes")
                 + ". Nothing was sent.",
-                hint="Read its definition with hub_get_visual_rule.",
+                subject="visual_rule_format",
             )
         if current["format"] == "graph":
             return await self._update_graph(
@@ -544,8 +546,10 @@ def _check_declares(use: DeviceUse, detail: DeviceDetail) -> None:
             raise ToolError(
                 f"{use.path}: {label} has no '{node.attribute}' attribute, which a "
                 f"{node.name} node reads. Nothing was sent.",
-                hint=f"Pick a device with '{node.attribute}' (hub_get_device lists its "
-                f"attributes): its attributes are {', '.join(sorted(names)) or 'none'}.",
+                hint=f"Pick a device with '{node.attribute}': its attributes are "
+                f"{', '.join(sorted(names)) or 'none'}.",
+                subject="node_attribute",
+                extra={"attribute": node.attribute, "attributes": sorted(names)},
             )
     if node.commands:
         declared = {c.name for c in detail.commands}
@@ -553,6 +557,7 @@ def _check_declares(use: DeviceUse, detail: DeviceDetail) -> None:
             raise ToolError(
                 f"{use.path}: {label} has no '{node.commands[0]}' command, which a "
                 f"{node.name} action sends. Nothing was sent.",
-                hint=f"Pick a device that declares {' or '.join(node.commands)} "
-                "(hub_get_device lists its commands).",
+                hint=f"Pick a device that declares {' or '.join(node.commands)}.",
+                subject="node_command",
+                extra={"commands": list(node.commands)},
             )

@@ -176,7 +176,7 @@ class RuleAuthoring:
         refuse_redacted(value)
         refuse_unread(value)
         if isinstance(value, dict) and value.get("restrictions") == []:
-            # hub_get_rule's restrictions, all removed from the spec: dropped on purpose
+            # the read rule's restrictions, all removed from the spec: dropped on purpose
             value = {k: v for k, v in value.items() if k != "restrictions"}
         spec = parse_spec(value)
         res = await resolve(self._checks, spec, confirm=confirm, device_allowed=device_allowed)
@@ -240,13 +240,16 @@ class RuleAuthoring:
                 note = (
                     f" The partial rule (app {app_id}) was removed."
                     if removed
-                    else f" The partial rule (app {app_id}) could not be removed: delete it "
-                    "with hub_delete_app."
+                    else f" The partial rule (app {app_id}) could not be removed."
                 )
                 raise ToolError(
                     f"{err}{note}",
                     code=err.code,
                     hint=getattr(err, "hint", None),
+                    subject=err.subject,
+                    extra={**(getattr(err, "extra", None) or {}), "delete_app_id": app_id}
+                    if not removed
+                    else getattr(err, "extra", None),
                 ) from err
             raise
         if not spec.paused:
@@ -322,13 +325,12 @@ class RuleAuthoring:
         }
 
     async def get(self, app_id: str) -> dict[str, Any]:
-        """``hub_get_rule``: an existing Rule Machine rule as a spec, with its rule text."""
+        """An existing Rule Machine rule as a spec, with its rule text."""
         app = await self._apps.find(app_id)
         if not app.is_rm_rule:
             raise ToolError(
                 f"App {app_id} ({app.name}, type {app.type}) is not a Rule Machine rule.",
-                hint="List Rule Machine rules with hub_list_rules engine=rule_machine; Visual "
-                "Rules are read with hub_get_visual_rule.",
+                subject="rule_read_not_rm",
             )
         read = await self.read(app_id)
         read["name"] = app.name
@@ -409,7 +411,7 @@ class RuleAuthoring:
         if old_steps is None:
             raise NotEditable(
                 "Its current spec cannot be built again to put it back if the edit failed "
-                "(a part hub_get_rule could not read, or a device that is gone)."
+                "(a part its read could not decode, or a device that is gone)."
             )
         eraser, wizard = RuleEraser(self._client, app_id), Wizard(self._client, app_id)
         try:
@@ -425,10 +427,14 @@ class RuleAuthoring:
                 await asyncio.shield(self._restore_flags(app_id, current, disabled))
                 raise
             back = asyncio.shield(self._put_back(app_id, current, old_steps, disabled, backup))
-            note = await back
+            note, facts = await back
             if isinstance(err, ToolError | HubError):
                 raise ToolError(
-                    f"{err} {note}", code=err.code, hint=getattr(err, "hint", None)
+                    f"{err} {note}",
+                    code=err.code,
+                    hint=getattr(err, "hint", None),
+                    subject=err.subject,
+                    extra={**(getattr(err, "extra", None) or {}), **facts} or None,
                 ) from err
             raise
         await self._settle(app_id, paused=spec.paused, enabled=spec.enabled)
@@ -453,16 +459,19 @@ class RuleAuthoring:
             return (
                 f" Its pause and disable state could not be set back (it should be "
                 f"{'paused' if current['paused'] else 'running'}"
-                f"{' and disabled' if disabled else ''}): set them with hub_set_rule_paused "
-                "and hub_set_app_disabled."
+                f"{' and disabled' if disabled else ''}): set them again (the rule's pause, "
+                "the app's disabled state)."
             )
         return ""
 
     async def _put_back(
         self, app_id: str, current: dict[str, Any], steps: list[Step], disabled: bool, backup: str
-    ) -> str:
+    ) -> tuple[str, dict[str, str]]:
         """Build the rule as it was: emptied and built again in place, or else made again
-        from its spec as a new rule (the emptied app removed); what happened, in words."""
+        from its spec as a new rule (the emptied app removed); what happened, in words, and
+        what is left to do as facts (``restore_flags_app_id``: its pause and disable state
+        were not set back; ``import_backup``: the item backup that can make it again;
+        ``delete_app_id``: the emptied app to delete)."""
         old = parse_spec(current["spec"])
         try:
             await RuleEraser(self._client, app_id, close_editor=True).run()
@@ -472,7 +481,8 @@ class RuleAuthoring:
             _LOGGER.warning("Rule %s not put back in place: %s", app_id, redact_text(str(err)))
         else:
             flags = await self._restore_flags(app_id, current, disabled)
-            return f"The rule (app {app_id}) was put back as it was.{flags}"
+            facts = {"restore_flags_app_id": app_id} if flags else {}
+            return f"The rule (app {app_id}) was put back as it was.{flags}", facts
         try:
             made = await self._build(old, steps)
             if current["paused"] or disabled:
@@ -483,14 +493,16 @@ class RuleAuthoring:
                 f"The rule (app {app_id}) could not be put back as it was: it is left paused. "
                 f"Its item backup {backup} holds its settings (secrets such as an HTTP "
                 f"action's URL token redacted: enter those again), and where the hub's App "
-                f"Cloner exported it, hub_import_app from_backup={backup} makes it again; "
-                "or run the update again."
+                f"Cloner exported it, an app import from that backup makes it again; "
+                "or run the update again.",
+                {"import_backup": backup},
             )
         gone = await self._remove_partial(app_id)
         return (
             f"The rule could not be put back in place, so it was made again from its spec "
             f"as app {made['app_id']} (a new app id)"
-            + (f"; the emptied app {app_id} was removed." if gone else f"; delete app {app_id}.")
+            + (f"; the emptied app {app_id} was removed." if gone else f"; delete app {app_id}."),
+            {} if gone else {"delete_app_id": app_id},
         )
 
     async def _rebuild(
@@ -501,7 +513,11 @@ class RuleAuthoring:
             built = await self._build(spec, steps)
         except ToolError as err:
             raise ToolError(
-                f"{err} The rule itself (app {app_id}) is unchanged.", code=err.code, hint=err.hint
+                f"{err} The rule itself (app {app_id}) is unchanged.",
+                code=err.code,
+                hint=err.hint,
+                subject=err.subject,
+                extra=err.extra,
             ) from err
         removed = await self._remove_partial(app_id)
         if removed:
@@ -514,8 +530,7 @@ class RuleAuthoring:
         if not removed:
             note = (
                 f"The new rule (app {built['app_id']}) is built and verified, but the old one "
-                f"(app {app_id}) could not be removed: both now run. Delete app {app_id} with "
-                "hub_delete_app."
+                f"(app {app_id}) could not be removed: both now run. Delete app {app_id}."
             )
         return {
             **built,

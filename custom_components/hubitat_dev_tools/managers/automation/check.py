@@ -1,7 +1,7 @@
 """What the hub must confirm about a spec before anything is sent.
 
 Every device the spec names exists and declares the attribute it tests or the command it
-runs (arguments checked as ``hub_call_device_command`` checks them, safe repairs only); modes,
+runs (arguments checked as a device command's are, safe repairs only); modes,
 hub variables and the rules it runs exist; commands to locks, garage doors, valves, keypads or
 sirens need ``confirm=true``. (The device allowlist is checked before the tool runs, over every
 ``device_id`` of the call.) The answer, :class:`Resolved`, carries what the compiler needs:
@@ -139,7 +139,7 @@ def _check_test(path: str, test: DeviceTest, res: Resolved, *, button: bool = Fa
                 raise ToolError(
                     f"{path}: {res.label(dev_id)} is not a button device (it has no pushed/held "
                     "events). Nothing was sent.",
-                    hint="Pick a button device (hub_list_devices capability=PushableButton).",
+                    subject="button_device",
                 )
             continue
         attr = attrs.get(name)
@@ -204,7 +204,7 @@ async def _load_devices(sources: CheckSources, ids: set[str]) -> dict[str, Devic
             f"The spec names device(s) {', '.join(missing)}, which the hub does not have. "
             "Nothing was sent.",
             code="not_found",
-            hint="Find device ids with hub_list_devices.",
+            subject="device_ids",
         )
     return out
 
@@ -219,7 +219,7 @@ async def resolve(
     """Check the spec against the hub; raise a :class:`ToolError` on the first problem.
 
     ``device_allowed`` is the call's allowlist: the tool's arguments were checked before it
-    ran, but a patch (``hub_update_rule``) can name devices under keys the check does not
+    ran, but a patch (:meth:`RuleAuthoring.update`) can name devices under keys the check does not
     read, so the finished spec is checked again here."""
     hidden = sorted((d for d in _spec_device_ids(spec) if not device_allowed(d)), key=int)
     if hidden:
@@ -277,7 +277,7 @@ async def resolve(
         for a in picked:
             if a.kind in ("write_file", "append_file") and a.text in names:
                 # changes an existing file unattended, with no copy kept (files are served
-                # on the LAN at /local/): hub_write_file's rules
+                # on the LAN at /local/): a file write's rules
                 overwrites.append(str(a.text))
             if a.kind == "write_file":
                 continue
@@ -286,7 +286,7 @@ async def resolve(
                     f"rule.actions: {a.kind} names '{a.text}', which is not in the File "
                     "Manager. Nothing was sent.",
                     code="not_found",
-                    hint="List files with hub_list_files; write_file creates a file.",
+                    subject="rule_file",
                 )
     if "restore" in kinds and "capture" not in kinds:
         raise ToolError(
@@ -295,7 +295,7 @@ async def resolve(
             hint="Add a capture action (the devices to save) before the restore.",
         )
     for action in spec.all_actions():
-        if action.kind == "set_hsm":  # a safety system: as hub_set_hsm, it needs confirm
+        if action.kind == "set_hsm":  # a safety system: as an HSM change, it needs confirm
             res.sensitive.append(f"HSM: {action.text}")
         if action.kind == "delete_file":  # the rule deletes a hub file whenever it runs
             res.sensitive.append(f"delete file {action.text}")
@@ -345,14 +345,14 @@ async def _actions_reach(sources: CheckSources, spec: RuleSpec, res: Resolved) -
 
 async def _require_recent_backup(sources: CheckSources, files: list[str]) -> None:
     """A rule that changes a File Manager file each time it runs keeps no copy of it,
-    so it is held to hub_write_file's tier: a hub backup from the last 24 hours."""
+    so it is held to a file overwrite's tier: a hub backup from the last 24 hours."""
     evidence = await sources.backups.destructive_evidence()
     if evidence.backup is None:
         raise ToolError(
             f"The rule would change {', '.join(files)} each time it runs, with no copy "
             "kept; that needs a hub backup from the last 24 hours. Nothing was sent.",
             code="backup_required",
-            hint="Create a backup first (hub_create_backup), then retry.",
+            subject="backup",
         )
 
 
@@ -361,7 +361,7 @@ def _check_mode(path: str, name: str, res: Resolved) -> None:
         raise ToolError(
             f"{path}: the hub has no mode '{name}'. Its modes: "
             f"{', '.join(res.mode_names.values()) or 'none'}. Nothing was sent.",
-            hint="Use a mode name from hub_list_modes.",
+            subject="mode",
         )
 
 
@@ -371,7 +371,7 @@ def _check_variable(path: str, name: str, res: Resolved, *, numeric: bool = Fals
         raise ToolError(
             f"{path}: the hub has no variable '{name}'. Its variables: "
             f"{', '.join(res.variables) or 'none'}. Nothing was sent.",
-            hint="Create it with hub_create_variable first, or use an existing name.",
+            subject="variable",
         )
     if numeric and vtype not in NUMERIC_VARIABLES:
         raise ToolError(
@@ -416,7 +416,7 @@ def _check_refs(spec: RuleSpec, res: Resolved) -> None:
                 raise ToolError(
                     f"{path}.{where}: no Rule Machine rule {rule_id} on the hub. Nothing was sent.",
                     code="not_found",
-                    hint="Find rule ids with hub_list_rules engine=rule_machine.",
+                    subject="rm_rule_ids",
                 )
 
 
@@ -428,8 +428,7 @@ def _prepare_commands(spec: RuleSpec, res: Resolved) -> None:
                     raise ToolError(
                         f"{path}: {res.label(dev_id)} cannot show notifications (it has no "
                         "deviceNotification command). Nothing was sent.",
-                        hint="Pick a notification device (hub_list_devices "
-                        "capability=Notification).",
+                        subject="notification_device",
                     )
         if action.kind != "command" or action.command is None:
             continue
@@ -439,7 +438,12 @@ def _prepare_commands(spec: RuleSpec, res: Resolved) -> None:
             try:
                 item = prepare_command(detail, action.command, list(action.arguments))
             except ToolError as err:
-                raise ToolError(f"{path}: {err} Nothing was sent.", hint=err.hint) from None
+                raise ToolError(
+                    f"{path}: {err} Nothing was sent.",
+                    hint=err.hint,
+                    subject=err.subject,
+                    extra=err.extra,
+                ) from None
             if item.sensitive:
                 res.sensitive.append(f"{item.device_label}: {item.command}")
             prepared.append(item)

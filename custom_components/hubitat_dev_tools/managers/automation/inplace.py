@@ -123,9 +123,7 @@ class RuleEraser:
                 "and Rule Machine ignores deletes while it is, so it cannot be edited now. "
                 "Nothing was changed.",
                 code="hub_busy",
-                hint="Finish or cancel that action on the rule's page in the hub UI, then try "
-                "again. If it stays open (one was seen to outlive 5 minutes), hub_delete_app and "
-                "hub_create_rule make the rule again, with a new app id.",
+                subject="rule_editor_open",
             )
         acts, trigs, names = (
             action_numbers(status),
@@ -192,7 +190,8 @@ class RuleEraser:
             raise ToolError(
                 f"Rule {self.app_id} still has actions after their delete was submitted.",
                 code="hub_bad_response",
-                hint="Read the rule with hub_get_rule before trying again.",
+                hint="Read the rule again before trying again.",
+                subject="rule_actions_left",
             )
 
     async def _cancel_editor(self) -> None:

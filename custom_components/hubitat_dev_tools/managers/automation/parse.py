@@ -570,7 +570,8 @@ def parse_spec(value: Any, path: str = "rule") -> RuleSpec:
                 f"{path}.triggers[{i}].variable",
                 f"'{trig.variable}' is one of the rule's local variables, and Rule Machine "
                 "does not trigger on those",
-                "Trigger on a hub variable (hub_create_variable) instead.",
+                "Trigger on a hub variable instead.",
+                subject="local_variable_trigger",
             )
     waits = [a for a in spec.all_actions() if a.kind == "wait"]
     if len(waits) > 1:

@@ -11,8 +11,8 @@ from ...errors import ToolError
 MAX_ITEMS = 50
 
 
-def _fail(path: str, problem: str, fix: str) -> ToolError:
-    return ToolError(f"{path}: {problem}. Nothing was sent.", hint=fix)
+def _fail(path: str, problem: str, fix: str, subject: str | None = None) -> ToolError:
+    return ToolError(f"{path}: {problem}. Nothing was sent.", hint=fix, subject=subject)
 
 
 def _obj(value: Any, path: str) -> dict[str, Any]:
@@ -62,7 +62,7 @@ def _device_id(value: Any, path: str) -> str:
     )
     if not _ID_RE.match(text):
         raise _fail(
-            path, f"must be a numeric device id, got {value!r}", "Find ids with hub_list_devices."
+            path, f"must be a numeric device id, got {value!r}", "Give device ids.", "device_ids"
         )
     return text
 

@@ -51,7 +51,7 @@ def rule_ids(raw: Any, path: str, *, minimum: int = 1) -> tuple[str, ...]:
     for i, v in enumerate(items):
         text = str(v).strip()
         if not _ID_RE.match(text):
-            raise _fail(f"{path}[{i}]", "must be a rule app id", "Find ids with hub_list_rules.")
+            raise _fail(f"{path}[{i}]", "must be a rule app id", "Give rule ids.", "rule_ids")
         if text not in ids:
             ids.append(text)
     return tuple(ids)

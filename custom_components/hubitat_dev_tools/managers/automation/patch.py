@@ -1,4 +1,4 @@
-"""Changes to a rule's spec before it is built again: a JSON Patch of the spec hub_get_rule
+"""Changes to a rule's spec before it is built again: a JSON Patch of the spec a rule read
 returned, and the originals of what that read showed redacted."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from ...redact import REDACTED, redact
 
 def restore_redacted(value: Any, current: Any) -> Any:
     """``value`` with each string that is one of the current rule's as a read shows it
-    redacted (a rule's URL, a POST body, a lock code: hub_get_rule never shows their
+    redacted (a rule's URL, a POST body, a lock code: a rule read never shows their
     secrets) put back to the original, so a spec read, changed and given back loses nothing.
 
     Only a string that exactly one of the rule's values reads as is put back: when two read
@@ -49,7 +49,7 @@ def refuse_redacted(value: Any, path: str = "rule") -> None:
     placeholder (a URL, a POST body or a PIN the hub then uses)."""
     if isinstance(value, str) and REDACTED in value:
         raise ToolError(
-            f"{path}: holds a part that was redacted when the rule was read (hub_get_rule "
+            f"{path}: holds a part that was redacted when the rule was read (a read "
             "never shows a secret) and that cannot be told to be one of the rule's own (two "
             "of them read the same, or none does). Nothing was sent.",
             hint="Give that value in full, or change the rule with a JSON Patch that leaves "
@@ -64,16 +64,16 @@ def refuse_redacted(value: Any, path: str = "rule") -> None:
 
 
 def refuse_unread(value: Any, path: str = "rule") -> None:
-    """Refuse a spec that still holds a placeholder hub_get_rule left for a part it could not
+    """Refuse a spec that still holds a placeholder a rule read left for a part it could not
     read (``{"unknown": why}``, beside a partly read part too): built from it, the rule would
     lose that part without a word."""
     if isinstance(value, dict):
         if "unknown" in value:
             raise ToolError(
-                f"{path}: is a part of the rule hub_get_rule could not read ({value['unknown']})"
+                f"{path}: is a part of the rule its read could not decode ({value['unknown']})"
                 ", so the spec cannot build it. Nothing was sent.",
                 hint="Give that part in full in the spec's form, or remove it to drop it from "
-                "the rule (its text is in hub_get_rule's undecompiled); a part the spec has no "
+                "the rule (its text is in the read's undecompiled); a part the spec has no "
                 "form for (a restriction) is kept only by editing the rule on its page.",
             )
         for k, v in value.items():
@@ -140,5 +140,6 @@ def _child(node: Any, part: str, where: str) -> Any:
         return node[part]
     raise ToolError(
         f"{where}: '{part}' is not in the rule. Nothing was sent.",
-        hint="Read the rule with hub_get_rule; paths follow its spec.",
+        hint="Read the rule again; paths follow its spec.",
+        subject="patch_path",
     )

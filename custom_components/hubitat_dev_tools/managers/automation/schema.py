@@ -2,7 +2,7 @@
 
 :mod:`.parse` is what decides (its errors name the wrong part); this schema describes the same
 shape for clients and people, and a test keeps the two in agreement. The guide serves it
-(``hub_get_tool_guide section=rule_spec``).
+(its ``rule_spec`` section).
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ section (``Trigger Events``, ``Required Expression``, ``Actions``; older and see
 then one line per trigger and per action row (IF, ELSE, END-IF and END-REP rows included),
 the Required Expression in words. :func:`rule_text_sections` reads those lines from the page;
 :func:`account` holds them against the :class:`~.decompile.Decompiler` that read the
-settings, so nothing the hub shows is silently left out of ``hub_get_rule``:
+settings, so nothing the hub shows is silently left out of a rule read
+(:meth:`RuleAuthoring.get`):
 
 * a section whose lines match the parts decoded one for one (the hub lists triggers and
   action rows in the order the decoder reads them): each part the decoder could not read
@@ -19,7 +20,7 @@ settings, so nothing the hub shows is silently left out of ``hub_get_rule``:
   Expression is its way to limit when a rule runs), so it is listed with its text and left
   under ``restrictions`` as a placeholder.
 
-A placeholder is refused by hub_create_rule and hub_update_rule, so a change built from the
+A placeholder is refused when a rule is created or updated from a spec, so a change built from the
 spec can never drop such a part without saying so. A page without these headings (another
 firmware's layout) is not judged: nothing is added.
 """

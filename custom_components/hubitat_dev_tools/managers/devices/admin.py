@@ -26,7 +26,7 @@ from ...hub.devices import (
     save_preferences,
     set_disabled,
 )
-from ...hub.errors import HubBadResponseError, HubError
+from ...hub.errors import HubError
 from ...hub.models import (
     AppUse,
     DeviceDetail,
@@ -465,13 +465,14 @@ class DeviceAdmin:
                 "Show on Home only for its parent."
             )
         for key, what, why in (
-            ("hub_mesh", "Hub Mesh sharing", "Hub Mesh is off on this hub (hub_get_hub_mesh)"),
+            ("hub_mesh", "Hub Mesh sharing", "Hub Mesh is off on this hub"),
             ("homekit", "HomeKit", "the hub's HomeKit integration is not set up"),
         ):
             if getattr(upd, key) and page.get(f"{key}_offered") is False:
                 raise ToolError(
                     f"The hub does not offer {what} for {label} (device {device_id}): {why}, "
-                    "or the device is linked from another hub."
+                    "or the device is linked from another hub.",
+                    subject=f"{key}_not_offered",
                 )
         sharing = [
             what
@@ -512,7 +513,7 @@ class DeviceAdmin:
         raise ToolError(
             f"No room '{room}' on the hub (rooms are never created implicitly). Rooms: "
             f"{', '.join(r.name for r in rooms) or 'none'}.",
-            hint="Use an existing room, or create it first with hub_create_room.",
+            subject="room_missing",
         )
 
     async def _resolve_room(self, room: str) -> tuple[str, str | None]:
@@ -553,8 +554,8 @@ class DeviceAdmin:
             f"No driver '{driver}' on the hub."
             + (f" Did you mean: {', '.join(close)}?" if close else "")
             + f" Built-in virtual types: {', '.join(virtual) or 'none'}.",
-            hint="Installed custom drivers and their ids: hub_list_code type=driver (install "
-            "one with hub_install_code); a driver is named by name, id or namespace:name.",
+            hint="A driver is named by name, id or namespace:name.",
+            subject="driver",
         )
 
     async def create_device(
@@ -592,31 +593,39 @@ class DeviceAdmin:
                 form["label"] = label
                 await post_device_update(self._client, form)
             except HubError as err:
-                raise type(err)(
+                raise ToolError(
                     f"The hub created device {new_id} but setting its label failed: {err}",
-                    hint=f"Set the label with hub_update_device on device {new_id}.",
+                    code=err.code,
+                    outcome="failed",
+                    extra={"label_device_id": new_id},
                 ) from err
         if target is not None:
             try:
                 await save_room(self._client, target.id, target.name, [*target.device_ids, new_id])
             except HubError as err:
-                raise type(err)(
+                raise ToolError(
                     f"The hub created device {new_id} but putting it in room "
                     f"'{target.name}' failed: {err}",
-                    hint=f"Set the room with hub_update_device on device {new_id}.",
+                    code=err.code,
+                    outcome="failed",
+                    extra={"room_device_id": new_id},
                 ) from err
         self._devices_changed()  # again: a list may have re-read before the label
         detail = await self._get_device(new_id)
         if label and detail.summary.label != label:
-            raise HubBadResponseError(
+            raise ToolError(
                 f"The hub created device {new_id} but did not take the label '{label}' (it "
                 f"reads '{detail.summary.label}').",
-                hint=f"Set the label with hub_update_device on device {new_id}.",
+                code="hub_bad_response",
+                outcome="failed",
+                extra={"label_device_id": new_id},
             )
         if target is not None and detail.summary.room_id != target.id:
-            raise HubBadResponseError(
+            raise ToolError(
                 f"The hub created device {new_id} but it reads as not in room '{target.name}'.",
-                hint=f"Set the room with hub_update_device on device {new_id}.",
+                code="hub_bad_response",
+                outcome="failed",
+                extra={"room_device_id": new_id},
             )
         out: CreateResult = {
             "device": detail.summary.as_dict(),
@@ -626,8 +635,7 @@ class DeviceAdmin:
         if not is_virtual:
             out["note"] = (
                 "A radio driver creates an unpaired shell; pair real hardware by inclusion "
-                "instead (hub_call_radio_action action=inclusion_start, or the hub's Add Device "
-                "page)."
+                "instead (a radio inclusion, or the hub's Add Device page)."
             )
         if warnings:
             out["warnings"] = warnings

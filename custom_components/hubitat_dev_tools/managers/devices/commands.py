@@ -278,7 +278,7 @@ class DeviceCommands:
             raise ToolError(
                 f"Device {prepared.device_id} ({prepared.device_label}) is disabled on the "
                 "hub; it ignores commands.",
-                hint="Enable it first with hub_update_device(enabled=true).",
+                subject="device_disabled",
             )
         if prepared.sensitive and not confirmed(confirm, TIER_SENSITIVE):
             raise ToolError(
@@ -370,8 +370,8 @@ class DeviceCommands:
                 f"Nothing was sent: {len(problems)} of {len(entries)} batch entries would be "
                 "refused. " + " | ".join(problems),
                 code="confirmation_required" if needs_confirm else "invalid_request",
-                hint="Fix or drop those entries (use hub_get_device for declared commands) "
-                "and send the batch again.",
+                hint="Fix or drop those entries and send the batch again.",
+                subject="command_batch",
                 tier=tier if needs_confirm else None,
             )
         return prepared

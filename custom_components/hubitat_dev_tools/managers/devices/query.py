@@ -45,10 +45,7 @@ _TAG_RE = re.compile(r"<[^>]+>")
 
 
 def _no_device(device_id: str) -> HubNotFoundError:
-    return HubNotFoundError(
-        f"No device with id {device_id} on the hub",
-        hint="Use hub_list_devices to find the device id.",
-    )
+    return HubNotFoundError(f"No device with id {device_id} on the hub", subject="device")
 
 
 def redacted_summary(dev: DeviceSummary) -> DeviceSummary:
