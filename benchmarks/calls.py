@@ -6,7 +6,7 @@ Run: ``scripts/dev py -m benchmarks.calls``. Starts an emulated hub and a real H
 model would (a gateway call counts as one; the model is taken to know the tool and its
 arguments, as hub_search_tools answers them: a gateway's schema call is not counted).
 Prints each task's calls, the total and the median per task. Figures, not assertions
-(``tests/test_call_counts.py`` bounds each task).
+(``tests/e2e/test_call_counts.py`` bounds each task).
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ import aiohttp
 from scripts.ha_launcher import DOMAIN, HomeAssistantLauncher, tools_list
 
 COMPACT_TARGET = 21 * 1024
-FLAT_TARGET = 134 * 1024  # hub_create_rule carries its spec grammar; tests/test_catalog_surface.py
+# hub_create_rule carries its spec grammar; tests/tools/test_catalog_surface.py
+FLAT_TARGET = 134 * 1024
 # The on-hub MCP server's equivalents (reference/anchor-mcp-servers.md).
 ANCHOR = {"compact": 52.6 * 1024, "flat": 120.5 * 1024}
 

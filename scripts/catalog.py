@@ -10,7 +10,7 @@
   kind and the first sentence of its description;
 - ``docs/coverage.md``'s "Our tool(s)" cells: from each tool's ``covers``.
 
-tests/test_catalog_surface.py regenerates them in memory and fails on any difference, so a
+tests/tools/test_catalog_surface.py regenerates them in memory and fails on any difference, so a
 wording change is reviewed like a behaviour change.
 """
 

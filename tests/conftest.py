@@ -86,7 +86,8 @@ def _snapshots_in_tmp(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def _event_stream_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     """Most tests check hub requests and read-after-change exactly: no live stream there.
 
-    The tests/test_events_*.py files turn the stream on with their own fixtures.
+    The event tests (tests/glue/test_event_stream.py, tests/tools/test_events*.py) turn the
+    stream on with their own fixtures.
     """
     from dataclasses import replace
 
@@ -263,7 +264,7 @@ async def until(cond: Callable[[], object], timeout: float = 5.0, what: str = "c
 
 
 # ------------------------------------------------------------ live event stream
-# The stream is off by default (above); tests/test_events_*.py turn it on with
+# The stream is off by default (above); the event tests turn it on with
 # ``pytestmark = pytest.mark.usefixtures("fast_stream")`` (autouse fixtures run first).
 
 FAST = event_stream.StreamConfig(

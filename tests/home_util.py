@@ -1,4 +1,4 @@
-"""Helpers shared by the home-surface tests (tests/test_home_*.py)."""
+"""Helpers shared by the home-surface tests (devices, rooms, scenes, location: tests/tools/)."""
 
 from __future__ import annotations
 

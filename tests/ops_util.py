@@ -1,8 +1,8 @@
-"""Helpers for the hub-operations tests (tests/test_ops_*.py).
+"""Helpers for the hub-operations tool tests (tests/tools/: backups, files, logs, radios).
 
 ``ok`` and ``refused`` live in conftest.py with the other shared helpers; they are
 re-exported here so tests that import them from this module keep working. The radio tests
-(``test_ops_radios*.py``) share :class:`FixtureClient` (contract fixtures by path; not the
+(``tests/tools/test_radios*.py``) share :class:`FixtureClient` (contract fixtures by path; not the
 one-fixture client of ``fixture_client.py``) and :func:`fixture_manager`.
 """
 

@@ -1,6 +1,6 @@
 """Owner-style tasks over the seeded home, each done as a model on the compact surface would.
 
-Shared by ``tests/test_call_counts.py`` (each task's calls bounded) and
+Shared by ``tests/e2e/test_call_counts.py`` (each task's calls bounded) and
 ``benchmarks/calls.py`` (the total and the median printed). A task gets an :class:`Assistant`
 that counts its calls; gateways count as one call, like any other.
 """

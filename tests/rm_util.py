@@ -1,5 +1,5 @@
 """A client of the emulated Rule Machine 5.1 pages, walking them as
-docs/rule-machine-pages.md says (tests/test_emulator_rule_machine.py uses it)."""
+docs/rule-machine-pages.md says (tests/emulator/test_emu_rule_machine.py uses it)."""
 
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
-from .mcp_client import Mcp
-from .owner_tasks import TASKS, Assistant, Task
+from ..mcp_client import Mcp
+from ..owner_tasks import TASKS, Assistant, Task
 
 
 def _gateway_of(name: str) -> str | None:

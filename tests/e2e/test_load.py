@@ -7,7 +7,7 @@ from typing import Any
 
 from hubitat_emulator import HubEmulator
 
-from .mcp_client import Mcp
+from ..mcp_client import Mcp
 
 
 async def test_hundred_concurrent_calls(mcp: Mcp, hub: HubEmulator) -> None:

@@ -20,10 +20,10 @@ from custom_components.hubitat_dev_tools.const import (
 from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES, HubTool
 from hubitat_emulator import HubEmulator
 
-from . import mcp_cases
-from .conftest import setup_mcp_server
-from .dns_util import use_fake_dns
-from .mcp_client import HEADERS, Mcp
+from .. import mcp_cases
+from ..conftest import setup_mcp_server
+from ..dns_util import use_fake_dns
+from ..mcp_client import HEADERS, Mcp
 
 
 @pytest.fixture(autouse=True)

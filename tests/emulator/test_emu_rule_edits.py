@@ -15,8 +15,8 @@ import pytest
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.rule_machine import RecordingRuleEngine
 
-from .rm_util import Wizard
-from .test_emulator_rule_machine import porch_rule
+from ..rm_util import Wizard
+from .test_emu_rule_machine import porch_rule
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.rule_machine import RecordingRuleEngine
 from hubitat_emulator.seed_specs import APP_BASIC_RULES, APP_RULE_MACHINE
 
-from .rm_util import Wizard, create_rule, dev_id
+from ..rm_util import Wizard, create_rule, dev_id
 
 
 @pytest.fixture(autouse=True)

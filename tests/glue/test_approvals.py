@@ -39,11 +39,11 @@ from custom_components.hubitat_dev_tools.errors import (
 )
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry, ok, setup_mcp_server, until
-from .home_util import dev_id
-from .mcp_client import Mcp
+from ..conftest import ToolCaller, add_entry, ok, setup_mcp_server, until
+from ..home_util import dev_id
+from ..mcp_client import Mcp
 
-PACKAGE = Path(__file__).parent.parent / "custom_components" / "hubitat_dev_tools"
+PACKAGE = Path(__file__).parents[2] / "custom_components" / "hubitat_dev_tools"
 ON = {OPT_APPROVE_IN_HA: True, OPT_APPROVAL_TIERS: list(TIERS)}
 GOOD_DRIVER = """metadata {
     definition(name: "Approval Relay", namespace: "t", author: "t") {

@@ -23,7 +23,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.const import API_ID
 from hubitat_emulator import HubEmulator
 
-from .conftest import a_switch
+from ..conftest import a_switch
 
 
 @dataclass

@@ -22,7 +22,7 @@ from custom_components.hubitat_dev_tools.const import (
 )
 from hubitat_emulator import HubEmulator
 
-from .conftest import add_entry, entry_data
+from ..conftest import add_entry, entry_data
 
 if TYPE_CHECKING:
     from homeassistant.helpers.service_info.dhcp import DhcpServiceInfo

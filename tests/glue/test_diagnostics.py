@@ -10,7 +10,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.diagnostics import async_get_config_entry_diagnostics
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry
+from ..conftest import ToolCaller, add_entry
 
 
 async def test_diagnostics_redacted(

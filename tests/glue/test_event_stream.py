@@ -32,8 +32,8 @@ from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.clock import HUB_TZ_NAME
 
-from .conftest import FAST, ToolCaller, a_switch, add_entry, ensure_stream, until
-from .contract import load_fixture
+from ..conftest import FAST, ToolCaller, a_switch, add_entry, ensure_stream, until
+from ..contract import load_fixture
 
 pytestmark = pytest.mark.usefixtures("fast_stream")
 

@@ -26,8 +26,8 @@ from custom_components.hubitat_dev_tools.managers import lifecycle
 from custom_components.hubitat_dev_tools.tools import base
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, a_switch, until
-from .mcp_client import Mcp
+from ..conftest import ToolCaller, a_switch, until
+from ..mcp_client import Mcp
 
 
 def trail(hass: HomeAssistant) -> AuditTrail:

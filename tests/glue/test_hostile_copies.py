@@ -24,7 +24,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import VRB_PORCH
 from hubitat_emulator.seed import DASH_MAIN, RULE_LEAK, RULE_MOTION
 
-from .mcp_client import Mcp
+from ..mcp_client import Mcp
 
 FROZEN = datetime(2026, 12, 1, 9, 30, 0, 123_000, tzinfo=UTC)
 

@@ -18,8 +18,8 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.scenes import SCENE_LOCKUP
 from hubitat_emulator.seed_specs import RULE_GOODNIGHT, RULE_MOTION
 
-from .conftest import ToolCaller, ok, refused, until
-from .home_util import dev_id
+from ..conftest import ToolCaller, ok, refused, until
+from ..home_util import dev_id
 
 POSTS = ("/installedapp/btn", "/installedapp/update", "/installedapp/disable", "/device/runmethod")
 

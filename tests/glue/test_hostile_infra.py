@@ -39,7 +39,7 @@ from custom_components.hubitat_dev_tools.managers.code_sources import fetch_url_
 from custom_components.hubitat_dev_tools.managers.item_backups import MAX_PER_ITEM
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, a_switch
+from ..conftest import ToolCaller, a_switch
 
 DRIVER = """metadata {
     definition(name: "Tls Relay", namespace: "t", author: "t") {

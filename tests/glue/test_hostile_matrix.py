@@ -26,7 +26,7 @@ from hubitat_emulator.devstate import VRB_PORCH
 from hubitat_emulator.scenes import SCENE_LOCKUP
 from hubitat_emulator.seed_specs import APP_HSM, APP_MODE_MANAGER, RULE_GOODNIGHT, RULE_MOTION
 
-from .mcp_client import Mcp
+from ..mcp_client import Mcp
 
 Args = Callable[["Home"], dict[str, Any]]
 
@@ -177,7 +177,7 @@ NO_DEVICE = {
 # Tools that cannot make a sensitive device, scene, rule or safety app act, and why.
 NO_SENSITIVE_TARGET = {
     "hub_update_hub_settings": "location and names (its time zone field is destructive tier)",
-    "hub_call_hub_action": "hub maintenance actions (tests/test_hub_ops.py)",
+    "hub_call_hub_action": "hub maintenance actions (tests/tools/test_hub_ops.py)",
     "hub_create_device": "creates a virtual device, which commands nothing",
     "hub_update_hub_mesh": "mesh settings; sharing a device is hub_update_device (above)",
     "hub_create_room": "groups devices; nothing acts",
@@ -197,14 +197,14 @@ NO_SENSITIVE_TARGET = {
 }
 # Tools whose sensitive cases need a target made first: tested where named.
 ELSEWHERE = {
-    "hub_clone_dashboard": "tests/test_hostile_review.py (a dashboard holding a lock first)",
-    "hub_import_app": "tests/test_hostile_effects.py (needs an export of a lock rule first)",
-    "hub_restore_snapshot": "tests/test_snapshot_restore.py (a snapshot and a change since "
+    "hub_clone_dashboard": "tests/glue/test_hostile_review.py (a dashboard holding a lock first)",
+    "hub_import_app": "tests/glue/test_hostile_effects.py (needs an export of a lock rule first)",
+    "hub_restore_snapshot": "tests/tools/test_snapshot_restore.py (a snapshot and a change since "
     "first; each step is its own tool's call, gated as a direct one)",
     "hub_create_app": "code tier for user apps; its device settings go through the same gate "
-    "as hub_update_app_settings (tests/test_app_create.py)",
+    "as hub_update_app_settings (tests/tools/test_app_create.py)",
 }
-# Code tier: every call needs confirm, whatever it installs (tests/test_hostile_tiers.py).
+# Code tier: every call needs confirm, whatever it installs (tests/glue/test_hostile_tiers.py).
 CODE_TIER = {
     "hub_install_code": lambda h: {
         "type": "driver",

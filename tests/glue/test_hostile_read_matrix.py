@@ -45,8 +45,8 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.scenes import SCENE_LOCKUP
 from hubitat_emulator.seed_specs import DASH_MAIN
 
-from . import mcp_cases
-from .mcp_client import Mcp
+from .. import mcp_cases
+from ..mcp_client import Mcp
 
 # Devices that must never show while outside the allowlist (their labels are unique).
 OUTSIDE_LABELS = ("Front Door Lock", "Back Door Lock", "Water Main Valve", "Security Keypad")

@@ -32,8 +32,8 @@ from custom_components.hubitat_dev_tools.redact import REDACTED
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.clock import fmt_event, utcnow
 
-from .conftest import ToolCaller, add_entry, ok, refused, until
-from .mcp_client import Mcp
+from ..conftest import ToolCaller, add_entry, ok, refused, until
+from ..mcp_client import Mcp
 
 TOKEN = "7c41e9d2-5b3a-4f80-9e6d-2a1b0c3d4e5f"  # a Maker API token quoted in a log line
 PASSWORD = "hunter2-s3cret"

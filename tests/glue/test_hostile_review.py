@@ -12,8 +12,8 @@ from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.scenes import CAPTURED_KEY, SCENE_LOCKUP, SCENE_MOVIE
 
-from .conftest import ToolCaller, ok, refused
-from .home_util import dev_id
+from ..conftest import ToolCaller, ok, refused
+from ..home_util import dev_id
 
 
 def allow(hass: HomeAssistant, entry: MockConfigEntry, *ids: str) -> None:

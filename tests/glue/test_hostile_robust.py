@@ -49,8 +49,8 @@ from custom_components.hubitat_dev_tools.tools.errors import hint_for
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.responses import error_page, login_page
 
-from .conftest import ToolCaller, a_switch, add_entry, ensure_stream, entry_data, until
-from .mcp_client import Mcp
+from ..conftest import ToolCaller, a_switch, add_entry, ensure_stream, entry_data, until
+from ..mcp_client import Mcp
 
 MIB = 1024 * 1024
 

@@ -45,8 +45,8 @@ from hubitat_emulator.seed_specs import (
     RULE_MOTION,
 )
 
-from .conftest import ToolCaller, ensure_stream, until
-from .mcp_client import Mcp
+from ..conftest import ToolCaller, ensure_stream, until
+from ..mcp_client import Mcp
 
 pytestmark = pytest.mark.usefixtures("fast_stream")
 

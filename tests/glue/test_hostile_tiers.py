@@ -22,8 +22,8 @@ from custom_components.hubitat_dev_tools.device_refs import device_refs, is_devi
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.model import Backup, Device
 
-from .dns_util import use_fake_dns
-from .mcp_client import Mcp
+from ..dns_util import use_fake_dns
+from ..mcp_client import Mcp
 
 APP_HSM = "3"
 APP_MODE_MANAGER = "4"

@@ -26,7 +26,7 @@ from custom_components.hubitat_dev_tools.hub_alerts import (
 )
 from hubitat_emulator import HubEmulator
 
-from .conftest import our_issues, until
+from ..conftest import our_issues, until
 
 
 async def _setup(hass: HomeAssistant, entry: MockConfigEntry) -> Callable[[], None] | None:

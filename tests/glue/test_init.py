@@ -10,7 +10,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.const import API_ID, DOMAIN
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry, entry_data
+from ..conftest import ToolCaller, add_entry, entry_data
 
 
 def api_registered(hass: HomeAssistant) -> bool:

@@ -15,7 +15,7 @@ from custom_components.hubitat_dev_tools.const import (
     ISSUE_MCP_NOT_EXPOSING,
 )
 
-from .conftest import our_issues, setup_mcp_server
+from ..conftest import our_issues, setup_mcp_server
 
 
 async def test_missing_mcp_server_raises_issue_and_unload_clears(

@@ -29,8 +29,8 @@ from custom_components.hubitat_dev_tools.tools.base import HubTool
 from custom_components.hubitat_dev_tools.tools.surface import GatewayTool
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ToolReply, entry_data, llm_context, sent_since
-from .mcp_client import Mcp
+from ..conftest import ToolCaller, ToolReply, entry_data, llm_context, sent_since
+from ..mcp_client import Mcp
 
 
 async def device_ids(call_tool: ToolCaller, n: int = 2) -> list[str]:
@@ -430,7 +430,7 @@ async def test_several_hubs_hide_only_what_every_hub_refuses(
     hass_admin_user: User,
     socket_enabled: None,
 ) -> None:
-    from .conftest import add_entry
+    from ..conftest import add_entry
 
     other = HubEmulator(command_delay=0.0, seed=7)  # another hub name and uid
     await other.start()

@@ -11,7 +11,7 @@ from homeassistant.core import HomeAssistant
 from custom_components.hubitat_dev_tools.diagnostics import async_get_config_entry_diagnostics
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry
+from ..conftest import ToolCaller, add_entry
 
 
 async def test_no_secret_anywhere(

@@ -40,8 +40,9 @@ from custom_components.hubitat_dev_tools.snapshots import (
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import APP_ANNOUNCER
 
-from .conftest import ToolCaller, add_entry, ok, refused
-from .home_util import dev_id
+from ..conftest import ToolCaller, add_entry, ok, refused
+from ..home_util import dev_id
+from ..tools.test_rule_authoring import porch_spec
 from .test_hostile_secrets import (
     NEW_PIN,
     NEW_PREF_PASSWORD,
@@ -49,7 +50,6 @@ from .test_hostile_secrets import (
     leaks,
     seeded_secrets,
 )
-from .test_rule_authoring import porch_spec
 
 
 def _dir(hass: HomeAssistant, hub: HubEmulator) -> Path:

@@ -24,8 +24,8 @@ from custom_components.hubitat_dev_tools.managers.network import check_wifi_pass
 from custom_components.hubitat_dev_tools.wifi_join import wifi_issue_id
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
-from .contract import assert_same_shape
+from ..conftest import ToolCaller, ok, refused
+from ..contract import assert_same_shape
 
 PASSWORD = "correct horse"
 JOIN = {"wifi_join": "HomeNet", "confirm": True}

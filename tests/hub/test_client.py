@@ -26,8 +26,8 @@ from custom_components.hubitat_dev_tools.hub.events import LOG_PATH, HubSocket
 from custom_components.hubitat_dev_tools.hub.info import fetch_identity
 from hubitat_emulator import HubEmulator
 
-from .contract import assert_same_shape, load_fixture
-from .fixture_client import fixture_client
+from ..contract import assert_same_shape, load_fixture
+from ..fixture_client import fixture_client
 
 
 @pytest.fixture

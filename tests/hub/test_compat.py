@@ -28,9 +28,9 @@ from custom_components.hubitat_dev_tools.hub.compat import (
 from custom_components.hubitat_dev_tools.hub.firmware import UNKNOWN_PLATFORM
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry
-from .contract import fixture_names, load_fixture
-from .mcp_client import Mcp
+from ..conftest import ToolCaller, add_entry
+from ..contract import fixture_names, load_fixture
+from ..mcp_client import Mcp
 
 ALL_PROBES = (compat.IDENTITY, compat.DEVICES_LIST, compat.DEVICE_FULL, *compat.PROBES)
 DEVICE_FULL = "/device/fullJson/<id>"

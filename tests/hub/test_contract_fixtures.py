@@ -16,8 +16,8 @@ from hubitat_emulator import HubEmulator
 from ..contract import assert_same_shape, fixture_names, load_fixture, shape_errors
 
 TESTS = Path(__file__).parent.parent  # tests/, every folder
-_SOURCES = ("hub UI", "on-hub server", "HPM", "cli", "helog", "hubitatmaker", "bearmay")
-_SOURCES += ("netdash", "iamtrep", "dennypage", "Tile Mover")
+_SOURCES: tuple[str, ...] = ("hub UI", "on-hub server", "HPM", "cli", "helog", "hubitatmaker")
+_SOURCES += ("bearmay", "netdash", "iamtrep", "dennypage", "Tile Mover")
 
 
 @pytest.fixture(scope="module")

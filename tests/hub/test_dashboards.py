@@ -26,8 +26,8 @@ from custom_components.hubitat_dev_tools.hub.dashboards import (
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed import DASH_MAIN
 
-from .conftest import ToolCaller
-from .contract import assert_same_shape, load_fixture
+from ..conftest import ToolCaller
+from ..contract import assert_same_shape, load_fixture
 
 
 @pytest.fixture

@@ -25,9 +25,9 @@ from custom_components.hubitat_dev_tools.managers.automation.stored_expr import 
 )
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .contract import load_fixture, shape_errors
-from .home_util import dev_id
+from ..conftest import ToolCaller
+from ..contract import load_fixture, shape_errors
+from ..home_util import dev_id
 
 
 def _decompile(status: dict[str, Any]) -> Decompiler:

@@ -3,7 +3,7 @@ several items in one call, OAuth on app code and the built-in driver catalog.
 
 Each code tool's one default case lives in ``dev.py`` (the generic every-tool test takes one
 case per tool); these variants need a loopback URL served by the test, so
-``tests/test_code_sources.py`` runs them through both surfaces with :func:`source_cases`.
+``tests/tools/test_code_sources.py`` runs them through both surfaces with :func:`source_cases`.
 """
 
 from __future__ import annotations

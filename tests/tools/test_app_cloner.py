@@ -21,7 +21,7 @@ from hubitat_emulator.seed import (
     RULE_MOTION,
 )
 
-from .conftest import ToolCaller, add_entry
+from ..conftest import ToolCaller, add_entry
 
 
 def cloners(hub: HubEmulator) -> list[int]:

@@ -15,8 +15,8 @@ from hubitat_emulator.app_events import add_app_event
 from hubitat_emulator.clock import utcnow
 from hubitat_emulator.seed_specs import RULE_MOTION
 
-from .conftest import ToolCaller, ok, refused
-from .fixture_client import FixtureClient
+from ..conftest import ToolCaller, ok, refused
+from ..fixture_client import FixtureClient
 
 
 async def test_the_fixture_rows_are_read_as_they_are() -> None:

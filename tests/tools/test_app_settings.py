@@ -14,7 +14,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH
 from hubitat_emulator.seed import RULE_MOTION
 
-from .conftest import ToolCaller, add_entry
+from ..conftest import ToolCaller, add_entry
 
 
 def inputs(hub: HubEmulator, app_id: int) -> dict[str, dict[str, Any]]:

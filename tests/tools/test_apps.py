@@ -23,8 +23,8 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import APP_ANNOUNCER, APP_HPM, VRB_PORCH
 from hubitat_emulator.seed import APP_RULE_MACHINE, RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
 
-from .conftest import ToolCaller
-from .contract import load_fixture
+from ..conftest import ToolCaller
+from ..contract import load_fixture
 
 
 def writes(hub: HubEmulator) -> list[str]:

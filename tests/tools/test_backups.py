@@ -18,10 +18,10 @@ from custom_components.hubitat_dev_tools.hub.backups import (
 )
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
-from .contract import assert_same_shape, load_fixture
-from .fixture_client import fixture_client
-from .ops_util import wait_for_status
+from ..conftest import ToolCaller, ok, refused
+from ..contract import assert_same_shape, load_fixture
+from ..fixture_client import fixture_client
+from ..ops_util import wait_for_status
 
 
 async def test_list_backups(

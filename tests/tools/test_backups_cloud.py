@@ -11,9 +11,9 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.hub.backups import parse_cloud_backups
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused, sent_since
-from .contract import assert_same_shape, load_fixture
-from .ops_util import wait_for_status
+from ..conftest import ToolCaller, ok, refused, sent_since
+from ..contract import assert_same_shape, load_fixture
+from ..ops_util import wait_for_status
 
 SECRET = "correct horse battery"
 

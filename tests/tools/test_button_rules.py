@@ -17,8 +17,8 @@ from custom_components.hubitat_dev_tools.managers.apps.button_rules import (
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed_specs import APP_BASIC_RULES
 
-from .conftest import ToolCaller, add_entry
-from .contract import assert_same_shape, load_fixture, shape_errors
+from ..conftest import ToolCaller, add_entry
+from ..contract import assert_same_shape, load_fixture, shape_errors
 
 
 def _pico(hub: HubEmulator) -> int:

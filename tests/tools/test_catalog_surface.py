@@ -28,8 +28,8 @@ from custom_components.hubitat_dev_tools.tools.paging import (
 from custom_components.hubitat_dev_tools.tools.surface import registry
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .mcp_client import HEADERS, Mcp
+from ..conftest import ToolCaller
+from ..mcp_client import HEADERS, Mcp
 
 COMPACT_MAX = 21 * 1024
 # every tool served on its own (119 tools, about 1.1 KB each): hub_create_rule carries its spec

@@ -24,9 +24,9 @@ from custom_components.hubitat_dev_tools.hub.firmware import UNKNOWN_PLATFORM, P
 from custom_components.hubitat_dev_tools.managers.item_backups import owned_backups
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry
-from .contract import load_fixture
-from .dns_util import use_fake_dns
+from ..conftest import ToolCaller, add_entry
+from ..contract import load_fixture
+from ..dns_util import use_fake_dns
 
 # Code saves differ by firmware: every hub test here runs on a legacy-editor hub and a 2.5 one.
 LEGACY, CURRENT = "2.4.4.156", "2.5.0.143"

@@ -18,8 +18,8 @@ from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError
 from custom_components.hubitat_dev_tools.redact import is_secret_key, redact
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .contract import assert_same_shape, load_fixture
+from ..conftest import ToolCaller
+from ..contract import assert_same_shape, load_fixture
 
 
 def oauth_requests(hub: HubEmulator, since: int = 0) -> list[dict[str, list[str]]]:

@@ -26,10 +26,10 @@ from custom_components.hubitat_dev_tools.managers.code_sources import (
 from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .contract import load_fixture
-from .mcp_cases.code_sources import source_cases
-from .mcp_client import Mcp
+from ..conftest import ToolCaller
+from ..contract import load_fixture
+from ..mcp_cases.code_sources import source_cases
+from ..mcp_client import Mcp
 
 DRIVER = """metadata {
     definition(name: "Url Relay", namespace: "t", author: "t") {

@@ -7,7 +7,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed import DASH_MAIN
 
-from .conftest import ToolCaller
+from ..conftest import ToolCaller
 
 
 async def test_list_and_get(entry: MockConfigEntry, call_tool: ToolCaller) -> None:

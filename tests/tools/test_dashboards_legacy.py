@@ -11,7 +11,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed import DASH_MAIN
 from hubitat_emulator.seed_specs import APP_DASHBOARD
 
-from .conftest import ToolCaller
+from ..conftest import ToolCaller
 
 
 async def test_create_legacy_dashboard(

@@ -1,7 +1,7 @@
 """Device management tools of the home surface, against the emulated hub through the real
 llm.API: editing, creating, deleting, replacing and swapping devices, the compatible-device
 catalog (and the device writes in the contract shapes). Reading devices and their commands:
-``test_home_devices.py``."""
+``test_devices.py``."""
 
 from __future__ import annotations
 
@@ -26,10 +26,10 @@ from custom_components.hubitat_dev_tools.managers.devices import edit_form
 from hubitat_emulator import HubEmulator, render
 from hubitat_emulator.catalog import DRIVERS
 
-from .conftest import ToolCaller, add_entry, ok
-from .contract import assert_same_shape, load_fixture
-from .home_util import dev_id, sent
-from .hub_fake import FakeHub
+from ..conftest import ToolCaller, add_entry, ok
+from ..contract import assert_same_shape, load_fixture
+from ..home_util import dev_id, sent
+from ..hub_fake import FakeHub
 
 # ---------------------------------------------------------------- hub_update_device
 

@@ -18,10 +18,10 @@ from custom_components.hubitat_dev_tools.hub.models import parse_device_tree
 from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
-from .conftest import FAST, ToolCaller, ensure_stream, ok, refused
-from .contract import load_fixture
-from .home_util import dev_id, sent
-from .hub_fake import FakeHub
+from ..conftest import FAST, ToolCaller, ensure_stream, ok, refused
+from ..contract import load_fixture
+from ..home_util import dev_id, sent
+from ..hub_fake import FakeHub
 
 COUNTER = """metadata {
     definition(name: "Virtual Counter", namespace: "home", author: "me") {

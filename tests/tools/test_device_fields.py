@@ -8,9 +8,9 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.hub.models import parse_device_page
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
-from .contract import load_fixture
-from .home_util import dev_id, sent
+from ..conftest import ToolCaller, ok, refused
+from ..contract import load_fixture
+from ..home_util import dev_id, sent
 
 
 async def test_the_fixture_page_fields_parse() -> None:

@@ -16,8 +16,8 @@ from custom_components.hubitat_dev_tools.managers.devices import (
 )
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
-from .home_util import dev_id
+from ..conftest import ToolCaller, ok, refused
+from ..home_util import dev_id
 
 # The seeded home, as the lights rule sorts it (managers/devices/filters.py).
 LIGHTS = {

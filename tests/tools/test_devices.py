@@ -1,7 +1,7 @@
 """Device tools of the home surface, against the emulated hub through the real llm.API:
 listing and reading devices, attributes and their waits, commands, events (and the device
 reads against the contract fixtures). Editing, creating, deleting, replacing and swapping
-devices: ``test_home_device_management.py``."""
+devices: ``test_device_admin.py``."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ from custom_components.hubitat_dev_tools.hub.models import (
 )
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry, ok
-from .contract import load_fixture
-from .home_util import dev_id, sent
-from .hub_fake import FakeHub
+from ..conftest import ToolCaller, add_entry, ok
+from ..contract import load_fixture
+from ..home_util import dev_id, sent
+from ..hub_fake import FakeHub
 
 # ---------------------------------------------------------------- hub_list_devices
 

@@ -14,8 +14,8 @@ from custom_components.hubitat_dev_tools.hub.events import parse_produced_by
 from custom_components.hubitat_dev_tools.tools.events import parse_when
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused, until
-from .home_util import dev_id
+from ..conftest import ToolCaller, ok, refused, until
+from ..home_util import dev_id
 
 
 def _rule(motion: str, light: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from custom_components.hubitat_dev_tools import event_stream
 from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
-from .conftest import FAST, ToolCaller, a_switch, add_entry, until
+from ..conftest import FAST, ToolCaller, a_switch, add_entry, until
 
 pytestmark = pytest.mark.usefixtures("fast_stream")
 

@@ -11,7 +11,7 @@ from homeassistant.core import HomeAssistant
 from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, a_switch, until
+from ..conftest import ToolCaller, a_switch, until
 
 pytestmark = pytest.mark.usefixtures("fast_stream")
 

@@ -21,10 +21,10 @@ from custom_components.hubitat_dev_tools.hub.files import (
 )
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry, ok, refused
-from .contract import assert_same_shape
-from .fixture_client import fixture_client
-from .ops_util import writes
+from ..conftest import ToolCaller, add_entry, ok, refused
+from ..contract import assert_same_shape
+from ..fixture_client import fixture_client
+from ..ops_util import writes
 
 
 async def test_list_files(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:

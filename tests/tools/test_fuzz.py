@@ -27,7 +27,7 @@ from custom_components.hubitat_dev_tools.safety import ToolKind
 from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
+from ..conftest import ToolCaller
 
 JUNK = st.one_of(
     st.none(),

@@ -18,9 +18,9 @@ from custom_components.hubitat_dev_tools.hub.health import (
 from custom_components.hubitat_dev_tools.managers.health import memory_trend
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
-from .contract import load_fixture
-from .fixture_client import fixture_client
+from ..conftest import ToolCaller, ok, refused
+from ..contract import load_fixture
+from ..fixture_client import fixture_client
 
 
 def test_memory_history_times_carry_the_hubs_offset() -> None:

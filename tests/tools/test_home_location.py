@@ -23,11 +23,11 @@ from custom_components.hubitat_dev_tools.hub.modes import (
 from custom_components.hubitat_dev_tools.managers.modes import ModeManager
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry, ok
-from .contract import assert_same_shape, load_fixture
-from .fixture_client import fixture_client
-from .home_util import sent
-from .hub_fake import FakeHub
+from ..conftest import ToolCaller, add_entry, ok
+from ..contract import assert_same_shape, load_fixture
+from ..fixture_client import fixture_client
+from ..home_util import sent
+from ..hub_fake import FakeHub
 
 
 async def test_modes(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:

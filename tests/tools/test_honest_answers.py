@@ -15,8 +15,8 @@ from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed_specs import RULE_GOODNIGHT
 
-from .conftest import ToolCaller, ok, refused
-from .home_util import dev_id, sent
+from ..conftest import ToolCaller, ok, refused
+from ..home_util import dev_id, sent
 from .test_rule_authoring import porch_spec
 
 # ---------------------------------------------------------------- 1. hub_list_changes

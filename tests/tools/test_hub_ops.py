@@ -12,8 +12,8 @@ from custom_components.hubitat_dev_tools.hub.network import (
 )
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
-from .contract import load_fixture
+from ..conftest import ToolCaller, ok, refused
+from ..contract import load_fixture
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
+from ..conftest import ToolCaller, ok, refused
 
 
 async def test_update_settings_keeps_the_others(

@@ -13,7 +13,7 @@ from custom_components.hubitat_dev_tools.tools.surface import registry
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed_specs import RULE_GOODNIGHT
 
-from .conftest import ToolCaller, ok
+from ..conftest import ToolCaller, ok
 
 CALLS: dict[str, dict[str, Any]] = {
     "hub_get_logs": {"hours_back": 168, "limit": 20},
@@ -32,8 +32,8 @@ CALLS: dict[str, dict[str, Any]] = {
 
 def test_every_tool_declaring_hub_text_is_exercised() -> None:
     declared = {name for name, tool in registry().items() if tool.hub_text}
-    # hub_get_item_backup: tests/test_dev_code.py reads one (a backup must be made first);
-    # the restore tools need a snapshot and a change first: tests/test_snapshot_restore.py
+    # hub_get_item_backup: tests/tools/test_code.py reads one (a backup must be made first);
+    # the restore tools need a snapshot and a change first: tests/tools/test_snapshot_restore.py
     assert declared - set(CALLS) == {
         "hub_get_item_backup",
         "hub_get_restore_plan",

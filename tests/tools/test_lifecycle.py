@@ -12,10 +12,10 @@ from custom_components.hubitat_dev_tools.hub import lifecycle as hub_lifecycle
 from custom_components.hubitat_dev_tools.managers import lifecycle
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
-from .contract import load_fixture
-from .fixture_client import fixture_client
-from .ops_util import wait_for_status
+from ..conftest import ToolCaller, ok, refused
+from ..contract import load_fixture
+from ..fixture_client import fixture_client
+from ..ops_util import wait_for_status
 
 
 async def test_reboot_gate(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
@@ -63,7 +63,7 @@ async def test_reboot_and_wait(
 async def test_reboot_with_security_relogs_in(
     hass: HomeAssistant, secure_hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    from .conftest import add_entry
+    from ..conftest import add_entry
 
     await add_entry(hass, secure_hub)
     secure_hub.reboot_downtime = 0.2

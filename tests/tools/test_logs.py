@@ -15,9 +15,9 @@ from custom_components.hubitat_dev_tools.hub.logs import (
 from custom_components.hubitat_dev_tools.hub.models import parse_hub_time
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
-from .contract import load_fixture
-from .fixture_client import fixture_client
+from ..conftest import ToolCaller, ok, refused
+from ..contract import load_fixture
+from ..fixture_client import fixture_client
 
 
 def test_parser_joins_continuations_and_strips_html() -> None:

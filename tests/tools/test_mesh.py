@@ -16,9 +16,9 @@ from custom_components.hubitat_dev_tools.hub.mesh import fetch_hub_mesh
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.mesh_state import LinkedDevice
 
-from .conftest import ToolCaller, add_entry, ok, refused
-from .fixture_client import FixtureClient
-from .home_util import dev_id
+from ..conftest import ToolCaller, add_entry, ok, refused
+from ..fixture_client import FixtureClient
+from ..home_util import dev_id
 
 
 async def test_the_fixture_parses_without_the_token() -> None:

@@ -16,15 +16,15 @@ from custom_components.hubitat_dev_tools.managers import mode_triggers as trigge
 from custom_components.hubitat_dev_tools.managers.modes import ModeManager
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry, ok
-from .contract import assert_same_shape
-from .fixture_client import fixture_client
+from ..conftest import ToolCaller, add_entry, ok
+from ..contract import assert_same_shape
+from ..fixture_client import fixture_client
 
 
 @pytest.fixture
 def call_tool(call_tool: ToolCaller) -> ToolCaller:
     """These tests are about what Mode Manager edits do, so they come confirmed (a safety
-    system: tests/test_hostile_effects.py shows the refusal without confirm)."""
+    system: tests/glue/test_hostile_effects.py shows the refusal without confirm)."""
 
     async def confirmed(name: str, args: dict[str, Any] | None = None, **kw: Any) -> Any:
         if name == "hub_update_mode_manager":
@@ -211,7 +211,7 @@ async def test_conditions_fixture_reads_by_meaning() -> None:
 
 
 def _payload() -> dict[str, Any]:
-    from .contract import load_fixture
+    from ..contract import load_fixture
 
     answer = load_fixture("modes/modes_with_legacy").answer
     assert isinstance(answer, dict)

@@ -19,8 +19,8 @@ from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.managers.network import check_static
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
-from .contract import assert_same_shape
+from ..conftest import ToolCaller, ok, refused
+from ..contract import assert_same_shape
 
 STATIC = {
     "mode": "static",
@@ -228,7 +228,7 @@ async def test_identifies_only_the_same_hub(
 async def test_identifies_a_secure_hub_with_its_credentials(
     hass: HomeAssistant, secure_hub: HubEmulator
 ) -> None:
-    from .conftest import add_entry
+    from ..conftest import add_entry
 
     entry = await add_entry(hass, secure_hub)
     start = len(secure_hub.requests)

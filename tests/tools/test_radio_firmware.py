@@ -12,8 +12,8 @@ from custom_components.hubitat_dev_tools.hub.radio_firmware import DEVICE_FIRMWA
 from custom_components.hubitat_dev_tools.managers import radio_firmware
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
-from .contract import load_fixture
+from ..conftest import ToolCaller, ok, refused
+from ..contract import load_fixture
 
 FILE = "zw-dimmer-2.04.gbl"
 

@@ -17,9 +17,9 @@ from custom_components.hubitat_dev_tools.hub.radio_status import (
 from custom_components.hubitat_dev_tools.managers.radio_reads import node_state_view
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
-from .contract import assert_same_shape, load_fixture
-from .mcp_client import Mcp
+from ..conftest import ToolCaller, ok, refused
+from ..contract import assert_same_shape, load_fixture
+from ..mcp_client import Mcp
 
 
 async def details(call_tool: ToolCaller, *include: str, **args: Any) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Radio tools: details, Zigbee and Matter operations, channel scans, the radio settings (and
 their fixtures). The Z-Wave repair, node actions and removal, and the checks of its settings:
-``test_ops_radios_zwave.py``."""
+``test_radios_zwave.py``."""
 
 from __future__ import annotations
 
@@ -29,11 +29,11 @@ from custom_components.hubitat_dev_tools.managers.radio_scan import SCAN_REQUEST
 from custom_components.hubitat_dev_tools.managers.radios import RadioManager
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry, ok, refused
-from .contract import assert_same_shape, load_fixture
-from .fixture_client import fixture_client
-from .hub_fake import FakeHub
-from .ops_util import FixtureClient, fixture_manager
+from ..conftest import ToolCaller, add_entry, ok, refused
+from ..contract import assert_same_shape, load_fixture
+from ..fixture_client import fixture_client
+from ..hub_fake import FakeHub
+from ..ops_util import FixtureClient, fixture_manager
 
 
 async def test_radio_details_all(

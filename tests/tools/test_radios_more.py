@@ -16,8 +16,8 @@ from custom_components.hubitat_dev_tools.domain_data import get_domain_data
 from custom_components.hubitat_dev_tools.managers.radio_zwave import inclusion_view, smartstart_id
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
-from .contract import load_fixture
+from ..conftest import ToolCaller, ok, refused
+from ..contract import load_fixture
 
 PIN = "24680"
 

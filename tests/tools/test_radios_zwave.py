@@ -24,9 +24,9 @@ from custom_components.hubitat_dev_tools.hub.radios import (
 from custom_components.hubitat_dev_tools.managers.radios import RadioManager
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry, ok, refused
-from .contract import load_fixture
-from .ops_util import FixtureClient, fixture_manager
+from ..conftest import ToolCaller, add_entry, ok, refused
+from ..contract import load_fixture
+from ..ops_util import FixtureClient, fixture_manager
 
 
 def zwave_mode(hub: HubEmulator) -> str | None:
@@ -60,7 +60,7 @@ async def test_repair_respects_write_master(
 ) -> None:
     from custom_components.hubitat_dev_tools.const import OPT_ALLOW_WRITE
 
-    from .conftest import add_entry
+    from ..conftest import add_entry
 
     await add_entry(hass, hub, options={OPT_ALLOW_WRITE: False})
     before = len(hub.requests)

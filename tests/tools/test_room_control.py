@@ -13,8 +13,8 @@ from custom_components.hubitat_dev_tools.managers.room_control import is_fan, of
 from custom_components.hubitat_dev_tools.tools.catalog import _index
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry, ok
-from .home_util import dev_id, sent
+from ..conftest import ToolCaller, add_entry, ok
+from ..home_util import dev_id, sent
 
 
 def attr(hub: HubEmulator, label: str, name: str) -> Any:

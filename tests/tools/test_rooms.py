@@ -19,10 +19,10 @@ from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, 
 from custom_components.hubitat_dev_tools.hub.models import parse_rooms_tree
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, add_entry, ok, sent_since
-from .contract import assert_same_shape, load_fixture
-from .home_util import dev_id, sent
-from .hub_fake import FakeHub
+from ..conftest import ToolCaller, add_entry, ok, sent_since
+from ..contract import assert_same_shape, load_fixture
+from ..home_util import dev_id, sent
+from ..hub_fake import FakeHub
 
 
 def room_of(hub: HubEmulator, label: str) -> str | None:

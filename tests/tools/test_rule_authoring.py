@@ -9,8 +9,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .home_util import dev_id
+from ..conftest import ToolCaller
+from ..home_util import dev_id
 
 
 def porch_rule(motion: str, light: str) -> dict[str, Any]:

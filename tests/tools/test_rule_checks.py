@@ -13,9 +13,9 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.managers import rule_checks
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok
-from .home_util import dev_id
-from .test_hostile_reads import allow_only
+from ..conftest import ToolCaller, ok
+from ..glue.test_hostile_reads import allow_only
+from ..home_util import dev_id
 
 
 def _kinds(data: dict[str, Any], rule: str) -> set[str]:

@@ -14,8 +14,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.clock import HUB_TZ
 
-from .conftest import ToolCaller
-from .home_util import dev_id
+from ..conftest import ToolCaller
+from ..home_util import dev_id
 
 
 def _spec(hub: HubEmulator, dates: dict[str, str], **extra: Any) -> dict[str, Any]:

@@ -14,8 +14,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.domain_data import get_domain_data
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .home_util import dev_id
+from ..conftest import ToolCaller
+from ..home_util import dev_id
 
 TOKEN = "a1b2c3d4-0000-4e5f-9a8b-77c6d5e4f3a2"
 WEBHOOK_KEY = "dXyZ12345abcdefGHIJKLmn"

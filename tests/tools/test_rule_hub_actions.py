@@ -13,8 +13,8 @@ from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.managers.automation.parse import parse_spec
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .home_util import dev_id
+from ..conftest import ToolCaller
+from ..home_util import dev_id
 
 
 def _motion_again(hub: HubEmulator, motion: str) -> None:

@@ -15,8 +15,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, until
-from .home_util import dev_id
+from ..conftest import ToolCaller, until
+from ..home_util import dev_id
 
 
 def _rules(hub: HubEmulator) -> set[int]:

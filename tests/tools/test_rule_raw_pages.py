@@ -11,8 +11,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
-from .home_util import dev_id
+from ..conftest import ToolCaller
+from ..home_util import dev_id
 from .test_rule_authoring import porch_spec
 
 

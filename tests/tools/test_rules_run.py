@@ -8,7 +8,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import VRB_PORCH
 from hubitat_emulator.seed_specs import RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
 
-from .conftest import ToolCaller, ok, refused
+from ..conftest import ToolCaller, ok, refused
 
 
 def runs(hub: HubEmulator, rule: int) -> int:

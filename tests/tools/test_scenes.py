@@ -22,9 +22,9 @@ from custom_components.hubitat_dev_tools.hub.scenes import (
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.scenes import CAPTURE_BUTTON, SCENE_LOCKUP, SCENE_MOVIE
 
-from .conftest import ToolCaller, add_entry, ok
-from .contract import load_fixture
-from .home_util import dev_id, sent
+from ..conftest import ToolCaller, add_entry, ok
+from ..contract import load_fixture
+from ..home_util import dev_id, sent
 
 
 def attr(hub: HubEmulator, label: str, name: str) -> Any:

@@ -22,11 +22,11 @@ from custom_components.hubitat_dev_tools.errors import TIERS
 from custom_components.hubitat_dev_tools.tools.base import HUB_TEXT_KEY
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused, setup_mcp_server
-from .home_util import dev_id
-from .mcp_client import Mcp
-from .test_approvals import approval_issues, decide, repairs_client
-from .test_hostile_reads import allow_only
+from ..conftest import ToolCaller, ok, refused, setup_mcp_server
+from ..glue.test_approvals import approval_issues, decide, repairs_client
+from ..glue.test_hostile_reads import allow_only
+from ..home_util import dev_id
+from ..mcp_client import Mcp
 from .test_rule_authoring import porch_rule
 
 APPROVE = {OPT_APPROVE_IN_HA: True, OPT_APPROVAL_TIERS: list(TIERS)}

@@ -28,10 +28,10 @@ from custom_components.hubitat_dev_tools.managers import snapshots as snap_mod
 from custom_components.hubitat_dev_tools.redact import REDACTED
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
-from .home_util import dev_id
-from .test_approvals import approval_issues, decide, repairs_client
-from .test_hostile_reads import allow_only
+from ..conftest import ToolCaller, ok, refused
+from ..glue.test_approvals import approval_issues, decide, repairs_client
+from ..glue.test_hostile_reads import allow_only
+from ..home_util import dev_id
 from .test_snapshot_restore import APPROVE
 
 

@@ -16,7 +16,7 @@ from custom_components.hubitat_dev_tools.const import (
 from custom_components.hubitat_dev_tools.domain_data import get_domain_data
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller
+from ..conftest import ToolCaller
 
 
 def runmethods(hub: HubEmulator) -> list[str]:

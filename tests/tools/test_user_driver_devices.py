@@ -10,7 +10,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok, refused
+from ..conftest import ToolCaller, ok, refused
 
 COUNTER = """metadata {
     definition(name: "Tap Counter", namespace: "home", author: "me") {

@@ -14,9 +14,9 @@ from custom_components.hubitat_dev_tools.hub.apps import parse_config_page
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.routes_hubvars import _HubVarRoutes
 
-from .conftest import ToolCaller, add_entry, ok
-from .contract import assert_same_shape, load_fixture
-from .home_util import sent
+from ..conftest import ToolCaller, add_entry, ok
+from ..contract import assert_same_shape, load_fixture
+from ..home_util import sent
 
 
 def _fields(submit: dict[str, str]) -> list[str]:

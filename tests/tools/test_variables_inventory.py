@@ -18,8 +18,8 @@ from custom_components.hubitat_dev_tools.hub.variables import (
 from custom_components.hubitat_dev_tools.managers.variables import _variable
 from hubitat_emulator import HubEmulator
 
-from .conftest import ToolCaller, ok
-from .fixture_client import FixtureClient, fixture_client
+from ..conftest import ToolCaller, ok
+from ..fixture_client import FixtureClient, fixture_client
 
 
 def _fields(submit: dict[str, str]) -> list[str]:
@@ -127,7 +127,7 @@ async def test_create_connector_finds_the_new_device(
 def test_the_mesh_fixture_lists_own_variables_with_types() -> None:
     from custom_components.hubitat_dev_tools.hub.mesh import parse_hub_mesh
 
-    from .contract import load_fixture
+    from ..contract import load_fixture
 
     mesh = parse_hub_mesh(load_fixture("devices/hub_mesh").answer)
     assert mesh.variables == [

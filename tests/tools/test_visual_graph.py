@@ -20,8 +20,8 @@ from custom_components.hubitat_dev_tools.managers.apps.visual_graph import check
 from hubitat_emulator import HubEmulator, vrb_graph
 from hubitat_emulator.devstate import VRB_PORCH
 
-from .conftest import ToolCaller, ok, refused
-from .contract import assert_same_shape, load_fixture
+from ..conftest import ToolCaller, ok, refused
+from ..contract import assert_same_shape, load_fixture
 
 
 def dev(hub: HubEmulator, label: str) -> int:

@@ -22,7 +22,7 @@ from custom_components.hubitat_dev_tools.managers.apps.visual_nodes import (
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import VRB_PORCH
 
-from .conftest import ToolCaller, ok, refused
+from ..conftest import ToolCaller, ok, refused
 
 MOTION_STARTS = "Motion starts"
 
