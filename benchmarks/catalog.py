@@ -16,12 +16,16 @@ from typing import Any
 
 import aiohttp
 
+from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES
+from custom_components.hubitat_dev_tools.tools.surface import (
+    COMPACT_BUDGET,
+    FLAT_BUDGET_PER_TOOL,
+)
 from scripts.ha_launcher import DOMAIN, HomeAssistantLauncher, tools_list
 
-COMPACT_TARGET = 21 * 1024
-# hub_create_rule carries its spec grammar; tests/tools/test_catalog_surface.py
-FLAT_TARGET = 134 * 1024
-# The on-hub MCP server's equivalents (reference/anchor-mcp-servers.md).
+COMPACT_TARGET = COMPACT_BUDGET
+FLAT_TARGET = FLAT_BUDGET_PER_TOOL * len(TOOL_CLASSES)  # the same budgets as the tests
+# The on-hub MCP server's tools/list of its 117 tools, measured the same way.
 ANCHOR = {"compact": 52.6 * 1024, "flat": 120.5 * 1024}
 
 

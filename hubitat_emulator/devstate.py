@@ -542,7 +542,7 @@ def _pref(args: list[Tok]) -> Pref | None:
 #   ``_fullJsonCommandArgs`` reads command arguments from ``parameters`` (typed maps) and/or
 #   ``arguments`` (type tokens); ``_fullJsonCommandNames`` validates commands against
 #   ``commands[].name``; its fixture ``fullJsonModel()`` has ``{capability, name, arguments,
-#   parameters, relatedAttribute}`` (reference hubitat-hub-api.md section 4.3).
+#   parameters, relatedAttribute}`` (``docs/hub-endpoints.md``, ``/device/fullJson``).
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""File Manager (``hubitat-hub-api.md`` §14): the hub's ``/local/`` file store.
+"""File Manager (``docs/hub-endpoints.md``, Files): the hub's ``/local/`` file store.
 
 Owned by the hub-operations work (issue 7); other emulator modules and tests use
 ``emu.files`` (``read``, ``write``/``put``, ``delete``, ``names``).

@@ -1,6 +1,6 @@
 """Hub operations: memory history, radios, Z-Wave repair, shutdown, firmware update, restore.
 
-``hubitat-hub-api.md`` §3.5, §15, §17, §18. Decisions where the reference is silent:
+The requests as ``docs/hub-endpoints.md`` lists them. Decisions where no source says:
 
 * ``/hub/advanced/freeOSMemoryHistory`` is the live CSV (``MM-dd HH:mm:ss`` dates, 5-minute
   rows since boot, at most ``OpsState.history_rows``); ``freeOSMemoryLast`` is its last row.

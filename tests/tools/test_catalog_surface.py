@@ -25,16 +25,18 @@ from custom_components.hubitat_dev_tools.tools.paging import (
     encode_cursor,
     paginate,
 )
-from custom_components.hubitat_dev_tools.tools.surface import registry
+from custom_components.hubitat_dev_tools.tools.surface import (
+    COMPACT_BUDGET,
+    FLAT_BUDGET_PER_TOOL,
+    registry,
+)
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller
 from ..mcp_client import HEADERS, Mcp
 
-COMPACT_MAX = 21 * 1024
-# every tool served on its own (119 tools, about 1.1 KB each): hub_create_rule carries its spec
-# grammar (about 1.2 KB), hub_create_visual_rule the Visual Rule node and graph schema in brief
-FLAT_MAX = 134 * 1024
+COMPACT_MAX = COMPACT_BUDGET
+FLAT_MAX = FLAT_BUDGET_PER_TOOL * len(TOOL_CLASSES)
 
 
 async def served_bytes(mcp: Mcp) -> tuple[int, list[dict[str, Any]]]:
@@ -329,7 +331,9 @@ def test_covers_name_rows_of_the_coverage_document() -> None:
 
 def test_examples_are_valid_calls() -> None:
     """A tool's example call passes its own schema (the mcp_server test runs it)."""
-    from custom_components.hubitat_dev_tools.tools.surface import registry
+    from custom_components.hubitat_dev_tools.tools.surface import (
+        registry,
+    )
 
     for tool in registry().values():
         if tool.example is not None:

@@ -3,11 +3,11 @@
 The client connects OUT to the hub (no inbound port), over Home Assistant's shared aiohttp
 session, with the Hub Security cookie when configured (one re-login on a refused upgrade).
 
-Frames (hubitat-hub-api.md §19): one JSON object per text frame; empty fields are the string
-``"null"``; ``deviceId``/``installedAppId`` are ints, ``0`` when they do not apply. Anything
-else (junk text, non-objects, frames without a name) is counted and skipped. A ``/logsocket``
-frame's ``time`` is the hub's LOCAL time without an offset (the hub UI shows it as local time,
-unlike ``/logs/past/json``, which is UTC): it is read in the hub's time zone
+Frames (``docs/hub-endpoints.md``, the websocket rows, and helog): one JSON object per text frame;
+empty fields are the string ``"null"``; ``deviceId``/``installedAppId`` are ints, ``0`` when they do
+not apply. Anything else (junk text, non-objects, frames without a name) is counted and skipped. A
+``/logsocket`` frame's ``time`` is the hub's LOCAL time without an offset (the hub UI shows it as
+local time, unlike ``/logs/past/json``, which is UTC): it is read in the hub's time zone
 (:attr:`HubClient.time_zone`, from ``/hub/details/json``) and given as ISO 8601 with offset.
 
 Upgrades: with Hub Security on, ANY refused upgrade counts as a login problem (what a hub

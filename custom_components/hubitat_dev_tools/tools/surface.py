@@ -48,6 +48,13 @@ REACHABLE: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVa
 
 GATEWAY_HOW = "No args: schemas;"
 
+# What tools/list may cost as mcp_server serves it (HTTP body bytes): the compact surface as
+# a whole, the flat one per tool (every tool served on its own, about 1.1 KB each; the rule
+# tools carry their spec grammar). Checked by tests/tools/test_catalog_surface.py and printed
+# by benchmarks/catalog.py; a new tool brings its own share of the flat budget.
+COMPACT_BUDGET = 21 * 1024
+FLAT_BUDGET_PER_TOOL = 1144
+
 
 @cache
 def required_args(tool: HubTool[Any]) -> tuple[str, ...]:
