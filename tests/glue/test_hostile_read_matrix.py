@@ -216,8 +216,9 @@ def leaks(data: Any, outside: dict[str, str]) -> list[str]:
 
 
 async def _all_cases(mcp: Mcp) -> dict[str, dict[str, Any]]:
-    """Every tool's case (each module's setup runs once, through the real mcp_server)."""
-    merged: dict[str, dict[str, Any]] = {}
+    """Every tool's case: its class's example call, or its case in tests/mcp_cases/ (each
+    module's setup runs once, through the real mcp_server)."""
+    merged = {t.name: dict(t.example) for t in registry().values() if t.example is not None}
     for info in pkgutil.iter_modules(mcp_cases.__path__):
         module = importlib.import_module(f"{mcp_cases.__name__}.{info.name}")
         merged.update(await module.cases(mcp))
