@@ -85,6 +85,8 @@ class Reads:
 MATRIX: dict[str, Reads] = {
     "hub_list_devices": Reads(lambda h: [{"limit": 500}], live=True),
     "hub_get_device": Reads(),  # an outside device is refused; parents: see below
+    # its example (Office Motion) shares Battery and MotionSensor with the lock and keypad
+    "hub_list_replacement_candidates": Reads(live=True),
     "hub_get_device_attribute": Reads(),
     "hub_list_device_events": Reads(),
     "hub_get_home_summary": Reads(live=True),

@@ -11,6 +11,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from yarl import URL
 
@@ -198,6 +199,33 @@ async def test_replace_device(
     assert after["label"] == "Kitchen Light" and after["room"] == "Kitchen"
     assert after["dni"] == new_dni and int(new) not in hub.device_ids()
     assert "removed" in data["summary"]
+
+
+async def test_list_replacement_candidates(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """What the hub's Replace dialog offers, before any destructive call; an outside device
+    is only counted, in the list and in the replace refusal alike."""
+    light = dev_id(hub, "Kitchen Light")
+    data = await ok(call_tool, "hub_list_replacement_candidates", {"device_id": light})
+    offered = {c["device_id"]: c for c in data["candidates"]}
+    assert data["device"] == {"device_id": light, "label": "Kitchen Light"}
+    assert data["count"] == len(offered) > 0 and light not in offered
+    pendants = offered[dev_id(hub, "Kitchen Island Pendants")]
+    assert pendants["label"] == "Kitchen Island Pendants" and pendants["drivers"]
+    assert dev_id(hub, "Kitchen Motion") not in offered  # no shared capability
+
+    keep = [light, dev_id(hub, "Kitchen Motion")]
+    hass.config_entries.async_update_entry(entry, options={OPT_ALLOWED_DEVICES: keep})
+    narrowed = await ok(call_tool, "hub_list_replacement_candidates", {"device_id": light})
+    assert narrowed["candidates"] == [] and narrowed["hidden"] == len(offered)
+    hub.mark_backup_now()
+    refused = await call_tool(
+        "hub_replace_device",
+        {"old_device_id": light, "new_device_id": dev_id(hub, "Kitchen Motion"), "confirm": True},
+    )
+    assert refused.error and "The hub offers: none" in refused.data["message"]
+    assert "Pendants" not in refused.data["message"]
 
 
 # ---------------------------------------------------------------- hub_search_compatible_devices

@@ -197,20 +197,45 @@ class ReplaceDeviceTool(HubTool[ReplaceDeviceArgs]):
         "The hub's device Replace: the OLD device keeps its id, label, room and app/rule "
         "references and takes the NEW device's hardware (network id, driver, states); the "
         "new record goes. For a physical device re-paired as a new one; the hub must offer "
-        "it as a replacement (a refusal lists them). To point apps at another device "
-        "instead: hub_swap_device."
+        "it (hub_list_replacement_candidates). To point apps at another device instead: "
+        "hub_swap_device."
     )
     kind = ToolKind.DESTRUCTIVE
     idempotent = False
 
     async def run(self, call: ToolCall, args: ReplaceDeviceArgs) -> dict[str, Any]:
-        result = await call.hub.devices.admin.replace_device(args.old_device_id, args.new_device_id)
+        result = await call.hub.devices.admin.replace_device(
+            args.old_device_id, args.new_device_id, allowed=call.device_allowed
+        )
         kept, new = result["kept"], result["new_hardware_from"]
         return {
             "summary": f"{kept['label']} (device {kept['device_id']}) now uses the hardware of "
             f"{new['label']} (device {new['device_id']}, removed)",
             **result,
         }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplacementCandidatesArgs(ToolArgs):
+    device_id: str = arg(DEVICE_ID, "Device whose hardware would be replaced", required=True)
+
+
+class ListReplacementCandidatesTool(HubTool[ReplacementCandidatesArgs]):
+    name = "hub_list_replacement_candidates"
+    covers = (on_hub("hub_call_device_replace", "the devices it may take"),)
+    example = {"device_id": "128"}  # Office Motion
+    search_words = ("repaired", "re-paired", "new hardware")
+    title = "List replacement candidates"
+    description = (
+        "The devices the hub offers as new hardware for a device (its Replace dialog): id, "
+        "label, drivers. Read before hub_replace_device."
+    )
+
+    async def run(self, call: ToolCall, args: ReplacementCandidatesArgs) -> dict[str, Any]:
+        found = await call.hub.devices.admin.replacement_candidates(
+            args.device_id, allowed=call.device_allowed
+        )
+        return {"count": len(found["candidates"]), **found}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -286,6 +311,7 @@ TOOLS: tuple[type[HubTool[Any]], ...] = (
     CreateDeviceTool,
     DeleteDeviceTool,
     ReplaceDeviceTool,
+    ListReplacementCandidatesTool,
     SwapDeviceTool,
     SearchCompatibleDevicesTool,
 )

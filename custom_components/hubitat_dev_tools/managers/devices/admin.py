@@ -244,6 +244,16 @@ class ReplaceResult(TypedDict):
     new_hardware_from: HardwareSource
 
 
+class ReplacementCandidate(DeviceRef):
+    drivers: list[str]
+
+
+class ReplacementCandidates(TypedDict):
+    device: DeviceRef
+    candidates: list[ReplacementCandidate]
+    hidden: NotRequired[int]  # offered by the hub, outside the device allowlist
+
+
 class ListDevices(Protocol):
     """The devices passing a filter and an allowlist (``DeviceManager.list_devices``)."""
 
@@ -659,7 +669,42 @@ class DeviceAdmin:
             )
         return out
 
-    async def replace_device(self, old_id: str, new_id: str) -> ReplaceResult:
+    async def replacement_candidates(
+        self, device_id: str, *, allowed: Callable[[str], bool] | None = None
+    ) -> ReplacementCandidates:
+        """The devices the hub offers as new hardware for ``device_id`` (its Replace
+        dialog's list), those outside the allowlist left out and counted."""
+        detail, options = await asyncio.gather(
+            self._get_device(device_id), fetch_replacement_options(self._client, device_id)
+        )
+        shown: list[ReplacementCandidate] = []
+        hidden = 0
+        for option in options:
+            cid = norm_id(option.get("id"))
+            if cid is None or cid == device_id:
+                continue
+            if allowed is not None and not allowed(cid):
+                hidden += 1
+                continue
+            types = option.get("deviceTypes")
+            shown.append(
+                {
+                    "device_id": cid,
+                    "label": str(option.get("name") or ""),
+                    "drivers": [str(t) for t in types] if isinstance(types, list) else [],
+                }
+            )
+        out: ReplacementCandidates = {
+            "device": {"device_id": device_id, "label": detail.summary.display_name},
+            "candidates": shown,
+        }
+        if hidden:
+            out["hidden"] = hidden
+        return out
+
+    async def replace_device(
+        self, old_id: str, new_id: str, *, allowed: Callable[[str], bool] | None = None
+    ) -> ReplaceResult:
         """Move ``new_id``'s hardware onto ``old_id`` (old id, label, room, apps are kept)."""
         if old_id == new_id:
             raise ToolError("old_device_id and new_device_id must differ.")
@@ -667,7 +712,9 @@ class DeviceAdmin:
         options = await fetch_replacement_options(self._client, old_id)
         valid = {norm_id(o.get("id")): o for o in options}
         if new_id not in valid:
-            shown = ", ".join(f"{o.get('name')} ({norm_id(o.get('id'))})" for o in options[:15])
+            # only what the allowlist shows (the read tool lists them the same way)
+            offered = [o for o in options if allowed is None or allowed(str(norm_id(o.get("id"))))]
+            shown = ", ".join(f"{o.get('name')} ({norm_id(o.get('id'))})" for o in offered[:15])
             raise ToolError(
                 f"Device {new_id} ({new.summary.display_name}) is not a valid replacement for "
                 f"{old.summary.display_name}. The hub offers: {shown or 'none'}.",
