@@ -52,7 +52,7 @@ async def test_hub_data_and_health(hub: HubEmulator, session: aiohttp.ClientSess
         ("/hub/advanced/freeOSMemory", r"^\d+$"),
         ("/hub/advanced/internalTempCelsius", r"^\d+\.\d+$"),
         ("/hub/advanced/databaseSize", r"^\d+$"),
-        ("/hub/cpuInfo", r"^Processors \d+ Load Average [\d.]+$"),
+        ("/hub/cpuInfo", r"^Processors \d+\nLoad Average [\d.]+\n$"),
     ):
         async with session.get(hub.url + path) as resp:
             assert resp.status == 200 and resp.content_type == "text/plain"

@@ -156,13 +156,14 @@ def read_args(hub: HubEmulator) -> dict[str, list[dict[str, Any]]]:
 async def call_all_reads(
     call_tool: ToolCaller, hub: HubEmulator, extra: dict[str, list[dict[str, Any]]]
 ) -> list[Any]:
-    """Every read tool's answers: by the table, or with no arguments."""
+    """Every read tool's answers: by the table, else its example call, else no arguments."""
     table = read_args(hub) | extra
     outputs: list[Any] = []
     for cls in TOOL_CLASSES:
         if cls.kind is not ToolKind.READ:
             continue
-        for args in table.get(cls.name, [{}]):
+        example = [dict(cls.example)] if cls.example is not None else [{}]
+        for args in table.get(cls.name, example):
             result = await call_tool(cls.name, args)
             outputs.append({"tool": cls.name, "args": args, "result": result.data})
             assert not result.error, (cls.name, args, result.data)  # every read really ran
