@@ -16,6 +16,7 @@ from ..errors import ToolError
 from ..hub.client import HubClient
 from ..hub.devices import fetch_device_events
 from ..hub.errors import HubError
+from ..hub.hubitat import Hubitat
 from ..hub.logs import fetch_location_events, fetch_past_logs
 from ..hub.models import parse_hub_time
 from ..hub.state_cache import StateCache
@@ -59,6 +60,8 @@ class Hub:
 
     def __init__(self, client: HubClient) -> None:
         self.client = client
+        # the hub library's owning object: managers take the controllers they use from it
+        self.library = Hubitat(client)
         self._cache: StateCache | None = None
         self.info = HubInfoManager(client)
         self.ops = HubOpsManager(client)
