@@ -197,12 +197,63 @@ def coverage_lines(text: str) -> list[tuple[str, str, int, str]]:
     return out
 
 
+TESTS = REPO / "tests"
+_TOOL_IN_CELL = re.compile(r"`(hub_[a-z_]+)`")
+
+
+def calls_tool(source: str, tool: str) -> bool:
+    """Whether a test module calls ``tool`` by name (``call_tool("hub_x"``, ``ok(call_tool,
+    "hub_x"``, ``mcp.ok("hub_x"``, ``mcp.call("hub_x"``)."""
+    return re.search(
+        r'(?:call_tool\(|ok\(\s*call_tool,\s*|\.ok\(|\.call\()\s*"' + tool + '"', source
+    ) is not None
+
+
+def sources_of_tests() -> dict[str, str]:
+    """Every test module's text by its path under tests/ (mcp_server's every-tool test left
+    out: it calls each tool from the catalog, not by name)."""
+    return {
+        str(path.relative_to(TESTS)): path.read_text()
+        for path in sorted(TESTS.rglob("test_*.py"))
+        if path.name != "test_mcp_server.py"
+    }
+
+
+def tests_cell(tools: list[str], current: str, sources: dict[str, str]) -> str:
+    """A row's "Tests" cell: kept while every file in it exists and each of the row's tools
+    is called in one of them; else, for each tool, the test module that calls it most (the
+    domain folders first)."""
+    named = re.findall(r"`([^`]+\.py)`", current)
+    if named and all(f in sources for f in named) and all(
+        any(calls_tool(sources[f], t) for f in named) for t in tools
+    ):
+        return current
+    order = {"tools": 0, "managers": 0, "hub": 0, "emulator": 1, "e2e": 2, "glue": 3}
+    chosen: list[str] = []
+    for tool in dict.fromkeys(tools):
+        if any(calls_tool(sources[f], tool) for f in chosen):
+            continue
+        found = [
+            (order.get(f.split("/")[0], 4), -len(re.findall(f'"{tool}"', src)), f)
+            for f, src in sources.items()
+            if calls_tool(src, tool)
+        ]
+        if found:
+            chosen.append(min(found)[2])
+    return ", ".join(f"`{f}`" for f in chosen) or "—"
+
+
 def render_coverage(current: str) -> str:
-    """The coverage document with every "Our tool(s)" cell regenerated."""
+    """The coverage document with every "Our tool(s)" cell regenerated, and each "Tests"
+    cell kept while it still names a test that calls each of the row's tools."""
     lines = current.split("\n")
+    sources = sources_of_tests()
     for peer, their, i, line in coverage_lines(current):
         cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
-        cells[2 if peer == "on_hub" else 1] = coverage_cell(peer, their)
+        ours = 2 if peer == "on_hub" else 1
+        cells[ours] = coverage_cell(peer, their)
+        tools = _TOOL_IN_CELL.findall(cells[ours])
+        cells[-1] = tests_cell(tools, cells[-1], sources)
         lines[i] = "| " + " | ".join(cells) + " |"
     return "\n".join(lines)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -338,3 +339,22 @@ def test_examples_are_valid_calls() -> None:
     for tool in registry().values():
         if tool.example is not None:
             tool.parameters(dict(tool.example))
+
+
+def test_every_covered_row_names_tests_that_call_its_tools() -> None:
+    """docs/coverage.md: a full or partial row names test modules, and each of its tools is
+    called by name in one of them (the generator keeps a cell while that holds)."""
+    from scripts.catalog import COVERAGE_PATH, calls_tool, coverage_lines, sources_of_tests
+
+    sources = sources_of_tests()
+    text = COVERAGE_PATH.read_text()
+    for peer, their, _i, line in coverage_lines(text):
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if cells[-3] not in ("**full**", "**partial**"):
+            continue
+        tools = re.findall(r"`(hub_[a-z_]+)`", cells[2 if peer == "on_hub" else 1])
+        named = re.findall(r"`([^`]+\.py)`", cells[-1])
+        assert named, f"{their}: no test named"
+        assert all(f in sources for f in named), f"{their}: {named}"
+        for tool in tools:
+            assert any(calls_tool(sources[f], tool) for f in named), f"{their}: {tool} untested"
