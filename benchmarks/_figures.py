@@ -2,10 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import statistics
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 
 def p95(values: Sequence[float]) -> float:
     """The 95th percentile of ``values`` (nearest rank, rounded down), as every table gives it."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+
+
+async def timed(fn: Callable[[], Awaitable[Any]], n: int, *, warm_up: int = 1) -> list[float]:
+    """``n`` timings (seconds) of awaiting ``fn()``, after ``warm_up`` untimed calls."""
+    for _ in range(warm_up):
+        await fn()
+    out = []
+    for _ in range(n):
+        start = time.perf_counter()
+        await fn()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def stats_ms(values: list[float]) -> str:
+    """Median and p95 in milliseconds, as every table prints them."""
+    return f"median {statistics.median(values) * 1000:7.2f} ms  p95 {p95(values) * 1000:7.2f} ms"

@@ -14,14 +14,12 @@ import asyncio
 import functools
 import json
 import statistics
-import time
-from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 from typing import Any, cast
 
 import aiohttp
 
-from benchmarks._figures import p95
+from benchmarks._figures import stats_ms, timed
 from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from custom_components.hubitat_dev_tools.tools.args import build_args
@@ -34,19 +32,8 @@ from custom_components.hubitat_dev_tools.tools.devices import (
 from hubitat_emulator import HubEmulator
 from scripts.ha_launcher import hub_settings, running_hub
 
-
-def _stats(values: list[float]) -> str:
-    return f"median {statistics.median(values) * 1000:7.2f} ms  p95 {p95(values) * 1000:7.2f} ms"
-
-
-async def _time(fn: Callable[[], Awaitable[Any]], n: int) -> list[float]:
-    await fn()  # warm up
-    out = []
-    for _ in range(n):
-        start = time.perf_counter()
-        await fn()
-        out.append(time.perf_counter() - start)
-    return out
+_stats = stats_ms
+_time = timed
 
 
 class _Bench:

@@ -20,31 +20,22 @@ import asyncio
 import json
 import statistics
 import sys
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
 
-from benchmarks._figures import p95
+from benchmarks._figures import stats_ms, timed
 from scripts.ha_launcher import DOMAIN, HomeAssistantLauncher
 
 REPS = 40
 
 
 async def _time(fn: Callable[[], Awaitable[Any]], n: int = REPS) -> list[float]:
-    for _ in range(3):  # warm up
-        await fn()
-    out = []
-    for _ in range(n):
-        start = time.perf_counter()
-        await fn()
-        out.append(time.perf_counter() - start)
-    return out
+    return await timed(fn, n, warm_up=3)
 
 
-def _ms(values: list[float]) -> str:
-    return f"median {statistics.median(values) * 1000:7.2f} ms  p95 {p95(values) * 1000:7.2f} ms"
+_ms = stats_ms
 
 
 class _Mcp:
