@@ -204,9 +204,10 @@ _TOOL_IN_CELL = re.compile(r"`(hub_[a-z_]+)`")
 def calls_tool(source: str, tool: str) -> bool:
     """Whether a test module calls ``tool`` by name (``call_tool("hub_x"``, ``ok(call_tool,
     "hub_x"``, ``mcp.ok("hub_x"``, ``mcp.call("hub_x"``)."""
-    return re.search(
-        r'(?:call_tool\(|ok\(\s*call_tool,\s*|\.ok\(|\.call\()\s*"' + tool + '"', source
-    ) is not None
+    return (
+        re.search(r'(?:call_tool\(|ok\(\s*call_tool,\s*|\.ok\(|\.call\()\s*"' + tool + '"', source)
+        is not None
+    )
 
 
 def sources_of_tests() -> dict[str, str]:
@@ -224,8 +225,10 @@ def tests_cell(tools: list[str], current: str, sources: dict[str, str]) -> str:
     is called in one of them; else, for each tool, the test module that calls it most (the
     domain folders first)."""
     named = re.findall(r"`([^`]+\.py)`", current)
-    if named and all(f in sources for f in named) and all(
-        any(calls_tool(sources[f], t) for f in named) for t in tools
+    if (
+        named
+        and all(f in sources for f in named)
+        and all(any(calls_tool(sources[f], t) for f in named) for t in tools)
     ):
         return current
     order = {"tools": 0, "managers": 0, "hub": 0, "emulator": 1, "e2e": 2, "glue": 3}

@@ -13,6 +13,11 @@ import copy
 from typing import Any, cast
 
 from custom_components.hubitat_dev_tools.hub.client import HubClient
+from custom_components.hubitat_dev_tools.hub.controllers import (
+    FilesController,
+    FirmwareController,
+    RadiosController,
+)
 from custom_components.hubitat_dev_tools.hub.firmware import UNKNOWN_PLATFORM, Platform
 from custom_components.hubitat_dev_tools.managers.radios import RadioManager
 from hubitat_emulator import HubEmulator
@@ -20,7 +25,15 @@ from hubitat_emulator import HubEmulator
 from .conftest import ok, refused, sent_since
 from .contract import load_fixture
 
-__all__ = ["FixtureClient", "fixture_manager", "ok", "refused", "wait_for_status", "writes"]
+__all__ = [
+    "FixtureClient",
+    "fixture_manager",
+    "ok",
+    "radio_manager",
+    "refused",
+    "wait_for_status",
+    "writes",
+]
 
 
 def writes(hub: HubEmulator, since: int = 0) -> list[tuple[str, str]]:
@@ -65,6 +78,12 @@ class FixtureClient:
         return await self.request("GET", path, params=params, **kw)
 
 
+def radio_manager(client: Any) -> RadioManager:
+    """A RadioManager over a stand-in client (its controllers built on it, as ``Hub`` does)."""
+    hub = cast(HubClient, client)
+    return RadioManager(RadiosController(hub), FirmwareController(hub), FilesController(hub))
+
+
 def fixture_manager(answers: dict[str, str], platform: Platform = UNKNOWN_PLATFORM) -> Any:
     """A RadioManager over fixture answers (path -> fixture name); returns (manager, client)."""
     fake = FixtureClient(
@@ -74,4 +93,4 @@ def fixture_manager(answers: dict[str, str], platform: Platform = UNKNOWN_PLATFO
         },
         platform,
     )
-    return RadioManager(cast(HubClient, fake)), fake
+    return radio_manager(fake), fake

@@ -187,3 +187,29 @@ def test_tool_hints_fill_their_fields() -> None:
     # no subject, or a subject without an entry: the call site's own hint stays
     assert advice_for(ToolError("m", hint="own")) == "own"
     assert advice_for(ToolError("m", hint="own", subject="no such subject")) == "own"
+
+
+def test_managers_send_requests_through_the_controllers() -> None:
+    """Managers reach the hub through the library's controllers (``Hubitat``), never by
+    calling an endpoint function (one whose first parameter is the ``HubClient``)."""
+    import importlib
+    import inspect
+
+    calls_client: list[str] = []
+    for path, tree in _modules("managers"):
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or not node.module:
+                continue
+            if not re.match(r"^hub\.\w+$", node.module.lstrip(".")) or node.level < 2:
+                continue
+            module = importlib.import_module(
+                f"custom_components.hubitat_dev_tools.{node.module.lstrip('.')}"
+            )
+            for alias in node.names:
+                obj = getattr(module, alias.name, None)
+                if not inspect.isfunction(obj):
+                    continue
+                params = list(inspect.signature(obj).parameters.values())
+                if params and params[0].name == "client":
+                    calls_client.append(f"{path.relative_to(PACKAGE)}: {alias.name}")
+    assert calls_client == [], calls_client

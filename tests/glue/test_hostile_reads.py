@@ -24,10 +24,9 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
+from custom_components.hubitat_dev_tools.hub import logs as hub_logs
 from custom_components.hubitat_dev_tools.hub.logs import fetch_location_events
 from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
-from custom_components.hubitat_dev_tools.managers import events as events_manager
-from custom_components.hubitat_dev_tools.managers import logs as logs_manager
 from custom_components.hubitat_dev_tools.redact import REDACTED
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.clock import fmt_event, utcnow
@@ -307,8 +306,8 @@ def inject_device_events(
         return [*rows, *await real(client)]
 
     fake: Callable[[Any], Awaitable[list[dict[str, Any]]]] = with_devices
-    monkeypatch.setattr(logs_manager, "fetch_location_events", fake)
-    monkeypatch.setattr(events_manager, "fetch_location_events", fake)
+    # the hub library's function, which every manager's read of location events goes through
+    monkeypatch.setattr(hub_logs, "fetch_location_events", fake)
     return add
 
 

@@ -27,6 +27,7 @@ from ruamel.yaml import YAML
 
 from custom_components.hubitat_dev_tools import snapshots as store_mod
 from custom_components.hubitat_dev_tools.const import OPT_SNAPSHOT_DAILY, OPT_SNAPSHOT_RETENTION
+from custom_components.hubitat_dev_tools.hub.controllers import FilesController
 from custom_components.hubitat_dev_tools.hub.errors import HubNotFoundError
 from custom_components.hubitat_dev_tools.managers import snapshots as snapshot_mgr
 from custom_components.hubitat_dev_tools.runtime import HubRuntime
@@ -521,7 +522,7 @@ async def test_unreadable_parts_are_named(
     monkeypatch.setattr(managers.rule_authoring, "read", refused)
     monkeypatch.setattr(managers.dashboards, "get", refused)
     monkeypatch.setattr(managers.modes, "list_with_manager", older_modes)
-    monkeypatch.setattr(snapshot_mgr, "read_file_bytes", refused)
+    monkeypatch.setattr(FilesController, "read_bytes", refused)
     doc = await managers.snapshots.collect(hub_uid=hub.hub_uid, hub_name="Home Hub")
     assert "unavailable" not in doc["snapshot"]
     rm_rules = [r for r in doc["rules"].values() if r["engine"] == "rule_machine"]

@@ -10,6 +10,8 @@ import aiohttp
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
+from custom_components.hubitat_dev_tools.hub.controllers import ModesController
 from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubNotFoundError
 from custom_components.hubitat_dev_tools.hub.hsm import HubMessages, hsm_command, parse_messages
 from custom_components.hubitat_dev_tools.hub.info import LOCATION_FIELDS
@@ -45,6 +47,11 @@ async def test_modes(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCa
     hub.mark_backup_now()
     await ok(call_tool, "hub_delete_mode", {"mode": "Fiesta", "confirm": True})
     assert "Fiesta" not in [m["name"] for m in hub.modes]
+
+
+def _mode_manager(client: HubClient) -> ModeManager:
+    """The modes manager over ``client`` (its connection only says whether Maker is set)."""
+    return ModeManager(ModesController(client), HubConnection("192.0.2.10"))
 
 
 async def test_mode_refusals(
@@ -183,7 +190,7 @@ async def test_variable_refusals(
 
 
 async def test_modes_fixture_lists_modes_and_the_active_one() -> None:
-    listing = await ModeManager(fixture_client("modes/modes")).list_modes()
+    listing = await _mode_manager(fixture_client("modes/modes")).list_modes()
     assert listing["active_mode"] == "Day" and listing["mode_manager"] == "builtIn"
     assert [(m["mode_id"], m["icon"]) for m in listing["modes"]] == [
         ("1", "fa-sun"),
@@ -309,7 +316,7 @@ async def test_rename_reads_the_days_where_the_ui_does_and_reads_the_name_back()
     listed = load_fixture("modes/modes").answer
     renamed = {**listed, "modes": [{**listed["modes"][0], "name": "Morning"}, listed["modes"][1]]}
     fake = _rename_hub(renamed)
-    done = await ModeManager(fake.client).rename("Day", "Morning", None)
+    done = await _mode_manager(fake.client).rename("Day", "Morning", None)
     assert done == {"mode_id": "1", "name": "Morning", "renamed_from": "Day"}
     posts = [c for c in fake.calls if c[0] == "POST"]
     assert [c[2]["json_body"] for c in posts] == [
@@ -318,11 +325,11 @@ async def test_rename_reads_the_days_where_the_ui_does_and_reads_the_name_back()
     assert fake.calls[-1][1] == "/modes/json"  # the read-back
     # a hub that answers success but keeps the old name: not a success
     with pytest.raises(HubBadResponseError, match="reads back 'Day'"):
-        await ModeManager(_rename_hub(listed).client).rename("Day", "Morning", None)
+        await _mode_manager(_rename_hub(listed).client).rename("Day", "Morning", None)
     # a hub without the Mode Manager's endpoint has no day schedule: every day, as the UI sends
     older = _rename_hub(renamed)
     older.answers["GET /modes/easyModeManager/json"] = HubNotFoundError("HTTP 404")
-    await ModeManager(older.client).rename("Day", "Morning", None)
+    await _mode_manager(older.client).rename("Day", "Morning", None)
     sent_days = [c[2]["json_body"]["daysOfWeek"] for c in older.calls if c[0] == "POST"]
     assert sent_days == [[0, 1, 2, 3, 4, 5, 6]]
 

@@ -11,6 +11,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.hub import mode_manager as api
+from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
+from custom_components.hubitat_dev_tools.hub.controllers import ModesController
 from custom_components.hubitat_dev_tools.hub.errors import HubRefusedError
 from custom_components.hubitat_dev_tools.managers import mode_triggers as triggers
 from custom_components.hubitat_dev_tools.managers.modes import ModeManager
@@ -32,6 +34,11 @@ def call_tool(call_tool: ToolCaller) -> ToolCaller:
         return await call_tool(name, args, **kw)
 
     return confirmed
+
+
+def _mode_manager(client: HubClient) -> ModeManager:
+    """The modes manager over ``client`` (its connection only says whether Maker is set)."""
+    return ModeManager(ModesController(client), HubConnection("192.0.2.10"))
 
 
 def _mode(data: dict[str, Any], name: str) -> dict[str, Any]:
@@ -199,7 +206,7 @@ def test_trigger_shapes_round_trip() -> None:
 
 
 async def test_conditions_fixture_reads_by_meaning() -> None:
-    modes = ModeManager(fixture_client("modes/mode_manager_conditions"))
+    modes = _mode_manager(fixture_client("modes/mode_manager_conditions"))
     view = await modes.manager_config.overview(_payload())
     assert view["selected"] == "app" and view["app_id"] == "1814" and "note" in view
     day = next(m for m in view["triggers"] if m["mode"] == "Day")

@@ -13,7 +13,6 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.hub.answers import check_success
-from custom_components.hubitat_dev_tools.hub.client import HubClient
 from custom_components.hubitat_dev_tools.hub.errors import (
     HubBadResponseError,
     HubRefusedError,
@@ -26,14 +25,13 @@ from custom_components.hubitat_dev_tools.hub.radios import (
     start_zwave_repair,
 )
 from custom_components.hubitat_dev_tools.managers.radio_scan import SCAN_REQUEST_TIMEOUT
-from custom_components.hubitat_dev_tools.managers.radios import RadioManager
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, add_entry, ok, refused
 from ..contract import assert_same_shape, load_fixture
 from ..fixture_client import fixture_client
 from ..hub_fake import FakeHub
-from ..ops_util import FixtureClient, fixture_manager
+from ..ops_util import FixtureClient, fixture_manager, radio_manager
 
 
 async def test_radio_details_all(
@@ -375,7 +373,7 @@ async def test_scan_timeout_is_a_clear_error() -> None:
             raise HubTimeoutError("late")
 
     slow = Slow({})
-    manager = RadioManager(cast(HubClient, slow))
+    manager = radio_manager(slow)
     with pytest.raises(HubTimeoutError, match="about a minute"):
         await manager.radio_action(
             "zigbee", "channel_scan", None, None, deadline=time.monotonic() + 30

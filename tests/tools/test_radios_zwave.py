@@ -21,12 +21,11 @@ from custom_components.hubitat_dev_tools.hub.radios import (
     update_zwave_settings,
     zwave_repair_modern,
 )
-from custom_components.hubitat_dev_tools.managers.radios import RadioManager
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, add_entry, ok, refused
 from ..contract import load_fixture
-from ..ops_util import FixtureClient, fixture_manager
+from ..ops_util import FixtureClient, fixture_manager, radio_manager
 
 
 def zwave_mode(hub: HubEmulator) -> str | None:
@@ -191,7 +190,7 @@ async def test_repair_from_the_fixtures_modern_and_c5() -> None:
             "/hub/zwaveRepair": load_fixture("radios/zwave_repair_start").answer,
         }
     )
-    started = await RadioManager(cast(HubClient, c5)).start_repair()
+    started = await radio_manager(c5).start_repair()
     assert started["started"] is True and started["running"] is False
     assert [p for p, _ in c5.sent] == [
         "/hub/zwaveDetails/json",
@@ -273,9 +272,7 @@ async def test_zwave_update_refused_but_applied_is_a_success() -> None:
             return await super().request(method, path, **kw)
 
     fake = Refusing({"/hub/zwaveDetails/json": details})
-    result = await RadioManager(cast(HubClient, fake)).update_settings(
-        "zwave", {"long_range_channel": 0}
-    )
+    result = await radio_manager(fake).update_settings("zwave", {"long_range_channel": 0})
     assert result["settings"] == {"long_range_channel": 0}  # ... so it is a success
     assert fake.sent[1] == (
         "/hub/zwaveDetails/update",
@@ -293,7 +290,7 @@ async def test_zwave_update_that_resets_another_setting_is_a_failure() -> None:
                 return {"success": True}
             return await super().request(method, path, **kw)
 
-    manager = RadioManager(cast(HubClient, Resetting({"/hub/zwaveDetails/json": details})))
+    manager = radio_manager(Resetting({"/hub/zwaveDetails/json": details}))
     with pytest.raises(HubBadResponseError, match="secureJoin=0"):
         await manager.update_settings("zwave", {"long_range_channel": 1})
 
@@ -315,9 +312,7 @@ async def test_zwave_update_leaves_out_a_secure_join_the_hub_did_not_report() ->
             return await super().request(method, path, **kw)
 
     fake = Applying({"/hub/zwaveDetails/json": details})
-    result = await RadioManager(cast(HubClient, fake)).update_settings(
-        "zwave", {"long_range_channel": 0}
-    )
+    result = await radio_manager(fake).update_settings("zwave", {"long_range_channel": 0})
     assert result["settings"] == {"long_range_channel": 0}  # read back
     updates = [params for path, params in fake.sent if path == "/hub/zwaveDetails/update"]
     assert updates == [{"enabled": "true", "region": "USLR", "longRangeChannel": "0"}]

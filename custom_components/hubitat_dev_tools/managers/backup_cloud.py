@@ -11,24 +11,13 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import ToolError
-from ..hub.backups import (
-    CloudBackup,
-    CloudListing,
-    CloudRestoreParts,
-    delete_cloud_backup,
-    fetch_backup_settings,
-    fetch_cloud_backups,
-    restore_cloud_backup,
-    restore_uploaded_backup,
-    trigger_cloud_backup,
-    update_backup_schedule,
-    upload_backup,
-)
-from ..hub.client import HubClient
+from ..hub.backups import CloudBackup, CloudListing, CloudRestoreParts
+from ..hub.controllers import BackupsController
 from ..hub.effects import poll_until
 from ..hub.errors import HubBadResponseError, HubTimeoutError
 from .backups import BackupManager
@@ -61,7 +50,7 @@ def cloud_dict(b: CloudBackup, this_hub: str | None, now: datetime) -> dict[str,
     }
 
 
-def _schedule_answer(settings: dict[str, Any]) -> dict[str, Any]:
+def _schedule_answer(settings: Mapping[str, Any]) -> dict[str, Any]:
     hour, minute = settings.get("databaseCleanupTimeHour"), settings.get("databaseCleanupJobMinute")
     return {
         "local_frequency_days": settings.get("localBackupFrequency"),
@@ -82,8 +71,10 @@ def _pick(asked: int | None, current: Any) -> int | None:
 class CloudBackupManager:
     """Cloud backups, uploaded-file restores and the backup schedule of one hub."""
 
-    def __init__(self, client: HubClient, local: BackupManager, files: FilesManager) -> None:
-        self._client = client
+    def __init__(
+        self, backups: BackupsController, local: BackupManager, files: FilesManager
+    ) -> None:
+        self._backups = backups
         self._local = local
         self._files = files
 
@@ -91,7 +82,7 @@ class CloudBackupManager:
 
     async def listing(self, this_hub: str | None) -> dict[str, Any]:
         """The cloud backups (newest first) and what the hub's account allows."""
-        found = await fetch_cloud_backups(self._client)
+        found = await self._backups.cloud()
         now = datetime.now(UTC)
         items = [cloud_dict(b, this_hub, now) for b in found.backups]
         out: dict[str, Any] = {
@@ -105,7 +96,7 @@ class CloudBackupManager:
         return out
 
     async def _find(self, path: str, this_hub: str | None) -> tuple[CloudBackup, CloudListing]:
-        listing = await fetch_cloud_backups(self._client)
+        listing = await self._backups.cloud()
         found = next((b for b in listing.backups if b.path == path.strip()), None)
         if found is None:
             shown = ", ".join(b.path for b in listing.backups[:3]) or "none"
@@ -130,10 +121,10 @@ class CloudBackupManager:
 
     async def create(self, this_hub: str | None, deadline: float) -> dict[str, Any]:
         """Make a cloud backup now; verified when a new backup of this hub is listed."""
-        before = {b.path for b in (await fetch_cloud_backups(self._client)).backups}
+        before = {b.path for b in (await self._backups.cloud()).backups}
         try:
-            status = await trigger_cloud_backup(
-                self._client, timeout=max(5.0, deadline - time.monotonic() - 2.0)
+            status = await self._backups.create_cloud(
+                timeout=max(5.0, deadline - time.monotonic() - 2.0)
             )
         except HubTimeoutError:
             return {
@@ -151,7 +142,7 @@ class CloudBackupManager:
                 hint="Check the hub's cloud subscription and its Backup and Restore page.",
                 outcome="failed",
             )
-        after = await fetch_cloud_backups(self._client)
+        after = await self._backups.cloud()
         new = [b for b in after.backups if b.path not in before]
         now = datetime.now(UTC)
         if not new:
@@ -172,11 +163,11 @@ class CloudBackupManager:
         found, _listing = await self._find(path, this_hub)
         error: Exception | None = None
         try:
-            await delete_cloud_backup(self._client, found.path)
+            await self._backups.delete_cloud(found.path)
         except HubBadResponseError as err:  # the effect decides
             error = err
         after = await poll_until(
-            lambda: fetch_cloud_backups(self._client),
+            lambda: self._backups.cloud(),
             lambda listing: all(b.path != found.path for b in listing.backups),
             seconds=CLOUD_SETTLE_S,
             interval=1.0,
@@ -218,8 +209,7 @@ class CloudBackupManager:
             )
         current = await self._current_state_backup(deadline)
         self._local.forget_listing()
-        answer = await restore_cloud_backup(
-            self._client,
+        answer = await self._backups.restore_cloud(
             found.path,
             parts,
             password,
@@ -279,8 +269,8 @@ class CloudBackupManager:
             )
         current = await self._current_state_backup(deadline)
         self._local.forget_listing()
-        await upload_backup(self._client, found.name, data)
-        await restore_uploaded_backup(self._client, timeout=max(1.0, deadline - time.monotonic()))
+        await self._backups.upload(found.name, data)
+        await self._backups.restore_uploaded(timeout=max(1.0, deadline - time.monotonic()))
         return {
             "summary": f"Backed up the current state as {current['name']}, then restoring the "
             f"uploaded backup {found.name}; the hub is rebooting",
@@ -317,7 +307,7 @@ class CloudBackupManager:
                 f"time must be HH:MM (24-hour), not '{at}'. Nothing was changed.",
                 code="invalid_arguments",
             )
-        settings = await fetch_backup_settings(self._client)
+        settings = await self._backups.settings()
         current = _schedule_answer(settings)
         local = _pick(local_frequency, settings.get("localBackupFrequency"))
         cloud = _pick(cloud_frequency, settings.get("cloudBackupFrequency"))
@@ -351,15 +341,14 @@ class CloudBackupManager:
                 hint="Pass cloud_backup_password (the owner's cloud backup password), or "
                 "cloud_frequency_days=0 to stop cloud backups.",
             )
-        await update_backup_schedule(
-            self._client,
+        await self._backups.update_schedule(
             local_frequency=local,
             cloud_frequency=cloud,
             hour=hour,
             minute=minute,
             password=secret,
         )
-        after = _schedule_answer(await fetch_backup_settings(self._client))
+        after = _schedule_answer(await self._backups.settings())
         wanted = {
             "local_frequency_days": local,
             "cloud_frequency_days": cloud,

@@ -10,16 +10,8 @@ from typing import Any, TypedDict
 
 from ..const import BACKUP_MAX_AGE_SECONDS
 from ..errors import ToolError
-from ..hub.backups import (
-    Backup,
-    create_backup,
-    delete_local_backup,
-    fetch_backup_schedule,
-    fetch_backup_status,
-    fetch_local_backups,
-    restore_local_backup,
-)
-from ..hub.client import HubClient
+from ..hub.backups import Backup
+from ..hub.controllers import BackupsController
 from ..hub.errors import HubBadResponseError, HubError, HubRefusedError, HubTimeoutError
 
 # The backup list read for the destructive tier is reused this long (our own create,
@@ -80,8 +72,8 @@ class DestructiveEvidence:
 class BackupManager:
     """Local hub database backups."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(self, backups: BackupsController) -> None:
+        self._backups = backups
         self._listing: tuple[float, list[Backup]] | None = None
 
     def forget_listing(self) -> None:
@@ -94,7 +86,7 @@ class BackupManager:
             read_at, backups = self._listing
             if time.monotonic() - read_at <= LIST_CACHE_SECONDS:
                 return backups
-        backups = await fetch_local_backups(self._client)
+        backups = await self._backups.list()
         self._listing = (time.monotonic(), backups)
         return backups
 
@@ -127,8 +119,8 @@ class BackupManager:
 
         backups, status, schedule = await asyncio.gather(
             self._local_backups(),
-            optional(fetch_backup_status(self._client)),
-            optional(fetch_backup_schedule(self._client)),
+            optional(self._backups.status()),
+            optional(self._backups.schedule()),
         )
         now = datetime.now(UTC)
         items = [backup_dict(b, now) for b in backups]
@@ -152,7 +144,7 @@ class BackupManager:
         self.forget_listing()
         timeout = 300.0 if deadline is None else max(1.0, deadline - time.monotonic())
         try:
-            await create_backup(self._client, timeout=timeout)
+            await self._backups.create(timeout=timeout)
         except HubTimeoutError:
             if deadline is None:
                 raise
@@ -208,7 +200,7 @@ class BackupManager:
         found = await self._find(name)
         self.forget_listing()
         try:
-            ok = await delete_local_backup(self._client, found.name)
+            ok = await self._backups.delete(found.name)
         finally:
             self.forget_listing()
         remaining = await self._local_backups()
@@ -247,7 +239,7 @@ class BackupManager:
         self.forget_listing()
         try:
             timeout = RESTORE_WAIT_S if deadline is None else max(1.0, deadline - time.monotonic())
-            await restore_local_backup(self._client, found.name, timeout=timeout)
+            await self._backups.restore(found.name, timeout=timeout)
         except HubRefusedError as err:
             err.hint = "Check the name; nothing was restored."
             err.subject = "backup_restore"

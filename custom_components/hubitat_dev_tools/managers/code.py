@@ -5,31 +5,16 @@ OAuth on app code (``hub/code_oauth``)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 import aiohttp
 
 from ..errors import ToolError
-from ..hub.client import HubClient
-from ..hub.code import (
-    CODE_KINDS,
-    CodeKind,
-    CodeSource,
-    HubVersionConflictError,
-    delete_bundle,
-    delete_code,
-    export_bundle,
-    fetch_bundles,
-    fetch_code_list,
-    fetch_source,
-    install_bundle,
-    refuse_if_in_use,
-    save_source,
-)
-from ..hub.code_oauth import AppOAuth, fetch_app_oauth, set_app_oauth
-from ..hub.devices import fetch_drivers
+from ..hub.code import CODE_KINDS, CodeKind, CodeSource, HubVersionConflictError
+from ..hub.code_oauth import AppOAuth
+from ..hub.controllers import CodeController, DevicesController, FilesController
 from ..hub.errors import HubError, HubNotFoundError
-from ..hub.files import list_files, valid_file_name
+from ..hub.files import valid_file_name
 from ..hub.models import norm_id
 from .code_sources import (
     CodeItemSpec,
@@ -160,10 +145,18 @@ def check_source(source: str) -> None:
 class CodeManager:
     """Apps, drivers and libraries code, with item backups in the File Manager."""
 
-    def __init__(self, client: HubClient, files: FilesManager) -> None:
-        self._client = client
+    def __init__(
+        self,
+        code: CodeController,
+        devices: DevicesController,
+        hub_files: FilesController,
+        files: FilesManager,
+    ) -> None:
+        self._code = code
+        self._devices = devices  # the driver list (built-in driver types)
+        self._hub_files = hub_files
         self._files = files
-        self.backups = ItemBackups(client)
+        self.backups = ItemBackups(hub_files)
         self._downloads: aiohttp.ClientSession | None = None
 
     def use_download_session(self, session: aiohttp.ClientSession) -> None:
@@ -177,10 +170,11 @@ class CodeManager:
         """User code of one or every kind, filtered by text (name or namespace); with
         ``builtin`` the hub's built-in driver types too (no source: device types only)."""
         kinds = [kind] if kind else list(CODE_KINDS)
-        lists = await asyncio.gather(*(fetch_code_list(self._client, k) for k in kinds))
-        items = [i for lst in lists for i in lst]
+        lists = await asyncio.gather(*(self._code.list(k) for k in kinds))
+        items = [cast(dict[str, Any], i) for lst in lists for i in lst]
         if builtin and kind in (None, "driver"):
-            items += builtin_drivers(await fetch_drivers(self._client))
+            drivers = cast(list[dict[str, Any]], await self._devices.drivers())
+            items += builtin_drivers(drivers)
         if text:
             needle = text.strip().lower()
             items = [
@@ -194,7 +188,7 @@ class CodeManager:
 
     async def get_source(self, kind: CodeKind, item_id: str) -> CodeSource:
         """Full source and version."""
-        return await fetch_source(self._client, kind, item_id)
+        return await self._code.source(kind, item_id)
 
     async def source_text(self, spec: SourceSpec, check: UrlCheck, where: str = "") -> str:
         """The source an item names: inline, downloaded from a URL, or a File Manager file."""
@@ -218,11 +212,11 @@ class CodeManager:
 
     async def get_oauth(self, app_id: str) -> AppOAuth:
         """OAuth on one app code item: on or off, and its client id (never the secret)."""
-        return await fetch_app_oauth(self._client, app_id)
+        return await self._code.oauth(app_id)
 
     async def set_oauth(self, app_id: str, enabled: bool) -> AppOAuth:
         """Turn OAuth on/off for app code (the editor's dialog), confirmed by reading back."""
-        return await set_app_oauth(self._client, app_id, enabled)
+        return await self._code.set_oauth(app_id, enabled)
 
     async def save_items(self, items: list[CodeItemSpec], check: UrlCheck) -> dict[str, Any]:
         """Several installs/updates: all checked and fetched first (a problem anywhere and
@@ -234,9 +228,7 @@ class CodeManager:
             try:
                 if item.item_id is not None:
                     if item.kind not in listed:
-                        listed[item.kind] = {
-                            str(i["id"]) for i in await fetch_code_list(self._client, item.kind)
-                        }
+                        listed[item.kind] = {str(i["id"]) for i in await self._code.list(item.kind)}
                     if item.item_id not in listed[item.kind]:
                         raise HubNotFoundError(f"No {item.kind} code with id {item.item_id}")
                 texts.append(await self.source_text(item.spec, check, f"items[{n}]"))
@@ -277,7 +269,7 @@ class CodeManager:
     async def install(self, kind: CodeKind, source: str) -> InstalledCode:
         """Install new code; compile errors come back verbatim."""
         check_source(source)
-        saved = await save_source(self._client, kind, None, source, None)
+        saved = await self._code.install(kind, source)
         return {"id": saved.id, "version": saved.version}
 
     async def _backup_source(
@@ -310,7 +302,7 @@ class CodeManager:
                 "name": current.name,
             }
         backup = await self._backup_source(current, "before update", series=True)
-        saved = await save_source(self._client, kind, item_id, source, current.version)
+        saved = await self._code.save(kind, item_id, source, current.version)
         self.backups.edited(kind, item_id, {"source": source, "version": saved.version})
         return {
             "id": saved.id,
@@ -322,10 +314,10 @@ class CodeManager:
 
     async def delete(self, kind: CodeKind, item_id: str) -> DeletedCode:
         """Refuse code in use (as the hub's editor does), back up the source, then delete."""
-        await refuse_if_in_use(self._client, kind, item_id)
+        await self._code.refuse_if_in_use(kind, item_id)
         current = await self.get_source(kind, item_id)
         backup = await self._backup_source(current, "before delete", series=False)
-        await delete_code(self._client, kind, item_id)
+        await self._code.delete(kind, item_id)
         return {"id": item_id, "name": current.name, "item_backup": backup}
 
     async def restore(self, file: str) -> RestoredCode:
@@ -344,7 +336,7 @@ class CodeManager:
         except HubNotFoundError:
             current = None
         if current is None:  # deleted since: install it again as new code
-            saved = await save_source(self._client, kind, None, source, None)
+            saved = await self._code.install(kind, source)
             return {
                 "restored_as_new": True,
                 "id": saved.id,
@@ -356,7 +348,7 @@ class CodeManager:
             return {"id": item_id, "version": current.version, "unchanged": True}
         pre = await self._backup_source(current, f"before restore of {file}", series=False)
         try:
-            saved = await save_source(self._client, kind, item_id, source, current.version)
+            saved = await self._code.save(kind, item_id, source, current.version)
         except HubError:
             await self._put_back(current)
             raise
@@ -374,15 +366,13 @@ class CodeManager:
         except HubError:
             return
         if now.source != original.source:
-            await save_source(
-                self._client, original.kind, original.id, original.source, now.version
-            )
+            await self._code.save(original.kind, original.id, original.source, now.version)
 
     # ------------------------------------------------------------------ bundles
 
     async def list_bundles(self) -> list[dict[str, Any]]:
         """Installed bundles."""
-        return await fetch_bundles(self._client)
+        return cast(list[dict[str, Any]], await self._code.bundles())
 
     async def install_bundle(self, url: str, *, private: bool) -> InstalledBundles:
         """Back up every user code item, then have the hub download and install a bundle.
@@ -391,10 +381,10 @@ class CodeManager:
         which names a bundle holds is only known once the hub has it, so every item is
         saved first (an edit series within the hour reuses its backup).
         """
-        before = {b["id"] for b in await fetch_bundles(self._client)}
+        before = {b["id"] for b in await self._code.bundles()}
         saved = await self._backup_all("before bundle install")
-        await install_bundle(self._client, url, private=private)
-        after = await fetch_bundles(self._client)
+        await self._code.install_bundle(url, private=private)
+        after = await self.list_bundles()
         return {
             "installed": [b for b in after if b["id"] not in before],
             "item_backups": saved,
@@ -411,7 +401,7 @@ class CodeManager:
 
     async def _bundle(self, bundle_id: str) -> dict[str, Any]:
         """The installed bundle with this id (HubNotFoundError if none)."""
-        bundles = {b["id"]: b for b in await fetch_bundles(self._client)}
+        bundles = {b["id"]: b for b in await self.list_bundles()}
         if bundle_id not in bundles:
             raise HubNotFoundError(f"No bundle with id {bundle_id}", subject="bundle")
         return bundles[bundle_id]
@@ -419,7 +409,7 @@ class CodeManager:
     async def delete_bundle(self, bundle_id: str) -> DeletedBundle:
         """Delete a bundle container (the hub's list confirms it is gone)."""
         bundle = await self._bundle(bundle_id)
-        await delete_bundle(self._client, bundle_id)
+        await self._code.delete_bundle(bundle_id)
         return {"deleted": bundle}
 
     async def export_bundle(
@@ -434,12 +424,12 @@ class CodeManager:
             raise ToolError(
                 f"'{name}' is not a valid File Manager name (letters, digits, . _ - only)."
             )
-        if not overwrite and name in {f.name for f in await list_files(self._client)}:
+        if not overwrite and name in {f.name for f in await self._hub_files.list()}:
             raise ToolError(
                 f"{name} already exists in the File Manager. Nothing was written.",
                 hint="Pass another file_name, or overwrite=true.",
             )
-        data = await export_bundle(self._client, bundle_id)
+        data = await self._code.export_bundle(bundle_id)
         written = await self._files.put(name, data)  # an existing file is copied first
         out: ExportedBundle = {"bundle_id": bundle_id, "file": name, "size": len(data)}
         if "backup_file" in written:

@@ -9,26 +9,15 @@ are confirmed by their effect in ``hub/dashboards.py``.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from ..errors import ToolError
 from ..hub.answers import real_value
-from ..hub.app_page import AppPage, Setting
-from ..hub.apps import create_child_app, fetch_status
-from ..hub.client import HubClient
-from ..hub.dashboards import (
-    PIN_OPTIONS,
-    Dashboard,
-    create_easy,
-    delete_easy,
-    fetch_dashboards,
-    fetch_legacy_layout,
-    fetch_pin_token,
-    navigation_csv,
-    save_legacy_layout,
-    update_easy,
-)
+from ..hub.app_page import Setting
+from ..hub.controllers import AppsController, DashboardsController
+from ..hub.dashboards import PIN_OPTIONS, Dashboard, navigation_csv
 from ..hub.errors import HubBadResponseError, HubNotFoundError
+from ..hub.results import DashboardOptions, LegacyLayout
 from .apps import AppManager
 from .item_backups import ItemBackups
 
@@ -68,15 +57,22 @@ def clean_options(options: dict[str, Any]) -> dict[str, Any]:
 class DashboardManager:
     """Easy and legacy dashboards."""
 
-    def __init__(self, client: HubClient, apps: AppManager, backups: ItemBackups) -> None:
-        self._client = client
+    def __init__(
+        self,
+        dashboards: DashboardsController,
+        hub_apps: AppsController,
+        apps: AppManager,
+        backups: ItemBackups,
+    ) -> None:
+        self._dashboards = dashboards
+        self._hub_apps = hub_apps  # a legacy dashboard is an app: its status, its page
         self._apps = apps
         self._backups = backups
 
     async def _listed(self) -> tuple[str, list[Dashboard]]:
         """The pin token and every dashboard ``/dashboard/all`` lists."""
-        pin = await fetch_pin_token(self._client)
-        return pin, await fetch_dashboards(self._client, pin)
+        pin = await self._dashboards.pin_token()
+        return pin, await self._dashboards.list(pin)
 
     async def _legacy(self, listed: list[Dashboard] | None = None) -> list[dict[str, Any]]:
         """Legacy dashboards: the dashboard app's children, then any other ``version`` 1.0
@@ -114,7 +110,7 @@ class DashboardManager:
         legacy = {d["dashboard_id"]: d for d in await self._legacy(listed)}
         if dashboard_id not in legacy:
             raise HubNotFoundError(f"No dashboard with id {dashboard_id}", subject="dashboard")
-        status = await fetch_status(self._client, dashboard_id)
+        status = cast(dict[str, Any], await self._hub_apps.status(dashboard_id))
         settings = {
             str(x.get("name")): x.get("deviceIdsForDeviceList") or x.get("value")
             for x in status.get("appSettings") or []
@@ -139,7 +135,7 @@ class DashboardManager:
         The access token is the app's (statusJson ``appState``), else the one
         ``/dashboard/all`` lists; it only goes to the hub, never into a result. Request
         tokens are not kept: every layout request takes a fresh one (``hub/dashboards.py``)."""
-        status = status or await fetch_status(self._client, dashboard_id)
+        status = status or cast(dict[str, Any], await self._hub_apps.status(dashboard_id))
         access = real_value(status["appState"].get("accessToken"))
         if not access:
             if entry is None:
@@ -152,7 +148,8 @@ class DashboardManager:
                 "be read.",
                 hint="Open the dashboard once in the hub UI, then retry.",
             )
-        return access, await fetch_legacy_layout(self._client, dashboard_id, access)
+        layout = await self._dashboards.legacy_layout(dashboard_id, access)
+        return access, cast(dict[str, Any], layout)
 
     async def update_legacy_layout(
         self,
@@ -195,7 +192,7 @@ class DashboardManager:
             reason="before layout update",
             series=True,
         )
-        await save_legacy_layout(self._client, dashboard_id, access, new)
+        await self._dashboards.save_legacy_layout(dashboard_id, access, cast(LegacyLayout, new))
         self._backups.edited("dashboard", dashboard_id, {"layout": new})
         return {
             "dashboard_id": dashboard_id,
@@ -226,8 +223,10 @@ class DashboardManager:
         """Create an Easy Dashboard (confirmed by the hub listing it)."""
         options = clean_options(options)
         name = name.strip()  # as the hub UI sends it
-        pin = await fetch_pin_token(self._client)
-        created = await create_easy(self._client, pin, name, device_ids, options)
+        pin = await self._dashboards.pin_token()
+        created = await self._dashboards.create(
+            pin, name, device_ids, cast(DashboardOptions, options)
+        )
         return {"dashboard_id": created.dashboard_id, "name": name, "device_ids": device_ids}
 
     async def create_legacy(self, name: str, device_ids: list[str]) -> dict[str, Any]:
@@ -249,8 +248,8 @@ class DashboardManager:
                 subject="parent_not_installed",
                 extra={"parent_type": LEGACY_PARENT, "child_kind": "legacy dashboard"},
             )
-        new_id = await create_child_app(self._client, "hubitat", "Dashboard", parent.id)
-        page = await AppPage.load(self._client, new_id)
+        new_id = await self._hub_apps.create_child("hubitat", "Dashboard", parent.id)
+        page = await self._hub_apps.page(new_id)
         fields = {}
         if device_ids:
             fields[LEGACY_DEVICES] = Setting(",".join(device_ids), "capability.*", True)
@@ -258,7 +257,7 @@ class DashboardManager:
         form["label"] = name  # the page's name field (hub UI: a bare ``label`` input)
         await page.post_update(form, what=f"name the new legacy dashboard {new_id}")
         listed = {d["dashboard_id"]: d for d in await self._legacy()}
-        status = await fetch_status(self._client, new_id)
+        status = cast(dict[str, Any], await self._hub_apps.status(new_id))
         picked = next(
             (
                 x.get("deviceIdsForDeviceList") or []
@@ -317,7 +316,9 @@ class DashboardManager:
             reason="before update",
             series=True,
         )
-        saved = await update_easy(self._client, pin, dashboard_id, new_name, ids, merged_options)
+        saved = await self._dashboards.update(
+            pin, dashboard_id, new_name, ids, cast(DashboardOptions, merged_options)
+        )
         after = {"name": new_name, "device_ids": ids, "options": merged_options}
         self._backups.edited("dashboard", dashboard_id, {"definition": after})
         return {
@@ -333,7 +334,9 @@ class DashboardManager:
         """Copy an Easy Dashboard's configuration into a new one."""
         pin, entry = await self._require_easy(dashboard_id)
         name = new_name or f"{entry.name} (copy)"
-        created = await create_easy(self._client, pin, name, entry.device_ids, entry.options)
+        created = await self._dashboards.create(
+            pin, name, entry.device_ids, cast(DashboardOptions, entry.options)
+        )
         return {"dashboard_id": created.dashboard_id, "name": name, "cloned_from": dashboard_id}
 
     async def delete(self, dashboard_id: str) -> dict[str, Any]:
@@ -355,7 +358,7 @@ class DashboardManager:
             {"name": entry.name, "definition": definition},
             reason="before delete",
         )
-        await delete_easy(self._client, pin, dashboard_id)
+        await self._dashboards.delete(pin, dashboard_id)
         return {
             "dashboard_id": dashboard_id,
             "name": entry.name,

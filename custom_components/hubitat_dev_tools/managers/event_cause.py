@@ -16,14 +16,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from ..errors import ToolError
-from ..hub.client import HubClient
-from ..hub.devices import fetch_device_events
+from ..hub.controllers import DevicesController, EventsController, LogsController
 from ..hub.errors import HubError, HubNotFoundError
 from ..hub.events import Producer, parse_produced_by
-from ..hub.logs import fetch_app_events, fetch_past_logs
 from ..hub.models import parse_hub_time
 from ..redact import LOCK_CODE_ATTRIBUTES, redact_lock_codes, redact_text
 
@@ -113,13 +111,17 @@ class EventCauses:
 
     def __init__(
         self,
-        client: HubClient,
+        devices: DevicesController,
+        events: EventsController,
+        logs: LogsController,
         *,
         labels: Labels,
         apps_using: AppsUsing,
         read_rule: ReadRule,
     ) -> None:
-        self._client = client
+        self._devices = devices
+        self._events = events
+        self._logs = logs
         self._labels = labels
         self._apps_using = apps_using
         self._read_rule = read_rule
@@ -183,7 +185,7 @@ class EventCauses:
 
     async def _device_events(self, device_id: str) -> list[_Event]:
         try:
-            raw = await fetch_device_events(self._client, device_id)
+            raw = cast(list[dict[str, Any]], await self._devices.events(device_id))
         except HubNotFoundError as err:
             raise ToolError(f"No device {device_id} on the hub.", code="not_found") from err
         return _events(raw, device_id)
@@ -311,7 +313,7 @@ class EventCauses:
     ) -> list[str]:
         out: list[str] = []
         try:
-            app_events = await fetch_app_events(self._client, app_id)
+            app_events = await self._events.app(app_id)
         except (HubError, ToolError):
             app_events = []
         for ev in app_events:
@@ -320,7 +322,7 @@ class EventCauses:
                 text = str(ev.get("descriptionText") or ev.get("name") or "")
                 out.append(f"Its app event at {when.isoformat(timespec='seconds')}: {text}")
         try:
-            lines = await fetch_past_logs(self._client, "app", app_id)
+            lines = await self._logs.past("app", app_id)
         except (HubError, ToolError):
             lines = []
         for line in lines:

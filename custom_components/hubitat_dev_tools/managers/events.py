@@ -12,14 +12,13 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..device_refs import DeviceScreen
 from ..errors import ToolError
 from ..hub.client import HubClient
-from ..hub.devices import fetch_device_events
+from ..hub.controllers import DevicesController, EventsController
 from ..hub.events import LOG_PATH, HubEvent, HubSocket, LogLine, level_rank, parse_log_frame
-from ..hub.logs import fetch_location_events
 from ..hub.state_cache import EventPredicate, LogPredicate, StateCache
 from ..redact import redact
 
@@ -266,10 +265,13 @@ class SharedLogTail:
 class LiveEventsManager:
     """Live log lines and recent events (the cache is set while the event stream runs)."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(
+        self, devices: DevicesController, events: EventsController, log_tail: SharedLogTail
+    ) -> None:
+        self._devices = devices
+        self._events = events
         self.cache: StateCache | None = None
-        self.log_tail = SharedLogTail(client)
+        self.log_tail = log_tail
 
     async def tail_logs(
         self,
@@ -331,10 +333,10 @@ class LiveEventsManager:
         # No live stream: the hub's own history (one request).
         device_id = event_filter.device_id
         if device_id:
-            raw = await fetch_device_events(self._client, device_id)
+            raw = cast(list[dict[str, Any]], await self._devices.events(device_id))
             rows = [history_row(r, "DEVICE") | {"device_id": device_id} for r in raw]
         else:
-            raw = await fetch_location_events(self._client)
+            raw = cast(list[dict[str, Any]], await self._events.location())
             rows = [history_row(r, "LOCATION") for r in raw]
         rows = [r for r in rows if device_visible(r.get("device_id"), device_allowed)]
         if event_filter.source:

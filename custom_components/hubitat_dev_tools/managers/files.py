@@ -18,18 +18,9 @@ from datetime import UTC, datetime
 from typing import Any, NotRequired, TypedDict
 
 from ..errors import ToolError
-from ..hub.client import HubClient
+from ..hub.controllers import FilesController
 from ..hub.errors import HubBadResponseError
-from ..hub.files import (
-    MAX_TEXT_READ_BYTES,
-    HubFile,
-    delete_file,
-    list_files_with_space,
-    read_file_bytes,
-    read_text_file,
-    valid_file_name,
-    write_file,
-)
+from ..hub.files import MAX_TEXT_READ_BYTES, HubFile, valid_file_name
 
 BINARY_EXTENSIONS = frozenset(
     {
@@ -125,13 +116,14 @@ def backup_name(name: str, stamp: str) -> str:
 class FilesManager:
     """The hub's File Manager (root folder)."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(self, files: FilesController, base_url: str) -> None:
+        self._files = files
+        self._base_url = base_url  # for each file's download URL
         # one backup-first change at a time, so two copies never get the same name
         self._lock = asyncio.Lock()
 
     def _as_dict(self, f: HubFile) -> dict[str, Any]:
-        out = f.as_dict(self._client.base_url)
+        out = f.as_dict(self._base_url)
         if not f.is_dir:
             out["binary"] = is_binary_name(f.name)
             if BACKUP_MARK in f.name:
@@ -140,7 +132,7 @@ class FilesManager:
 
     async def _lookup(self, name: str) -> tuple[HubFile | None, set[str]]:
         """The file ``name`` (None if absent) and every name in the root folder."""
-        files, _free = await list_files_with_space(self._client)
+        files, _free = await self._files.list_with_space()
         found = next((f for f in files if f.name == name and not f.is_dir), None)
         return found, {f.name for f in files}
 
@@ -161,7 +153,7 @@ class FilesManager:
 
     async def list(self, text: str | None = None) -> FileListing:
         """Files (folders last), newest first, filtered by substring or glob."""
-        files, free = await list_files_with_space(self._client)
+        files, free = await self._files.list_with_space()
         if text:
             needle = text.lower()
             glob = any(c in text for c in "*?[")
@@ -193,7 +185,7 @@ class FilesManager:
                 "Nothing was downloaded.",
                 code="file_too_large",
             )
-        return found, await read_file_bytes(self._client, name, max_bytes=max_bytes)
+        return found, await self._files.read_bytes(name, max_bytes=max_bytes)
 
     async def read(self, name: str, offset: int, length: int) -> dict[str, Any]:
         """Text inline (a character window); binary as size + download URL."""
@@ -210,7 +202,7 @@ class FilesManager:
             )
         # The listed size was checked; the download itself is capped too (a size the
         # listing did not give, or got wrong, stops at the same limit).
-        text = await read_text_file(self._client, name, max_bytes=MAX_TEXT_READ_BYTES)
+        text = await self._files.read_text(name, max_bytes=MAX_TEXT_READ_BYTES)
         if looks_binary(text):
             meta["binary"] = True
             return {**meta, "content": None, "note": "Binary file: not shown; use the url."}
@@ -234,9 +226,9 @@ class FilesManager:
 
     async def _backup_existing(self, existing: HubFile, taken: Collection[str]) -> str:
         """Copy an existing file (exact bytes) to a fresh backup name and check the copy."""
-        data = await read_file_bytes(self._client, existing.name)
+        data = await self._files.read_bytes(existing.name)
         target = unique_name(lambda stamp: backup_name(existing.name, stamp), taken)
-        await write_file(self._client, target, data)
+        await self._files.write(target, data)
         copy = await self._find(target)
         if copy is None or (copy.size is not None and copy.size != len(data)):
             raise HubBadResponseError(
@@ -265,7 +257,7 @@ class FilesManager:
         async with self._lock:
             existing, names = await self._lookup(name)
             backup = await self._backup_existing(existing, names) if existing else None
-            await write_file(self._client, name, data)
+            await self._files.write(name, data)
             stored = await self._find(name)
         if stored is None or (stored.size is not None and stored.size != len(data)):
             raise HubBadResponseError(
@@ -289,7 +281,7 @@ class FilesManager:
         async with self._lock:
             existing, names = await self._existing(name, nothing_done="; nothing was deleted")
             backup = await self._backup_existing(existing, names)
-            await delete_file(self._client, name)  # its answer is not trusted: re-list
+            await self._files.delete(name)  # its answer is not trusted: re-list
             if await self._find(name) is not None:
                 raise HubBadResponseError(f"The hub still lists '{name}' after deleting it.")
         return {

@@ -5,26 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ..hub.backups import fetch_local_backups
-from ..hub.client import HubClient
-from ..hub.devices import fetch_devices
-from ..hub.errors import HubError
-from ..hub.health import (
-    MemorySample,
-    fetch_cpu_info,
-    fetch_database_size,
-    fetch_free_os_memory,
-    fetch_internal_temperature,
-    fetch_memory_history,
-    parse_uptime,
+from ..hub.controllers import (
+    BackupsController,
+    DevicesController,
+    HealthController,
+    InfoController,
+    LogsController,
 )
-from ..hub.info import fetch_hub_data, fetch_identity
-from ..hub.logs import fetch_past_logs, fetch_stats
+from ..hub.errors import HubError
+from ..hub.health import MemorySample, parse_uptime
 from ..hub.models import parse_hub_time
 
 # The hub's own alert flags (/hub2/hubData alerts): severity and plain-language text.
@@ -60,12 +54,12 @@ STALE_HOURS_MAINS = 72.0
 STALE_HOURS_PRESENCE = 24.0
 
 
-def _alert_flags(hub_data: dict[str, Any]) -> dict[str, Any]:
+def _alert_flags(hub_data: Mapping[str, Any]) -> dict[str, Any]:
     raw = hub_data.get("alerts")
     return raw if isinstance(raw, dict) else {}
 
 
-def active_alerts(hub_data: dict[str, Any]) -> list[dict[str, Any]]:
+def active_alerts(hub_data: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The hub's active alerts as [{key, severity, title, detail}] (stable order)."""
     raw = _alert_flags(hub_data)
     out: list[dict[str, Any]] = []
@@ -158,26 +152,36 @@ def _kind(dev: Any) -> str:
 class HealthManager:
     """Hub and device health."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(
+        self,
+        health: HealthController,
+        info: InfoController,
+        logs: LogsController,
+        backups: BackupsController,
+        devices: DevicesController,
+    ) -> None:
+        self._health = health
+        self._info = info
+        self._logs = logs
+        self._backups = backups
+        self._devices = devices
 
     async def alerts(self) -> list[dict[str, Any]]:
         """Only the hub's active alerts (one request; used by the Repairs check)."""
-        return active_alerts(await fetch_hub_data(self._client))
+        return active_alerts(await self._info.hub_data())
 
     async def report(self, history_points: int = 12) -> dict[str, Any]:
         """One health report: identity, resources, alerts, history with trend."""
-        c = self._client
-        identity, hub_data = await asyncio.gather(fetch_identity(c), fetch_hub_data(c))
+        identity, hub_data = await asyncio.gather(self._info.identity(), self._info.hub_data())
         optionals: list[_Optional] = list(
             await asyncio.gather(
-                _optional(fetch_free_os_memory(c)),
-                _optional(fetch_internal_temperature(c)),
-                _optional(fetch_database_size(c)),
-                _optional(fetch_cpu_info(c)),
-                _optional(fetch_stats(c)),
-                _optional(fetch_memory_history(c)),
-                _optional(fetch_local_backups(c)),
+                _optional(self._health.free_os_memory()),
+                _optional(self._health.internal_temperature()),
+                _optional(self._health.database_size()),
+                _optional(self._health.cpu_info()),
+                _optional(self._logs.stats()),
+                _optional(self._health.memory_history()),
+                _optional(self._backups.list()),
             )
         )
         free_mem, temp, db_size, cpu, stats, history, backups = optionals
@@ -250,9 +254,7 @@ class HealthManager:
         limit: int,
     ) -> dict[str, Any]:
         """Silent devices, low batteries, disabled devices, devices with recent errors."""
-        devices, logs = await asyncio.gather(
-            fetch_devices(self._client), _optional(fetch_past_logs(self._client))
-        )
+        devices, logs = await asyncio.gather(self._devices.list(), _optional(self._logs.past()))
         now = datetime.now(UTC)
         devices = [d for d in devices if device_allowed(d.id)]
         silent: list[dict[str, Any]] = []

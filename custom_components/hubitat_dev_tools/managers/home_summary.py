@@ -13,9 +13,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..errors import ToolError
-from ..hub.client import HubClient
+from ..hub.controllers import InfoController
 from ..hub.errors import HubError
-from ..hub.info import fetch_hub_data
 from .devices import DeviceManager
 from .devices.filters import DeviceFilter, is_light
 from .hsm import HsmManager
@@ -32,14 +31,14 @@ class HomeSummary:
 
     def __init__(
         self,
-        client: HubClient,
+        info: InfoController,
         devices: DeviceManager,
         modes: ModeManager,
         hsm: HsmManager,
         *,
         rule_findings: Callable[[], Awaitable[list[dict[str, Any]]]] | None = None,
     ) -> None:
-        self._client = client
+        self._info = info
         self._devices = devices
         self._modes = modes
         self._hsm = hsm
@@ -65,7 +64,7 @@ class HomeSummary:
             self._devices.list_devices(DeviceFilter(), allowed=device_allowed),
             self._modes.list_modes(),
             self._hsm.status(),
-            fetch_hub_data(self._client),
+            self._info.hub_data(),
             self.rules_with_findings(),
             return_exceptions=True,
         )

@@ -6,8 +6,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, NotRequired, TypedDict
 
 from ..errors import TIER_SAFETY, ToolError, confirmed
-from ..hub import hsm as api
-from ..hub.client import HubClient
+from ..hub.client import HubConnection
+from ..hub.controllers import HsmController
 from ..hub.state_cache import StateCache
 from .maker import require_maker
 
@@ -53,11 +53,13 @@ class HsmManager:
 
     def __init__(
         self,
-        client: HubClient,
+        hsm: HsmController,
+        connection: HubConnection,
         cache: StateCache | None = None,
         open_sensors: OpenSensors | None = None,
     ) -> None:
-        self._client = client
+        self._hsm = hsm
+        self._connection = connection  # whether the Maker API is configured
         self.cache = cache  # the live state cache: no hub request while it is live
         self._open_sensors = open_sensors
 
@@ -70,14 +72,14 @@ class HsmManager:
             status, alert = cache.hsm_status, cache.hsm_alert
             freshness = cache.freshness()
         else:
-            messages = await api.fetch_messages(self._client)
+            messages = await self._hsm.messages()
             status, alert = messages.hsm, messages.hsm_alert
             freshness = StateCache.from_hub()
         return {
             "status": status,
             "active_alert": alert if alert not in (None, "", "null", "cancel") else None,
             "commands": list(HSM_COMMANDS),
-            "can_change": self._client.connection.has_maker,
+            "can_change": self._connection.has_maker,
             "freshness": freshness,
         }
 
@@ -91,7 +93,7 @@ class HsmManager:
         """Run an HSM command through the Maker API (confirm=true required)."""
         if command not in HSM_COMMANDS:
             raise ToolError(f"Unknown HSM command '{command}'. Use one of {HSM_COMMANDS}.")
-        require_maker(self._client, "Changing HSM")
+        require_maker(self._connection, "Changing HSM")
         if not confirmed(confirm, TIER_SAFETY):
             raise ToolError(
                 f"HSM '{command}' changes the home's security state and needs confirm=true.",
@@ -100,7 +102,7 @@ class HsmManager:
                 tier=TIER_SAFETY,
             )
         before = await self.status()
-        status = await api.hsm_command(self._client, command)
+        status = await self._hsm.command(command)
         out: HsmChange = {
             "command": command,
             "previous_status": before["status"],

@@ -8,19 +8,16 @@ the managers themselves.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, tzinfo
 from typing import Any
 
 from ..errors import ToolError
 from ..hub.client import HubClient
-from ..hub.devices import fetch_device_events
 from ..hub.errors import HubError
 from ..hub.hubitat import Hubitat
-from ..hub.logs import fetch_location_events, fetch_past_logs
 from ..hub.models import parse_hub_time
 from ..hub.state_cache import StateCache
-from ..hub.variables import fetch_own_variables
 from .apps import AppCloner, AppCreator, AppManager, AppSettingsManager, RuleManager
 from .apps.hpm import HpmManager
 from .automation.authoring import RuleAuthoring
@@ -32,7 +29,7 @@ from .dashboards import DashboardManager
 from .devices import AttributeCondition, DeviceManager
 from .devices.filters import DeviceFilter
 from .event_cause import EventCauses
-from .events import LiveEventsManager
+from .events import LiveEventsManager, SharedLogTail
 from .files import FilesManager
 from .health import HealthManager
 from .home_summary import HomeSummary
@@ -42,6 +39,7 @@ from .hub_ops import HubOpsManager
 from .item_backups import ItemBackups
 from .lifecycle import LifecycleManager
 from .logs import LogQuery, LogsManager
+from .mesh import HubMeshReader
 from .modes import ModeManager
 from .network import NetworkManager
 from .radios import RadioManager
@@ -63,43 +61,112 @@ class Hub:
         # the hub library's owning object: managers take the controllers they use from it
         self.library = Hubitat(client)
         self._cache: StateCache | None = None
-        self.info = HubInfoManager(client)
-        self.ops = HubOpsManager(client)
-        self.network = NetworkManager(client)
-        self.devices = DeviceManager(client)
-        self.swap = SwapManager(client, self.devices)
-        self.rooms = RoomManager(client, self.devices.devices_changed)
+        self.info = HubInfoManager(
+            self.library.info,
+            self.library.health,
+            self.library.network,
+            self.library.compat,
+            client,
+        )
+        self.ops = HubOpsManager(self.library.network, self.library.health)
+        self.network = NetworkManager(
+            self.library.network,
+            self.library.info,
+            self.library.lifecycle,
+            client.connection.host,
+        )
+        self.devices = DeviceManager(
+            self.library.devices,
+            self.library.rooms,
+            self.library.apps,
+            HubMeshReader(self.library.mesh),
+        )
+        self.swap = SwapManager(self.library.apps, self.devices)
+        self.rooms = RoomManager(self.library.rooms, self.devices.devices_changed)
         self.room_control = RoomControl(self.devices, self.rooms)
-        self.modes = ModeManager(client)
-        self.hsm = HsmManager(client, open_sensors=self._open_sensors)
-        self.variables = VariableManager(client)
-        self.item_backups = ItemBackups(client)
-        self.files = FilesManager(client)
-        self.cloner = AppCloner(client, self.item_backups, self.files)
-        self.apps = AppManager(client, self.item_backups, self.cloner.backup_export)
+        self.modes = ModeManager(self.library.modes, client.connection)
+        self.hsm = HsmManager(self.library.hsm, client.connection, open_sensors=self._open_sensors)
+        self.variables = VariableManager(
+            self.library.variables,
+            self.library.events,
+            self.library.devices,
+            self.library.apps,
+            self.library.visual_rules,
+            client,
+        )
+        self.item_backups = ItemBackups(self.library.files)
+        self.files = FilesManager(self.library.files, client.base_url)
+        self.cloner = AppCloner(
+            self.library.apps,
+            self.library.devices,
+            self.library.files,
+            self.item_backups,
+            self.files,
+        )
+        self.apps = AppManager(
+            client,
+            self.library.apps,
+            self.library.rules,
+            self.library.devices,
+            self.item_backups,
+            self.cloner.backup_export,
+        )
         # one model of what is sensitive, asked by every path that makes something act
-        self.sensitivity = SensitivityModel(client, self.apps, self.devices)
+        self.sensitivity = SensitivityModel(
+            self.library.apps, self.library.visual_rules, self.apps, self.devices
+        )
         self.devices.commands.sensitivity = self.sensitivity
-        self.scenes = SceneManager(client, self.apps, self.devices)
+        self.scenes = SceneManager(self.library.scenes, self.apps, self.devices)
         self.rules = RuleManager(
-            client, self.apps, self.item_backups, self.devices, self.sensitivity
+            client,
+            self.library.rules,
+            self.library.visual_rules,
+            self.library.apps,
+            self.library.devices,
+            self.apps,
+            self.item_backups,
+            self.devices,
+            self.sensitivity,
         )
         self.app_settings = AppSettingsManager(
-            client, self.apps, self.item_backups, self.sensitivity
+            self.library.apps, self.library.devices, self.apps, self.item_backups, self.sensitivity
         )
-        self.app_create = AppCreator(client, self.apps, self.sensitivity)
-        self.code = CodeManager(client, self.files)
-        self.hpm = HpmManager(client, self.apps, self.code)
-        self.dashboards = DashboardManager(client, self.apps, self.item_backups)
-        self.backups = BackupManager(client)
-        self.cloud_backups = CloudBackupManager(client, self.backups, self.files)
-        self.logs = LogsManager(client)
-        self.live = LiveEventsManager(client)
-        self.health = HealthManager(client)
-        self.radios = RadioManager(client, device_activity=self._device_activity)
-        self.lifecycle = LifecycleManager(client)
+        self.app_create = AppCreator(
+            self.library.apps, self.library.code, self.library.devices, self.apps, self.sensitivity
+        )
+        self.code = CodeManager(
+            self.library.code, self.library.devices, self.library.files, self.files
+        )
+        self.hpm = HpmManager(self.library.apps, self.apps, self.code)
+        self.dashboards = DashboardManager(
+            self.library.dashboards, self.library.apps, self.apps, self.item_backups
+        )
+        self.backups = BackupManager(self.library.backups)
+        self.cloud_backups = CloudBackupManager(self.library.backups, self.backups, self.files)
+        self.logs = LogsManager(self.library.logs, self.library.events, self.library.apps)
+        self.live = LiveEventsManager(
+            self.library.devices, self.library.events, SharedLogTail(client)
+        )
+        self.health = HealthManager(
+            self.library.health,
+            self.library.info,
+            self.library.logs,
+            self.library.backups,
+            self.library.devices,
+        )
+        self.radios = RadioManager(
+            self.library.radios,
+            self.library.firmware,
+            self.library.files,
+            device_activity=self._device_activity,
+        )
+        self.lifecycle = LifecycleManager(
+            self.library.lifecycle, self.library.firmware, self.library.info, self.library.logs
+        )
         self.rule_authoring = RuleAuthoring(
             client,
+            hub_rules=self.library.rules,
+            hub_apps=self.library.apps,
             apps=self.apps,
             rules=self.rules,
             item_backups=self.item_backups,
@@ -111,7 +178,7 @@ class Hub:
             backups=self.backups,
         )
         self.snapshots = SnapshotManager(
-            client,
+            self.library.files,
             info=self.info,
             devices=self.devices,
             rooms=self.rooms,
@@ -124,7 +191,9 @@ class Hub:
             code=self.code,
         )
         self.event_causes = EventCauses(
-            client,
+            self.library.devices,
+            self.library.events,
+            self.library.logs,
             labels=self._device_labels,
             apps_using=self._apps_using,
             read_rule=self.rule_authoring.read,
@@ -143,7 +212,11 @@ class Hub:
         )
         self.changes = ChangeLog(self.devices, self.logs)
         self.home = HomeSummary(
-            client, self.devices, self.modes, self.hsm, rule_findings=self.rule_checks.summary
+            self.library.info,
+            self.devices,
+            self.modes,
+            self.hsm,
+            rule_findings=self.rule_checks.summary,
         )
 
     async def _device_activity(self) -> dict[str, str | None]:
@@ -173,7 +246,7 @@ class Hub:
         except (HubError, ToolError):
             pass
         try:
-            names |= {str(v["name"]) for v in await fetch_own_variables(self.client)}
+            names |= {str(v["name"]) for v in await self.library.variables.own()}
             readable = True
         except HubError:
             pass
@@ -188,7 +261,7 @@ class Hub:
     async def _app_lines(self, since: datetime) -> dict[str, list[datetime]]:
         """When each app wrote to the hub's log since ``since`` (one read of the past log)."""
         out: dict[str, list[datetime]] = {}
-        for line in await fetch_past_logs(self.client):
+        for line in await self.library.logs.past():
             if line.source_type == "app" and line.time is not None and line.time >= since:
                 out.setdefault(line.source_id, []).append(line.time)
         return out
@@ -196,11 +269,12 @@ class Hub:
     async def _fired(self, key: tuple[str, ...], since: datetime) -> list[datetime]:
         """When a rule trigger fired since ``since``: a device's attribute event with that
         value, or the mode becoming that mode (the hub's own event histories)."""
+        raw: Sequence[Mapping[str, Any]]
         if key[0] == "mode":
-            raw = await fetch_location_events(self.client)
+            raw = await self.library.events.location()
             wanted = ("mode", key[1].lower())
         else:
-            raw = await fetch_device_events(self.client, key[1])
+            raw = await self.library.devices.events(key[1])
             wanted = (key[2], key[3].lower())
         out = []
         for ev in raw:

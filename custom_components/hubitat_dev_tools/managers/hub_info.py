@@ -3,26 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, cast
 
 from ..errors import ToolError
 from ..hub.answers import is_placeholder
 from ..hub.client import HubClient
-from ..hub.compat import check_compatibility
+from ..hub.controllers import CompatController, HealthController, InfoController, NetworkController
 from ..hub.errors import HubError
-from ..hub.health import fetch_database_size, fetch_free_os_memory, fetch_internal_temperature
-from ..hub.info import (
-    LOCATION_FIELDS,
-    HubIdentity,
-    fetch_details,
-    fetch_hub_data,
-    fetch_identity,
-    hub_time_zone,
-    identity_from,
-    save_location,
-)
-from ..hub.network import apply_dark_mode, fetch_network_config
+from ..hub.info import LOCATION_FIELDS, HubIdentity, hub_time_zone, identity_from
+from ..hub.results import LocationSettings
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -36,34 +26,46 @@ def _same(a: Any, b: Any) -> bool:
 class HubInfoManager:
     """Answers "what hub is this and is it healthy" in one call."""
 
-    def __init__(self, client: HubClient) -> None:
+    def __init__(
+        self,
+        info: InfoController,
+        health: HealthController,
+        network: NetworkController,
+        compat: CompatController,
+        client: HubClient,
+    ) -> None:
+        self._info = info
+        self._health = health
+        self._network = network
+        self._compat = compat
+        # the connection's Maker API / security flags, and the time zone set after a change
         self._client = client
 
     async def identity(self) -> HubIdentity:
         """Return the hub's identity (used by setup and the config flow)."""
-        return await fetch_identity(self._client)
+        return await self._info.identity()
 
     async def info(self) -> dict[str, Any]:
         """Identity, firmware, model, alerts and health basics."""
 
-        async def optional(read: Callable[[HubClient], Awaitable[float | None]]) -> float | None:
+        async def optional(read: Callable[[], Awaitable[float | None]]) -> float | None:
             try:
-                return await read(self._client)
+                return await read()
             except HubError:
                 return None
 
         async def network() -> dict[str, Any] | None:
             try:
-                return (await fetch_network_config(self._client)).as_dict()
+                return (await self._network.config()).as_dict()
             except HubError:
                 return None
 
         details, hub_data, free_mem, temp, db_size, net = await asyncio.gather(
-            fetch_details(self._client),
-            fetch_hub_data(self._client),
-            optional(fetch_free_os_memory),
-            optional(fetch_internal_temperature),
-            optional(fetch_database_size),
+            self._info.details(),
+            self._info.hub_data(),
+            optional(self._health.free_os_memory),
+            optional(self._health.internal_temperature),
+            optional(self._health.database_size),
             network(),
         )
         identity = identity_from(details)
@@ -102,7 +104,7 @@ class HubInfoManager:
 
     async def compatibility(self, deadline: float | None = None) -> dict[str, Any]:
         """Read each endpoint the tools depend on once; report its shape (never raises)."""
-        return await check_compatibility(self._client, deadline=deadline)
+        return cast(dict[str, Any], await self._compat.check(deadline=deadline))
 
     async def update_settings(
         self, changes: dict[str, Any], dark_mode: bool | None = None
@@ -113,7 +115,7 @@ class HubInfoManager:
         if changes:
             out = await self._save_location(changes)
         if dark_mode is not None:
-            await apply_dark_mode(self._client, dark_mode)
+            await self._network.set_dark_mode(dark_mode)
             out.setdefault("changed", {})["dark_mode"] = {"to": dark_mode}
             out.pop("unchanged", None)
             out["dark_mode_note"] = (
@@ -123,7 +125,7 @@ class HubInfoManager:
         return out
 
     async def _save_location(self, changes: dict[str, Any]) -> dict[str, Any]:
-        details = await fetch_details(self._client)
+        details: Mapping[str, Any] = await self._info.details()
         missing = [src for src in LOCATION_FIELDS.values() if src not in details]
         if missing:
             raise ToolError(
@@ -159,10 +161,10 @@ class HubInfoManager:
         changed = {k: {"from": current[k], "to": v} for k, v in changes.items() if current[k] != v}
         if not changed:
             return {"changed": {}, "unchanged": True}
-        await save_location(self._client, body)
+        await self._info.save_location(cast(LocationSettings, body))
         zone_changed = "timeZone" in changed
         try:
-            after = await fetch_details(self._client)
+            after: Mapping[str, Any] = await self._info.details()
         except HubError:
             if not zone_changed:
                 raise

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, cast
 
 from ..errors import ToolError
-from ..hub.client import HubClient
+from ..hub.controllers import HealthController, NetworkController
 from ..hub.errors import HubError, HubTimeoutError
-from ..hub.health import fetch_free_os_memory
-from ..hub.network import blink_led, force_gc, network_test, summarize_test
+from ..hub.network import summarize_test
+from ..hub.results import NetworkTest
 
 # How long each test may take on the hub (the hub UI waits without a limit; the on-hub MCP
 # server allows 30 s for a traceroute and 90 s for the speed test, a 10 MB download).
@@ -22,8 +22,9 @@ GC_SETTLE_S = 1.0
 class HubOpsManager:
     """Network tests, the identify LED and memory cleanup of one hub."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(self, network: NetworkController, health: HealthController) -> None:
+        self._network = network
+        self._health = health
 
     async def network_test(self, test: str, host: str | None, deadline: float) -> dict[str, Any]:
         """Run one of the hub's network tests (bounded by ``deadline``, monotonic)."""
@@ -35,7 +36,7 @@ class HubOpsManager:
         if host is not None:
             out["host"] = host
         try:
-            output = await network_test(self._client, test, host, timeout)
+            output = await self._network.test(cast(NetworkTest, test), host, timeout)
         except HubTimeoutError:
             out["finished"] = False
             out["summary"] = (
@@ -53,7 +54,7 @@ class HubOpsManager:
 
     async def blink_led(self) -> dict[str, Any]:
         """Blink the hub's LED so the owner can find it."""
-        await blink_led(self._client)
+        await self._network.blink_led()
         return {
             "summary": "The hub's LED is blinking (as the hub UI's Identify button does)",
             "note": "The hub reports nothing back: look at the hub to see it.",
@@ -64,12 +65,12 @@ class HubOpsManager:
 
         async def free_kb() -> float | None:
             try:
-                return await fetch_free_os_memory(self._client)
+                return await self._health.free_os_memory()
             except HubError:
                 return None
 
         before = await free_kb()
-        await force_gc(self._client)
+        await self._network.force_gc()
         await asyncio.sleep(max(0.0, min(GC_SETTLE_S, deadline - time.monotonic() - 2.0)))
         after = await free_kb()
         out: dict[str, Any] = {"free_memory_kb_before": before, "free_memory_kb_after": after}

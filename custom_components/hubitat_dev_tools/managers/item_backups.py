@@ -38,8 +38,9 @@ from typing import Any, NotRequired, TypedDict
 
 from ..errors import ToolError
 from ..hub.client import HubClient
+from ..hub.controllers import FilesController
 from ..hub.errors import HubNotFoundError
-from ..hub.files import delete_file, list_files, read_text_file, valid_file_name, write_file
+from ..hub.files import valid_file_name
 from ..redact import redact_document
 from .files import unique_name
 
@@ -161,18 +162,18 @@ def _holds(current: Any, expected: Any) -> bool:
 class ItemBackups:
     """Create, list, read and prune item backups in the File Manager."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
-        # shared by every ItemBackups of this hub: what we wrote, and one snapshot at a time
-        # (names and pruning never race)
-        self._owned = owned_backups(client)
+    def __init__(self, files: FilesController) -> None:
+        self._files = files
+        # shared by every ItemBackups of this hub (keyed by the controller's client): what we
+        # wrote, and one snapshot at a time (names and pruning never race)
+        self._owned = owned_backups(files.client)
         self._newest: dict[tuple[str, str], str] = {}  # item -> the snapshot we wrote last
         # item -> (series snapshot, the state our last edit left the item in)
         self._series: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
 
     async def list(self, kind: str | None = None, item_id: str | None = None) -> list[BackupRef]:
         """Our backups, newest first, optionally for one kind / item."""
-        refs = [r for f in await list_files(self._client) if (r := parse_backup_name(f.name))]
+        refs = [r for f in await self._files.list() if (r := parse_backup_name(f.name))]
         refs = [
             r
             for r in refs
@@ -192,7 +193,7 @@ class ItemBackups:
                 subject="item_backup_name",
             )
         try:
-            text = await read_text_file(self._client, file)
+            text = await self._files.read_text(file)
         except HubNotFoundError as err:
             raise HubNotFoundError(
                 f"No backup file {file} in the File Manager",
@@ -261,14 +262,14 @@ class ItemBackups:
             "reason": reason,
             **redact_document(payload),  # File Manager files are readable on the LAN
         }
-        await write_file(self._client, name, json.dumps(doc, indent=1).encode())
+        await self._files.write(name, json.dumps(doc, indent=1).encode())
         await self._owned.add(name)
         self._newest[key] = name
         pruned = []
         # keep the new one, the newest MAX_PER_ITEM - 2 before it and the oldest (the
         # original): of OUR snapshots only; a file we did not write is not ours to delete
         for old in existing[MAX_PER_ITEM - 2 : -1] if len(existing) >= MAX_PER_ITEM else []:
-            await delete_file(self._client, old.file)
+            await self._files.delete(old.file)
             await self._owned.drop([old.file])
             pruned.append(old.file)
         out: SavedBackup = {"backup": name, "reused": False}
@@ -284,5 +285,5 @@ class ItemBackups:
     async def discard(self, file: str) -> None:
         """Delete one backup (used when an operation is rolled back before it changed
         anything)."""
-        await delete_file(self._client, file)
+        await self._files.delete(file)
         await self._owned.drop([file])

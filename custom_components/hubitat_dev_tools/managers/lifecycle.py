@@ -7,12 +7,14 @@ import contextlib
 import time
 from typing import Any
 
-from ..hub import lifecycle as hub_lifecycle
-from ..hub.client import HubClient
+from ..hub.controllers import (
+    FirmwareController,
+    InfoController,
+    LifecycleController,
+    LogsController,
+)
 from ..hub.errors import HubError, HubRefusedError, HubTimeoutError
 from ..hub.health import parse_uptime
-from ..hub.info import fetch_identity
-from ..hub.logs import fetch_stats
 
 POLL_INTERVAL = 2.0
 STILL_REBOOTING = (
@@ -24,13 +26,24 @@ STILL_REBOOTING = (
 class LifecycleManager:
     """Hub lifecycle operations."""
 
-    def __init__(self, client: HubClient, *, poll_interval: float | None = None) -> None:
-        self._client = client
+    def __init__(
+        self,
+        lifecycle: LifecycleController,
+        firmware: FirmwareController,
+        info: InfoController,
+        logs: LogsController,
+        *,
+        poll_interval: float | None = None,
+    ) -> None:
+        self._lifecycle = lifecycle
+        self._firmware = firmware
+        self._info = info
+        self._logs = logs
         self._poll = poll_interval  # None: the module's POLL_INTERVAL at each wait
 
     async def _uptime(self) -> int | None:
         try:
-            return parse_uptime((await fetch_stats(self._client)).get("uptime"))
+            return parse_uptime((await self._logs.stats()).get("uptime"))
         except HubError:
             return None
 
@@ -59,7 +72,7 @@ class LifecycleManager:
         seen_down = False
         while True:
             await asyncio.sleep(self._poll if self._poll is not None else POLL_INTERVAL)
-            last = state["last"] = await hub_lifecycle.hub_status(self._client)
+            last = state["last"] = await self._lifecycle.status()
             if last != "running":
                 seen_down = True
                 continue
@@ -68,7 +81,7 @@ class LifecycleManager:
             if not seen_down and (uptime is None or uptime > elapsed + 1):
                 continue
             try:
-                identity = await fetch_identity(self._client)
+                identity = await self._info.identity()
             except HubError:
                 seen_down = True
                 continue
@@ -82,7 +95,7 @@ class LifecycleManager:
 
     async def reboot(self, wait: bool, deadline: float) -> dict[str, Any]:
         """Reboot; optionally wait until the hub runs again (until ``deadline`` at most)."""
-        await hub_lifecycle.reboot(self._client)
+        await self._lifecycle.reboot()
         out: dict[str, Any] = {
             "summary": "Hub reboot requested",
             "rebooting": True,
@@ -101,7 +114,7 @@ class LifecycleManager:
 
     async def shutdown(self) -> dict[str, Any]:
         """Power the hub off."""
-        await hub_lifecycle.shutdown(self._client)
+        await self._lifecycle.shutdown()
         return {
             "summary": "Hub shutdown requested",
             "shutting_down": True,
@@ -111,10 +124,10 @@ class LifecycleManager:
 
     async def check_update(self) -> dict[str, Any]:
         """Is a platform update available (the hub asks Hubitat's cloud)?"""
-        data = await hub_lifecycle.check_for_update(self._client)
+        data = await self._firmware.check_for_update()
         status = str(data.get("status") or "")
         available = status == "UPDATE_AVAILABLE" or data.get("upgrade") in (True, "true")
-        identity = await fetch_identity(self._client)
+        identity = await self._info.identity()
         out: dict[str, Any] = {
             "current_version": identity.firmware,
             "update_available": available,
@@ -124,7 +137,7 @@ class LifecycleManager:
             "release_notes_url": data.get("releaseNotesUrl"),
         }
         with contextlib.suppress(HubError):
-            out["install_status"] = await hub_lifecycle.update_status(self._client)
+            out["install_status"] = await self._firmware.update_status()
         return out
 
     async def install_update(self, wait: bool, deadline: float) -> dict[str, Any]:
@@ -139,7 +152,7 @@ class LifecycleManager:
             }
         timeout = min(60.0, max(1.0, deadline - time.monotonic()))
         try:
-            await hub_lifecycle.install_update(self._client, timeout=timeout)
+            await self._firmware.install_update(timeout=timeout)
         except HubRefusedError as err:
             err.hint = "Check the hub's cloud connection and retry."
             err.subject = "firmware_install"

@@ -11,27 +11,18 @@ import asyncio
 import base64
 import binascii
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..device_refs import DeviceScreen
 from ..errors import ToolError
-from ..hub.apps import InstalledApp, fetch_app_tree
-from ..hub.client import HubClient
+from ..hub.apps import InstalledApp
+from ..hub.controllers import AppsController, EventsController, LogsController
 from ..hub.errors import HubError
 from ..hub.health import parse_uptime
-from ..hub.logs import (
-    LEVELS,
-    LogLine,
-    fetch_app_events,
-    fetch_hub_events,
-    fetch_location_events,
-    fetch_past_logs,
-    fetch_stats,
-    strip_tags,
-)
+from ..hub.logs import LEVELS, LogLine, strip_tags
 from ..hub.models import parse_hub_time
 from ..redact import redact
 from .events import DeviceAllowed, device_visible, line_allowed, refuse_outside_source, shown_line
@@ -133,8 +124,12 @@ _PERFORMANCE_MEANING = (
 class LogsManager:
     """Hub logs and events."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(
+        self, logs: LogsController, events: EventsController, apps: AppsController
+    ) -> None:
+        self._logs = logs
+        self._events = events
+        self._apps_library = apps
 
     async def logs(
         self,
@@ -162,7 +157,7 @@ class LogsManager:
         patterns = [p.lower() for p in query.patterns if p]
         mode_all = query.match_all
 
-        fetched = await fetch_past_logs(self._client, source_type, source_id)
+        fetched = await self._logs.past(source_type, source_id)
         lines = [
             line
             for line in fetched
@@ -243,15 +238,19 @@ class LogsManager:
         ``screen`` such a device's label in an app's or the location's event text is
         replaced; ``name`` matches the event name the answer shows (redacted, screened).
         """
+        sources: list[tuple[str, Sequence[Mapping[str, Any]]]]
         if app_id is not None:
-            sources = [("app", await fetch_app_events(self._client, app_id))]
+            sources = [("app", await self._events.app(app_id))]
         else:
             want_hub = source in ("hub", "all")
             want_loc = source in ("location", "all")
-            hub_events, loc_events = await asyncio.gather(
-                fetch_hub_events(self._client) if want_hub else _empty(),
-                fetch_location_events(self._client) if want_loc else _empty(),
+            hub_read: Awaitable[Sequence[Mapping[str, Any]]] = (
+                self._events.hub() if want_hub else _empty()
             )
+            loc_read: Awaitable[Sequence[Mapping[str, Any]]] = (
+                self._events.location() if want_loc else _empty()
+            )
+            hub_events, loc_events = await asyncio.gather(hub_read, loc_read)
             sources = [("hub", hub_events), ("location", loc_events)]
         merged: list[tuple[datetime | None, dict[str, Any]]] = []
         for kind, events in sources:
@@ -291,10 +290,11 @@ class LogsManager:
         """Device/app busy %, event counts, runtime and state size from ``/logs/json``
         (the rows of devices outside ``device_allowed`` left out). The hub names an app's
         row by its type ("Rule-5.1"): the app list gives its label ("Goodnight") and type."""
-        data, apps = await asyncio.gather(
-            fetch_stats(self._client),
+        stats, apps = await asyncio.gather(
+            self._logs.stats(),
             self._apps() if kind in ("app", "both") else _no_apps(),
         )
+        data: Mapping[str, Any] = stats
         for row in data.get("appStats") or []:
             app = apps.get(str(row.get("id"))) if isinstance(row, dict) else None
             if app is not None:
@@ -360,14 +360,14 @@ class LogsManager:
     async def _apps(self) -> dict[str, InstalledApp]:
         """The installed apps by id (none when the list cannot be read)."""
         try:
-            return {a.id: a for a in await fetch_app_tree(self._client)}
+            return {a.id: a for a in await self._apps_library.list()}
         except HubError:
             return {}
 
     async def jobs(self, limit: int, screen: DeviceScreen | None = None) -> dict[str, Any]:
         """Scheduled jobs, running jobs and pending hub commands from ``/logs/json`` (with
         ``screen``, devices outside the allowlist left out of them)."""
-        data = await fetch_stats(self._client)
+        data = await self._logs.stats()
 
         def clean(raw: Any) -> list[dict[str, Any]]:
             out = []

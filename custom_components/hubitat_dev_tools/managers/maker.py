@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ..hub.client import HubClient
+from ..hub.client import HubConnection
 from ..hub.errors import MakerNotConfiguredError
 
 
-def require_maker(client: HubClient, what: str) -> None:
+def require_maker(connection: HubConnection, what: str) -> None:
     """Refuse ``what`` (e.g. "Changing HSM") when this hub has no Maker API configured."""
-    if not client.connection.has_maker:
+    if not connection.has_maker:
         raise MakerNotConfiguredError(
             f"{what} needs the hub's Maker API, which is not configured for this hub."
         )

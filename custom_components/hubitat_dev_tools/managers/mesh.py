@@ -7,21 +7,8 @@ from functools import partial
 from typing import Any
 
 from ..errors import ToolError
-from ..hub.client import HubClient
-from ..hub.mesh import (
-    HubMesh,
-    fetch_hub_mesh,
-    follow_modes,
-    full_sync_now,
-    link_device,
-    link_variable,
-    reconnect,
-    regenerate_token,
-    relink_variable,
-    set_enabled,
-    set_full_refresh_interval,
-    share_variable,
-)
+from ..hub.controllers import MeshController
+from ..hub.mesh import HubMesh
 from ..redact import redact
 from .steps import Step, run_steps
 
@@ -29,13 +16,13 @@ from .steps import Step, run_steps
 class HubMeshReader:
     """The Hub Mesh page in one answer, within the device allowlist."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(self, mesh: MeshController) -> None:
+        self._mesh = mesh
 
     async def overview(self, device_allowed: Callable[[str], bool]) -> dict[str, Any]:
         """Peers, shared/linked devices and variables; devices outside the allowlist are
         counted, not shown (a peer's own device ids are its, not this hub's)."""
-        mesh = await fetch_hub_mesh(self._client)
+        mesh = await self._mesh.get()
         hidden = 0
 
         def allowed(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -85,7 +72,7 @@ class HubMeshReader:
     ) -> dict[str, Any]:
         """The Hub Mesh page's settings and buttons; everything validated before anything is
         sent, each step read back, a failure saying what landed."""
-        mesh = await fetch_hub_mesh(self._client)
+        mesh = await self._mesh.get()
         steps: list[Step] = []
         notes: list[str] = []
         if full_refresh_interval_s is not None:
@@ -93,12 +80,12 @@ class HubMeshReader:
             steps.append(
                 (
                     "full_refresh_interval_s",
-                    lambda: set_full_refresh_interval(self._client, seconds),
+                    lambda: self._mesh.set_full_refresh_interval(seconds),
                 )
             )
         if follow_modes_of is not None:
             hub_id = _peer_id(mesh, follow_modes_of)
-            steps.append(("follow_modes_of", lambda: follow_modes(self._client, hub_id)))
+            steps.append(("follow_modes_of", lambda: self._mesh.follow_modes(hub_id)))
         shared = {str(v.get("name")) for v in mesh.shared_variables}
         for names, share in ((share_variables or [], True), (unshare_variables or [], False)):
             for name in dict.fromkeys(names):
@@ -111,7 +98,7 @@ class HubMeshReader:
                     steps.append(
                         (
                             f"{'share' if share else 'unshare'} {name}",
-                            partial(share_variable, self._client, name, share),
+                            partial(self._mesh.share_variable, name, share),
                         )
                     )
         for text in dict.fromkeys(link_devices or []):
@@ -119,7 +106,7 @@ class HubMeshReader:
         for text in dict.fromkeys(link_variables or []):
             steps.append(self._variable_step(mesh, text))
         if action is not None:
-            steps.append((action, partial(_ACTIONS[action], self._client)))
+            steps.append((action, partial(_ACTIONS[action], self._mesh)))
             notes.append(_ACTION_NOTES[action])
         if mesh.enabled is False and steps:
             raise ToolError(
@@ -138,7 +125,7 @@ class HubMeshReader:
         return out
 
     async def _switch(self, on: bool, notes: list[str]) -> None:
-        mesh = await set_enabled(self._client, on)
+        mesh = await self._mesh.set_enabled(on)
         word = "on" if on else "off"
         notes.append(
             f"Hub Mesh {word}: "
@@ -157,7 +144,7 @@ class HubMeshReader:
         label = f"link {item['label']} ({item['hub']})"
 
         async def link() -> None:
-            local = await link_device(self._client, str(item["hub_id"]), str(item["device_id"]))
+            local = await self._mesh.link_device(str(item["hub_id"]), str(item["device_id"]))
             shown = f"local device {local}" if device_allowed(local) else "outside allowlist"
             notes.append(f"{label}: {shown}")
 
@@ -168,7 +155,7 @@ class HubMeshReader:
         if not sep:
             item = _offer(mesh.available_variables, text, "name", "hub variable")
             hub_id, name = str(item["hub_id"]), str(item["name"])
-            return (f"link {name}", partial(link_variable, self._client, hub_id, name))
+            return (f"link {name}", partial(self._mesh.link_variable, hub_id, name))
         if not any(v.get("name") == local for v in mesh.linked_variables):
             raise ToolError(
                 f"No linked hub variable '{local}' here. Linked: "
@@ -178,8 +165,7 @@ class HubMeshReader:
         return (
             f"relink {local}",
             partial(
-                relink_variable,
-                self._client,
+                self._mesh.relink_variable,
                 local,
                 str(item["hub_id"]),
                 str(item["hub"]),
@@ -205,7 +191,11 @@ def _peer_id(mesh: HubMesh, wanted: str) -> str | None:
     )
 
 
-_ACTIONS = {"full_sync": full_sync_now, "reconnect": reconnect, "new_token": regenerate_token}
+_ACTIONS = {
+    "full_sync": MeshController.full_sync,
+    "reconnect": MeshController.reconnect,
+    "new_token": MeshController.regenerate_token,
+}
 _ACTION_NOTES = {
     "full_sync": "Full sync started; the hub does not report when it ends.",
     "reconnect": "Peer connections dropped and reopening; see peers' active/offline.",

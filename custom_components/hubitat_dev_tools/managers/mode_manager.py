@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import ToolError
 from ..hub import mode_manager as api
-from ..hub import modes as modes_api
-from ..hub.client import HubClient
+from ..hub.controllers import ModesController
 from ..hub.effects import confirm_effect
 from ..hub.errors import HubBadResponseError, HubNotFoundError
 from ..hub.models import norm_id
+from ..hub.results import ModeConditions, ModeManagerId
 from . import mode_triggers as triggers
 
 if TYPE_CHECKING:
@@ -48,13 +48,19 @@ class ModeManagerConfig:
     """The hub's Mode Manager (owned by the modes manager: ``hub.modes.manager_config``,
     which hands it ``resolve_mode`` and the live state cache)."""
 
-    def __init__(self, client: HubClient, resolve_mode: ResolveMode) -> None:
-        self._client = client
+    def __init__(self, modes: ModesController, resolve_mode: ResolveMode) -> None:
+        self._modes = modes
         self._resolve_mode = resolve_mode
         # The live state cache (handed on by ``ModeManager``): while it runs, a read of the
         # triggers answers for CONDITIONS_TTL seconds.
         self.cache: StateCache | None = None
         self._cached: tuple[float, dict[str, list[dict[str, Any]]]] | None = None
+
+    async def _fetch_conditions(self) -> dict[str, list[dict[str, Any]]]:
+        return cast(dict[str, list[dict[str, Any]]], await self._modes.conditions())
+
+    async def _fetch_modes(self) -> dict[str, Any]:
+        return cast(dict[str, Any], await self._modes.get())
 
     async def _conditions(self, *, fresh: bool = False) -> dict[str, list[dict[str, Any]]]:
         cache = self.cache
@@ -62,7 +68,7 @@ class ModeManagerConfig:
         cached = self._cached
         if not fresh and live and cached and time.monotonic() - cached[0] < CONDITIONS_TTL:
             return cached[1]
-        data = await api.fetch_conditions(self._client)
+        data = await self._fetch_conditions()
         self._cached = (time.monotonic(), data) if live else None
         return data
 
@@ -156,15 +162,13 @@ class ModeManagerConfig:
             what = "days" if trigger_specs is None else f"{trigger_set.replace('_', ' ')} triggers"
             changed.append(f"{what} of {mode_name}")
         self._cached = None
-        view = self._describe(
-            await modes_api.fetch_modes(self._client), await self._conditions(fresh=True)
-        )
+        view = self._describe(await self._fetch_modes(), await self._conditions(fresh=True))
         return {"changed": changed, "mode_manager": view}
 
     async def _select(self, manager: str) -> None:
         if manager not in api.MANAGER_IDS:
             raise ToolError(f"Unknown manager '{manager}'. Use one of {api.MANAGER_IDS}.")
-        payload = await modes_api.fetch_modes(self._client)
+        payload = await self._fetch_modes()
         key = _APP_KEYS.get(manager)
         if key is not None and _app_id(payload, key) is None:
             raise ToolError(
@@ -175,11 +179,11 @@ class ModeManagerConfig:
             return
 
         async def selected() -> bool:
-            data = await modes_api.fetch_modes(self._client)
+            data = await self._fetch_modes()
             return data.get("selectedModeManager") == manager
 
         await confirm_effect(
-            lambda: api.select_manager(self._client, manager),
+            lambda: self._modes.select_manager(cast(ModeManagerId, manager)),
             selected,
             failed=f"The hub answered the change of mode manager but still runs another one "
             f"than '{manager}'.",
@@ -237,11 +241,11 @@ class ModeManagerConfig:
             return True
 
         async def check() -> bool:
-            return held(await api.fetch_conditions(self._client))
+            return held(await self._fetch_conditions())
 
         self._cached = None
         await confirm_effect(
-            lambda: api.save_conditions(self._client, new),
+            lambda: self._modes.save_conditions(cast(ModeConditions, new)),
             check,
             failed="The hub answered the Mode Manager change but its triggers read back unchanged.",
         )

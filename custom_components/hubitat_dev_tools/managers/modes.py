@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import time
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from ..errors import ToolError
-from ..hub import mode_manager as mode_manager_api
 from ..hub import modes as api
-from ..hub.client import HubClient
+from ..hub.client import HubConnection
+from ..hub.controllers import ModesController
 from ..hub.errors import HubBadResponseError, HubNotFoundError
 from ..hub.models import norm_id
 from ..hub.state_cache import StateCache
@@ -62,9 +62,15 @@ class ModeManager:
     """Location modes; the Mode Manager's configuration is its part (``manager_config``),
     handed ``resolve`` and the live state cache whenever it changes (``cache``)."""
 
-    def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
-        self._client = client
-        self.manager_config = ModeManagerConfig(client, self.resolve)
+    def __init__(
+        self,
+        modes: ModesController,
+        connection: HubConnection,
+        cache: StateCache | None = None,
+    ) -> None:
+        self._modes = modes
+        self._connection = connection  # whether the Maker API is configured
+        self.manager_config = ModeManagerConfig(modes, self.resolve)
         self.cache = cache
 
     @property
@@ -77,6 +83,9 @@ class ModeManager:
         self._cache = cache
         self.manager_config.cache = cache
 
+    async def _fetch_modes(self) -> dict[str, Any]:
+        return cast(dict[str, Any], await self._modes.get())
+
     async def _modes_payload(self) -> tuple[dict[str, Any], bool]:
         """The hub's mode list; from the live cache when it is fresh (no hub request).
 
@@ -88,10 +97,10 @@ class ModeManager:
             cached = cache.modes_payload
             if cached is not None and time.monotonic() - cached[0] < MODES_TTL:
                 return cached[1], True
-            data = await api.fetch_modes(self._client)
+            data = await self._fetch_modes()
             cache.modes_payload = (time.monotonic(), data)
             return data, True
-        return await api.fetch_modes(self._client), False
+        return await self._fetch_modes(), False
 
     def _invalidate(self) -> None:
         if self.cache is not None:
@@ -156,11 +165,11 @@ class ModeManager:
         target, previous = await self.resolve(mode)
         if target["active"]:
             return {"mode": target["name"], "previous_mode": previous, "changed": False}
-        if self._client.connection.has_maker:
-            await api.activate_mode_maker(self._client, str(target["mode_id"]))
+        if self._connection.has_maker:
+            await self._modes.activate_maker(str(target["mode_id"]))
             via = "maker_api"
         else:
-            await api.activate_mode_admin(self._client, str(target["mode_id"]))
+            await self._modes.activate(str(target["mode_id"]))
             via = "admin"
         if self.cache is not None:  # the mode event follows; reads right now are exact too
             self.cache.mode = str(target["name"])
@@ -178,7 +187,7 @@ class ModeManager:
     async def create(self, name: str, icon: str | None) -> ModeRef:
         """Create a mode."""
         clean = await self._check_new_name(name)
-        await api.create_mode(self._client, clean, icon)
+        await self._modes.create(clean, icon)
         self._invalidate()
         created, _active = await self.resolve(clean)
         return {"mode_id": created["mode_id"], "name": clean}
@@ -196,13 +205,14 @@ class ModeManager:
         clean = await self._check_new_name(new_name, except_id=target["mode_id"])
         mode_id = str(target["mode_id"])
         try:
-            days = api.mode_days(await mode_manager_api.fetch_conditions(self._client), mode_id)
+            conditions = cast(dict[str, list[dict[str, Any]]], await self._modes.conditions())
+            days = api.mode_days(conditions, mode_id)
         except HubNotFoundError:
             days = list(api.ALL_DAYS)
         new_icon = icon or str(target["icon"] or "")
-        await api.update_mode(self._client, mode_id, clean, new_icon, days)
+        await self._modes.update(mode_id, clean, new_icon, days)
         self._invalidate()
-        modes = (await api.fetch_modes(self._client)).get("modes") or []
+        modes = (await self._fetch_modes()).get("modes") or []
         now = next(
             (m for m in modes if isinstance(m, dict) and norm_id(m.get("id")) == mode_id), None
         )
@@ -223,6 +233,6 @@ class ModeManager:
                 f"'{target['name']}' is the active mode; the hub cannot delete it.",
                 subject="mode_active",
             )
-        await api.delete_mode(self._client, str(target["mode_id"]))
+        await self._modes.delete(str(target["mode_id"]))
         self._invalidate()
         return {"mode_id": target["mode_id"], "name": target["name"]}

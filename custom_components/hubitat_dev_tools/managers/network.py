@@ -10,29 +10,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-from typing import Any
+from typing import Any, cast
 
 from ..errors import ToolError
-from ..hub import lifecycle as hub_lifecycle
-from ..hub.client import HubClient
+from ..hub.controllers import InfoController, LifecycleController, NetworkController
 from ..hub.effects import poll_until
 from ..hub.errors import HubBadResponseError, HubError, HubTimeoutError, HubUnreachableError
-from ..hub.info import fetch_hub_data
-from ..hub.network import (
-    WPA_MAX,
-    WPA_MIN,
-    NetworkConfig,
-    cloud_disabled,
-    disconnect,
-    fetch_network_config,
-    set_cloud_controller,
-    set_ethernet_speed,
-    start_wifi_join,
-    switch_to_dhcp,
-    switch_to_static,
-    wifi_join_status,
-    wifi_networks,
-)
+from ..hub.network import WPA_MAX, WPA_MIN, NetworkConfig, cloud_disabled
+from ..hub.results import EthernetSpeed, NetworkLink
 
 RESET_ADVICE = (
     "If the hub cannot be reached at all: press and hold its reset button for 7 seconds or "
@@ -83,16 +68,25 @@ def check_static(address: str, netmask: str, gateway: str) -> None:
 class NetworkManager:
     """Settings > Network of one hub."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(
+        self,
+        network: NetworkController,
+        info: InfoController,
+        lifecycle: LifecycleController,
+        host: str,
+    ) -> None:
+        self._network = network
+        self._info = info
+        self._lifecycle = lifecycle
+        self._host = host  # the address Home Assistant reaches the hub at
 
     async def config(self) -> NetworkConfig:
         """The current network configuration."""
-        return await fetch_network_config(self._client)
+        return await self._network.config()
 
     def _reached_at(self, cfg: NetworkConfig) -> str | None:
         """Which of the hub's links we reach it by ("ethernet", "wifi"), None when by name."""
-        host = self._client.connection.host
+        host = self._host
         if _ip(host) is None:
             return None
         if host == cfg.lan_address:
@@ -126,11 +120,11 @@ class NetworkManager:
                     hint="Read the current values with action='get'.",
                 )
             check_static(address, netmask, gateway)
-            await switch_to_static(self._client, address, netmask, gateway, servers)
+            await self._network.switch_to_static(address, netmask, gateway, servers)
         else:
             if address or netmask or gateway:
                 raise ToolError("address, netmask and gateway are for mode='static' only.")
-            await switch_to_dhcp(self._client, servers, before.use_dns_fallover)
+            await self._network.switch_to_dhcp(servers, before.use_dns_fallover)
         after = await self.config()
         if mode == "static":
             saved = (after.static_ip, after.static_netmask, after.static_gateway) == (
@@ -151,7 +145,7 @@ class NetworkManager:
         moves = via == "ethernet" and (
             new_host != before.lan_address if new_host else before.using_static_ip
         )
-        await hub_lifecycle.reboot(self._client)
+        await self._lifecycle.reboot()
         out: dict[str, Any] = {
             "summary": f"Network settings saved ({mode}); they apply now: the hub is rebooting",
             "mode": mode,
@@ -164,7 +158,7 @@ class NetworkManager:
         )
         if via is None:
             out["note"] = (
-                f"Home Assistant reaches the hub as {self._client.connection.host} (a name, or "
+                f"Home Assistant reaches the hub as {self._host} (a name, or "
                 "not one of the hub's own addresses), so it does not follow the change; if the "
                 "hub stops answering there, reconfigure the entry's address."
             )
@@ -195,7 +189,7 @@ class NetworkManager:
             )
         via = self._reached_at(before)
         try:
-            await disconnect(self._client, link)
+            await self._network.disconnect(cast(NetworkLink, link))
         except HubError:
             if via != link:  # we reach the hub by the link it dropped: the request may die
                 raise
@@ -226,7 +220,7 @@ class NetworkManager:
         if before.ethernet_speed == speed:
             return {"summary": f"The Ethernet speed is already {speed}", "unchanged": True}
         try:
-            await set_ethernet_speed(self._client, speed)
+            await self._network.set_ethernet_speed(cast(EthernetSpeed, speed))
         except HubError:
             if self._reached_at(before) != "ethernet":  # the link renegotiates under us
                 raise
@@ -244,16 +238,16 @@ class NetworkManager:
 
     async def cloud(self, enabled: bool) -> dict[str, Any]:
         """Enable or disable the hub's cloud connection; read back from ``/hub2/hubData``."""
-        current = cloud_disabled(await fetch_hub_data(self._client))
+        current = cloud_disabled(cast(dict[str, Any], await self._info.hub_data()))
         if current is (not enabled):
             return {
                 "summary": f"The hub's cloud connection is already {'on' if enabled else 'off'}",
                 "unchanged": True,
             }
-        await set_cloud_controller(self._client, enabled)
+        await self._network.set_cloud_controller(enabled)
 
         async def read() -> bool | None:
-            return cloud_disabled(await fetch_hub_data(self._client))
+            return cloud_disabled(cast(dict[str, Any], await self._info.hub_data()))
 
         now = await poll_until(read, lambda v: v is (not enabled), seconds=3.0)
         if now is not (not enabled):
@@ -285,9 +279,9 @@ class NetworkManager:
             )
         if cfg.wifi_network == name and cfg.wlan_address:
             return {"ssid": name, "already": True, "network": cfg.as_dict()}
-        seen = await wifi_networks(self._client, rescan=False)
+        seen = await self._network.wifi_networks(rescan=False)
         if not seen:
-            seen = await wifi_networks(self._client, rescan=True)  # as the UI does when empty
+            seen = await self._network.wifi_networks(rescan=True)  # as the UI does when empty
         out: dict[str, Any] = {"ssid": name, "listed": name in seen}
         if name not in seen:
             out["visible_networks"] = seen[:30]
@@ -304,7 +298,7 @@ class NetworkManager:
         via = self._reached_at(before)
         wait = before.has_ethernet and not before.has_wifi
         try:
-            answer = await start_wifi_join(self._client, ssid, password, wait=wait)
+            answer = await self._network.start_wifi_join(ssid, password, wait=wait)
         except (HubUnreachableError, HubTimeoutError):
             if via != "wifi":
                 raise
@@ -351,7 +345,7 @@ class NetworkManager:
         async def read() -> str:
             nonlocal last
             with contextlib.suppress(HubError):
-                last = await wifi_join_status(self._client, password)
+                last = await self._network.wifi_join_status(password)
             return last
 
         await asyncio.sleep(WIFI_POLL_S)  # the hub takes the join before it reports on it

@@ -12,35 +12,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from ..errors import ToolError
-from ..hub.client import HubClient
+from ..hub.controllers import FilesController, RadiosController
 from ..hub.effects import poll_until
 from ..hub.errors import HubBadResponseError, HubError, HubFirmwareError, HubNotFoundError
-from ..hub.files import list_files, read_file_bytes, write_file
 from ..hub.models import dict_list
-from ..hub.radio_firmware import (
-    DEVICE_FIRMWARE_DONE,
-    ZIGBEE_FIRMWARE_SECONDS,
-    abort_device_firmware,
-    fetch_firmware_devices,
-    fetch_firmware_files,
-    fetch_firmware_progress,
-    fetch_firmware_targets,
-    fetch_zwave_radio_firmware_status,
-    reset_radio,
-    start_device_firmware,
-    start_zwave_radio_firmware,
-    update_zigbee_firmware,
-)
-from ..hub.radios import (
-    enable_radio,
-    fetch_matter_details,
-    fetch_zigbee_details,
-    fetch_zwave_details,
-)
+from ..hub.radio_firmware import DEVICE_FIRMWARE_DONE, ZIGBEE_FIRMWARE_SECONDS
+from ..hub.results import RadioName
 
 STEP_PAUSE_S = 1.0  # the hub UI waits a second between the Zigbee steps
 # The hub UI's firmware file manager is its File Manager on this folder (10 MiB uploads).
@@ -49,15 +31,16 @@ FIRMWARE_UPLOAD_MAX = 10 * 1024 * 1024
 NO_POWER_OFF = "Do not power the hub off or reboot it while it flashes: that can brick the radio."
 
 
-def _modern(details: dict[str, Any]) -> bool:
+def _modern(details: Mapping[str, Any]) -> bool:
     return bool(details.get("zwaveIP")) or bool(details.get("zwaveJS"))
 
 
 class RadioFirmware:
     """Firmware installs, their status, and radio resets (one per hub)."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(self, radios: RadiosController, files: FilesController) -> None:
+        self._radios = radios
+        self._files = files  # the File Manager, where a device firmware file may wait
         self._zigbee: dict[str, Any] | None = None  # the Zigbee job's state
         self._task: asyncio.Task[None] | None = None
 
@@ -66,10 +49,10 @@ class RadioFirmware:
     async def status(self, node_id: int | None) -> dict[str, Any]:
         """What the hub offers and what runs: radio updates, the updater's devices and
         files, one node's progress."""
-        zw = await fetch_zwave_details(self._client)
-        zb: dict[str, Any] = {}
+        zw = await self._radios.zwave_details()
+        zb: Mapping[str, Any] = {}
         with contextlib.suppress(HubError):
-            zb = await fetch_zigbee_details(self._client)
+            zb = await self._radios.zigbee_details()
         out: dict[str, Any] = {
             "zwave_radio": {
                 "firmware": zw.get("firmwareVersion"),
@@ -84,15 +67,15 @@ class RadioFirmware:
         if not _modern(zw):
             out["devices_unavailable"] = "firmware_unsupported"  # the UI: C-7 and later
             return out
-        radio_status = await fetch_zwave_radio_firmware_status(self._client)
+        radio_status = await self._radios.zwave_radio_firmware_status()
         out["zwave_radio"].update({k: radio_status.get(k) for k in ("stage", "status")})
         if radio_status.get("stage") == "REBOOT":
             out["zwave_radio"]["note"] = "The hub must reboot to go on."
-        devices = await fetch_firmware_devices(self._client)
+        devices = await self._radios.firmware_devices()
         out["devices"] = [{"node_id": d.get("nodeId"), "label": d.get("label")} for d in devices]
-        out["files"] = await fetch_firmware_files(self._client)
+        out["files"] = await self._radios.firmware_files()
         if node_id is not None:
-            out["progress"] = await fetch_firmware_progress(self._client, node_id)
+            out["progress"] = await self._radios.firmware_progress(node_id)
         return out
 
     # ------------------------------------------------------------------ installs
@@ -104,16 +87,16 @@ class RadioFirmware:
         node_id = int(node["nodeId"])
         if not file_name:
             raise ToolError("A device firmware update needs file_name. Nothing was sent.")
-        if not _modern(await fetch_zwave_details(self._client)):
+        if not _modern(await self._radios.zwave_details()):
             raise HubFirmwareError(
                 "The device firmware updater needs a C-7 or newer hub. Nothing was sent."
             )
-        listed = [str(d.get("nodeId")) for d in await fetch_firmware_devices(self._client)]
+        listed = [str(d.get("nodeId")) for d in await self._radios.firmware_devices()]
         if str(node_id) not in listed:
             raise ToolError(
                 f"The hub's firmware updater does not list node {node_id}. Nothing was sent."
             )
-        files = await fetch_firmware_files(self._client)
+        files = await self._radios.firmware_files()
         uploaded = False
         if file_name not in files:
             uploaded = await self._upload_from_file_manager(file_name, files)
@@ -123,7 +106,7 @@ class RadioFirmware:
                 "the updater or the File Manager. Nothing was sent.",
                 subject="firmware_file",
             )
-        details = await fetch_firmware_targets(self._client, node_id)
+        details = await self._radios.firmware_targets(node_id)
         if details.get("success") is False:
             raise ToolError(f"The hub: {details.get('message')}. Nothing was sent.")
         targets = [t.get("target") for t in dict_list(details.get("targets"))]
@@ -132,12 +115,12 @@ class RadioFirmware:
             raise ToolError(
                 f"Firmware target {target} is not offered ({targets}). Nothing was sent."
             )
-        running = await fetch_firmware_progress(self._client, node_id)
+        running = await self._radios.firmware_progress(node_id)
         if running is not None and str(running.get("stage")) not in DEVICE_FIRMWARE_DONE:
             raise ToolError(f"A firmware update of node {node_id} is running. Nothing was sent.")
-        answer = await start_device_firmware(self._client, node_id, chosen, file_name)
+        answer = await self._radios.start_device_firmware(node_id, chosen, file_name)
         progress = await poll_until(
-            lambda: fetch_firmware_progress(self._client, node_id),
+            lambda: self._radios.firmware_progress(node_id),
             lambda p: p is not None and p.get("stage") not in ("IDLE", "NOTFOUND"),
         )
         if progress is None or progress.get("stage") in ("IDLE", "NOTFOUND"):
@@ -158,7 +141,7 @@ class RadioFirmware:
     async def _upload_from_file_manager(self, file_name: str, files: list[str]) -> bool:
         """Copy a File Manager file (root folder) into the updater's ``firmware`` folder, as
         the hub UI's firmware file manager uploads it; True once the updater lists it."""
-        found = next((f for f in await list_files(self._client) if f.name == file_name), None)
+        found = next((f for f in await self._files.list() if f.name == file_name), None)
         if found is None or found.is_dir:
             return False
         if found.size is not None and found.size > FIRMWARE_UPLOAD_MAX:
@@ -166,10 +149,10 @@ class RadioFirmware:
                 f"{file_name} is {found.size} bytes; the firmware file manager takes at most "
                 f"{FIRMWARE_UPLOAD_MAX}. Nothing was sent."
             )
-        data = await read_file_bytes(self._client, file_name, max_bytes=FIRMWARE_UPLOAD_MAX)
-        await write_file(self._client, file_name, data, folder=FIRMWARE_FOLDER)
+        data = await self._files.read_bytes(file_name, max_bytes=FIRMWARE_UPLOAD_MAX)
+        await self._files.write(file_name, data, folder=FIRMWARE_FOLDER)
         listed = await poll_until(
-            lambda: fetch_firmware_files(self._client), lambda names: file_name in names
+            lambda: self._radios.firmware_files(), lambda names: file_name in names
         )
         if file_name not in listed:
             raise HubBadResponseError(
@@ -180,7 +163,7 @@ class RadioFirmware:
         return True
 
     async def abort_device(self, node_id: int) -> dict[str, Any]:
-        answer = await abort_device_firmware(self._client, node_id)
+        answer = await self._radios.abort_device_firmware(node_id)
         progress = answer.get("progress")
         return {
             "summary": f"zwave firmware_abort on node {node_id}: done",
@@ -189,7 +172,7 @@ class RadioFirmware:
         }
 
     async def install_zwave_radio(self) -> dict[str, Any]:
-        details = await fetch_zwave_details(self._client)
+        details = await self._radios.zwave_details()
         if not _modern(details):
             raise HubFirmwareError(
                 "Z-Wave radio firmware updates need a C-7 or newer hub. Nothing was sent."
@@ -199,9 +182,9 @@ class RadioFirmware:
                 f"The hub offers no Z-Wave radio firmware update (firmware "
                 f"{details.get('firmwareVersion')}). Nothing was sent."
             )
-        await start_zwave_radio_firmware(self._client)
+        await self._radios.start_zwave_radio_firmware()
         status = await poll_until(
-            lambda: fetch_zwave_radio_firmware_status(self._client),
+            lambda: self._radios.zwave_radio_firmware_status(),
             lambda s: s.get("stage") not in (None, "IDLE"),
         )
         failed = "ERROR" in str(status.get("status") or "")
@@ -219,7 +202,7 @@ class RadioFirmware:
     async def install_zigbee_radio(self, deadline: float | None) -> dict[str, Any]:
         job = self._zigbee
         if job is None or job["stage"] in ("done", "failed"):
-            details = await fetch_zigbee_details(self._client)
+            details = await self._radios.zigbee_details()
             if details.get("enabled") is not True:
                 raise ToolError("Zigbee is off; the hub updates its firmware only while it is on.")
             if details.get("firmwareUpdateAvailable") is not True:
@@ -247,13 +230,13 @@ class RadioFirmware:
         """The UI's steps: radio off, flash ``latest``, radio on; each failure ends it."""
         step = "stop Zigbee"
         try:
-            await enable_radio(self._client, "zigbee", False)
+            await self._radios.enable("zigbee", False)
             await asyncio.sleep(STEP_PAUSE_S)
             job["stage"], step = "updating", "update the firmware"
-            await update_zigbee_firmware(self._client, ZIGBEE_FIRMWARE_SECONDS)
+            await self._radios.update_zigbee_firmware(ZIGBEE_FIRMWARE_SECONDS)
             await asyncio.sleep(STEP_PAUSE_S)
             job["stage"], step = "starting", "start Zigbee"
-            await enable_radio(self._client, "zigbee", True)
+            await self._radios.enable("zigbee", True)
             job["stage"] = "done"
         except HubError as err:
             job["stage"] = "failed"
@@ -274,15 +257,18 @@ class RadioFirmware:
 
     async def reset(self, radio: str) -> dict[str, Any]:
         """Reset a radio (its network and settings wiped), then read its effect back."""
-        fetch = {"zwave": fetch_zwave_details, "zigbee": fetch_zigbee_details,
-                 "matter": fetch_matter_details}[radio]  # fmt: skip
+        fetch: Callable[[], Awaitable[Mapping[str, Any]]] = {
+            "zwave": self._radios.zwave_details,
+            "zigbee": self._radios.zigbee_details,
+            "matter": self._radios.matter_details,
+        }[radio]
         try:
-            before = await fetch(self._client)
+            before = await fetch()
         except HubNotFoundError as err:
             raise ToolError(f"This hub has no {radio} radio. Nothing was sent.") from err
-        await reset_radio(self._client, radio)
+        await self._radios.reset(cast(RadioName, radio))
         after = await poll_until(
-            lambda: fetch(self._client),
+            fetch,
             lambda now: _was_reset(radio, before, now),
             seconds=3.0,
         )
@@ -302,7 +288,7 @@ class RadioFirmware:
         return out
 
 
-def _was_reset(radio: str, before: dict[str, Any], after: dict[str, Any]) -> bool:
+def _was_reset(radio: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
     """The reset shows: Z-Wave nodes gone (the controller stays), a new Zigbee PAN, a new
     Matter fabric or no Matter devices."""
     if radio == "zwave":

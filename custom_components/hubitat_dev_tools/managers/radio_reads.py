@@ -9,21 +9,14 @@ the Matter log's setup codes and ``passcode``-style values are masked.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ToolError
-from ..hub.client import HubClient
+from ..hub.controllers import RadiosController
 from ..hub.errors import HubRefusedError
 from ..hub.models import dict_list
-from ..hub.radio_status import (
-    fetch_exclusion_status,
-    fetch_matter_logs,
-    fetch_matter_pair_status,
-    fetch_zigbee_network_state,
-    fetch_zwave_node_state,
-    matter_pair_node,
-    parse_matter_logs,
-)
+from ..hub.radio_status import matter_pair_node, parse_matter_logs
 from ..redact import REDACTED, redact_text
 
 # Matter onboarding payloads (QR ``MT:...``, 11/21-digit manual codes) and key-like values
@@ -57,8 +50,8 @@ def _mask_matter(text: str) -> str:
     return redact_text(text)
 
 
-async def matter_logs(client: HubClient, limit: int) -> dict[str, Any]:
-    entries = parse_matter_logs(await fetch_matter_logs(client))
+async def matter_logs(radios: RadiosController, limit: int) -> dict[str, Any]:
+    entries = parse_matter_logs(await radios.matter_logs())
     return {
         "count": len(entries),
         "entries": [{**e, "message": _mask_matter(e["message"])[:1000]} for e in entries[:limit]],
@@ -79,7 +72,7 @@ def _value(item: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in out.items() if v is not None}
 
 
-def node_state_view(node_id: int, state: dict[str, Any] | str, limit: int) -> dict[str, Any]:
+def node_state_view(node_id: int, state: Mapping[str, Any] | str, limit: int) -> dict[str, Any]:
     """The node-state summary the hub UI's node page shows, values bounded by ``limit``."""
     if isinstance(state, str):
         return {"node_id": node_id, "text": redact_text(state.strip())[:8000]}
@@ -118,12 +111,12 @@ def node_state_view(node_id: int, state: dict[str, Any] | str, limit: int) -> di
     return {k: v for k, v in out.items() if v is not None}
 
 
-async def node_state(client: HubClient, node_id: int, limit: int) -> dict[str, Any]:
-    return node_state_view(node_id, await fetch_zwave_node_state(client, node_id), limit)
+async def node_state(radios: RadiosController, node_id: int, limit: int) -> dict[str, Any]:
+    return node_state_view(node_id, await radios.zwave_node_state(node_id), limit)
 
 
-async def exclusion(client: HubClient) -> dict[str, Any]:
-    status = await fetch_exclusion_status(client)
+async def exclusion(radios: RadiosController) -> dict[str, Any]:
+    status = await radios.exclusion_status()
     message = status["message"]
     out: dict[str, Any] = {"result": message or None}
     if status["excluding"] is not None:
@@ -134,8 +127,8 @@ async def exclusion(client: HubClient) -> dict[str, Any]:
     return out
 
 
-async def zigbee_network(client: HubClient) -> dict[str, Any]:
-    data = await fetch_zigbee_network_state(client)
+async def zigbee_network(radios: RadiosController) -> dict[str, Any]:
+    data = await radios.zigbee_network_state()
     state = data.get("networkState")
     return {
         "network_state": state,
@@ -155,11 +148,11 @@ def pair_started_node(raw: Any) -> str | None:
     return matter_pair_node(raw)
 
 
-async def matter_pairing(client: HubClient, node_id: str | None) -> dict[str, Any]:
+async def matter_pairing(radios: RadiosController, node_id: str | None) -> dict[str, Any]:
     if node_id is None:
         return {"node_id": None, "note": "No Matter pairing was started from here since "
                 "Home Assistant started."}  # fmt: skip
-    data = await fetch_matter_pair_status(client, node_id)
+    data = await radios.matter_pair_status(node_id)
     init = _dict(data.get("initMap"))
     failed = init.get("isPairingFailed") is True
     out: dict[str, Any] = {

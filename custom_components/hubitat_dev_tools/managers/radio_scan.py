@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ..hub.client import HubClient
+from ..hub.controllers import RadiosController
 from ..hub.errors import HubTimeoutError
-from ..hub.radios import CHANNEL_SCAN_SECONDS, run_zigbee_channel_scan
+from ..hub.radios import CHANNEL_SCAN_SECONDS
+from ..hub.results import ChannelScanRow
 
 # The request's own bound: the hub's minute plus a margin (it runs in the background).
 SCAN_REQUEST_TIMEOUT = CHANNEL_SCAN_SECONDS + 30.0
@@ -31,7 +32,7 @@ ANSWER_MARGIN_S = 2.0
 
 @dataclass(slots=True)
 class _Job:
-    task: asyncio.Task[list[dict[str, Any]]]
+    task: asyncio.Task[list[ChannelScanRow]]
     started: float  # time.monotonic()
     started_at: str  # ISO 8601
     finished: float | None = None
@@ -40,8 +41,8 @@ class _Job:
 class ChannelScanJob:
     """At most one Zigbee channel scan per hub, handed to whichever call comes for it."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(self, radios: RadiosController) -> None:
+        self._radios = radios
         self._job: _Job | None = None
 
     async def run(self, deadline: float | None) -> dict[str, Any]:
@@ -83,12 +84,12 @@ class ChannelScanJob:
 
     def _start(self) -> _Job:
         task = asyncio.get_running_loop().create_task(
-            run_zigbee_channel_scan(self._client, SCAN_REQUEST_TIMEOUT),
+            self._radios.zigbee_channel_scan(SCAN_REQUEST_TIMEOUT),
             name="hubitat_dev_tools zigbee channel scan",
         )
         job = _Job(task, time.monotonic(), datetime.now(UTC).isoformat(timespec="seconds"))
 
-        def _finished(done: asyncio.Task[list[dict[str, Any]]]) -> None:
+        def _finished(done: asyncio.Task[list[ChannelScanRow]]) -> None:
             job.finished = time.monotonic()
             if not done.cancelled():
                 # Retrieved here so an unclaimed failure is not logged as "never retrieved";

@@ -9,25 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from ..errors import ToolError
 from ..hub.answers import is_placeholder
-from ..hub.client import HubClient
+from ..hub.controllers import RadiosController
 from ..hub.errors import HubBadResponseError, HubNotFoundError, HubRefusedError, HubTimeoutError
-from ..hub.radios import (
-    ZWAVE_UPDATE_SECONDS,
-    enable_radio,
-    fetch_matter_details,
-    fetch_zigbee_details,
-    fetch_zwave_details,
-    is_long_range_region,
-    update_zigbee_channel_and_power,
-    update_zigbee_settings,
-    update_zwave_settings,
-)
+from ..hub.radios import ZWAVE_UPDATE_SECONDS, is_long_range_region
+from ..hub.results import RadioName
 
 
 def _time_left(deadline: float | None, wanted: float) -> float:
@@ -54,11 +45,16 @@ _SHOWN = {
     "inactive_device_ping": "inactiveDevicePingEnabled",
 }
 _Send = Callable[[], Awaitable[None]]
-_FETCH = {
-    "zwave": fetch_zwave_details,
-    "zigbee": fetch_zigbee_details,
-    "matter": fetch_matter_details,
-}
+
+
+def _fetch(radios: RadiosController, radio: str) -> Callable[[], Awaitable[Mapping[str, Any]]]:
+    """The radio's details read (its settings are in it)."""
+    reads: dict[str, Callable[[], Awaitable[Mapping[str, Any]]]] = {
+        "zwave": radios.zwave_details,
+        "zigbee": radios.zigbee_details,
+        "matter": radios.matter_details,
+    }
+    return reads[radio]
 
 
 def _is_set(value: Any) -> bool:
@@ -74,7 +70,7 @@ def _not_read(radio: str, what: str) -> ToolError:
 
 
 async def update_radio_settings(
-    client: HubClient, radio: str, changes: dict[str, Any], deadline: float | None = None
+    radios: RadiosController, radio: str, changes: dict[str, Any], deadline: float | None = None
 ) -> dict[str, Any]:
     """Change radio settings, each checked against what the hub offers; read back.
 
@@ -90,20 +86,20 @@ async def update_radio_settings(
         )
     if not changes:
         raise ToolError("Give at least one setting to change. Nothing was sent.")
-    fetch = _FETCH[radio]
+    fetch = _fetch(radios, radio)
     try:
-        current = await fetch(client)
+        current = await fetch()
     except HubNotFoundError as err:
         raise ToolError(f"This hub has no {radio} radio. Nothing was sent.") from err
     calls: list[_Send]
     if radio == "zigbee":
-        calls = _zigbee_calls(client, current, changes)
+        calls = _zigbee_calls(radios, current, changes)
     elif radio == "zwave":
-        calls = _zwave_calls(client, current, changes, deadline)
+        calls = _zwave_calls(radios, current, changes, deadline)
     else:
         calls = []
     if "enabled" in changes:
-        enable = partial(enable_radio, client, radio, bool(changes["enabled"]))
+        enable = partial(radios.enable, cast(RadioName, radio), bool(changes["enabled"]))
         # on first, off last: the other settings are saved while the radio is on
         calls = [enable, *calls] if changes["enabled"] else [*calls, enable]
     failure: HubRefusedError | HubTimeoutError | None = None
@@ -113,7 +109,7 @@ async def update_radio_settings(
         except (HubRefusedError, HubTimeoutError) as err:
             failure = err  # the effect decides: read it back before believing the answer
             break
-    after = await _read_back(client, radio, current, changes, deadline)
+    after = await _read_back(radios, radio, current, changes, deadline)
     now = {key: after.get(_SHOWN[key]) for key in changes}
     out: dict[str, Any] = {"radio": radio, "settings": now}
     not_kept = [k for k, v in changes.items() if now.get(k) != v]
@@ -142,7 +138,7 @@ async def update_radio_settings(
 
 
 def _zigbee_calls(
-    client: HubClient, current: dict[str, Any], changes: dict[str, Any]
+    radios: RadiosController, current: Mapping[str, Any], changes: dict[str, Any]
 ) -> list[_Send]:
     """The Zigbee settings calls (not yet sent), each with its full set."""
     calls: list[_Send] = []
@@ -160,18 +156,21 @@ def _zigbee_calls(
         power = changes.get("power_level", current.get("powerLevel"))
         if not (isinstance(channel, int) and isinstance(power, int)):
             raise _not_read("Zigbee", "channel/power")
-        calls.append(partial(update_zigbee_channel_and_power, client, channel, power))
+        calls.append(partial(radios.update_zigbee_channel_and_power, channel, power))
     if "rebuild_network_on_reboot" in changes or "inactive_device_ping" in changes:
         rebuild = changes.get("rebuild_network_on_reboot", current.get("rebuildNetworkOnReboot"))
         ping = changes.get("inactive_device_ping", current.get("inactiveDevicePingEnabled"))
         if not (isinstance(rebuild, bool) and isinstance(ping, bool)):
             raise _not_read("Zigbee", "settings")
-        calls.append(partial(update_zigbee_settings, client, rebuild=rebuild, ping=ping))
+        calls.append(partial(radios.update_zigbee_settings, rebuild=rebuild, ping=ping))
     return calls
 
 
 def _zwave_calls(
-    client: HubClient, current: dict[str, Any], changes: dict[str, Any], deadline: float | None
+    radios: RadiosController,
+    current: Mapping[str, Any],
+    changes: dict[str, Any],
+    deadline: float | None,
 ) -> list[_Send]:
     """The Z-Wave settings call: the full set the hub UI sends, current values merged."""
     if "long_range_channel" not in changes and "region" not in changes:
@@ -197,8 +196,7 @@ def _zwave_calls(
         raise _not_read("Z-Wave", "Secure Join setting")
     return [
         partial(
-            update_zwave_settings,
-            client,
+            radios.update_zwave_settings,
             enabled=True,
             region=str(region),
             secure_join=secure_join if _is_set(secure_join) else None,
@@ -209,19 +207,19 @@ def _zwave_calls(
 
 
 async def _read_back(
-    client: HubClient,
+    radios: RadiosController,
     radio: str,
-    before: dict[str, Any],
+    before: Mapping[str, Any],
     changes: dict[str, Any],
     deadline: float | None,
-) -> dict[str, Any]:
+) -> Mapping[str, Any]:
     """The radio's settings after the change, polled briefly (~2 s) until they show it."""
-    after: dict[str, Any] = {}
+    after: Mapping[str, Any] = {}
     for delay in (0.0, 0.5, 0.5, 1.0):
         if deadline is not None and time.monotonic() + delay > deadline - 2.0 and after:
             break
         await asyncio.sleep(delay)
-        after = await _FETCH[radio](client)
+        after = await _fetch(radios, radio)()
         if all(after.get(_SHOWN[k]) == v for k, v in changes.items()) and not _collateral(
             radio, before, after, changes
         ):
@@ -230,7 +228,7 @@ async def _read_back(
 
 
 def _collateral(
-    radio: str, before: dict[str, Any], after: dict[str, Any], changes: dict[str, Any]
+    radio: str, before: Mapping[str, Any], after: Mapping[str, Any], changes: dict[str, Any]
 ) -> list[str]:
     """Settings that changed though nobody asked (a full replacement that reset them).
 

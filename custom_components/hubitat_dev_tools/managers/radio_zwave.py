@@ -10,27 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ToolError
-from ..hub.client import HubClient
+from ..hub.controllers import RadiosController
 from ..hub.effects import poll_until
 from ..hub.errors import HubBadResponseError
 from ..hub.models import dict_list
-from ..hub.radios import (
-    S2_KEYS,
-    delete_smartstart,
-    fetch_inclusion_status,
-    fetch_node_replace_status,
-    fetch_smartstart,
-    fetch_zigbee_details,
-    send_s2_code,
-    send_s2_grants,
-    set_zigbee_device_ping,
-    start_node_replace,
-)
+from ..hub.radios import S2_KEYS
 
 _PIN_RE = re.compile(r"^\d{5}$")
 _KEY_NAMES = {
@@ -74,12 +63,12 @@ def _flag(value: Any) -> bool:
     return value is True or value == "true"
 
 
-def _request(status: dict[str, Any]) -> dict[str, Any]:
+def _request(status: Mapping[str, Any]) -> dict[str, Any]:
     req = status.get("userRequest")
     return req if isinstance(req, dict) else {}
 
 
-def inclusion_view(status: dict[str, Any]) -> dict[str, Any]:
+def inclusion_view(status: Mapping[str, Any]) -> dict[str, Any]:
     """What the hub is doing with a device being included, and what it waits for."""
     req = _request(status)
     kind = req.get("type")
@@ -112,11 +101,11 @@ def inclusion_view(status: dict[str, Any]) -> dict[str, Any]:
 class ZwaveInclusion:
     """S2 answers, SmartStart entries, node replace and the Zigbee keep-alive ping."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(self, radios: RadiosController) -> None:
+        self._radios = radios
 
     async def _pending(self, want: set[str]) -> dict[str, Any]:
-        req = _request(await fetch_inclusion_status(self._client))
+        req = _request(await self._radios.inclusion_status())
         if req.get("type") not in want:
             asked = {"grantKeys": "the S2 keys", "securityCode": "the S2 PIN"}
             raise ToolError(
@@ -129,7 +118,7 @@ class ZwaveInclusion:
     async def _answered(self, kind: str) -> dict[str, Any]:
         """The inclusion status once the hub stopped asking ``kind`` (polled ~2 s)."""
         status = await poll_until(
-            lambda: fetch_inclusion_status(self._client),
+            lambda: self._radios.inclusion_status(),
             lambda s: _request(s).get("type") != kind,
         )
         view = inclusion_view(status)
@@ -149,9 +138,9 @@ class ZwaveInclusion:
         kind = str(req.get("type"))
         if kind == "grantKeys":
             keys = {k: _flag(req.get(k)) for k in S2_KEYS}
-            await send_s2_grants(self._client, action == "s2_grant_keys", keys)
+            await self._radios.send_s2_grants(action == "s2_grant_keys", keys)
         else:
-            await send_s2_code(self._client, pin is not None, (pin or "").strip())
+            await self._radios.send_s2_code(pin is not None, (pin or "").strip())
         view = await self._answered(kind)
         done = {
             "s2_grant_keys": "S2 keys granted",
@@ -172,14 +161,14 @@ class ZwaveInclusion:
                 "can_delete": bool(item.get("canDelete")),
                 **({"use_regular_inclusion": True} if item.get("suggestRegularInclusion") else {}),
             }
-            for item in await fetch_smartstart(self._client)
+            for item in await self._radios.smartstart()
         ]
 
     async def smartstart_delete(
         self, entry_id: str, device_allowed: Callable[[str], bool]
     ) -> dict[str, Any]:
         """Delete one SmartStart entry (by its id), re-listed until it is gone."""
-        items = await fetch_smartstart(self._client)
+        items = await self._radios.smartstart()
         item = next((i for i in items if smartstart_id(i.get("dsk")) == entry_id.strip()), None)
         if item is None:
             raise ToolError(
@@ -198,9 +187,9 @@ class ZwaveInclusion:
                 "Nothing was sent.",
                 code="device_not_allowed",
             )
-        await delete_smartstart(self._client, str(item.get("dsk")))
+        await self._radios.delete_smartstart(str(item.get("dsk")))
         left = await poll_until(
-            lambda: fetch_smartstart(self._client),
+            lambda: self._radios.smartstart(),
             lambda rows: all(smartstart_id(r.get("dsk")) != entry_id for r in rows),
         )
         if any(smartstart_id(r.get("dsk")) == entry_id for r in left):
@@ -220,7 +209,7 @@ class ZwaveInclusion:
                 f"Z-Wave node {node_id} is {node.get('nodeState')}; only a FAILED node that "
                 "has a device can be replaced. Nothing was sent."
             )
-        await start_node_replace(self._client, node_id)
+        await self._radios.start_node_replace(node_id)
         status = await self.node_replace_status()
         return {
             "summary": f"zwave node_replace on node {node_id}: started",
@@ -232,7 +221,7 @@ class ZwaveInclusion:
         }  # fmt: skip
 
     async def node_replace_status(self) -> dict[str, Any]:
-        data = await fetch_node_replace_status(self._client)
+        data = await self._radios.node_replace_status()
         replaced = data.get("replacedNode")
         replaced = replaced if isinstance(replaced, dict) else {}
         kind = _request(data).get("type")
@@ -256,7 +245,7 @@ class ZwaveInclusion:
         """Turn the keep-alive ping on or off per Zigbee device; each read back."""
         if not device_ids:
             raise ToolError("ping_on/ping_off need device_ids. Nothing was sent.")
-        details = await fetch_zigbee_details(self._client)
+        details = await self._radios.zigbee_details()
         known = {str(d.get("id")): d for d in dict_list(details.get("devices"))}
         results: list[dict[str, Any]] = []
         for device_id in dict.fromkeys(str(d).strip() for d in device_ids):
@@ -265,11 +254,11 @@ class ZwaveInclusion:
             elif device_id not in known:
                 results.append({"device_id": device_id, "error": "not a Zigbee device"})
             else:
-                await set_zigbee_device_ping(self._client, device_id, on)
+                await self._radios.set_zigbee_device_ping(device_id, on)
                 results.append({"device_id": device_id, "name": known[device_id].get("name")})
         sent = [r["device_id"] for r in results if "error" not in r]
         after = await poll_until(
-            lambda: fetch_zigbee_details(self._client),
+            lambda: self._radios.zigbee_details(),
             lambda d: all(_ping(d, i) is on for i in sent),
         )
         for row in results:
@@ -287,7 +276,7 @@ class ZwaveInclusion:
         return out
 
 
-def _ping(details: dict[str, Any], device_id: str) -> bool | None:
+def _ping(details: Mapping[str, Any], device_id: str) -> bool | None:
     for device in dict_list(details.get("devices")):
         if str(device.get("id")) == device_id:
             return device.get("ping") if isinstance(device.get("ping"), bool) else None

@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import ToolError
-from ..hub.client import HubClient
+from ..hub.controllers import FilesController, FirmwareController, RadiosController
 from ..hub.errors import (
     HubBadResponseError,
     HubError,
@@ -20,21 +20,8 @@ from ..hub.errors import (
     HubRefusedError,
 )
 from ..hub.models import dict_list, parse_hub_time
-from ..hub.radios import (
-    RADIO_ACTIONS,
-    SPECIAL_ACTIONS,
-    call_radio_action,
-    fetch_antenna_test,
-    fetch_inclusion_status,
-    fetch_matter_details,
-    fetch_zigbee_details,
-    fetch_zwave_details,
-    fetch_zwave_repair_status,
-    fetch_zwave_topology,
-    remove_zwave_node,
-    start_zwave_repair,
-    zwave_repair_modern,
-)
+from ..hub.radios import RADIO_ACTIONS, SPECIAL_ACTIONS, zwave_repair_modern
+from ..hub.results import RadioAction
 from . import radio_reads
 from .radio_firmware import RadioFirmware
 from .radio_scan import ChannelScanJob
@@ -87,25 +74,34 @@ def _note_newer_activity(nodes: list[dict[str, Any]], activity: dict[str, str | 
 class RadioManager:
     """Radio details and Z-Wave repair."""
 
-    def __init__(self, client: HubClient, device_activity: DeviceActivity | None = None) -> None:
-        self._client = client
+    def __init__(
+        self,
+        radios: RadiosController,
+        platform: FirmwareController,
+        files: FilesController,
+        device_activity: DeviceActivity | None = None,
+    ) -> None:
+        self._radios = radios
+        self._platform = platform  # the hub's model and firmware (the Z-Wave repair's kind)
         self._device_activity = device_activity
         self._modern_repair: bool | None = None  # the hub's Z-Wave kind, read once
-        self.scan = ChannelScanJob(client)
-        self.inclusion = ZwaveInclusion(client)
-        self.firmware = RadioFirmware(client)
+        self.scan = ChannelScanJob(radios)
+        self.inclusion = ZwaveInclusion(radios)
+        self.firmware = RadioFirmware(radios, files)
         self._matter_pair_node: str | None = None  # the last pairing started from here
 
-    async def _repair_is_modern(self, details: dict[str, Any] | None = None) -> bool:
+    async def _repair_is_modern(self, details: Mapping[str, Any] | None = None) -> bool:
         """C-7-and-later repair (``zwaveRepair2``) or a C-5's, as the hub UI decides."""
         if self._modern_repair is None:
             if details is None:
-                details = await fetch_zwave_details(self._client)
-            self._modern_repair = zwave_repair_modern(details, self._client.platform)
+                details = await self._radios.zwave_details()
+            self._modern_repair = zwave_repair_modern(
+                cast(dict[str, Any], details), self._platform.platform
+            )
         return self._modern_repair
 
     async def zwave(self, node_id: int | None, topology: bool, limit: int) -> dict[str, Any]:
-        data = await fetch_zwave_details(self._client)
+        data = await self._radios.zwave_details()
         nodes = dict_list(data.get("nodes"))
         if node_id is not None:
             nodes = [n for n in nodes if str(n.get("nodeId")) == str(node_id)]
@@ -139,13 +135,13 @@ class RadioManager:
             out["topology_unavailable"] = "firmware_unsupported"  # the UI: C-7 and later only
         elif topology:
             try:
-                out["topology"] = (await fetch_zwave_topology(self._client))[:20000]
+                out["topology"] = (await self._radios.zwave_topology())[:20000]
             except HubError as err:
                 out["topology_unavailable"] = err.code
         return out
 
     async def zigbee(self, limit: int) -> dict[str, Any]:
-        data = await fetch_zigbee_details(self._client)
+        data = await self._radios.zigbee_details()
         devices = dict_list(data.get("devices"))
         inactive = [d for d in devices if d.get("active") is False]
         devices.sort(key=lambda d: (d.get("active") is not False, str(d.get("name") or "")))
@@ -167,7 +163,7 @@ class RadioManager:
 
     async def matter(self, limit: int) -> dict[str, Any]:
         try:
-            data = await fetch_matter_details(self._client)
+            data = await self._radios.matter_details()
         except HubNotFoundError:
             return {"available": False, "note": "This hub has no Matter support (or it is off)."}
         devices = dict_list(data.get("devices"))
@@ -212,7 +208,7 @@ class RadioManager:
                 _safe(self.matter(limit)),
             )
             out = {"zwave": zw, "zigbee": zb, "matter": mt}
-        client = self._client
+        radios = self._radios
         blocks: dict[str, Callable[[], Awaitable[dict[str, Any]]]] = {
             "smartstart": self._smartstart,
             "inclusion": self._inclusion,
@@ -220,10 +216,10 @@ class RadioManager:
             "antenna_test": self._antenna_test,
             "firmware": partial(self.firmware.status, node_id),
             "node_state": partial(self._node_state, node_id, limit, device_allowed),
-            "exclusion": partial(radio_reads.exclusion, client),
-            "zigbee_network": partial(radio_reads.zigbee_network, client),
-            "matter_pairing": partial(radio_reads.matter_pairing, client, self._matter_pair_node),
-            "matter_logs": partial(radio_reads.matter_logs, client, limit),
+            "exclusion": partial(radio_reads.exclusion, radios),
+            "zigbee_network": partial(radio_reads.zigbee_network, radios),
+            "matter_pairing": partial(radio_reads.matter_pairing, radios, self._matter_pair_node),
+            "matter_logs": partial(radio_reads.matter_logs, radios, limit),
         }
         for name in dict.fromkeys(include):
             out[name] = await _safe(blocks[name]())
@@ -238,14 +234,14 @@ class RadioManager:
             await self._zwave_node(node_id, device_allowed)
         except ToolError as err:
             return {"unavailable": err.code, "message": str(err)}
-        return await radio_reads.node_state(self._client, node_id, limit)
+        return await radio_reads.node_state(self._radios, node_id, limit)
 
     async def _smartstart(self) -> dict[str, Any]:
         entries = await self.inclusion.smartstart()
         return {"count": len(entries), "entries": entries}
 
     async def _antenna_test(self) -> dict[str, Any]:
-        data = await fetch_antenna_test(self._client)
+        data = await self._radios.antenna_test()
         keys = {
             "stage": "stage",
             "message": "message",
@@ -259,12 +255,12 @@ class RadioManager:
         return out
 
     async def _inclusion(self) -> dict[str, Any]:
-        return inclusion_view(await fetch_inclusion_status(self._client))
+        return inclusion_view(await self._radios.inclusion_status())
 
     async def repair_status(self) -> dict[str, Any]:
         """The Z-Wave repair's stage and progress text."""
         modern = await self._repair_is_modern()
-        status = await fetch_zwave_repair_status(self._client, modern=modern)
+        status = await self._radios.zwave_repair_status(modern=modern)
         return {
             "running": status.get("running"),
             "stage": status.get("stage"),
@@ -274,7 +270,7 @@ class RadioManager:
     async def start_repair(self) -> dict[str, Any]:
         """Start a Z-Wave repair; an already running one is reported, not restarted."""
         modern = await self._repair_is_modern()
-        result = await start_zwave_repair(self._client, modern=modern)
+        result = await self._radios.start_zwave_repair(modern=modern)
         status = await self.repair_status()
         if result.get("success") in (True, "true"):
             return {
@@ -301,7 +297,7 @@ class RadioManager:
     async def _zwave_node(
         self, node_id: int, device_allowed: Callable[[str], bool]
     ) -> dict[str, Any]:
-        data = await fetch_zwave_details(self._client)
+        data = await self._radios.zwave_details()
         for node in dict_list(data.get("nodes")):
             if str(node.get("nodeId")) == str(node_id):
                 if node_id == 1:
@@ -368,7 +364,7 @@ class RadioManager:
             target["device_name"] = node.get("deviceName")
         elif needs_node:
             try:
-                details = await fetch_matter_details(self._client)
+                details = await self._radios.matter_details()
             except HubNotFoundError as err:
                 raise ToolError(
                     "This hub has no Matter support (or it is off). Nothing was sent."
@@ -413,7 +409,9 @@ class RadioManager:
         if action in SPECIAL_ACTIONS:
             return await self._special(action, node, extra, device_allowed)
         try:
-            answer = await call_radio_action(self._client, action, node_id=node_id, setup_code=code)
+            answer = await self._radios.action(
+                cast(RadioAction, action), node_id=node_id, setup_code=code
+            )
         except HubNotFoundError as err:
             raise HubNotFoundError(
                 f"This hub has no {radio} endpoint for {action} (HTTP 404).",
@@ -442,7 +440,7 @@ class RadioManager:
             self._pair_started(answer, out)
         return out
 
-    def _pair_started(self, answer: dict[str, Any], out: dict[str, Any]) -> None:
+    def _pair_started(self, answer: Mapping[str, Any], out: dict[str, Any]) -> None:
         node = radio_reads.pair_started_node(answer.get("bare"))
         if node is not None:
             self._matter_pair_node = out["node_id"] = node
@@ -504,7 +502,7 @@ class RadioManager:
                 subject="zwave_node_not_failed",
             )
         try:
-            await remove_zwave_node(self._client, node_id)
+            await self._radios.remove_zwave_node(node_id)
         except HubRefusedError as err:
             err.hint = "The node may have answered again (it is then no longer failed)."
             err.subject = "zwave_node_remove"
@@ -512,7 +510,7 @@ class RadioManager:
         still = True
         for delay in (0.0, 0.5, 1.0, 2.0):  # the hub may list the node a moment longer
             await asyncio.sleep(delay)
-            data = await fetch_zwave_details(self._client)
+            data = await self._radios.zwave_details()
             still = any(str(n.get("nodeId")) == str(node_id) for n in dict_list(data.get("nodes")))
             if not still:
                 break
@@ -558,7 +556,7 @@ class RadioManager:
             if changes:
                 raise ToolError("reset goes alone (it wipes every setting). Nothing was sent.")
             return await self.firmware.reset(radio)
-        result = await update_radio_settings(self._client, radio, changes, deadline)
+        result = await update_radio_settings(self._radios, radio, changes, deadline)
         return {"summary": f"{radio} settings: {result['settings']}", **result}
 
 

@@ -6,9 +6,8 @@ from collections.abc import Callable
 from typing import TypedDict
 
 from ..errors import ToolError
-from ..hub.client import HubClient
+from ..hub.controllers import RoomsController
 from ..hub.models import Room
-from ..hub.rooms import delete_room, fetch_device_ids, fetch_rooms, save_room
 
 Allowed = Callable[[str], bool]
 
@@ -57,16 +56,16 @@ class RoomManager:
     """Room reads and writes."""
 
     def __init__(
-        self, client: HubClient, devices_changed: Callable[[], None] | None = None
+        self, rooms: RoomsController, devices_changed: Callable[[], None] | None = None
     ) -> None:
-        self._client = client
+        self._rooms = rooms
         # Rooms show in the device list: a room write makes its next read re-read the hub.
         self._devices_changed = devices_changed or (lambda: None)
 
     async def list_rooms(self, *, allowed: set[str] | Allowed | None = None) -> list[RoomSummary]:
         """Every room with its device count and ids (restricted to allowed devices)."""
         ok = self._predicate(allowed)
-        rooms = await fetch_rooms(self._client)
+        rooms = await self._rooms.list()
         out = []
         for room in rooms:
             ids = [d for d in room.device_ids if ok(d)]
@@ -85,7 +84,7 @@ class RoomManager:
 
     async def resolve(self, room: str) -> Room:
         """A room by name (case-insensitive) or id, or a refusal listing the rooms."""
-        rooms = await fetch_rooms(self._client)
+        rooms = await self._rooms.list()
         wanted = room.strip()
         for r in rooms:
             if r.id == wanted or r.name.lower() == wanted.lower():
@@ -101,7 +100,7 @@ class RoomManager:
         clean = name.strip()
         if not clean:
             raise ToolError("A room name cannot be empty.")
-        for r in await fetch_rooms(self._client):
+        for r in await self._rooms.list():
             if r.name.lower() == clean.lower() and r.id != except_id:
                 raise ToolError(  # the hub refuses a second room of one name too
                     f"A room named '{r.name}' already exists (id {r.id}).",
@@ -115,15 +114,15 @@ class RoomManager:
         """Create a room, optionally moving devices into it."""
         clean = await self._check_name(name)
         await self._check_devices(device_ids)
-        room_id = await save_room(self._client, "0", clean, device_ids)
+        room_id = await self._rooms.save("0", clean, device_ids)
         self._devices_changed()
         return {"room_id": room_id, "name": clean, "device_ids": device_ids}
 
     async def _check_devices(self, device_ids: list[str]) -> None:
         if not device_ids:
             return
-        known = {d for r in await fetch_rooms(self._client) for d in r.device_ids}
-        known |= await fetch_device_ids(self._client)
+        known = {d for r in await self._rooms.list() for d in r.device_ids}
+        known |= await self._rooms.device_ids()
         missing = [d for d in device_ids if d not in known]
         if missing:
             raise ToolError(
@@ -153,7 +152,7 @@ class RoomManager:
         await self._check_devices(add_device_ids)
         members = [d for d in current.device_ids if d not in remove_device_ids]
         members += [d for d in add_device_ids if d not in members]
-        await save_room(self._client, current.id, name, members)
+        await self._rooms.save(current.id, name, members)
         self._devices_changed()
         return {
             "room_id": current.id,
@@ -182,7 +181,7 @@ class RoomManager:
                 hint="Move those devices out of the room in the hub's UI first, or widen the "
                 "device allowlist in the integration's options.",
             )
-        await delete_room(self._client, current.id)
+        await self._rooms.delete(current.id)
         self._devices_changed()
         return {
             "room_id": current.id,

@@ -22,12 +22,11 @@ from typing import Any
 
 from ..device_refs import device_refs
 from ..errors import TIER_SENSITIVE, ToolError, confirmed
-from ..hub.app_page import AppPage
-from ..hub.apps import InstalledApp, app_name_text, fetch_status
-from ..hub.client import HubClient
+from ..hub.apps import InstalledApp, app_name_text
+from ..hub.controllers import ScenesController
 from ..hub.errors import HubError
 from ..hub.models import DeviceSummary
-from ..hub.scenes import activates, capture_button, device_settings, scene_apps
+from ..hub.scenes import activates, capture_button, scene_apps
 from .apps import AppManager
 from .devices import SENSITIVE_CAPABILITIES, AttributeCondition, DeviceFilter, DeviceManager
 
@@ -56,8 +55,8 @@ def _refuse_outside(scene: InstalledApp, members: list[str], allowed: Allowed, d
 class SceneManager:
     """Groups and Scenes scenes."""
 
-    def __init__(self, client: HubClient, apps: AppManager, devices: DeviceManager) -> None:
-        self._client = client
+    def __init__(self, scenes: ScenesController, apps: AppManager, devices: DeviceManager) -> None:
+        self._controller = scenes
         self._apps = apps
         self._devices = devices
 
@@ -65,8 +64,8 @@ class SceneManager:
         return scene_apps(await self._apps.tree())
 
     async def _members(self, scene: InstalledApp) -> list[str]:
-        status = await fetch_status(self._client, scene.id)
-        return sorted(device_refs(device_settings(status)), key=lambda i: (len(i), i))
+        settings = await self._controller.members(scene.id)
+        return sorted(device_refs(settings), key=lambda i: (len(i), i))
 
     async def _activator(
         self, scene: InstalledApp, members: list[str], devices: list[DeviceSummary]
@@ -220,7 +219,7 @@ class SceneManager:
         found = await self.resolve(scene)
         members = await self._members(found)
         _refuse_outside(found, members, ok, "Nothing was changed.")
-        page = await AppPage.load(self._client, found.id)
+        page = await self._controller.page(found.id)
         button = capture_button(page.buttons)
         if button is None:
             raise ToolError(

@@ -30,18 +30,12 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ..device_refs import device_refs
 from ..errors import TIER_SENSITIVE, ToolError, confirmed
-from ..hub.apps import (
-    InstalledApp,
-    fetch_config_page,
-    fetch_rule_builder,
-    fetch_rule_builder20,
-    fetch_status,
-)
-from ..hub.client import HubClient
+from ..hub.apps import InstalledApp
+from ..hub.controllers import AppsController, VisualRulesController
 from ..hub.errors import HubError, HubNotFoundError
 from ..hub.models import DeviceDetail, DeviceSummary
 from ..hub.state_cache import StateCache
@@ -108,8 +102,15 @@ class _Walk:
 class SensitivityModel:
     """What on this hub is sensitive, derived from what the hub reports (see module doc)."""
 
-    def __init__(self, client: HubClient, apps: AppManager, devices: DeviceManager) -> None:
-        self._client = client
+    def __init__(
+        self,
+        hub_apps: AppsController,
+        visual_rules: VisualRulesController,
+        apps: AppManager,
+        devices: DeviceManager,
+    ) -> None:
+        self._hub_apps = hub_apps  # the hub's app reads (status, page)
+        self._visual_rules = visual_rules  # a rule's definition (classic or graph)
         self._apps = apps
         self._devices = devices
         self._app_cache: dict[str, tuple[float, Reach]] = {}
@@ -282,16 +283,16 @@ class SensitivityModel:
     async def _definition(self, app: InstalledApp) -> dict[str, Any]:
         """What the hub says an app does: its settings, and for rules their definition and
         action text."""
-        status = await fetch_status(self._client, app.id)
+        status = await self._hub_apps.status(app.id)
         document: dict[str, Any] = {"settings": status.get("appSettings")}
         if app.is_visual_rule:
-            graph = await fetch_rule_builder20(self._client, app.id)
+            graph = await self._visual_rules.graph(app.id)
             document["rule"] = (
-                graph if graph is not None else await fetch_rule_builder(self._client, app.id)
+                graph if graph is not None else await self._visual_rules.definition(app.id)
             )
         elif app.is_rm_rule:
-            config = await fetch_config_page(self._client, app.id, None)
-            document["text"] = actions_text(config)
+            config = await self._hub_apps.config_page(app.id, None)
+            document["text"] = actions_text(cast(dict[str, Any], config))
         return document
 
     async def _settings_reach(

@@ -30,14 +30,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ToolError
 from ..hub.errors import HubError, HubResponseTooLargeError
-from ..hub.files import list_files, read_file_bytes
 from ..redact import redact
 from .devices.filters import DeviceFilter
 from .files import BACKUP_MARK
 from .item_backups import PREFIX as ITEM_BACKUP_PREFIX
 
 if TYPE_CHECKING:
-    from ..hub.client import HubClient
+    from ..hub.controllers import FilesController
     from ..hub.files import HubFile
     from .apps.installed import AppManager
     from .apps.rules import RuleManager
@@ -170,11 +169,11 @@ def _capped(items: dict[str, Any], category: str, truncated: dict[str, int]) -> 
 
 class SnapshotManager:
     """Collects one hub's configuration (reads only, through the other managers it is
-    handed, and the File Manager's reads through ``client``)."""
+    handed, and the File Manager's reads through ``files``)."""
 
     def __init__(
         self,
-        client: HubClient,
+        files: FilesController,
         *,
         info: HubInfoManager,
         devices: DeviceManager,
@@ -187,7 +186,7 @@ class SnapshotManager:
         dashboards: DashboardManager,
         code: CodeManager,
     ) -> None:
-        self._client = client
+        self._hub_files = files
         self._info = info
         self._devices_manager = devices
         self._rooms_manager = rooms
@@ -419,8 +418,7 @@ class SnapshotManager:
 
     async def _files(self, truncated: dict[str, int]) -> dict[str, Any]:
         # the File Manager's root folder: regular files, not the copies we wrote
-        client = self._client
-        listed = [f for f in await list_files(client) if not f.is_dir]
+        listed = [f for f in await self._hub_files.list() if not f.is_dir]
         listed = [f for f in listed if not is_backup_file(f.name)]
         listed = _first(sorted(listed, key=lambda f: _id_key(f.name)), "files", truncated)
 
@@ -430,7 +428,7 @@ class SnapshotManager:
                 entry["sha256_unavailable"] = "too_large"
                 return found.name, entry
             try:
-                data = await read_file_bytes(client, found.name, max_bytes=MAX_FILE_HASH_BYTES)
+                data = await self._hub_files.read_bytes(found.name, max_bytes=MAX_FILE_HASH_BYTES)
             except HubResponseTooLargeError:
                 entry["sha256_unavailable"] = "too_large"
             except HubError as err:

@@ -10,9 +10,8 @@ import asyncio
 from typing import Any
 
 from ..errors import ToolError
-from ..hub.app_page import AppPage, TransientApp
-from ..hub.apps import open_direct_app
-from ..hub.client import HubClient
+from ..hub.app_page import AppPage
+from ..hub.controllers import AppsController
 from ..hub.errors import HubBadResponseError, HubError
 from .apps.page_model import encode_setting
 from .devices import DeviceManager
@@ -29,8 +28,8 @@ def _swap_button(page: AppPage) -> str | None:
 class SwapManager:
     """Swap Device: the apps of one device move to another (which keeps its own id)."""
 
-    def __init__(self, client: HubClient, devices: DeviceManager) -> None:
-        self._client = client
+    def __init__(self, apps: AppsController, devices: DeviceManager) -> None:
+        self._apps = apps
         self._devices = devices
 
     async def swap_device(self, old_id: str, new_id: str) -> dict[str, Any]:
@@ -52,9 +51,9 @@ class SwapManager:
                 f"No app uses device {old_id} ({old.summary.display_name}); there is nothing "
                 "to swap. Nothing was sent."
             )
-        app_id = await open_direct_app(self._client, "swapDevice")
-        async with TransientApp(self._client, app_id) as helper:
-            page = await AppPage.load(self._client, app_id)
+        app_id = await self._apps.open_direct("swapDevice")
+        async with self._apps.transient(app_id) as helper:
+            page = await self._apps.page(app_id)
             if not {"oldDev", "newDev"} <= page.inputs.keys():
                 raise HubBadResponseError(
                     "The hub's Swap Device page has no oldDev/newDev inputs; nothing was swapped.",

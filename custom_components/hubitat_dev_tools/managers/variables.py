@@ -14,26 +14,28 @@ import json
 import re
 import time
 from datetime import UTC, date, datetime, timedelta, tzinfo
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from ..errors import ToolError
-from ..hub import variables as api
-from ..hub import variables_wizard
-from ..hub.apps import fetch_app_tree, fetch_config_page, fetch_rule_builder, fetch_rule_builder20
 from ..hub.client import HubClient
-from ..hub.devices import fetch_devices
+from ..hub.controllers import (
+    AppsController,
+    DevicesController,
+    EventsController,
+    VariablesController,
+    VisualRulesController,
+)
 from ..hub.effects import confirm_effect
 from ..hub.errors import HubBadResponseError, HubError, HubNotFoundError
-from ..hub.logs import fetch_location_events
 from ..hub.mesh import OwnVariable
 from ..hub.models import coerce_numeric_text, parse_hub_time
+from ..hub.results import ConnectorType, VariableType
 from ..hub.state_cache import StateCache
 from ..hub.variables import (
     DATE_ONLY_SUFFIX,
     TIME_ONLY_PREFIX,
     datetime_answer,
     datetime_form,
-    fetch_own_variables,
     hub_datetime,
 )
 from .maker import require_maker
@@ -244,25 +246,48 @@ class VariableManager:
     """Hub variables (Maker API; the others from the hub's list of every variable), with
     their recent changes (location events)."""
 
-    def __init__(self, client: HubClient, cache: StateCache | None = None) -> None:
+    def __init__(
+        self,
+        variables: VariablesController,
+        events: EventsController,
+        devices: DevicesController,
+        apps: AppsController,
+        visual_rules: VisualRulesController,
+        client: HubClient,
+        cache: StateCache | None = None,
+    ) -> None:
+        self._variables = variables
+        self._events = events  # location events: the variables' changes
+        self._devices = devices  # the device list: a new connector device
+        self._apps = apps  # the rules that use a variable
+        self._visual_rules = visual_rules
+        # not for requests: whether the Maker API is configured, and the hub's time zone
         self._client = client
         self.cache = cache  # the live state cache: no hub request while it is live
         # the hub's list of every variable (names and types), briefly kept
         self._mesh_vars: tuple[float, list[OwnVariable]] | None = None
+
+    async def _maker_list(self) -> list[dict[str, Any]]:
+        """The variables the Maker API instance selects, with their values."""
+        return cast(list[dict[str, Any]], await self._variables.list())
+
+    async def _maker_get(self, name: str) -> dict[str, Any]:
+        """One variable through the Maker API."""
+        return cast(dict[str, Any], await self._variables.get(name))
 
     async def _own_variables(self) -> list[OwnVariable]:
         """Every variable of this hub (name, type) as ``/hub2/hubMeshJson`` lists them; kept
         for MESH_TTL_S (cleared by a create or delete from here)."""
         now = time.monotonic()
         if self._mesh_vars is None or now - self._mesh_vars[0] > MESH_TTL_S:
-            self._mesh_vars = (now, await fetch_own_variables(self._client))
+            self._mesh_vars = (now, await self._variables.own())
         return self._mesh_vars[1]
 
     async def _unselected(self, name: str) -> OwnVariable | None:
         """The variable ``name`` (case-sensitive) from a fresh read of the hub's list of every
         variable; None when it is not there or the list cannot be read."""
         try:
-            own = await fetch_own_variables(self._client)
+            own = await self._variables.own()
         except HubError:
             return None
         return next((v for v in own if v["name"] == name), None)
@@ -278,10 +303,10 @@ class VariableManager:
 
     async def list_variables(self) -> list[Variable]:
         """Every hub variable the Maker API instance may see."""
-        require_maker(self._client, "Reading hub variables")
+        require_maker(self._client.connection, "Reading hub variables")
         cache = self.cache
         if (items := cache.cached_variables() if cache is not None else None) is None:
-            items = await api.fetch_variables(self._client)
+            items = await self._maker_list()
             if cache is not None:
                 cache.learn_variables(items)
         return sorted((_variable(v) for v in items), key=lambda v: str(v["name"]).lower())
@@ -325,9 +350,9 @@ class VariableManager:
     async def get_variable(self, name: str, *, history: int = 10) -> VariableDetail:
         """One variable with its recent changes (one the Maker API instance does not select:
         type from the hub's list of every variable, value from its latest change)."""
-        require_maker(self._client, "Reading hub variables")
+        require_maker(self._client.connection, "Reading hub variables")
         item, changes = await asyncio.gather(
-            api.fetch_variable(self._client, name),
+            self._maker_get(name),
             self.changes(name=name, limit=max(history, 1)),
             return_exceptions=True,
         )
@@ -363,7 +388,7 @@ class VariableManager:
         """Hub variable changes (location events ``variable:<name>``), newest first (all of
         them with ``limit=None``)."""
         out: list[VariableChange] = []
-        for ev in await fetch_location_events(self._client):
+        for ev in await self._events.location():
             ev_name = str(ev.get("name") or "")
             if not ev_name.startswith("variable:"):
                 continue
@@ -381,9 +406,9 @@ class VariableManager:
     async def set_variable(self, name: str, value: Any) -> VariableUpdate:
         """Set a variable after checking the value against its type (Maker API only: a
         variable its instance does not select is refused, nothing sent)."""
-        require_maker(self._client, "Setting hub variables")
+        require_maker(self._client.connection, "Setting hub variables")
         try:
-            raw = await api.fetch_variable(self._client, name)
+            raw = await self._maker_get(name)
         except HubNotFoundError:
             if await self._unselected(name) is not None:
                 raise ToolError(
@@ -399,9 +424,9 @@ class VariableManager:
             text = coerce_datetime(value, name, form, self._client.time_zone)
         else:
             text = coerce_variable(vtype, value, name)
-        await api.set_variable(self._client, name, text)
+        await self._variables.set(name, text)
         # no independent code shows this answer: the value read back decides
-        now = _variable(await api.fetch_variable(self._client, name))
+        now = _variable(await self._maker_get(name))
         wanted = _variable({"name": name, "type": vtype, "value": text})["value"]
         if not _same_value(vtype, now["value"], wanted):
             raise HubBadResponseError(
@@ -421,11 +446,11 @@ class VariableManager:
         API sees it, read fresh: the Maker API's list, then the hub's list of every variable
         (None: neither has it, or the second cannot be read)."""
         folded = name.lower()
-        for item in await api.fetch_variables(self._client):
+        for item in await self._maker_list():
             if str(item.get("name")).lower() == folded:
                 return str(item.get("name")), True
         try:
-            own = await fetch_own_variables(self._client)
+            own = await self._variables.own()
         except HubError:
             return None
         spelled = next((v["name"] for v in own if v["name"].lower() == folded), None)
@@ -433,16 +458,16 @@ class VariableManager:
 
     async def _all_names(self) -> list[str]:
         """Every variable's name: the Maker API's and the hub's list of every variable."""
-        names = {str(v.get("name")) for v in await api.fetch_variables(self._client)}
+        names = {str(v.get("name")) for v in await self._maker_list()}
         with contextlib.suppress(HubError):
-            names |= {v["name"] for v in await fetch_own_variables(self._client)}
+            names |= {v["name"] for v in await self._variables.own()}
         return sorted(names, key=str.lower)
 
     async def create_variable(self, name: str, vtype: str, value: Any) -> Variable:
         """Create a variable through the Hub Variables wizard; done when the hub lists it
         (the Maker API, or the hub's list of every variable: a new variable is not selected
         in the Maker API instance)."""
-        require_maker(self._client, "Creating hub variables")
+        require_maker(self._client.connection, "Creating hub variables")
         clean = name.strip()
         if not VARIABLE_NAME_RE.match(clean):
             raise ToolError(
@@ -472,13 +497,11 @@ class VariableManager:
         started = datetime.now(UTC) - CLOCK_MARGIN
         # the wizard waits for the hub to list it (the effect decides)
         self._mesh_vars = None
-        await variables_wizard.create_variable(
-            self._client, clean, WIZARD_TYPES[vtype], wizard_value
-        )
+        await self._variables.create(clean, cast(VariableType, WIZARD_TYPES[vtype]), wizard_value)
         try:
-            item = await api.fetch_variable(self._client, clean)
+            item = await self._maker_get(clean)
         except HubNotFoundError as err:
-            if await variables_wizard.maker_lists(self._client, clean):
+            if await self._variables.maker_lists(clean):
                 raise HubBadResponseError(
                     f"The hub lists '{clean}' but does not answer for it.",
                     hint="Check Settings > Hub Variables on the hub.",
@@ -514,7 +537,7 @@ class VariableManager:
     async def create_connector(self, name: str, connector_type: str | None) -> Connector:
         """Make a connector device for a variable (Hub Variables page); done when a new
         device shows in the device list."""
-        require_maker(self._client, "Creating variable connectors")
+        require_maker(self._client.connection, "Creating variable connectors")
         current = _variable((await self._fetch_existing(name))[0])
         numeric = current["type"] in ("integer", "bigdecimal")
         if connector_type is not None and not numeric:
@@ -524,18 +547,18 @@ class VariableManager:
                 hint="Leave connector_type out.",
             )
         chosen = (connector_type or "Variable") if numeric else None
-        before = {d.id for d in await fetch_devices(self._client)}
+        before = {d.id for d in await self._devices.list()}
         found: list[str] = []
 
         async def appeared() -> bool:
-            new = [d for d in await fetch_devices(self._client) if d.id not in before]
+            new = [d for d in await self._devices.list() if d.id not in before]
             # the first connector also brings the parent device the hub hangs them under
             children = [d.id for d in new if d.parent_id is not None]
             found[:] = sorted(children or [d.id for d in new])
             return bool(found)
 
         await confirm_effect(
-            lambda: variables_wizard.create_connector(self._client, name, chosen),
+            lambda: self._variables.create_connector(name, cast(ConnectorType | None, chosen)),
             appeared,
             failed=f"The hub accepted the connector request for '{name}' but no new device "
             "appeared.",
@@ -550,13 +573,13 @@ class VariableManager:
     async def variable_users(self, name: str) -> list[VariableUser]:
         """Rule Machine rules and Visual Rules whose definition mentions the variable."""
         word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])")
-        rules = [a for a in await fetch_app_tree(self._client) if a.is_rm_rule or a.is_visual_rule]
+        rules = [a for a in await self._apps.list() if a.is_rm_rule or a.is_visual_rule]
 
         async def definition(app_id: str, visual: bool) -> Any:
             if not visual:
-                return await fetch_config_page(self._client, app_id, None)
-            data: Any = await fetch_rule_builder(self._client, app_id)
-            return data or await fetch_rule_builder20(self._client, app_id)
+                return await self._apps.config_page(app_id, None)
+            data: Any = await self._visual_rules.definition(app_id)
+            return data or await self._visual_rules.graph(app_id)
 
         found = await asyncio.gather(*(definition(r.id, r.is_visual_rule) for r in rules))
         return [
@@ -573,7 +596,7 @@ class VariableManager:
         """Delete a variable through the wizard; refused while a rule uses it unless force.
         Done when it is gone from the list that showed it (Maker API, or the hub's list of
         every variable for one the Maker API instance does not select)."""
-        require_maker(self._client, "Deleting hub variables")
+        require_maker(self._client.connection, "Deleting hub variables")
         raw, visible = await self._fetch_existing(name)
         current = _variable(raw)
         users = await self.variable_users(name)
@@ -585,7 +608,7 @@ class VariableManager:
                 "breaking them.",
             )
         # tried twice (the hub sometimes drops the first try); done once it is gone
-        await variables_wizard.delete_variable(self._client, name, maker_visible=visible)
+        await self._variables.delete(name, maker_visible=visible)
         self._mesh_vars = None
         if self.cache is not None:
             self.cache.variables.pop(name, None)
@@ -602,7 +625,7 @@ class VariableManager:
         """The variable ``{name, value, type}`` and whether the Maker API sees it (one it does
         not: type from the hub's list of every variable, value from its latest change)."""
         try:
-            return await api.fetch_variable(self._client, name), True
+            return await self._maker_get(name), True
         except HubNotFoundError:
             if (own := await self._unselected(name)) is not None:
                 try:

@@ -20,7 +20,7 @@ from typing import Any
 from ...errors import ToolError
 from ...hub.app_page import AppPage, Setting
 from ...hub.apps import app_name_text
-from ...hub.client import HubClient
+from ...hub.controllers import AppsController
 from ...hub.errors import HubBadResponseError, HubError
 from ...hub.models import dict_list, norm_id
 from .page_model import enum_keys
@@ -85,13 +85,13 @@ def _text_setting(page: AppPage, name: str) -> str | None:
 class ButtonRuleCreator:
     """Creates a Button Rule under an installed Button Controller."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(self, apps: AppsController) -> None:
+        self._apps = apps
 
     async def _controller(
         self, controller_id: str, device_allowed: Callable[[str], bool]
     ) -> tuple[AppPage, list[str]]:
-        page = await AppPage.load(self._client, controller_id)
+        page = await self._apps.page(controller_id)
         info = page.config.get("app")
         kind = info.get("appType") if isinstance(info, dict) else None
         type_name = str(kind.get("name") or "") if isinstance(kind, dict) else ""
@@ -176,7 +176,7 @@ class ButtonRuleCreator:
                 f"exists already (app {controller_id} lists its child apps).",
                 subject="button_rule",
             )
-        rule = await AppPage.load(self._client, new[0])
+        rule = await self._apps.page(new[0])
         info = rule.config.get("app")
         kind = info.get("appType") if isinstance(info, dict) else None
         out: dict[str, Any] = {

@@ -13,11 +13,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ...errors import ToolError
-from ...hub.app_cloner import ClonerPage, cloner_action_index, cloner_export_text, open_cloner
+from ...hub.app_cloner import ClonerPage, cloner_action_index, cloner_export_text
 from ...hub.app_page import Setting, TransientApp, setting_fields
-from ...hub.apps import InstalledApp, fetch_app_tree, set_app_disabled
-from ...hub.client import HubClient
-from ...hub.devices import fetch_devices
+from ...hub.apps import InstalledApp
+from ...hub.controllers import AppsController, DevicesController, FilesController
 from ...hub.errors import HubBadResponseError, HubError
 from ...redact import redact_document, strip_redacted
 from ..files import FilesManager, check_name
@@ -85,8 +84,17 @@ class AppCloner:
     """Export, import and clone through the hub's own App Cloner, one operation at a time
     per hub (so that the app an operation creates is identified unambiguously)."""
 
-    def __init__(self, client: HubClient, backups: ItemBackups, files: FilesManager) -> None:
-        self._client = client
+    def __init__(
+        self,
+        apps: AppsController,
+        devices: DevicesController,
+        hub_files: FilesController,
+        backups: ItemBackups,
+        files: FilesManager,
+    ) -> None:
+        self._apps = apps
+        self._devices = devices  # an import's device references must exist
+        self._hub_files = hub_files  # an export to import from a File Manager file
         self._backups = backups
         self._files = files
         self._lock = asyncio.Lock()
@@ -107,7 +115,7 @@ class AppCloner:
         return snap
 
     async def _cloneable(self, app_id: str, purpose: str) -> InstalledApp:
-        app = await find_app(self._client, app_id)
+        app = await find_app(self._apps, app_id)
         if app.type in UNCLONEABLE_TYPES:
             raise ToolError(
                 f"App {app_id} ({app.name}) is the hub's {app.type} app; it cannot be "
@@ -132,8 +140,8 @@ class AppCloner:
     async def _open(self, source_id: str) -> AsyncIterator[tuple[ClonerPage, TransientApp]]:
         """A primed cloner on ``source_id``, removed on exit (``left_behind`` if it could
         not be)."""
-        session = await open_cloner(self._client, source_id)
-        async with TransientApp(self._client, session.app_id, verify=False) as helper:
+        session = await self._apps.open_cloner(source_id)
+        async with self._apps.transient(session.app_id, verify=False) as helper:
             await session.prime()
             yield session, helper
 
@@ -297,7 +305,7 @@ class AppCloner:
 
     async def _find_new(self, target: _Target) -> _NewApp | None:
         """The app this operation created, if it is in the tree yet."""
-        tree = await fetch_app_tree(self._client)
+        tree = await self._apps.list()
         fresh = [
             a
             for a in tree
@@ -312,7 +320,7 @@ class AppCloner:
             # Ours by name (e.g. a hub that made a copy per press): stop them all.
             for app in named:
                 with contextlib.suppress(HubError):
-                    await set_app_disabled(self._client, app.id, True)
+                    await self._apps.set_disabled(app.id, True)
             ids = ", ".join(a.id for a in named)
             raise HubBadResponseError(
                 f"The hub made several apps named '{target.name}' ({ids}); all were disabled.",
@@ -340,14 +348,12 @@ class AppCloner:
         failed: set[str] = set()
         for app_id in ids:
             try:
-                await set_app_disabled(self._client, app_id, True)
+                await self._apps.set_disabled(app_id, True)
             except HubError as err:
                 _LOGGER.warning("Could not disable new app %s: %s", app_id, err)
                 failed.add(app_id)
         try:
-            failed |= {
-                a.id for a in await fetch_app_tree(self._client) if a.id in ids and not a.disabled
-            }
+            failed |= {a.id for a in await self._apps.list() if a.id in ids and not a.disabled}
         except HubError:
             out["disable_unverified"] = True
         live = sorted(failed, key=int)
@@ -367,7 +373,7 @@ class AppCloner:
         name = (new_name or f"{app.name} (copy)").strip()
         async with self._lock:
             async with self._open(app.id) as (session, helper):
-                before = {a.id for a in await fetch_app_tree(self._client)}
+                before = {a.id for a in await self._apps.list()}
                 index: int | None = None
                 for _attempt in range(2):  # the hub can lose the first Clone click
                     await session.click("cloneRuleButton")
@@ -414,7 +420,7 @@ class AppCloner:
         ``check`` sees the parsed export (with the device ids it names) before anything is
         sent: the sensitivity gate."""
         text, origin = await read_export_source(
-            self._client, self._backups, export, from_file, from_backup
+            self._hub_files, self._backups, export, from_file, from_backup
         )
         doc, repaired = parse_export(text)
         doc, reenter = strip_redacted(doc)  # our exports carry no secret setting
@@ -434,7 +440,7 @@ class AppCloner:
             )
         missing: list[str] = []
         if wanted:
-            have = {d.id for d in await fetch_devices(self._client)}
+            have = {d.id for d in await self._devices.list()}
             missing = [d for d in wanted if d not in have]
         if missing and not allow_missing_devices:
             labels = {
@@ -448,7 +454,7 @@ class AppCloner:
                 hint="Pass allow_missing_devices=true to import anyway (the new app will be "
                 "BROKEN until you pick replacement devices in it), or re-add the devices.",
             )
-        tree = await fetch_app_tree(self._client)
+        tree = await self._apps.list()
         if seed_app_id is not None:
             seed = await self._cloneable(seed_app_id, "used to seed an import")
         else:
@@ -473,7 +479,7 @@ class AppCloner:
         canonical = json.dumps(doc, ensure_ascii=False)
         async with self._lock:
             async with self._open(seed.id) as (session, helper):
-                before = {a.id for a in await fetch_app_tree(self._client)}
+                before = {a.id for a in await self._apps.list()}
                 page = await session.refresh(
                     page="main",
                     view="source",

@@ -15,18 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...errors import TIER_CODE, ToolError
-from ...hub.app_page import AppPage, Setting
-from ...hub.apps import (
-    AppType,
-    InstalledApp,
-    create_app_instance,
-    create_child_app,
-    delete_app,
-    fetch_app_tree,
-    fetch_apps_and_types,
-)
-from ...hub.client import HubClient
-from ...hub.code import fetch_code_list
+from ...hub.app_page import Setting
+from ...hub.apps import AppType, InstalledApp
+from ...hub.controllers import AppsController, CodeController, DevicesController
 from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ...redact import redact_document
 from ..confirm import require_confirm
@@ -129,15 +120,24 @@ class _Plan:
 class AppCreator:
     """Creates app instances; every one is confirmed in the app tree afterwards."""
 
-    def __init__(self, client: HubClient, apps: AppManager, sensitivity: SensitivityModel) -> None:
-        self._client = client
+    def __init__(
+        self,
+        hub_apps: AppsController,
+        code: CodeController,
+        devices: DevicesController,
+        apps: AppManager,
+        sensitivity: SensitivityModel,
+    ) -> None:
+        self._hub_apps = hub_apps
+        self._code = code  # user app code, for a child of a user app
+        self._devices = devices  # device settings take ids of existing devices
         self._apps = apps
         self._sensitivity = sensitivity
-        self._button_rules = ButtonRuleCreator(client)
+        self._button_rules = ButtonRuleCreator(hub_apps)
 
     async def types(self, *, text: str | None, kind: str) -> list[dict[str, Any]]:
         """The app types the hub can add (built-in first), filtered by text and kind."""
-        _tree, types = await fetch_apps_and_types(self._client)
+        _tree, types = await self._hub_apps.list_with_types()
         needle = _key(text) if text else None
         return [
             t.as_dict()
@@ -215,7 +215,7 @@ class AppCreator:
             return _Plan.built_in_child(kind, parent)
         code = [
             c
-            for c in await fetch_code_list(self._client, "app")
+            for c in await self._code.list("app")
             if str(c.get("id")) == app_type.strip() or _same_type(str(c.get("name")), app_type)
         ]
         if len(code) != 1:
@@ -283,17 +283,17 @@ class AppCreator:
             return await self._button_rules.create(
                 parent_app_id, button, device_allowed=device_allowed
             )
-        tree, types = await fetch_apps_and_types(self._client)
+        tree, types = await self._hub_apps.list_with_types()
         plan = await self._plan(app_type, parent_app_id, tree, types)
         self._check_tier(plan, confirm)
         before = {a.id for a in tree}
         if plan.kind == "child" and plan.parent is not None:
             new_id, first = (
-                await create_child_app(self._client, plan.namespace, plan.app_name, plan.parent.id),
+                await self._hub_apps.create_child(plan.namespace, plan.app_name, plan.parent.id),
                 None,
             )
         else:
-            new_id, first = await create_app_instance(self._client, str(plan.type_id))
+            new_id, first = await self._hub_apps.create(str(plan.type_id))
         if new_id in before:  # a singleton built-in app: the hub opened the one it has
             existing = next(a for a in tree if a.id == new_id)
             out: dict[str, Any] = {
@@ -321,7 +321,7 @@ class AppCreator:
         device_allowed: Callable[[str], bool],
         confirm: bool,
     ) -> dict[str, Any]:
-        page = await AppPage.load(self._client, new_id, first)
+        page = await self._hub_apps.page(new_id, first)
         fields: dict[str, Setting] = {}
         repairs: list[str] = []
         if name is not None and "origLabel" in page.inputs and "origLabel" not in settings:
@@ -329,7 +329,7 @@ class AppCreator:
             settings = {**settings, "origLabel": name}
         if settings:
             fields, repairs = await encode_page_settings(
-                self._client,
+                self._devices,
                 page,
                 settings,
                 device_allowed=device_allowed,
@@ -341,7 +341,7 @@ class AppCreator:
         if fields or name is not None or page.installed is False:
             await page.done(fields, label=name)
             await page.reload()
-        listed = next((a for a in await fetch_app_tree(self._client) if a.id == new_id), None)
+        listed = next((a for a in await self._hub_apps.list() if a.id == new_id), None)
         if page.installed is False or listed is None:
             wanted = [
                 n
@@ -386,6 +386,6 @@ class AppCreator:
     async def _remove(self, app_id: str) -> None:
         """Remove an unfinished new instance (best effort: the error that led here wins)."""
         try:
-            await delete_app(self._client, app_id, force=True)
+            await self._hub_apps.delete(app_id, force=True)
         except HubError:
             return

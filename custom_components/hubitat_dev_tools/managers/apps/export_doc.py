@@ -7,9 +7,8 @@ import json
 from typing import Any
 
 from ...errors import ToolError
-from ...hub.client import HubClient
+from ...hub.controllers import FilesController
 from ...hub.errors import HubNotFoundError
-from ...hub.files import read_text_file
 from ..files import check_name
 from ..item_backups import ItemBackups
 
@@ -76,7 +75,7 @@ def export_root(doc: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 
 async def read_export_source(
-    client: HubClient,
+    files: FilesController,
     backups: ItemBackups,
     export: Any,
     from_file: str | None,
@@ -100,7 +99,7 @@ async def read_export_source(
     if from_file is not None:
         check_name(from_file)
         try:
-            return await read_text_file(client, from_file), f"file {from_file}"
+            return await files.read_text(from_file), f"file {from_file}"
         except HubNotFoundError as err:
             raise ToolError(
                 f"There is no file '{from_file}' in the File Manager. Nothing was sent.",

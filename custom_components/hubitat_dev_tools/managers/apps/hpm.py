@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...hub.apps import fetch_status
-from ...hub.client import HubClient
+from ...hub.controllers import AppsController
 from ...hub.errors import HubNotFoundError
 from ..code import CodeManager
 from .installed import AppManager
@@ -87,8 +86,8 @@ def drift_report(manifests: Any, code_items: list[dict[str, Any]]) -> dict[str, 
 class HpmManager:
     """The HPM registry of one hub, compared with its user code."""
 
-    def __init__(self, client: HubClient, apps: AppManager, code: CodeManager) -> None:
-        self._client = client
+    def __init__(self, hub_apps: AppsController, apps: AppManager, code: CodeManager) -> None:
+        self._hub_apps = hub_apps
         self._apps = apps
         self._code = code
 
@@ -101,7 +100,7 @@ class HpmManager:
                 "Hubitat Package Manager is not installed on this hub",
                 hint="HPM is a community app; without it there are no HPM packages.",
             )
-        status = await fetch_status(self._client, hpm.id)
+        status = await self._hub_apps.status(hpm.id)
         code_items = await self._code.list_code(None, None)
         report = drift_report(status["appState"].get("manifests") or {}, code_items)
         return {"hpm_app_id": hpm.id, **report}

@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from ...device_refs import DeviceScreen
 from ...errors import TIER_SAFETY, ToolError
-from ...hub.apps import (
-    InstalledApp,
-    delete_app,
-    fetch_app_json,
-    fetch_app_tree,
-    fetch_config_page,
-    fetch_rule_builder,
-    fetch_status,
-    set_app_disabled,
-)
+from ...hub.apps import InstalledApp
 from ...hub.client import HubClient
-from ...hub.devices import fetch_device_raw
+from ...hub.controllers import AppsController, DevicesController, RulesController
 from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError, HubRefusedError
 from ...hub.scenes import device_settings
 from ...redact import redact_document
@@ -63,9 +54,9 @@ def _plain(text: str) -> str:
     return "".join(c for c in text.lower() if c.isalnum() or c == " ")
 
 
-async def find_app(client: HubClient, app_id: str) -> InstalledApp:
+async def find_app(apps: AppsController, app_id: str) -> InstalledApp:
     """One app from the tree, or not_found."""
-    for app in await fetch_app_tree(client):
+    for app in await apps.list():
         if app.id == app_id:
             return app
     raise HubNotFoundError(f"No installed app with id {app_id}", subject="app")
@@ -73,22 +64,33 @@ async def find_app(client: HubClient, app_id: str) -> InstalledApp:
 
 class AppManager:
     """Installed apps. Before a delete or an edit an app is backed up, with its App Cloner
-    export (``backup_export``) so that ``AppCloner.import_app`` can re-create it."""
+    export (``backup_export``) so that ``AppCloner.import_app`` can re-create it.
+
+    ``client``: only for its connection (which app is the Maker API instance we use)."""
 
     def __init__(
-        self, client: HubClient, backups: ItemBackups, backup_export: BackupExport
+        self,
+        client: HubClient,
+        apps: AppsController,
+        rules: RulesController,
+        devices: DevicesController,
+        backups: ItemBackups,
+        backup_export: BackupExport,
     ) -> None:
         self._client = client
+        self._hub_apps = apps
+        self._rules = rules  # a rule's compiled state, for its snapshot
+        self._devices = devices  # which apps use a device
         self._backups = backups
         self._backup_export = backup_export
 
     async def tree(self) -> list[InstalledApp]:
         """Every installed app in tree order."""
-        return await fetch_app_tree(self._client)
+        return await self._hub_apps.list()
 
     async def find(self, app_id: str) -> InstalledApp:
         """One app from the tree, or not_found."""
-        return await find_app(self._client, app_id)
+        return await find_app(self._hub_apps, app_id)
 
     async def list_apps(
         self,
@@ -102,8 +104,8 @@ class AppManager:
         apps = await self.tree()
         using: set[str] | None = None
         if device_id is not None:
-            payload = await fetch_device_raw(self._client, device_id)
-            rows = payload.get("appsUsing")
+            payload = await self._devices.raw(device_id)
+            rows = cast(dict[str, Any], payload).get("appsUsing")
             using = {str(a.get("id")) for a in rows or [] if isinstance(a, dict)}
         needle = text.strip().lower() if text else None
         out = []
@@ -145,11 +147,9 @@ class AppManager:
         and the state (maps keyed by device), and their labels out of every text.
         """
         if include_state or (screen is not None and screen.active):
-            config, status = await asyncio.gather(
-                fetch_config_page(self._client, app_id, page), fetch_status(self._client, app_id)
-            )
+            config, status = await self._page_and_status(app_id, page)
         else:
-            config, status = await fetch_config_page(self._client, app_id, page), None
+            config, status = await self._config_page(app_id, page), None
         info = config.get("app") or {}
         app_type = info.get("appType")
         out: dict[str, Any] = {
@@ -180,6 +180,19 @@ class AppManager:
             return redacted
         inputs = {str(s.get("name")) for s in device_settings(status or {})}
         return screen.answer(redacted, device_inputs=inputs, keyed_maps=True)
+
+    async def _config_page(self, app_id: str, page: str | None) -> dict[str, Any]:
+        return cast(dict[str, Any], await self._hub_apps.config_page(app_id, page))
+
+    async def _status(self, app_id: str) -> dict[str, Any]:
+        return cast(dict[str, Any], await self._hub_apps.status(app_id))
+
+    async def _page_and_status(
+        self, app_id: str, page: str | None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """An app's page and its status, read together."""
+        config, status = await asyncio.gather(self._config_page(app_id, page), self._status(app_id))
+        return config, status
 
     def safety_system(self, app: InstalledApp) -> str | None:
         """What a safety-system app is (HSM, Mode Manager, the Maker API we use), or None.
@@ -215,8 +228,8 @@ class AppManager:
             self.require_safety_confirm(app, "disabling", confirm)
         if app.disabled == disabled:
             return {"app_id": app_id, "name": app.name, "disabled": disabled, "unchanged": True}
-        await set_app_disabled(self._client, app_id, disabled)
-        now = await fetch_app_json(self._client, app_id)
+        await self._hub_apps.set_disabled(app_id, disabled)
+        now = await self._hub_apps.record(app_id)
         if isinstance(now, dict) and bool(now.get("disabled")) != disabled:
             raise HubBadResponseError(f"The hub still reports app {app_id} disabled={not disabled}")
         return {"app_id": app_id, "name": app.name, "disabled": disabled}
@@ -224,9 +237,7 @@ class AppManager:
     async def snapshot(self, app: InstalledApp) -> dict[str, Any]:
         """Everything readable about one app (with its App Cloner export, when it has one),
         for an item backup before a delete or an edit."""
-        config, status = await asyncio.gather(
-            fetch_config_page(self._client, app.id, None), fetch_status(self._client, app.id)
-        )
+        config, status = await self._page_and_status(app.id, None)
         snap: dict[str, Any] = {
             "name": app.name,
             "app_type": app.type,
@@ -235,7 +246,7 @@ class AppManager:
             "status": status,
         }
         if app.is_rm_rule or app.is_visual_rule:
-            snap["rule_builder"] = await fetch_rule_builder(self._client, app.id)
+            snap["rule_builder"] = await self._rules.compiled(app.id)
         snap.update(await self._backup_export(app))
         return snap
 
@@ -256,7 +267,7 @@ class AppManager:
             "installedapp", app_id, await self.snapshot(app), reason="before delete"
         )
         try:
-            await delete_app(self._client, app_id, force=force)
+            await self._hub_apps.delete(app_id, force=force)
         except HubRefusedError:
             if app_id in {a.id for a in await self.tree()}:
                 raise  # refused, and the app is still there

@@ -8,19 +8,18 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from ...errors import ToolError
 from ...hub.app_page import AppPage
-from ...hub.apps import (
-    InstalledApp,
-    fetch_config_page,
-    fetch_rule_builder,
-    fetch_rule_builder20,
-    fetch_status,
-    set_visual_rule_paused,
-)
+from ...hub.apps import InstalledApp
 from ...hub.client import HubClient
+from ...hub.controllers import (
+    AppsController,
+    DevicesController,
+    RulesController,
+    VisualRulesController,
+)
 from ...hub.errors import HubBadResponseError, HubError
 from ...redact import redact_text
 from ..devices.query import DeviceManager
@@ -101,21 +100,33 @@ class RulePaused(TypedDict):
 
 class RuleManager:
     """Rule Machine rules and Visual Rules (both are installed apps of ``apps``); the
-    Visual Rule definitions are ``visual`` (read, create, update, delete)."""
+    Visual Rule definitions are ``visual`` (read, create, update, delete).
+
+    ``client``: only for a rule page's bare button clicks (``stopRule``, ``pausRule``), sent
+    without reading the page first (no controller builds an unread page)."""
 
     def __init__(
         self,
         client: HubClient,
+        rules: RulesController,
+        visual_rules: VisualRulesController,
+        hub_apps: AppsController,
+        hub_devices: DevicesController,
         apps: AppManager,
         backups: ItemBackups,
         devices: DeviceManager,
         sensitivity: SensitivityModel,
     ) -> None:
         self._client = client
+        self._rules = rules
+        self._visual_rules = visual_rules
+        self._hub_apps = hub_apps  # a rule's page as the hub renders it (its health)
         self._apps = apps
         self._sensitivity = sensitivity
         self._backups = backups
-        self.visual = VisualRuleManager(client, self._rule, backups, devices, sensitivity)
+        self.visual = VisualRuleManager(
+            visual_rules, hub_apps, hub_devices, self._rule, backups, devices, sensitivity
+        )
 
     async def list_rules(self, engine: str, *, with_status: bool) -> list[dict[str, Any]]:
         """Rule Machine and Visual Rules with live status."""
@@ -134,14 +145,14 @@ class RuleManager:
             if not with_status:
                 return entry
             if rule.is_rm_rule:
-                st = (await fetch_status(self._client, rule.id))["appState"]
+                st = (await self._rules.state(rule.id))["appState"]
                 entry["paused"] = bool(st.get("paused"))
                 entry["stopped"] = bool(st.get("stopped"))
                 private = private_boolean(st)
                 if private is not None:
                     entry["private_boolean"] = private
             else:
-                rb = await fetch_rule_builder(self._client, rule.id)
+                rb = await self._visual_rules.definition(rule.id)
                 entry["paused"] = bool(rb.get("rulePaused"))
             return entry
 
@@ -171,8 +182,8 @@ class RuleManager:
         app = await self._rule(app_id)
         # Render the page first: the hub re-validates the rule while rendering it, so the
         # compiled ``broken`` flag read afterwards is current.
-        config = await fetch_config_page(self._client, app_id, None)
-        compiled = await fetch_rule_builder(self._client, app_id)
+        config = cast(dict[str, Any], await self._hub_apps.config_page(app_id, None))
+        compiled = await self._rules.compiled(app_id)
         text = redact_text(json.dumps(config.get("configPage") or {}))  # before any cut
         markers = sorted(
             {
@@ -191,7 +202,7 @@ class RuleManager:
         if app.is_rm_rule:
             out["compiled_broken"] = bool(compiled.get("broken"))
         else:
-            graph = await fetch_rule_builder20(self._client, app_id)
+            graph = await self._visual_rules.graph(app_id)
             out["validation_errors"] = (graph or {}).get("validationErrors") or []
             out["node_problems"] = await self.visual.health_problems(app_id)
         out["healthy"] = not (
@@ -209,7 +220,7 @@ class RuleManager:
     async def local_variables(self, app_id: str) -> RuleLocals:
         """A Rule Machine rule's local variables (state.allLocalVars)."""
         app = await self._rule(app_id, visual=False)
-        st = (await fetch_status(self._client, app_id))["appState"]
+        st = (await self._rules.state(app_id))["appState"]
         local = st.get("allLocalVars") or {}
         rows = [
             {"name": k, "type": v.get("type"), "value": v.get("value")}
@@ -292,7 +303,7 @@ class RuleManager:
             )
         if action != "run_actions":
             return _Prepared(app)
-        page = await AppPage.load(self._client, app_id)
+        page = await self._rules.page(app_id)
         titles = {text_of(b.title).lower(): b.name for b in page.buttons.values()}
         name = titles.get("run actions")
         if name is None:
@@ -308,13 +319,13 @@ class RuleManager:
         if prep.page is not None and prep.button is not None:
             await prep.page.click(prep.button)
             return {"app_id": app_id, "name": app.name, "action": action}
-        st = (await fetch_status(self._client, app_id))["appState"]
+        st = (await self._rules.state(app_id))["appState"]
         stopped = bool(st.get("stopped"))
         want_stopped = action == "stop"
         if stopped == want_stopped:
             return {"app_id": app_id, "name": app.name, "action": action, "unchanged": True}
         await AppPage(self._client, app_id).click("stopRule")
-        after = (await fetch_status(self._client, app_id))["appState"]  # the effect decides
+        after = (await self._rules.state(app_id))["appState"]  # the effect decides
         if bool(after.get("stopped")) != want_stopped:
             raise HubBadResponseError(f"Rule {app_id} did not change its stopped state")
         return {"app_id": app_id, "name": app.name, "action": action}
@@ -334,18 +345,20 @@ class RuleManager:
                 what=f"Resuming rule {app_id} ({app.name})",
             )
         if app.is_visual_rule:
-            await set_visual_rule_paused(self._client, app_id, paused)
-            now = await fetch_rule_builder20(self._client, app_id) or await fetch_rule_builder(
-                self._client, app_id
+            await self._visual_rules.set_paused(app_id, paused)
+            now = cast(
+                dict[str, Any],
+                await self._visual_rules.graph(app_id)
+                or await self._visual_rules.definition(app_id),
             )
             if "rulePaused" in now and bool(now["rulePaused"]) != paused:
                 raise HubBadResponseError(f"Visual Rule {app_id} did not change its pause state")
             return {"app_id": app_id, "name": app.name, "paused": paused}
-        st = (await fetch_status(self._client, app_id))["appState"]
+        st = (await self._rules.state(app_id))["appState"]
         if bool(st.get("paused")) == paused:
             return {"app_id": app_id, "name": app.name, "paused": paused, "unchanged": True}
         await AppPage(self._client, app_id).click("pausRule")
-        after = (await fetch_status(self._client, app_id))["appState"]
+        after = (await self._rules.state(app_id))["appState"]
         if bool(after.get("paused")) != paused:
             raise HubBadResponseError(f"Rule {app_id} did not change its pause state")
         return {"app_id": app_id, "name": app.name, "paused": paused}

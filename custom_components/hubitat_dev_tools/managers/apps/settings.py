@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ...device_refs import device_refs
 from ...errors import ToolError
 from ...hub.app_page import AppPage, Setting
-from ...hub.client import HubClient
-from ...hub.devices import fetch_devices
+from ...hub.controllers import AppsController, DevicesController
 from ...redact import REDACTED, redact_document
 from ..item_backups import ItemBackups
 from .cloner import UNCLONEABLE_TYPES
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
 
 
 async def encode_page_settings(
-    client: HubClient,
+    hub_devices: DevicesController,
     form: AppPage,
     settings: dict[str, Any],
     *,
@@ -40,7 +39,7 @@ async def encode_page_settings(
     known_devices: set[str] | None = None
     device_inputs = {k for k in settings if k in inputs and inputs[k].is_device}
     if device_inputs:
-        devices = await fetch_devices(client)
+        devices = await hub_devices.list()
         known_devices = {d.id for d in devices}
         named = device_refs({"settings": settings}, device_inputs=device_inputs)
         sensitivity.require(
@@ -75,12 +74,14 @@ class AppSettingsManager:
 
     def __init__(
         self,
-        client: HubClient,
+        hub_apps: AppsController,
+        devices: DevicesController,
         apps: AppManager,
         backups: ItemBackups,
         sensitivity: SensitivityModel,
     ) -> None:
-        self._client = client
+        self._hub_apps = hub_apps
+        self._devices = devices  # device inputs take ids of existing devices
         self._apps = apps
         self._backups = backups
         self._sensitivity = sensitivity
@@ -121,10 +122,10 @@ class AppSettingsManager:
                 "here. Nothing was sent.",
                 subject="settings_not_editable",
             )
-        form = await AppPage.load(self._client, app_id, page)
+        form = await self._hub_apps.page(app_id, page)
         page_name, buttons = form.name, form.buttons
         fields, repairs = await encode_page_settings(
-            self._client,
+            self._devices,
             form,
             settings,
             device_allowed=device_allowed,
@@ -165,7 +166,7 @@ class AppSettingsManager:
         after = {"config": {"settings": form.config.get("settings")}}
         shown = form.config
         if sub_page is not None:  # the sub-page, rendered from the link's params
-            opened = AppPage(self._client, app_id, name=sub_page)
+            opened = AppPage(form.client, app_id, name=sub_page)  # the page's own client
             _index, answer = await form.follow(sub_page)
             if not opened.take_answer(answer):
                 await opened.reload()

@@ -10,24 +10,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from ...device_refs import DeviceScreen
 from ...errors import ToolError
-from ...hub.apps import (
-    InstalledApp,
-    create_visual_rule,
-    delete_app,
-    fetch_rule_builder,
-    fetch_rule_builder20,
-    save_visual_rule,
-    set_visual_rule_paused,
-)
-from ...hub.client import HubClient
-from ...hub.devices import fetch_devices
+from ...hub.apps import InstalledApp
+from ...hub.controllers import AppsController, DevicesController, VisualRulesController
 from ...hub.errors import HubBadResponseError, HubError, HubNotFoundError
 from ...hub.models import DeviceDetail
-from ...hub.visual_rules import graph_text, parse_graph_text, save_visual_graph
+from ...hub.results import VisualGraph, VisualRuleDefinition
+from ...hub.visual_rules import graph_text, parse_graph_text
 from ..confirm import require_confirm
 from ..devices.admin import is_sensitive_device
 from ..devices.query import DeviceManager
@@ -116,13 +108,17 @@ class VisualRuleManager:
 
     def __init__(
         self,
-        client: HubClient,
+        visual: VisualRulesController,
+        hub_apps: AppsController,
+        hub_devices: DevicesController,
         find_rule: FindRule,
         backups: ItemBackups,
         devices: DeviceManager,
         sensitivity: SensitivityModel | None = None,
     ) -> None:
-        self._client = client
+        self._visual = visual
+        self._hub_apps = hub_apps  # a rule is an app: deleted as one
+        self._hub_devices = hub_devices  # the devices a stored rule names must exist
         self._find = find_rule
         self._backups = backups
         self._devices = devices
@@ -275,10 +271,18 @@ class VisualRuleManager:
         _require_sensitive_confirm(draft["needs_confirm"], confirm)
         return draft["graph"]
 
+    async def _graph(self, app_id: str) -> dict[str, Any] | None:
+        """A graph rule as the hub answers it, or None when the app is not one."""
+        return cast(dict[str, Any] | None, await self._visual.graph(app_id))
+
+    async def _definition(self, app_id: str) -> dict[str, Any]:
+        """A classic rule's definition as the hub answers it."""
+        return cast(dict[str, Any], await self._visual.definition(app_id))
+
     async def get(self, app_id: str) -> VisualRule:
         """A Visual Rule's definition and its format."""
         app = await self._find(app_id, visual=True)
-        graph = await fetch_rule_builder20(self._client, app_id)
+        graph = await self._graph(app_id)
         if graph is not None:
             out: VisualRule = {
                 "app_id": app_id,
@@ -288,7 +292,7 @@ class VisualRuleManager:
             }
             out["graph"] = parse_graph_text(graph.get("ruleJson"))
             return out
-        data = await fetch_rule_builder(self._client, app_id)
+        data = await self._definition(app_id)
         return {"app_id": app_id, "name": app.name, "format": "classic", "definition": data}
 
     async def create(
@@ -307,7 +311,7 @@ class VisualRuleManager:
         else:
             body = await self.validate(body, device_allowed=device_allowed, confirm=confirm)
             _require_runnable(body)
-        app_id, graph_format = await create_visual_rule(self._client)
+        app_id, graph_format = await self._visual.create()
         try:
             if graph_format != is_graph(body):
                 raise ToolError(
@@ -326,13 +330,13 @@ class VisualRuleManager:
                 return {"app_id": app_id, "name": body.get("name"), "validation_errors": errors}
             await self._save_verified(app_id, body)
         except (HubError, ToolError):
-            await delete_app(self._client, app_id, force=True)
+            await self._hub_apps.delete(app_id, force=True)
             raise
         return {"app_id": app_id, "name": body.get("name")}
 
     async def _set_paused(self, app_id: str) -> None:
-        await set_visual_rule_paused(self._client, app_id, True)
-        now = await fetch_rule_builder20(self._client, app_id) or {}
+        await self._visual.set_paused(app_id, True)
+        now = await self._graph(app_id) or {}
         if not now.get("rulePaused"):
             raise HubBadResponseError(f"Visual Rule {app_id} did not pause")
 
@@ -342,8 +346,8 @@ class VisualRuleManager:
         """Save a graph rule, then read it back: the name and the number of nodes and edges
         must be what was sent. The hub's own ``validationErrors`` are returned (a rule saved
         with them is kept, as in the editor, but may not run)."""
-        answer = await save_visual_graph(self._client, app_id, name, graph)
-        now = await fetch_rule_builder20(self._client, app_id) or {}
+        answer = await self._visual.save_graph(app_id, name, cast(VisualGraph, graph))
+        now = await self._graph(app_id) or {}
         stored = parse_graph_text(now.get("ruleJson"))
         if now.get("name") != name or graph_counts(stored) != graph_counts(graph):
             raise HubBadResponseError(
@@ -356,8 +360,8 @@ class VisualRuleManager:
     async def _save_verified(self, app_id: str, body: dict[str, Any]) -> None:
         """Write a classic Visual Rule, then read it back: the name and the number of nodes
         of each kind must be what was sent (the hub UI reads no answer to this save)."""
-        await save_visual_rule(self._client, app_id, body)
-        now = await fetch_rule_builder(self._client, app_id)
+        await self._visual.save_definition(app_id, cast(VisualRuleDefinition, body))
+        now = await self._definition(app_id)
 
         def counts(data: dict[str, Any]) -> list[int]:
             return [len(v) if isinstance(v := data.get(k), list) else 0 for k in NODE_KEYS]
@@ -452,8 +456,8 @@ class VisualRuleManager:
             out["validation_errors"] = saved["validation_errors"]
         paused = changes.get("rulePaused")
         if paused is not None and bool(paused) != bool(old.get("rulePaused")):
-            await set_visual_rule_paused(self._client, app_id, bool(paused))
-            now = await fetch_rule_builder20(self._client, app_id) or {}
+            await self._visual.set_paused(app_id, bool(paused))
+            now = await self._graph(app_id) or {}
             if bool(now.get("rulePaused")) != bool(paused):
                 raise HubBadResponseError(f"Visual Rule {app_id} did not change its pause state")
         self._backups.edited("visualrule", app_id, {"definition": graph or stored})
@@ -468,7 +472,7 @@ class VisualRuleManager:
             {"name": current["name"], "definition": current["definition"]},
             reason="before delete",
         )
-        await delete_app(self._client, app_id, force=True)
+        await self._hub_apps.delete(app_id, force=True)
         return {
             "app_id": app_id,
             "name": current["name"],
@@ -480,13 +484,13 @@ class VisualRuleManager:
     async def health_problems(self, app_id: str) -> list[str]:
         """What keeps a classic rule from running: no trigger or action, unknown node
         types, nodes whose devices are gone. A graph rule: none here (the hub validates)."""
-        if await fetch_rule_builder20(self._client, app_id) is not None:
+        if await self._graph(app_id) is not None:
             return []
-        definition = await fetch_rule_builder(self._client, app_id)
+        definition = await self._definition(app_id)
         problems = node_problems(definition)
         uses = stored_uses(definition)
         if uses:
-            present = {d.id for d in await fetch_devices(self._client)}
+            present = {d.id for d in await self._hub_devices.list()}
             problems += [
                 f"{u.path}: device {u.device_id} no longer exists"
                 for u in uses

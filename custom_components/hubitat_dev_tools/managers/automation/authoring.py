@@ -22,10 +22,9 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...errors import ToolError
-from ...hub.apps import create_child_app, delete_app, fetch_config_page, fetch_status
 from ...hub.errors import HubError
 from ...redact import redact, redact_text
 from ..apps.page_model import text_of
@@ -42,6 +41,7 @@ from .text import rule_text
 
 if TYPE_CHECKING:
     from ...hub.client import HubClient
+    from ...hub.controllers import AppsController, RulesController
     from ..apps.installed import AppManager
     from ..apps.rules import RuleManager
     from ..backups import BackupManager
@@ -139,12 +139,17 @@ class RuleAuthoring:
 
     It builds and edits rules through ``apps``, ``rules`` and ``item_backups``, reads modes
     through ``modes``, and checks a spec against the managers ``resolve`` asks
-    (:class:`.check.CheckSources`)."""
+    (:class:`.check.CheckSources`).
+
+    ``client``: the hub's time zone (a spec's times) and the rule pages the build and the
+    in-place edit step through (:class:`~..apps.wizard.Wizard`, :class:`.inplace.RuleEraser`)."""
 
     def __init__(
         self,
         client: HubClient,
         *,
+        hub_rules: RulesController,
+        hub_apps: AppsController,
         apps: AppManager,
         rules: RuleManager,
         item_backups: ItemBackups,
@@ -156,6 +161,8 @@ class RuleAuthoring:
         backups: BackupManager,
     ) -> None:
         self._client = client
+        self._hub_rules = hub_rules
+        self._hub_apps = hub_apps
         self._apps = apps
         self._rules = rules
         self._item_backups = item_backups
@@ -226,7 +233,7 @@ class RuleAuthoring:
 
     async def _build(self, spec: RuleSpec, steps: list[Step]) -> dict[str, Any]:
         parent = await self._parent_id()
-        app_id = await create_child_app(self._client, RM_NAMESPACE, RM_APP, parent)
+        app_id = await self._hub_rules.create(parent)  # a RM_NAMESPACE / RM_APP child
         wizard = Wizard(self._client, app_id)
         try:
             await wizard.run(steps)
@@ -260,7 +267,7 @@ class RuleAuthoring:
 
     async def _remove_partial(self, app_id: str) -> bool:
         try:
-            await asyncio.shield(delete_app(self._client, app_id, force=True))
+            await asyncio.shield(self._hub_apps.delete(app_id, force=True))
         except (HubError, asyncio.CancelledError):
             return False
         return True
@@ -293,9 +300,10 @@ class RuleAuthoring:
         ``by_text``: also hold the rule text's lines against the spec (:mod:`.shown`), so a
         part the page shows and the settings do not say is listed with its text (a build's
         own read-back compares the settings with the spec it wrote, without this)."""
-        status, config = await asyncio.gather(
-            fetch_status(self._client, app_id), fetch_config_page(self._client, app_id, None)
+        answers = await asyncio.gather(
+            self._hub_rules.state(app_id), self._hub_apps.config_page(app_id, None)
         )
+        status, config = cast(tuple[dict[str, Any], dict[str, Any]], answers)
         values, ids = _settings(status)
         state = _state(status)
         modes: dict[str, str] = {}
@@ -413,7 +421,10 @@ class RuleAuthoring:
                 "Its current spec cannot be built again to put it back if the edit failed "
                 "(a part its read could not decode, or a device that is gone)."
             )
-        eraser, wizard = RuleEraser(self._client, app_id), Wizard(self._client, app_id)
+        eraser, wizard = (
+            RuleEraser(self._client, self._hub_rules, app_id),
+            Wizard(self._client, app_id),
+        )
         try:
             await self._rules.set_paused(app_id, True, confirm=True)
             # Rule Machine ignores deletes on a disabled rule (the on-hub server, live)
@@ -474,7 +485,7 @@ class RuleAuthoring:
         ``delete_app_id``: the emptied app to delete)."""
         old = parse_spec(current["spec"])
         try:
-            await RuleEraser(self._client, app_id, close_editor=True).run()
+            await RuleEraser(self._client, self._hub_rules, app_id, close_editor=True).run()
             await Wizard(self._client, app_id).run(_on_paused(steps))
             await self._verify(app_id, old)
         except (ToolError, HubError) as err:

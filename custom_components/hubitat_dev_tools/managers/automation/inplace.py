@@ -16,12 +16,12 @@ import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from ...errors import ToolError
 from ...hub.app_page import AppPage, Setting
-from ...hub.apps import fetch_status
 from ...hub.client import HubClient
+from ...hub.controllers import RulesController
 
 # the on-hub server's read-back schedule after a delete (s between reads), and the read after which
 # a click that was dropped is sent once more (live: the first click is dropped at times)
@@ -89,17 +89,21 @@ def leftovers(status: dict[str, Any]) -> list[str]:
 
 
 class RuleEraser:
-    """Removes everything from one rule (``run``), reading each removal back."""
+    """Removes everything from one rule (``run``), reading each removal back.
+
+    ``client``: for the bare clicks on a page not read first (no controller builds one)."""
 
     def __init__(
         self,
         client: HubClient,
+        rules: RulesController,
         app_id: str,
         *,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         close_editor: bool = False,
     ) -> None:
         self._client = client
+        self._rules = rules
         self.app_id = app_id
         # True only for a rule our own build left half made: its open action editor is
         # ours to cancel (an owner's open editor is never touched)
@@ -109,7 +113,7 @@ class RuleEraser:
         self.requests = 0
 
     async def _status(self) -> dict[str, Any]:
-        return await fetch_status(self._client, self.app_id)
+        return cast(dict[str, Any], await self._rules.state(self.app_id))
 
     async def run(self) -> dict[str, int]:
         """Remove the rule's parts; counts of what was removed."""
@@ -163,7 +167,7 @@ class RuleEraser:
         return False
 
     async def _trash_actions(self, acts: list[str]) -> None:
-        page = await AppPage.load(self._client, self.app_id, "selectActions")
+        page = await self._rules.page(self.app_id, "selectActions")
         if "trashActs" not in page.inputs:  # trash mode may be left from an earlier attempt
             if "trashAll" not in page.buttons:
                 raise NotEditable(
@@ -197,7 +201,7 @@ class RuleEraser:
     async def _cancel_editor(self) -> None:
         """doActPage's Cancel (the on-hub server: ``actionCancel``, in its rollback
         ``cancelAct``)."""
-        page = await AppPage.load(self._client, self.app_id, "doActPage")
+        page = await self._rules.page(self.app_id, "doActPage")
         name = next((b for b in ("actionCancel", "cancelAct") if b in page.buttons), None)
         if name is not None:
             await page.click(name, with_context=True)
@@ -210,14 +214,14 @@ class RuleEraser:
             return
 
     async def _delete_required(self) -> None:
-        page = await AppPage.load(self._client, self.app_id, "STPage")
+        page = await self._rules.page(self.app_id, "STPage")
         self.changed = True
         if "cancelST" in page.buttons:
             await page.click("cancelST", state_attribute="cancelST", with_context=True)
             self.requests += 1
         status = await self._status()
         if has_required(status):  # an expression left unsealed: switch it off
-            main = await AppPage.load(self._client, self.app_id, "mainPage")
+            main = await self._rules.page(self.app_id, "mainPage")
             await main.set(
                 {"useST": Setting("false", "bool", False)},
                 what=f"switch off the Required Expression of rule {self.app_id}",
@@ -236,7 +240,7 @@ class RuleEraser:
             await AppPage(self._client, self.app_id, name="selectTriggers").click(
                 n, state_attribute="deleteCon"
             )
-            page = await AppPage.load(self._client, self.app_id, "selectTriggers")
+            page = await self._rules.page(self.app_id, "selectTriggers")
             await page.post_update(
                 page.settings_form({}), what=f"remove trigger {n} of rule {self.app_id}"
             )
@@ -254,7 +258,7 @@ class RuleEraser:
         page = AppPage(self._client, self.app_id, name="selectActions")
         # the first cycle often misses live (the on-hub server runs it twice)
         for _attempt in range(2):
-            loaded = await AppPage.load(self._client, self.app_id, "selectActions")
+            loaded = await self._rules.page(self.app_id, "selectActions")
             page.version = loaded.version
             await page.click(name, state_attribute="deleteGV", with_context=True)
             await page.click("delConfirm", state_attribute="deleteConfirm", with_context=True)

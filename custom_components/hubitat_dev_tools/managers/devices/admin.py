@@ -6,26 +6,11 @@ import asyncio
 import difflib
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict, cast
 
 from ...errors import ToolError
-from ...hub.apps import fetch_app_tree
-from ...hub.client import HubClient
-from ...hub.devices import (
-    FORM_SWITCHES,
-    create_from_driver,
-    create_virtual,
-    fetch_device_raw,
-    fetch_drivers,
-    fetch_replacement_options,
-    force_delete,
-    match_drivers,
-    post_device_update,
-    replace_device,
-    save_edit_form,
-    save_preferences,
-    set_disabled,
-)
+from ...hub.controllers import AppsController, DevicesController, RoomsController
+from ...hub.devices import FORM_SWITCHES, match_drivers
 from ...hub.errors import HubError
 from ...hub.models import (
     AppUse,
@@ -38,7 +23,7 @@ from ...hub.models import (
     parse_csv,
     parse_device_full,
 )
-from ...hub.rooms import fetch_rooms, save_room
+from ...hub.results import DevicePreference
 from ..confirm import require_confirm
 from ..steps import Step, run_steps
 from .commands import SENSITIVE_CAPABILITIES
@@ -274,18 +259,26 @@ class DeviceAdmin:
 
     def __init__(
         self,
-        client: HubClient,
+        devices: DevicesController,
+        rooms: RoomsController,
+        apps: AppsController,
         *,
         list_devices: ListDevices,
         get_device: Callable[[str], Awaitable[DeviceDetail]],
         forget_device: Callable[[str], None],
         devices_changed: Callable[[], None],
     ) -> None:
-        self._client = client
+        self._devices = devices
+        self._rooms = rooms
+        self._apps = apps
         self._list_devices = list_devices
         self._get_device = get_device
         self._forget_device = forget_device
         self._devices_changed = devices_changed
+
+    async def _raw(self, device_id: str) -> dict[str, Any]:
+        """``/device/fullJson`` as the hub answers it (the model of the edit form)."""
+        return cast(dict[str, Any], await self._devices.raw(device_id))
 
     async def name_warnings(
         self,
@@ -303,8 +296,8 @@ class DeviceAdmin:
             return []
         devices, rooms, apps = await asyncio.gather(
             _or_none(self._list_devices(DeviceFilter(), allowed=allowed)),
-            _or_none(fetch_rooms(self._client)),
-            _or_none(fetch_app_tree(self._client)),
+            _or_none(self._rooms.list()),
+            _or_none(self._apps.list()),
         )
         out: list[NameWarning] = []
 
@@ -337,7 +330,7 @@ class DeviceAdmin:
         """A device's room name as read back (from the room list when the read has none)."""
         if read or room_id is None:
             return read
-        rooms = await _or_none(fetch_rooms(self._client))
+        rooms = await _or_none(self._rooms.list())
         return next((r.name for r in rooms or [] if r.id == room_id), None)
 
     async def update_device(
@@ -355,7 +348,7 @@ class DeviceAdmin:
         reported; a failure says which steps landed. A new label or name another device,
         room or rule has is done, with ``warnings`` naming them.
         """
-        raw = await fetch_device_raw(self._client, device_id)
+        raw = await self._raw(device_id)
         detail = parse_device_full(raw)
         label = detail.summary.display_name
         if upd.enabled is False and is_sensitive_device(detail.summary.capabilities):
@@ -395,12 +388,12 @@ class DeviceAdmin:
         )
         steps: list[Step] = []
         if upd.enabled is True and detail.summary.disabled:
-            steps.append(("enabled", lambda: set_disabled(self._client, device_id, False)))
+            steps.append(("enabled", lambda: self._devices.set_disabled(device_id, False)))
         if upd.form_fields:
             changed: list[str] = []
 
             async def form_step() -> None:
-                fresh = await fetch_device_raw(self._client, device_id)
+                fresh = await self._raw(device_id)
                 form = edit_form(fresh)
                 if upd.label is not None:
                     form["label"] = upd.label.strip()
@@ -414,7 +407,7 @@ class DeviceAdmin:
                     form["roomId"] = room_id
                 for key, on in upd.switches.items():
                     form[FORM_SWITCHES[key]] = _flag(on)
-                await save_edit_form(self._client, device_id, form, upd.switches)
+                await self._devices.save_form(device_id, form, upd.switches)
 
             for key in ("label", "name", "room", "dni", "tags", "hub_mesh", "homekit"):
                 if getattr(upd, key) is not None:
@@ -429,17 +422,16 @@ class DeviceAdmin:
             steps.append(
                 (
                     "+".join(saved),
-                    lambda: save_preferences(
-                        self._client,
+                    lambda: self._devices.save_preferences(
                         device_id,
-                        prefs,
+                        cast(list[DevicePreference], prefs),
                         show_on_home=upd.show_on_home,
                         default_current_state=state,
                     ),
                 )
             )
         if upd.enabled is False and not detail.summary.disabled:
-            steps.append(("disabled", lambda: set_disabled(self._client, device_id, True)))
+            steps.append(("disabled", lambda: self._devices.set_disabled(device_id, True)))
         # label, name, room, enabled show in the device list: the next list re-reads the hub
         done = await run_steps(steps, after_each=self._devices_changed)
         after = await self._get_device(device_id)
@@ -516,7 +508,7 @@ class DeviceAdmin:
         wanted = room.strip()
         if wanted.lower() in ("", "unassigned", "none"):
             return None
-        rooms = await fetch_rooms(self._client)
+        rooms = await self._rooms.list()
         for r in rooms:
             if r.id == wanted or r.name.lower() == wanted.lower():
                 return r
@@ -537,7 +529,7 @@ class DeviceAdmin:
         """Driver types a device can be created from (no dependency or hidden ones)."""
         return [
             d
-            for d in await fetch_drivers(self._client)
+            for d in cast(list[dict[str, Any]], await self._devices.drivers())
             if d.get("type") != "dep" and d.get("category") != "Hidden"
         ]
 
@@ -592,16 +584,16 @@ class DeviceAdmin:
         user = match.get("type") == "usr"
         is_virtual = user or name.startswith("Virtual ") or match.get("category") == "Virtual"
         if is_virtual:
-            new_id = await create_virtual(self._client, type_id)
+            new_id = await self._devices.create_virtual(type_id)
         else:
-            new_id = await create_from_driver(self._client, type_id)
+            new_id = await self._devices.create_from_driver(type_id)
         self._devices_changed()
         if label:
             # Neither create call takes a label: set it with the device edit, then check it.
             try:
-                form = edit_form(await fetch_device_raw(self._client, new_id))
+                form = edit_form(await self._raw(new_id))
                 form["label"] = label
-                await post_device_update(self._client, form)
+                await self._devices.post_update(form)
             except HubError as err:
                 raise ToolError(
                     f"The hub created device {new_id} but setting its label failed: {err}",
@@ -611,7 +603,7 @@ class DeviceAdmin:
                 ) from err
         if target is not None:
             try:
-                await save_room(self._client, target.id, target.name, [*target.device_ids, new_id])
+                await self._rooms.save(target.id, target.name, [*target.device_ids, new_id])
             except HubError as err:
                 raise ToolError(
                     f"The hub created device {new_id} but putting it in room "
@@ -654,7 +646,7 @@ class DeviceAdmin:
     async def delete_device(self, device_id: str) -> DeleteResult:
         """Delete a device; report the apps that referenced it."""
         detail = await self._get_device(device_id)
-        status = await force_delete(self._client, device_id)
+        status = await self._devices.force_delete(device_id)
         self._forget_device(device_id)
         out: DeleteResult = {
             "device_id": device_id,
@@ -675,7 +667,7 @@ class DeviceAdmin:
         """The devices the hub offers as new hardware for ``device_id`` (its Replace
         dialog's list), those outside the allowlist left out and counted."""
         detail, options = await asyncio.gather(
-            self._get_device(device_id), fetch_replacement_options(self._client, device_id)
+            self._get_device(device_id), self._devices.replacement_options(device_id)
         )
         shown: list[ReplacementCandidate] = []
         hidden = 0
@@ -709,7 +701,7 @@ class DeviceAdmin:
         if old_id == new_id:
             raise ToolError("old_device_id and new_device_id must differ.")
         old, new = await asyncio.gather(self._get_device(old_id), self._get_device(new_id))
-        options = await fetch_replacement_options(self._client, old_id)
+        options = await self._devices.replacement_options(old_id)
         valid = {norm_id(o.get("id")): o for o in options}
         if new_id not in valid:
             # only what the allowlist shows (the read tool lists them the same way)
@@ -720,7 +712,7 @@ class DeviceAdmin:
                 f"{old.summary.display_name}. The hub offers: {shown or 'none'}.",
                 hint="Replacements must share the device's main capabilities.",
             )
-        await replace_device(self._client, old_id, new_id)
+        await self._devices.replace(old_id, new_id)
         self._forget_device(new_id)
         self._devices_changed()
         after = await self._get_device(old_id)

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict
 
 from ...errors import TIER_SENSITIVE, ToolError, confirmed
-from ...hub.client import HubClient
-from ...hub.devices import run_command
+from ...hub.controllers import DevicesController
 from ...hub.errors import HubError
 from ...hub.models import Command, CommandParam, DeviceDetail
 from ...redact import redact
@@ -261,9 +260,9 @@ class DeviceCommands:
     ``get_device``: one device's detail (``DeviceManager.get_device``)."""
 
     def __init__(
-        self, client: HubClient, get_device: Callable[[str], Awaitable[DeviceDetail]]
+        self, devices: DevicesController, get_device: Callable[[str], Awaitable[DeviceDetail]]
     ) -> None:
-        self._client = client
+        self._devices = devices
         self._get_device = get_device
         # The live state cache (handed on by ``DeviceManager``): a command marks its device
         # dirty there, so the next read asks the hub.
@@ -380,7 +379,7 @@ class DeviceCommands:
         """Send a prepared command to the hub."""
         if self.cache is not None:
             self.cache.mark_dirty(prepared.device_id)
-        await run_command(self._client, prepared.device_id, prepared.command, prepared.sent_args)
+        await self._devices.command(prepared.device_id, prepared.command, prepared.sent_args)
 
     async def execute_many(
         self, prepared: list[PreparedCommand], *, concurrency: int = BATCH_CONCURRENCY

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from ...errors import ToolError
-from ...hub.client import HubClient
-from ...hub.devices import fetch_compatible_devices
+from ...hub.controllers import DevicesController
 from ...hub.errors import HubBadResponseError
 
 COMPATIBLE_TTL_S = 24 * 3600
@@ -35,8 +34,8 @@ class CompatibleSearch(TypedDict):
 class CompatibleDevices:
     """Search of the compatible-device catalog."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(self, devices: DevicesController) -> None:
+        self._devices = devices
         self._compatible: tuple[float, list[dict[str, Any]]] | None = None
 
     async def search(
@@ -48,7 +47,7 @@ class CompatibleDevices:
         if protocol and not want:
             raise ToolError(f"'{protocol}' is not a protocol (e.g. Z-Wave, Zigbee).")
         if self._compatible is None or now - self._compatible[0] > COMPATIBLE_TTL_S:
-            fresh = await fetch_compatible_devices(self._client)
+            fresh = cast(list[dict[str, Any]], await self._devices.compatible())
             if not fresh:
                 raise HubBadResponseError(
                     "The hub's compatible-device list came back empty.",

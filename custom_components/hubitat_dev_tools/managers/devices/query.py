@@ -13,18 +13,11 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from ...device_refs import OUTSIDE, DeviceScreen
 from ...errors import ToolError
-from ...hub.client import HubClient
-from ...hub.devices import (
-    fetch_device,
-    fetch_device_events,
-    fetch_device_states,
-    fetch_devices,
-    fetch_maker_device,
-)
+from ...hub.controllers import AppsController, DevicesController, RoomsController
 from ...hub.errors import HubNotFoundError
 from ...hub.models import (
     DeviceDetail,
@@ -90,19 +83,27 @@ class DeviceManager:
     Each part is handed the reads it uses (never the manager itself), and the live state
     cache whenever it changes (``cache``)."""
 
-    def __init__(self, client: HubClient) -> None:
-        self._client = client
+    def __init__(
+        self,
+        devices: DevicesController,
+        rooms: RoomsController,
+        apps: AppsController,
+        mesh: HubMeshReader,
+    ) -> None:
+        self._devices = devices
         self.waits = AttributeWaits(self.read_attribute)
-        self.commands = DeviceCommands(client, self.get_device)
+        self.commands = DeviceCommands(devices, self.get_device)
         self.admin = DeviceAdmin(
-            client,
+            devices,
+            rooms,
+            apps,
             list_devices=self.list_devices,
             get_device=self.get_device,
             forget_device=self.forget_device,
             devices_changed=self.devices_changed,
         )
-        self.compatible = CompatibleDevices(client)
-        self.mesh = HubMeshReader(client)
+        self.compatible = CompatibleDevices(devices)
+        self.mesh = mesh
         self.cache = None
 
     @property
@@ -121,7 +122,7 @@ class DeviceManager:
         if self.cache is not None and self.cache.live and not self.cache.is_dirty():
             devices, _fresh = await self.cache.read_devices()
             return devices
-        return await fetch_devices(self._client)
+        return await self._devices.list()
 
     async def list_devices(
         self, flt: DeviceFilter, *, allowed: Callable[[str], bool] | None = None
@@ -159,10 +160,13 @@ class DeviceManager:
 
     async def _fetch(self, device_id: str) -> DeviceDetail:
         try:
-            return await fetch_device(self._client, device_id)
+            return await self._devices.get(device_id)
         except HubNotFoundError:
             self.forget_device(device_id)  # deleted elsewhere (the hub UI): not listed again
             raise
+
+    async def _maker(self, device_id: str) -> dict[str, Any] | None:
+        return cast(dict[str, Any] | None, await self._devices.maker(device_id))
 
     async def get_device(self, device_id: str) -> DeviceDetail:
         """Full detail of one device (secrets redacted)."""
@@ -172,9 +176,7 @@ class DeviceManager:
         """Full detail plus allowed attribute values (from the Maker API when configured)."""
         detail: DeviceDetail
         maker: dict[str, Any] | None
-        detail, maker = await asyncio.gather(
-            self._fetch(device_id), fetch_maker_device(self._client, device_id)
-        )
+        detail, maker = await asyncio.gather(self._fetch(device_id), self._maker(device_id))
         if maker and isinstance(maker.get("attributes"), list):
             allowed_values: dict[str, list[str]] = {}
             for attr in maker["attributes"]:
@@ -200,7 +202,7 @@ class DeviceManager:
             detail = await self.get_device(device_ids[0])
             found = {detail.summary.id: detail.summary}
         else:
-            found = {d.id: d for d in await fetch_device_states(self._client)}
+            found = {d.id: d for d in await self._devices.states()}
         out: dict[str, Any] = {}
         for dev_id in device_ids:
             dev = found.get(dev_id)
@@ -224,7 +226,7 @@ class DeviceManager:
     ) -> list[dict[str, Any]]:
         """One device's events, newest first, strictly after ``since``."""
         try:
-            raw = await fetch_device_events(self._client, device_id)
+            raw = cast(list[dict[str, Any]], await self._devices.events(device_id))
         except HubNotFoundError as err:
             raise _no_device(device_id) from err
         out: list[dict[str, Any]] = []
