@@ -19,8 +19,10 @@ from .catalog import DRIVERS, AttrDef, DriverSpec
 from .clock import HUB_TZ, fmt_event, fmt_log_local, parse_hub_datetime, utcnow
 from .commands import Change, describe, execute, number, to_attr_value, value_str
 from .device_factory import new_device
+from .devstate import DevState
 from .files import FileStore, seed_files
 from .model import (
+    App,
     AttrState,
     Backup,
     Device,
@@ -69,6 +71,25 @@ Listener = Callable[[Frame], None]
 def _camel_words(text: str) -> str:
     out = "".join(" " + c.lower() if c.isupper() else c for c in text)
     return out.strip()
+
+
+class OnHome:
+    """Something that works on a :class:`Home` (route groups, Rule Machine): its state,
+    installed apps and development state by name."""
+
+    home: Home
+
+    @property
+    def st(self) -> HomeState:
+        return self.home.state
+
+    @property
+    def apps(self) -> dict[int, App]:
+        return self.st.apps
+
+    @property
+    def dev(self) -> DevState:
+        return self.st.dev
 
 
 class Home:

@@ -7,9 +7,8 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
-from .devstate import DevState
-from .home import Home
-from .model import App, HomeState
+from .home import Home, OnHome
+from .model import App
 from .responses import Responses
 from .server import HubServer
 
@@ -28,24 +27,12 @@ async def json_body(request: web.Request) -> Any:
     return json.loads(raw)
 
 
-class Routes:
+class Routes(OnHome):
     """A group of handlers over the :class:`Home`, answering through :class:`Responses`."""
 
     def __init__(self, home: Home, http: Responses) -> None:
         self.home = home
         self.http = http
-
-    @property
-    def st(self) -> HomeState:
-        return self.home.state
-
-    @property
-    def apps(self) -> dict[int, App]:
-        return self.st.apps
-
-    @property
-    def dev(self) -> DevState:
-        return self.st.dev
 
     def app_by_id(self, raw: str) -> App | None:
         """The installed app whose id is the text ``raw``, or None."""

@@ -36,10 +36,10 @@ from typing import Any
 
 from . import rule_edits
 from .catalog import unique_commands
-from .devstate import AppInternals, DevState
-from .home import Home
+from .devstate import AppInternals
+from .home import Home, OnHome
 from .installed_apps import app_model
-from .model import App, HomeState
+from .model import App
 from .rule_definition import RuleDefinition, RuleEngine
 from .rule_model import MAIN_BUTTONS, PAGES, PARENT_PAGE, Page, RuleModel
 
@@ -132,7 +132,7 @@ class HubEnv:
         ]
 
 
-class RuleMachine:
+class RuleMachine(OnHome):
     """The native rules created through ``createchild`` (seeded rules stay generic)."""
 
     def __init__(self, home: Home, engine: RuleEngine | None = None) -> None:
@@ -159,18 +159,6 @@ class RuleMachine:
                 if not any(re.fullmatch(h, str(i["name"])) for h in self.hidden_fields)
             ]
         return built
-
-    @property
-    def st(self) -> HomeState:
-        return self.home.state
-
-    @property
-    def apps(self) -> dict[int, App]:
-        return self.st.apps
-
-    @property
-    def dev(self) -> DevState:
-        return self.st.dev
 
     def owns(self, app: App) -> bool:
         return app.id in self.rules
