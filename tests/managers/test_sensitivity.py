@@ -3,13 +3,9 @@ and when it judges afresh."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import cast
 
-import pytest
-from aiohttp import ClientSession
-
-from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
+from custom_components.hubitat_dev_tools.hub.client import HubClient
 from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from custom_components.hubitat_dev_tools.managers.sensitivity import Reach
@@ -18,17 +14,10 @@ from hubitat_emulator.scenes import SCENE_LOCKUP, SCENE_MOVIE
 from hubitat_emulator.seed_specs import APP_HSM, RULE_GOODNIGHT, RULE_MOTION
 
 
-@pytest.fixture
-async def model_hub(hub: HubEmulator) -> AsyncIterator[Hub]:
-    async with ClientSession() as session:
-        host, port = hub.url.split("//")[1].split(":")
-        yield Hub(HubClient(session, HubConnection(host=host, port=int(port))))
-
-
-async def test_what_the_model_derives(hub: HubEmulator, model_hub: Hub) -> None:
-    model = model_hub.sensitivity
-    lock = str(hub.find_device("Back Door Lock")["id"])
-    activator = str(hub.find_device("Lock Up Activator")["id"])
+async def test_what_the_model_derives(emu: HubEmulator, manager_hub: Hub) -> None:
+    model = manager_hub.sensitivity
+    lock = str(emu.find_device("Back Door Lock")["id"])
+    activator = str(emu.find_device("Lock Up Activator")["id"])
     assert (await model.apps([str(APP_HSM)])).sensitive
     assert (await model.apps([str(RULE_GOODNIGHT)])).sensitive  # its text locks a door
     assert not (await model.apps([str(RULE_MOTION)])).sensitive
@@ -39,8 +28,8 @@ async def test_what_the_model_derives(hub: HubEmulator, model_hub: Hub) -> None:
     assert through.sensitive and lock in through.devices and "Lock Up" in through.reasons[0]
 
 
-async def test_an_app_or_hub_event_makes_the_model_judge_afresh(model_hub: Hub) -> None:
-    model = model_hub.sensitivity
+async def test_an_app_or_hub_event_makes_the_model_judge_afresh(manager_hub: Hub) -> None:
+    model = manager_hub.sensitivity
     kept = Reach(("kept",))
     model._app_cache["999"] = (1e18, kept)  # an answer kept "forever"
     cache = cast(StateCache, type("Live", (), {"app_events_seen": 0})())

@@ -15,7 +15,6 @@ from custom_components.hubitat_dev_tools.hub.health import (
     history_time,
     parse_memory_history,
 )
-from custom_components.hubitat_dev_tools.managers.health import memory_trend
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
@@ -32,19 +31,6 @@ def test_memory_history_times_carry_the_hubs_offset() -> None:
     assert history_time("12-31 23:55:00", denver, now) == "2025-12-31T23:55:00-07:00"
     assert history_time("01-09 06:00:00", denver, now) == "2026-01-09T06:00:00-07:00"
     assert history_time("junk", denver) == "junk"
-
-
-def test_memory_history_both_date_forms() -> None:
-    text = (
-        "Date/time,Free OS,5m CPU avg,Total Java,Free Java,Direct Java\n"
-        "2026-04-19 10:00,200000,0.5,500000,100000,2000\n"
-        "04-12 03:20:19,150000,0.6,500000, 90000\n"
-    )
-    rows = parse_memory_history(text)
-    assert [r.free_os_kb for r in rows] == [200000, 150000]
-    assert rows[1].direct_java_kb is None and rows[1].free_java_kb == 90000
-    trend = memory_trend(rows)
-    assert trend["samples"] == 2 and trend["free_memory_kb"]["min"] == 150000
 
 
 async def test_health_report(

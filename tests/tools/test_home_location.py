@@ -7,22 +7,16 @@ import json
 from typing import Any
 
 import aiohttp
-import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
-from custom_components.hubitat_dev_tools.hub.controllers import ModesController
-from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubNotFoundError
 from custom_components.hubitat_dev_tools.hub.hsm import HubMessages, hsm_command, parse_messages
 from custom_components.hubitat_dev_tools.hub.info import LOCATION_FIELDS
 from custom_components.hubitat_dev_tools.hub.modes import (
     activate_mode_maker,
     create_mode,
-    delete_mode,
     mode_days,
     update_mode,
 )
-from custom_components.hubitat_dev_tools.managers.modes import ModeManager
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, add_entry, ok
@@ -47,11 +41,6 @@ async def test_modes(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCa
     hub.mark_backup_now()
     await ok(call_tool, "hub_delete_mode", {"mode": "Fiesta", "confirm": True})
     assert "Fiesta" not in [m["name"] for m in hub.modes]
-
-
-def _mode_manager(client: HubClient) -> ModeManager:
-    """The modes manager over ``client`` (its connection only says whether Maker is set)."""
-    return ModeManager(ModesController(client), HubConnection("192.0.2.10"))
 
 
 async def test_mode_refusals(
@@ -189,18 +178,6 @@ async def test_variable_refusals(
 # ---------------------------------------------------------------------- contract fixtures
 
 
-async def test_modes_fixture_lists_modes_and_the_active_one() -> None:
-    listing = await _mode_manager(fixture_client("modes/modes")).list_modes()
-    assert listing["active_mode"] == "Day" and listing["mode_manager"] == "builtIn"
-    assert [(m["mode_id"], m["icon"]) for m in listing["modes"]] == [
-        ("1", "fa-sun"),
-        ("2", "fa-moon"),
-    ]
-    await create_mode(fixture_client("modes/mode_change"), "Party", None)  # success: no raise
-    await update_mode(fixture_client("modes/mode_update"), "2", "Late", "fa-moon", [1, 2])
-    await delete_mode(fixture_client("modes/mode_delete"), "2")
-
-
 async def test_maker_mode_and_hsm_fixtures() -> None:
     assert await hsm_command(fixture_client("maker/hsm"), "armAway") == "armedAway"
     answer = await activate_mode_maker(fixture_client("maker/mode_activate"), "1")
@@ -297,41 +274,6 @@ async def test_update_mode_posts_name_icon_days_and_id_in_the_ui_order() -> None
     conditions = load_fixture("modes/mode_manager_conditions").answer
     assert mode_days(conditions, "1") == [1, 2, 3, 4, 5]  # its days entry
     assert mode_days(conditions, "4") == [0, 1, 2, 3, 4, 5, 6]  # none: the UI's default
-
-
-def _rename_hub(after: dict[str, Any]) -> FakeHub:
-    """/modes/json answers the fixture (the look-up and the name check), then ``after``."""
-    listed = load_fixture("modes/modes").answer
-    reads = iter([listed, listed, after])
-    return FakeHub(
-        {
-            "GET /modes/json": lambda: next(reads),
-            "GET /modes/easyModeManager/json": load_fixture("modes/mode_manager_conditions").answer,
-            "POST /modes/jsonUpdate": load_fixture("modes/mode_update").answer,
-        }
-    )
-
-
-async def test_rename_reads_the_days_where_the_ui_does_and_reads_the_name_back() -> None:
-    listed = load_fixture("modes/modes").answer
-    renamed = {**listed, "modes": [{**listed["modes"][0], "name": "Morning"}, listed["modes"][1]]}
-    fake = _rename_hub(renamed)
-    done = await _mode_manager(fake.client).rename("Day", "Morning", None)
-    assert done == {"mode_id": "1", "name": "Morning", "renamed_from": "Day"}
-    posts = [c for c in fake.calls if c[0] == "POST"]
-    assert [c[2]["json_body"] for c in posts] == [
-        {"name": "Morning", "icon": "fa-sun", "daysOfWeek": [1, 2, 3, 4, 5], "id": 1}
-    ]
-    assert fake.calls[-1][1] == "/modes/json"  # the read-back
-    # a hub that answers success but keeps the old name: not a success
-    with pytest.raises(HubBadResponseError, match="reads back 'Day'"):
-        await _mode_manager(_rename_hub(listed).client).rename("Day", "Morning", None)
-    # a hub without the Mode Manager's endpoint has no day schedule: every day, as the UI sends
-    older = _rename_hub(renamed)
-    older.answers["GET /modes/easyModeManager/json"] = HubNotFoundError("HTTP 404")
-    await _mode_manager(older.client).rename("Day", "Morning", None)
-    sent_days = [c[2]["json_body"]["daysOfWeek"] for c in older.calls if c[0] == "POST"]
-    assert sent_days == [[0, 1, 2, 3, 4, 5, 6]]
 
 
 async def test_emulator_mode_update_takes_the_ui_body(hub: HubEmulator) -> None:

@@ -9,13 +9,8 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
-from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.hub import mode_manager as api
-from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
-from custom_components.hubitat_dev_tools.hub.controllers import ModesController
 from custom_components.hubitat_dev_tools.hub.errors import HubRefusedError
-from custom_components.hubitat_dev_tools.managers import mode_triggers as triggers
-from custom_components.hubitat_dev_tools.managers.modes import ModeManager
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, add_entry, ok
@@ -34,11 +29,6 @@ def call_tool(call_tool: ToolCaller) -> ToolCaller:
         return await call_tool(name, args, **kw)
 
     return confirmed
-
-
-def _mode_manager(client: HubClient) -> ModeManager:
-    """The modes manager over ``client`` (its connection only says whether Maker is set)."""
-    return ModeManager(ModesController(client), HubConnection("192.0.2.10"))
 
 
 def _mode(data: dict[str, Any], name: str) -> dict[str, Any]:
@@ -183,46 +173,7 @@ async def test_a_save_the_hub_drops_is_a_failure_and_bad_specs_are_refused(
     assert posts == []
 
 
-def test_trigger_shapes_round_trip() -> None:
-    specs: list[dict[str, Any]] = [
-        {"type": "time", "at": "06:05"},
-        {"type": "sunrise", "offset_minutes": -10},
-        {"type": "sunset", "offset_minutes": 0},
-        {"type": "switch", "event": "off", "device_ids": ["7"], "stays_minutes": 5},
-        {"type": "illuminance", "event": "falls_below", "value": 40, "device_ids": [8]},
-    ]
-    for spec in specs:
-        meaning = triggers.describe(triggers.build(spec))
-        meaning.pop("description")
-        for key, value in spec.items():
-            got = meaning[key]
-            wanted = [str(v) for v in value] if isinstance(value, list) else value
-            assert got == wanted, (spec, meaning)
-    with pytest.raises(ToolError):
-        triggers.build({"type": "sunrise", "offset_minutes": 5000})
-
-
 # ---------------------------------------------------------------------- contract fixtures
-
-
-async def test_conditions_fixture_reads_by_meaning() -> None:
-    modes = _mode_manager(fixture_client("modes/mode_manager_conditions"))
-    view = await modes.manager_config.overview(_payload())
-    assert view["selected"] == "app" and view["app_id"] == "1814" and "note" in view
-    day = next(m for m in view["triggers"] if m["mode"] == "Day")
-    assert day["days"] == ["Mon", "Tue", "Wed", "Thu", "Fri"]
-    assert day["other_days_triggers"][0]["at"] == "08:00"
-    night = next(m for m in view["triggers"] if m["mode"] == "Night")
-    assert night["triggers"][0]["event"] == "held" and night["triggers"][0]["button"] == 2
-    assert view["exit_away"][0]["event"] == "arrives"
-
-
-def _payload() -> dict[str, Any]:
-    from ..contract import load_fixture
-
-    answer = load_fixture("modes/modes_with_legacy").answer
-    assert isinstance(answer, dict)
-    return answer
 
 
 async def test_save_and_select_fixtures_and_the_emulator_answers(hub: HubEmulator) -> None:

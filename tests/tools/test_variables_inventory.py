@@ -13,31 +13,15 @@ from custom_components.hubitat_dev_tools.hub.variables import (
     datetime_answer,
     datetime_form,
     fetch_own_variables,
-    fetch_variables,
 )
-from custom_components.hubitat_dev_tools.managers.variables import _variable
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok
-from ..fixture_client import FixtureClient, fixture_client
+from ..fixture_client import FixtureClient
 
 
 def _fields(submit: dict[str, str]) -> list[str]:
     return sorted(k[len("settings[") : -1] for k in submit if k.startswith("settings["))
-
-
-async def test_datetime_fixture_reads_in_iso_with_offset() -> None:
-    items = await fetch_variables(fixture_client("variables/datetime_values"))
-    by_name = {v["name"]: _variable(v) for v in items}
-    assert by_name["alarmAt"]["value"] == "2026-01-01T12:30:00-05:00"
-    assert "datetime_form" not in by_name["alarmAt"]
-    assert by_name["holiday"] == {
-        "name": "holiday",
-        "type": "datetime",
-        "value": "2026-07-04",
-        "datetime_form": "date",
-    }
-    assert by_name["guestCount"]["value"] == 3
 
 
 def test_datetime_forms() -> None:
