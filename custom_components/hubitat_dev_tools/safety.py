@@ -131,6 +131,23 @@ def resolve_hub(hass: HomeAssistant, hub: str | None) -> HubRuntime:
     raise ToolError(f"No hub called '{hub}'. Configured hubs: {names}.", code="unknown_hub")
 
 
+def refusal_key(rt: HubRuntime) -> tuple[str, tuple[str, ...], tuple[str, ...], bool, bool]:
+    """Everything :func:`option_refusal` reads of a hub's options, as a hashable value:
+    equal keys give equal refusals (the tool set is cached by it, ``tools/surface.py``)."""
+    opts = rt.entry.options
+
+    def names(value: Any) -> tuple[str, ...]:
+        return tuple(sorted(str(v) for v in value or ()))
+
+    return (
+        rt.entry.entry_id,
+        names(opts.get(OPT_DISABLED_TOOLS)),
+        names(opts.get(OPT_DISABLED_GATEWAYS)),
+        bool(opts.get(OPT_ALLOW_READ, DEFAULT_ALLOW_READ)),
+        bool(opts.get(OPT_ALLOW_WRITE, DEFAULT_ALLOW_WRITE)),
+    )
+
+
 def option_refusal(
     rt: HubRuntime,
     tool_name: str,

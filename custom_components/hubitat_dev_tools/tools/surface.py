@@ -23,21 +23,15 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
 from ..const import (
-    DEFAULT_ALLOW_READ,
-    DEFAULT_ALLOW_WRITE,
     DEFAULT_SURFACE,
     DOMAIN,
-    OPT_ALLOW_READ,
-    OPT_ALLOW_WRITE,
-    OPT_DISABLED_GATEWAYS,
-    OPT_DISABLED_TOOLS,
     OPT_SURFACE,
     SURFACE_COMPACT,
     SURFACE_FLAT,
 )
 from ..errors import ToolError
 from ..runtime import HubRuntime
-from ..safety import ToolKind, loaded_runtimes, option_refusal, resolve_admin
+from ..safety import ToolKind, loaded_runtimes, option_refusal, refusal_key, resolve_admin
 from .base import GATEWAY_LABEL, HubTool, gateway_domain, input_schema, remember_schema
 
 # Names the current call may reach (set per call by our APIInstance, which sees the list
@@ -241,27 +235,18 @@ class Visibility:
     surface: str
 
 
-# What the tool set depends on, per loaded hub: its entry and the options that hide tools
-# or pick the surface. Equal keys give equal visibility, so the tool set is built once per
-# options change or hub set-up (issue 27 item 5), without any invalidation to forget.
-type _OptionsKey = tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool, bool, str], ...]
+# What the tool set depends on, per loaded hub: what its options refuse
+# (``safety.refusal_key``, beside the function that reads them) and the surface it picked.
+# Equal keys give equal visibility, so the tool set is built once per options change or hub
+# set-up (issue 27 item 5), without any invalidation to forget.
+type _OptionsKey = tuple[tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool, bool], str], ...]
 _VISIBILITY: dict[_OptionsKey, Visibility] = {}
 _CACHE_SIZE = 16
 
 
 def _options_key(runtimes: list[HubRuntime]) -> _OptionsKey:
-    def names(value: Any) -> tuple[str, ...]:
-        return tuple(sorted(str(v) for v in value or ()))
-
     return tuple(
-        (
-            rt.entry.entry_id,
-            names(rt.entry.options.get(OPT_DISABLED_TOOLS)),
-            names(rt.entry.options.get(OPT_DISABLED_GATEWAYS)),
-            bool(rt.entry.options.get(OPT_ALLOW_READ, DEFAULT_ALLOW_READ)),
-            bool(rt.entry.options.get(OPT_ALLOW_WRITE, DEFAULT_ALLOW_WRITE)),
-            str(rt.entry.options.get(OPT_SURFACE, DEFAULT_SURFACE)),
-        )
+        (refusal_key(rt), str(rt.entry.options.get(OPT_SURFACE, DEFAULT_SURFACE)))
         for rt in runtimes
     )
 
