@@ -26,6 +26,33 @@ async def timed(fn: Callable[[], Awaitable[Any]], n: int, *, warm_up: int = 1) -
     return out
 
 
+async def paired(
+    first: Callable[[], Awaitable[Any]],
+    second: Callable[[], Awaitable[Any]],
+    n: int,
+    *,
+    warm_up: int = 3,
+) -> tuple[list[float], list[float], list[float]]:
+    """``n`` interleaved timings of ``first`` and ``second``, and each pair's difference.
+
+    Run one after the other, pair by pair, so that a busy spell on the machine falls on both:
+    the median of the differences is steadier than the difference of two medians.
+    """
+    for _ in range(warm_up):
+        await first()
+        await second()
+    a: list[float] = []
+    b: list[float] = []
+    for _ in range(n):
+        start = time.perf_counter()
+        await first()
+        middle = time.perf_counter()
+        await second()
+        a.append(middle - start)
+        b.append(time.perf_counter() - middle)
+    return a, b, [y - x for x, y in zip(a, b, strict=True)]
+
+
 def stats_ms(values: list[float]) -> str:
     """Median and p95 in milliseconds, as every table prints them."""
     return f"median {statistics.median(values) * 1000:7.2f} ms  p95 {p95(values) * 1000:7.2f} ms"

