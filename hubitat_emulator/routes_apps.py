@@ -178,6 +178,9 @@ class AppRoutes(AppCreateRoutes):
         app = self._app(request)
         if app is None:
             return self.http.not_found()
+        rule = self._rule(app)
+        if rule is not None:
+            rule.refresh(app)  # its state as it is now: a run changes local variables
         internals = self._internals(app)
         app_state = [
             {"name": k, "value": json.dumps(v) if k == "manifests" else v}
@@ -295,12 +298,19 @@ class AppRoutes(AppCreateRoutes):
             if inp is None:
                 continue
             inp["value"] = self._typed(app.id, inp, str(value), str(form.get(f"{name}.type", "")))
-        if "label" in form:  # the page's name field (hub UI: a bare ``label`` input)
+        if "label" in form and not self.dev.label_ignored:  # the page's name field (a bare
+            # ``label`` input in the hub UI)
             app.label = str(form["label"]).strip() or None
         named = by_name.get("origLabel", {}).get("value") if app.type == "Room Lights" else None
         if named:  # a Room Lights instance is named by its origLabel (jbaruch's notes)
             app.label = str(named)
         if form.get("_action_update") == "Done" and not self.dev.done_ignored:
+            # Done runs installed() on a pending app and updated() on an installed one, with
+            # the code its app type has now (a user app: its Apps Code item)
+            if app.id not in self.dev.pending:
+                internals.updated_runs += 1
+            code = self.dev.code.get(("app", app.app_type_id)) if app.user else None
+            internals.ran_code_version = code.version if code is not None else None
             self.dev.pending.discard(app.id)
         internals.version += 1
         if bc := self._controller(app):
@@ -337,6 +347,8 @@ class AppRoutes(AppCreateRoutes):
             self._remove(kid)
         if self.rule_machine is not None:
             self.rule_machine.forget(app_id)
+        if self.buttons is not None:
+            self.buttons.forget(app_id)
         self.apps.pop(app_id, None)
         self.dev.pending.discard(app_id)
         self.dev.internals.pop(app_id, None)

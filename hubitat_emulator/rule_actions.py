@@ -9,9 +9,11 @@ a Delay or a Wait for Events suspends the run on the hub's clock. Device command
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from . import rule_device_acts
 from .commands import CommandError, UnknownCommand
 from .emuclock import EmuClock
 from .home import Home
@@ -89,6 +91,10 @@ class RunHost(Protocol):
     def set_private_boolean(self, app_ids: list[int], value: bool) -> None: ...
 
     def pause_rules(self, app_ids: list[int], paused: bool) -> None: ...
+
+    def cancel_timers(self, app_ids: list[int], keep: Run) -> None: ...
+
+    def spawn_background(self, run: Run, work: Coroutine[Any, Any, None]) -> None: ...
 
 
 @dataclass(eq=False)
@@ -186,6 +192,8 @@ class Run:
         ``cancelAct.<n>`` says."""
         s = self.s
         length = duration(s, f"{hours}.{n}", f"{minutes}.{n}", f"{seconds}.{n}")
+        if s.get(f"actSubType.{n}") == "getDelay":  # from a variable, random
+            length = rule_device_acts.delay_seconds(self, n, length)
         self.cancelable_delay = as_bool(s.get(f"cancelAct.{n}"))
         try:
             await self.host.clock.sleep(length)
@@ -274,6 +282,8 @@ class Run:
                 dev = home.state.devices.get(dev_id)
                 if dev is not None:
                     dev.disabled = not as_bool(s.get(f"disEn.{n}"))
+        elif sub in rule_device_acts.SUBTYPES:
+            rule_device_acts.act(self, sub, n)
         elif sub == "getSetHSM":
             alarm = str(s.get(f"alarm.{n}") or "")
             try:
@@ -306,6 +316,11 @@ class Run:
             value: object = None if src is None else src.value
             if source in local:  # the rule's own variables come first
                 value = local[source]["value"]
+        elif s.get(f"numOp.{n}") in ("device attribute", "variable math"):
+            value = rule_device_acts.source_value(self, n)
+            hub_var = home.state.variables.get(name)
+            if value is not None and hub_var is not None and hub_var.type == "integer":
+                value = int(float(str(value)))  # a Number variable keeps a whole number
         else:
             value = s.get(f"valNumber.{n}")
         if name in local and value is not None:

@@ -16,6 +16,7 @@ from .clock import HUB_TZ, parse_hub_datetime
 from .model import HomeState
 from .rule_dates import DATES, in_dates
 from .rule_definition import ExprToken
+from .rule_periodic import periodic_cron
 
 # trigger / condition capability option -> the device attribute it reads
 DEVICE_ATTRS: dict[str, str] = {
@@ -193,6 +194,19 @@ def time_of_day(text: object) -> time | None:
     return dt.astimezone(HUB_TZ).time().replace(microsecond=0)
 
 
+def dated(text: object) -> datetime | None:
+    """A stored time whose date is a real one (not the 2000-01-01 placeholder of a daily
+    time): the instant a Certain Time trigger fires once (the on-hub server's
+    ``_rmNormalizeAtTime``: an ISO datetime is one-shot dated; *no evidence* of how Rule
+    Machine tells the placeholder apart, the emulator takes the year 2000 for it)."""
+    if not isinstance(text, str) or text.startswith("2000-"):
+        return None
+    try:
+        return parse_hub_datetime(text)
+    except ValueError:
+        return None
+
+
 def day_time(kind: object, at: object, rise_offset: object, set_offset: object) -> DayTime | None:
     if kind == "Sunrise":
         return DayTime("Sunrise", offset_min=as_float(rise_offset) or 0.0)
@@ -233,7 +247,8 @@ class EventSpec:
     modes: list[int] = field(default_factory=list)
     variable: str = ""
     when: DayTime | None = None
-    period: tuple[str, int] | None = None  # ("Minutes", n) | ("Hourly", n)
+    cron: str | None = None  # a Periodic Schedule as Quartz cron (rule_periodic)
+    at: datetime | None = None  # a Certain Time with a date: that instant, once
 
     def matches_value(self, value: object) -> bool:
         if self.op == CHANGED or self.state == CHANGED:
@@ -272,12 +287,13 @@ def parse_event(settings: dict[str, Any], key: Key) -> EventSpec | None:
             settings.get(f"atSunriseOffset{n}"),
             settings.get(f"atSunsetOffset{n}"),
         )
-        return EventSpec("time", when=when) if when is not None else None
+        if when is None:
+            return None
+        return EventSpec("time", when=when, at=dated(settings.get(f"atTime{n}")))
     elif cap == "Periodic Schedule":
         n = key("")
-        which = str(settings.get(f"whichPeriod{n}") or "")
-        every = settings.get(f"everyNC{n}") if which == "Minutes" else settings.get(f"everyNHC{n}")
-        return EventSpec("periodic", period=(which, max(1, as_int(every, 1))))
+        cron = periodic_cron(settings, int(n)) if n.isdigit() else None
+        return EventSpec("periodic", cron=cron) if cron else None
     if spec is None:
         return None
     spec.all_devices = as_bool(settings.get(key("AlltDev")))
@@ -308,9 +324,14 @@ class Conditions:
         return None if var is None else var.value
 
     def truth(
-        self, settings: dict[str, Any], c: int, local_vars: dict[str, dict[str, Any]] | None = None
+        self,
+        settings: dict[str, Any],
+        c: int,
+        local_vars: dict[str, dict[str, Any]] | None = None,
+        *,
+        private: bool = True,
     ) -> bool:
-        val = self._raw(settings, c, local_vars or {})
+        val = self._raw(settings, c, local_vars or {}, private)
         return not val if as_bool(settings.get(f"not{c}")) else val
 
     def expression(
@@ -318,15 +339,25 @@ class Conditions:
         settings: dict[str, Any],
         tokens: list[ExprToken] | None,
         local_vars: dict[str, dict[str, Any]] | None = None,
+        *,
+        private: bool = True,
     ) -> bool:
         """The expression's value; ``local_vars``: the rule's own variables (they come first,
-        as in the rule's variable pickers)."""
+        as in the rule's variable pickers); ``private``: the rule's private boolean."""
         if not tokens:
             return True
-        return eval_tokens(tokens, lambda c: self.truth(settings, c, local_vars))
+        return eval_tokens(tokens, lambda c: self.truth(settings, c, local_vars, private=private))
 
-    def _raw(self, s: dict[str, Any], c: int, local_vars: dict[str, dict[str, Any]]) -> bool:
+    def _variable(self, name: str, local_vars: dict[str, dict[str, Any]]) -> object:
+        local = local_vars.get(name)
+        return local["value"] if local is not None else self.variable_value(name)
+
+    def _raw(
+        self, s: dict[str, Any], c: int, local_vars: dict[str, dict[str, Any]], private: bool
+    ) -> bool:
         cap = s.get(f"rCapab_{c}")
+        if cap == "Private Boolean":  # state_<C> "true" / "false"
+            return private == as_bool(s.get(f"state_{c}"))
         if cap == "Mode":
             return self.state.current_mode_id in id_list(s.get(f"modes{c}"))
         if cap == "Between two times":
@@ -348,14 +379,23 @@ class Conditions:
         if cap == DATES:
             return in_dates(self.now(), s, c)
         if cap == "Variable":
-            name = str(s.get(f"xVar_{c}") or "")
-            local = local_vars.get(name)
-            value = local["value"] if local is not None else self.variable_value(name)
-            return compare(value, str(s.get(f"RelrDev_{c}") or "="), s.get(f"state_{c}"))
+            value = self._variable(str(s.get(f"xVar_{c}") or ""), local_vars)
+            want = s.get(f"state_{c}")
+            if as_bool(s.get(f"isVar_{c}")):  # against another variable (xVarR_<C>)
+                want = self._variable(str(s.get(f"xVarR_{c}") or ""), local_vars)
+                if want is None:
+                    return False
+            return compare(value, str(s.get(f"RelrDev_{c}") or "="), want)
         if isinstance(cap, str) and cap in DEVICE_ATTRS:
             devices = id_list(s.get(f"rDev_{c}"))
             op = str(s.get(f"RelrDev_{c}") or "=")
             want = s.get(f"state_{c}")
+            if as_bool(s.get(f"isDev_{c}")):  # the reference device's reading plus the offset
+                refs = id_list(s.get(f"relDevice_{c}"))
+                ref = as_float(self.device_value(refs[0], DEVICE_ATTRS[cap])) if refs else None
+                if ref is None:
+                    return False
+                want = ref + (as_float(want) or 0.0)
             hits = [compare(self.device_value(d, DEVICE_ATTRS[cap]), op, want) for d in devices]
             if not hits:
                 return False

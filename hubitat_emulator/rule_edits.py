@@ -19,6 +19,11 @@ Expression and local variables, as the on-hub server drives a live hub's pages
   condition settings are left behind, unused (the on-hub server: "deliberately left orphaned").
 * **A local variable** (selectActions): the button named by the variable with
   ``stateAttribute=deleteGV``, then ``delConfirm`` with ``stateAttribute=deleteConfirm``.
+* **One action row** (selectActions): the buttons named by the row's number, clicked with the
+  page's context: ``stateAttribute=arrowUp`` / ``arrowDn`` move it one row in the list (the
+  first up, the last down: nothing), ``delAct`` deletes that row alone (the on-hub server,
+  ``_rmMoveAction`` live 2026-04-25, ``_rmDeleteAction`` from the live UI's HTML). Numbers are
+  not changed by either: the list's order is ``state.actionList``.
 * Rule Machine ignores these deletes on a **disabled** rule (the on-hub server, live on 2.5.1.135).
 
 The rule's state shows ``editAct`` (the action number) while an action's page is open;
@@ -80,6 +85,8 @@ def actions_inputs(model: EditedRule) -> list[Inp]:
         out += [picker, _button("cancelTrash", "Cancel")]
     elif model.actions:
         out.append(_button("trashAll", "Delete Actions"))
+        # each row's arrows and delete share its number as their name (stateAttribute says which)
+        out += [_button(str(n), f"Action {n}: up, down, delete") for n in model.actions]
     for name in model.local.variables:
         out.append(_button(name, f"Delete {name}"))
     if model.edits.var_delete is not None:
@@ -116,6 +123,9 @@ def click(model: EditedRule, page: str, name: str, attribute: str, *, bare: bool
     if page == "selectActions" and name in model.local.variables:
         if attribute == "deleteGV":
             e.var_delete = name
+        return True
+    if page == "selectActions" and name.isdigit() and int(name) in model.actions:
+        _row(model, int(name), attribute)
         return True
     if page == "selectActions" and name == "delConfirm":
         if attribute == "deleteConfirm" and e.var_delete is not None:
@@ -173,6 +183,21 @@ def after_submit(model: EditedRule, page: str, form: dict[str, str], shown: set[
         model.settings.pop("trashActs", None)
         model.meta.pop("trashActs", None)
         e.trash = False
+
+
+def _row(model: EditedRule, n: int, attribute: str) -> None:
+    """One action row's arrow or delete (another attribute: nothing)."""
+    acts = model.actions
+    i = acts.index(n)
+    if attribute == "arrowUp" and i > 0:
+        acts[i - 1], acts[i] = acts[i], acts[i - 1]
+    elif attribute == "arrowDn" and i < len(acts) - 1:
+        acts[i + 1], acts[i] = acts[i], acts[i + 1]
+    elif attribute == "delAct":
+        acts.remove(n)
+        model.exprs.pop(f"a{n}", None)
+        model.leaked.discard(n)
+        _drop(model, "a", n)
 
 
 def _drop(model: EditedRule, kind: str, n: int) -> None:

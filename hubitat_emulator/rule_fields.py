@@ -14,7 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from . import rule_device_acts
 from .rule_dates import DATES, date_fields
+from .rule_periodic import MONTH_NAMES, WEEKDAY_NAMES, WEEKS
 
 Inp = dict[str, Any]
 Option = str | dict[str, str]
@@ -55,6 +57,7 @@ CUSTOM = "Custom Attribute"
 TIME_TRIGGER = "Certain Time (and optional date)"
 PERIODIC = "Periodic Schedule"
 BETWEEN = "Between two times"
+PRIVATE_BOOLEAN = "Private Boolean"
 TRIGGER_CAPS: tuple[str, ...] = (
     *DEVICE_CAPS,
     *NUMERIC_CAPS,
@@ -79,7 +82,8 @@ COMPARATORS = ("=", "≠", "<", ">", "<=", ">=")
 CHANGED = "*changed*"
 BUTTON_STATES = ("pushed", "held", "doubleTapped", "released")
 TIME_KINDS = ("A specific time", "Sunrise", "Sunset")
-PERIODS = ("Minutes", "Hourly", "Daily", "Weekly", "Monthly", "Yearly")
+# the Periodic Schedule's frequencies (the on-hub server's periodic write block, live on 5.1.8)
+PERIODS = ("Seconds", "Minutes", "Hourly", "Daily", "Weekly", "Monthly", "Yearly", "Cron String")
 EVERY_N_MINUTES = ("1", "2", "3", "4", "5", "6", "10", "12", "15", "20", "30")
 COND_KINDS: tuple[Option, ...] = ({"a": "New condition"}, {"b": "( sub-expression"}, {"c": "NOT"})
 OPERATORS = ("AND", "OR", "XOR")
@@ -149,6 +153,8 @@ SUB_TYPES: dict[str, dict[str, str]] = {
         "getStopRepeat": "End-Repeat",
     },
 }
+for _family, _subs in rule_device_acts.SUB_TYPES.items():  # per mode, fades, Cancel Rule Timers
+    SUB_TYPES[_family].update(_subs)
 EXPRESSION_SUBTYPES = ("getIfThen", "getElseIf", "getWhile", "getWaitRule")
 # getSetHSM's alarm.<N> values (the on-hub server, live)
 HSM_ALARMS = (
@@ -199,6 +205,8 @@ class Env(Protocol):
     def modes(self) -> list[tuple[str, str]]: ...
 
     def variables(self) -> list[str]: ...
+
+    def variable_type(self, name: str) -> str | None: ...
 
     def attributes(self, ids: Sequence[int]) -> list[str]: ...
 
@@ -360,29 +368,91 @@ def event_fields(
 
 
 def periodic_fields(s: dict[str, Any], n: int) -> Reveal:
+    """The periodic sub-page of trigger ``n``: ``whichPeriod<n>``, then the frequency's fields
+    (the on-hub server's periodic write block and shape checks, live on 5.1.8). Where a frequency
+    has modes (every N, or at chosen minutes / hours / days) their first fields show together
+    and the one set picks the mode; Monthly's week-of-month hides its day-of-month.
+    *No evidence:* the option labels of the hour, minute and day pickers (the emulator: the
+    numbers as text) and which time fields are optional (the emulator: Hourly's)."""
     st = _Steps(s)
     if not st.add(inp(f"whichPeriod{n}", "enum", "Period", options=PERIODS)):
         return st.done(False)
     period = s[f"whichPeriod{n}"]
-    if period not in ("Minutes", "Hourly"):
-        return st.done(False)  # the other periods are not modelled
-    minutes = period == "Minutes"
-    toggle = f"everyNMinutesC{n}" if minutes else f"everyNHoursC{n}"
-    if not (st.add(inp(toggle, "bool", "Every N?")) and s[toggle]):
-        return st.done(False)
-    if minutes:
-        return st.done(st.add(inp(f"everyNC{n}", "enum", "Minutes", options=EVERY_N_MINUTES)))
-    return st.done(st.add(inp(f"everyNHC{n}", "number", "Hours")))
+
+    def f(name: str, kind: str, title: str, **kw: Any) -> Inp:
+        return inp(f"{name}{n}", kind, title, **kw)
+
+    def on(name: str) -> bool:
+        return s.get(f"{name}{n}") is True
+
+    def starting(name: str) -> bool:
+        return st.add(f(name, "time", "Starting at"))
+
+    nums = [str(i) for i in range(60)]
+    if period == "Seconds":
+        return st.done(st.add(f("everyNSecs", "enum", "Seconds", options=EVERY_N_MINUTES)))
+    if period == "Minutes":
+        st.add(f("everyNMinutesC", "bool", "Every N minutes?"))
+        if on("everyNMinutesC"):
+            return st.done(st.add(f("everyNC", "enum", "Minutes", options=EVERY_N_MINUTES)))
+        picker = f("selectMinutesC", "enum", "At these minutes", options=nums, multiple=True)
+        return st.done(st.add(picker))
+    if period == "Hourly":
+        st.add(f("everyNHoursC", "bool", "Every N hours?"))
+        if on("everyNHoursC"):
+            ok = st.add(f("everyNHC", "number", "Hours"))
+            if ok:
+                starting("startingHC")  # optional: from midnight without it
+            return st.done(ok)
+        hours = f("selectHoursC", "enum", "At these hours", options=nums[:24], multiple=True)
+        ok = st.add(hours)
+        if ok:
+            st.add(f("startingHCX", "number", "Minutes past the hour"))  # 0 when left out
+        return st.done(ok)
+    if period == "Daily":
+        st.add(f("everyNDoMC", "bool", "Every N days?"))
+        if on("everyNDoMC"):
+            ok = st.add(f("everyNDC", "number", "Days"))
+        else:
+            st.add(f("everyWeekDay", "bool", "Weekdays only?"))
+            days = f("selectDoMC", "enum", "Days of the month", options=nums[1:32], multiple=True)
+            ok = on("everyWeekDay") or st.add(days)
+        return st.done(ok and starting("startingDC"))
+    if period == "Weekly":
+        days = f("selectDoWC", "enum", "Days of the week", options=WEEKDAY_NAMES, multiple=True)
+        return st.done(st.add(days) and starting("startingWC"))
+    if period == "Monthly":
+        week = f("weeklyMC", "enum", "Week of the month", options=WEEKS)
+        if f"weeklyMC{n}" in s:  # the nth weekday: the day-of-month fields hide
+            st.add(week)
+            ok = st.add(f("dailyMC", "enum", "Day of the week", options=WEEKDAY_NAMES))
+            ok = ok and st.add(f("everyNMCX", "number", "Every N months"))
+        else:
+            ok = st.add(f("dayMC", "number", "On day"))
+            st.add(week)
+            ok = ok and st.add(f("everyNMC", "number", "Every N months"))
+        return st.done(ok and starting("startingMC"))
+    if period == "Yearly":  # always an nth weekday (its month alone never completes)
+        ok = st.add(f("weeklyYC", "enum", "Week of the month", options=WEEKS))
+        ok = ok and st.add(f("dailyYC", "enum", "Day of the week", options=WEEKDAY_NAMES))
+        ok = ok and st.add(f("yearlyMonthCX", "enum", "Month", options=MONTH_NAMES))
+        return st.done(ok and starting("startingYC"))
+    return st.done(st.add(f("cronStr", "text", "Cron string")))
 
 
-def condition_fields(s: dict[str, Any], c: int, env: Env) -> Reveal:
-    """One condition of an expression (``rCapab_<C>`` ...), then its ``not<C>``."""
+def condition_fields(s: dict[str, Any], c: int, env: Env, *, required: bool = False) -> Reveal:
+    """One condition of an expression (``rCapab_<C>`` ...), then its ``not<C>``; ``required``:
+    the Required Expression's, whose capability list alone offers Private Boolean (an action's
+    lacks it: rule-storage notes 5.2, live on 2.5.1.140)."""
     st = _Steps(s)
-    if not st.add(inp(f"rCapab_{c}", "enum", "Select capability", options=CONDITION_CAPS)):
+    caps = (*CONDITION_CAPS, PRIVATE_BOOLEAN) if required else CONDITION_CAPS
+    if not st.add(inp(f"rCapab_{c}", "enum", "Select capability", options=caps)):
         return st.done(False)
     cap = s[f"rCapab_{c}"]
     ok: bool
-    if cap in DEVICE_CAPS:
+    if cap == PRIVATE_BOOLEAN:  # no device: true or false (the on-hub server's wire format)
+        ok = st.add(inp(f"state_{c}", "enum", "Private Boolean is", options=("true", "false")))
+    elif cap in DEVICE_CAPS:
         capability, _attr, states = DEVICE_CAPS[cap]
         ok = st.add(inp(f"rDev_{c}", f"capability.{capability}", "Devices", multiple=True))
         ok = ok and st.add(inp(f"state_{c}", "enum", "State", options=states))
@@ -397,7 +467,12 @@ def condition_fields(s: dict[str, Any], c: int, env: Env) -> Reveal:
             ok = st.add(inp(f"rCustomAttr_{c}", "enum", "Attribute", options=attrs))
         ok = ok and st.add(inp(f"RelrDev_{c}", "enum", "Comparison", options=COMPARATORS))
         kind = "decimal" if cap in NUMERIC_CAPS else "text"
-        ok = ok and st.add(inp(f"state_{c}", kind, "Value"))
+        if ok and cap in NUMERIC_CAPS:
+            ok = _relative_device(st, c, NUMERIC_CAPS[cap][0])
+        elif ok and cap == "Variable":
+            ok = _relative_variable(st, c, env)
+        else:
+            ok = ok and st.add(inp(f"state_{c}", kind, "Value"))
     elif cap == "Mode":
         modes = _mode_options(env)
         ok = st.add(inp(f"modes{c}", "enum", "Modes", options=modes, multiple=True))
@@ -410,6 +485,28 @@ def condition_fields(s: dict[str, Any], c: int, env: Env) -> Reveal:
     if ok:
         st.add(inp(f"not{c}", "bool", "NOT?"))
     return st.done(ok)
+
+
+def _relative_device(st: _Steps, c: int, capability: str) -> bool:
+    """After a numeric condition's comparator: ``isDev_<C>`` ("relative to a device?"); when
+    on, the reference device ``relDevice_<C>`` (one, of the same capability) and ``state_<C>``
+    as the offset, which may stay unset (0); else ``state_<C>`` the value (the on-hub server,
+    compareToDevice, live on 2.5.0.143)."""
+    if st.add(inp(f"isDev_{c}", "bool", "Relative to a device?")) and st.s[f"isDev_{c}"] is True:
+        ok = st.add(inp(f"relDevice_{c}", f"capability.{capability}", "Reference device"))
+        if ok:
+            st.add(inp(f"state_{c}", "decimal", "Offset"))
+        return ok
+    return st.add(inp(f"state_{c}", "decimal", "Value"))
+
+
+def _relative_variable(st: _Steps, c: int, env: Env) -> bool:
+    """After a Variable condition's comparator: ``isVar_<C>``; when on, the right-hand
+    variable ``xVarR_<C>``, else ``state_<C>`` (the on-hub server, compareToVariable, live
+    2026-05-17)."""
+    if st.add(inp(f"isVar_{c}", "bool", "Compare to variable?")) and st.s[f"isVar_{c}"] is True:
+        return st.add(inp(f"xVarR_{c}", "enum", "Variable", options=env.variables()))
+    return st.add(inp(f"state_{c}", "text", "Value"))
 
 
 def _time_end(st: _Steps, c: int, which: str, at: str, prefix: str) -> bool:
@@ -448,14 +545,18 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
         ok = st.add(f("mode", "enum", "Mode", options=_mode_options(env)))
     elif sub == "getSetVariable":
         ok = st.add(f("xVarV", "enum", "Variable", options=env.variables()))
-        ops = ("number", "variable", "device attribute", "variable math")
+        ops: tuple[str, ...] = ("number", "variable", "device attribute", "variable math")
+        # a number, a device attribute and math only for a Number or Decimal target (the
+        # on-hub server, live: numOp shows no such source for String, Boolean or DateTime)
+        if ok and env.variable_type(str(s[f"xVarV.{n}"])) not in ("integer", "bigdecimal"):
+            ops = ("variable",)
         ok = ok and st.add(f("numOp", "enum", "Set to", options=ops))
         if ok and s[f"numOp.{n}"] == "number":
             ok = st.add(f("valNumber", "number", "Value"))
         elif ok and s[f"numOp.{n}"] == "variable":
             ok = st.add(f("xVar3", "enum", "Variable", options=env.variables()))
-        else:
-            ok = False
+        elif ok:  # a device attribute, or variable math
+            ok = rule_device_acts.variable_source_fields(st, s, n, env, inp)
     elif sub == "getMsg":
         ok = st.add(f("msg", "text", "Message"))
         ok = ok and st.add(f("note", "capability.notification", "Devices", multiple=True))
@@ -469,12 +570,10 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
             ok = ok and st.add(f("httpPostType", "text", "Content type"))
     elif sub == "getPingIP":
         ok = st.add(f("pingIP", "text", "IP address"))
-    elif sub == "getDelay":
-        ok = st.add(f("delayHour", "number", "Hours"))
-        ok = ok and st.add(f("delayMinute", "number", "Minutes"))
-        ok = ok and st.add(f("delaySecond", "number", "Seconds"))
-        if ok:
-            st.add(f("cancelAct", "bool", "Cancelable?"))
+    elif sub == "getDelay":  # a variable's length (uVar), or hours, minutes, seconds
+        ok = rule_device_acts.delay_fields(st, s, n, inp, env)
+    elif sub in rule_device_acts.SUBTYPES:
+        ok = rule_device_acts.device_action_fields(st, s, n, str(sub), env, inp)
     elif sub == "getRuleActions":
         ok = st.add(f("runRuleType", "enum", "Rule type", options=["Rule Machine"]))
         rules: list[Option] = [{rid: label} for rid, label in env.rules(app_id)]
@@ -493,10 +592,13 @@ def action_fields(s: dict[str, Any], n: int, env: Env, app_id: int) -> Reveal:
         ok = ok and st.add(f("privateT", "enum", "Rules", options=rules, multiple=True))
     elif sub == "getSetHSM":
         ok = st.add(f("alarm", "enum", "Safety Monitor", options=list(HSM_ALARMS)))
-    elif sub == "getRepeat":  # the on-hub server's order: the interval, then how many times (live)
+    # the on-hub server's order: the interval, how many times, then Stoppable? (live)
+    elif sub == "getRepeat":
         keys = ("repeatHour", "repeatMinute", "repeatSecond")
         ok = st.all([f(k, "number", k[6:]) for k in keys])
         ok = ok and st.add(f("repeatN", "number", "Times"))
+        if ok:
+            st.add(f("stopRepeat", "bool", "Stoppable?"))
     # the modes (ids), then each one's delay by its name (on-hub server)
     elif sub == "getDelayPerMode":
         ok = st.add(f("delayModes", "enum", "Modes", options=_mode_options(env), multiple=True))
@@ -566,6 +668,11 @@ def delay_fields(s: dict[str, Any], n: int) -> Reveal:
 
 
 def repeat_fields(s: dict[str, Any], n: int) -> Reveal:
+    """A Repeat While's interval, then its optional Stoppable? (the on-hub server's getWhile
+    fields, live: the interval, times, stopRepeat; this page has no times)."""
     st = _Steps(s)
     keys = ("repeatHour", "repeatMinute", "repeatSecond")
-    return st.done(st.all([inp(f"{k}.{n}", "number", k[6:]) for k in keys]))
+    ok = st.all([inp(f"{k}.{n}", "number", k[6:]) for k in keys])
+    if ok:
+        st.add(inp(f"stopRepeat.{n}", "bool", "Stoppable?"))
+    return st.done(ok)

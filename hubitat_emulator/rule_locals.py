@@ -10,7 +10,9 @@ them first, under `` --LOCAL VARIABLES--``, then the hub's under `` --HUB VARIAB
 
 The rule runner reads them in Variable conditions and sets them with Set Variable (the same
 dict: statusJson shows the new value). Deleting one (``deleteGV``/``delConfirm``) is in
-``rule_edits.py``. Not modelled: DateTime values, a local variable's text in a message (``%name%``).
+``rule_edits.py``. A DateTime's value is kept as written (the hub's stored form,
+``yyyy-MM-ddTHH:mm:ss.SSS+hhmm``, as the on-hub server writes it). Not modelled: a local
+variable's text in a message (``%name%``).
 """
 
 from __future__ import annotations
@@ -115,6 +117,10 @@ class WithLocals:
         if not self._local.variables:
             return hub
         return [LOCAL_HEADER, *self._local.variables, HUB_HEADER, *hub]
+
+    def variable_type(self, name: str) -> str | None:
+        local = self._local.variables.get(name)
+        return str(local["type"]) if local is not None else self._env.variable_type(name)
 
     def attributes(self, ids: Sequence[int]) -> list[str]:
         return self._env.attributes(ids)

@@ -54,6 +54,7 @@ DELETE_ATTRIBUTES = {
     "cancelST": "STPage",
     "deleteGV": "selectActions",
     "deleteConfirm": "selectActions",
+    "delAct": "selectActions",  # one action row (the on-hub server's _rmDeleteAction)
 }
 
 
@@ -102,6 +103,10 @@ class HubEnv:
 
     def variables(self) -> list[str]:
         return sorted(self.home.state.variables)
+
+    def variable_type(self, name: str) -> str | None:
+        var = self.home.state.variables.get(name)
+        return None if var is None else var.type
 
     def attributes(self, ids: Sequence[int]) -> list[str]:
         out: list[str] = []
@@ -341,12 +346,23 @@ class RuleMachine(OnHome):
         self._sync(app)
         return True, None
 
+    def refresh(self, app: App) -> None:
+        """Mirror the rule's live state again (what its runs changed: local variables)."""
+        if app.id in self.rules:
+            self._sync(app)
+
     def set_private(self, app_id: int, value: bool) -> None:
         """A Set Private Boolean action set this rule's private boolean."""
         model, app = self.rules.get(app_id), self.apps.get(app_id)
         if model is not None and app is not None:
             model.private = value
             self._sync(app)
+        elif app is not None and app.type == RULE_TYPE:
+            # a seeded rule (generic pages): its state keeps it as its Start button resets it
+            # (routes_apps.py)
+            internals = self.dev.internals.get(app_id)
+            if internals is not None:
+                internals.state["privateBoolean"] = value
 
     def set_paused(self, app_id: int, paused: bool) -> None:
         """Pause or resume a rule as its Pause button does (a Pause Rules action)."""

@@ -12,7 +12,9 @@ event's ``hasAll`` the next row opens only on ``anotherWait`` (``stateAttribute=
 Fields not on the page, and values that are not
 one of an enum's options, are ignored. After a Required Expression is sealed its condition
 context leaks into the next plain action, which Rule Machine shows wrapped in
-``IF (**Broken Condition**)`` (the on-hub server, live); an IF / Repeat While action clears it.
+``IF (**Broken Condition**)`` (the on-hub server, live); an IF / Repeat While action clears it,
+and so does an IF only opened and cancelled (its ``actSubType`` written: the on-hub server's
+ghost IF).
 """
 
 from __future__ import annotations
@@ -143,6 +145,9 @@ class RuleModel:
     pred_leak: bool = False
     leaked: set[int] = field(default_factory=set)
     residual: set[int] = field(default_factory=set)  # triggers with a lingering isCondTrig
+    # a conditional trigger's condition being built on selectTriggers, and the saved ones
+    tcond_open: int | None = None
+    trig_conds: list[int] = field(default_factory=list)
     size_error: bool = False
     paused: bool = False
     stopped: bool = False
@@ -260,7 +265,15 @@ class RuleModel:
     # ------------------------------------------------------------------ rule text
 
     def trigger_lines(self, env: Env) -> list[str]:
-        return [event_line(self.settings, trigger_key(n), env) for n in self.triggers]
+        out = []
+        for n in self.triggers:
+            line = event_line(self.settings, trigger_key(n), env)
+            gate = str(self.settings.get(f"condTrig.{n}") or "")
+            if self.settings.get(f"isCondTrig.{n}") is True and gate.isdigit():
+                # *no evidence* of Rule Machine's wording for a conditional trigger's line
+                line += f" [only if {condition_line(self.settings, int(gate), env)}]"
+            out.append(line)
+        return out
 
     def action_lines(self, env: Env) -> list[str]:
         levels = indent_levels([self.sub(n) for n in self.actions])
@@ -316,7 +329,9 @@ class RuleModel:
             else:
                 key = trigger_key(self.trig_n)
                 p.inputs.append(inp(f"isCondTrig.{self.trig_n}", "bool", "Conditional trigger?"))
-                if p.add(event_fields(s, key, env, caps=TRIGGER_CAPS)):
+                if self._trigger_condition(p, env):
+                    pass  # its condition is being built: the trigger's own fields wait
+                elif p.add(event_fields(s, key, env, caps=TRIGGER_CAPS)):
                     p.inputs.append(button("hasAll", "Done with this Trigger Event"))
             p.inputs += rule_edits.triggers_inputs(self)
         elif name == "periodic":
@@ -343,6 +358,23 @@ class RuleModel:
         if self.size_error:
             p.error = SIZE_ERROR
         return p
+
+    def _trigger_condition(self, p: Page, env: Env) -> bool:
+        """A conditional trigger's picker (the on-hub server's conditional-trigger path, live):
+        ``isCondTrig.<N>`` true shows ``condTrig.<N>``, a new condition (``a``) or a saved one
+        by its number; a new one is built here (``rCapab_<C>`` ..., ``hasAll``). True while
+        that condition is open."""
+        n, s = self.trig_n, self.settings
+        if s.get(f"isCondTrig.{n}") is not True:
+            return False
+        saved = [{str(c): condition_line(s, c, env)} for c in self.trig_conds if f"rCapab_{c}" in s]
+        options: list[Any] = [{"a": "New condition"}, *saved]
+        p.inputs.append(inp(f"condTrig.{n}", "enum", "Condition", options=options))
+        if self.tcond_open is None:
+            return False
+        if p.add(condition_fields(s, self.tcond_open, env)):
+            p.inputs.append(button("hasAll", "Done with this Condition"))
+        return True
 
     def _act_page(self, env: Env) -> Page:
         p = Page("Define Action")
@@ -397,7 +429,7 @@ class RuleModel:
         if e.sealed:
             return True
         if e.open is not None:
-            if p.add(condition_fields(self.settings, e.open, env)):
+            if p.add(condition_fields(self.settings, e.open, env, required=ctx == "ST")):
                 p.inputs.append(button("hasAll", "Done with this condition"))
         elif e.wants_condition():
             p.inputs.append(inp("cond", "enum", "Select Condition", options=COND_KINDS))
@@ -481,6 +513,14 @@ class RuleModel:
         owner = rule_edits.owner(self)
         if owner is not None:
             self.edits.owners[name] = owner
+        if name == f"condTrig.{self.trig_n}" and value == "a" and self.tcond_open is None:
+            # the condition takes the trigger's row number (the on-hub server: "Condition ID
+            # equals the trigger index that owned its setup"), or the next free one
+            c = self.trig_n or 0
+            if c <= self.hw_cond or f"rCapab_{c}" in self.settings:
+                c = self.hw_cond + 1
+            self.hw_cond = max(self.hw_cond, c)
+            self.tcond_open = c
         n = self.act_n
         if name == f"actSubType.{n}" and value == "getWaitEvents":
             # the events are the rule's, not the action's (the on-hub server, live): a second Wait
@@ -488,6 +528,11 @@ class RuleModel:
             self.hw_event = 0
             self.event_e = self._next_event()
         elif name == f"actSubType.{n}" and value in EXPRESSION_SUBTYPES:
+            if value == "getIfThen":
+                # the IF's initialiser clears the condition context a sealed Required
+                # Expression leaves, also when the IF is then cancelled (the on-hub server's
+                # ghost IF, live)
+                self.pred_leak = False
             self.hw_expr += 1
             self.exprs[f"a{n}"] = Expr(eid=str(self.hw_expr))
         return True
@@ -545,7 +590,19 @@ class RuleModel:
 
     def _has_all(self, page: str) -> None:
         ctx = self.expr_ctx(page)
-        if page == "selectTriggers" and self.trig_n is not None:
+        if page == "selectTriggers" and self.trig_n is not None and self.tcond_open is not None:
+            # the condition is saved and the trigger moves on to the next row (the on-hub
+            # server, live: "clicking Done with this Condition advances state.moreCond");
+            # what was written on the old row goes with the trigger made there
+            self.trig_conds.append(self.tcond_open)
+            self.tcond_open = None
+            old = ("t", self.trig_n)
+            self.hw_trig += 1
+            self.trig_n = self.hw_trig
+            for name, who in list(self.edits.owners.items()):
+                if who == old:
+                    self.edits.owners[name] = ("t", self.trig_n)
+        elif page == "selectTriggers" and self.trig_n is not None:
             self.triggers.append(self.trig_n)
             self.trig_n = None
         elif ctx is not None:
@@ -572,7 +629,7 @@ class RuleModel:
                     self.leaked.add(n)
             self.act_n, self.act_ready = None, False
         if origin == "selectTriggers" and target == "mainPage":
-            self.trig_n = None
+            self.trig_n, self.tcond_open = None, None
         self.last_page = target
 
 

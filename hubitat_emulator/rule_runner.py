@@ -12,9 +12,9 @@ cancelled when it leaves. Paused and stopped rules are kept but inert.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from functools import partial
 from typing import Any
 
@@ -24,6 +24,7 @@ from .home import Frame, Home
 from .rule_actions import ExitRule, Node, Run, build_tree, rule_log
 from .rule_conditions import Conditions, EventSpec, as_float, parse_event
 from .rule_definition import RuleDefinition
+from .rule_periodic import Cron, CronError
 from .sun import sun_times
 
 
@@ -120,7 +121,9 @@ class RuleRunner:
         tokens = rule.action_expressions.get(n)
         if not tokens:
             return False  # RM shows "IF (**Broken Condition**)"
-        return self.conditions.expression(rule.settings, tokens, rule.local_vars)
+        return self.conditions.expression(
+            rule.settings, tokens, rule.local_vars, private=self.private.get(rule.app_id, True)
+        )
 
     def set_private_boolean(self, app_ids: list[int], value: bool) -> None:
         for app_id in app_ids:
@@ -132,6 +135,35 @@ class RuleRunner:
         for app_id in app_ids:
             if self.pause_hook is not None:
                 self.pause_hook(app_id, paused)
+
+    def cancel_timers(self, app_ids: list[int], keep: Run) -> None:
+        """Cancel Rule Timers: the rules' delays, waits, repeats and fades (not the run that
+        asks)."""
+        for app_id in app_ids:
+            rec = self.rules.get(app_id)
+            if rec is None:
+                continue
+            for run in list(rec.runs):
+                if run is not keep and run.task is not None:
+                    run.task.cancel()
+            for task in list(rec.delayed):
+                task.cancel()
+
+    def spawn_background(self, run: Run, work: Coroutine[Any, Any, None]) -> None:
+        """Work that goes on after the action (a fade), ended with the rule's timers."""
+        rec = self.rules.get(run.rule.app_id)
+        if rec is None:
+            work.close()
+            return
+
+        async def go() -> None:
+            try:
+                await work
+            finally:
+                rec.delayed.pop(task, None)
+
+        task = self.home.tasks.spawn(go())
+        rec.delayed[task] = False
 
     def cancel_delays(self, app_id: int, keep: Run) -> None:
         rec = self.rules.get(app_id)
@@ -211,8 +243,13 @@ class RuleRunner:
         """Trigger ``n`` fired: run the actions if the Required Expression allows."""
         if self.rules.get(rec.rule.app_id) is not rec or not rec.active:
             return
+        if not self._gate_open(rec, n):
+            return
         if not self.conditions.expression(
-            rec.rule.settings, rec.rule.required, rec.rule.local_vars
+            rec.rule.settings,
+            rec.rule.required,
+            rec.rule.local_vars,
+            private=self.private.get(rec.rule.app_id, True),
         ):
             return
         if "Triggers" in str(rec.rule.settings.get("logging") or ""):
@@ -222,6 +259,18 @@ class RuleRunner:
             if not fut.done() and run.task is not None:
                 run.task.cancel()  # a new trigger event ends a pending wait and its run
         self._start(rec)
+
+    def _gate_open(self, rec: _Installed, n: int) -> bool:
+        """A conditional trigger's condition (``isCondTrig.<N>`` true, ``condTrig.<N>`` its
+        number), tested when the trigger fires: false, the event is let go (the on-hub server's
+        matrix: "evaluated AFTER the trigger event")."""
+        s = rec.rule.settings
+        gate = str(s.get(f"condTrig.{n}") or "")
+        if s.get(f"isCondTrig.{n}") is not True or not gate.isdigit():
+            return True
+        return self.conditions.expression(
+            s, [int(gate)], rec.rule.local_vars, private=self.private.get(rec.rule.app_id, True)
+        )
 
     # ------------------------------------------------------------------ events
 
@@ -315,10 +364,20 @@ class RuleRunner:
         if old is not None:
             old.cancel()
         now = self.clock.now()
-        if spec.when is not None:
+        if spec.at is not None:  # a dated Certain Time: once, never when it has passed
+            if spec.at <= now:
+                return
+            when = spec.at
+        elif spec.when is not None:
             when = spec.when.next_after(now, self.sun_times)
-        elif spec.period is not None:
-            when = _next_period(now, *spec.period)
+        elif spec.cron is not None:  # a Periodic Schedule (rule_periodic)
+            try:
+                found = Cron.parse(spec.cron).next_after(now)
+            except CronError:
+                return  # a cron string the hub would refuse schedules nothing
+            if found is None:
+                return
+            when = found
         else:
             return
 
@@ -347,20 +406,3 @@ def _suffix(tail: str) -> Callable[[str], str]:
 def _resolve(fut: asyncio.Future[None]) -> None:
     if not fut.done():
         fut.set_result(None)
-
-
-def _next_period(now: datetime, which: str, every: int) -> datetime:
-    """The next ``Minutes`` (minute divisible by ``every``, second 0) or ``Hourly`` (hour
-    divisible by ``every``, on the hour) instant after ``now``, in hub-local time."""
-    local = now.astimezone(HUB_TZ)
-    if which == "Hourly":
-        t = local.replace(minute=0, second=0, microsecond=0)
-        step = timedelta(hours=1)
-        while t <= local or t.hour % every:
-            t += step
-        return t
-    t = local.replace(second=0, microsecond=0)
-    step = timedelta(minutes=1)
-    while t <= local or t.minute % every:
-        t += step
-    return t

@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+from . import rule_device_acts
+from .rule_conditions import as_float
 from .rule_dates import DATES, date_text
 from .rule_definition import ExprToken
 from .rule_fields import (
@@ -27,6 +29,7 @@ from .rule_fields import (
     device_ids,
     event_key,
 )
+from .rule_periodic import periodic_line
 
 BROKEN = "**BROKEN**"
 INDENT = "&nbsp;" * 4
@@ -116,14 +119,19 @@ def event_line(s: dict[str, Any], key: Callable[[str], str], env: Env) -> str:
         when = _time_of(
             s, s.get(key("time")), key("atTime"), key("atSunriseOffset"), key("atSunsetOffset")
         )
+        stored = str(s.get(key("atTime")) or "")
+        if (
+            s.get(key("time")) == "A specific time"
+            and stored[:4].isdigit()
+            and stored[:4] != "2000"
+        ):
+            return f"Time of day: {when} on {stored[:10]}"  # dated: once (no evidence of wording)
         return f"Time of day: {when}"
     if cap == "Mode":
         return f"Mode becomes {w.modes(key('modesX'))}"
     if cap == PERIODIC:
         n = key("")
-        if s.get(f"whichPeriod{n}") == "Hourly":
-            return f"Periodic Schedule: every {s.get(f'everyNHC{n}')} hours"
-        return f"Periodic Schedule: every {s.get(f'everyNC{n}')} minutes"
+        return f"Periodic Schedule: {periodic_line(s, int(n)) if n.isdigit() else BROKEN}"
     return f"{BROKEN} trigger"
 
 
@@ -135,9 +143,15 @@ def condition_line(s: dict[str, Any], c: int, env: Env) -> str:
     elif cap in NUMERIC_CAPS or cap == CUSTOM:
         attr = NUMERIC_CAPS[cap][1] if cap in NUMERIC_CAPS else s.get(f"rCustomAttr_{c}")
         rel, value = s.get(f"RelrDev_{c}"), s.get(f"state_{c}")
+        if s.get(f"isDev_{c}") is True:  # "Temperature of A is > B-2" (the on-hub server, live)
+            offset = as_float(value) or 0.0
+            value = w.devices(f"relDevice_{c}") + (f"{offset:+g}" if offset else "")
         text = f"{w.devices(f'rDev_{c}')} {attr} {rel} {value}"
     elif cap == "Variable":
-        text = f"Variable {s.get(f'xVar_{c}')} {s.get(f'RelrDev_{c}')} {s.get(f'state_{c}')}"
+        value = s.get(f"xVarR_{c}") if s.get(f"isVar_{c}") is True else s.get(f"state_{c}")
+        text = f"Variable {s.get(f'xVar_{c}')} {s.get(f'RelrDev_{c}')} {value}"
+    elif cap == "Private Boolean":  # the rule-storage notes: "Private Boolean(true) is true"
+        text = f"Private Boolean is {s.get(f'state_{c}')}"
     elif cap == "Mode":
         text = f"Mode is {w.modes(f'modes{c}')}"
     elif cap == BETWEEN:
@@ -192,6 +206,17 @@ def action_line(
         text = f"{'Unlock' if g('lockRL') else 'Lock'}: {w.devices(f'lockLockUnlock.{n}')}"
     elif sub == "getSetMode":
         text = f"Set Mode: {dict(env.modes()).get(str(g('mode')), BROKEN)}"
+    elif sub == "getSetVariable" and g("numOp") in ("device attribute", "variable math"):
+        if g("numOp") == "device attribute":
+            source = f"{w.devices(f'customDev.{n}')} {g('tCustomAttr')}"
+        else:
+            const = rule_device_acts.CONSTANT
+            left = g("valConst") if g("xVar3") == const else g("xVar3")
+            source = f"{g('valMathOp')} {left}"
+            if g("valMathOp") in rule_device_acts.MATH_BINARY:
+                right = g("valConst2") if g("xVar4") == const else g("xVar4")
+                source = f"{left} {g('valMathOp')} {right}"
+        text = f"Set {g('xVarV')} to {source}"
     elif sub == "getSetVariable":
         source = g("valNumber") if g("numOp") == "number" else g("xVar3")
         text = f"Set {g('xVarV')} to {source}"
@@ -206,7 +231,11 @@ def action_line(
     elif sub == "getPingIP":
         text = f"Ping IP: {g('pingIP')}"
     elif sub == "getDelay":
-        text = f"Delay {hms(g('delayHour'), g('delayMinute'), g('delaySecond'))}"
+        if g("uVar"):
+            text = f"Delay by variable {g('xVar')}"
+        else:
+            text = f"Delay {hms(g('delayHour'), g('delayMinute'), g('delaySecond'))}"
+        text += " (random)" if g("randomAct") else ""
         text += " (cancelable)" if g("cancelAct") else ""
     elif sub == "getCancelDelay":
         text = "Cancel Delayed Actions"
@@ -246,6 +275,10 @@ def action_line(
         text = f"{'Enable' if g('disEn') else 'Disable'}: {w.devices(f'devDisable.{n}')}"
     elif sub == "getComment":
         text = f"Comment: {g('comment')}"
+    elif sub in rule_device_acts.SUBTYPES:
+        text = rule_device_acts.line(
+            s, n, str(sub), w.devices, dict(env.modes()), lambda ids: _rule_names(env, ids)
+        )
     elif sub == "getDefinedAction":
         params = [
             str(v) for k, v in sorted(s.items()) if k.startswith("cpVal") and k.endswith(f".{n}")

@@ -149,3 +149,45 @@ async def test_an_open_action_editor_shows_in_state_and_its_cancel_discards_it(
     await w.click("doActPage", "actionCancel")
     status = await _status(w)
     assert "editAct" not in status["appState"] and f"actType.{n}" not in _settings(status)
+
+
+async def test_an_action_row_moves_up_and_down_and_is_deleted_alone(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    w = await porch_rule(hub, session)
+    order = list((await _status(w))["appState"]["actionList"])
+    assert order == ["1", "2", "3", "4", "5"]
+    before = _settings(await _status(w))
+    await w.click("selectActions", "5", "arrowUp")  # with the page's context (on-hub server)
+    assert (await _status(w))["appState"]["actionList"] == ["1", "2", "3", "5", "4"]
+    await w.click("selectActions", "1", "arrowUp")  # the first row: nothing
+    await w.click("selectActions", "4", "arrowDn")  # the last row: nothing
+    await w.click("selectActions", "2", "arrowDn")
+    status = await _status(w)
+    assert status["appState"]["actionList"] == ["1", "3", "2", "5", "4"]
+    assert list(status["appState"]["actions"]) == ["1", "3", "2", "5", "4"]
+    assert _settings(status) == before  # moved, not renumbered or changed
+    await w.click("selectActions", "2", "delAct")
+    status = await _status(w)
+    assert status["appState"]["actionList"] == ["1", "3", "5", "4"]
+    assert not [k for k in _settings(status) if k.endswith(".2")]
+    hub.state.apps[w.id].disabled = True  # ignored on a disabled rule, as the other deletes
+    await w.click("selectActions", "3", "delAct")
+    assert (await _status(w))["appState"]["actionList"] == ["1", "3", "5", "4"]
+
+
+async def test_an_if_opened_and_cancelled_clears_the_required_expressions_context(
+    hub: HubEmulator, session: aiohttp.ClientSession
+) -> None:
+    w = await porch_rule(hub, session)  # its Required Expression sealed after the actions
+    model = hub.rule_machine.rules[w.id]
+    assert model.pred_leak
+    n = await w.new_action()
+    await w.write("doActPage", f"actType.{n}", "condActs")
+    await w.write("doActPage", f"actSubType.{n}", "getIfThen")
+    await w.click("doActPage", "actionCancel")
+    await w.go("doActPage", "selectActions")
+    assert str(n) not in (await _status(w))["appState"]["actionList"]
+    m = await w.add_action("messageActs", "getLogMsg", ("logmsg.<N>", "after"))
+    text = " ".join(w.text(await w.page("selectActions")))
+    assert m not in model.leaked and "Broken Condition" not in text

@@ -105,7 +105,7 @@ def test_mixed_operators_and_xor_are_read_and_marked() -> None:
     assert "never closed" in dec.undecompiled[0]["why"]
 
 
-def test_groups_nest_only_in_the_required_expression() -> None:
+def test_groups_nest_in_the_required_expression_and_in_an_if() -> None:
     base: dict[str, Any] = {"name": "r", "actions": [{"log": "x"}]}
     leaf = {"mode": ["Night"]}
     nested = {"all": [leaf, {"any": [leaf, {"mode": ["Day"]}]}]}
@@ -115,8 +115,9 @@ def test_groups_nest_only_in_the_required_expression() -> None:
     # a group of one is the condition itself
     one = parse_spec({**base, "conditions": {"all": [leaf, {"any": [leaf]}]}})
     assert one.as_dict()["conditions"] == {"all": [leaf, leaf]}
+    in_if = [{"if": nested, "then": [{"log": "x"}]}]
+    assert parse_spec({**base, "actions": in_if}).as_dict()["actions"] == in_if
     refused = (
-        ({**base, "actions": [{"if": nested, "then": [{"log": "x"}]}]}, "only in the rule's"),
         ({**base, "conditions": {"not": {"any": [leaf, leaf]}}}, "not of a group"),
         (
             {

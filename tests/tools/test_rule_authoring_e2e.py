@@ -264,7 +264,8 @@ async def test_local_variables_are_checked_before_anything_is_sent(
     before = {a.id for a in hub.home.state.apps.values()}
     cases: list[tuple[Any, str]] = [
         ([{"name": "1st", "type": "integer", "value": 1}], "start with a letter"),
-        ([{"name": "a", "type": "datetime", "value": "x"}], "must be one of"),
+        ([{"name": "a", "type": "date", "value": "x"}], "must be one of"),
+        ([{"name": "a", "type": "datetime", "value": "x"}], "UTC offset"),
         ([{"name": "a", "type": "integer", "value": 1.5}], "whole number"),
         ([{"name": "a", "type": "bigdecimal", "value": "nan"}], "finite"),
         ([{"name": "a", "type": "integer", "value": True}], "not true/false"),

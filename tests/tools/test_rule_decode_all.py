@@ -199,18 +199,21 @@ async def test_seeded_rules_subscribe_to_their_triggers(
 async def test_a_change_that_would_drop_an_unread_part_is_refused(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    # removing the restriction (no form in the spec): refused, nothing sent
     before = len(hub.requests)
-    patch = [{"op": "replace", "path": "/name", "value": "Goodnight 2"}]
-    args = {"app_id": str(RULE_GOODNIGHT), "patch": patch, "confirm": True}
+    dropped = [{"op": "remove", "path": "/restrictions/0"}]
+    args = {"app_id": str(RULE_GOODNIGHT), "patch": dropped, "confirm": True}
     data = await refused(call_tool, "hub_update_rule", args)
-    assert "rule.restrictions[0]" in data["message"] and "undecompiled" in data["hint"]
+    assert data["error"] == "not_supported" and "rule.restrictions" in data["message"]
+    assert "hub_update_app_settings" in data["hint"]
     assert [p for m, p in hub.requests[before:] if m != "GET"] == []
-    # removing the restriction on purpose is a change the spec can make
-    dropped = [{"op": "remove", "path": "/restrictions/0"}, *patch]
-    checked = await ok(
-        call_tool, "hub_update_rule", {**args, "patch": dropped, "validate_only": True}
-    )
-    assert checked["valid"] is True and "restrictions" not in checked["spec"]
+    # a change to a part read whole keeps the restriction as it is, and the app id
+    patch = [{"op": "replace", "path": "/name", "value": "Goodnight 2"}]
+    done = await ok(call_tool, "hub_update_rule", {**args, "patch": patch})
+    assert done["app_id"] == str(RULE_GOODNIGHT) and done["edits"]["name"] == "changed"
+    again = await ok(call_tool, "hub_get_rule", {"app_id": str(RULE_GOODNIGHT)})
+    assert again["spec"]["name"] == "Goodnight 2"
+    assert [u["part"] for u in again["undecompiled"]] == ["restrictions[0]"]
 
 
 # ------------------------------------------------------------ rules made with the tools

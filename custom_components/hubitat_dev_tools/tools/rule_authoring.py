@@ -7,38 +7,35 @@ from typing import Any
 
 import probatio as vol
 
+from ..managers.automation.parse_device_acts import DEVICE_LIST_KEYS
 from ..managers.automation.parse_rule_acts import DEVICE_LIST_KINDS
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall, on_hub
-from .errors import add_advice
 
 TOOL_DOMAIN = "rules"
 
 APP_ID = numeric_id("app_id")
 SPEC_HELP = (
     "Spec: {name, triggers:[...], conditions?, actions:[...], paused?, enabled?, logging?, "
-    "local_variables?:[{name, type: integer|bigdecimal|string|boolean, value}]}. "
-    "Trigger: {device_id, attribute, is|op+value|changes, stays_for?, all?} | {time:'HH:MM'} "
-    "| {sun:sunset|sunrise, offset_minutes?} | {every:{minutes}|{hours}} | {mode:[names]} | "
-    "{variable, op, value} | {button_device_id, button, event}. Condition (or {all:[...]} / "
-    "{any:[...]}): {device_id, attribute, is|op+value} | {mode:[...]} | {between:{from,to}} "
-    "(HH:MM, sunrise, sunset) | {dates:{from,to}} (MM-DD) | {variable, op, value} | "
-    "{not:{...}}. Action: {command, "
-    "device_ids, arguments?, delay?, cancelable?} | {delay:{minutes}, cancelable?} | "
-    "{delay_per_mode:{mode:{minutes}}} | "
-    "{wait:[device tests, each stays_for?], timeout?} | {wait_until:condition, timeout?} | "
-    "{set_mode} | "
-    "{set_variable, value|from_variable} | "
-    "{notify, device_ids} | {log} | {if, then, else_if?:[{if, then}], else?} | "
-    "{repeat_while, every, do} | {repeat:times, every, do} | "
-    "{cancel_delays:true} | {run_rule|pause_rules|resume_rules:[ids]} | "
-    "{set_private_boolean, rule_ids?} | {set_hsm} (confirm) | {exit_rule:true} | {comment} | "
-    "{capture:[ids]} | {restore:true} | {disable_devices|enable_devices:[ids]} | "
-    "{write_file|append_file:name, text} | {delete_file:name} | {http_get:url} | "
-    "{http_post:url, body, content_type?} (confirm) | {ping:ip}. "
-    "op: eq ne lt lte gt gte. Examples: "
-    "hub_get_tool_guide section=rules."
+    "local_variables?:[{name, type: integer|bigdecimal|string|boolean|datetime, value}]}. "
+    "Trigger: {device_id, attribute, is|op+value|changes, stays_for?, all?} | "
+    "{time:'HH:MM', date?} | {sun:sunset|sunrise, offset_minutes?} | {every:{minutes}|{hours}} "
+    "| {periodic:{frequency, ...}} | {mode:[names]} | {variable, op, value} | "
+    "{button_device_id, button, event}; any + only_if:condition. "
+    "Condition (or {all:[...]} / {any:[...]}, nesting): {device_id, attribute, is|op+value} | "
+    "{mode:[...]} | {between:{from,to}} | {dates:{from,to}} | {variable, op, value} | "
+    "compare_to:{device_id|variable} | {private_boolean} | {not:{...}}. "
+    "Action: {command, device_ids, arguments?, delay?, cancelable?} | {delay:{minutes}, "
+    "cancelable?, random?} | {wait:[device tests], timeout?} | {wait_until:condition} | "
+    "{set_mode} | {set_variable, value|from_variable|from_device|math} | {notify, device_ids} "
+    "| {log} | {if, then, else_if?, else?} | {repeat_while, every, do} | {repeat:times, every, "
+    "do} | {cancel_delays:true} | {run_rule|pause_rules|resume_rules:[ids]} | "
+    "{set_private_boolean, rule_ids?} | {exit_rule:true}; also delay_per_mode, "
+    "delay_from_variable, cancel_timers, *_per_mode, fade_level, fade_color_temperature, "
+    "start/stop_level_change, adjust_level, set_hsm, capture/restore, disable/enable_devices, "
+    "write/append/delete_file, http_get/http_post, ping, comment. op: eq ne lt lte gt gte. "
+    "Every shape and examples: hub_get_tool_guide section=rules."
 )
 
 
@@ -109,11 +106,11 @@ class UpdateRuleTool(HubTool[UpdateRuleArgs]):
     title = "Update automation rule"
     description = (
         "Change a Rule Machine rule: a whole spec (rule) or a JSON Patch (patch) of the spec "
-        "hub_get_rule returns. Edited in place (same app_id): backed up, paused, emptied, "
-        "built again and verified like hub_create_rule; on a failure the old rule is put "
-        "back. A rule that cannot be edited in place is rebuilt (new app_id, old one "
-        "removed; the answer says so). Parts hub_get_rule could not read must be given in "
-        "full. validate_only=true shows the plan only."
+        "hub_get_rule returns. Edited in place (same app_id): backed up, paused, only the "
+        "parts that differ changed through the rule's pages, verified like hub_create_rule; "
+        "put back on a failure or cancel. Parts hub_get_rule could not read stay as they "
+        "are; a change that needs one removed or rebuilt is refused (edit it by hand: "
+        "hub_get_app page=, hub_update_app_settings). validate_only=true shows the plan only."
     )
     kind = ToolKind.WRITE
     idempotent = False
@@ -129,11 +126,7 @@ class UpdateRuleTool(HubTool[UpdateRuleArgs]):
         )
         if args.validate_only:
             return {"summary": "Change is valid; nothing was sent", **result}
-        if result.get("edited_in_place"):
-            return {"summary": f"Updated rule {args.app_id} in place", **result}
-        if result.get("old_rule_removed") is False:
-            add_advice(result, "note", "Use hub_delete_app.")
-        return {"summary": f"Rebuilt rule {args.app_id} as {result['app_id']}", **result}
+        return {"summary": f"Updated rule {args.app_id} in place", **result}
 
 
 class GetRuleTool(HubTool[GetRuleArgs]):
@@ -146,8 +139,8 @@ class GetRuleTool(HubTool[GetRuleArgs]):
         "hub_create_rule format), the hub's rule text, paused and stopped. Every part the "
         "rule text shows is in the spec or listed in undecompiled {part, why, text: the "
         "hub's line for it}, with an {unknown} placeholder left in the spec (a restriction, "
-        "which the spec has no form for, under restrictions); a change must replace or "
-        "remove each placeholder. Use before hub_update_rule. Visual Rules: "
+        "which the spec has no form for, under restrictions); an update keeps them. "
+        "Use before hub_update_rule. Visual Rules: "
         "hub_get_visual_rule."
     )
 
@@ -156,7 +149,7 @@ class GetRuleTool(HubTool[GetRuleArgs]):
         # devices outside the allowlist are left out of the spec (such a rule cannot be
         # updated here: hub_update_rule refuses it) and their labels out of the rule text
         screen = await call.hub.devices.screen(call.device_allowed)
-        return screen.answer(rule, id_keys=DEVICE_LIST_KINDS)
+        return screen.answer(rule, id_keys=(*DEVICE_LIST_KINDS, *DEVICE_LIST_KEYS))
 
 
 ORDER = 65

@@ -23,6 +23,13 @@ from .page_model import encode_setting, same_setting
 
 
 @dataclass(frozen=True, slots=True)
+class SlotValue:
+    """A Write's value that is a slot's row number (a conditional trigger's condition id)."""
+
+    slot: str
+
+
+@dataclass(frozen=True, slots=True)
 class Write:
     """Set one field (must be on the page, unless ``optional``)."""
 
@@ -98,6 +105,8 @@ Step = Write | Reveal | Click | Seal | Goto | Leave | Submit
 def describe(step: Step) -> str:
     """One line saying what the step does (for a plan shown before anything is sent)."""
     if isinstance(step, Write):
+        if isinstance(step.value, SlotValue):
+            return f"{step.page}: set {step.field} = {{{step.value.slot}}}"
         return f"{step.page}: set {step.field} = {json.dumps(step.value, ensure_ascii=False)}"
     if isinstance(step, Reveal):
         return f"{step.page}: read the new row number ({step.pattern}) as {{{step.slot}}}"
@@ -248,8 +257,11 @@ class Wizard:
                 return
             raise self._refused(step, page, f"the field '{name}' did not appear")
         repairs: list[str] = []
+        value = step.value
+        if isinstance(value, SlotValue):
+            value = _fill(f"{{{value.slot}}}", self.slots)
         try:
-            setting = encode_setting(inp, step.value, None, lambda _i: True, repairs)
+            setting = encode_setting(inp, value, None, lambda _i: True, repairs)
         except ToolError as err:
             raise WizardRefused(
                 f"{step.where or step.page}: the hub's Rule Machine page refused it: {err}",

@@ -6,12 +6,13 @@ spec, its page text checked for ``**BROKEN**`` markers and errors. Only when the
 resumed (unless the spec says paused). On any failure, a cancelled call included, the partial
 rule is force-deleted and the answer says what happened: no broken rule is left behind.
 
-An update is made **in place** (the rule keeps its app id): the rule is backed up and
-paused, emptied through its pages (:mod:`.inplace`), built again from the new spec and
-verified. If that fails, the old spec is built back the same way (the answer says whether it
-was); a rule whose current spec cannot be built again, or whose pages refuse the deletes
-before anything changed, is rebuilt instead: the new rule is built and verified as a new app,
-then the old one removed.
+An update is made **in place**, part by part (the rule keeps its app id): the current rule
+is read and held against the wanted spec (:mod:`.edits`), and only the parts that differ are
+edited through the rule's pages (:mod:`.inplace` removes and moves, the wizard adds), with the
+rule backed up and paused meanwhile, then the whole rule verified. A part the decoder does not
+know is never removed or rebuilt: a change that needs that is refused, nothing sent. If an
+edit fails, or the call is cancelled, the rule is put back the same way (the answer says
+whether it was); no update ever makes the rule again as a new app.
 """
 
 from __future__ import annotations
@@ -21,19 +22,24 @@ import json
 import logging
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
+from ...device_refs import DeviceScreen
 from ...errors import ToolError
 from ...hub.errors import HubError
 from ...redact import redact, redact_text
 from ..apps.page_model import text_of
-from ..apps.wizard import Click, Step, Wizard, Write, describe
+from ..apps.wizard import Click, Goto, Reveal, Step, Submit, Wizard, Write, describe
 from .check import CheckSources, Resolved, canonical_modes, resolve
-from .compile import compile_spec
+from .compile import ACT, ACTIONS, compile_spec
 from .decompile import Decompiler
-from .inplace import NotEditable, RuleEraser
+from .decompile_acts import PER_MODE_KEYS
+from .edits import STAND_IN, Plan, Shape, canonical, known_view, plan_edits, shape_of
+from .inplace import RuleEraser, action_order
 from .parse import parse_spec
+from .parse_device_acts import DEVICE_LIST_KEYS
+from .parse_rule_acts import DEVICE_LIST_KINDS
 from .patch import apply_patch, refuse_redacted, refuse_unread, restore_redacted
 from .shown import account, rule_text_sections
 from .spec import RuleSpec
@@ -240,7 +246,7 @@ class RuleAuthoring:
             await self._rules.set_paused(
                 app_id, True, confirm=True
             )  # no-op when the build paused it
-            readback = await self._verify(app_id, spec)
+            readback = await self._verify(app_id, spec.as_dict())
         except BaseException as err:
             removed = await self._remove_partial(app_id)
             if isinstance(err, ToolError | HubError):
@@ -272,11 +278,14 @@ class RuleAuthoring:
             return False
         return True
 
-    async def _verify(self, app_id: str, spec: RuleSpec) -> dict[str, Any]:
-        read = await self.read(app_id, by_text=False)
-        want = spec.as_dict()
-        want.pop("paused", None)
-        want.pop("enabled", None)
+    async def _verify(
+        self, app_id: str, want: dict[str, Any], *, by_text: bool = False
+    ) -> dict[str, Any]:
+        """Read the rule back and hold it against the spec (``want``, canonical); ``by_text``:
+        the read that accounts for the rule text too (an update's, so the parts the decoder
+        does not know read as they did before)."""
+        read = await self.read(app_id, by_text=by_text)
+        want = {k: v for k, v in want.items() if k not in ("paused", "enabled")}
         got = dict(read["spec"])
         problems = differences(want, got)
         if read["broken_markers"]:
@@ -300,6 +309,10 @@ class RuleAuthoring:
         ``by_text``: also hold the rule text's lines against the spec (:mod:`.shown`), so a
         part the page shows and the settings do not say is listed with its text (a build's
         own read-back compares the settings with the spec it wrote, without this)."""
+        return (await self._inspect(app_id, by_text=by_text))[0]
+
+    async def _inspect(self, app_id: str, *, by_text: bool = True) -> tuple[dict[str, Any], Shape]:
+        """:meth:`read`, and the rule's :class:`.edits.Shape` (its parts on the hub)."""
         answers = await asyncio.gather(
             self._hub_rules.state(app_id), self._hub_apps.config_page(app_id, None)
         )
@@ -307,7 +320,10 @@ class RuleAuthoring:
         values, ids = _settings(status)
         state = _state(status)
         modes: dict[str, str] = {}
-        if any(k.startswith(("modesX", "modes", "mode.", "delayModes.")) for k in values):
+        if any(
+            k.startswith(("modesX", "modes", "mode.", "delayModes.", *PER_MODE_KEYS))
+            for k in values
+        ):
             modes = {
                 str(m["mode_id"]): str(m["name"]) for m in (await self._modes.list_modes())["modes"]
             }
@@ -321,6 +337,7 @@ class RuleAuthoring:
                 entry["text"] = redact_text(entry["text"])
         text = page_text(config)
         markers = [redact_text(t) for t in text if re.search(r"\*\*?BROKEN", t, re.I)]
+        shape = shape_of(spec, dec, status)
         return {
             "app_id": app_id,
             "spec": spec,
@@ -330,7 +347,7 @@ class RuleAuthoring:
             "page_error": (config.get("configPage") or {}).get("error"),
             "paused": bool(state.get("paused")),
             "stopped": bool(state.get("stopped")),
-        }
+        }, shape
 
     async def get(self, app_id: str) -> dict[str, Any]:
         """An existing Rule Machine rule as a spec, with its rule text."""
@@ -356,9 +373,26 @@ class RuleAuthoring:
         validate_only: bool,
         device_allowed: Callable[[str], bool] = lambda _id: True,
     ) -> dict[str, Any]:
-        """Change a rule to a whole spec or a JSON Patch of its current spec: in place (same
-        app id) when its pages allow it, else rebuilt as a new rule (see the module text)."""
-        current = await self.get(app_id)
+        """Change a rule to a whole spec or a JSON Patch of its current spec, in place (same
+        app id), only the parts that differ (see the module text)."""
+        app = await self._apps.find(app_id)
+        if not app.is_rm_rule:
+            raise ToolError(
+                f"App {app_id} ({app.name}, type {app.type}) is not a Rule Machine rule.",
+                subject="rule_read_not_rm",
+            )
+        current, shape = await self._inspect(app_id)
+        # a read leaves devices outside the allowlist out of the spec; given back, the
+        # update would drop them from the rule: such a rule is not changed here
+        screen = DeviceScreen(device_allowed)
+        screen(current["spec"], id_keys=(*DEVICE_LIST_KINDS, *DEVICE_LIST_KEYS))
+        if screen.hidden:
+            raise ToolError(
+                f"Rule {app_id} ({app.name}) names device(s) outside the assistant's device "
+                "allowlist, so it is not changed here. Nothing was sent to the hub.",
+                code="device_not_allowed",
+                hint="Ask an admin to change it in the hub UI, or to change the allowlist.",
+            )
         if (value is None) == (patch is None):
             raise ToolError(
                 "Give rule (a whole spec) or patch (changes to the current spec), "
@@ -368,76 +402,105 @@ class RuleAuthoring:
             value = apply_patch(current["spec"], patch)
         value = restore_redacted(value, current["spec"])
         if isinstance(value, dict) and "name" not in value:
-            value = {**value, "name": current["spec"].get("name") or current["name"]}
+            value = {**value, "name": current["spec"].get("name") or app.name}
         if isinstance(value, dict) and "paused" not in value and current["paused"]:
             value = {**value, "paused": True}
-        app = await self._apps.find(app_id)
         if isinstance(value, dict) and "enabled" not in value and app.disabled:
             value = {**value, "enabled": False}  # a disabled rule stays disabled
-        spec, res, steps = await self._prepare(
-            value, confirm=confirm, device_allowed=device_allowed
+        work = await self._work(
+            current["spec"], shape, value, confirm=confirm, device_allowed=device_allowed
         )
+        unknown = shape.unknown_triggers or shape.unknown_actions or shape.unknown_conditions
+        resumes = (current["paused"] and not work.view.paused) or (
+            app.disabled and work.view.enabled
+        )
+        if unknown or resumes:
+            # the parts the decoder does not know stay, unchecked by the spec's checks; and
+            # resuming or enabling a rule is gated on the rule as the hub's sensitivity model
+            # reads it (a rule a lock triggers, those parts included), as on the other paths
+            what = "Resuming or enabling" if resumes else "Changing"
+            self._checks.sensitivity.require(
+                await self._checks.sensitivity.apps([app_id]),
+                confirm=confirm,
+                allowed=device_allowed,
+                what=f"{what} rule {app_id} ({app.name})"
+                + (", which keeps parts the spec cannot read," if unknown else ""),
+            )
         if validate_only:
-            return {**self._dry_run(spec, res, steps), "edits_app_id": app_id}
+            return {
+                **self._dry_run(work.view, work.res, work.steps.all()),
+                "spec": {k: v for k, v in work.want.items() if k not in ("paused", "enabled")},
+                "edits_app_id": app_id,
+                "edits": work.plan.changes(),
+            }
         backup = await self._item_backups.save(
             "installedapp", app_id, await self._apps.snapshot(app), reason="before update"
         )
-        try:
-            edited = await self._edit_in_place(
-                app_id, spec, steps, current, app.disabled, backup["backup"]
-            )
-        except NotEditable as why:
-            return await self._rebuild(app_id, spec, steps, backup, str(why))
+        original = {**current["spec"], "paused": current["paused"], "enabled": not app.disabled}
+        edited = await self._edit(app_id, work, shape, original, app.disabled, backup["backup"])
         return {**edited, "item_backup": backup}
 
-    async def _old_steps(self, current: dict[str, Any]) -> list[Step] | None:
-        """The steps that build the rule as it is now (to put it back if an edit fails), or
-        None when its spec cannot be built again (a part unread, a device gone)."""
-        if current["undecompiled"]:
-            return None
-        old = dict(current["spec"])
-        try:
-            _spec, _res, steps = await self._prepare(
-                old, confirm=True, device_allowed=lambda _id: True
-            )
-        except ToolError:
-            return None
-        return steps
+    async def _work(
+        self,
+        current: dict[str, Any],
+        shape: Shape,
+        value: Any,
+        *,
+        confirm: bool,
+        device_allowed: Callable[[str], bool],
+        put_back: bool = False,
+    ) -> _Work:
+        """Check the wanted spec (its known parts, as a new rule's are) and plan the edits
+        that make the rule read as ``current`` into it, with the steps of what is added."""
+        refuse_redacted(value)
+        if not isinstance(value, dict):
+            parse_spec(value)  # the spec's own error
+        view_value, where = known_view(value)
+        view, res, _steps = await self._prepare(
+            view_value, confirm=confirm, device_allowed=device_allowed
+        )
+        want = canonical(value, view.as_dict(), where)
+        plan = plan_edits(current, shape, want, remove_unknown=put_back)
+        sub_value: dict[str, Any] = {
+            "name": view.name,
+            "triggers": plan.add_triggers,
+            "actions": [a for _j, a in plan.add_actions] or [STAND_IN],
+            "local_variables": want.get("local_variables") or [],
+            "logging": want.get("logging") or [],
+        }
+        if plan.conditions == "build":
+            sub_value["conditions"] = want["conditions"]
+        sub, _res, sub_steps = await self._prepare(
+            sub_value, confirm=confirm, device_allowed=device_allowed
+        )
+        return _Work(view, res, want, plan, _select(sub, sub_steps, plan))
 
-    async def _edit_in_place(
+    async def _edit(
         self,
         app_id: str,
-        spec: RuleSpec,
-        steps: list[Step],
-        current: dict[str, Any],
+        work: _Work,
+        shape: Shape,
+        original: dict[str, Any],
         disabled: bool,
         backup: str,
     ) -> dict[str, Any]:
-        """Pause, empty (:mod:`.inplace`) and build the rule again on the same app, verify,
-        then resume as the spec says. A failure puts the old rule back the same way."""
-        old_steps = await self._old_steps(current)
-        if old_steps is None:
-            raise NotEditable(
-                "Its current spec cannot be built again to put it back if the edit failed "
-                "(a part its read could not decode, or a device that is gone)."
-            )
-        eraser, wizard = (
-            RuleEraser(self._client, self._hub_rules, app_id),
-            Wizard(self._client, app_id),
-        )
+        """Pause, edit the parts that differ, verify, then resume as the spec says. A
+        failure, a cancel included, puts the rule back as it was the same way."""
+        eraser = RuleEraser(self._client, self._hub_rules, app_id)
+        await eraser.ensure_idle()  # perhaps the owner's editor: refused, nothing changed
+        progress = _Progress()
         try:
             await self._rules.set_paused(app_id, True, confirm=True)
             # Rule Machine ignores deletes on a disabled rule (the on-hub server, live)
             if disabled:
                 await self._apps.set_disabled(app_id, False)
-            removed = await eraser.run()
-            await wizard.run(_on_paused(steps))
-            readback = await self._verify(app_id, spec)
+            await self._carry_out(app_id, work, shape, eraser, progress)
+            readback = await self._verify(app_id, work.want, by_text=True)
         except BaseException as err:
-            if not eraser.changed:  # nothing of the rule was removed: as it was, re-raised
-                await asyncio.shield(self._restore_flags(app_id, current, disabled))
+            if not (eraser.changed or progress.sent):  # nothing changed: as it was
+                await asyncio.shield(self._restore_flags(app_id, original, disabled))
                 raise
-            back = asyncio.shield(self._put_back(app_id, current, old_steps, disabled, backup))
+            back = asyncio.shield(self._put_back(app_id, original, disabled, backup))
             note, facts = await back
             if isinstance(err, ToolError | HubError):
                 raise ToolError(
@@ -448,108 +511,118 @@ class RuleAuthoring:
                     extra={**(getattr(err, "extra", None) or {}), **facts} or None,
                 ) from err
             raise
+        spec = work.view
         await self._settle(app_id, paused=spec.paused, enabled=spec.enabled)
         return {
-            **_answer(app_id, spec, eraser.requests + wizard.sent, readback),
+            **_answer(app_id, spec, eraser.requests + progress.sent, readback),
             "edited_in_place": True,
-            "removed": removed,
-            "note": f"Edited in place: the rule keeps its app id {app_id}, so rules, "
-            "dashboards and apps that use it by id keep working.",
+            "edits": work.plan.changes(),
+            "note": f"Edited in place, only the parts that changed: the rule keeps its app id "
+            f"{app_id}, so rules, dashboards and apps that use it by id keep working.",
         }
+
+    async def _carry_out(
+        self, app_id: str, work: _Work, shape: Shape, eraser: RuleEraser, progress: _Progress
+    ) -> None:
+        """The plan's edits on the rule's pages: the removals first (the actions, the
+        Required Expression, the triggers, then the local variables: Rule Machine breaks a
+        rule whose used variable is removed), then what is added (name and logging, local
+        variables, triggers, each action moved up to its place, the Required Expression
+        last: sealing it leaves a condition context that breaks actions added after it, the
+        on-hub server), then ``updateRule``."""
+        plan, steps = work.plan, work.steps
+        if shape.blocks is None and (plan.remove_actions or plan.add_actions):
+            raise ToolError(
+                f"Rule {app_id}'s action rows do not line up with its actions.",
+                code="hub_bad_response",
+            )
+        blocks = shape.blocks or []
+        await eraser.delete_actions([n for k in plan.remove_actions for n in blocks[k]])
+        if plan.conditions != "keep" and shape.required:
+            await eraser.delete_required()
+        for k in plan.remove_triggers:
+            await eraser.delete_trigger(shape.triggers[k])
+        for name in plan.remove_locals:
+            await eraser.delete_local(name)
+        await self._run(app_id, [*steps.head, *steps.locals, *steps.triggers], progress)
+        if plan.add_actions and shape.required and plan.conditions == "keep":
+            await self._run(app_id, _ghost_if(), progress)
+        sizes = {j: len(blocks[i]) for j, i in plan.keep_actions.items()} if blocks else {}
+        for (j, _item), action_steps in zip(plan.add_actions, steps.actions, strict=True):
+            before = action_order(cast(dict[str, Any], await self._hub_rules.state(app_id)))
+            await self._run(app_id, action_steps, progress)
+            after = action_order(cast(dict[str, Any], await self._hub_rules.state(app_id)))
+            rows = after[len(before) :]
+            if after[: len(before)] != before or not rows:
+                raise ToolError(
+                    f"Rule {app_id}'s new action {j} did not come last in its action list.",
+                    code="hub_bad_response",
+                )
+            sizes[j] = len(rows)
+            place = sum(sizes[w] for w in range(j))
+            for n in rows:
+                await eraser.move_up(n, len(before) - place)
+        await self._run(app_id, [*steps.conditions, *steps.finish], progress)
+
+    async def _run(self, app_id: str, steps: list[Step], progress: _Progress) -> None:
+        if not steps:
+            return
+        wizard = Wizard(self._client, app_id)
+        try:
+            await wizard.run(steps)
+        finally:
+            progress.sent += wizard.sent
 
     async def _settle(self, app_id: str, *, paused: bool, enabled: bool) -> None:
         await self._rules.set_paused(app_id, paused, confirm=True)
         await self._apps.set_disabled(app_id, not enabled)
 
-    async def _restore_flags(self, app_id: str, current: dict[str, Any], disabled: bool) -> str:
+    async def _restore_flags(self, app_id: str, original: dict[str, Any], disabled: bool) -> str:
         """Pause and disable the rule as it was; "" or what could not be set back."""
         try:
-            await self._settle(app_id, paused=current["paused"], enabled=not disabled)
+            await self._settle(app_id, paused=original["paused"], enabled=not disabled)
         except (ToolError, HubError) as err:
             _LOGGER.warning("Rule %s: pause/disable not set back: %s", app_id, err)
             return (
                 f" Its pause and disable state could not be set back (it should be "
-                f"{'paused' if current['paused'] else 'running'}"
+                f"{'paused' if original['paused'] else 'running'}"
                 f"{' and disabled' if disabled else ''}): set them again (the rule's pause, "
                 "the app's disabled state)."
             )
         return ""
 
     async def _put_back(
-        self, app_id: str, current: dict[str, Any], steps: list[Step], disabled: bool, backup: str
+        self, app_id: str, original: dict[str, Any], disabled: bool, backup: str
     ) -> tuple[str, dict[str, str]]:
-        """Build the rule as it was: emptied and built again in place, or else made again
-        from its spec as a new rule (the emptied app removed); what happened, in words, and
-        what is left to do as facts (``restore_flags_app_id``: its pause and disable state
-        were not set back; ``import_backup``: the item backup that can make it again;
-        ``delete_app_id``: the emptied app to delete)."""
-        old = parse_spec(current["spec"])
+        """Edit the rule back to what it was, part by part as the update did (the parts the
+        decoder does not know were never touched); what happened, in words, and what is left
+        to do as facts (``restore_flags_app_id``: its pause and disable state were not set
+        back; ``import_backup``: the item backup that holds its settings)."""
         try:
-            await RuleEraser(self._client, self._hub_rules, app_id, close_editor=True).run()
-            await Wizard(self._client, app_id).run(_on_paused(steps))
-            await self._verify(app_id, old)
+            eraser = RuleEraser(self._client, self._hub_rules, app_id)
+            await eraser.ensure_idle(close_ours=True)  # our own half-made action
+            now, shape = await self._inspect(app_id)
+            work = await self._work(
+                now["spec"],
+                shape,
+                original,
+                confirm=True,
+                device_allowed=lambda _id: True,
+                put_back=True,
+            )
+            await self._carry_out(app_id, work, shape, eraser, _Progress())
+            await self._verify(app_id, work.want, by_text=True)
         except (ToolError, HubError) as err:
-            _LOGGER.warning("Rule %s not put back in place: %s", app_id, redact_text(str(err)))
-        else:
-            flags = await self._restore_flags(app_id, current, disabled)
-            facts = {"restore_flags_app_id": app_id} if flags else {}
-            return f"The rule (app {app_id}) was put back as it was.{flags}", facts
-        try:
-            made = await self._build(old, steps)
-            if current["paused"] or disabled:
-                await self._settle(made["app_id"], paused=current["paused"], enabled=not disabled)
-        except (ToolError, HubError) as err:
-            _LOGGER.warning("Rule %s not made again: %s", app_id, redact_text(str(err)))
+            _LOGGER.warning("Rule %s not put back: %s", app_id, redact_text(str(err)))
             return (
                 f"The rule (app {app_id}) could not be put back as it was: it is left paused. "
                 f"Its item backup {backup} holds its settings (secrets such as an HTTP "
-                f"action's URL token redacted: enter those again), and where the hub's App "
-                f"Cloner exported it, an app import from that backup makes it again; "
-                "or run the update again.",
+                f"action's URL token redacted: enter those again); or run the update again.",
                 {"import_backup": backup},
             )
-        gone = await self._remove_partial(app_id)
-        return (
-            f"The rule could not be put back in place, so it was made again from its spec "
-            f"as app {made['app_id']} (a new app id)"
-            + (f"; the emptied app {app_id} was removed." if gone else f"; delete app {app_id}."),
-            {} if gone else {"delete_app_id": app_id},
-        )
-
-    async def _rebuild(
-        self, app_id: str, spec: RuleSpec, steps: list[Step], backup: Any, why: str
-    ) -> dict[str, Any]:
-        """The fallback: build the new rule as a new app, verify it, remove the old one."""
-        try:
-            built = await self._build(spec, steps)
-        except ToolError as err:
-            raise ToolError(
-                f"{err} The rule itself (app {app_id}) is unchanged.",
-                code=err.code,
-                hint=err.hint,
-                subject=err.subject,
-                extra=err.extra,
-            ) from err
-        removed = await self._remove_partial(app_id)
-        if removed:
-            removed = app_id not in {a.id for a in await self._apps.tree()}
-        note = (
-            f"It could not be edited in place ({why}), so it was rebuilt: the new rule was "
-            f"built and verified, then the old one (app {app_id}) removed: same name, new app "
-            f"id {built['app_id']}. Rules that ran the old one by its id need it changed."
-        )
-        if not removed:
-            note = (
-                f"The new rule (app {built['app_id']}) is built and verified, but the old one "
-                f"(app {app_id}) could not be removed: both now run. Delete app {app_id}."
-            )
-        return {
-            **built,
-            "replaced_app_id": app_id,
-            "old_rule_removed": removed,
-            "item_backup": backup,
-            "note": note,
-        }
+        flags = await self._restore_flags(app_id, original, disabled)
+        facts = {"restore_flags_app_id": app_id} if flags else {}
+        return f"The rule (app {app_id}) was put back as it was.{flags}", facts
 
 
 def _answer(app_id: str, spec: RuleSpec, requests: int, readback: dict[str, Any]) -> dict[str, Any]:
@@ -565,6 +638,94 @@ def _answer(app_id: str, spec: RuleSpec, requests: int, readback: dict[str, Any]
     }
 
 
-def _on_paused(steps: list[Step]) -> list[Step]:
-    """A build's steps for a rule that is paused already: without the Pause click (a toggle)."""
-    return [s for s in steps if not (isinstance(s, Click) and s.button == "pausRule")]
+class _Progress:
+    """The wizard requests an edit sent (anything sent: the rule may have changed)."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+
+
+@dataclass
+class _Steps:
+    """The steps of what an update adds, by part (the build's steps, selected)."""
+
+    head: list[Step] = field(default_factory=list)  # the name, logging
+    locals: list[Step] = field(default_factory=list)
+    triggers: list[Step] = field(default_factory=list)
+    actions: list[list[Step]] = field(default_factory=list)  # per added action, in order
+    conditions: list[Step] = field(default_factory=list)
+    finish: list[Step] = field(default_factory=list)  # updateRule
+
+    def all(self) -> list[Step]:
+        """Every step, in the order they are sent (without the moves and removals)."""
+        acts = [s for steps in self.actions for s in steps]
+        return [*self.head, *self.locals, *self.triggers, *acts, *self.conditions, *self.finish]
+
+
+@dataclass
+class _Work:
+    """A checked update: the wanted spec's known parts (``view``, checked against the hub
+    as ``res``), the whole wanted spec canonical (``want``), the plan and its steps."""
+
+    view: RuleSpec
+    res: Resolved
+    want: dict[str, Any]
+    plan: Plan
+    steps: _Steps
+
+
+_LOCAL_AT = re.compile(r"^rule\.local_variables\[(\d+)\]")
+_ACTION_AT = re.compile(r"^rule\.actions\[(\d+)\]")
+
+
+def _select(sub: RuleSpec, steps: list[Step], plan: Plan) -> _Steps:
+    """The build steps of ``sub`` (a spec of what is added, every local variable in it) that
+    the plan needs: each step's ``where`` says which part it builds."""
+    out = _Steps(actions=[[] for _ in plan.add_actions])
+    adding = {v.name for v in sub.local_variables if v.name in plan.add_locals}
+    for step in steps:
+        where = step.where
+        if isinstance(step, Click) and step.button == "pausRule":
+            continue  # the rule is paused already, and the button toggles
+        if isinstance(step, Click) and step.button == "updateRule":
+            out.finish.append(step)
+        elif where == "rule.name":
+            if plan.name:
+                out.head.append(step)
+        elif where == "rule.logging":
+            if plan.logging:
+                out.head.append(step)
+        elif where == "rule.actions":  # selectActions' first submit (its counters)
+            if plan.add_locals or plan.add_actions:
+                out.locals.append(step)
+        elif m := _LOCAL_AT.match(where):
+            if sub.local_variables[int(m.group(1))].name in adding:
+                out.locals.append(step)
+        elif where.startswith("rule.triggers"):
+            out.triggers.append(step)
+        elif m := _ACTION_AT.match(where):
+            if int(m.group(1)) < len(out.actions):
+                out.actions[int(m.group(1))].append(step)
+        elif where.startswith("rule.conditions"):
+            if plan.conditions == "build":
+                out.conditions.append(step)
+        else:
+            out.head.append(step)
+    return out
+
+
+def _ghost_if() -> list[Step]:
+    """Clear the condition context a sealed Required Expression leaves (an action added after
+    it would read ``IF (**Broken Condition**)``): an IF opened (``actSubType=getIfThen``: its
+    initialiser clears it) and cancelled before it is made (``actionCancel``), as the on-hub
+    server's ``_rmClearPredCapabsViaGhostIfThen`` does on live hubs."""
+    where = "clear the Required Expression's condition context (an IF opened and cancelled)"
+    return [
+        Submit(ACTIONS, where),
+        Click(ACTIONS, "N", "doActN", where),
+        Reveal(ACT, r"actType\.(\d+)", "A", where),
+        Write(ACT, "actType.{A}", "condActs", where),
+        Write(ACT, "actSubType.{A}", "getIfThen", where),
+        Click(ACT, "actionCancel", where=where),
+        Goto(ACT, ACTIONS, where),
+    ]

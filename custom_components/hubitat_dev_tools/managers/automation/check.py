@@ -22,6 +22,10 @@ from ...hub.models import DeviceDetail
 from ..confirm import require_confirm
 from ..devices.commands import HARMLESS_COMMANDS as HARMLESS
 from ..devices.commands import PreparedCommand, prepare_command
+from .check_acts import check_spec as check_more_actions
+from .check_acts import rename_modes
+from .check_acts import uses_modes as action_uses_modes
+from .check_acts import uses_variables as action_uses_variables
 from .spec import Action, Condition, DeviceTest, Expression, RuleSpec
 
 if TYPE_CHECKING:
@@ -79,6 +83,8 @@ def walk_tests(spec: RuleSpec) -> Iterator[tuple[str, DeviceTest]]:
     for i, trig in enumerate(spec.triggers):
         if trig.test is not None:
             yield f"rule.triggers[{i}]", trig.test
+        if trig.only_if is not None and trig.only_if.test is not None:
+            yield f"rule.triggers[{i}].only_if", trig.only_if.test
     if spec.conditions is not None:
         yield from _expr_tests(spec.conditions, "rule.conditions")
     for path, action in walk_actions(spec.actions, "rule.actions"):
@@ -112,6 +118,9 @@ def walk_actions(actions: tuple[Action, ...], path: str) -> Iterator[tuple[str, 
 
 
 def _conditions(spec: RuleSpec) -> Iterator[tuple[str, Condition]]:
+    for i, trig in enumerate(spec.triggers):  # a conditional trigger's condition
+        if trig.only_if is not None:
+            yield f"rule.triggers[{i}].only_if", trig.only_if
     exprs: list[tuple[str, Expression]] = []
     if spec.conditions is not None:
         exprs.append(("rule.conditions", spec.conditions))
@@ -124,6 +133,7 @@ def _conditions(spec: RuleSpec) -> Iterator[tuple[str, Condition]]:
 
 def _spec_device_ids(spec: RuleSpec) -> set[str]:
     ids = {d for _p, t in walk_tests(spec) for d in t.device_ids}
+    ids.update(c.ref_device for _p, c in _conditions(spec) if c.ref_device is not None)
     for _p, action in walk_actions(spec.actions, "rule.actions"):
         ids.update(action.device_ids)
     return ids
@@ -233,11 +243,13 @@ async def resolve(
         any(t.kind == "mode" for t in spec.triggers)
         or any(c.kind == "mode" for _p, c in _conditions(spec))
         or any(a.kind in ("set_mode", "delay_per_mode") for a in spec.all_actions())
+        or any(action_uses_modes(a) for a in spec.all_actions())
     )
     uses_vars = (
         any(t.kind == "variable" for t in spec.triggers)
         or any(c.kind == "variable" for _p, c in _conditions(spec))
         or any(a.kind == "set_variable" for a in spec.all_actions())
+        or any(action_uses_variables(a) for a in spec.all_actions())
     )
     uses_rules = any(a.rule_ids for a in spec.all_actions())
     res = Resolved()
@@ -265,6 +277,7 @@ async def resolve(
         rules = await sources.rules.list_rules("rule_machine", with_status=False)
         res.rules = {str(r["app_id"]): str(r.get("name") or "") for r in rules}
     _check_refs(spec, res)
+    check_more_actions(spec, res, walk_actions)
     _prepare_commands(spec, res)
     kinds = [a.kind for a in spec.all_actions()]
     picked = [
@@ -338,6 +351,7 @@ async def _actions_reach(sources: CheckSources, spec: RuleSpec, res: Resolved) -
         for a in spec.all_actions()
         for d in a.device_ids
         if not (a.kind == "command" and a.command in HARMLESS)  # refresh, poll: nothing acts
+        and a.kind != "set_variable"  # its device is read (from_device), not commanded
     ]
     model = sources.sensitivity
     return await model.apps(rules) | await model.devices(commanded, details=res.devices)
@@ -391,12 +405,16 @@ def _check_refs(spec: RuleSpec, res: Resolved) -> None:
         if trig.variable is not None:
             _check_variable(f"{path}.variable", trig.variable, res)
     for path, cond in _conditions(spec):
-        if cond.test is not None:
+        if cond.test is not None and cond.ref_device is not None:
+            _check_compared(path, cond.test, cond.ref_device, res)
+        elif cond.test is not None:
             _check_test(path, cond.test, res)
         for mode in cond.modes:
             _check_mode(f"{path}.mode", mode, res)
         if cond.variable is not None:
             _check_variable(f"{path}.variable", cond.variable, res)
+        if cond.ref_variable is not None:
+            _check_variable(f"{path}.compare_to.variable", cond.ref_variable, res)
     for path, action in walk_actions(spec.actions, "rule.actions"):
         for j, event in enumerate(action.events):
             _check_test(f"{path}.wait[{j}]", event, res)
@@ -418,6 +436,22 @@ def _check_refs(spec: RuleSpec, res: Resolved) -> None:
                     code="not_found",
                     subject="rm_rule_ids",
                 )
+
+
+def _check_compared(path: str, test: DeviceTest, ref: str, res: Resolved) -> None:
+    """A device-relative comparison: the attribute is a number on every device, the
+    reference device's included (Rule Machine's reference picker takes devices of the same
+    capability and compares the same attribute: the on-hub server, compareToDevice)."""
+    for dev_id in (*test.device_ids, ref):
+        where = f"{path}.compare_to" if dev_id == ref else path
+        attr = next((a for a in res.devices[dev_id].attributes if a.name == test.attribute), None)
+        if attr is None or (attr.data_type or "").upper() not in NUMERIC_TYPES:
+            raise ToolError(
+                f"{where}: {res.label(dev_id)} (device {dev_id}) has no numeric attribute "
+                f"'{test.attribute}' to compare. Nothing was sent.",
+                hint="compare_to compares one numeric attribute (temperature, humidity, "
+                "illuminance...) of two devices that both report it.",
+            )
 
 
 def _prepare_commands(spec: RuleSpec, res: Resolved) -> None:
@@ -469,6 +503,7 @@ def canonical_modes(spec: RuleSpec, res: Resolved) -> RuleSpec:
         return replace(e, conditions=items)
 
     def act(a: Action) -> Action:
+        a = rename_modes(a, name)
         return replace(
             a,
             text=name(a.text) if a.kind == "set_mode" and a.text else a.text,
@@ -483,7 +518,16 @@ def canonical_modes(spec: RuleSpec, res: Resolved) -> RuleSpec:
         return spec
     return replace(
         spec,
-        triggers=tuple(replace(t, modes=tuple(map(name, t.modes))) for t in spec.triggers),
+        triggers=tuple(
+            replace(
+                t,
+                modes=tuple(map(name, t.modes)),
+                only_if=replace(t.only_if, modes=tuple(map(name, t.only_if.modes)))
+                if t.only_if is not None
+                else None,
+            )
+            for t in spec.triggers
+        ),
         conditions=expr(spec.conditions) if spec.conditions is not None else None,
         actions=tuple(map(act, spec.actions)),
     )

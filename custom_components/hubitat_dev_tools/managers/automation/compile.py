@@ -13,16 +13,25 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from ...errors import ToolError
-from ..apps.wizard import Click, Goto, Leave, Reveal, Seal, Step, Submit, Write
+from ..apps.wizard import Click, Goto, Leave, Reveal, Seal, SlotValue, Step, Submit, Write
 from .check import Resolved
+from .compile_acts import (
+    compile_delay_from_variable,
+    compile_device_action,
+    compile_variable_source,
+    delay_options,
+)
 from .spec import (
+    DEVICE_ACTION_KINDS,
     LOCAL_TYPES,
     OPS,
+    PERIODS,
     Action,
     Condition,
     DeviceTest,
     Duration,
     Expression,
+    Periodic,
     RuleSpec,
     TimePoint,
     Trigger,
@@ -79,6 +88,20 @@ def hub_time(hhmm: str, zone: tzinfo | None) -> str:
     return f"2000-01-01T{hhmm}:00.000{offset}"
 
 
+def hub_datetime(day: str, hhmm: str, zone: tzinfo | None) -> str:
+    """A date (``YYYY-MM-DD``) and HH:MM as a time input carrying that day: a Certain Time
+    trigger whose time has a real date fires once, on that day (the on-hub server's
+    ``_rmNormalizeAtTime``: an ISO datetime form is a one-shot dated trigger)."""
+    year, month, dom = (int(x) for x in day.split("-"))
+    anchor = datetime(year, month, dom, int(hhmm[:2]), int(hhmm[3:]), tzinfo=zone)
+    offset = anchor.strftime("%z") or "+0000"
+    return f"{day}T{hhmm}:00.000{offset}"
+
+
+def _cap(name: str) -> str:
+    return name.capitalize()
+
+
 class Compiler:
     """Builds the steps of one spec (``zone``: the hub's time zone, for time inputs)."""
 
@@ -87,6 +110,7 @@ class Compiler:
         self.res = res
         self.zone = zone
         self.steps: list[Step] = []
+        self._gate: Condition | None = None  # the trigger being built's only_if
 
     def _w(self, page: str, name: str, value: Any, where: str, *, optional: bool = False) -> None:
         self.steps.append(Write(page, name, value, where, optional))
@@ -126,14 +150,96 @@ class Compiler:
     def _open_trigger(self, cap: str, where: str) -> None:
         self.steps.append(Click(TRIGGERS, "true", "moreCond", where))
         self.steps.append(Reveal(TRIGGERS, r"tCapab(\d+)", "N", where))
+        gate = self._gate
+        if gate is not None:
+            # a conditional trigger (the on-hub server's conditional-trigger path, live): on the
+            # new trigger's row, isCondTrig.<N> true, condTrig.<N> "a" (a new condition), the
+            # condition's fields (rCapab_<C> ...), its hasAll, which saves condition <C> and
+            # opens the trigger on the next row, where the trigger itself is then built
+            here = f"{where}.only_if"
+            self._w(TRIGGERS, "isCondTrig.{N}", True, here)
+            self._w(TRIGGERS, "condTrig.{N}", "a", here)
+            self.steps.append(Reveal(TRIGGERS, r"rCapab_(\d+)", "C", here))
+            self._condition(gate, TRIGGERS, here)
+            if gate.negated:
+                self._w(TRIGGERS, "not{C}", True, f"{here}.not")
+            self.steps.append(Click(TRIGGERS, "hasAll", where=here))
+            # {C} stays bound until the trigger's close binds it (no condition comes between)
+            self.steps.append(Reveal(TRIGGERS, r"tCapab(\d+)", "N", where))
         self._w(TRIGGERS, "tCapab{N}", cap, where)
 
     def _close_trigger(self, where: str) -> None:
-        self.steps.append(Click(TRIGGERS, "hasAll", where=where))
-        self._w(TRIGGERS, "isCondTrig.{N}", False, where, optional=True)
+        if self._gate is not None:
+            # bound before hasAll, while the trigger's form is open (the on-hub server, live)
+            here = f"{where}.only_if"
+            self._w(TRIGGERS, "isCondTrig.{N}", True, here)
+            self._w(TRIGGERS, "condTrig.{N}", SlotValue("C"), here)
+            self.steps.append(Click(TRIGGERS, "hasAll", where=where))
+        else:
+            self.steps.append(Click(TRIGGERS, "hasAll", where=where))
+            self._w(TRIGGERS, "isCondTrig.{N}", False, where, optional=True)
         self.steps.append(Goto(TRIGGERS, "mainPage", where))
 
+    def _periodic(self, per: Periodic, where: str) -> None:
+        """The periodic sub-page's fields for one frequency: the on-hub server's periodic write
+        block (live on 5.1.8): ``whichPeriod<n>``, then the frequency's fields in its order, the
+        time of day (``starting..C<n>``) last."""
+        n, here = "{n}", f"{where}.periodic"
+
+        def w(name: str, value: Any, part: str = "") -> None:
+            self._w("periodic", name + n, value, f"{here}.{part}" if part else here)
+
+        w("whichPeriod", PERIODS[per.frequency], "frequency")
+        f = per.frequency
+        if f == "seconds":
+            w("everyNSecs", str(per.every), "every")
+        elif f == "minutes":
+            w("selectMinutesC", [str(m) for m in per.minutes], "minutes")
+        elif f == "hourly" and per.every is not None:
+            w("everyNHoursC", True)
+            w("everyNHC", per.every, "every")
+            if per.at is not None:
+                w("startingHC", hub_time(per.at, self.zone), "at")
+        elif f == "hourly":
+            w("selectHoursC", [str(h) for h in per.hours], "hours")
+            w("startingHCX", per.minute or 0, "minute")
+        elif f == "daily":
+            if per.every is not None:
+                w("everyNDoMC", True)
+                w("everyNDC", per.every, "every")
+            elif per.weekdays_only:
+                w("everyWeekDay", True, "weekdays_only")
+            else:
+                w("selectDoMC", [str(d) for d in per.days_of_month], "days_of_month")
+            w("startingDC", hub_time(str(per.at), self.zone), "at")
+        elif f == "weekly":
+            w("selectDoWC", [_cap(d) for d in per.days], "days")
+            w("startingWC", hub_time(str(per.at), self.zone), "at")
+        elif f == "monthly":
+            if per.day is not None:
+                w("dayMC", per.day, "day")
+                w("everyNMC", per.every_months, "every_months")
+            else:
+                w("weeklyMC", _cap(str(per.week)), "week")
+                w("dailyMC", _cap(str(per.weekday)), "weekday")
+                w("everyNMCX", per.every_months, "every_months")
+            w("startingMC", hub_time(str(per.at), self.zone), "at")
+        elif f == "yearly":
+            w("weeklyYC", _cap(str(per.week)), "week")
+            w("dailyYC", _cap(str(per.weekday)), "weekday")
+            w("yearlyMonthCX", _cap(str(per.month)), "month")
+            w("startingYC", hub_time(str(per.at), self.zone), "at")
+        else:
+            w("cronStr", per.cron, "cron")
+
     def _trigger(self, trig: Trigger, where: str) -> None:
+        self._gate = trig.only_if
+        try:
+            self._trigger_steps(trig, where)
+        finally:
+            self._gate = None
+
+    def _trigger_steps(self, trig: Trigger, where: str) -> None:
         if trig.kind in ("device", "button") and trig.test is not None:
             test: DeviceTest = trig.test
             if trig.kind == "button":
@@ -167,7 +273,12 @@ class Compiler:
             self._open_trigger("Certain Time (and optional date)", where)
             if point.at is not None:
                 self._w(TRIGGERS, "time{N}", "A specific time", where)
-                self._w(TRIGGERS, "atTime{N}", hub_time(point.at, self.zone), f"{where}.time")
+                at = (
+                    hub_datetime(trig.date, point.at, self.zone)
+                    if trig.date is not None
+                    else hub_time(point.at, self.zone)
+                )
+                self._w(TRIGGERS, "atTime{N}", at, f"{where}.time")
             else:
                 option = SUN_OPTION[str(point.sun)]
                 self._w(TRIGGERS, "time{N}", option, where)
@@ -189,6 +300,11 @@ class Compiler:
                 self._w("periodic", "whichPeriod{n}", "Hourly", where)
                 self._w("periodic", "everyNHoursC{n}", True, where)
                 self._w("periodic", "everyNHC{n}", trig.every.hours, f"{where}.every")
+            self.steps.append(Leave("periodic", TRIGGERS, where, params_slot="n"))
+        elif trig.kind == "periodic" and trig.periodic is not None:
+            self._open_trigger("Periodic Schedule", where)
+            self.steps.append(Goto(TRIGGERS, "periodic", where, slot="n"))
+            self._periodic(trig.periodic, where)
             self.steps.append(Leave("periodic", TRIGGERS, where, params_slot="n"))
         elif trig.kind == "mode":
             self._open_trigger("Mode", where)
@@ -265,8 +381,11 @@ class Compiler:
             self._w(ACT, "delayHour.{A}", action.delay.hours, f"{where}.delay")
             self._w(ACT, "delayMinute.{A}", action.delay.minutes, f"{where}.delay")
             self._w(ACT, "delaySecond.{A}", action.delay.seconds, f"{where}.delay")
-            if action.cancelable:
-                self._w(ACT, "cancelAct.{A}", True, f"{where}.cancelable")
+            delay_options(self, action, where)
+        elif k == "delay_from_variable":
+            compile_delay_from_variable(self, action, where)
+        elif k in DEVICE_ACTION_KINDS or k == "cancel_timers":
+            compile_device_action(self, action, where)
         elif k == "delay_per_mode":
             # the modes (ids), then each mode's delay by its name (the on-hub server, live)
             self._open_action("delayActs", "getDelayPerMode", where)
@@ -323,6 +442,8 @@ class Compiler:
             if action.from_variable is not None:
                 self._w(ACT, "numOp.{A}", "variable", where)
                 self._w(ACT, "xVar3.{A}", action.from_variable, f"{where}.from_variable")
+            elif action.params:
+                compile_variable_source(self, action, where)
             else:
                 self._w(ACT, "numOp.{A}", "number", where)
                 self._w(ACT, "valNumber.{A}", action.value, f"{where}.value")
@@ -401,13 +522,21 @@ class Compiler:
             self._w(ACT, "repeatMinute.{A}", action.every.minutes, f"{where}.every")
             self._w(ACT, "repeatSecond.{A}", action.every.seconds, f"{where}.every")
             self._w(ACT, "repeatN.{A}", action.value, f"{where}.repeat")
+            self._stoppable(action, where)
         elif k == "repeat_while" and action.condition is not None and action.every is not None:
             self._open_action("repeatActs", "getWhile", where)
             self._expression(action.condition, ACT, f"{where}.repeat_while")
             self._w(ACT, "repeatHour.{A}", action.every.hours, f"{where}.every")
             self._w(ACT, "repeatMinute.{A}", action.every.minutes, f"{where}.every")
             self._w(ACT, "repeatSecond.{A}", action.every.seconds, f"{where}.every")
+            self._stoppable(action, where)
         self._close_action(where)
+
+    def _stoppable(self, action: Action, where: str) -> None:
+        """A repeat's Stoppable? (``stopRepeat.<N>``, a bool after the interval and times: the
+        on-hub server's getRepeat and getWhile fields, live); written only when true."""
+        if dict(action.params).get("stoppable"):
+            self._w(ACT, "stopRepeat.{A}", True, f"{where}.stoppable")
 
     def _emit_actions(self, actions: tuple[Action, ...], path: str) -> None:
         """Rule Machine's action list is flat: IF, its actions, ELSE, its actions, END-IF."""
@@ -512,7 +641,24 @@ class Compiler:
             self.steps.append(Click(page, "hasAll", where=here))
 
     def _condition(self, cond: Condition, page: str, where: str) -> None:
-        if cond.kind == "device" and cond.test is not None:
+        if cond.kind == "device" and cond.test is not None and cond.ref_device is not None:
+            self._relative_to_device(cond, cond.test, cond.ref_device, page, where)
+        elif cond.kind == "private_boolean":
+            # no device; the state picker offers true / false (the on-hub server's wire-format
+            # notes: capability Private Boolean, state "true"/"false"; the rule-storage notes
+            # show such a condition as "Private Boolean(true) is true")
+            self._w(page, "rCapab_{C}", "Private Boolean", where)
+            state = "true" if cond.value else "false"
+            self._w(page, "state_{C}", state, f"{where}.private_boolean")
+        elif cond.kind == "variable" and cond.ref_variable is not None:
+            # the comparator, then isVar_<C> reveals the right-hand variable picker xVarR_<C>
+            # (the on-hub server, live 2026-05-17: isVar alone exposes it; rule-storage notes 5.5)
+            self._w(page, "rCapab_{C}", "Variable", where)
+            self._w(page, "xVar_{C}", cond.variable, f"{where}.variable")
+            self._w(page, "RelrDev_{C}", OPS[str(cond.op)], f"{where}.op")
+            self._w(page, "isVar_{C}", True, f"{where}.compare_to")
+            self._w(page, "xVarR_{C}", cond.ref_variable, f"{where}.compare_to.variable")
+        elif cond.kind == "device" and cond.test is not None:
             cap, family = capability_of(cond.test, self.res)
             self._w(page, "rCapab_{C}", cap, where)
             self._w(page, "rDev_{C}", list(cond.test.device_ids), where)
@@ -561,6 +707,30 @@ class Compiler:
             self._w(page, "xVar_{C}", cond.variable, f"{where}.variable")
             self._w(page, "RelrDev_{C}", OPS[str(cond.op)], f"{where}.op")
             self._w(page, "state_{C}", cond.value, f"{where}.value")
+
+    def _relative_to_device(
+        self, cond: Condition, test: DeviceTest, ref: str, page: str, where: str
+    ) -> None:
+        """The comparator, then ``isDev_<C>`` ("relative to a device?") reveals the reference
+        device picker ``relDevice_<C>`` (one device of the same capability: the compared
+        attribute is the capability's), and ``state_<C>`` becomes the offset (the on-hub
+        server, live on 2.5.0.143: renders "Temperature of A is > B-2"; rule-storage notes
+        5.5). Only a numeric capability offers it (the on-hub server refuses the others)."""
+        cap, family = capability_of(test, self.res)
+        if family != "numeric":
+            raise ToolError(
+                f"{where}: Rule Machine compares '{test.attribute}' with another device only "
+                "for a numeric capability (temperature, humidity, illuminance, battery, power, "
+                "energy, level). Nothing was sent.",
+                hint="Compare with a value instead, or pick a numeric attribute.",
+            )
+        self._w(page, "rCapab_{C}", cap, where)
+        self._w(page, "rDev_{C}", list(test.device_ids), where)
+        self._w(page, "RelrDev_{C}", OPS[test.op], f"{where}.op")
+        self._w(page, "isDev_{C}", True, f"{where}.compare_to")
+        self._w(page, "relDevice_{C}", ref, f"{where}.compare_to.device_id")
+        if cond.offset:
+            self._w(page, "state_{C}", cond.offset, f"{where}.compare_to.offset")
 
 
 def compile_spec(spec: RuleSpec, res: Resolved, zone: tzinfo | None) -> list[Step]:

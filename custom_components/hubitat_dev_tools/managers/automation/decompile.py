@@ -14,7 +14,9 @@ import re
 from datetime import datetime
 from typing import Any
 
+from . import decompile_acts
 from .compile import CHANGED, NUMERIC_CAPABILITIES, STATE_CAPABILITIES
+from .decompile_periodic import read_periodic
 from .spec import DEFAULT_CONTENT_TYPE, OPS
 from .stored_expr import Group, Unreadable, action_expression_ids, read_expression
 
@@ -155,13 +157,35 @@ class Decompiler:
             self.trigger_marks.append(self._since(start))
         return out
 
+    def trigger_conditions(self) -> dict[int, int]:
+        """Each conditional trigger's condition number: ``isCondTrig.<N>`` true and
+        ``condTrig.<N>`` the condition's id (the on-hub server's conditional-trigger path)."""
+        out: dict[int, int] = {}
+        for n in self._indexes(r"tCapab(\d+)"):
+            bound = str(self.s.get(f"condTrig.{n}") or "")
+            if _bool(self.s.get(f"isCondTrig.{n}")) and bound.isdigit():
+                out[n] = int(bound)
+        return out
+
     def _trigger(self, n: int, part: str) -> dict[str, Any]:
+        out = self._trigger_event(n, part)
+        gate = self.trigger_conditions().get(n)
+        if gate is not None and "unknown" not in out:
+            out["only_if"] = self.condition(gate, f"{part}.only_if")
+        return out
+
+    def _trigger_event(self, n: int, part: str) -> dict[str, Any]:
         s = self.s
         cap = str(s.get(f"tCapab{n}"))
         if cap == "Certain Time (and optional date)":
             kind = s.get(f"time{n}")
             if kind == "A specific time":
-                return {"time": _hhmm(s.get(f"atTime{n}"))}
+                stored = str(s.get(f"atTime{n}") or "")
+                day = stored[:10]
+                if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) and not day.startswith("2000-"):
+                    # a real date: once on that day (2000-01-01 is the daily time's placeholder)
+                    return {"time": _hhmm(stored), "date": day}
+                return {"time": _hhmm(stored)}
             if kind in ("Sunrise", "Sunset"):
                 offset = _num(s.get(f"at{kind}Offset{n}") or 0)
                 return {"sun": str(kind).lower(), "offset_minutes": offset}
@@ -169,11 +193,26 @@ class Decompiler:
         if cap == "Periodic Schedule":
             period = s.get(f"whichPeriod{n}") or s.get("whichPeriod1")
             suffix = n if f"whichPeriod{n}" in s else 1
-            if period == "Minutes":
+            if period == "Minutes" and s.get(f"everyNC{suffix}") not in (None, ""):
                 return {"every": {"minutes": _num(s.get(f"everyNC{suffix}"))}}
-            if period == "Hourly":
-                return {"every": {"hours": _num(s.get(f"everyNHC{suffix}"))}}
-            return self._mark(part, f"periodic schedule '{period}'")
+            every_hours = _bool(s.get(f"everyNHoursC{suffix}")) or (
+                s.get(f"everyNHC{suffix}") not in (None, "") and not s.get(f"selectHoursC{suffix}")
+            )
+            if period == "Hourly" and every_hours:
+                at = _hhmm(s.get(f"startingHC{suffix}")) if s.get(f"startingHC{suffix}") else None
+                if at in (None, "00:00"):
+                    return {"every": {"hours": _num(s.get(f"everyNHC{suffix}"))}}
+                return {
+                    "periodic": {
+                        "frequency": "hourly",
+                        "every": _num(s.get(f"everyNHC{suffix}")),
+                        "at": at,
+                    }
+                }
+            per = read_periodic(s, suffix)
+            if per is None:
+                return self._mark(part, f"periodic schedule '{period}'")
+            return {"periodic": per}
         if cap == "Mode":
             ids = _ids(s.get(f"modesX{n}"))
             return {"mode": [self.modes.get(i, i) for i in ids]}
@@ -244,13 +283,33 @@ class Decompiler:
                 "op": _OP_NAME.get(str(s.get(f"RelrDev_{c}")), "eq"),
                 "value": _num(s.get(f"state_{c}")),
             }
+            if _bool(s.get(f"isVar_{c}")):  # variable to variable (rule-storage notes 5.5)
+                del out["value"]
+                out["compare_to"] = {"variable": s.get(f"xVarR_{c}")}
+        elif cap == "Private Boolean":  # state true / false (the on-hub server's wire format)
+            out = {"private_boolean": str(s.get(f"state_{c}")).lower() == "true"}
         else:
             out = self._device_test(
                 cap, f"rDev_{c}", f"rCustomAttr_{c}", f"RelrDev_{c}", f"state_{c}"
             )
+            if out is not None and _bool(s.get(f"isDev_{c}")):
+                out = self._relative(out, c)
         if out is None:
             return self._mark(part, f"condition capability '{cap}'")
         return {"not": out} if _bool(s.get(f"not{c}")) else out
+
+    def _relative(self, test: dict[str, Any], c: int) -> dict[str, Any]:
+        """A device condition relative to another device: ``relDevice_<C>`` the reference,
+        ``state_<C>`` the offset (the on-hub server, compareToDevice)."""
+        out = {k: v for k, v in test.items() if k not in ("is", "value", "op", "changes")}
+        out["op"] = _OP_NAME.get(str(self.s.get(f"RelrDev_{c}")), "eq")
+        refs = self.devices(f"relDevice_{c}")
+        ref: dict[str, Any] = {"device_id": refs[0] if refs else None}
+        offset = _num(self.s.get(f"state_{c}"))
+        if isinstance(offset, int | float) and offset:
+            ref["offset"] = offset
+        out["compare_to"] = ref
+        return out
 
     def expression(self, tree: Group, part: str) -> dict[str, Any]:
         """A tree of conditions: one operator per level (a spec group), brackets nested."""
@@ -320,9 +379,15 @@ class Decompiler:
                     for p in params
                 ]
         elif sub == "getDelay":
-            out = {"delay": self.duration(f"delayHour.{a}", f"delayMinute.{a}", f"delaySecond.{a}")}
+            if _bool(s.get(f"uVar.{a}")):  # a variable's value (the on-hub server: uVar, xVar)
+                out = {"delay_from_variable": s.get(f"xVar.{a}")}
+            else:
+                out = {
+                    "delay": self.duration(f"delayHour.{a}", f"delayMinute.{a}", f"delaySecond.{a}")
+                }
             if _bool(s.get(f"cancelAct.{a}")):
                 out["cancelable"] = True
+            decompile_acts.delay_options(self, a, out)
             return out
         elif sub == "getWaitEvents":
             events: list[dict[str, Any]] = []
@@ -349,6 +414,8 @@ class Decompiler:
             out = {"set_variable": s.get(f"xVarV.{a}")}
             if s.get(f"numOp.{a}") == "variable":
                 out["from_variable"] = s.get(f"xVar3.{a}")
+            elif (source := decompile_acts.variable_source(self, a)) is not None:
+                out.update(source)
             else:
                 out["value"] = _num(s.get(f"valNumber.{a}"))
         elif sub == "getMsg":
@@ -411,6 +478,11 @@ class Decompiler:
             out = {key: self.devices(f"devDisable.{a}")}
         elif sub == "getComment":
             out = {"comment": s.get(f"comment.{a}")}
+        elif sub in decompile_acts.SUBTYPES:
+            got = decompile_acts.leaf(self, sub, a)
+            if got is None:
+                return self._mark(part, f"an incomplete '{sub}' action")
+            out = got
         else:
             return self._mark(part, f"Rule Machine action '{s.get(f'actType.{a}')}/{sub}'")
         delay = self._modifier(a)
@@ -455,7 +527,8 @@ class Decompiler:
                 found[owner] = str(err)
         if isinstance(evals, dict) and evals:
             return found
-        conds = self._indexes(r"rCapab_(\d+)")
+        bound = set(self.trigger_conditions().values())
+        conds = [c for c in self._indexes(r"rCapab_(\d+)") if c not in bound]
         if len(owners) == 1 and conds:
             operator = str(s.get("oper") or "AND").upper() if len(conds) > 1 else "AND"
             return {owners[0]: Group(list(conds), [operator] * (len(conds) - 1))}
@@ -524,6 +597,7 @@ class Decompiler:
             node = {
                 "repeat": _num(self.s.get(f"repeatN.{a}")),
                 "every": self.duration(f"repeatHour.{a}", f"repeatMinute.{a}", f"repeatSecond.{a}"),
+                **self._stoppable(a),
                 "do": [],
             }
             current.append(node)
@@ -532,12 +606,17 @@ class Decompiler:
             node = {
                 "repeat_while": self._expr_for(f"action:{a}", owned, f"{part}.repeat_while"),
                 "every": self.duration(f"repeatHour.{a}", f"repeatMinute.{a}", f"repeatSecond.{a}"),
+                **self._stoppable(a),
                 "do": [],
             }
             current.append(node)
             stack.append((node["do"], node))
         else:
             current.append(self.leaf_action(a, part))
+
+    def _stoppable(self, a: int) -> dict[str, Any]:
+        """A repeat's Stoppable? (``stopRepeat.<N>``): only true is shown."""
+        return {"stoppable": True} if _bool(self.s.get(f"stopRepeat.{a}")) else {}
 
     def spec(self, name: str) -> dict[str, Any]:
         """The rule as a spec (``undecompiled`` says what could not be read)."""

@@ -1,13 +1,11 @@
-"""Emptying a built Rule Machine rule in place (same app id), before it is built again from
-a spec: its actions, Required Expression, triggers and local variables, each removed through
-the rule's own pages as the on-hub server drives a live hub, and each removal read back
-(``docs/rule-machine-pages.md``, "Editing a rule in place").
+"""Editing a built Rule Machine rule in place (same app id), one part at a time: an action
+block, a trigger, the Required Expression or a local variable removed, and an action moved
+up one row, each through the rule's own pages as the on-hub server drives a live hub, and each
+change read back (``docs/rule-machine-pages.md``, "Editing a rule in place"). What the
+parts are comes from :mod:`.edits`; this module only carries the changes out.
 
-Order: the actions first, in one submit (a trigger that fires while the rest is removed runs
-nothing), then the Required Expression, the triggers one by one, and the local variables
-last (Rule Machine deletes a variable that is still used and leaves the rule broken: the on-hub
-server). Nothing here resumes or initialises the rule; the caller pauses it first and builds it
-again.
+Nothing here resumes or initialises the rule; the caller pauses it first, adds what is new
+through the wizard (:mod:`..apps.wizard`) and verifies the whole rule afterwards.
 """
 
 from __future__ import annotations
@@ -32,7 +30,11 @@ _ACTION_RE = re.compile(r"^actType\.(\d+)$")
 
 
 class NotEditable(ToolError):
-    """The rule cannot be edited in place (nothing was changed): the caller rebuilds it."""
+    """The rule's pages lack a control an edit needs (nothing of it was sent): the update is
+    refused, never made another way."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="not_supported", subject="rule_not_editable")
 
 
 def _state(status: dict[str, Any]) -> dict[str, Any]:
@@ -78,18 +80,17 @@ def has_required(status: dict[str, Any]) -> bool:
     return _names(status).get("useST") in (True, "true")
 
 
-def leftovers(status: dict[str, Any]) -> list[str]:
-    """What of the rule is still there (empty: nothing)."""
-    out = [f"action {n}" for n in action_numbers(status)]
-    out += [f"trigger {n}" for n in trigger_numbers(status)]
-    out += [f"local variable {n}" for n in local_names(status)]
-    if has_required(status):
-        out.append("the Required Expression")
-    return out
+def action_order(status: dict[str, Any]) -> list[str]:
+    """The action rows in the rule's order: ``appState.actionList`` (rule-storage notes,
+    live), else :func:`action_numbers`."""
+    order = _state(status).get("actionList")
+    if isinstance(order, list) and order:
+        return [str(a) for a in order if str(a).strip().isdigit()]
+    return action_numbers(status)
 
 
 class RuleEraser:
-    """Removes everything from one rule (``run``), reading each removal back.
+    """Removes single parts of one rule and moves its actions, reading each change back.
 
     ``client``: for the bare clicks on a page not read first (no controller builds one)."""
 
@@ -100,28 +101,27 @@ class RuleEraser:
         app_id: str,
         *,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-        close_editor: bool = False,
     ) -> None:
         self._client = client
         self._rules = rules
         self.app_id = app_id
-        # True only for a rule our own build left half made: its open action editor is
-        # ours to cancel (an owner's open editor is never touched)
-        self._close_editor = close_editor
         self._sleep = sleep
-        self.changed = False  # True once anything was removed (no way back to "untouched")
+        self.changed = False  # True once anything was changed (no way back to "untouched")
         self.requests = 0
 
     async def _status(self) -> dict[str, Any]:
         return cast(dict[str, Any], await self._rules.state(self.app_id))
 
-    async def run(self) -> dict[str, int]:
-        """Remove the rule's parts; counts of what was removed."""
+    async def ensure_idle(self, *, close_ours: bool = False) -> None:
+        """Refuse (``hub_busy``) while an action editor is open on the rule's page, perhaps
+        the owner's in the hub UI: Rule Machine ignores deletes and moves then (the on-hub
+        server, live). ``close_ours``: the editor is our own half-made action (a put-back
+        after a failed edit), cancelled first."""
         status = await self._status()
-        if self._close_editor and _editing(status):
+        if close_ours and _editing(status):
             await self._cancel_editor()
             status = await self._status()
-        if _editing(status):  # perhaps the owner's, in the hub UI: refused, not rebuilt
+        if _editing(status):
             raise ToolError(
                 f"Rule {self.app_id} has an action editor open on its page (state.editAct), "
                 "and Rule Machine ignores deletes while it is, so it cannot be edited now. "
@@ -129,32 +129,57 @@ class RuleEraser:
                 code="hub_busy",
                 subject="rule_editor_open",
             )
-        acts, trigs, names = (
-            action_numbers(status),
-            trigger_numbers(status),
-            local_names(status),
-        )
-        if acts:
-            await self._trash_actions(acts)
-        required = has_required(status)
-        if required:
-            await self._delete_required()
-        for n in trigs:
-            await self._delete_trigger(n)
-        for name in names:
-            await self._delete_local(name)
-        left = leftovers(await self._status())
-        if left:
-            raise ToolError(
-                f"Rule {self.app_id} still holds {', '.join(left[:6])} after the removals.",
-                code="hub_bad_response",
+
+    async def delete_actions(self, rows: list[str]) -> None:
+        """Remove these action rows (whole blocks: an IF with its rows up to its END-IF) in
+        one trash-mode submit."""
+        if rows:
+            await self._trash_actions(rows)
+
+    async def delete_trigger(self, n: str) -> None:
+        """Remove trigger ``n`` (its fields go with it)."""
+        await self._delete_trigger(n)
+
+    async def delete_required(self) -> None:
+        """Remove the Required Expression (its condition settings stay, unused)."""
+        await self._delete_required()
+
+    async def delete_local(self, name: str) -> None:
+        """Remove one local variable."""
+        await self._delete_local(name)
+
+    async def move_up(self, n: str, rows: int) -> None:
+        """Move action row ``n`` up by ``rows`` rows: its ``arrowUp`` button (the button
+        named by the row's number, ``stateAttribute=arrowUp``, clicked with the page's
+        context: the on-hub server's ``_rmMoveAction``, live 2026-04-25), one row per click,
+        each read back from the rule's action order before the next. A click that did not
+        move it is not sent again (a late commit would move it twice: the on-hub server)."""
+        for _ in range(rows):
+            before = action_order(await self._status())
+            if n not in before:
+                raise ToolError(
+                    f"Action {n} of rule {self.app_id} is no longer in its action list.",
+                    code="hub_bad_response",
+                )
+            at = before.index(n)
+            page = await self._rules.page(self.app_id, "selectActions")
+            self.changed = True
+            await page.click(
+                n, state_attribute="arrowUp", with_context=True, what=f"move action {n} up"
             )
-        return {
-            "actions": len(acts),
-            "triggers": len(trigs),
-            "local_variables": len(names),
-            "required_expression": int(required),
-        }
+            self.requests += 1
+
+            def moved(st: dict[str, Any], want: int = at - 1) -> bool:
+                order = action_order(st)
+                return n in order and order.index(n) == want
+
+            if not await self._until(moved):
+                raise ToolError(
+                    f"Action {n} of rule {self.app_id} did not move up after its arrow was "
+                    "clicked.",
+                    code="hub_bad_response",
+                    hint="Read the rule again before trying again.",
+                )
 
     async def _until(self, gone: Callable[[dict[str, Any]], bool], resend: Any = None) -> bool:
         for i, wait in enumerate(WAITS):
@@ -178,9 +203,9 @@ class RuleEraser:
             await page.reload()
         if "trashActs" not in page.inputs:
             raise NotEditable(f"Rule {self.app_id}'s actions page did not enter trash mode.")
+        self.changed = True
         picked = Setting(json.dumps(acts), "enum", True)
         label = str((page.config.get("app") or {}).get("label") or "")
-        self.changed = True
         try:
             await page.post_update(
                 page.full_form({"trashActs": picked}, label=label),

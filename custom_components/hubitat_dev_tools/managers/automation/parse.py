@@ -13,16 +13,24 @@ from typing import Any
 
 from ...errors import ToolError
 from .parse_base import _bool, _device_id, _fail, _int, _list, _obj, _text, _unknown
+from .parse_device_acts import (
+    parse_delay_from_variable,
+    parse_device_action,
+    parse_variable_source,
+)
 from .parse_locals import parse_local_variables
+from .parse_periodic import parse_date, parse_periodic
 from .parse_rule_acts import RULE_ACTION_KEYS, parse_rule_action
 from .spec import (
     ACTION_KINDS,
     BUTTON_EVENTS,
     CONDITION_KINDS,
+    DEVICE_ACTION_KINDS,
     LOGGING,
     MINUTE_STEPS,
     NOT_EXPRESSIBLE,
     OPS,
+    PRIVATE_BOOLEAN,
     SUN,
     TRIGGER_KINDS,
     Action,
@@ -173,15 +181,54 @@ def _refuse_inexpressible(obj: dict[str, Any], path: str, kinds: tuple[str, ...]
 
 
 def parse_trigger(value: Any, path: str) -> Trigger:
-    """One trigger of the spec."""
+    """One trigger of the spec; ``only_if`` makes it a conditional trigger (Rule Machine binds
+    one condition to it, tested when the trigger fires)."""
     obj = _obj(value, path)
+    if "only_if" not in obj:
+        return _parse_trigger(obj, path)
+    trig = _parse_trigger({k: v for k, v in obj.items() if k != "only_if"}, path)
+    gate = obj["only_if"]
+    if isinstance(gate, dict) and ("all" in gate or "any" in gate):
+        raise _fail(
+            f"{path}.only_if",
+            "a conditional trigger takes one condition (Rule Machine binds one to a trigger)",
+            "Give one condition (not allowed), or put the rest in the rule's conditions.",
+        )
+    cond = parse_condition(gate, f"{path}.only_if")
+    if cond.kind == "private_boolean":
+        raise _fail(
+            f"{path}.only_if",
+            "Rule Machine offers the private boolean in the Required Expression only",
+            "Put it in the rule's conditions.",
+        )
+    if cond.ref_device is not None:  # the on-hub server's conditional-trigger builder has none
+        raise ToolError(
+            f"{path}.only_if.compare_to: a conditional trigger's comparison with another device "
+            "is not built (no evidence of Rule Machine's fields for it there). Nothing was sent.",
+            code="not_supported",
+            hint="Put the comparison in the rule's conditions.",
+        )
+    return replace(trig, only_if=cond)
+
+
+def _parse_trigger(obj: dict[str, Any], path: str) -> Trigger:
     _refuse_inexpressible(obj, path, TRIGGER_KINDS)
     if "time" in obj:
-        _unknown(obj, {"time"}, path)
+        _unknown(obj, {"time", "date"}, path)
         point = _time_point(obj["time"], f"{path}.time")
         if point.at is None:
             raise _fail(f"{path}.time", "must be HH:MM", 'For the sun use {"sun": "sunset"}.')
-        return Trigger("time", time=point)
+        day = parse_date(obj["date"], f"{path}.date") if "date" in obj else None
+        return Trigger("time", time=point, date=day)
+    if "periodic" in obj:
+        _unknown(obj, {"periodic"}, path)
+        per = parse_periodic(obj["periodic"], f"{path}.periodic")
+        # every N minutes, and every N hours from midnight, are the every trigger's own form
+        if per.frequency == "minutes" and per.every is not None:
+            return Trigger("every", every=Duration(minutes=per.every))
+        if per.frequency == "hourly" and per.every is not None and per.at in (None, "00:00"):
+            return Trigger("every", every=Duration(hours=per.every))
+        return Trigger("periodic", periodic=per)
     if "sun" in obj:
         _unknown(obj, {"sun", "offset_minutes"}, path)
         return Trigger("time", time=_time_point(obj, path))
@@ -266,12 +313,13 @@ def parse_condition(value: Any, path: str, *, negated: bool = False) -> Conditio
                 "not of a group is not built",
                 "Negate each condition instead (not all = any of the nots).",
             )
-        raise _fail(
-            path,
-            "a group inside a group is built only in the rule's conditions (the Required "
-            "Expression's sub-expressions); an IF or Repeat While takes one AND/OR chain",
-            "Flatten it, or move the grouped test into conditions.",
-        )
+        raise _fail(path, "a group is not a condition here", "Put it in an all or any list.")
+    if PRIVATE_BOOLEAN in obj:
+        _unknown(obj, {PRIVATE_BOOLEAN}, path)
+        value = _bool(obj[PRIVATE_BOOLEAN], f"{path}.{PRIVATE_BOOLEAN}")
+        return Condition(PRIVATE_BOOLEAN, value=value, negated=negated)
+    if "compare_to" in obj:
+        return _compared(obj, path, negated)
     if "mode" in obj:
         _unknown(obj, {"mode"}, path)
         return Condition("mode", modes=_modes(obj["mode"], f"{path}.mode"), negated=negated)
@@ -318,12 +366,65 @@ def parse_condition(value: Any, path: str, *, negated: bool = False) -> Conditio
     )
 
 
-MAX_GROUP_DEPTH = 3  # brackets inside brackets, in the Required Expression
+def _compared(obj: dict[str, Any], path: str, negated: bool) -> Condition:
+    """A device's numeric attribute against another device's (the same attribute, plus an
+    offset), or a variable against another variable: Rule Machine's "relative to a device"
+    (``isDev_<C>``) and variable-to-variable (``isVar_<C>``) comparisons (the on-hub server's
+    compareToDevice / compareToVariable; rule-storage notes 5.5)."""
+    here = f"{path}.compare_to"
+    ref = _obj(obj["compare_to"], here)
+    op = obj.get("op")
+    if op not in OPS:
+        raise _fail(f"{path}.op", "compare_to needs op", f"Use one of {', '.join(OPS)}.")
+    if "value" in obj or "is" in obj:
+        raise _fail(path, "give value or compare_to, not both", "Keep one.")
+    lhs_device = "device_id" in obj or "device_ids" in obj
+    if lhs_device == ("variable" in obj):
+        raise _fail(path, "compares a device or a variable (one)", "Keep one.")
+    if ("device_id" in ref) == ("variable" in ref):
+        raise _fail(here, "names a device_id or a variable (one)", "Keep one.")
+    if lhs_device != ("device_id" in ref):
+        left, right = ("a device", "a variable") if lhs_device else ("a variable", "a device")
+        raise ToolError(
+            f"{here}: Rule Machine authoring here cannot compare {left} with {right} (no "
+            "evidence of Rule Machine's fields for it). Nothing was sent.",
+            code="not_supported",
+            hint="compare_to takes another device's reading for a device (a numeric attribute),"
+            " and another variable for a variable.",
+        )
+    if not lhs_device:
+        _unknown(obj, {"variable", "op", "compare_to"}, path)
+        _unknown(ref, {"variable"}, here)
+        return Condition(
+            "variable",
+            variable=_text(obj["variable"], f"{path}.variable", limit=60),
+            op=str(op),
+            negated=negated,
+            ref_variable=_text(ref["variable"], f"{here}.variable", limit=60),
+        )
+    _unknown(obj, {"device_id", "device_ids", "attribute", "op", "compare_to"}, path)
+    _unknown(ref, {"device_id", "offset"}, here)
+    offset = ref.get("offset", 0)
+    if isinstance(offset, bool) or not isinstance(offset, int | float) or abs(offset) > 10000:
+        raise _fail(f"{here}.offset", "must be a number (-10000 to 10000)", "Fix it.")
+    test = DeviceTest(
+        _device_ids(obj, path), _text(obj.get("attribute"), f"{path}.attribute", limit=60), str(op)
+    )
+    return Condition(
+        "device",
+        test=test,
+        negated=negated,
+        ref_device=_device_id(ref["device_id"], f"{here}.device_id"),
+        offset=int(offset) if float(offset).is_integer() else offset,
+    )
+
+
+MAX_GROUP_DEPTH = 3  # brackets inside brackets
 
 
 def parse_expression(value: Any, path: str, *, groups: bool = False, depth: int = 0) -> Expression:
     """A condition, or ``{"all": [...]}`` / ``{"any": [...]}`` of conditions; with ``groups``
-    (the Required Expression) an item may be a group again, up to :data:`MAX_GROUP_DEPTH`."""
+    an item may be a group again, up to :data:`MAX_GROUP_DEPTH`."""
     obj = _obj(value, path)
     for key, operator in (("all", "AND"), ("any", "OR")):
         if key in obj:
@@ -351,6 +452,26 @@ def _group_item(value: Any, path: str, groups: bool, depth: int) -> Condition | 
     return parse_condition(value, path)
 
 
+def _action_expression(value: Any, path: str) -> Expression:
+    """An IF's, ELSE-IF's, Repeat While's or wait's expression: groups in brackets too (the
+    same condition wizard as the Required Expression's, on the action page: ``cond=b`` opens
+    one, the operator ``end-sub-expression )`` closes it; the hub keeps a ``parens`` entry for
+    each action expression as for the Required Expression, rule-storage notes 5.2); no Private
+    Boolean (Rule Machine's capability list for an action's condition lacks it: rule-storage
+    notes 5.2, live on 2.5.1.140; the on-hub server's guide)."""
+    expr = parse_expression(value, path, groups=True)
+    for here, cond in expr.leaves(path):
+        if cond.kind == PRIVATE_BOOLEAN:
+            raise ToolError(
+                f"{here}: Rule Machine offers the Private Boolean condition only in the rule's "
+                "Required Expression (conditions), not in an action's expression. Nothing "
+                "was sent.",
+                code="not_supported",
+                hint="Move the private_boolean test into the rule's conditions.",
+            )
+    return expr
+
+
 _ACTION_KEYS = (
     "command",
     "delay",
@@ -366,6 +487,8 @@ _ACTION_KEYS = (
     "repeat",
     "cancel_delays",
     *RULE_ACTION_KEYS,
+    "delay_from_variable",
+    *DEVICE_ACTION_KINDS,
 )
 
 
@@ -413,12 +536,18 @@ def parse_action(value: Any, path: str, depth: int = 0) -> Action:
             cancelable=cancelable,
         )
     if kind == "delay":
-        _unknown(obj, {"delay", "cancelable"}, path)
+        _unknown(obj, {"delay", "cancelable", "random"}, path)
         return Action(
             "delay",
             delay=duration(obj["delay"], f"{path}.delay", minimum=1),
             cancelable=_bool(obj.get("cancelable", False), f"{path}.cancelable"),
+            # randomAct.<N>: a random delay up to the time (the on-hub server's delay fields)
+            params=(("random", True),) if _bool(obj.get("random", False), f"{path}.random") else (),
         )
+    if kind == "delay_from_variable":
+        return parse_delay_from_variable(obj, path)
+    if kind in DEVICE_ACTION_KINDS:
+        return parse_device_action(kind, obj, path)
     if kind == "delay_per_mode":
         _unknown(obj, {"delay_per_mode", "cancelable"}, path)
         per = _obj(obj["delay_per_mode"], f"{path}.delay_per_mode")
@@ -447,7 +576,7 @@ def parse_action(value: Any, path: str, depth: int = 0) -> Action:
         _unknown(obj, {"wait_until", "timeout"}, path)
         return Action(
             "wait_until",
-            condition=parse_expression(obj["wait_until"], f"{path}.wait_until"),
+            condition=_action_expression(obj["wait_until"], f"{path}.wait_until"),
             timeout=duration(obj["timeout"], f"{path}.timeout", minimum=1)
             if "timeout" in obj
             else None,
@@ -456,9 +585,19 @@ def parse_action(value: Any, path: str, depth: int = 0) -> Action:
         _unknown(obj, {"set_mode"}, path)
         return Action("set_mode", text=_text(obj["set_mode"], f"{path}.set_mode", limit=60))
     if kind == "set_variable":
-        _unknown(obj, {"set_variable", "value", "from_variable"}, path)
-        if ("value" in obj) == ("from_variable" in obj):
-            raise _fail(path, "give value or from_variable (one)", "Keep one.")
+        _unknown(obj, {"set_variable", "value", "from_variable", "from_device", "math"}, path)
+        sources = [k for k in ("value", "from_variable", "from_device", "math") if k in obj]
+        if len(sources) != 1:
+            raise _fail(path, "give one of value, from_variable, from_device or math", "Keep one.")
+        if sources[0] in ("from_device", "math"):
+            params = parse_variable_source(obj, path)
+            source = dict(params).get("from_device")
+            return Action(
+                "set_variable",
+                text=_text(obj["set_variable"], f"{path}.set_variable", limit=60),
+                params=params,
+                device_ids=(source["device_id"],) if source else (),
+            )
         if "value" in obj:
             val = obj["value"]
             if isinstance(val, bool) or not isinstance(val, int | float):
@@ -501,34 +640,43 @@ def parse_action(value: Any, path: str, depth: int = 0) -> Action:
             elifs.append(
                 Action(
                     "else_if",
-                    condition=parse_expression(branch.get("if"), f"{here}.if"),
+                    condition=_action_expression(branch.get("if"), f"{here}.if"),
                     then=parse_actions(branch.get("then"), f"{here}.then", depth + 1),
                 )
             )
         return Action(
             "if",
-            condition=parse_expression(obj["if"], f"{path}.if"),
+            condition=_action_expression(obj["if"], f"{path}.if"),
             then=parse_actions(obj.get("then"), f"{path}.then", depth + 1),
             elifs=tuple(elifs),
             otherwise=parse_actions(obj["else"], f"{path}.else", depth + 1)
             if "else" in obj
             else (),
         )
+    # stoppable: Rule Machine's "Stoppable?" on the repeat (stopRepeat.<N>, the on-hub server);
+    # false is the default and is never written, so it reads back as absent
     if kind == "repeat":
-        _unknown(obj, {"repeat", "every", "do"}, path)
+        _unknown(obj, {"repeat", "every", "stoppable", "do"}, path)
         return Action(
             "repeat",
             value=_int(obj["repeat"], f"{path}.repeat", low=1, high=1000),
             every=duration(obj.get("every"), f"{path}.every", minimum=1),
+            params=_stoppable(obj, path),
             then=parse_actions(obj.get("do"), f"{path}.do", depth + 1),
         )
-    _unknown(obj, {"repeat_while", "every", "do"}, path)
+    _unknown(obj, {"repeat_while", "every", "stoppable", "do"}, path)
     return Action(
         "repeat_while",
-        condition=parse_expression(obj["repeat_while"], f"{path}.repeat_while"),
+        condition=_action_expression(obj["repeat_while"], f"{path}.repeat_while"),
         every=duration(obj.get("every"), f"{path}.every", minimum=1),
+        params=_stoppable(obj, path),
         then=parse_actions(obj.get("do"), f"{path}.do", depth + 1),
     )
+
+
+def _stoppable(obj: dict[str, Any], path: str) -> tuple[tuple[str, Any], ...]:
+    """A repeat's ``stoppable`` (a boolean; only true is kept)."""
+    return (("stoppable", True),) if _bool(obj.get("stoppable", False), f"{path}.stoppable") else ()
 
 
 SPEC_KEYS = {"name", "triggers", "conditions", "actions", "paused", "enabled", "logging"} | {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from datetime import datetime
 from typing import Any
 
 from .parse_base import _fail, _list, _obj, _text, _unknown
@@ -31,6 +32,24 @@ def _number(value: Any, path: str) -> int | float:
     return int(number) if number.is_integer() else number
 
 
+def local_datetime(value: Any, path: str) -> str:
+    """A DateTime local's value in the form the rule keeps it (the hub's stored form,
+    ``yyyy-MM-ddTHH:mm:ss.SSS+hhmm``), from an ISO 8601 date and time with its offset."""
+    text = value.strip() if isinstance(value, str) else ""
+    try:
+        at = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        at = None
+    if at is None or at.tzinfo is None:
+        raise _fail(
+            path,
+            "must be an ISO 8601 date and time with its UTC offset",
+            "e.g. 2026-05-06T12:00:00-05:00 (the offset says which zone the time is in).",
+        )
+    offset = at.strftime("%z")
+    return at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}" + offset
+
+
 def _local_value(vtype: str, value: Any, path: str) -> Any:
     """A local variable's start value, checked against its type (quoted numbers and
     booleans repaired to the type, nothing else guessed)."""
@@ -40,6 +59,8 @@ def _local_value(vtype: str, value: Any, path: str) -> Any:
         if isinstance(value, str) and value.strip().lower() in ("true", "false"):
             return value.strip().lower() == "true"
         raise _fail(path, "must be true or false", "Fix it.")
+    if vtype == "datetime":
+        return local_datetime(value, path)
     if vtype in ("integer", "bigdecimal"):
         number = _number(value, path)
         if vtype == "integer" and not isinstance(number, int):

@@ -20,6 +20,7 @@ RULE_ACTION_KEYS = (
     "run_rule",
     "pause_rules",
     "resume_rules",
+    "cancel_timers",
     "set_private_boolean",
     "set_hsm",
     "exit_rule",
@@ -145,7 +146,7 @@ def parse_rule_action(kind: str, obj: dict[str, Any], path: str) -> Action:
         return Action(kind, text=_ip(obj[kind], f"{path}.{kind}"))
     if kind == "delete_file":
         return Action(kind, text=_file_name(obj[kind], f"{path}.{kind}"))
-    if kind in ("run_rule", "pause_rules", "resume_rules"):
+    if kind in ("run_rule", "pause_rules", "resume_rules", "cancel_timers"):
         return Action(kind, rule_ids=rule_ids(obj[kind], f"{path}.{kind}"))
     if kind == "set_hsm":
         command = obj[kind]

@@ -4,6 +4,7 @@ returned, and the originals of what that read showed redacted."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from ...errors import ToolError
@@ -11,19 +12,25 @@ from ...redact import REDACTED, redact
 
 
 def restore_redacted(value: Any, current: Any) -> Any:
-    """``value`` with each string that is one of the current rule's as a read shows it
-    redacted (a rule's URL, a POST body, a lock code: a rule read never shows their
+    """``value`` with each part that reads exactly as one of the current rule's parts holding
+    a redacted secret (a rule's URL, a POST body, a lock code: a rule read never shows their
     secrets) put back to the original, so a spec read, changed and given back loses nothing.
 
-    Only a string that exactly one of the rule's values reads as is put back: when two read
-    the same (two URLs that differ only in their token), which one is meant cannot be told,
-    and the string stays redacted, to be refused by :func:`refuse_redacted`."""
-    originals: dict[str, set[str]] = {}
+    The unit put back is the whole object the secret sits in (an action with its URL, body
+    and content type), never a string on its own: a redacted string copied elsewhere (a log
+    line, a variable's value, another host's POST body) stays redacted and is refused by
+    :func:`refuse_redacted`, so a secret cannot be moved to where a read or a request shows
+    it. When two of the rule's objects read the same (two URLs that differ only in their
+    token), which one is meant cannot be told, and it stays redacted too."""
+    originals: dict[str, list[Any]] = {}
+
+    def key(node: Any) -> str:
+        return json.dumps(node, sort_keys=True, default=str)
 
     def collect(raw: Any, shown: Any) -> None:
-        if isinstance(raw, str) and isinstance(shown, str) and raw != shown:
-            originals.setdefault(shown, set()).add(raw)
-        elif isinstance(raw, dict) and isinstance(shown, dict):
+        if isinstance(raw, dict) and isinstance(shown, dict):
+            if raw != shown:
+                originals.setdefault(key(shown), []).append(raw)
             for k, v in raw.items():
                 collect(v, shown.get(k))
         elif isinstance(raw, list) and isinstance(shown, list):
@@ -31,10 +38,10 @@ def restore_redacted(value: Any, current: Any) -> Any:
                 collect(a, b)
 
     def swap(node: Any) -> Any:
-        if isinstance(node, str):
-            raws = originals.get(node, set())
-            return next(iter(raws)) if len(raws) == 1 else node
         if isinstance(node, dict):
+            raws = originals.get(key(node), [])
+            if len({key(r) for r in raws}) == 1:
+                return copy.deepcopy(raws[0])
             return {k: swap(v) for k, v in node.items()}
         if isinstance(node, list):
             return [swap(v) for v in node]
@@ -72,9 +79,9 @@ def refuse_unread(value: Any, path: str = "rule") -> None:
             raise ToolError(
                 f"{path}: is a part of the rule its read could not decode ({value['unknown']})"
                 ", so the spec cannot build it. Nothing was sent.",
-                hint="Give that part in full in the spec's form, or remove it to drop it from "
-                "the rule (its text is in the read's undecompiled); a part the spec has no "
-                "form for (a restriction) is kept only by editing the rule on its page.",
+                hint="Give that part in full in the spec's form (its text is in the read's "
+                "undecompiled), or leave it out; an update keeps such a part of an existing "
+                "rule where the read shows it.",
             )
         for k, v in value.items():
             refuse_unread(v, f"{path}.{k}")

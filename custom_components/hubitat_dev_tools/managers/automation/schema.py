@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .parse_rule_acts import BODY_LIMIT, URL_LIMIT
+from .schema_acts import DEVICE_ACTIONS, FROM_DEVICE, MATH
 from .spec import (
     BUTTON_EVENTS,
     DEFAULT_CONTENT_TYPE,
@@ -18,7 +19,10 @@ from .spec import (
     LOGGING,
     MAX_LOCALS,
     MINUTE_STEPS,
+    MONTHS,
     OPS,
+    WEEKDAYS,
+    WEEKS,
 )
 
 _ID: dict[str, Any] = {"type": ["string", "integer"], "pattern": r"^\d{1,12}$"}
@@ -84,26 +88,41 @@ def _device_test(extra: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+# compare_to: another device's reading of the same numeric attribute (plus an offset), or
+# another variable, in place of value
+_REF_DEVICE: dict[str, Any] = _obj({"device_id": _ID, "offset": {"type": "number"}}, ["device_id"])
+_REF_VARIABLE: dict[str, Any] = _obj({"variable": {"type": "string"}}, ["variable"])
+_DEVICE_COMPARED: dict[str, Any] = _obj(
+    {
+        "device_id": _ID,
+        "device_ids": _IDS,
+        "attribute": {"type": "string", "minLength": 1},
+        "op": _OP,
+        "compare_to": _REF_DEVICE,
+    },
+    ["attribute", "op", "compare_to"],
+)
+_DEVICE_COMPARED["oneOf"] = [{"required": ["device_id"]}, {"required": ["device_ids"]}]
 _CONDITION_LEAF: dict[str, Any] = {
     "oneOf": [
         _device_test({}),
+        _DEVICE_COMPARED,
         _obj({"mode": {"type": "array", "items": {"type": "string"}, "minItems": 1}}, ["mode"]),
         _obj({"between": _obj({"from": _POINT, "to": _POINT}, ["from", "to"])}, ["between"]),
         _obj({"dates": _obj({"from": _DATE, "to": _DATE}, ["from", "to"])}, ["dates"]),
         _obj(
             {"variable": {"type": "string"}, "op": _OP, "value": _VALUE, "is": _VALUE}, ["variable"]
         ),
+        _obj(
+            {"variable": {"type": "string"}, "op": _OP, "compare_to": _REF_VARIABLE},
+            ["variable", "op", "compare_to"],
+        ),
+        # the rule's own private boolean: in the Required Expression (conditions) only
+        _obj({"private_boolean": {"type": "boolean"}}, ["private_boolean"]),
     ]
 }
 _CONDITION: dict[str, Any] = {"oneOf": [_CONDITION_LEAF, _obj({"not": _CONDITION_LEAF}, ["not"])]}
-_EXPRESSION: dict[str, Any] = {
-    "oneOf": [
-        _CONDITION,
-        _obj({"all": {"type": "array", "items": _CONDITION, "minItems": 1}}, ["all"]),
-        _obj({"any": {"type": "array", "items": _CONDITION, "minItems": 1}}, ["any"]),
-    ]
-}
-# the Required Expression's groups may hold groups (sub-expressions in brackets)
+# groups may hold groups (sub-expressions in brackets), in every expression
 _GROUP_ITEM: dict[str, Any] = {"oneOf": [_CONDITION, {"$ref": "#/$defs/group"}]}
 _GROUP: dict[str, Any] = {
     "oneOf": [
@@ -112,9 +131,71 @@ _GROUP: dict[str, Any] = {
     ]
 }
 _REQUIRED: dict[str, Any] = {"oneOf": [_CONDITION, {"$ref": "#/$defs/group"}]}
+_EXPRESSION = _REQUIRED
+
+
+def _ints(low: int, high: int) -> dict[str, Any]:
+    return {
+        "type": "array",
+        "items": {"type": "integer", "minimum": low, "maximum": high},
+        "minItems": 1,
+        "uniqueItems": True,
+    }
+
+
+def _freq(name: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return _obj({"frequency": {"const": name}, **props}, ["frequency", *required])
+
+
+_WEEKDAY: dict[str, Any] = {"enum": list(WEEKDAYS)}
+_WEEK: dict[str, Any] = {"enum": list(WEEKS)}
+_MONTHS_N: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": 12}
+_PERIODIC: dict[str, Any] = {
+    "oneOf": [
+        _freq("seconds", {"every": {"enum": list(MINUTE_STEPS)}}, ["every"]),
+        _freq("minutes", {"every": {"enum": list(MINUTE_STEPS)}}, ["every"]),
+        _freq("minutes", {"minutes": _ints(0, 59)}, ["minutes"]),
+        _freq("hourly", {"every": {"type": "integer", "minimum": 1}, "at": _HHMM}, ["every"]),
+        _freq(
+            "hourly",
+            {"hours": _ints(0, 23), "minute": {"type": "integer", "minimum": 0, "maximum": 59}},
+            ["hours"],
+        ),
+        _freq("daily", {"every": {"type": "integer", "minimum": 1}, "at": _HHMM}, ["every", "at"]),
+        _freq("daily", {"weekdays_only": {"const": True}, "at": _HHMM}, ["weekdays_only", "at"]),
+        _freq("daily", {"days_of_month": _ints(1, 31), "at": _HHMM}, ["days_of_month", "at"]),
+        _freq(
+            "weekly",
+            {"days": {"type": "array", "items": _WEEKDAY, "minItems": 1}, "at": _HHMM},
+            ["days", "at"],
+        ),
+        _freq(
+            "monthly",
+            {"day": {"type": "integer", "minimum": 1, "maximum": 31}, "every_months": _MONTHS_N}
+            | {"at": _HHMM},
+            ["day", "every_months", "at"],
+        ),
+        _freq(
+            "monthly",
+            {"week": _WEEK, "weekday": _WEEKDAY, "every_months": _MONTHS_N, "at": _HHMM},
+            ["week", "weekday", "every_months", "at"],
+        ),
+        _freq(
+            "yearly",
+            {"week": _WEEK, "weekday": _WEEKDAY, "month": {"enum": list(MONTHS)}, "at": _HHMM},
+            ["week", "weekday", "month", "at"],
+        ),
+        _freq("cron", {"cron": {"type": "string", "minLength": 11}}, ["cron"]),
+    ]
+}
 
 TRIGGER: dict[str, Any] = {
     "oneOf": [
+        _obj({"periodic": _PERIODIC}, ["periodic"]),
+        _obj(
+            {"time": _HHMM, "date": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}},
+            ["time", "date"],
+        ),
         _device_test(
             {"changes": {"const": True}, "all": {"type": "boolean"}, "stays_for": _DURATION}
         ),
@@ -157,6 +238,9 @@ TRIGGER: dict[str, Any] = {
     ]
 }
 
+for _shape in TRIGGER["oneOf"]:  # any trigger may be a conditional one
+    _shape["properties"]["only_if"] = _CONDITION
+
 ACTION: dict[str, Any] = {
     "oneOf": [
         _obj(
@@ -170,7 +254,10 @@ ACTION: dict[str, Any] = {
             },
             ["command"],
         ),
-        _obj({"delay": _DURATION, "cancelable": {"type": "boolean"}}, ["delay"]),
+        _obj(
+            {"delay": _DURATION, "cancelable": {"type": "boolean"}, "random": {"type": "boolean"}},
+            ["delay"],
+        ),
         _obj(
             {
                 "delay_per_mode": {
@@ -195,14 +282,19 @@ ACTION: dict[str, Any] = {
         ),
         _obj({"wait_until": _EXPRESSION, "timeout": _DURATION}, ["wait_until"]),
         _obj({"set_mode": {"type": "string"}}, ["set_mode"]),
-        _obj(
-            {
-                "set_variable": {"type": "string"},
-                "value": {"type": "number"},
-                "from_variable": {"type": "string"},
-            },
-            ["set_variable"],
-        ),
+        {
+            **_obj(
+                {
+                    "set_variable": {"type": "string"},
+                    "value": {"type": "number"},
+                    "from_variable": {"type": "string"},
+                    "from_device": FROM_DEVICE,
+                    "math": MATH,
+                },
+                ["set_variable"],
+            ),
+            "oneOf": [{"required": [k]} for k in ("value", "from_variable", "from_device", "math")],
+        },
         _obj({"notify": {"type": "string"}, "device_id": _ID, "device_ids": _IDS}, ["notify"]),
         _obj({"log": {"type": "string"}}, ["log"]),
         _obj(
@@ -227,6 +319,7 @@ ACTION: dict[str, Any] = {
             {
                 "repeat_while": _EXPRESSION,
                 "every": _DURATION,
+                "stoppable": {"type": "boolean"},
                 "do": {"type": "array", "items": {"$ref": "#/$defs/action"}},
             },
             ["repeat_while", "every", "do"],
@@ -235,6 +328,7 @@ ACTION: dict[str, Any] = {
             {
                 "repeat": {"type": "integer", "minimum": 1, "maximum": 1000},
                 "every": _DURATION,
+                "stoppable": {"type": "boolean"},
                 "do": {"type": "array", "items": {"$ref": "#/$defs/action"}},
             },
             ["repeat", "every", "do"],
@@ -273,6 +367,7 @@ ACTION: dict[str, Any] = {
             ["http_post", "body"],
         ),
         _obj({"ping": {"type": "string", "description": "an IP address"}}, ["ping"]),
+        *DEVICE_ACTIONS,
     ],
 }
 

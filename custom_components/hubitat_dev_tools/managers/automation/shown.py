@@ -20,8 +20,9 @@ settings, so nothing the hub shows is silently left out of a rule read
   Expression is its way to limit when a rule runs), so it is listed with its text and left
   under ``restrictions`` as a placeholder.
 
-A placeholder is refused when a rule is created or updated from a spec, so a change built from the
-spec can never drop such a part without saying so. A page without these headings (another
+A placeholder is refused when a rule is created from a spec; an update keeps the part it
+stands for as it is, and refuses a change that would remove or rebuild it (:mod:`.edits`), so
+such a part is never dropped. A page without these headings (another
 firmware's layout) is not judged: nothing is added.
 """
 

@@ -15,13 +15,15 @@ OPS = {"eq": "=", "ne": "≠", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
 SUN = ("sunrise", "sunset")
 LOGGING = ("events", "triggers", "actions")
 # A rule's local variables: their type as the rule's state keeps it -> Rule Machine's
-# varType option (the on-hub server _rmAddLocalVariable, live; DateTime locals are not offered: no
-# source shows the value form the rule keeps for them).
+# varType option (the on-hub server _rmAddLocalVariable, live). A DateTime's value is written and
+# kept in the hub's stored form, yyyy-MM-ddTHH:mm:ss.SSS+hhmm (the on-hub server's local-variable
+# test writes varValue so and reads allLocalVars {type: datetime, value} back).
 LOCAL_TYPES = {
     "integer": "Number",
     "bigdecimal": "Decimal",
     "string": "String",
     "boolean": "Boolean",
+    "datetime": "DateTime",
 }
 MAX_LOCALS = 20
 MINUTE_STEPS = (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30)  # RM's "every n minutes" choices
@@ -30,11 +32,41 @@ BUTTON_EVENTS = ("pushed", "held", "doubleTapped", "released")
 TRIGGER_KINDS = (
     "device (device_id|device_ids + attribute + is|op/value|changes, stays_for, all)",
     "button (button_device_id + button + event)",
-    "time (HH:MM)",
+    "time (HH:MM, + date YYYY-MM-DD: once on that day)",
     "sun (sunrise|sunset + offset_minutes)",
     "every ({minutes} or {hours})",
+    "periodic ({frequency: seconds|minutes|hourly|daily|weekly|monthly|yearly|cron, ...})",
     "mode (list of mode names)",
     "variable (name + op + value)",
+    "any of these + only_if (one condition: a conditional trigger)",
+)
+# Periodic Schedule: the spec's frequency -> Rule Machine's whichPeriod<n> option (the on-hub
+# server's periodic write block, live on 5.1.8)
+PERIODS = {
+    "seconds": "Seconds",
+    "minutes": "Minutes",
+    "hourly": "Hourly",
+    "daily": "Daily",
+    "weekly": "Weekly",
+    "monthly": "Monthly",
+    "yearly": "Yearly",
+    "cron": "Cron String",
+}
+WEEKDAYS = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
+WEEKS = ("first", "second", "third", "fourth", "last")  # an nth weekday's week of the month
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
 )
 CONDITION_KINDS = (
     "device (device_id + attribute + is|op/value)",
@@ -42,8 +74,11 @@ CONDITION_KINDS = (
     "between ({from, to}: HH:MM, sunrise, sunset, or {sun, offset_minutes})",
     "dates ({from, to}: MM-DD, or MM-DD HH:MM; across New Year is fine)",
     "variable (name + op + value)",
+    "compare_to ({device_id, offset}: a numeric attribute against another device's; "
+    "{variable}: a variable against another variable; replaces value)",
+    "private_boolean (true or false: this rule's private boolean; in conditions only)",
     "not (one condition)",
-    "all / any (a list of conditions; in conditions, also of groups)",
+    "all / any (a list of conditions or of groups: a group in brackets)",
 )
 # getSetHSM's alarm.<N> values (the on-hub server, live: bare commands; no armAll, armRules instead)
 HSM_COMMANDS = (
@@ -58,20 +93,23 @@ HSM_COMMANDS = (
 )
 ACTION_KINDS = (
     "command (+ device_ids, arguments, delay, cancelable)",
-    "delay ({hours, minutes, seconds}, cancelable)",
+    "delay ({hours, minutes, seconds}, cancelable, random: a random time up to it)",
+    "delay_from_variable (a number variable: seconds; cancelable, random)",
     "delay_per_mode ({mode name: delay}, cancelable)",
     "wait (list of device events, each optionally with stays_for; timeout)",
     "wait_until (a condition, timeout)",
     "set_mode",
-    "set_variable (+ value or from_variable)",
+    "set_variable (+ value, from_variable, from_device {device_id, attribute} or "
+    "math {left, op, right})",
     "notify (+ device_ids)",
     "log",
     "if (+ then, else_if, else)",
-    "repeat_while (+ every, do)",
-    "repeat (times, + every, do)",
+    "repeat_while (+ every, do, stoppable)",
+    "repeat (times, + every, do, stoppable)",
     "cancel_delays",
     "run_rule",
     "pause_rules / resume_rules (rule ids)",
+    "cancel_timers (rule ids: their delays, waits and repeats)",
     "set_private_boolean (true or false, + rule_ids; none: this rule)",
     "set_hsm (" + " ".join(HSM_COMMANDS) + ")",
     "exit_rule (true: stop here)",
@@ -81,7 +119,33 @@ ACTION_KINDS = (
     "write_file / append_file (File Manager name + text) / delete_file (name; confirm)",
     "http_get (a URL; confirm) / http_post (a URL + body, content_type; confirm)",
     "ping (an IP address)",
+    "set_level_per_mode ({mode: level}, + device_ids)",
+    "switch_per_mode ({mode: on|off}, + device_ids)",
+    "choose_per_mode ({mode: {on: [ids], off: [ids]}})",
+    "color_per_mode ({mode: {color, level}}, + device_ids)",
+    "color_temperature_per_mode ({mode: {kelvin, level}}, + device_ids)",
+    "fade_level (target level, + minutes, direction raise|lower, device_ids)",
+    "fade_color_temperature (target kelvin, + minutes, direction, device_ids)",
+    "start_level_change (raise|lower, + device_ids) / stop_level_change (device ids)",
+    "adjust_level (-100..100, + device_ids)",
 )
+# the spec's device actions of Rule Machine's dimmerActs / switchActs subtypes (the on-hub
+# server's fields): the key's value, then the extra keys each takes (``params``)
+DEVICE_ACTION_KINDS = (
+    "set_level_per_mode",
+    "switch_per_mode",
+    "choose_per_mode",
+    "color_per_mode",
+    "color_temperature_per_mode",
+    "fade_level",
+    "fade_color_temperature",
+    "start_level_change",
+    "stop_level_change",
+    "adjust_level",
+)
+PER_MODE_KINDS = DEVICE_ACTION_KINDS[:5]
+# the kinds whose value is itself the device list (no device_ids key)
+DEVICES_IN_VALUE = ("choose_per_mode", "stop_level_change")
 # http_post's content type when the spec names none (the on-hub server's builder default)
 DEFAULT_CONTENT_TYPE = "application/x-www-form-urlencoded"
 NOT_EXPRESSIBLE = {
@@ -89,6 +153,8 @@ NOT_EXPRESSIBLE = {
     "use the HSM tools, or a mode the HSM rules follow)",
     "days": "a days-of-week condition (no evidence of Rule Machine's fields for it)",
 }
+# the spec's name for Rule Machine's Private Boolean condition (this rule's own boolean)
+PRIVATE_BOOLEAN = "private_boolean"
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +227,53 @@ class TimePoint:
 
 
 @dataclass(frozen=True, slots=True)
+class Periodic:
+    """A Periodic Schedule (see ``docs/automation-spec.md``): ``frequency`` (a :data:`PERIODS`
+    key) with the parts that frequency takes; ``at`` the time of day (``HH:MM``)."""
+
+    frequency: str
+    every: int | None = None  # every N seconds / minutes / hours / days
+    minutes: tuple[int, ...] = ()  # minutes: at these minutes of the hour
+    hours: tuple[int, ...] = ()  # hourly: at these hours
+    minute: int | None = None  # hourly at hours: this minute past
+    weekdays_only: bool = False  # daily
+    days_of_month: tuple[int, ...] = ()  # daily: on these days of the month
+    days: tuple[str, ...] = ()  # weekly: these weekdays (WEEKDAYS order)
+    day: int | None = None  # monthly: this day of the month
+    every_months: int | None = None  # monthly: every N months
+    week: str | None = None  # monthly / yearly: the nth weekday's week (WEEKS)
+    weekday: str | None = None  # monthly / yearly: the nth weekday's day (WEEKDAYS)
+    month: str | None = None  # yearly (MONTHS)
+    at: str | None = None
+    cron: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The spec form (the parts set, in a fixed order)."""
+        out: dict[str, Any] = {"frequency": self.frequency}
+        parts: tuple[tuple[str, Any], ...] = (
+            ("every", self.every),
+            ("minutes", list(self.minutes) or None),
+            ("hours", list(self.hours) or None),
+            ("minute", self.minute),
+            ("weekdays_only", self.weekdays_only or None),
+            ("days_of_month", list(self.days_of_month) or None),
+            ("days", list(self.days) or None),
+            ("day", self.day),
+            ("week", self.week),
+            ("weekday", self.weekday),
+            ("month", self.month),
+            ("every_months", self.every_months),
+            ("at", self.at),
+            ("cron", self.cron),
+        )
+        out.update((k, v) for k, v in parts if v is not None)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class Trigger:
-    """One trigger: ``kind`` device, button, time, every, mode or variable."""
+    """One trigger: ``kind`` device, button, time, every, periodic, mode or variable;
+    ``only_if`` the condition Rule Machine binds to a conditional trigger."""
 
     kind: str
     test: DeviceTest | None = None
@@ -175,9 +286,18 @@ class Trigger:
     value: Any = None
     button: int | None = None
     event: str | None = None
+    periodic: Periodic | None = None
+    date: str | None = None  # a time trigger's day (YYYY-MM-DD): it fires once
+    only_if: Condition | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The spec form."""
+        out = self._base()
+        if self.only_if is not None:
+            out["only_if"] = self.only_if.as_dict()
+        return out
+
+    def _base(self) -> dict[str, Any]:
         if self.kind == "device" and self.test is not None:
             out = self.test.as_dict()
             if self.stays_for is not None:
@@ -191,10 +311,13 @@ class Trigger:
             }
         if self.kind == "time" and self.time is not None:
             if self.time.at is not None:
-                return {"time": self.time.at}
+                dated = {"date": self.date} if self.date is not None else {}
+                return {"time": self.time.at, **dated}
             return {"sun": self.time.sun, "offset_minutes": self.time.offset_minutes}
         if self.kind == "every" and self.every is not None:
             return {"every": self.every.as_dict()}
+        if self.kind == "periodic" and self.periodic is not None:
+            return {"periodic": self.periodic.as_dict()}
         if self.kind == "mode":
             return {"mode": list(self.modes)}
         if self.op == "changes":
@@ -216,18 +339,42 @@ class Condition:
     op: str | None = None
     value: Any = None
     negated: bool = False
+    # compare_to: the right-hand side is another device's reading (plus an offset) or another
+    # variable, instead of ``value``
+    ref_device: str | None = None
+    offset: int | float = 0
+    ref_variable: str | None = None
+
+    def compare_to(self) -> dict[str, Any] | None:
+        """The spec form of the right-hand side when it is a device or a variable."""
+        if self.ref_device is not None:
+            ref: dict[str, Any] = {"device_id": self.ref_device}
+            if self.offset:
+                ref["offset"] = self.offset
+            return ref
+        if self.ref_variable is not None:
+            return {"variable": self.ref_variable}
+        return None
 
     def as_dict(self) -> dict[str, Any]:
         """The spec form."""
         out: dict[str, Any]
+        ref = self.compare_to()
         if self.kind == "device" and self.test is not None:
             out = self.test.as_dict()
+            if ref is not None:
+                out = {k: v for k, v in out.items() if k not in ("is", "value")}
+                out["op"], out["compare_to"] = self.test.op, ref
+        elif self.kind == "private_boolean":
+            out = {"private_boolean": bool(self.value)}
         elif self.kind == "mode":
             out = {"mode": list(self.modes)}
         elif self.kind == "between" and self.start is not None and self.end is not None:
             out = {"between": {"from": self.start.as_value(), "to": self.end.as_value()}}
         elif self.kind == "dates":
             out = {"dates": {"from": self.value[0], "to": self.value[1]}}
+        elif ref is not None:
+            out = {"variable": self.variable, "op": self.op, "compare_to": ref}
         else:
             out = {"variable": self.variable, "op": self.op, "value": self.value}
         return {"not": out} if self.negated else out
@@ -236,7 +383,7 @@ class Condition:
 @dataclass(frozen=True, slots=True)
 class Expression:
     """Conditions joined by one operator (AND or OR); an item may itself be a group in
-    brackets (Rule Machine's sub-expression), only in the Required Expression."""
+    brackets (Rule Machine's sub-expression)."""
 
     conditions: tuple[Condition | Expression, ...]
     operator: str = "AND"
@@ -285,6 +432,9 @@ class Action:
     rule_ids: tuple[str, ...] = ()
     per_mode: tuple[tuple[str, Duration], ...] = ()  # delay_per_mode: (mode name, delay)
     content_type: str | None = None  # http_post's
+    # the extra keys of the newer kinds, in their canonical spec form (minutes, direction,
+    # interval_seconds, random, from_device, math ...)
+    params: tuple[tuple[str, Any], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """The spec form."""
@@ -297,7 +447,14 @@ class Action:
             if self.delay is not None:
                 out["delay"] = self.delay.as_dict()
         elif k == "delay" and self.delay is not None:
-            out = {"delay": self.delay.as_dict()}
+            out = {"delay": self.delay.as_dict(), **dict(self.params)}
+        elif k == "delay_from_variable":
+            out = {k: self.text, **dict(self.params)}
+        elif k in DEVICE_ACTION_KINDS:
+            out = {k: self.value}
+            if k not in DEVICES_IN_VALUE:
+                out["device_ids"] = list(self.device_ids)
+            out.update(self.params)
         elif k == "delay_per_mode":
             out = {k: {mode: d.as_dict() for mode, d in self.per_mode}}
         elif k == "wait":
@@ -314,6 +471,8 @@ class Action:
             out = {"set_variable": self.text}
             if self.from_variable is not None:
                 out["from_variable"] = self.from_variable
+            elif self.params:
+                out.update(self.params)
             else:
                 out["value"] = self.value
         elif k == "notify":
@@ -334,17 +493,19 @@ class Action:
             out = {
                 "repeat_while": self.condition.as_dict(),
                 "every": self.every.as_dict(),
+                **dict(self.params),  # stoppable
                 "do": [a.as_dict() for a in self.then],
             }
         elif k == "repeat" and self.every is not None:
             out = {
                 "repeat": self.value,
                 "every": self.every.as_dict(),
+                **dict(self.params),  # stoppable
                 "do": [a.as_dict() for a in self.then],
             }
         elif k == "cancel_delays":
             out = {"cancel_delays": True}
-        elif k in ("pause_rules", "resume_rules"):
+        elif k in ("pause_rules", "resume_rules", "cancel_timers"):
             out = {k: list(self.rule_ids)}
         elif k == "set_private_boolean":
             out = {k: bool(self.value)}
@@ -368,7 +529,7 @@ class Action:
             out = {k: self.text, "body": self.value, "content_type": self.content_type}
         else:
             out = {"run_rule": list(self.rule_ids)}
-        if self.cancelable and k in ("command", "delay", "delay_per_mode"):
+        if self.cancelable and k in ("command", "delay", "delay_per_mode", "delay_from_variable"):
             out["cancelable"] = True
         return out
 

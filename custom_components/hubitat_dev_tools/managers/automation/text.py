@@ -16,10 +16,12 @@ from .spec import (
     DeviceTest,
     Duration,
     Expression,
+    Periodic,
     RuleSpec,
     TimePoint,
     Trigger,
 )
+from .text_acts import action_words
 
 
 def _dur(d: Duration) -> str:
@@ -56,8 +58,16 @@ def _day(point: str) -> str:
 
 
 def _condition(c: Condition, res: Resolved) -> str:
-    if c.kind == "device" and c.test is not None:
+    if c.kind == "device" and c.test is not None and c.ref_device is not None:
+        offset = f"{c.offset:+}" if c.offset else ""
+        text = f"{_names(c.test.device_ids, res)} {c.test.attribute} {OPS[c.test.op]} "
+        text += f"{res.label(c.ref_device)}{offset}"
+    elif c.kind == "device" and c.test is not None:
         text = _test(c.test, res)
+    elif c.kind == "private_boolean":
+        text = f"Private Boolean is {str(bool(c.value)).lower()}"
+    elif c.ref_variable is not None:
+        text = f"Variable {c.variable} {OPS[str(c.op)]} {c.ref_variable}"
     elif c.kind == "mode":
         text = "Mode is " + ", ".join(c.modes)
     elif c.kind == "between" and c.start is not None and c.end is not None:
@@ -80,6 +90,8 @@ def expression_text(e: Expression, res: Resolved) -> str:
 def _action_lines(a: Action, res: Resolved, depth: int) -> list[str]:
     pad = "  " * depth
     k = a.kind
+    if (words := action_words(a, res)) is not None:
+        return [pad + words]
     if k == "command":
         args = f"({', '.join(map(str, a.arguments))})" if a.arguments else ""
         line = f"{a.command}{args}: {_names(a.device_ids, res)}"
@@ -87,7 +99,8 @@ def _action_lines(a: Action, res: Resolved, depth: int) -> list[str]:
             line += f" --> delayed: {_dur(a.delay)}" + (" (cancelable)" if a.cancelable else "")
         return [pad + line]
     if k == "delay" and a.delay is not None:
-        return [pad + f"Delay {_dur(a.delay)}" + (" (cancelable)" if a.cancelable else "")]
+        random = " (random)" if dict(a.params).get("random") else ""
+        return [pad + f"Delay {_dur(a.delay)}{random}" + (" (cancelable)" if a.cancelable else "")]
     if k == "wait":
         line = "Wait for event: " + " or ".join(
             _test(e, res) + (f" and stays {_dur(e.stays_for)}" if e.stays_for else "")
@@ -153,6 +166,47 @@ def _action_lines(a: Action, res: Resolved, depth: int) -> list[str]:
 
 
 def _trigger_line(t: Trigger, res: Resolved) -> str:
+    line = _trigger_event(t, res)
+    if t.only_if is not None:
+        line += f" only if ( {_condition(t.only_if, res)} )"
+    return line
+
+
+def _periodic_line(p: Periodic) -> str:
+    """A Periodic Schedule in words."""
+    at = f" at {p.at}" if p.at else ""
+    f = p.frequency
+    if f == "seconds":
+        return f"Every {p.every} seconds"
+    if f == "minutes":
+        return f"Every hour at minutes {', '.join(map(str, p.minutes))}"
+    if f == "hourly" and p.every is not None:
+        return f"Every {p.every} hours" + (f" starting at {p.at}" if p.at else "")
+    if f == "hourly":
+        return f"At {p.minute or 0} minutes past hours {', '.join(map(str, p.hours))}"
+    if f == "daily":
+        if p.every is not None:
+            return f"Every {p.every} days{at}"
+        if p.weekdays_only:
+            return f"Every weekday{at}"
+        return f"On days {', '.join(map(str, p.days_of_month))} of the month{at}"
+    if f == "weekly":
+        return "Every " + ", ".join(d.capitalize() for d in p.days) + at
+    nth = f"the {str(p.week).capitalize()} {str(p.weekday).capitalize()}"
+    if f == "monthly" and p.day is not None:
+        return f"On day {p.day} of every {p.every_months} months{at}"
+    if f == "monthly":
+        return f"On {nth} of every {p.every_months} months{at}"
+    if f == "yearly":
+        return f"On {nth} of {str(p.month).capitalize()}{at}"
+    return f"Cron: {p.cron}"
+
+
+def _trigger_event(t: Trigger, res: Resolved) -> str:
+    if t.kind == "periodic" and t.periodic is not None:
+        return _periodic_line(t.periodic)
+    if t.kind == "time" and t.time is not None and t.date is not None:
+        return f"When time is {_point(t.time)} on {t.date} (once)"
     if t.kind == "device" and t.test is not None:
         line = _test(t.test, res)
         if t.test.all:
