@@ -16,18 +16,29 @@ is "(Not Installed)" until it has an action (pending here). Its root page is
 ``selectActions`` (``origLabel``, a "Define Actions" link to ``selectActionsX``).
 The rule's label (``<device>: button <n> <event>``) follows the on-hub server's test fixture only.
 
+A Button Rule's actions are stored as Rule Machine stores its own (``actType.<n>``,
+``actSubType.<n>`` and the action's fields; its action pages are not modelled: the hub UI makes
+them, tests call :meth:`ButtonControllers.give_actions`). The rule then runs them on its trigger
+as Rule Machine does: it is handed to the hub's rule engine (``rule_runner.py``) with its
+button trigger (``tCapab1=Button``, the same fields as a Rule Machine button trigger), so
+pushing (holding, ...) that button of the device runs them. Nothing on a Button Rule's pages
+runs them otherwise (no Run Actions button).
+
 Knob: ``spawns`` False: the ``setBut`` click answers success and creates nothing.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .devstate import AppInternals
 from .installed_apps import add_instance
 from .model import App, HomeState
+from .rule_definition import RuleDefinition, RuleEngine
 
 CONTROLLER_APP = "Button Controller-5.1"
 RULE_TYPE = "Button Rule-5.1"
@@ -61,9 +72,11 @@ class ButtonControllers:
 
     spawns: bool = True
 
-    def __init__(self, state: HomeState) -> None:
+    def __init__(self, state: HomeState, engine: Callable[[], RuleEngine] | None = None) -> None:
         self.st = state
         self.modes: dict[int, AddMode] = {}
+        self.engine = engine  # the hub's rule engine (hub.py), which runs the Button Rules
+        self.rules: set[int] = set()  # Button Rules handed to the engine
 
     def owns(self, app: App) -> bool:
         return app.type == CONTROLLER_APP and not app.user
@@ -165,6 +178,48 @@ class ButtonControllers:
             ]
         return {"title": "Add a button", "input": inputs, "body": []}
 
+    def give_actions(self, rule_id: int, settings: dict[str, Any], actions: list[int]) -> None:
+        """The hub UI gave Button Rule ``rule_id`` its actions (``settings``: the actions'
+        fields, Rule Machine's own; ``actions``: their numbers in order). The rule is installed
+        (no longer "(Not Installed)") and runs them when its button event comes."""
+        app = self.st.apps[rule_id]
+        internals = self.st.dev.internals[rule_id]
+        kept = [i for i in internals.inputs if i["name"] not in settings]
+        for name, value in settings.items():
+            inp: dict[str, Any] = {"name": name, "type": _kind(value), "value": value}
+            if re.match(r"^[A-Za-z]+\.\d+$", name) and isinstance(value, str) and _ids(value):
+                # a device input of an action (``onOffSwitch.1 = "5,7"``)
+                inp["type"] = "capability.*"
+                inp["deviceIdsForDeviceList"] = _ids(value)
+                for dev_id in _ids(value):
+                    dev = self.st.devices.get(dev_id)
+                    if dev is not None and rule_id not in dev.apps_using:
+                        dev.apps_using.append(rule_id)
+            kept.append(inp)
+        internals.inputs = kept
+        internals.state["actionList"] = [str(n) for n in actions]
+        internals.state["actions"] = {
+            str(n): {"method": settings.get(f"actSubType.{n}"), "indent": "", "quick": False}
+            for n in actions
+        }
+        self.st.dev.pending.discard(rule_id)
+        self._install(app, internals, actions)
+
+    def _install(self, app: App, internals: AppInternals, actions: list[int]) -> None:
+        if self.engine is None:
+            return
+        values = {i["name"]: i.get("value") for i in internals.inputs}
+        self.engine().install(
+            RuleDefinition(app.id, app.label or app.name, values, triggers=[1], actions=actions)
+        )
+        self.rules.add(app.id)
+
+    def forget(self, app_id: int) -> None:
+        """The Button Rule was removed: the engine forgets it."""
+        if app_id in self.rules and self.engine is not None:
+            self.rules.discard(app_id)
+            self.engine().remove(app_id)
+
     def _spawn(self, app: App, button: int, event: str) -> None:
         devices = self._devices(app)
         first = self.st.devices.get(devices[0]) if devices else None
@@ -188,3 +243,20 @@ class ButtonControllers:
                 {"name": "ButtontDev1", "type": "number", "value": button},
             ],
         )
+        for dev_id in devices:  # the hub lists the rule among the apps using its device
+            dev = self.st.devices.get(dev_id)
+            if dev is not None and new_id not in dev.apps_using:
+                dev.apps_using.append(new_id)
+
+
+def _ids(value: str) -> list[int]:
+    parts = [p.strip() for p in value.split(",")]
+    return [int(p) for p in parts] if parts and all(p.isdigit() for p in parts) else []
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    return "enum" if isinstance(value, list) else "text"

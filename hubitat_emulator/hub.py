@@ -209,7 +209,10 @@ class HubEmulator:
         app_routes = AppRoutes(home, http)
         self.rule_machine = RuleMachine(home)
         app_routes.rule_machine = self.rule_machine
-        self.buttons = app_routes.buttons = ButtonControllers(home.state)  # knob: .spawns
+        # knob: .spawns; its Button Rules run on the hub's rule engine
+        self.buttons = app_routes.buttons = ButtonControllers(
+            home.state, lambda: self.rule_machine.engine
+        )
         runner = RuleRunner(self.home, self.clock)
         runner.pause_hook = self.rule_machine.set_paused  # the Pause Rules action
         runner.private_hook = self.rule_machine.set_private  # Set Private Boolean

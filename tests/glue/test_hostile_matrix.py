@@ -94,6 +94,9 @@ CASES: dict[str, list[tuple[str, Args]]] = {
     "hub_set_rule_paused": [
         ("lock rule resumed", lambda h: {"app_id": LOCK_RULE, "paused": False})
     ],
+    "hub_set_rule_private_boolean": [
+        ("lock rule's private boolean", lambda h: {"app_id": LOCK_RULE, "value": False})
+    ],
     "hub_set_app_disabled": [
         ("lock rule enabled", lambda h: {"app_id": LOCK_RULE, "disabled": False}),
         ("Mode Manager disabled", lambda h: {"app_id": MODE_MANAGER, "disabled": True}),

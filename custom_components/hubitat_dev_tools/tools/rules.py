@@ -1,4 +1,5 @@
-"""Rule tools: Rule Machine (list, health, locals, run/stop/start, pause) and Visual Rules."""
+"""Rule tools: Rule Machine (list, health, locals, run/stop/start, pause, private boolean),
+Button Rules (run) and Visual Rules."""
 
 from __future__ import annotations
 
@@ -46,9 +47,11 @@ THEN_DOC = (
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ListRulesArgs(ToolArgs):
     engine: str = arg(
-        vol.In(["all", "rule_machine", "visual"]), "all, rule_machine or visual", default="all"
+        vol.In(["all", "rule_machine", "visual", "button"]),
+        "all, rule_machine, visual or button",
+        default="all",
     )
-    with_status: bool = arg(bool, "Read paused/stopped", default=True)
+    with_status: bool = arg(bool, "Read paused/stopped, a Button Rule's button", default=True)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,12 +71,20 @@ class RmRuleArgs(ToolArgs):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CallRuleArgs(ToolArgs):
-    app_id: str | None = arg(APP_ID, "RM rule app id")
-    app_ids: list[str] | None = arg(APP_IDS, "Several RM rule ids instead: all checked first")
+    app_id: str | None = arg(APP_ID, "RM rule or Button Rule app id")
+    app_ids: list[str] | None = arg(APP_IDS, "Several rule ids instead")
     action: str = arg(
         vol.In(["run_actions", "stop", "start"]), "run_actions, stop or start", required=True
     )
     confirm: bool = arg(bool, "true to run actions that command locks, sirens etc.", default=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetRulePrivateBooleanArgs(ToolArgs):
+    app_id: str | None = arg(APP_ID, "RM rule app id")
+    app_ids: list[str] | None = arg(APP_IDS, "Several RM rule ids instead: all checked first")
+    value: bool = arg(bool, "true or false", required=True)
+    confirm: bool = arg(bool, "true for rules commanding locks etc.", default=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -125,15 +136,18 @@ class ListRulesTool(HubTool[ListRulesArgs]):
     )
     title = "List rules"
     description = (
-        "List Rule Machine rules and Visual Rules Builder rules with app_id, name, engine, "
-        "disabled, paused and (RM) stopped and private_boolean (where its state shows it). "
-        "engine=rule_machine or visual narrows it; "
+        "List Rule Machine rules, Visual Rules Builder rules and Button Rules with app_id, "
+        "name, engine, disabled; RM: paused, stopped, private_boolean (where its state "
+        "shows it); Visual: paused; Button: parent_id (its controller), button_device_ids, "
+        "button, event. engine=rule_machine, visual or button narrows it; "
         "with_status=false skips the per-rule status reads on hubs with many rules. Read a "
         "rule's page with hub_get_app, its health with hub_get_rule_health."
     )
 
     async def run(self, call: ToolCall, args: ListRulesArgs) -> dict[str, Any]:
-        rules = await call.hub.rules.list_rules(args.engine, with_status=args.with_status)
+        rules = await call.hub.rules.list_rules(
+            args.engine, with_status=args.with_status, with_button_rules=True
+        )
         return {"rules": rules, "count": len(rules)}
 
 
@@ -195,11 +209,10 @@ class CallRuleTool(HubTool[CallRuleArgs]):
     title = "Run, stop or start a rule"
     description = (
         "Rule Machine rule lifecycle: action=run_actions runs the rule's actions now (via "
-        "the rule page's own Run Actions button), stop stops it (cancels waits, no "
-        "triggers), start starts a stopped rule. stop/start are no-ops when already so. "
-        "app_ids: several rules, all checked before any is called, answered per rule. RM 5 "
-        "has no separate evaluate (its conditions run inside the actions). Setting a rule's "
-        "private boolean is not reachable over the LAN. Pause with "
+        "its Run Actions button), stop stops it (cancels waits, no triggers), start starts a "
+        "stopped rule (no-ops when already so). A Button Rule: run_actions only, by its "
+        "button device's event (others on that button act too). Visual Rules cannot be run. "
+        "app_ids: several rules, all checked first, answered per rule. Pause with "
         "hub_set_rule_paused. Running or starting a rule that reaches a lock, garage door, "
         "valve, keypad, siren, HSM, a file or an HTTP call (also through rules it runs or a "
         "scene it activates) needs confirm=true; the error names what it reaches."
@@ -227,6 +240,36 @@ class CallRuleTool(HubTool[CallRuleArgs]):
         note = " (already so)" if result.get("unchanged") else ""
         return {
             "summary": f"{args.action} on rule {ids[0]} ({result['name']}){note}",
+            **result,
+        }
+
+
+class SetRulePrivateBooleanTool(HubTool[SetRulePrivateBooleanArgs]):
+    name = "hub_set_rule_private_boolean"
+    covers = (on_hub("hub_set_rule_private_boolean"),)
+    title = "Set rules' private boolean"
+    description = (
+        "Set Rule Machine rules' private boolean, read back (hub_list_rules shows it). No "
+        "direct request exists: a temporary rule with one Set Private Boolean action is run "
+        "once, then deleted. A rule reaching a lock, siren, HSM etc. needs confirm=true."
+    )
+    example = {"app_id": "140", "value": False}
+    search_words = ("private boolean", "rule boolean", "flag", "setRuleBoolean")
+    kind = ToolKind.WRITE
+
+    async def run(self, call: ToolCall, args: SetRulePrivateBooleanArgs) -> dict[str, Any]:
+        ids = ([args.app_id] if args.app_id else []) + (args.app_ids or [])
+        if not ids:
+            raise ToolError("Give app_id or app_ids. Nothing was sent.")
+        result = await call.hub.rule_flags.set(
+            ids, args.value, confirm=args.confirm, allowed=call.device_allowed
+        )
+        state = "verified" if result["verified"] else "not verified"
+        if not result["helper_removed"]:
+            result["warning"] += f" Or delete app {result['helper_app_id']} with hub_delete_app."
+        return {
+            "summary": f"Private boolean {str(args.value).lower()} on {result['count']} "
+            f"rule(s), {state}",
             **result,
         }
 
@@ -396,6 +439,7 @@ TOOLS: tuple[type[HubTool[Any]], ...] = (
     GetRuleHealthTool,
     ListRuleLocalVariablesTool,
     CallRuleTool,
+    SetRulePrivateBooleanTool,
     SetRulePausedTool,
     GetVisualRuleTool,
     CreateVisualRuleTool,
