@@ -24,6 +24,7 @@ subscription off.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -69,8 +70,41 @@ class CloudState:
     fail_parts: set[str] = field(default_factory=set)
     zwave_mismatch: bool = False
     uploaded: bytes | None = None
+    uploaded_name: str | None = None
+    # every uploaded backup restored, in order: (file name, bytes); a restore replaces the
+    # database and reboots, so this is what tests read to see which file was restored
+    restored_uploads: list[tuple[str, bytes]] = field(default_factory=list)
+    # how long restoreUploadedBackup restores before it answers (then reboots), as the local
+    # restore does (``OpsState.local_restore_s``): the hub answers once the restore has ended
+    upload_restore_s: float = 0.0
     # what the last restore asked for (query parameters, the password left out)
     last_restore: dict[str, str] = field(default_factory=dict)
+
+
+def lzf_chunks(data: bytes) -> bytes:
+    """``data`` as the stored (uncompressed) chunks of an LZF stream: ``ZV`` type 0, a
+    2-byte big-endian length, the bytes (compress-lzf's chunk format, which hub backups use)."""
+    out = bytearray()
+    for start in range(0, len(data), 0xFFFF):
+        part = data[start : start + 0xFFFF]
+        out += b"ZV\x00" + len(part).to_bytes(2, "big") + part
+    return bytes(out)
+
+
+def is_lzf_stream(data: bytes) -> bool:
+    """Whether ``data`` is whole LZF chunks back to back (stored or compressed)."""
+    pos = 0
+    while pos < len(data):
+        if data[pos : pos + 2] != b"ZV" or pos + 5 > len(data):
+            return False
+        kind = data[pos + 2]
+        if kind == 0:
+            pos += 5 + int.from_bytes(data[pos + 3 : pos + 5], "big")
+        elif kind == 1 and pos + 7 <= len(data):
+            pos += 7 + int.from_bytes(data[pos + 3 : pos + 5], "big")
+        else:
+            return False
+    return pos == len(data) and pos > 0
 
 
 def seed_cloud(home: Home) -> CloudState:
@@ -199,16 +233,24 @@ class _CloudRoutes:
         if not isinstance(part, web.FileField):
             return self.http.result(False, "No file")
         self.cloud.uploaded = part.file.read()
+        self.cloud.uploaded_name = part.filename
         return self.http.result(True)
 
     async def restore_uploaded(self, request: web.Request) -> web.StreamResponse:
         if not self.cloud.uploaded:
             return self.http.result(False, "No uploaded backup found")
-        if not self.cloud.uploaded.startswith(b"LZF"):
+        if not is_lzf_stream(self.cloud.uploaded):
             self.cloud.uploaded = None
             return self.http.result(False, "The uploaded file is not a valid backup")
+        self.cloud.restored_uploads.append((self.cloud.uploaded_name or "", self.cloud.uploaded))
         self.cloud.uploaded = None
-        self.server.reboot_soon()
+
+        async def restore() -> None:
+            await asyncio.sleep(self.cloud.upload_restore_s)
+            self.server.reboot_soon()
+
+        # its own task: a client that stops waiting does not stop the restore
+        await asyncio.shield(self.server.tasks.spawn(restore()))
         return self.http.result(True)
 
     async def schedule(self, request: web.Request) -> web.StreamResponse:

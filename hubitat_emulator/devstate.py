@@ -114,6 +114,10 @@ class AppInternals:
     subscriptions: list[str] = field(default_factory=list)
     version: int = 1
     runs: int = 0
+    # lifecycle: how often Done ran updated(), and the code version installed()/updated() last
+    # ran with (a user app's Apps Code version; None for built-in apps)
+    updated_runs: int = 0
+    ran_code_version: int | None = None
 
 
 @dataclass
@@ -153,6 +157,7 @@ class DevState:
     # Done answers success and leaves the instance pending
     pending: set[int] = field(default_factory=set)
     done_ignored: bool = False
+    label_ignored: bool = False  # knob: a settings submit's ``label`` (the app's name) is dropped
 
     def items(self, kind: str) -> list[CodeItem]:
         return sorted((c for (k, _i), c in self.code.items() if k == kind), key=lambda c: c.id)

@@ -119,9 +119,25 @@ def _size(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, default=str).encode())
 
 
+# Arguments that carry a whole file's bytes: stored as their size only (a backup's start
+# says nothing an owner needs, and it is the hub's database).
+_FILE_CONTENT_KEYS = frozenset({"content_base64"})
+
+
+def _sized_contents(args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: (
+            f"({len(v)} characters, not kept)"
+            if k in _FILE_CONTENT_KEYS and isinstance(v, str)
+            else v
+        )
+        for k, v in args.items()
+    }
+
+
 def redact_args(args: dict[str, Any]) -> dict[str, Any]:
     """Tool arguments as stored: secrets redacted, everything bounded (<= MAX_RECORD_BYTES)."""
-    safe = bound(redact_arguments(args))
+    safe = bound(redact_arguments(_sized_contents(args)))
     if not isinstance(safe, dict):
         return {}
     size = _size(safe)
@@ -142,7 +158,7 @@ def redact_args(args: dict[str, Any]) -> dict[str, Any]:
 def digest_args(args: dict[str, Any]) -> dict[str, Any]:
     """A refusal's arguments: redacted, top-level names with short values, at most
     ``DIGEST_BYTES`` (what was asked, not what was sent)."""
-    safe = redact_arguments(args)
+    safe = redact_arguments(_sized_contents(args))
     out: dict[str, Any] = {}
     for i, (key, value) in enumerate(safe.items()):
         if i >= 8:

@@ -10,6 +10,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.hub.backups import parse_cloud_backups
 from hubitat_emulator import HubEmulator
+from hubitat_emulator.backups_cloud import lzf_chunks
 
 from ..conftest import ToolCaller, ok, refused, sent_since
 from ..contract import assert_same_shape, load_fixture
@@ -150,13 +151,18 @@ async def test_restore_uploaded_file_from_the_file_manager(
     await refused(call_tool, "hub_restore_backup", not_lzf, "invalid_arguments")
     await refused(call_tool, "hub_restore_backup", {**args, "file_name": "gone.lzf"}, "not_found")
     hub.files.write("broken.lzf", b"not a backup")
+    before = len(sent_since(hub))
     bad = await refused(call_tool, "hub_restore_backup", {**args, "file_name": "broken.lzf"})
-    assert "not a valid backup" in bad["message"] and hub.status == "running"
-    hub.files.write("old-hub.lzf", b"LZF\x00" + bytes(4096))
+    assert "not a hub backup file" in bad["message"] and hub.status == "running"
+    # refused before anything was sent: no backup of the current state, no upload
+    changes = ("backupDB", "uploadBackup", "estore")
+    assert not [p for _m, p in sent_since(hub, before) if any(c in p for c in changes)]
+    hub.files.write("old-hub.lzf", lzf_chunks(bytes(4096)))
     data = await ok(call_tool, "hub_restore_backup", {**args, "file_name": "old-hub.lzf"})
-    assert data["rebooting"] is True and data["restored"]["size_bytes"] == 4100
+    assert data["rebooting"] is True and data["restored"]["size_bytes"] == 4101
     posted = [p for m, p in hub.requests if m == "POST" and p == "/hub2/uploadBackup"]
-    assert len(posted) == 2
+    assert len(posted) == 1
+    assert hub.cloud.restored_uploads == [("old-hub.lzf", lzf_chunks(bytes(4096)))]
     await wait_for_status(hub, "down")
     await wait_for_status(hub, "running", timeout=5)
 

@@ -109,10 +109,11 @@ class CodeSource:
 
 @dataclass(slots=True)
 class SaveResult:
-    """A save that reading the code back confirmed."""
+    """A save that reading the code back confirmed (``message``: the hub's words, if any)."""
 
     id: str
     version: int | None
+    message: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,13 +385,28 @@ async def save_source(
         version is None or stored.version is None or stored.version > version
     )
     if stored is not None and moved_on and _same_source(stored.source, source):
-        return SaveResult(item_id, stored.version)
+        return SaveResult(item_id, stored.version, answer.message)
     if not answer.ok:
         raise _refused(kind, item_id, answer.message)
     state = "is gone" if stored is None else f"has version {stored.version} and another source"
     raise HubBadResponseError(
         f"The hub answered that it saved {kind} {item_id}, but reading it back it {state}."
     )
+
+
+async def fetch_app_instances(client: HubClient, app_code_id: str) -> list[tuple[str, str]]:
+    """The installed apps running one app code: ``(id, name)`` from the ``usedBy`` of its
+    ``/hub2/userAppTypes`` entry (the list the hub UI's Apps Code page reads; the editor
+    refuses a delete while it is not empty). Unknown code raises :class:`HubNotFoundError`."""
+    data = await client.get_json(_LIST_PATHS["app"])
+    for item in data if isinstance(data, list) else []:
+        if isinstance(item, dict) and norm_id(item.get("id")) == app_code_id:
+            out: list[tuple[str, str]] = []
+            for use in item.get("usedBy") or []:
+                if isinstance(use, dict) and (use_id := norm_id(use.get("id"))) is not None:
+                    out.append((use_id, html.unescape(str(use.get("name") or ""))))
+            return out
+    raise _not_found("app", app_code_id)
 
 
 async def _create(client: HubClient, kind: CodeKind, source: str) -> SaveResult:

@@ -9,11 +9,16 @@ back up the current state locally.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 import time
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import aiohttp
 
 from ..errors import ToolError
 from ..hub.backups import CloudBackup, CloudListing, CloudRestoreParts
@@ -21,12 +26,20 @@ from ..hub.controllers import BackupsController
 from ..hub.effects import poll_until
 from ..hub.errors import HubBadResponseError, HubTimeoutError
 from .backups import BackupManager
+from .code_sources import UrlCheck, fetch_url_bytes
 from .files import FilesManager
 
 # The values the hub UI's schedule drawer offers, in days (0 = disabled).
 FREQUENCIES = (0, 1, 2, 3, 5, 7, 14, 21, 28)
-# The hub UI's uploaders accept .lzf files of 15 MiB (restore page) and 25 MiB (backup page).
+# The hub UI's uploaders accept .lzf files of 15 MiB (restore page) and 25 MiB (backup page:
+# ``maxUploadFileSize: 26214400`` beside the ``uploadFile`` uploader of ``/hub2/uploadBackup``).
 UPLOAD_MAX_BYTES = 25 * 1024 * 1024
+# A backup downloaded from a URL: the download gets at most this long (and what is left of
+# the call, less the time the backup of the current state, the upload and the restore need).
+DOWNLOAD_MAX_S = 30.0
+DOWNLOAD_RESERVE_S = 20.0
+# The name an upload carries when the source names none (the on-hub server sends this one).
+UPLOAD_NAME = "uploaded.lzf"
 # A cloud list that does not show a delete yet is re-read this long (the UI waits 3 s).
 CLOUD_SETTLE_S = 6.0
 HH_MM = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
@@ -50,6 +63,20 @@ def cloud_dict(b: CloudBackup, this_hub: str | None, now: datetime) -> dict[str,
     }
 
 
+def _in_progress(what: str, current: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """A restore whose answer did not come within the call: started, still running (the
+    request is never sent again)."""
+    return {
+        "summary": f"Backed up the current state as {current['name']}, then started restoring "
+        f"{what}; the hub is still restoring it",
+        "status": "in_progress",
+        **extra,
+        "current_state_backup": current,
+        "pending": "The hub answers only once the restore is done, then reboots and is "
+        "unreachable for a few minutes. Do not restore again.",
+    }
+
+
 def _schedule_answer(settings: Mapping[str, Any]) -> dict[str, Any]:
     hour, minute = settings.get("databaseCleanupTimeHour"), settings.get("databaseCleanupJobMinute")
     return {
@@ -66,6 +93,98 @@ def _pick(asked: int | None, current: Any) -> int | None:
     """The asked value, else the hub's current one if it is an int."""
     value = current if asked is None else asked
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def lzf_problem(data: bytes) -> str | None:
+    """Why ``data`` is not a hub backup file, or None when it reads as one.
+
+    A hub backup (``.lzf``) is the LZF chunk stream of Tatu Saloranta's compress-lzf (the
+    Hubitat community's reading of the file; the chunk layout is that library's): chunks
+    back to back, each ``Z`` ``V`` then type 0 (stored: a 2-byte length, the bytes) or
+    type 1 (compressed: 2-byte compressed and uncompressed lengths, the compressed bytes),
+    lengths big-endian. Every chunk must be whole and the last must end the file: a web
+    page, another file or a cut-off download fails here.
+    """
+    if not data:
+        return "it is empty"
+    pos, size = 0, len(data)
+    while pos < size:
+        head = data[pos : pos + 3]
+        if len(head) < 3 or head[:2] != b"ZV" or head[2] not in (0, 1):
+            where = "it does not start" if pos == 0 else f"its chunk at byte {pos} does not start"
+            return f"{where} like an LZF backup chunk (ZV)"
+        if head[2] == 0:
+            if pos + 5 > size:
+                return "it ends inside a chunk header (cut off?)"
+            pos += 5 + int.from_bytes(data[pos + 3 : pos + 5], "big")
+        else:
+            if pos + 7 > size:
+                return "it ends inside a chunk header (cut off?)"
+            packed = int.from_bytes(data[pos + 3 : pos + 5], "big")
+            if packed == 0 or int.from_bytes(data[pos + 5 : pos + 7], "big") == 0:
+                return f"its chunk at byte {pos} is empty"
+            pos += 7 + packed
+    if pos != size:
+        return "its last chunk is cut off (incomplete download?)"
+    return None
+
+
+def require_backup_bytes(data: bytes, where: str) -> None:
+    """Refuse ``data`` (from ``where``) unless it reads as a hub backup; nothing is sent."""
+    if len(data) > UPLOAD_MAX_BYTES:
+        raise ToolError(
+            f"{where} is {len(data)} bytes, more than the {UPLOAD_MAX_BYTES} bytes the hub's "
+            "backup uploader takes. Nothing was changed.",
+            code="invalid_arguments",
+            subject="backup_content",
+        )
+    problem = lzf_problem(data)
+    if problem is not None:
+        raise ToolError(
+            f"{where} is not a hub backup file: {problem}. Nothing was changed.",
+            code="invalid_arguments",
+            hint="A hub backup is the .lzf file the hub's Backup and Restore page downloads.",
+            subject="backup_content",
+        )
+
+
+def decode_backup_base64(text: str) -> bytes:
+    """The bytes of a base64 backup (whitespace ignored), size-capped before decoding."""
+    compact = "".join(text.split())
+    if len(compact) > (UPLOAD_MAX_BYTES + 2) // 3 * 4:
+        raise ToolError(
+            f"content_base64 decodes to more than the {UPLOAD_MAX_BYTES} bytes the hub's "
+            "backup uploader takes. Nothing was changed.",
+            code="invalid_arguments",
+            subject="backup_content",
+        )
+    try:
+        return base64.b64decode(compact, validate=True)
+    except (binascii.Error, ValueError):
+        raise ToolError(
+            "content_base64 is not valid base64. Nothing was changed.",
+            code="invalid_arguments",
+            hint="Pass the backup file's bytes in standard base64 (A-Z a-z 0-9 + /, = padding).",
+        ) from None
+
+
+def _download_failed(url: str, why: str) -> ToolError:
+    return ToolError(
+        f"Could not download the backup from {url}: {why}. Nothing was changed.",
+        code="source_unavailable",
+        hint="Check the link in a browser: it must download the .lzf file itself (a direct "
+        "link, not a page about it).",
+        subject="backup_download",
+    )
+
+
+def url_file_name(url: str) -> str:
+    """The upload's file name: the URL's last path part when it is a .lzf name, else the
+    on-hub server's ``uploaded.lzf``."""
+    last = unquote(urlsplit(url).path.rsplit("/", 1)[-1]).strip()
+    # plain names only: the upload form's filename goes out as it is written here
+    ok = re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._~-]{0,120}\.lzf", last, re.IGNORECASE)
+    return last if ok else UPLOAD_NAME
 
 
 class CloudBackupManager:
@@ -95,7 +214,11 @@ class CloudBackupManager:
             out["message"] = found.message
         return out
 
-    async def _find(self, path: str, this_hub: str | None) -> tuple[CloudBackup, CloudListing]:
+    async def _find(
+        self, path: str, this_hub: str | None, *, migrate: bool = False
+    ) -> tuple[CloudBackup, CloudListing]:
+        """One cloud backup by path. Another hub's only with ``migrate`` (a restore that
+        puts another hub's database on this one), and then only another hub's."""
         listing = await self._backups.cloud()
         found = next((b for b in listing.backups if b.path == path.strip()), None)
         if found is None:
@@ -106,14 +229,21 @@ class CloudBackupManager:
                 code="not_found",
                 subject="cloud_backup",
             )
-        if this_hub is not None and found.hub_uid not in (None, this_hub):
+        other = this_hub is not None and found.hub_uid not in (None, this_hub)
+        if other and not migrate:
             raise ToolError(
                 f"The cloud backup '{path}' was made by another hub ({found.hub_name}). "
-                "Only this hub's own cloud backups are deleted or restored here; nothing was "
-                "changed.",
+                "Restoring it replaces this hub's database with that hub's (a migration); "
+                "nothing was changed.",
                 code="invalid_arguments",
-                hint="Moving another hub's backup to this one is a migration: use the hub's "
-                "Backup and Restore page for it.",
+                subject="cloud_migration",
+            )
+        if migrate and not other:
+            raise ToolError(
+                f"The cloud backup '{path}' is this hub's own: it is restored without the "
+                "migration flag. Nothing was changed.",
+                code="invalid_arguments",
+                subject="cloud_migration_own",
             )
         return found, listing
 
@@ -196,9 +326,21 @@ class CloudBackupManager:
         password: str,
         this_hub: str | None,
         deadline: float,
+        *,
+        migrate: bool = False,
     ) -> dict[str, Any]:
-        """Restore one of this hub's cloud backups (database, optionally radios and files)."""
-        found, _listing = await self._find(path, this_hub)
+        """Restore one of this hub's cloud backups (database, optionally radios and files);
+        with ``migrate``, another hub's instead. The hub UI sends the same request for both
+        (``CloudRestoreDialog``: its button says Migrate when the backup's ``hubUID`` is not
+        this hub's, its ``doRestoreCloudBackup`` query is the same)."""
+        found, listing = await self._find(path, this_hub, migrate=migrate)
+        if listing.restore_entitled is False:
+            raise ToolError(
+                "This hub's account may not restore cloud backups (the cloud list says no "
+                "restore subscription). Nothing was changed.",
+                code="invalid_arguments",
+                subject="cloud_restore_entitlement",
+            )
         if (parts.zigbee and not found.has_zigbee) or (parts.zwave and not found.has_zwave):
             raise ToolError(
                 "That cloud backup holds no "
@@ -209,12 +351,19 @@ class CloudBackupManager:
             )
         current = await self._current_state_backup(deadline)
         self._local.forget_listing()
-        answer = await self._backups.restore_cloud(
-            found.path,
-            parts,
-            password,
-            timeout=max(1.0, deadline - time.monotonic()),
-        )
+        try:
+            answer = await self._backups.restore_cloud(
+                found.path,
+                parts,
+                password,
+                timeout=max(1.0, deadline - time.monotonic()),
+            )
+        except HubTimeoutError:
+            return _in_progress(
+                f"cloud backup {found.path}",
+                current,
+                {"restored": cloud_dict(found, this_hub, datetime.now(UTC))},
+            )
         if answer.get("success") not in (True, "true"):
             mismatch = answer.get("zwaveFirmwareMismatchBackupNewer") or answer.get(
                 "zwaveFirmwareMismatchHubNewer"
@@ -243,15 +392,26 @@ class CloudBackupManager:
             )
             if on
         ]
-        return {
-            "summary": f"Backed up the current state as {current['name']}, then restoring cloud "
+        verb = f"migrating {found.hub_name or 'another hub'}'s" if migrate else "restoring"
+        out = {
+            "summary": f"Backed up the current state as {current['name']}, then {verb} cloud "
             f"backup {found.path} ({', '.join(restored)}); the hub is rebooting",
+            "status": "done",
             "restored": cloud_dict(found, this_hub, datetime.now(UTC)),
             "current_state_backup": current,
             "rebooting": True,
             "note": "The hub reboots now and is unreachable for a few minutes; changes made "
             "after this backup was taken are gone.",
         }
+        if migrate:
+            out["migrated_from"] = {"hub_name": found.hub_name, "hub_model": found.hub_model}
+            out["note"] = (
+                "The hub reboots now with the other hub's database; this hub's own apps, "
+                "rules and devices are replaced (its pre-migration state is the local backup "
+                "named above). Migration is a convenience tool that can fail, needing devices "
+                "to be joined again."
+            )
+        return out
 
     async def restore_uploaded(self, file_name: str, deadline: float) -> dict[str, Any]:
         """Upload a File Manager backup file (.lzf) to the restore page and restore it."""
@@ -263,18 +423,85 @@ class CloudBackupManager:
                 subject="backup_file",
             )
         found, data = await self._files.download(file_name, max_bytes=UPLOAD_MAX_BYTES)
-        if not data:
+        require_backup_bytes(data, f"'{found.name}'")
+        return await self._restore_bytes(found.name, data, deadline, {"file_name": found.name})
+
+    async def restore_from_url(
+        self,
+        url: str,
+        check: UrlCheck,
+        session: aiohttp.ClientSession | None,
+        deadline: float,
+    ) -> dict[str, Any]:
+        """Download a backup file (checked, capped), then upload and restore it.
+
+        The hub UI restores a file from the user's computer: the browser uploads it. Here
+        the integration downloads it (every URL and redirect passes ``check``, certificates
+        are checked: never the hub's session) and uploads it the same way; the hub never
+        fetches the URL.
+        """
+        if session is None:
             raise ToolError(
-                f"'{file_name}' is empty. Nothing was changed.", code="invalid_arguments"
+                "Downloads are not set up here (no session that checks certificates). "
+                "Nothing was changed.",
+                code="source_unavailable",
+                hint="Pass the file's bytes as content_base64, or put it in the File Manager.",
             )
+        budget = min(DOWNLOAD_MAX_S, deadline - time.monotonic() - DOWNLOAD_RESERVE_S)
+        if budget < 3.0:
+            raise ToolError(
+                "Too little of this call is left to download the backup. Nothing was changed.",
+                code="hub_timeout",
+                hint="Call again.",
+            )
+        try:
+            data = await fetch_url_bytes(
+                session,
+                url,
+                check,
+                max_bytes=UPLOAD_MAX_BYTES,
+                timeout=budget,
+                accept="application/octet-stream, */*",
+                unavailable=_download_failed,
+            )
+        except ToolError as err:
+            if err.code == "certificate_not_trusted":
+                err.hint = (
+                    "Downloads check the server's certificate, so nobody on the way can swap "
+                    "the backup. Use a host with a valid certificate, or pass the file as "
+                    "content_base64."
+                )
+            raise
+        require_backup_bytes(data, f"The file at {url}")
+        name = url_file_name(url)
+        return await self._restore_bytes(name, data, deadline, {"source_url": url})
+
+    async def restore_from_bytes(self, content_base64: str, deadline: float) -> dict[str, Any]:
+        """Upload and restore a backup file given as base64 (checked, capped)."""
+        data = decode_backup_base64(content_base64)
+        require_backup_bytes(data, "content_base64")
+        return await self._restore_bytes(UPLOAD_NAME, data, deadline, {"content_base64": True})
+
+    async def _restore_bytes(
+        self, name: str, data: bytes, deadline: float, origin: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Back up the current state, upload ``data`` as the hub UI's backup uploader does
+        (``/hub2/uploadBackup``, field ``uploadFile``), then restore it (reboots)."""
         current = await self._current_state_backup(deadline)
         self._local.forget_listing()
-        await self._backups.upload(found.name, data)
-        await self._backups.restore_uploaded(timeout=max(1.0, deadline - time.monotonic()))
+        await self._backups.upload(name, data)
+        restored = {"file_name": name, "size_bytes": len(data), **origin}
+        try:
+            await self._backups.restore_uploaded(timeout=max(1.0, deadline - time.monotonic()))
+        except HubTimeoutError:
+            return _in_progress(f"the uploaded backup {name}", current, {"restored": restored})
+        finally:
+            self._local.forget_listing()
         return {
             "summary": f"Backed up the current state as {current['name']}, then restoring the "
-            f"uploaded backup {found.name}; the hub is rebooting",
-            "restored": {"file_name": found.name, "size_bytes": len(data)},
+            f"uploaded backup {name}; the hub is rebooting",
+            "status": "done",
+            "restored": restored,
             "current_state_backup": current,
             "rebooting": True,
             "note": "The hub reboots now and is unreachable for a few minutes.",
@@ -361,4 +588,10 @@ class CloudBackupManager:
         return {"summary": "Backup schedule updated", "before": current, "schedule": after}
 
 
-__all__ = ["FREQUENCIES", "UPLOAD_MAX_BYTES", "CloudBackupManager"]
+__all__ = [
+    "FREQUENCIES",
+    "UPLOAD_MAX_BYTES",
+    "CloudBackupManager",
+    "lzf_problem",
+    "require_backup_bytes",
+]

@@ -48,6 +48,7 @@ class UpdatedCode(TypedDict):
     version: int | None
     unchanged: NotRequired[bool]
     item_backup: NotRequired[SavedBackup]
+    hub_message: NotRequired[str]  # what the hub said to a save it accepted, if anything
 
 
 class DeletedCode(TypedDict):
@@ -163,6 +164,11 @@ class CodeManager:
         """Where code downloads go: a session that checks TLS certificates (the client's
         session talks to the hub, whose certificate is self-signed, and checks none)."""
         self._downloads = session
+
+    @property
+    def download_session(self) -> aiohttp.ClientSession | None:
+        """The session downloads from the internet use (it checks certificates), if set."""
+        return self._downloads
 
     async def list_code(
         self, kind: CodeKind | None, text: str | None, *, builtin: bool = False
@@ -311,6 +317,33 @@ class CodeManager:
             "version": saved.version,
             "item_backup": backup,
         }
+
+    async def resave(
+        self, kind: CodeKind, item_id: str, expected_version: int | None
+    ) -> UpdatedCode:
+        """Save the current source again, unchanged, as the editor's Save does (it sends the
+        editor's text and the version it loaded, changed or not): the hub compiles it anew
+        (e.g. after a library it includes changed). Backed up first, as an update."""
+        current = await self.get_source(kind, item_id)
+        if expected_version is not None and current.version != expected_version:
+            raise HubVersionConflictError(
+                f"{kind} {item_id} ({current.name}) is at version {current.version} on the hub, "
+                f"not {expected_version}: it changed since you read it. Nothing was saved."
+            )
+        check_source(current.source)
+        backup = await self._backup_source(current, "before re-save", series=True)
+        saved = await self._code.save(kind, item_id, current.source, current.version)
+        self.backups.edited(kind, item_id, {"source": current.source, "version": saved.version})
+        out: UpdatedCode = {
+            "id": saved.id,
+            "name": current.name,
+            "previous_version": current.version,
+            "version": saved.version,
+            "item_backup": backup,
+        }
+        if saved.message:
+            out["hub_message"] = saved.message
+        return out
 
     async def delete(self, kind: CodeKind, item_id: str) -> DeletedCode:
         """Refuse code in use (as the hub's editor does), back up the source, then delete."""

@@ -122,12 +122,23 @@ def as_source_text(data: bytes, where: str) -> str:
     return text
 
 
-async def fetch_url_text(session: aiohttp.ClientSession, url: str, check: UrlCheck) -> str:
-    """GET ``url`` (redirects followed by hand, each target checked) as source text.
+async def fetch_url_bytes(
+    session: aiohttp.ClientSession,
+    url: str,
+    check: UrlCheck,
+    *,
+    max_bytes: int,
+    timeout: float = URL_TIMEOUT,
+    accept: str = "*/*",
+    unavailable: Callable[[str, str], ToolError] | None = None,
+) -> bytes:
+    """GET ``url`` (redirects followed by hand, each target checked first) as at most
+    ``max_bytes`` bytes (a larger body, announced or read, is refused while reading).
 
     ``session`` must check certificates (not the hub's session): an untrusted certificate
-    is ``certificate_not_trusted``.
+    is ``certificate_not_trusted``. ``unavailable(url, why)`` words the other failures.
     """
+    fail = unavailable or _unavailable
     current = url
     for _hop in range(MAX_REDIRECTS + 1):
         await check(current)
@@ -135,28 +146,44 @@ async def fetch_url_text(session: aiohttp.ClientSession, url: str, check: UrlChe
             async with session.get(
                 current,
                 allow_redirects=False,
-                timeout=aiohttp.ClientTimeout(total=URL_TIMEOUT),
-                headers={"Accept": "text/plain, */*"},
+                timeout=aiohttp.ClientTimeout(total=timeout, sock_connect=min(timeout, 15.0)),
+                headers={"Accept": accept},
             ) as resp:
                 if resp.status in _REDIRECTS:
                     location = resp.headers.get("Location")
                     if not location:
-                        raise _unavailable(url, f"HTTP {resp.status} without a Location")
+                        raise fail(url, f"HTTP {resp.status} without a Location")
                     current = urljoin(current, location)
                     continue
                 if resp.status != 200:
-                    raise _unavailable(url, f"the server answered HTTP {resp.status}")
-                data = await resp.content.read(MAX_SOURCE_BYTES + 1)
+                    raise fail(url, f"the server answered HTTP {resp.status}")
+                if resp.content_length is not None and resp.content_length > max_bytes:
+                    raise fail(url, f"it is larger than {max_bytes} bytes")
+                data = bytearray()
+                async for chunk in resp.content.iter_chunked(65536):
+                    data += chunk
+                    if len(data) > max_bytes:
+                        raise fail(url, f"it is larger than {max_bytes} bytes")
         except aiohttp.ClientConnectorCertificateError as err:
             raise _untrusted(url, current, err) from None
         except aiohttp.ClientSSLError:
-            raise _unavailable(url, "the TLS (https) connection failed") from None
+            raise fail(url, "the TLS (https) connection failed") from None
         except (aiohttp.ClientError, TimeoutError) as err:
-            raise _unavailable(url, type(err).__name__) from None
-        if len(data) > MAX_SOURCE_BYTES:
-            raise _unavailable(url, f"it is larger than {MAX_SOURCE_BYTES} bytes")
-        return as_source_text(data, url)
-    raise _unavailable(url, f"more than {MAX_REDIRECTS} redirects")
+            raise fail(url, type(err).__name__) from None
+        return bytes(data)
+    raise fail(url, f"more than {MAX_REDIRECTS} redirects")
+
+
+async def fetch_url_text(session: aiohttp.ClientSession, url: str, check: UrlCheck) -> str:
+    """GET ``url`` (redirects followed by hand, each target checked) as source text.
+
+    ``session`` must check certificates (not the hub's session): an untrusted certificate
+    is ``certificate_not_trusted``.
+    """
+    data = await fetch_url_bytes(
+        session, url, check, max_bytes=MAX_SOURCE_BYTES, accept="text/plain, */*"
+    )
+    return as_source_text(data, url)
 
 
 async def read_file_source(files: FilesManager, name: str) -> str:

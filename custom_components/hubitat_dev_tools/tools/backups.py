@@ -9,10 +9,11 @@ import probatio as vol
 
 from ..errors import ToolError
 from ..hub.backups import CloudRestoreParts
-from ..managers.backup_cloud import FREQUENCIES
+from ..managers.backup_cloud import FREQUENCIES, UPLOAD_MAX_BYTES
 from ..safety import ToolKind
 from .args import ToolArgs, arg, match
 from .base import HubTool, ToolCall, on_hub
+from .code import url_check
 from .errors import add_advice
 
 TOOL_DOMAIN = "backups"
@@ -56,22 +57,38 @@ class BackupNameArgs(ToolArgs):
     location: str = arg(LOCAL_OR_CLOUD, "local (default) or cloud", default="local")
 
 
+# a backup of at most UPLOAD_MAX_BYTES, as base64 (4 characters per 3 bytes), line breaks allowed
+BASE64_MAX = (UPLOAD_MAX_BYTES + 2) // 3 * 4 + 1_000_000
+SOURCE_URL = vol.All(
+    str, vol.Strip, vol.Length(max=2000), match(r"^https?://\S+$", msg="an http(s) URL")
+)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RestoreBackupArgs(ToolArgs):
-    file_name: str = arg(
+    file_name: str | None = arg(
         BACKUP_REF,
-        "Local: the file name; cloud: the path; uploaded: a File Manager .lzf file",
-        required=True,
+        "Local: file name; cloud: path; uploaded: a File Manager .lzf",
     )
     location: str = arg(
         vol.In(["local", "cloud", "uploaded"]),
         "local (default), cloud or uploaded",
         default="local",
     )
+    source_url: str | None = arg(SOURCE_URL, "Uploaded: https link to the .lzf")
+    content_base64: str | None = arg(
+        vol.All(str, vol.Length(min=1, max=BASE64_MAX)),
+        "Uploaded: the .lzf in base64",
+    )
     restore_zigbee: bool = arg(bool, "Cloud only: also the Zigbee radio", default=False)
     restore_zwave: bool = arg(bool, "Cloud only: also the Z-Wave radio", default=False)
     restore_files: bool = arg(bool, "Cloud only: also File Manager files", default=False)
     backup_password: str | None = arg(PASSWORD, "Cloud only: the backup's password, if set")
+    migrate_from_other_hub: bool = arg(
+        bool,
+        "Cloud: restore another hub's backup here",
+        default=False,
+    )
 
 
 class CreateBackupTool(HubTool[LocationArgs]):
@@ -146,43 +163,102 @@ class DeleteBackupTool(HubTool[BackupNameArgs]):
         return await call.hub.backups.delete(_local_name(args.file_name))
 
 
+def _uploaded_source(args: RestoreBackupArgs) -> str:
+    """Which one source an uploaded restore names (exactly one of three)."""
+    given = [
+        n
+        for n, v in (
+            ("file_name", args.file_name),
+            ("source_url", args.source_url),
+            ("content_base64", args.content_base64),
+        )
+        if v is not None
+    ]
+    if len(given) != 1:
+        raise ToolError(
+            "location='uploaded' takes exactly one of file_name (a File Manager .lzf), "
+            f"source_url or content_base64 (got {', '.join(given) or 'none'}). Nothing was "
+            "changed.",
+            code="invalid_arguments",
+        )
+    return given[0]
+
+
+def _check_combination(args: RestoreBackupArgs) -> None:
+    """Each argument belongs to one location; refuse the rest before anything is sent."""
+    cloud_only = args.restore_zigbee or args.restore_zwave or args.restore_files
+    if args.location != "cloud" and (
+        cloud_only or args.backup_password is not None or args.migrate_from_other_hub
+    ):
+        raise ToolError(
+            "restore_zigbee, restore_zwave, restore_files, backup_password and "
+            "migrate_from_other_hub apply to cloud backups only. Nothing was changed.",
+            code="invalid_arguments",
+            hint="Pass location='cloud', or leave those arguments out.",
+        )
+    if args.location != "uploaded" and (
+        args.source_url is not None or args.content_base64 is not None
+    ):
+        raise ToolError(
+            "source_url and content_base64 restore a file that is not on the hub yet: they "
+            "need location='uploaded'. Nothing was changed.",
+            code="invalid_arguments",
+            hint="Pass location='uploaded' with exactly one of them.",
+        )
+    if args.location != "uploaded" and args.file_name is None:
+        raise ToolError(
+            f"file_name is required for location='{args.location}'. Nothing was changed.",
+            code="invalid_arguments",
+            hint="hub_list_backups shows the names (location='cloud': the paths).",
+        )
+
+
 class RestoreBackupTool(HubTool[RestoreBackupArgs]):
     name = "hub_restore_backup"
     covers = (on_hub("hub_restore_backup"),)
     title = "Restore hub backup"
     description = (
-        "Restore the hub's database from a backup: local (file name), cloud (this hub's, by "
-        "path; radios and files only when asked) or uploaded (a .lzf file in the File "
-        "Manager). The hub REBOOTS and is offline for a few minutes; every change made after "
-        "that backup is lost. It first backs up the current state (the answer names it). "
-        "Another hub's cloud backup (a migration) is refused: use the hub's own page."
+        "Restore the hub's database from a backup: local (file name), cloud (by path; radios "
+        "and files only when asked) or uploaded (.lzf of at most 25 MiB: file_name in the File "
+        "Manager, source_url that this integration downloads, or content_base64). The hub "
+        "REBOOTS (offline for minutes); changes made after that backup are lost. It first "
+        "backs up the current state. Another hub's cloud backup (a migration) needs "
+        "migrate_from_other_hub=true."
     )
     kind = ToolKind.DESTRUCTIVE
     idempotent = False
 
-    open_world = True  # location='cloud' reaches Hubitat's cloud
+    open_world = True  # cloud backups and source_url reach the internet
 
     async def run(self, call: ToolCall, args: RestoreBackupArgs) -> dict[str, Any]:
-        cloud_only = args.restore_zigbee or args.restore_zwave or args.restore_files
-        if args.location != "cloud" and (cloud_only or args.backup_password is not None):
-            raise ToolError(
-                "restore_zigbee, restore_zwave, restore_files and backup_password apply to "
-                "cloud backups only. Nothing was changed.",
-                code="invalid_arguments",
-                hint="Pass location='cloud', or leave those arguments out.",
-            )
+        _check_combination(args)
         # the call answers in time: the backup first and the restore request share its budget
         deadline = call.deadline - 3.0
         if args.location == "cloud":
             parts = CloudRestoreParts(
                 zigbee=args.restore_zigbee, zwave=args.restore_zwave, files=args.restore_files
             )
-            return await call.hub.cloud_backups.restore(
-                args.file_name, parts, args.backup_password or "", _this_hub(call), deadline
+            result = await call.hub.cloud_backups.restore(
+                str(args.file_name),
+                parts,
+                args.backup_password or "",
+                _this_hub(call),
+                deadline,
+                migrate=args.migrate_from_other_hub,
             )
-        if args.location == "uploaded":
-            return await call.hub.cloud_backups.restore_uploaded(args.file_name, deadline)
-        result = await call.hub.backups.restore(_local_name(args.file_name), deadline)
+        elif args.location == "uploaded":
+            source = _uploaded_source(args)
+            backups = call.hub.cloud_backups
+            if source == "source_url":
+                result = await backups.restore_from_url(
+                    str(args.source_url), url_check(call), call.hub.code.download_session, deadline
+                )
+            elif source == "content_base64":
+                result = await backups.restore_from_bytes(str(args.content_base64), deadline)
+            else:
+                result = await backups.restore_uploaded(str(args.file_name), deadline)
+        else:
+            result = await call.hub.backups.restore(_local_name(str(args.file_name)), deadline)
         if result.get("status") == "in_progress":
             add_advice(
                 result,

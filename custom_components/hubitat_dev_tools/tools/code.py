@@ -254,6 +254,12 @@ class UpdateCodeArgs(ToolArgs):
     file_name: str | None = arg(FILE_NAME, FILE_DESC)
     expected_version: int | None = arg(VERSION, "The version you read with hub_get_code")
     oauth: bool | None = arg(bool, "Apps: true enables OAuth (answer: client_id), false disables")
+    resave: bool = arg(bool, "Save the current source again, unchanged", default=False)
+    update_instances: bool = arg(
+        bool,
+        "Apps: press Done on each installed app running it",
+        default=False,
+    )
     items: list[dict[str, Any]] | None = arg(
         vol.All([UPDATE_ITEM], vol.Length(min=1, max=MAX_ITEMS)), ITEMS_DESC
     )
@@ -271,12 +277,13 @@ class UpdateCodeTool(HubTool[UpdateCodeArgs]):
     description = (
         "Replace the source of an existing app, driver or library (the whole source) from "
         "one of source, source_url or file_name (as hub_install_code). The "
-        "current source is first saved as an item backup in the hub's File Manager (the "
-        "pre-edit original is kept across a series of edits within an hour; restore it with "
-        "hub_restore_item_backup). Pass expected_version (from hub_get_code) to refuse the "
+        "current source is first saved as an item backup (hub_restore_item_backup puts it "
+        "back). Pass expected_version (from hub_get_code) to refuse the "
         "save if the code changed since you read it; the hub also rejects stale versions: "
         "error version_conflict. Compile errors come back verbatim with the line number and "
-        "leave the old code running. oauth alone (no source) only changes OAuth. items: "
+        "leave the old code running. oauth alone (no source) only changes OAuth. "
+        "resave: save the current source again. update_instances (apps): press Done on each "
+        "installed app running it (runs updated()). items: "
         "several updates, all checked first, one result each. " + CODE_TIER_NOTE
     )
     kind = ToolKind.WRITE
@@ -291,6 +298,8 @@ class UpdateCodeTool(HubTool[UpdateCodeArgs]):
                 "id": args.id,
                 "expected_version": args.expected_version,
                 "oauth": args.oauth,
+                "resave": args.resave or None,
+                "update_instances": args.update_instances or None,
             },
         )
         if args.items is not None:
@@ -302,26 +311,81 @@ class UpdateCodeTool(HubTool[UpdateCodeArgs]):
         spec = spec_of(single)
         if args.oauth is not None and args.type != "app":
             raise ToolError("oauth applies to app code only. Nothing was changed.")
-        if args.oauth is not None and not spec.given():
-            return await self._oauth_only(call, args.id, args.oauth, args.confirm)
-        check_code_tier(args.confirm, f"Replacing the source of {args.type} {args.id}")
-        text = await call.hub.code.source_text(spec, url_check(call))
-        result = await call.hub.code.update(args.type, args.id, text, args.expected_version)
-        if result.get("unchanged"):
-            summary = f"{args.type} {args.id} already has this source; nothing saved"
-        else:
-            summary = (
-                f"Saved {args.type} {args.id} ({result['name']}): version "
-                f"{result['previous_version']} -> {result['version']}"
+        if args.update_instances and args.type != "app":
+            raise ToolError(
+                "update_instances applies to app code only (drivers and libraries have no "
+                "installed apps to press Done on). Nothing was changed."
             )
-        out: dict[str, Any] = {"summary": summary, "type": args.type, **result, **spec.origin()}
+        if args.resave and spec.given():
+            raise ToolError(
+                "resave saves the current source again: it takes no source, source_url or "
+                "file_name. Nothing was changed.",
+                hint="To save a new source, leave resave out.",
+            )
+        saving = bool(spec.given()) or args.resave
+        if args.oauth is not None and not saving and not args.update_instances:
+            return await self._oauth_only(call, args.id, args.oauth, args.confirm)
+        if not saving and not args.update_instances:
+            raise ToolError(
+                "Nothing to do: give a new source (source, source_url or file_name), "
+                "resave=true, update_instances=true or oauth.",
+            )
+        what = (
+            f"Replacing the source of {args.type} {args.id}"
+            if spec.given()
+            else f"Re-saving {args.type} {args.id}"
+            if args.resave
+            else f"Pressing Done on the apps running app code {args.id}"
+        )
+        check_code_tier(args.confirm, what)
+        instances: list[tuple[str, str]] = []
+        if args.update_instances:  # gated before anything is sent
+            instances = await call.hub.code_instances.instances(args.id)
+            await call.hub.code_instances.gate(
+                instances,
+                confirm=args.confirm,
+                device_allowed=call.device_allowed,
+                what=f"Pressing Done on the apps running app code {args.id} (they run updated())",
+            )
+        out: dict[str, Any] = {"type": args.type, "id": args.id}
+        summary: list[str] = []
+        if saving:
+            if args.resave:
+                result = await call.hub.code.resave(args.type, args.id, args.expected_version)
+            else:
+                text = await call.hub.code.source_text(spec, url_check(call))
+                result = await call.hub.code.update(args.type, args.id, text, args.expected_version)
+            if result.get("unchanged"):
+                summary.append(f"{args.type} {args.id} already has this source; nothing saved")
+            else:
+                verb = "Re-saved" if args.resave else "Saved"
+                summary.append(
+                    f"{verb} {args.type} {args.id} ({result['name']}): version "
+                    f"{result['previous_version']} -> {result['version']}"
+                )
+            out |= {**result, **spec.origin()}
+            if args.resave:
+                out["resaved"] = True
         if args.oauth is not None:  # the source is saved; OAuth is a step of its own
             try:
                 out["oauth"] = (await call.hub.code.set_oauth(args.id, args.oauth)).as_dict()
             except (ToolError, HubError) as err:
                 out["oauth"] = {"failed": True, **item_error(err)}
                 advise_items([out["oauth"]])
-                out["summary"] += "; the OAuth change FAILED (see oauth)"
+                summary.append("the OAuth change FAILED (see oauth)")
+        if args.update_instances:
+            results = await call.hub.code_instances.press_all(instances)
+            advise_items(results)
+            done = sum(1 for r in results if r["status"] == "updated")
+            out["instances"] = results
+            summary.append(
+                f"Done pressed on {done} of {len(results)} installed apps running it"
+                if results
+                else "no installed app runs this code (nothing to press Done on)"
+            )
+            if failed := sum(1 for r in results if r["status"] == "failed"):
+                out["instances_failed"] = failed
+        out["summary"] = "; ".join(summary)
         return out
 
     async def _oauth_only(

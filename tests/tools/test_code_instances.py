@@ -1,0 +1,185 @@
+"""hub_update_code resave=true (the editor's Save of the unchanged source) and
+update_instances=true (Done on each installed app running the code: updated())."""
+
+from __future__ import annotations
+
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
+from custom_components.hubitat_dev_tools.hub.app_page import PageInput
+from custom_components.hubitat_dev_tools.managers.code_instances import done_fields
+from hubitat_emulator import HubEmulator
+from hubitat_emulator.devstate import CODE_APP_ANNOUNCER, CODE_APP_REPORT, CODE_DRIVER_PLUG
+
+from ..conftest import ToolCaller, ok, refused, sent_since
+
+APP = str(CODE_APP_ANNOUNCER)
+WRITES = ("saveOrUpdateJson", "ajax/update", "installedapp/update", "fileManager/upload")
+
+
+def _writes(hub: HubEmulator, before: int) -> list[str]:
+    return [p for m, p in sent_since(hub, before) if m == "POST" and any(w in p for w in WRITES)]
+
+
+def _running(hub: HubEmulator) -> list[int]:
+    return sorted(
+        x.id for x in hub.state.apps.values() if x.user and x.app_type_id == CODE_APP_ANNOUNCER
+    )
+
+
+def _motions(hub: HubEmulator) -> list[int]:
+    return sorted(
+        d.id for d in hub.state.devices.values() if "MotionSensor" in d.driver.capabilities
+    )
+
+
+async def _instance(call_tool: ToolCaller, name: str, motion: int) -> int:
+    made = await ok(
+        call_tool,
+        "hub_create_app",
+        {
+            "app_type": "Motion Announcer",
+            "name": name,
+            "settings": {"motion": str(motion)},
+            "confirm": True,
+        },
+    )
+    return int(made["app_id"])
+
+
+def test_done_fields_keep_stored_values_over_page_defaults() -> None:
+    flag = PageInput("debug", "bool", False, None, False, None, None)  # the page shows a default
+    motion = PageInput("motion", "capability.motionSensor", False, None, None, None, [5])
+    modes = PageInput("modes", "enum", True, None, None, None, None)
+    fields = done_fields(
+        {"debug": flag, "motion": motion, "modes": modes},
+        {"debug": True, "motion": "9", "modes": ["Day", "Night"]},
+    )
+    assert fields["debug"].value == "true"  # the stored value, not the page's default
+    assert fields["motion"].value == "5"  # device inputs: the page's ids
+    assert fields["modes"].value == '["Day", "Night"]' and fields["modes"].multiple
+
+
+async def test_resave_saves_the_unchanged_source_checked_and_backed_up(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    item = hub.state.dev.code[("app", CODE_APP_ANNOUNCER)]
+    source, version = item.source, item.version
+    before = len(sent_since(hub))
+    args = {"type": "app", "id": APP, "resave": True}
+    await refused(call_tool, "hub_update_code", args, "confirmation_required")
+    stale = {**args, "confirm": True, "expected_version": version + 5}
+    await refused(call_tool, "hub_update_code", stale, "version_conflict")
+    mixed = {**args, "confirm": True, "source": source}
+    await refused(call_tool, "hub_update_code", mixed)
+    assert _writes(hub, before) == [] and item.version == version
+    data = await ok(call_tool, "hub_update_code", {**args, "confirm": True})
+    assert data["resaved"] is True and data["previous_version"] == version
+    assert data["version"] == version + 1 == item.version and item.source == source
+    assert data["item_backup"]["backup"] and "Re-saved" in data["summary"]
+    # without resave the same source is "unchanged": nothing is sent
+    same = await ok(
+        call_tool, "hub_update_code", {"type": "app", "id": APP, "source": source, "confirm": True}
+    )
+    assert same["unchanged"] is True and item.version == version + 1
+
+
+async def test_update_instances_presses_done_on_each_running_app(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    first, second = _motions(hub)[:2]
+    a = await _instance(call_tool, "Porch announcer", first)
+    b = await _instance(call_tool, "Hall announcer", second)
+    ints = hub.state.dev.internals
+    assert ints[a].updated_runs == 0 and ints[b].updated_runs == 0
+    # refusals change nothing
+    before = len(sent_since(hub))
+    driver = {"type": "driver", "id": str(CODE_DRIVER_PLUG), "update_instances": True}
+    await refused(call_tool, "hub_update_code", {**driver, "confirm": True})
+    await refused(
+        call_tool,
+        "hub_update_code",
+        {"type": "app", "id": APP, "update_instances": True},
+        "confirmation_required",
+    )
+    await refused(
+        call_tool,
+        "hub_update_code",
+        {"type": "app", "id": "999", "update_instances": True, "confirm": True},
+        "not_found",
+    )
+    assert _writes(hub, before) == [] and ints[a].updated_runs == 0
+    data = await ok(
+        call_tool,
+        "hub_update_code",
+        {"type": "app", "id": APP, "resave": True, "update_instances": True, "confirm": True},
+    )
+    code_version = hub.state.dev.code[("app", CODE_APP_ANNOUNCER)].version
+    running = _running(hub)  # the home's own announcer too
+    assert {a, b} < set(running)
+    assert f"Done pressed on {len(running)} of {len(running)}" in data["summary"]
+    assert data["version"] == code_version
+    assert {r["app_id"]: r["status"] for r in data["instances"]} == {
+        str(i): "updated" for i in running
+    }
+    assert all("settings_changed" not in r for r in data["instances"])
+    # each ran updated() once, against the re-saved code, and kept its settings
+    for app_id, motion in ((a, first), (b, second)):
+        assert ints[app_id].updated_runs == 1 and ints[app_id].ran_code_version == code_version
+        picked = next(i for i in ints[app_id].inputs if i["name"] == "motion")
+        assert picked["deviceIdsForDeviceList"] == [motion]
+        assert hub.state.apps[app_id].label in ("Porch announcer", "Hall announcer")
+    # the save came first, then one Done per app
+    sent = _writes(hub, before)
+    assert any("saveOrUpdateJson" in p or "ajax/update" in p for p in sent[:2])
+    dones = [p for p in sent if "installedapp/update" in p]
+    assert dones == ["/installedapp/update/json"] * len(running)
+    # alone: only the Done presses, no save
+    start = len(sent_since(hub))
+    alone = await ok(
+        call_tool,
+        "hub_update_code",
+        {"type": "app", "id": APP, "update_instances": True, "confirm": True},
+    )
+    assert "version" not in alone and len(alone["instances"]) == len(running)
+    assert (
+        ints[a].updated_runs == 2
+        and hub.state.dev.code[("app", CODE_APP_ANNOUNCER)].version == code_version
+    )
+    assert not [p for p in _writes(hub, start) if "save" in p.lower() or "ajax/update" in p]
+
+
+async def test_update_instances_is_gated_by_what_the_apps_reach(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    first, second = _motions(hub)[:2]
+    a = await _instance(call_tool, "Porch announcer", first)
+    await _instance(call_tool, "Hall announcer", second)
+    # the assistant may use only the first motion sensor: Done on the app that names the
+    # second would make it act on a device outside the allowlist
+    hass.config_entries.async_update_entry(entry, options={OPT_ALLOWED_DEVICES: [str(first)]})
+    item = hub.state.dev.code[("app", CODE_APP_ANNOUNCER)]
+    version, before = item.version, len(sent_since(hub))
+    data = await refused(
+        call_tool,
+        "hub_update_code",
+        {"type": "app", "id": APP, "resave": True, "update_instances": True, "confirm": True},
+        "device_not_allowed",
+    )
+    assert "Nothing was sent" in data["message"]
+    # nothing saved, no Done pressed
+    assert _writes(hub, before) == [] and item.version == version
+    assert hub.state.dev.internals[a].updated_runs == 0
+
+
+async def test_update_instances_with_no_running_app(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    assert not [x for x in hub.state.apps.values() if x.app_type_id == CODE_APP_REPORT]
+    data = await ok(
+        call_tool,
+        "hub_update_code",
+        {"type": "app", "id": str(CODE_APP_REPORT), "update_instances": True, "confirm": True},
+    )
+    assert data["instances"] == [] and "no installed app" in data["summary"]
