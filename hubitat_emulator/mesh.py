@@ -24,6 +24,11 @@ State (``HomeState.mesh``) and the endpoints of the hub UI's Hub Mesh page
   ``/device/hubMeshFullRefreshNow``, ``/device/hubMeshReconnect`` (counted) and
   ``/device/generateHubMeshToken``: the page's switch and buttons (answers ignored).
 * ``hubMeshToken`` is a credential (a peer hub presents it): served, never to be echoed.
+* ``POST /device/setHubMeshToken`` JSON ``{hubId, token}`` (the page's token dialog,
+  ``saveHubMeshToken``, opened from a peer row's warning icon): stores a peer's token; the
+  right one clears the peer's token warning and makes it active at once *(the emulator's
+  choice: the real hub reconnects in the background)*, a wrong one leaves the warning.
+  Knob: ``mesh.secure_peer()`` adds a peer with Hub Security whose token is missing.
 * Knob: ``mesh.homekit_available`` (the hub's HomeKit integration is set up: the device
   page offers the HomeKit switch); with ``mesh.enabled`` off the page offers no Hub Mesh
   switch (``device.meshSelectionEnabled`` false).
@@ -79,7 +84,7 @@ def hub_mesh_json(st: HomeState) -> dict[str, Any]:
                 "ipAddress": p.ip,
                 "active": p.active,
                 "offline": p.offline,
-                "warning": p.warning,
+                "warning": p.shown_warning(),
                 "deviceIds": list(p.device_ids),
                 "lastActive": p.last_active_ms,
                 "uiSSLOnly": False,
@@ -159,6 +164,7 @@ def setup(app: web.Application, home: Home, http: Responses) -> None:
     app.router.add_get("/device/hubMeshFullRefreshNow", r.full_sync)
     app.router.add_get("/device/hubMeshReconnect", r.reconnect)
     app.router.add_get("/device/generateHubMeshToken", r.new_token)
+    app.router.add_post("/device/setHubMeshToken", r.peer_token)
 
 
 class _MeshRoutes(Routes):
@@ -257,4 +263,21 @@ class _MeshRoutes(Routes):
 
     async def new_token(self, request: web.Request) -> web.StreamResponse:
         self.st.mesh.new_token()
+        return self.http.text("")
+
+    async def peer_token(self, request: web.Request) -> web.StreamResponse:
+        mesh = self.st.mesh
+        mesh.peer_token_posts += 1
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict) or request.content_type != "application/json":
+            return self.http.text("")  # the page ignores the answer; nothing is stored
+        peer = _peer(mesh, str(body.get("hubId")))
+        token = body.get("token")
+        if peer is not None and isinstance(token, str) and token:
+            peer.stored_token = token
+            if token == peer.token:
+                peer.active = True
         return self.http.text("")

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 REFRESH_INTERVALS = (0, 120, 300, 3600)  # the Hub Mesh page's full-sync choices
+# the emulator's wording (no real sentence published): the hub UI shows any ``warning`` as a
+# tooltip on the icon that opens its token dialog
+TOKEN_WARNING = "Hub mesh token needed: this hub has Hub Security enabled"
 
 
 @dataclass
@@ -19,6 +22,19 @@ class MeshPeer:
     warning: str | None = None
     last_active_ms: int = 1_784_212_155_639
     ui_security: bool = False
+    # a peer with Hub Security (``ui_security``) presents this token (its own page,
+    # ``/device/showHubMeshToken``, shows it): until this hub stores the same one with
+    # ``/device/setHubMeshToken``, the peer row carries ``TOKEN_WARNING``
+    token: str | None = field(default=None, repr=False)
+    stored_token: str | None = field(default=None, repr=False)
+
+    def shown_warning(self) -> str | None:
+        """The peer row's ``warning``: its own, else a missing or wrong token's."""
+        if self.warning:
+            return self.warning
+        if self.ui_security and self.token and self.stored_token != self.token:
+            return TOKEN_WARNING
+        return None
 
 
 @dataclass
@@ -82,6 +98,20 @@ class MeshState:
     full_syncs: int = 0
     reconnects: int = 0
     tokens_issued: int = 0
+    peer_token_posts: int = 0  # /device/setHubMeshToken requests (the tokens are not kept)
+
+    def secure_peer(self) -> MeshPeer:
+        """Knob: add a second peer with Hub Security, whose token this hub lacks."""
+        peer = MeshPeer(
+            "9c8b7a65-4321-4fed-8cba-0987654321fe",
+            "Barn Hub",
+            "192.168.1.52",
+            active=False,
+            ui_security=True,
+            token="barn-hub-mesh-token-5d1e77aa",
+        )
+        self.peers.append(peer)
+        return peer
 
     def apply_at_reboot(self) -> None:
         if self.pending_enabled is not None:

@@ -2,6 +2,7 @@
 
 Knobs (tests set them): ``s2_device`` (the next Z-Wave inclusion is an S2 device asking for
 keys, then its PIN ``s2_pin``), ``s2_ignored`` (S2 answers succeed and change nothing),
+``replace_s2`` (the device taking over a replaced node is an S2 device asking for keys),
 ``smartstart_ignored``, ``zwave_update_needed``, ``zigbee_update_available``,
 ``zigbee_firmware_fails``, ``device_firmware_fail_at`` (percent), ``firmware_step`` (seconds
 per 10 %), ``reset_ignored``; ``exclude_device`` (a device id: its exclusion button is
@@ -59,9 +60,12 @@ class RadioState:
     s2_ignored: bool = False
     s2_stage: str | None = None  # grantKeys | securityCode | None
     s2_result: str | None = None  # the joined device's security, once included
+    s2_granted: list[str] = field(default_factory=list)  # the keys the last answer granted
+    replace_s2: bool = False
     smartstart: list[dict[str, Any]] = field(default_factory=_smartstart_seed)
     smartstart_ignored: bool = False
-    replace: dict[str, Any] = field(default_factory=dict)  # {node, running, status}
+    # {node, running, status, s2_stage, security}
+    replace: dict[str, Any] = field(default_factory=dict)
     stats_refreshes: int = 0
     antenna: dict[str, Any] = field(default_factory=dict)  # the antenna test's progress
     zigbee_ping: dict[int, bool] = field(default_factory=dict)  # device id -> ping

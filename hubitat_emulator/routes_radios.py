@@ -7,7 +7,16 @@ Decisions where the evidence is silent:
   ``s2_device`` knob is set (``userRequest {type: "grantKeys", S2AccessControl: "true", ...}``
   with string flags, as the hub UI reads them), then for the PIN (``{type: "securityCode",
   securityCode: <the DSK after its first 5 digits>, length: 5}``); the right PIN joins the
-  device with S2 Access Control, a wrong one or a skip joins it without security.
+  device with S2 Access Control, a wrong one or a skip joins it without security. The S2
+  bootstrap grants a subset of the request: granted keys decide the joined security (the
+  highest one; the PIN is asked only for an Access Control or Authenticated key), and a key
+  the device did not ask for fails the bootstrap (it joins without security).
+* A node replace with ``replace_s2`` set finds the new S2 device at once: its status asks for
+  the keys (the same ``userRequest`` shape), answered by a form to
+  ``/hub/zwave/nodeReplace/securityKeys`` (the replace dialog's fields: the four keys as
+  ``true``/``false`` and ``securityKeySubmit`` ``OK``/``Cancel``). Keys needing the PIN then
+  ask for it (only the hub's own replace page answers that); other keys, or Cancel, finish
+  the replace.
 * ``securityKeys`` / ``securityCode`` take JSON text (the UI's bare ``fetch``) and answer
   ``{success}``; asked out of turn they answer ``{success: false}``.
 * SmartStart ``delete`` answers ``{success: true}`` and removes the entry by ``nodeDSK``.
@@ -35,6 +44,23 @@ from .server import HubServer
 
 _KEYS = {"S2AccessControl": "true", "S2Authenticated": "true", "S2Unauthenticated": "false",
          "S0Unauthenticated": "false"}  # fmt: skip
+# highest first: the security a device joins with, by the keys granted
+_SECURITY = (("S2AccessControl", "S2 Access Control"), ("S2Authenticated", "S2 Authenticated"),
+             ("S2Unauthenticated", "S2 Unauthenticated"), ("S0Unauthenticated", "S0"))  # fmt: skip
+_PIN_KEYS = {"S2AccessControl", "S2Authenticated"}
+
+
+def _joined_security(granted: list[str]) -> str:
+    """The security class a device joins with: the highest granted key (else ``None``)."""
+    return next((name for key, name in _SECURITY if key in granted), "None")
+
+
+def _grants(values: dict[str, Any], accept: bool) -> list[str] | None:
+    """The granted keys, or None when the answer fails the bootstrap (a key not asked)."""
+    granted = [k for k in _KEYS if values.get(k) in (True, "true")] if accept else []
+    if any(_KEYS[k] != "true" for k in granted):
+        return None
+    return granted
 
 
 def setup(app: web.Application, home: Home, http: Responses, server: HubServer) -> None:
@@ -50,6 +76,7 @@ def setup(app: web.Application, home: Home, http: Responses, server: HubServer) 
     add.add_post("/hub2/zwave/nodeReplace", r.node_replace)
     add.add_get("/hub/zwave/nodeReplace/status", r.node_replace_status)
     add.add_post("/hub/zwave/nodeReplace/stop", r.node_replace_stop)
+    add.add_post("/hub/zwave/nodeReplace/securityKeys", r.node_replace_keys)
     add.add_get("/hub/zigbee/updatePingDevice/{device}/{value}", r.zigbee_ping)
     add.add_get("/hub/zwave2/startAntennaTest", r.antenna_start)
     add.add_get("/hub/zwave2/antennaTestProgress", r.antenna_progress)
@@ -123,9 +150,12 @@ class _RadioRoutes(RadioRoutesBase):
         if rs.s2_stage != "grantKeys":
             return self._done(False, "No security key request pending")
         if not rs.s2_ignored:
-            accepted = body.get("accept") == "true" and body.get("S2AccessControl") is True
-            rs.s2_stage = "securityCode" if accepted else None
-            rs.s2_result = None if accepted else "None"
+            granted = _grants(body, body.get("accept") == "true")
+            rs.s2_granted = granted or []
+            if granted and _PIN_KEYS & set(granted):
+                rs.s2_stage, rs.s2_result = "securityCode", None
+            else:
+                rs.s2_stage, rs.s2_result = None, _joined_security(rs.s2_granted)
         return self._done()
 
     async def security_code(self, request: web.Request) -> web.StreamResponse:
@@ -135,7 +165,8 @@ class _RadioRoutes(RadioRoutesBase):
             return self._done(False, "No security code request pending")
         if not rs.s2_ignored:
             right = body.get("accept") == "true" and body.get("securityCode") == rs.s2_pin
-            rs.s2_stage, rs.s2_result = None, "S2 Access Control" if right else "None"
+            rs.s2_stage = None
+            rs.s2_result = _joined_security(rs.s2_granted) if right else "None"
         return self._done()
 
     # ------------------------------------------------------------------ SmartStart
@@ -187,13 +218,38 @@ class _RadioRoutes(RadioRoutesBase):
         if node not in self.ops.failed_zwave_nodes:
             return self._done(False, "Only a failed node can be replaced")
         self.rs.replace = {"node": node, "running": True, "status": "Waiting for the device"}
+        if self.rs.replace_s2:  # the new device is found at once and asks for its keys
+            self.rs.replace.update(status="Including the device", s2_stage="grantKeys")
         self.ops.radio_calls.append(request.path)
         return self._done()
 
     async def node_replace_status(self, request: web.Request) -> web.StreamResponse:
         rep = self.rs.replace
         replaced = {"running": rep["running"], "status": rep["status"]} if rep else None
-        return self.http.json({"userRequest": None, "replacedNode": replaced})
+        user: dict[str, Any] | None = None
+        if rep.get("s2_stage") == "grantKeys":
+            user = {"type": "grantKeys", **_KEYS}
+        elif rep.get("s2_stage") == "securityCode":
+            user = {"type": "securityCode", "securityCode": "-55212-43011-22907", "length": 5}
+        return self.http.json({"userRequest": user, "replacedNode": replaced})
+
+    async def node_replace_keys(self, request: web.Request) -> web.StreamResponse:
+        rep, form = self.rs.replace, await request.post()
+        self.ops.radio_calls.append(f"{request.path} {request.content_type}")
+        if rep.get("s2_stage") != "grantKeys":
+            return self._done(False, "No security key request pending")
+        if self.rs.s2_ignored:
+            return self._done()
+        values = {k: form.get(k) for k in _KEYS}
+        granted = _grants(values, form.get("securityKeySubmit") == "OK")
+        rep["granted"] = granted or []
+        if granted and _PIN_KEYS & set(granted):
+            rep.update(s2_stage="securityCode", status="Waiting for the device's PIN")
+        else:
+            security = _joined_security(rep["granted"])
+            rep.update(s2_stage=None, running=False, security=security,
+                       status=f"Node replaced ({security})")  # fmt: skip
+        return self._done()
 
     async def node_replace_stop(self, request: web.Request) -> web.StreamResponse:
         if self.rs.replace:

@@ -28,6 +28,7 @@ from .llm_api import async_register
 from .managers.hub import Hub
 from .managers.item_backups import owned_backups
 from .mcp_exposure import async_clear_issues, async_track_exposure
+from .mesh_token import clear_mesh_token_issues
 from .migrations import async_migrate
 from .runtime import HubitatConfigEntry, HubRuntime
 from .snapshots import async_setup_snapshot_schedule
@@ -112,6 +113,7 @@ async def async_unload_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> 
     if (runtime := getattr(entry, "runtime_data", None)) is not None:
         runtime.hub.close()
     clear_wifi_issue(hass, entry.entry_id)
+    clear_mesh_token_issues(hass, entry.entry_id)
     data = hass.data.get(DATA_KEY)
     if data is not None:
         data.loaded_entries.discard(entry.entry_id)

@@ -1,5 +1,5 @@
-"""Fix flows: add our API to the mcp_server entry; a hub's Wi-Fi join (``wifi_join``); the
-owner's approval of a call (``approvals``)."""
+"""Fix flows: add our API to the mcp_server entry; a hub's Wi-Fi join (``wifi_join``); a
+peer hub's Hub Mesh token (``mesh_token``); the owner's approval of a call (``approvals``)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from .const import (
     MCP_SERVER_DOMAIN,
 )
 from .mcp_exposure import async_refresh_issue, entry_api_ids
+from .mesh_token import ISSUE_MESH_TOKEN
+from .mesh_token import create_flow as create_mesh_token_flow
 from .wifi_join import ISSUE_WIFI_JOIN
 from .wifi_join import create_flow as create_wifi_flow
 
@@ -65,6 +67,8 @@ async def async_create_fix_flow(
     """Create the fix flow for our fixable issues."""
     if issue_id.startswith(f"{ISSUE_WIFI_JOIN}_"):
         return create_wifi_flow(issue_id, dict(data or {}))
+    if issue_id.startswith(f"{ISSUE_MESH_TOKEN}_"):
+        return create_mesh_token_flow(issue_id, dict(data or {}))
     if issue_id.startswith(f"{ISSUE_APPROVAL}_"):
         return create_approval_flow(data)
     if issue_id != ISSUE_MCP_NOT_EXPOSING:

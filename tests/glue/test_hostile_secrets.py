@@ -79,6 +79,9 @@ def seeded_secrets(hub: HubEmulator) -> list[str]:
             str(dash[k]) for k in ("accessToken", "dashboardPin", "hsmPin") if _real(dash.get(k))
         ]
     out.append(hub.home.state.dev.pin_token)
+    # Hub Mesh: this hub's own token and any peer's (hubMeshJson serves the first)
+    mesh = hub.home.state.mesh
+    out += [mesh.token, *(p.token for p in mesh.peers if p.token)]
     assert len(out) >= 17, out
     return sorted(set(out))
 

@@ -212,7 +212,9 @@ async def test_update_refusals_send_nothing(
     )
     assert bad_theme.error and bad_theme.data["error"] == "invalid_request"
     # a legacy (version 1.0) dashboard listed by /dashboard/all is never sent an Easy update
-    legacy = await call_tool("hub_update_dashboard", {"dashboard_id": DASH_MAIN, "name": "X"})
+    legacy = await call_tool(
+        "hub_update_dashboard", {"dashboard_id": DASH_MAIN, "options": {"showClockTile": True}}
+    )
     assert legacy.error and legacy.data["error"] == "invalid_request"
     assert queries(hub, "/dashboard/update") == []
 

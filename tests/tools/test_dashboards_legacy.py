@@ -110,3 +110,63 @@ async def test_emulated_hub_refuses_a_spent_or_stale_request_token(hub: HubEmula
         await hub.clock.advance(seconds=hub.state.dev.legacy_token_ttl_s + 1)
         assert await layout_status(session, stale) == 401  # too old
         assert await layout_status(session, await mint(session)) == 200
+
+
+def _update_posts(hub: HubEmulator, before: int) -> list[tuple[str, str]]:
+    return [(m, p) for m, p in hub.requests[before:] if p.startswith("/installedapp/update")]
+
+
+async def test_rename_legacy_dashboard(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    app = hub.state.apps[DASH_MAIN]
+    old = app.label or app.name
+    devices = await call_tool("hub_get_dashboard", {"dashboard_id": DASH_MAIN})
+    assert not devices.error, devices.data
+    result = await call_tool("hub_update_dashboard", {"dashboard_id": DASH_MAIN, "name": " Den "})
+    assert not result.error, result.data
+    assert result.data["name"] == "Den" and result.data["previous_name"] == old
+    assert app.label == "Den"
+    # read back through the tools: the list and the dashboard itself, devices untouched
+    listed = await call_tool("hub_list_dashboards")
+    mine = [d for d in listed.data["dashboards"] if d["dashboard_id"] == str(DASH_MAIN)]
+    assert mine and mine[0]["name"] == "Den"
+    got = await call_tool("hub_get_dashboard", {"dashboard_id": DASH_MAIN})
+    assert got.data["name"] == "Den"
+    assert sorted(got.data["device_ids"]) == sorted(devices.data["device_ids"])
+    # a rename and a tile edit in one call
+    both = await call_tool(
+        "hub_update_dashboard",
+        {"dashboard_id": DASH_MAIN, "name": "Den 2", "update_tiles": [{"id": 1, "col": 4}]},
+    )
+    assert not both.error, both.data
+    assert app.label == "Den 2" and "layout and name" in both.data["summary"]
+
+
+async def test_rename_legacy_refusals_change_nothing(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    app = hub.state.apps[DASH_MAIN]
+    old = app.label
+    start = len(hub.requests)
+    for args, word in (
+        ({"name": "X", "device_ids": ["1"]}, "device_ids"),
+        ({"name": "X", "options": {"showClockTile": True}}, "options"),
+        ({"name": "X", "update_tiles": [{"id": 999, "col": 1}]}, "999"),
+        ({}, "Nothing to change"),
+    ):
+        result = await call_tool("hub_update_dashboard", {"dashboard_id": DASH_MAIN, **args})
+        assert result.error and word in result.data["message"], result.data
+    blank = await call_tool("hub_update_dashboard", {"dashboard_id": DASH_MAIN, "name": " "})
+    assert blank.error and "blank" in blank.data["message"]
+    easy_tiles = await call_tool(
+        "hub_update_dashboard",
+        {"dashboard_id": 400, "add_tiles": [{"template": "clock", "col": 1, "row": 1}]},
+    )
+    assert easy_tiles.error and "Easy Dashboard" in easy_tiles.data["message"]
+    assert _update_posts(hub, start) == [] and app.label == old
+    # a hub that drops the name: a failure, decided by the list read back
+    hub.state.dev.label_ignored = True
+    ignored = await call_tool("hub_update_dashboard", {"dashboard_id": DASH_MAIN, "name": "Nope"})
+    assert ignored.error and ignored.data["error"] == "hub_bad_response", ignored.data
+    assert "name reads" in ignored.data["message"] and app.label == old

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import cast
 
+import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -181,3 +182,79 @@ async def test_a_token_the_hub_did_not_change_is_a_failure(
     data = await refused(call_tool, "hub_update_hub_mesh", {"action": "new_token"})
     assert "did not regenerate" in data["message"]
     assert "stuck-token" not in json.dumps(data)
+
+
+# ------------------------------------------------------------ a peer hub's mesh token
+
+BARN_TOKEN = "barn-hub-mesh-token-5d1e77aa"
+
+
+async def test_a_peer_token_is_asked_of_the_owner_never_of_the_assistant(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    from homeassistant.helpers import issue_registry as ir
+
+    from custom_components.hubitat_dev_tools.const import DOMAIN
+    from custom_components.hubitat_dev_tools.mesh_token import mesh_token_issue_id
+
+    barn = hub.home.state.mesh.secure_peer()
+    before = len(hub.requests)
+    # a peer that shows no warning needs no token; an unknown peer; a token with other changes
+    calm = await refused(call_tool, "hub_update_hub_mesh", {"peer_token_for": "Garage Hub"})
+    assert "shows no warning" in calm["message"]
+    await refused(call_tool, "hub_update_hub_mesh", {"peer_token_for": "Attic Hub"})
+    both = {"peer_token_for": "Barn Hub", "action": "full_sync"}
+    assert "goes alone" in (await refused(call_tool, "hub_update_hub_mesh", both))["message"]
+    assert _sent(hub, before) == []
+    assert not [i for _d, i in ir.async_get(hass).issues if i.startswith("mesh_token")]
+    data = await ok(call_tool, "hub_update_hub_mesh", {"peer_token_for": "barn hub"})
+    assert data["pending"] is True and data["peer"]["hub_id"] == barn.hub_id
+    assert "Repairs" in data["next"] and data["peer"]["warning"]
+    issue = ir.async_get(hass).async_get_issue(
+        DOMAIN, mesh_token_issue_id(entry.entry_id, barn.hub_id)
+    )
+    assert issue is not None and issue.is_fixable
+    assert issue.translation_placeholders == {"hub": entry.title, "peer": "Barn Hub"}
+    assert hub.home.state.mesh.peer_token_posts == 0  # nothing but reads
+    assert BARN_TOKEN not in json.dumps(data)
+
+
+async def test_a_peer_token_is_sent_as_the_page_does_and_read_back(
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from custom_components.hubitat_dev_tools.errors import ToolError
+    from custom_components.hubitat_dev_tools.hub import mesh as hub_mesh
+
+    monkeypatch.setattr(hub_mesh, "PEER_TOKEN_WAIT_S", 0.3)
+    from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError
+    from custom_components.hubitat_dev_tools.runtime import HubRuntime
+
+    barn = hub.home.state.mesh.secure_peer()
+    mesh = cast(HubRuntime, entry.runtime_data).hub.devices.mesh
+    for bad in ("", "two words", "x" * 201, "caf\u00e9"):
+        try:
+            await mesh.set_peer_token(barn.hub_id, bad)
+        except ToolError as err:
+            assert "Nothing was sent" in str(err)
+        else:
+            raise AssertionError(f"{bad!r} was taken")
+    assert hub.home.state.mesh.peer_token_posts == 0 and barn.stored_token is None
+    # a wrong token: the hub stores it, the peer still warns: a failure
+    try:
+        await mesh.set_peer_token(barn.hub_id, "not-the-barn-token")
+    except HubBadResponseError as err:
+        assert "still shows a warning" in str(err) and "not-the-barn-token" not in str(err)
+    else:
+        raise AssertionError("a token the peer does not take passed")
+    start = len(hub.requests)
+    done = await mesh.set_peer_token(barn.hub_id, f"  {BARN_TOKEN}\n")
+    assert barn.stored_token == BARN_TOKEN  # sent once, trimmed, as JSON {hubId, token}
+    assert ("POST", "/device/setHubMeshToken") in hub.requests[start:]
+    assert done["peer"]["name"] == "Barn Hub" and BARN_TOKEN not in json.dumps(done)
+    seen = await ok(call_tool, "hub_get_hub_mesh")
+    peer = next(p for p in seen["peers"] if p["hub_id"] == barn.hub_id)
+    assert "warning" not in peer and peer["active"] is True
+    assert BARN_TOKEN not in json.dumps(seen)

@@ -4,6 +4,7 @@ node actions and the removal of failed nodes, its settings (and their fixtures).
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any, cast
 
 import aiohttp
@@ -352,3 +353,111 @@ async def test_emulator_zwave_update_takes_secure_join_as_reported(hub: HubEmula
             "GET", "/hub/zwaveDetails/update", params={**ui, "secureJoin": "None"}, expect="any"
         )
         assert (await client.get_json("/hub/zwaveDetails/json"))["secureJoin"] == 0
+
+
+# ---------------------------------------------------------------- S2: a subset of the keys
+
+
+def radio_calls_since(hub: HubEmulator, before: int) -> list[str]:
+    return hub.ops.radio_calls[before:]
+
+
+async def test_s2_grant_a_subset_of_the_requested_keys(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    rs = hub.ops.radio_state
+    rs.s2_device = True
+    action = {"radio": "zwave", "action": "s2_grant_keys"}
+    await ok(call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "inclusion_start"})
+    # a key the device did not ask for (it asks for Access Control and Authenticated)
+    before = len(hub.ops.radio_calls)
+    wrong = await refused(call_tool, "hub_call_radio_action", {**action, "s2_keys": ["S0"]})
+    assert "did not ask for S0" in wrong["message"]
+    bad = await refused(call_tool, "hub_call_radio_action", {**action, "s2_keys": ["S3"]})
+    assert bad["error"] == "invalid_arguments"
+    skip = {"radio": "zwave", "action": "s2_skip", "s2_keys": ["S2 Authenticated"]}
+    await refused(call_tool, "hub_call_radio_action", skip)
+    assert radio_calls_since(hub, before) == [] and rs.s2_stage == "grantKeys"
+    granted = await ok(
+        call_tool, "hub_call_radio_action", {**action, "s2_keys": ["S2 Authenticated"]}
+    )
+    assert granted["granted_keys"] == ["S2 Authenticated"]
+    assert granted["refused_keys"] == ["S2 Access Control"]
+    assert rs.s2_granted == ["S2Authenticated"]
+    assert granted["inclusion"]["waiting_for"] == "s2_pin"  # read back: the hub moved on
+    done = await ok(
+        call_tool,
+        "hub_call_radio_action",
+        {"radio": "zwave", "action": "s2_enter_pin", "dsk_pin": rs.s2_pin},
+    )
+    assert done["inclusion"]["waiting_for"] is None
+    assert rs.s2_result == "S2 Authenticated"  # joined with the subset, not Access Control
+    assert rs.s2_pin not in json.dumps(done)
+
+
+async def test_s2_keys_during_a_node_replace(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    rs = hub.ops.radio_state
+    rs.replace_s2 = True
+    failed = next(iter(hub.ops.failed_zwave_nodes))
+    action = {"radio": "zwave", "action": "s2_grant_keys"}
+    await ok(
+        call_tool,
+        "hub_call_radio_action",
+        {"radio": "zwave", "action": "node_replace", "node_id": failed},
+    )
+    read = {"radio": "zwave", "include": ["node_replace"]}
+    status = (await ok(call_tool, "hub_get_radio_details", read))["node_replace"]
+    assert status["waiting_for"] == "s2_keys"
+    assert status["requested_keys"] == ["S2 Access Control", "S2 Authenticated"]
+    before = len(hub.ops.radio_calls)
+    await refused(call_tool, "hub_call_radio_action", {**action, "s2_keys": ["S2 Unauthenticated"]})
+    await refused(
+        call_tool,
+        "hub_call_radio_action",
+        {"radio": "zwave", "action": "s2_enter_pin", "dsk_pin": rs.s2_pin},
+    )
+    assert radio_calls_since(hub, before) == []
+    assert rs.replace["s2_stage"] == "grantKeys"
+    granted = await ok(
+        call_tool, "hub_call_radio_action", {**action, "s2_keys": ["S2 Access Control"]}
+    )
+    assert "node replace" in granted["summary"]
+    assert granted["granted_keys"] == ["S2 Access Control"]
+    # the replace dialog's fields, as a form
+    assert radio_calls_since(hub, before) == [
+        "/hub/zwave/nodeReplace/securityKeys application/x-www-form-urlencoded"
+    ]
+    assert rs.replace["granted"] == ["S2AccessControl"]
+    assert granted["replace"]["waiting_for"] == "s2_pin"
+    # the PIN of a replace: only the hub's own page takes it; nothing is sent
+    before = len(hub.ops.radio_calls)
+    pin = await refused(
+        call_tool,
+        "hub_call_radio_action",
+        {"radio": "zwave", "action": "s2_enter_pin", "dsk_pin": rs.s2_pin},
+    )
+    assert "Replace page" in pin["message"]
+    assert radio_calls_since(hub, before) == [] and rs.s2_pin not in json.dumps(pin)
+    status = (await ok(call_tool, "hub_get_radio_details", read))["node_replace"]
+    assert status["waiting_for"] == "s2_pin" and "Replace page" in status["note"]
+
+
+async def test_s2_skip_during_a_node_replace_and_a_hub_that_ignores_it(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    rs = hub.ops.radio_state
+    rs.replace_s2 = True
+    failed = next(iter(hub.ops.failed_zwave_nodes))
+    start = {"radio": "zwave", "action": "node_replace", "node_id": failed}
+    await ok(call_tool, "hub_call_radio_action", start)
+    rs.s2_ignored = True
+    ignored = await refused(
+        call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "s2_grant_keys"}
+    )
+    assert ignored["error"] == "hub_bad_response" and rs.replace["s2_stage"] == "grantKeys"
+    rs.s2_ignored = False
+    skipped = await ok(call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "s2_skip"})
+    assert skipped["replace"]["running"] is False and skipped["replace"]["waiting_for"] is None
+    assert rs.replace["security"] == "None" and "granted_keys" not in skipped

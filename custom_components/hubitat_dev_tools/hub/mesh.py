@@ -20,7 +20,7 @@ from typing import Any, TypedDict
 from urllib.parse import quote
 
 from .client import HubClient
-from .effects import confirm_effect
+from .effects import confirm_effect, wait_for_effect
 from .errors import HubBadResponseError, HubNotFoundError
 from .models import dict_list, norm_id
 
@@ -305,6 +305,48 @@ async def full_sync_now(client: HubClient) -> None:
 async def reconnect(client: HubClient) -> None:
     """GET /device/hubMeshReconnect: drops and re-opens the peer connections."""
     await client.request("GET", "/device/hubMeshReconnect", expect="discard", retry=False)
+
+
+def _peer_row(mesh: HubMesh, hub_id: str) -> dict[str, Any] | None:
+    return next((p for p in mesh.peers if str(p.get("hub_id")) == hub_id), None)
+
+
+# How long a stored peer token is given to clear the peer's warning (the hub reconnects to
+# the peer with it; seconds).
+PEER_TOKEN_WAIT_S = 10.0
+
+
+async def set_peer_token(client: HubClient, hub_id: str, token: str) -> dict[str, Any]:
+    """POST /device/setHubMeshToken JSON ``{hubId, token}``: store a peer hub's mesh token
+    (the hub UI's token dialog, ``saveHubMeshToken``, opened from a peer row's warning icon,
+    then reloads ``/hub2/hubMeshJson``). Decided by the peer's ``warning`` clearing in
+    ``hubMeshJson`` (polled up to ``PEER_TOKEN_WAIT_S``); the peer's row as read after it.
+    The token is sent once: never logged, kept or put into an error (the hub's answer is not
+    read). Never retried."""
+
+    async def check() -> bool:
+        peer = _peer_row(await fetch_hub_mesh(client), hub_id)
+        return peer is not None and not peer.get("warning")
+
+    refused: HubBadResponseError | HubNotFoundError | None = None
+    try:
+        await client.request(
+            "POST",
+            "/device/setHubMeshToken",
+            json_body={"hubId": hub_id, "token": token},
+            expect="discard",
+            retry=False,
+        )
+    except (HubBadResponseError, HubNotFoundError) as err:
+        refused = err  # the effect decides; the error only if nothing changed
+    if not await wait_for_effect(check, seconds=PEER_TOKEN_WAIT_S):
+        raise HubBadResponseError(
+            "The hub was given the peer's mesh token, but the peer still shows a warning (a "
+            "wrong or old token, or the peer is unreachable)"
+            + (f"; the hub answered with an error ({type(refused).__name__})" if refused else ""),
+            hint="Copy the token again from the peer hub's own Hub Mesh page.",
+        )
+    return _peer_row(await fetch_hub_mesh(client), hub_id) or {"hub_id": hub_id}
 
 
 async def regenerate_token(client: HubClient) -> None:

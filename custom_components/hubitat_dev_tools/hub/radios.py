@@ -388,6 +388,30 @@ async def fetch_node_replace_status(client: HubClient) -> dict[str, Any]:
     return await _json_dict(client, "/hub/zwave/nodeReplace/status")
 
 
+async def send_replace_s2_grants(client: HubClient, accept: bool, keys: dict[str, bool]) -> Any:
+    """``POST /hub/zwave/nodeReplace/securityKeys``: the S2 keys for the device taking over
+    a replaced node, as a form: ``S2AccessControl``, ``S2Authenticated``,
+    ``S2Unauthenticated``, ``S0Unauthenticated`` (``true``/``false``, the keys granted) and
+    ``securityKeySubmit`` ``OK`` (grant) or ``Cancel`` (no security).
+
+    Evidence: the hub UI's replace dialog (``sendGrants``, in the path the live UI no longer
+    reaches: it opens the hub's own ``/hub/zwave/nodeReplace/info`` page) names these fields
+    and values; it hands them to ``fetch`` as a plain object, so the encoding is not shown:
+    a form is what a page with a ``securityKeySubmit`` button posts. Thin evidence: the
+    caller re-reads ``nodeReplace/status`` until it no longer asks. Never retried.
+    """
+    form = {key: js_param(bool(keys.get(key))) for key in S2_KEYS}
+    form["securityKeySubmit"] = "OK" if accept else "Cancel"
+    return await client.request(
+        "POST",
+        "/hub/zwave/nodeReplace/securityKeys",
+        data=form,
+        expect="any",
+        retry=False,
+        what="answer the S2 keys of the replacing device",
+    )
+
+
 async def fetch_antenna_test(client: HubClient) -> dict[str, Any]:
     """``/hub/zwave2/antennaTestProgress``: ``{stage, message, testNumber, antennaRSSI,
     noAntennaRSSI}``; ``WAITING_FOR_USER``: the user acts, then antenna_test_continue."""

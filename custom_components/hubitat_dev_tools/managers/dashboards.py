@@ -1,5 +1,5 @@
 """Dashboards: Easy Dashboards (full CRUD) and legacy Hubitat Dashboards (create/list/read/
-layout/delete).
+rename/layout/delete).
 
 ``/dashboard/all`` lists both kinds (``version`` "2.0" Easy, "1.0" legacy); every Easy-only
 path switches on that, and the apps tree adds the legacy dashboards it may not list. Writes
@@ -16,6 +16,7 @@ from ..hub.answers import real_value
 from ..hub.app_page import Setting
 from ..hub.controllers import AppsController, DashboardsController
 from ..hub.dashboards import PIN_OPTIONS, Dashboard, navigation_csv
+from ..hub.effects import poll_until
 from ..hub.errors import HubBadResponseError, HubNotFoundError
 from ..hub.results import DashboardOptions, LegacyLayout
 from .apps import AppManager
@@ -202,6 +203,66 @@ class DashboardManager:
             "item_backup": backup,
         }
 
+    async def kind(self, dashboard_id: str) -> str:
+        """``easy`` or ``legacy`` (an unknown id: :class:`HubNotFoundError`)."""
+        _pin, listed = await self._listed()
+        entry = next((d for d in listed if d.dashboard_id == dashboard_id), None)
+        if entry is not None and not entry.legacy:
+            return "easy"
+        if entry is not None or dashboard_id in {d["dashboard_id"] for d in await self._legacy()}:
+            return "legacy"
+        raise HubNotFoundError(f"No dashboard with id {dashboard_id}", subject="dashboard")
+
+    def _picked(self, status: dict[str, Any]) -> list[str]:
+        """The authorised devices a legacy dashboard's statusJson lists."""
+        for item in status.get("appSettings") or []:
+            if isinstance(item, dict) and item.get("name") == LEGACY_DEVICES:
+                ids = item.get("deviceIdsForDeviceList") or []
+                return sorted(str(i) for i in ids) if isinstance(ids, list) else []
+        return []
+
+    async def rename_legacy(self, dashboard_id: str, name: str) -> dict[str, Any]:
+        """Rename a legacy dashboard as its app page does: the page's settings submit with
+        the bare ``label`` field (hub UI ``main.js``: the "Assign a name" ``name="label"``
+        input; the on-hub server's ``_updateLegacyDashboard`` renames with the same submit).
+        Confirmed by the dashboard list read back (polled ~2 s) and by its authorised
+        devices reading as before."""
+        name = name.strip()
+        if not name:
+            raise ToolError("name must not be blank. Nothing was sent.")
+        current = {d["dashboard_id"]: d for d in await self._legacy()}.get(dashboard_id)
+        if current is None:
+            raise HubNotFoundError(f"No legacy dashboard with id {dashboard_id}")
+        previous = current.get("name")
+        if previous == name:
+            return {"dashboard_id": dashboard_id, "type": "legacy", "name": name,
+                    "previous_name": previous, "unchanged": True}  # fmt: skip
+        devices = self._picked(cast(dict[str, Any], await self._hub_apps.status(dashboard_id)))
+        page = await self._hub_apps.page(dashboard_id)
+        form = page.settings_form({})
+        form["label"] = name
+        await page.post_update(form, what=f"rename legacy dashboard {dashboard_id}")
+
+        def named(rows: list[dict[str, Any]]) -> bool:
+            return any(r["dashboard_id"] == dashboard_id and r["name"] == name for r in rows)
+
+        listed = await poll_until(self._legacy, named)
+        after = self._picked(cast(dict[str, Any], await self._hub_apps.status(dashboard_id)))
+        problems = []
+        if not named(listed):
+            got = next((r["name"] for r in listed if r["dashboard_id"] == dashboard_id), None)
+            problems.append(f"its name reads {got!r}")
+        if after != devices:
+            problems.append(f"its devices changed from {devices} to {after}")
+        if problems:
+            raise HubBadResponseError(
+                f"Legacy dashboard {dashboard_id} was sent the new name but {'; '.join(problems)}",
+                hint="Read it; fix its name or devices on its app page.",
+                subject="legacy_dashboard",
+            )
+        return {"dashboard_id": dashboard_id, "type": "legacy", "name": name,
+                "previous_name": previous}  # fmt: skip
+
     async def _require_easy(self, dashboard_id: str) -> tuple[str, Dashboard]:
         """The pin token and the Easy Dashboard ``dashboard_id`` (legacy ones are refused)."""
         pin, listed = await self._listed()
@@ -211,8 +272,8 @@ class DashboardManager:
         if entry is not None or dashboard_id in {d["dashboard_id"] for d in await self._legacy()}:
             raise ToolError(
                 f"Dashboard {dashboard_id} is a legacy Hubitat Dashboard: change its tiles "
-                "with layout/add_tiles/update_tiles/remove_tile_ids; its name, devices and "
-                "cloning are not reachable here. Nothing was sent.",
+                "with layout/add_tiles/update_tiles/remove_tile_ids and its name with name; "
+                "its devices and cloning are not reachable here. Nothing was sent.",
                 hint="Use the tile arguments, or the hub UI.",
             )
         raise HubNotFoundError(f"No dashboard with id {dashboard_id}", subject="dashboard")

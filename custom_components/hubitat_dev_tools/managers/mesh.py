@@ -12,6 +12,19 @@ from ..hub.mesh import HubMesh
 from ..redact import redact
 from .steps import Step, run_steps
 
+PEER_TOKEN_MAX = 200
+
+
+def check_peer_token(token: str) -> str | None:
+    """Why ``token`` cannot be a peer hub's mesh token (None: it can be sent)."""
+    if not token:
+        return "The token is empty: copy it from the peer hub's Hub Mesh page."
+    if len(token) > PEER_TOKEN_MAX:
+        return f"A mesh token has at most {PEER_TOKEN_MAX} characters."
+    if not token.isascii() or not token.isprintable() or any(c.isspace() for c in token):
+        return "A mesh token is one word of printable characters (no spaces)."
+    return None
+
 
 class HubMeshReader:
     """The Hub Mesh page in one answer, within the device allowlist."""
@@ -123,6 +136,47 @@ class HubMeshReader:
         if enabled is not None and out.get("enabled") is not enabled:
             out["reboot_needed"] = True  # the switch takes effect at the next reboot
         return out
+
+    async def token_peer(self, wanted: str) -> dict[str, Any]:
+        """The peer hub (by name or id) whose mesh token the owner may type: one that shows
+        a warning, the only row the hub UI's token dialog opens from."""
+        mesh = await self._mesh.get()
+        if mesh.enabled is False:
+            raise ToolError(
+                "Hub Mesh is off on this hub: there is no peer to give a token to.",
+                hint="enabled=true, then reboot the hub.",
+                subject="hub_mesh_off",
+            )
+        hub_id = _peer_id(mesh, wanted)
+        if hub_id is None:
+            raise ToolError("Name the peer hub whose token is wanted (not 'none').")
+        peer = next(p for p in mesh.peers if str(p.get("hub_id")) == hub_id)
+        if not peer.get("warning"):
+            raise ToolError(
+                f"Peer hub {peer.get('name')} shows no warning, so it needs no token from "
+                "here (the hub's own page offers the token dialog only for a peer that "
+                "warns). Nothing was asked.",
+                subject="peer_token",
+            )
+        return {"hub_id": hub_id, "name": str(peer.get("name") or hub_id),
+                "warning": peer.get("warning")}  # fmt: skip
+
+    async def set_peer_token(self, hub_id: str, token: str) -> dict[str, Any]:
+        """Store a peer hub's mesh token (typed by the owner, never by an assistant), then
+        read the peer back: its warning must be gone. The token is in no answer."""
+        token = token.strip()
+        if (why := check_peer_token(token)) is not None:
+            raise ToolError(f"{why} Nothing was sent.")
+        mesh = await self._mesh.get()
+        if not any(str(p.get("hub_id")) == hub_id for p in mesh.peers):
+            raise ToolError(f"Peer hub {hub_id} is no longer in Hub Mesh. Nothing was sent.")
+        peer = await self._mesh.set_peer_token(hub_id, token)
+        name = peer.get("name") or hub_id
+        return {
+            "summary": f"The hub stored the mesh token of peer hub {name}; it shows no "
+            "warning any more",
+            "peer": {k: peer.get(k) for k in ("hub_id", "name", "active", "offline")},
+        }
 
     async def _switch(self, on: bool, notes: list[str]) -> None:
         mesh = await self._mesh.set_enabled(on)

@@ -17,17 +17,20 @@ from typing import Any
 from ..errors import ToolError
 from ..hub.controllers import RadiosController
 from ..hub.effects import poll_until
-from ..hub.errors import HubBadResponseError
+from ..hub.errors import HubBadResponseError, HubNotFoundError
 from ..hub.models import dict_list
 from ..hub.radios import S2_KEYS
 
 _PIN_RE = re.compile(r"^\d{5}$")
+# the page the hub UI opens for a running replace (its nodeReplace info page)
+_REPLACE_PAGE = "the hub's own Replace page (Settings, Z-Wave Details, Replace)"
 _KEY_NAMES = {
     "S2AccessControl": "S2 Access Control",
     "S2Authenticated": "S2 Authenticated",
     "S2Unauthenticated": "S2 Unauthenticated",
     "S0Unauthenticated": "S0",
 }
+S2_KEY_NAMES = tuple(_KEY_NAMES.values())  # what s2_keys takes, as inclusion_view names them
 
 
 # the argument each special action needs (and no other action takes)
@@ -42,8 +45,11 @@ class ActionExtra:
     dsk_pin: str | None = None
     smartstart_id: str | None = None
     device_ids: list[str] | None = None
+    s2_keys: list[str] | None = None  # a subset of the requested keys (s2_grant_keys only)
 
     def check(self, action: str) -> None:
+        if self.s2_keys is not None and action != "s2_grant_keys":
+            raise ToolError("s2_keys goes with action=s2_grant_keys only. Nothing was sent.")
         for name in ("dsk_pin", "smartstart_id", "device_ids"):
             wanted = [a for a, arg in _ACTION_ARG.items() if arg == name]
             given = getattr(self, name) is not None
@@ -68,6 +74,39 @@ def _request(status: Mapping[str, Any]) -> dict[str, Any]:
     return req if isinstance(req, dict) else {}
 
 
+def granted_keys(req: Mapping[str, Any], names: list[str] | None) -> dict[str, bool]:
+    """Each S2 key -> granted: the requested ones, or the chosen subset of them.
+
+    A key the device did not ask for is refused (the S2 bootstrap grants only a subset of
+    the request; the hub UI's grant dialog echoes each requested key as a Boolean).
+    """
+    requested = {k for k in S2_KEYS if _flag(req.get(k))}
+    if names is None:
+        return {k: k in requested for k in S2_KEYS}
+    by_name = {v: k for k, v in _KEY_NAMES.items()}
+    unknown = [n for n in names if n not in by_name]
+    if unknown:
+        raise ToolError(
+            f"Unknown S2 key {', '.join(unknown)}; the keys are {', '.join(S2_KEY_NAMES)}. "
+            "Nothing was sent."
+        )
+    chosen = {by_name[n] for n in names}
+    extra = sorted(_KEY_NAMES[k] for k in chosen - requested)
+    if extra:
+        asked = [_KEY_NAMES[k] for k in S2_KEYS if k in requested] or ["none"]
+        raise ToolError(
+            f"The device did not ask for {', '.join(extra)} (it asked for "
+            f"{', '.join(asked)}); only requested keys can be granted. Nothing was sent.",
+            subject="s2_request",
+        )
+    if not chosen:
+        raise ToolError(
+            "s2_keys is empty: grant at least one requested key, or use action=s2_skip. "
+            "Nothing was sent."
+        )
+    return {k: k in chosen for k in S2_KEYS}
+
+
 def inclusion_view(status: Mapping[str, Any]) -> dict[str, Any]:
     """What the hub is doing with a device being included, and what it waits for."""
     req = _request(status)
@@ -88,12 +127,40 @@ def inclusion_view(status: Mapping[str, Any]) -> dict[str, Any]:
     if kind == "grantKeys":
         out["waiting_for"] = "s2_keys"
         out["requested_keys"] = [_KEY_NAMES[k] for k in S2_KEYS if _flag(req.get(k))]
-        out["next"] = "action=s2_grant_keys (secure) or s2_skip (no security)"
+        out["next"] = (
+            "action=s2_grant_keys (secure; s2_keys to grant only some of them) or s2_skip "
+            "(no security)"
+        )
     elif kind == "securityCode":
         out["waiting_for"] = "s2_pin"
         out["next"] = (
             "Ask the user for the first 5 digits of the DSK on the device or its QR label; "
             "action=s2_enter_pin with dsk_pin, or s2_skip"
+        )
+    return out
+
+
+def replace_view(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A node replace's progress and the S2 prompt it waits on (keys: answered here)."""
+    replaced = data.get("replacedNode")
+    replaced = replaced if isinstance(replaced, dict) else {}
+    req = _request(data)
+    kind = req.get("type")
+    out: dict[str, Any] = {
+        "running": _flag(replaced.get("running")) if "running" in replaced else None,
+        "status": replaced.get("status"),
+        "waiting_for": {"grantKeys": "s2_keys", "securityCode": "s2_pin"}.get(str(kind)),
+    }
+    if kind == "grantKeys":
+        out["requested_keys"] = [_KEY_NAMES[k] for k in S2_KEYS if _flag(req.get(k))]
+        out["next"] = (
+            "action=s2_grant_keys (secure; s2_keys to grant only some of them) or s2_skip "
+            "(no security)"
+        )
+    elif kind == "securityCode":
+        out["note"] = (
+            f"The replacing device asks for its S2 PIN: enter it on {_REPLACE_PAGE}; it is "
+            "not answered from here."
         )
     return out
 
@@ -104,8 +171,17 @@ class ZwaveInclusion:
     def __init__(self, radios: RadiosController) -> None:
         self._radios = radios
 
-    async def _pending(self, want: set[str]) -> dict[str, Any]:
+    async def _pending(self, want: set[str]) -> tuple[dict[str, Any], bool]:
+        """The S2 request the hub waits on, and whether it is a node replace's."""
         req = _request(await self._radios.inclusion_status())
+        replace = False
+        if req.get("type") not in ("grantKeys", "securityCode"):
+            try:
+                replacing = _request(await self._radios.node_replace_status())
+            except HubNotFoundError:  # a hub without node replace (C-5)
+                replacing = {}
+            if replacing.get("type") in ("grantKeys", "securityCode"):
+                req, replace = replacing, True
         if req.get("type") not in want:
             asked = {"grantKeys": "the S2 keys", "securityCode": "the S2 PIN"}
             raise ToolError(
@@ -113,7 +189,7 @@ class ZwaveInclusion:
                 f"(it waits for {asked.get(str(req.get('type')), 'nothing')}). Nothing was sent.",
                 subject="s2_request",
             )
-        return req
+        return req, replace
 
     async def _answered(self, kind: str) -> dict[str, Any]:
         """The inclusion status once the hub stopped asking ``kind`` (polled ~2 s)."""
@@ -129,26 +205,67 @@ class ZwaveInclusion:
             )
         return view
 
-    async def s2_answer(self, action: str, pin: str | None) -> dict[str, Any]:
-        """s2_grant_keys / s2_enter_pin / s2_skip, each only while the hub asks for it."""
+    async def _replace_answered(self) -> dict[str, Any]:
+        """The node replace's status once the hub stopped asking for keys (polled ~2 s)."""
+        status = await poll_until(
+            lambda: self._radios.node_replace_status(),
+            lambda s: _request(s).get("type") != "grantKeys",
+        )
+        if _request(status).get("type") == "grantKeys":
+            raise HubBadResponseError(
+                "The hub took the S2 keys of the replacing device but still asks for them",
+                hint=f"Finish the replace on {_REPLACE_PAGE}.",
+            )
+        return replace_view(status)
+
+    async def s2_answer(
+        self, action: str, pin: str | None, keys: list[str] | None = None
+    ) -> dict[str, Any]:
+        """s2_grant_keys / s2_enter_pin / s2_skip, each only while the hub asks for it:
+        during an inclusion, or (keys and skip) during a node replace."""
         if pin is not None and not _PIN_RE.match(pin.strip()):
             raise ToolError("dsk_pin must be the 5 digits of the device's PIN. Nothing was sent.")
         want = {"s2_grant_keys": {"grantKeys"}, "s2_enter_pin": {"securityCode"}}
-        req = await self._pending(want.get(action, {"grantKeys", "securityCode"}))
+        req, replace = await self._pending(want.get(action, {"grantKeys", "securityCode"}))
         kind = str(req.get("type"))
+        grants: dict[str, bool] = {}
         if kind == "grantKeys":
-            keys = {k: _flag(req.get(k)) for k in S2_KEYS}
-            await self._radios.send_s2_grants(action == "s2_grant_keys", keys)
+            grants = granted_keys(req, keys if action == "s2_grant_keys" else None)
+        if replace and kind == "securityCode":
+            # the hub UI's replace dialog sends no PIN (its PIN button only logs): the hub's
+            # own replace page takes it, and no request for it is known here
+            raise ToolError(
+                f"The replacing device asks for its S2 PIN, which only {_REPLACE_PAGE} takes: "
+                "enter it there, or stop the replace with action=node_replace_stop. Nothing "
+                "was sent.",
+                subject="s2_request",
+            )
+        accept = action == "s2_grant_keys"
+        if replace:
+            await self._radios.send_replace_s2_grants(accept, grants)
+            view = await self._replace_answered()
+        elif kind == "grantKeys":
+            await self._radios.send_s2_grants(accept, grants)
+            view = await self._answered(kind)
         else:
             await self._radios.send_s2_code(pin is not None, (pin or "").strip())
-        view = await self._answered(kind)
+            view = await self._answered(kind)
         done = {
             "s2_grant_keys": "S2 keys granted",
             "s2_enter_pin": "S2 PIN sent",
             "s2_skip": "S2 security skipped (the device joins without it)",
         }[action]
-        return {"summary": f"zwave {action}: {done}", "radio": "zwave", "action": action,
-                "inclusion": view}  # fmt: skip
+        out: dict[str, Any] = {
+            "summary": f"zwave {action}{' (node replace)' if replace else ''}: {done}",
+            "radio": "zwave", "action": action,
+            "replace" if replace else "inclusion": view,
+        }  # fmt: skip
+        if accept:
+            out["granted_keys"] = [_KEY_NAMES[k] for k in S2_KEYS if grants.get(k)]
+            out["refused_keys"] = [
+                _KEY_NAMES[k] for k in S2_KEYS if _flag(req.get(k)) and not grants.get(k)
+            ]
+        return out
 
     async def smartstart(self) -> list[dict[str, Any]]:
         """The SmartStart list, each entry with its ``id`` (no DSK)."""
@@ -216,28 +333,13 @@ class ZwaveInclusion:
             "node_id": node_id, "device_id": node.get("deviceId"),
             "device_name": node.get("deviceName"), "replace": status,
             "note": "Put the new device in pairing mode now; it takes over the node and the "
-            "device (its apps keep it). Follow with include=[node_replace]; stop with "
+            "device (its apps keep it). Follow with include=[node_replace] (an S2 device asks "
+            "for keys there: action=s2_grant_keys or s2_skip); stop with "
             "action=node_replace_stop.",
         }  # fmt: skip
 
     async def node_replace_status(self) -> dict[str, Any]:
-        data = await self._radios.node_replace_status()
-        replaced = data.get("replacedNode")
-        replaced = replaced if isinstance(replaced, dict) else {}
-        kind = _request(data).get("type")
-        return {
-            "running": _flag(replaced.get("running")) if "running" in replaced else None,
-            "status": replaced.get("status"),
-            "waiting_for": {"grantKeys": "s2_keys", "securityCode": "s2_pin"}.get(str(kind)),
-            **(
-                {
-                    "note": "Finish the S2 step in the hub UI (Z-Wave details, Replace): it is "
-                    "not answered from here."
-                }
-                if kind in ("grantKeys", "securityCode")
-                else {}
-            ),
-        }
+        return replace_view(await self._radios.node_replace_status())
 
     async def zigbee_ping(
         self, device_ids: list[str], on: bool, device_allowed: Callable[[str], bool]

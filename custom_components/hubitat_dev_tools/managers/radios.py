@@ -454,7 +454,7 @@ class RadioManager:
     ) -> dict[str, Any]:
         """The operations with their own request shape (S2, SmartStart, replace, ping)."""
         if action.startswith("s2_"):
-            return await self.inclusion.s2_answer(action, extra.dsk_pin)
+            return await self.inclusion.s2_answer(action, extra.dsk_pin, extra.s2_keys)
         if action == "smartstart_delete":
             assert extra.smartstart_id is not None
             return await self.inclusion.smartstart_delete(extra.smartstart_id, device_allowed)

@@ -132,7 +132,7 @@ class CreateDashboardTool(HubTool[CreateDashboardArgs]):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UpdateDashboardArgs(ToolArgs):
-    dashboard_id: str = arg(DASH_ID, "Easy Dashboard id", required=True)
+    dashboard_id: str = arg(DASH_ID, "Dashboard id", required=True)
     name: str | None = arg(NAME, "New name")
     device_ids: list[str] | None = arg(DEVICE_IDS, "Replace the device list")
     add_device_ids: list[str] = arg(DEVICE_IDS, "Devices to add", default=list)
@@ -164,9 +164,9 @@ class UpdateDashboardTool(HubTool[UpdateDashboardArgs]):
         "Omitted parts are kept (the current configuration is read and merged, because the "
         "hub's update replaces everything); the previous configuration is returned and "
         "saved as an item backup. Legacy dashboards: replace the whole tile layout (layout) "
-        "or edit single tiles (add_tiles, update_tiles by id, remove_tile_ids); their name "
-        "and devices are not changed here. Putting a lock or other sensitive device on a "
-        "dashboard needs confirm=true."
+        "or edit single tiles (add_tiles, update_tiles by id, remove_tile_ids) or rename "
+        "(name); their devices are not changed here. Putting a lock or other sensitive "
+        "device on a dashboard needs confirm=true."
     )
     kind = ToolKind.WRITE
     effect_devices = ("device_ids", "add_device_ids", "layout", "add_tiles", "update_tiles")
@@ -177,15 +177,15 @@ class UpdateDashboardTool(HubTool[UpdateDashboardArgs]):
         tile_ops = (
             args.layout is not None or args.add_tiles or args.update_tiles or args.remove_tile_ids
         )
+        kind = await manager.kind(args.dashboard_id)
+        if kind == "legacy":
+            return await self._legacy(call, args, bool(tile_ops))
         if tile_ops:
-            result = await manager.update_legacy_layout(
-                args.dashboard_id,
-                layout=args.layout,
-                add_tiles=args.add_tiles,
-                update_tiles=args.update_tiles,
-                remove_tile_ids=args.remove_tile_ids,
+            raise ToolError(
+                f"Dashboard {args.dashboard_id} is an Easy Dashboard: layout, add_tiles, "
+                "update_tiles and remove_tile_ids are for legacy dashboards. Nothing was sent.",
+                hint="Change its devices (device_ids, add_device_ids) or options instead.",
             )
-            return {"summary": f"Updated the layout of dashboard {args.dashboard_id}", **result}
         result = await manager.update(
             args.dashboard_id,
             name=args.name,
@@ -195,6 +195,55 @@ class UpdateDashboardTool(HubTool[UpdateDashboardArgs]):
             options=args.options,
         )
         return {"summary": f"Updated Easy Dashboard {args.dashboard_id}", **result}
+
+    async def _legacy(
+        self, call: ToolCall, args: UpdateDashboardArgs, tile_ops: bool
+    ) -> dict[str, Any]:
+        """A legacy dashboard: its tiles first (checked before anything is sent), then its
+        name; Easy-only arguments are refused before either."""
+        easy_only = [
+            name
+            for name, given in (
+                ("device_ids", args.device_ids is not None),
+                ("add_device_ids", bool(args.add_device_ids)),
+                ("remove_device_ids", bool(args.remove_device_ids)),
+                ("options", bool(args.options)),
+            )
+            if given
+        ]
+        if easy_only:
+            raise ToolError(
+                f"Dashboard {args.dashboard_id} is a legacy Hubitat Dashboard: "
+                f"{', '.join(easy_only)} apply to Easy Dashboards only. Nothing was sent.",
+                hint="Change its tiles (layout, add_tiles, update_tiles, remove_tile_ids) or "
+                "its name; its devices are set on its app page in the hub UI.",
+            )
+        if not tile_ops and args.name is None:
+            raise ToolError(
+                f"Nothing to change on legacy dashboard {args.dashboard_id}: give name or a "
+                "tile argument. Nothing was sent."
+            )
+        manager = call.hub.dashboards
+        out: dict[str, Any] = {"dashboard_id": args.dashboard_id, "type": "legacy"}
+        done = []
+        if tile_ops:
+            out.update(
+                await manager.update_legacy_layout(
+                    args.dashboard_id,
+                    layout=args.layout,
+                    add_tiles=args.add_tiles,
+                    update_tiles=args.update_tiles,
+                    remove_tile_ids=args.remove_tile_ids,
+                )
+            )
+            done.append("layout")
+        if args.name is not None:
+            out.update(await manager.rename_legacy(args.dashboard_id, args.name))
+            done.append("name")
+        return {
+            "summary": f"Updated the {' and '.join(done)} of legacy dashboard {args.dashboard_id}",
+            **out,
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

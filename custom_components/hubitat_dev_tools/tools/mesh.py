@@ -9,6 +9,7 @@ import probatio as vol
 
 from ..errors import ToolError
 from ..hub.mesh import REFRESH_INTERVALS
+from ..mesh_token import request_peer_token
 from ..safety import ToolKind
 from .args import ToolArgs, arg
 from .base import HubTool, ToolCall, on_hub
@@ -55,6 +56,10 @@ class UpdateHubMeshArgs(ToolArgs):
         vol.In(("full_sync", "reconnect", "new_token")),
         "Run now: full sync, reconnect peers (drops links briefly), new mesh token",
     )
+    peer_token_for: str | None = arg(
+        vol.All(str, vol.Length(min=1, max=100)),
+        "Peer hub (name or id) needing its token; alone",
+    )
 
 
 class UpdateHubMeshTool(HubTool[UpdateHubMeshArgs]):
@@ -64,7 +69,8 @@ class UpdateHubMeshTool(HubTool[UpdateHubMeshArgs]):
     description = (
         "Change Hub Mesh: on/off (after a reboot), full sync interval, the peer hub whose "
         "modes this hub follows, shared hub variables, linking peers' devices and variables; "
-        "each read back. Share a device: hub_update_device(hub_mesh=...). No peer tokens."
+        "each read back. Share a device: hub_update_device(hub_mesh=...). A peer warning of "
+        "its token: peer_token_for (the owner types it in HA Repairs, never you)."
     )
     kind = ToolKind.WRITE  # on/off: nothing is lost, reversible before and after the reboot
     idempotent = False  # a new token or a link each time
@@ -80,6 +86,13 @@ class UpdateHubMeshTool(HubTool[UpdateHubMeshArgs]):
             args.link_variables,
             args.action,
         )
+        if args.peer_token_for is not None:
+            if any(v is not None for v in wanted):
+                raise ToolError(
+                    "peer_token_for goes alone: the token is typed by the owner later, the "
+                    "other settings apply now. Nothing was sent."
+                )
+            return await _ask_peer_token(call, args.peer_token_for)
         if all(v is None for v in wanted):
             raise ToolError("Nothing to change: give at least one setting.")
         out = await call.hub.devices.mesh.update(
@@ -96,6 +109,25 @@ class UpdateHubMeshTool(HubTool[UpdateHubMeshArgs]):
         if out.get("reboot_needed"):
             out.setdefault("notes", []).append("Reboot with hub_reboot_hub to apply it.")
         return out
+
+
+async def _ask_peer_token(call: ToolCall, wanted: str) -> dict[str, Any]:
+    """Check the peer, then hand the token step to Home Assistant's Repairs."""
+    peer = await call.hub.devices.mesh.token_peer(wanted)
+    return {
+        "summary": f"The mesh token of peer hub {peer['name']} waits for the owner to type it "
+        "in Home Assistant",
+        "pending": True,
+        "peer": {"hub_id": peer["hub_id"], "name": peer["name"], "warning": peer["warning"]},
+        "next": request_peer_token(
+            call.hass,
+            call.runtime.entry,
+            peer,
+            user=call.caller.name,
+            user_id=call.caller.user.id,
+            gateway=UpdateHubMeshTool.gateway(),
+        ),
+    }
 
 
 ORDER = 26

@@ -8,7 +8,7 @@ from typing import Any
 import probatio as vol
 
 from ..hub.radios import RADIO_ACTIONS, SPECIAL_ACTIONS
-from ..managers.radio_zwave import ActionExtra
+from ..managers.radio_zwave import S2_KEY_NAMES, ActionExtra
 from ..safety import ToolKind
 from .args import ToolArgs, arg, numeric_id
 from .base import HubTool, ToolCall, on_hub
@@ -132,6 +132,10 @@ class RadioActionArgs(ToolArgs):
         vol.All(str, vol.Length(min=11, max=200)), "Matter pairing code, for action=pair"
     )
     dsk_pin: str | None = arg(vol.All(str, vol.Length(max=10)), "User's 5-digit S2 PIN")
+    s2_keys: list[str] | None = arg(
+        vol.All([vol.In(S2_KEY_NAMES)], vol.Length(min=1, max=4)),
+        "Grant only these requested keys (default all)",
+    )
     smartstart_id: str | None = arg(vol.All(str, vol.Length(max=20)), None)
     device_ids: list[str] | None = arg(
         vol.All([numeric_id("device_id")], vol.Length(min=1, max=100)), None
@@ -151,15 +155,15 @@ class CallRadioActionTool(HubTool[RadioActionArgs]):
     title = "Run a radio operation"
     description = (
         "Run one Z-Wave, Zigbee or Matter operation. zwave: inclusion_start/inclusion_stop "
-        "(pair new devices), s2_grant_keys/s2_enter_pin (dsk_pin)/s2_skip (its S2 prompt), "
+        "(pair new devices), s2_grant_keys (s2_keys: only some)/s2_enter_pin (dsk_pin)/s2_skip "
+        "(its S2 prompt; keys also in a node replace), "
         "exclusion_start/exclusion_stop (remove a device by its button), smartstart_delete, "
         "stats_refresh, repair_cancel, node_replace_stop, antenna_test_continue; with "
         "node_id: node_refresh/node_rediscover/node_reinitialize, node_repair, node_replace "
         "(failed node), firmware_abort, antenna_test_start. "
         "zigbee: ping_on/ping_off (device_ids; keep-alive), radio_reboot, rebuild_network, "
-        "channel_scan (about a minute; "
-        "answers RSSI/LQI and PAN ids per channel, or status running: call again after "
-        "retry_after_s for the same scan's result). matter: pair (setup_code), "
+        "channel_scan (about a minute: status running means call again after "
+        "retry_after_s). matter: pair (setup_code), "
         "open_pairing_window (node_id; answers a code to share the device; confirm=true for a "
         "lock or other sensitive device). Repair: "
         "hub_start_zwave_repair; failed nodes: hub_delete_zwave_node; settings: "
@@ -174,7 +178,9 @@ class CallRadioActionTool(HubTool[RadioActionArgs]):
             args.action,
             args.node_id,
             args.setup_code,
-            extra=ActionExtra(args.dsk_pin, args.smartstart_id, args.device_ids),
+            extra=ActionExtra(
+                args.dsk_pin, args.smartstart_id, args.device_ids, s2_keys=args.s2_keys
+            ),
             device_allowed=call.device_allowed,
             allowlist_active=allowlist_active(call),
             deadline=call.deadline,
