@@ -123,6 +123,46 @@ async def test_attribute_comparators(
     assert dim and dim <= LIGHTS
 
 
+async def test_text_matches_label_name_type_or_id(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    # a device renamed on its page: its label and name no longer say its driver
+    hub.device_obj(dev_id(hub, "Coffee Maker")).name = "Kitchen Coffee Plug"
+    every = await ok(call_tool, "hub_list_devices", {"fields": ["label", "name", "type"]})
+    devices = every["devices"]
+
+    def having(part: str) -> set[str]:
+        return {
+            d["label"]
+            for d in devices
+            if any(part in str(d.get(k) or "").lower() for k in ("label", "name", "type"))
+        }
+
+    # the driver's name finds devices whose label and name do not say it
+    outlets = await _labels(call_tool, {"text": "ZIGBEE outlet"})
+    assert outlets == having("zigbee outlet")
+    assert {"Coffee Maker", "TV Outlet", "Office Monitor Outlet"} <= outlets
+    coffee = next(d for d in devices if d["label"] == "Coffee Maker")
+    assert "zigbee outlet" not in f"{coffee['label']} {coffee['name']}".lower()
+    # only the type of the Zooz plug says "advanced"
+    assert await _labels(call_tool, {"text": "Plug Advanced"}) == {"Basement Double Plug"}
+    dimmers = await _labels(call_tool, {"text": "z-wave dimmer"})
+    assert "Kitchen Light" in dimmers and dimmers == having("z-wave dimmer")
+    # label parts and the exact id still match; a word in no field matches nothing
+    assert "Kitchen Light" in await _labels(call_tool, {"text": "kitchen li"})
+    kitchen_id = dev_id(hub, "Kitchen Light")
+    assert await _labels(call_tool, {"text": kitchen_id}) >= {"Kitchen Light"}
+    assert await _labels(call_tool, {"text": "no such driver anywhere"}) == set()
+
+    def dev(type_: str | None) -> DeviceSummary:
+        return DeviceSummary(id="7", label="Hall", name="Hall", type=type_, capabilities=[])
+
+    assert DeviceFilter(text="acme BULB").matches(dev("Acme Bulb Driver"))
+    assert not DeviceFilter(text="acme bulb").matches(dev("Other Driver"))
+    assert not DeviceFilter(text="acme").matches(dev(None))  # no type: label/name only
+    assert DeviceFilter(text="#7").matches(dev(None))
+
+
 def test_numeric_text_compares_as_numbers() -> None:
     low = DeviceSummary(id="1", label="Low", name="", states={"battery": "9"})
     high = DeviceSummary(id="2", label="High", name="", states={"battery": "10.5"})

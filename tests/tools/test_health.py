@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from aiohttp import web
@@ -15,7 +16,9 @@ from custom_components.hubitat_dev_tools.hub.health import (
     history_time,
     parse_memory_history,
 )
+from custom_components.hubitat_dev_tools.tools.paging import encode_cursor
 from hubitat_emulator import HubEmulator
+from hubitat_emulator.clock import utcnow
 
 from ..conftest import ToolCaller, ok, refused
 from ..contract import load_fixture
@@ -43,7 +46,7 @@ async def test_health_report(
     assert data["uptime_seconds"] > 0 and data["database_size"] == 21
     assert data["status"] == "ok" and data["alerts"] == []
     history = data["history"]
-    assert history["samples"] > 10 and len(history["recent"]) == 12
+    assert history["samples"] > 10 and len(history["rows"]) == 12
     assert history["memory_trend"] == "falling"  # the emulator leaks ~900 KB per 5 min
     assert data["newest_backup"]["age_hours"] > 24
     hub.ops.alerts.update(hubLowMemory=True, zigbeeOffline=True, platformUpdateAvailable=True)
@@ -51,8 +54,63 @@ async def test_health_report(
     alerting = await ok(call_tool, "hub_get_health_report", {"history_points": 0})
     keys = [a["key"] for a in alerting["alerts"]]
     assert keys == ["hubLowMemory", "platformUpdateAvailable", "zigbeeOffline"]
-    assert alerting["status"] == "error" and "recent" not in alerting["history"]
+    assert alerting["status"] == "error" and "rows" not in alerting["history"]
     assert "2.5.1.1" in alerting["alerts"][1]["detail"]
+
+
+async def test_health_report_pages_every_history_row_since_boot(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    # up three days: 864 five-minute rows, three times the largest page
+    hub.ops.history_rows = 10_000
+    hub.state.boot_time = utcnow() - timedelta(days=3, minutes=2)
+    first = await ok(call_tool, "hub_get_health_report", {"history_points": 288})
+    summary = {k: v for k, v in first["history"].items() if k not in ("rows", "next_cursor")}
+    total = summary["total"]
+    assert total == summary["samples"] == 864
+    rows: list[dict[str, Any]] = []
+    page = first
+    pages = 0
+    while True:
+        history = page["history"]
+        assert len(history["rows"]) <= 288 and history["total"] == total
+        # the summary is the same on every page: it covers every row
+        assert {k: v for k, v in history.items() if k not in ("rows", "next_cursor")} == summary
+        rows = history["rows"] + rows  # each page is older than the one before
+        pages += 1
+        if "next_cursor" not in history:
+            break
+        page = await ok(
+            call_tool,
+            "hub_get_health_report",
+            {"history_points": 288, "history_cursor": history["next_cursor"]},
+        )
+    assert pages == 3 and len(rows) == total
+    times = [str(r["time"]) for r in rows]
+    assert times == sorted(times) and len(set(times)) == total  # every row once, in order
+    assert times[0] == summary["from"] and times[-1] == summary["to"]
+    assert first["history"]["rows"][-1]["time"] == summary["to"]  # page one: the newest
+    frees = [r["free_os_kb"] for r in rows]
+    assert min(frees) == summary["free_memory_kb"]["min"]
+    assert max(frees) == summary["free_memory_kb"]["max"]
+    # the default page: the newest 12 rows, oldest first
+    default = await ok(call_tool, "hub_get_health_report")
+    assert [r["time"] for r in default["history"]["rows"]] == times[-12:]
+    # cursors this tool did not return, or past the end, are refused
+    for bad in ("junk", encode_cursor(total + 1)):
+        await refused(
+            call_tool,
+            "hub_get_health_report",
+            {"history_points": 10, "history_cursor": bad},
+            "invalid_cursor",
+        )
+    await refused(
+        call_tool,
+        "hub_get_health_report",
+        {"history_points": 0, "history_cursor": encode_cursor(10)},
+        "invalid_arguments",
+    )
+    await refused(call_tool, "hub_get_health_report", {"history_points": 289}, "invalid_arguments")
 
 
 async def test_health_report_partial_when_endpoints_missing(
@@ -90,10 +148,6 @@ async def test_device_health(
     assert with_errors and all(e["warnings"] + e["errors"] > 0 for e in with_errors)
     # make one device silent for a week
     dev_id = low[0]["device_id"]
-    from datetime import timedelta
-
-    from hubitat_emulator.clock import utcnow
-
     hub.device_obj(dev_id).last_activity = utcnow() - timedelta(days=7)
     data = await ok(call_tool, "hub_get_device_health")
     silent = {d["device_id"]: d for d in data["silent"]}

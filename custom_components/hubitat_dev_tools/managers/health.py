@@ -171,7 +171,16 @@ class HealthManager:
         return active_alerts(await self._info.hub_data())
 
     async def report(self, history_points: int = 12) -> dict[str, Any]:
-        """One health report: identity, resources, alerts, history with trend."""
+        """One health report: identity, resources, alerts, history with trend, and the
+        newest ``history_points`` history rows (oldest first) under ``history.rows``."""
+        report, samples = await self.report_and_history()
+        if history_points:
+            report["history"]["rows"] = [s.as_dict() for s in samples[-history_points:]]
+        return report
+
+    async def report_and_history(self) -> tuple[dict[str, Any], list[MemorySample]]:
+        """The health report (its history summary covers every row) and every memory/CPU
+        history row since boot, oldest first (empty when the history is unavailable)."""
         identity, hub_data = await asyncio.gather(self._info.identity(), self._info.hub_data())
         optionals: list[_Optional] = list(
             await asyncio.gather(
@@ -224,8 +233,6 @@ class HealthManager:
             if newest_backup
             else None,
         }
-        if history_points:
-            report["history"]["recent"] = [s.as_dict() for s in samples[-history_points:]]
         unavailable = {
             name: opt.error
             for name, opt in (
@@ -241,7 +248,7 @@ class HealthManager:
         }
         if unavailable:
             report["unavailable"] = unavailable
-        return report
+        return report, samples
 
     async def device_health(
         self,

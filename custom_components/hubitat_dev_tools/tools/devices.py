@@ -85,7 +85,7 @@ EXPECTED_VALUE = vol.Any(str, int, float, bool)
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ListDevicesArgs(ToolArgs):
-    text: str | None = arg(str, "Label/name part, or exact id")
+    text: str | None = arg(str, "Label/name/type (driver) part, or exact id")
     room: str | None = arg(str, "Room name or id, or 'unassigned'")
     capability: str | None = arg(str, "e.g. Switch, Lock, Light")
     attribute: str | None = arg(str, "Has this attribute, e.g. battery")
@@ -122,8 +122,9 @@ class ListDevicesTool(HubTool[ListDevicesArgs]):
     title = "List devices"
     description = (
         "Find devices with their current states in one call ('which devices are in the living "
-        "room', 'lights in the kitchen', 'battery below 20%'). Filters: text (label, name or "
-        "id), room, capability (Light: bulbs, dimmers, light switches; no plugs, fans), "
+        "room', 'lights in the kitchen', 'battery below 20%'). Filters: text (part of the "
+        "label, name or type, i.e. driver; or the exact id), room, capability (Light: bulbs, "
+        "dimmers, light switches; no plugs, fans), "
         "attribute+comparator+value(s) (battery lt 20), changed_within_minutes/changed_since, "
         "silent_for_hours. fields, e.g. ['label','states.switch'], keeps answers small; page "
         "with cursor. Commands: hub_get_device; history: hub_list_device_events."
@@ -507,6 +508,7 @@ class ListDeviceEventsTool(HubTool[ListDeviceEventsArgs]):
         "devices, hub_list_devices(changed_within_minutes=...) is one call."
     )
     kind = ToolKind.READ
+    search_words = ("what happened", "history of a device", "last night")
 
     async def run(self, call: ToolCall, args: ListDeviceEventsArgs) -> dict[str, Any]:
         since = parse_hub_time(args.since) if args.since is not None else None

@@ -8,19 +8,32 @@ from typing import Any
 
 import probatio as vol
 
+from ..errors import ToolError
 from .args import ToolArgs, arg
 from .base import HubTool, ToolCall, connector, on_hub
+from .paging import decode_cursor, paginate
 
 TOOL_DOMAIN = "health"
+# At most a day of 5-minute history rows per page (older rows: page with history_cursor).
+MAX_HISTORY_PAGE = 288
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HealthReportArgs(ToolArgs):
     history_points: int = arg(
-        vol.All(int, vol.Range(min=0, max=288)),
-        "Recent history rows to include (0-288)",
+        vol.All(int, vol.Range(min=0, max=MAX_HISTORY_PAGE)),
+        f"History rows per page (0-{MAX_HISTORY_PAGE})",
         default=12,
     )
+    history_cursor: str | None = arg(str, "A previous history.next_cursor: the next, older rows")
+
+
+@dataclass(frozen=True, slots=True)
+class _HistoryPage:
+    """The history page a call asks for, in the shape :func:`paginate` reads."""
+
+    limit: int
+    cursor: str | None
 
 
 class GetHealthReportTool(HubTool[HealthReportArgs]):
@@ -28,7 +41,7 @@ class GetHealthReportTool(HubTool[HealthReportArgs]):
     covers = (
         on_hub("hub_get_info"),
         on_hub("hub_get_metrics"),
-        on_hub("hub_get_memory_history", "history_points"),
+        on_hub("hub_get_memory_history", "history_points, history_cursor"),
         connector("get_hub_diagnostics"),
     )
     title = "Get hub health report"
@@ -38,11 +51,29 @@ class GetHealthReportTool(HubTool[HealthReportArgs]):
         "backup failed, update available) with an overall status, memory/CPU history since "
         "boot with a trend (falling free memory = a leak), and the newest backup's age. Use "
         "it for 'is my hub healthy / why is it slow'; then hub_get_performance_stats for the "
-        "busy devices and apps, hub_get_device_health for failing devices."
+        "busy devices and apps, hub_get_device_health for failing devices. Older history "
+        "rows: history.next_cursor as history_cursor."
     )
 
     async def run(self, call: ToolCall, args: HealthReportArgs) -> dict[str, Any]:
-        return await call.hub.health.report(args.history_points)
+        if args.history_cursor and not args.history_points:
+            raise ToolError(
+                "history_cursor pages through history rows, but history_points is 0.",
+                code="invalid_arguments",
+                hint="Pass history_points (1-288) with history_cursor, or omit the cursor.",
+            )
+        decode_cursor(args.history_cursor)  # refuse a malformed cursor before any request
+        report, samples = await call.hub.health.report_and_history()
+        if args.history_points:
+            # Pages run from the newest row back to boot; each page is shown oldest first.
+            rows = [s.as_dict() for s in reversed(samples)]
+            page = paginate(rows, _HistoryPage(args.history_points, args.history_cursor))
+            history: dict[str, Any] = report["history"]
+            history["rows"] = page["items"][::-1]
+            history["total"] = page["total"]
+            if "next_cursor" in page:
+                history["next_cursor"] = page["next_cursor"]
+        return report
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

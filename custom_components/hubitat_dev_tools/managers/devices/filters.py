@@ -94,7 +94,8 @@ class DeviceFilter:
         """Return True when the device passes every filter."""
         if self.text:
             needle = self.text.strip().lower()
-            hay = (dev.label.lower(), dev.name.lower())
+            # label, name and the device type (the driver's name), each as a part; the id whole
+            hay = (dev.label.lower(), dev.name.lower(), (dev.type or "").lower())
             if dev.id != needle.lstrip("#") and not any(needle in h for h in hay):
                 return False
         if self.room:
