@@ -100,8 +100,9 @@ TEXT_KEYS = frozenset(
 )
 # Keys (before any ``.<N>``) whose string value is a rule's POST body (spec, page input).
 BODY_KEYS = frozenset({"body", "httppostbody"})
-# Keys (before any ``.<N>``) whose string value is a URL a rule calls (spec, page input).
-URL_KEYS = frozenset({"http_get", "http_post", "httper"})
+# Keys (before any ``.<N>``) whose string value is a URL a rule calls (spec, page input),
+# or one a tool downloads from (code, a backup to restore).
+URL_KEYS = frozenset({"http_get", "http_post", "httper", "source_url"})
 # Value keys of an input/preference/event record.
 _VALUE_KEYS = ("value", "defaultValue", "currentValue")
 # Keys of a secret input's record that carry its value (``sent``/``now``: an edit's report).

@@ -16,6 +16,7 @@ from ..audit import OUTCOMES
 from ..device_refs import OUTSIDE, OUTSIDE_COUNT, DeviceScreen
 from ..domain_data import get_domain_data
 from ..managers.apps.visual_nodes import DEVICE_KEYS
+from ..managers.automation.parse_device_acts import DEVICE_LIST_KEYS
 from ..managers.automation.parse_rule_acts import DEVICE_LIST_KINDS
 from ..safety import device_predicate, loaded_runtimes
 from .args import ToolArgs, arg
@@ -71,7 +72,10 @@ def screened_records(hass: HomeAssistant, records: list[dict[str, Any]]) -> list
         allowed = allowlists.get(str(record.get("hub")))
         screen = DeviceScreen(allowed) if allowed is not None else None
         if screen is not None and screen.active:
-            screen(record.get("args") or {}, id_keys=(*DEVICE_LIST_KINDS, *DEVICE_KEYS))
+            screen(
+                record.get("args") or {},
+                id_keys=(*DEVICE_LIST_KINDS, *DEVICE_LIST_KEYS, *DEVICE_KEYS),
+            )
         if screen is None or not screen.hidden:
             out.append(record)
             continue
