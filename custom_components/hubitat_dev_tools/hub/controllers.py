@@ -884,6 +884,10 @@ class CodeController(Controller):
         """Install new code; its id and version."""
         return await code.save_source(self._client, kind, None, source, None)
 
+    async def app_instances(self, app_code_id: str) -> builtins.list[tuple[str, str]]:
+        """The installed apps (id, name) that run this app code."""
+        return await code.fetch_app_instances(self._client, app_code_id)
+
     async def refuse_if_in_use(self, kind: CodeKind, item_id: str) -> None:
         """Raise, as the editor does before a delete, for code that is missing or in use."""
         await code.refuse_if_in_use(self._client, kind, item_id)
@@ -1075,6 +1079,10 @@ class RadiosController(Controller):
         """Grant (or refuse) the S2 keys a joining device asked for (``S2AccessControl``,
         ``S2Authenticated``, ``S2Unauthenticated``, ``S0Unauthenticated``)."""
         return cast(HubAnswer, await radios.send_s2_grants(self._client, accept, keys))
+
+    async def send_replace_s2_grants(self, accept: bool, keys: dict[str, bool]) -> HubAnswer:
+        """Grant (or refuse) the S2 keys of the device taking over a replaced node."""
+        return cast(HubAnswer, await radios.send_replace_s2_grants(self._client, accept, keys))
 
     async def send_s2_code(self, accept: bool, code: str) -> HubAnswer:
         """Send a joining device's 5-digit PIN (or skip it: ``accept`` False, ``""``)."""
@@ -1329,6 +1337,10 @@ class MeshController(Controller):
     async def regenerate_token(self) -> None:
         """Make a new mesh token (peers must be linked again)."""
         await mesh.regenerate_token(self._client)
+
+    async def set_peer_token(self, hub_id: str, token: str) -> dict[str, Any]:
+        """Store a peer hub's mesh token; the peer's row once its warning cleared."""
+        return await mesh.set_peer_token(self._client, hub_id, token)
 
 
 # ---------------------------------------------------------------------------- hub.health

@@ -25,6 +25,7 @@ from .backup_cloud import CloudBackupManager
 from .backups import BackupManager
 from .changes import ChangeLog
 from .code import CodeManager
+from .code_instances import AppInstanceDone
 from .dashboards import DashboardManager
 from .devices import AttributeCondition, DeviceManager
 from .devices.filters import DeviceFilter
@@ -46,6 +47,7 @@ from .radios import RadioManager
 from .room_control import RoomControl
 from .rooms import RoomManager
 from .rule_checks import RuleChecks
+from .rule_flags import RulePrivateBooleans
 from .scenes import SceneManager
 from .sensitivity import SensitivityModel
 from .snapshots import SnapshotManager
@@ -137,6 +139,10 @@ class Hub:
         self.code = CodeManager(
             self.library.code, self.library.devices, self.library.files, self.files
         )
+        # Done on the apps that run a code item (updated()), gated as anything that acts
+        self.code_instances = AppInstanceDone(
+            self.library.apps, self.library.code, self.sensitivity
+        )
         self.hpm = HpmManager(self.library.apps, self.apps, self.code)
         self.dashboards = DashboardManager(
             self.library.dashboards, self.library.apps, self.apps, self.item_backups
@@ -176,6 +182,14 @@ class Hub:
             files=self.files,
             sensitivity=self.sensitivity,
             backups=self.backups,
+        )
+        self.rule_flags = RulePrivateBooleans(
+            apps=self.apps,
+            hub_apps=self.library.apps,
+            hub_rules=self.library.rules,
+            rules=self.rules,
+            authoring=self.rule_authoring,
+            sensitivity=self.sensitivity,
         )
         self.snapshots = SnapshotManager(
             self.library.files,

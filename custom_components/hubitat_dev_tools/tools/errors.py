@@ -226,6 +226,15 @@ TOOL_HINTS: dict[tuple[str, str], str] = {
         "List Rule Machine rules with hub_list_rules engine=rule_machine."
     ),
     ("invalid_request", "not_rule"): "List rules with hub_list_rules.",
+    ("invalid_request", "visual_rule_run"): (
+        "It runs on its own triggers; pause or resume it with hub_set_rule_paused."
+    ),
+    ("invalid_request", "button_rule_action"): (
+        "To keep it from acting, disable it with hub_set_app_disabled."
+    ),
+    ("invalid_request", "button_rule_trigger"): (
+        "Read the rule with hub_get_app; its Button Controller sets its button."
+    ),
     ("invalid_request", "rule_batch"): (
         "Drop or fix those rules (hub_list_rules engine=rule_machine), then call again."
     ),
@@ -273,6 +282,15 @@ TOOL_HINTS: dict[tuple[str, str], str] = {
         "it stays open (one was seen to outlive 5 minutes), hub_delete_app and "
         "hub_create_rule make the rule again, with a new app id."
     ),
+    ("not_supported", "rule_part_unknown"): (
+        "Leave that part as hub_get_rule shows it, or change it by hand: hub_get_app "
+        "app_id=<rule> page={page} shows its inputs, hub_update_app_settings page={page} "
+        "writes them and presses its buttons; then hub_update_rule for the rest."
+    ),
+    ("not_supported", "rule_not_editable"): (
+        "Edit the rule by hand: hub_get_app app_id=<rule> page=<page> shows a page's inputs "
+        "and buttons, hub_update_app_settings writes and presses them."
+    ),
     ("hub_bad_response", "rule_actions_left"): (
         "Read the rule with hub_get_rule before trying again."
     ),
@@ -289,6 +307,18 @@ TOOL_HINTS: dict[tuple[str, str], str] = {
     ),
     ("invalid_arguments", "backup_file"): (
         "hub_list_files shows the File Manager's files; hub backups end in .lzf."
+    ),
+    ("invalid_arguments", "cloud_migration"): (
+        "To put another hub's database on this one (a migration), call hub_restore_backup "
+        "again with migrate_from_other_hub=true, after the user agreed to lose this hub's "
+        "own apps, rules and devices."
+    ),
+    ("invalid_arguments", "cloud_migration_own"): (
+        "Leave out migrate_from_other_hub (hub_list_backups location='cloud' shows this_hub)."
+    ),
+    ("invalid_arguments", "cloud_restore_entitlement"): (
+        "hub_list_backups location='cloud' shows restore_entitled; a local backup restores "
+        "without a subscription."
     ),
     ("not_found", "local_backup"): "hub_list_backups shows the exact file names.",
     ("backup_required", "current_state_backup"): (

@@ -45,9 +45,12 @@ GATEWAY_HOW = "No args: schemas;"
 # What tools/list may cost as mcp_server serves it (HTTP body bytes): the compact surface as
 # a whole, the flat one per tool (every tool served on its own, about 1.1 KB each; the rule
 # tools carry their spec grammar). Checked by tests/tools/test_catalog_surface.py and printed
-# by benchmarks/catalog.py; a new tool brings its own share of the flat budget.
+# by benchmarks/catalog.py; a new tool brings its own share of the flat budget. 1144 became
+# 1152 (+1 KB in all) when six tools took new inputs: restores from a URL or bytes, a code
+# re-save and Done on its apps, S2 key subsets, a peer's mesh token, history paging and
+# Button Rules; their descriptions were cut first.
 COMPACT_BUDGET = 21 * 1024
-FLAT_BUDGET_PER_TOOL = 1144
+FLAT_BUDGET_PER_TOOL = 1152
 
 
 @cache
