@@ -61,6 +61,14 @@ def test_done_fields_keep_stored_values_over_page_defaults() -> None:
     assert fields["modes"].value == '["Day", "Night"]' and fields["modes"].multiple
 
 
+def test_done_fields_leave_passwords_out() -> None:
+    """A page may show a password as a mask: Done must not send that back over the real one."""
+    secret = PageInput("apiKey", "password", False, None, "********", None, None)
+    name = PageInput("name", "text", False, None, "Porch", None, None)
+    fields = done_fields({"apiKey": secret, "name": name}, {"apiKey": "hunter2-real"})
+    assert "apiKey" not in fields and fields["name"].value == "Porch"
+
+
 async def test_resave_saves_the_unchanged_source_checked_and_backed_up(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:

@@ -50,9 +50,13 @@ def _plain(value: Any) -> bool:
 
 def done_fields(inputs: dict[str, PageInput], stored: dict[str, Any]) -> dict[str, Setting]:
     """Every input of the page at its current value: the stored one for plain values, the
-    page's for device inputs and anything else (see the module doc)."""
+    page's for device inputs and anything else (see the module doc). Password inputs are
+    left out: what a page shows for one may be a mask, and a settings submit leaves the
+    inputs it does not name as they are (the on-hub server writes one field a submit)."""
     fields: dict[str, Setting] = {}
     for name, inp in inputs.items():
+        if str(inp.type).lower() == "password":
+            continue
         value = stored.get(name)
         if not inp.is_device and value not in (None, "") and _plain(value):
             inp = PageInput(
