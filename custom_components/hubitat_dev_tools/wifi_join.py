@@ -12,29 +12,23 @@ hub's error sentences are scrubbed of it.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import logging
 from typing import Any
 
-import probatio as vol
 from homeassistant.components.repairs import RepairsFlow, RepairsFlowResult
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import issue_registry as ir
-from homeassistant.helpers.selector import (
-    TextSelector,
-    TextSelectorConfig,
-    TextSelectorType,
-)
 
 from .const import DOMAIN
-from .domain_data import get_domain_data
-from .errors import ToolError
-from .hub.errors import HubError
 from .managers.network import check_wifi_password
 from .runtime import HubitatConfigEntry, HubRuntime
-from .safety import ToolKind, option_refusal
-
-_LOGGER = logging.getLogger(__name__)
+from .safety import ToolKind
+from .secret_forms import (
+    SecretFormFlow,
+    clear_issues,
+    issue_id_for,
+    pending_issues,
+    secret_schema,
+)
 
 ISSUE_WIFI_JOIN = "wifi_join"
 TOOL_NAME = "hub_update_network_settings"
@@ -43,13 +37,7 @@ FIELD_PASSWORD = "password"
 
 def wifi_issue_id(entry_id: str, ssid: str) -> str:
     """The Repairs issue of one pending join (one per hub and network)."""
-    digest = hashlib.sha256(ssid.encode()).hexdigest()[:10]
-    return f"{ISSUE_WIFI_JOIN}_{entry_id}_{digest}"
-
-
-def _pending(hass: HomeAssistant, entry_id: str) -> list[str]:
-    prefix = f"{ISSUE_WIFI_JOIN}_{entry_id}_"
-    return [i for d, i in ir.async_get(hass).issues if d == DOMAIN and i.startswith(prefix)]
+    return issue_id_for(ISSUE_WIFI_JOIN, entry_id, ssid)
 
 
 @callback
@@ -65,7 +53,7 @@ def request_password(
     """Raise the join's issue (a hub has one pending join: an earlier one for another network
     is dropped); the sentence for the tool's answer."""
     issue_id = wifi_issue_id(entry.entry_id, ssid)
-    for other in _pending(hass, entry.entry_id):
+    for other in pending_issues(hass, ISSUE_WIFI_JOIN, entry.entry_id):
         if other != issue_id:
             ir.async_delete_issue(hass, DOMAIN, other)
     ir.async_create_issue(
@@ -96,31 +84,22 @@ def request_password(
 @callback
 def clear_wifi_issue(hass: HomeAssistant, entry_id: str) -> None:
     """Drop the hub's pending join (its entry unloads)."""
-    for issue_id in _pending(hass, entry_id):
-        ir.async_delete_issue(hass, DOMAIN, issue_id)
+    clear_issues(hass, ISSUE_WIFI_JOIN, entry_id)
 
 
-class JoinWifiFlow(RepairsFlow):
+class JoinWifiFlow(SecretFormFlow):
     """Ask for the password, join (a progress step: the join can take a minute), read back;
     the issue ends when the hub joined, a failure shows the form again with the hub's word."""
 
+    tool_name = TOOL_NAME
+    tool_kind = ToolKind.DESTRUCTIVE
+
     def __init__(self, issue_id: str, data: dict[str, Any]) -> None:
-        self._issue_id = issue_id
-        self._entry_id = str(data.get("entry_id") or "")
+        super().__init__(issue_id, data)
         self._ssid = str(data.get("ssid") or "")
-        self._user = data.get("user")
-        self._user_id = data.get("user_id")
-        gateway = data.get("gateway")
-        self._gateway = str(gateway) if gateway else None
         self._password = ""  # only between the submit and the join's end
         self._task: asyncio.Task[tuple[str, str]] | None = None
-        self._failure = ""
         self._bad_password = False
-
-    def _runtime(self) -> HubRuntime | None:
-        entry = self.hass.config_entries.async_get_entry(self._entry_id)
-        runtime = getattr(entry, "runtime_data", None) if entry else None
-        return runtime if isinstance(runtime, HubRuntime) else None
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> RepairsFlowResult:
         """Go to the password step."""
@@ -135,11 +114,8 @@ class JoinWifiFlow(RepairsFlow):
             return self.async_abort(reason="hub_not_loaded")
         if ir.async_get(self.hass).async_get_issue(DOMAIN, self._issue_id) is None:
             return self.async_abort(reason="replaced")  # another join was asked for since
-        refusal = option_refusal(runtime, TOOL_NAME, ToolKind.DESTRUCTIVE, gateway=self._gateway)
-        if refusal is not None:
-            return self.async_abort(
-                reason="not_allowed", description_placeholders={"why": str(refusal)}
-            )
+        if (refused := self._refused(runtime)) is not None:
+            return refused
         if user_input is not None:
             password = str(user_input.get(FIELD_PASSWORD) or "")
             self._failure = check_wifi_password(password) or ""
@@ -147,16 +123,9 @@ class JoinWifiFlow(RepairsFlow):
             if not self._failure:  # checked here: a password the hub cannot use is not sent
                 self._password = password
                 return await self.async_step_join()
-        schema = vol.Schema(
-            {
-                vol.Required(FIELD_PASSWORD): TextSelector(
-                    TextSelectorConfig(type=TextSelectorType.PASSWORD, autocomplete="off")
-                )
-            }
-        )
         return self.async_show_form(
             step_id="password",
-            data_schema=schema,
+            data_schema=secret_schema(FIELD_PASSWORD),
             errors={"base": "bad_password" if self._bad_password else "join_failed"}
             if self._failure
             else {},
@@ -198,39 +167,21 @@ class JoinWifiFlow(RepairsFlow):
 
     async def _join(self, runtime: HubRuntime, password: str) -> tuple[str, str]:
         """Join under an audit record of the user who asked; (outcome, message)."""
-        shared = get_domain_data(self.hass)
-        record = None
-        outcome, message = "failed", ""
-        try:
-            if shared is not None:
-                record = shared.audit.begin(
-                    user=self._user,
-                    user_id=self._user_id,
-                    tool=TOOL_NAME,
-                    hub=runtime.title,
-                    args={
-                        "wifi_join": self._ssid,
-                        "via": "Repairs form (password typed by an admin)",
-                    },
-                    gateway=self._gateway,
-                )
+
+        async def send() -> tuple[str, str]:
             result = await runtime.hub.network.join_wifi(self._ssid, password)
-            outcome = "ok" if result.get("verified") else "unverified"
-            message = str(result.get("summary") or "")
-        except ToolError as err:
-            outcome, message = err.outcome, str(err)
-        except HubError as err:
-            message = str(err)
-        except asyncio.CancelledError:
-            outcome, message = "interrupted", "the form was closed before the hub answered"
-            raise
-        except Exception:  # never a traceback in the form; the password is in no message
-            _LOGGER.exception("Wi-Fi join of hub %s failed", runtime.title)
-            message = "an internal error (logged in Home Assistant)"
-        finally:
-            if shared is not None and record is not None:
-                shared.audit.finish(record, outcome, message)
-        return outcome, message
+            return (
+                "ok" if result.get("verified") else "unverified",
+                str(result.get("summary") or ""),
+            )
+
+        return await self._audited(
+            runtime,
+            {"wifi_join": self._ssid, "via": "Repairs form (password typed by an admin)"},
+            send,
+            secret=password,
+            what=f"Wi-Fi join of {self._ssid}",
+        )
 
 
 def create_flow(issue_id: str, data: dict[str, Any] | None) -> RepairsFlow:
