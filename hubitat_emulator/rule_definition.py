@@ -52,3 +52,6 @@ class RuleEngine(Protocol):
 
     def shutdown(self) -> None:
         """The hub stops: forget every rule and cancel everything pending."""
+
+    def set_private_boolean(self, app_ids: list[int], value: bool) -> None:
+        """Set rules' private booleans (a Set Private Boolean action, or Start's reset)."""

@@ -79,6 +79,9 @@ class RecordingRuleEngine:
     def shutdown(self) -> None:
         """Nothing runs here, so nothing to stop."""
 
+    def set_private_boolean(self, app_ids: list[int], value: bool) -> None:
+        """Nothing reads it here; the pages keep their own copy (``RuleModel.private``)."""
+
 
 class HubEnv:
     """The hub's devices, modes, variables and rules as the fields need them."""
@@ -379,6 +382,9 @@ class RuleMachine(OnHome):
             model.paused = not model.paused
         elif name == "stopRule":
             model.stopped = not model.stopped
+            if not model.stopped:  # Start resets it (the on-hub server's rm_native_test_matrix.md)
+                model.private = True
+                self.engine.set_private_boolean([app.id], True)
         if name == "updateRule" and model.settings.get("origLabel"):
             # RM copies it on updateRule (on-hub server)
             app.label = str(model.settings["origLabel"])

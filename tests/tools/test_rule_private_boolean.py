@@ -12,6 +12,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import VRB_PORCH
 from hubitat_emulator.rule_definition import RuleDefinition, RuleEngine
+from hubitat_emulator.rule_runner import RuleRunner
 from hubitat_emulator.seed_specs import BR_PORCH, RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
 
 from ..conftest import ToolCaller, ok, refused
@@ -160,3 +161,25 @@ async def test_a_cancel_at_any_point_leaves_no_helper(
             await task
         await hub.clock.settle()
         assert set(hub.state.apps) == apps, (steps, set(hub.state.apps) - apps)
+
+
+async def test_start_resets_the_private_boolean(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """Stop then Start sets a rule's private boolean back to true, as Rule Machine does; the
+    runner, which the rule's conditions read, follows."""
+    spec = {
+        "name": "Flagged",
+        "triggers": [{"time": "07:00"}],
+        "actions": [{"log": "ran"}],
+    }
+    made = await ok(call_tool, "hub_create_rule", {"rule": spec})
+    app_id = str(made["app_id"])
+    await ok(call_tool, TOOL, {"app_id": app_id, "value": False})
+    assert (await listed(call_tool))[app_id] is False
+    await ok(call_tool, "hub_call_rule", {"app_id": app_id, "action": "stop"})
+    assert (await listed(call_tool))[app_id] is False  # Stop keeps it
+    await ok(call_tool, "hub_call_rule", {"app_id": app_id, "action": "start"})
+    assert (await listed(call_tool))[app_id] is True
+    runner = hub.rule_machine.engine
+    assert isinstance(runner, RuleRunner) and runner.private.get(int(app_id)) is True
