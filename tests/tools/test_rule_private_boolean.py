@@ -113,6 +113,9 @@ class _Failing:
     def shutdown(self) -> None:
         self.inner.shutdown()
 
+    def set_private_boolean(self, app_ids: list[int], value: bool) -> None:
+        self.inner.set_private_boolean(app_ids, value)
+
 
 async def test_a_failure_after_the_build_leaves_no_helper(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
