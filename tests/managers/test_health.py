@@ -1,12 +1,22 @@
 """The health manager (``managers/health.py``) on its own, no hass: the memory trend over
-the hub's memory history.
+the hub's memory history, the health report (partial when an endpoint is missing) and the
+device health lists.
 
-Moved from tests/tools/test_health.py (it calls the manager's function, not a tool)."""
+Moved from tests/tools/test_health.py (the report and the lists are the manager's; the
+tool's history paging and argument refusals stay there)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+from typing import Any
+
+from aiohttp import web
+
 from custom_components.hubitat_dev_tools.hub.health import parse_memory_history
 from custom_components.hubitat_dev_tools.managers.health import memory_trend
+from custom_components.hubitat_dev_tools.managers.hub import Hub
+from hubitat_emulator import HubEmulator
+from hubitat_emulator.clock import utcnow
 
 
 def test_memory_history_both_date_forms() -> None:
@@ -20,3 +30,79 @@ def test_memory_history_both_date_forms() -> None:
     assert rows[1].direct_java_kb is None and rows[1].free_java_kb == 90000
     trend = memory_trend(rows)
     assert trend["samples"] == 2 and trend["free_memory_kb"]["min"] == 150000
+
+
+async def test_health_report(emu: HubEmulator, manager_hub: Hub) -> None:
+    data = await manager_hub.health.report()
+    assert data["model"] == "C-8 Pro" and data["firmware"] == emu.state.version
+    assert data["free_memory_kb"] > 0 and data["temperature_c"] == 38.2
+    assert data["cpu"] == {"processors": 4, "load_average": 0.15}
+    assert data["uptime_seconds"] > 0 and data["database_size"] == 21
+    assert data["status"] == "ok" and data["alerts"] == []
+    history = data["history"]
+    assert history["samples"] > 10 and len(history["rows"]) == 12
+    assert history["memory_trend"] == "falling"  # the emulator leaks ~900 KB per 5 min
+    assert data["newest_backup"]["age_hours"] > 24
+    emu.ops.alerts.update(hubLowMemory=True, zigbeeOffline=True, platformUpdateAvailable=True)
+    emu.ops.alerts["platformUpdateVersion"] = "2.5.1.1"
+    alerting = await manager_hub.health.report(history_points=0)
+    keys = [a["key"] for a in alerting["alerts"]]
+    assert keys == ["hubLowMemory", "platformUpdateAvailable", "zigbeeOffline"]
+    assert alerting["status"] == "error" and "rows" not in alerting["history"]
+    assert "2.5.1.1" in alerting["alerts"][1]["detail"]
+    assert [a["key"] for a in await manager_hub.health.alerts()] == keys
+
+
+async def test_health_report_partial_when_endpoints_missing(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    emu.faults.delay_paths = {}
+    # a C-4 has no /hub/cpuInfo: the report still answers and says what is missing
+    for resource in list(emu.app.router.resources()):
+        if resource.canonical == "/hub/cpuInfo":
+            for route in resource:
+                route._handler = _not_found
+    data = await manager_hub.health.report()
+    assert data["cpu"] is None and data["unavailable"] == {"cpu": "not_found"}
+    assert data["free_memory_kb"] > 0  # the rest of the report is still there
+
+
+async def _not_found(request: web.Request) -> web.StreamResponse:
+    return web.Response(status=404, text="Not Found")
+
+
+async def _device_health(hub: Hub, stale_hours: float | None = None) -> dict[str, Any]:
+    """The device health lists with the tool's defaults, every device allowed."""
+    return await hub.health.device_health(
+        stale_hours=stale_hours,
+        battery_threshold=20,
+        error_hours=24,
+        include_virtual=False,
+        device_allowed=lambda _device_id: True,
+        limit=50,
+    )
+
+
+async def test_device_health(emu: HubEmulator, manager_hub: Hub) -> None:
+    data = await _device_health(manager_hub)
+    assert data["checked_devices"] > 40
+    low = data["low_battery"]
+    assert low and all(d["battery"] < 20 for d in low)
+    assert [d["battery"] for d in low] == sorted(d["battery"] for d in low)
+    assert any(d["label"] for d in data["disabled"])
+    # the disabled, long-silent device is explained, not silently left out
+    old = next(d for d in data["disabled"] if d["label"] == "Old Hallway Sensor")
+    assert old["last_activity"] and "not checked for silence" in data["disabled_note"]
+    assert all(s["label"] != "Old Hallway Sensor" for s in data["silent"])
+    with_errors = data["with_log_errors"]
+    assert with_errors and all(e["warnings"] + e["errors"] > 0 for e in with_errors)
+    # make one device silent for a week
+    dev_id = low[0]["device_id"]
+    emu.device_obj(dev_id).last_activity = utcnow() - timedelta(days=7)
+    data = await _device_health(manager_hub)
+    silent = {d["device_id"]: d for d in data["silent"]}
+    assert dev_id in silent and silent[dev_id]["silent_hours"] > 160
+    assert silent[dev_id]["threshold_hours"] == 25.0
+    strict = await _device_health(manager_hub, stale_hours=0.1)
+    assert strict["silent_total"] >= data["silent_total"]
+    assert strict["thresholds"]["silent_hours"] == 0.1

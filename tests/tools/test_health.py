@@ -1,4 +1,5 @@
-"""Health report and device health."""
+"""Health report and device health through the tools: the report's history paging and the
+argument refusals (the report and the device lists themselves: tests/managers/test_health.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from aiohttp import web
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.hub.health import (
@@ -34,28 +34,6 @@ def test_memory_history_times_carry_the_hubs_offset() -> None:
     assert history_time("12-31 23:55:00", denver, now) == "2025-12-31T23:55:00-07:00"
     assert history_time("01-09 06:00:00", denver, now) == "2026-01-09T06:00:00-07:00"
     assert history_time("junk", denver) == "junk"
-
-
-async def test_health_report(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    data = await ok(call_tool, "hub_get_health_report")
-    assert data["model"] == "C-8 Pro" and data["firmware"] == hub.state.version
-    assert data["free_memory_kb"] > 0 and data["temperature_c"] == 38.2
-    assert data["cpu"] == {"processors": 4, "load_average": 0.15}
-    assert data["uptime_seconds"] > 0 and data["database_size"] == 21
-    assert data["status"] == "ok" and data["alerts"] == []
-    history = data["history"]
-    assert history["samples"] > 10 and len(history["rows"]) == 12
-    assert history["memory_trend"] == "falling"  # the emulator leaks ~900 KB per 5 min
-    assert data["newest_backup"]["age_hours"] > 24
-    hub.ops.alerts.update(hubLowMemory=True, zigbeeOffline=True, platformUpdateAvailable=True)
-    hub.ops.alerts["platformUpdateVersion"] = "2.5.1.1"
-    alerting = await ok(call_tool, "hub_get_health_report", {"history_points": 0})
-    keys = [a["key"] for a in alerting["alerts"]]
-    assert keys == ["hubLowMemory", "platformUpdateAvailable", "zigbeeOffline"]
-    assert alerting["status"] == "error" and "rows" not in alerting["history"]
-    assert "2.5.1.1" in alerting["alerts"][1]["detail"]
 
 
 async def test_health_report_pages_every_history_row_since_boot(
@@ -113,49 +91,11 @@ async def test_health_report_pages_every_history_row_since_boot(
     await refused(call_tool, "hub_get_health_report", {"history_points": 289}, "invalid_arguments")
 
 
-async def test_health_report_partial_when_endpoints_missing(
+async def test_device_health_refuses_a_zero_battery_threshold(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    hub.faults.delay_paths = {}
-    # a C-4 has no /hub/cpuInfo: the report still answers and says what is missing
-    routes = hub.app.router
-    for resource in list(routes.resources()):
-        if resource.canonical == "/hub/cpuInfo":
-            for route in resource:
-                route._handler = _not_found
-    data = await ok(call_tool, "hub_get_health_report")
-    assert data["cpu"] is None and data["unavailable"] == {"cpu": "not_found"}
-
-
-async def _not_found(request: web.Request) -> web.StreamResponse:
-    return web.Response(status=404, text="Not Found")
-
-
-async def test_device_health(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    data = await ok(call_tool, "hub_get_device_health")
-    assert data["checked_devices"] > 40
-    low = data["low_battery"]
-    assert low and all(d["battery"] < 20 for d in low)
-    assert [d["battery"] for d in low] == sorted(d["battery"] for d in low)
-    assert any(d["label"] for d in data["disabled"])
-    # the disabled, long-silent device is explained, not silently left out
-    old = next(d for d in data["disabled"] if d["label"] == "Old Hallway Sensor")
-    assert old["last_activity"] and "not checked for silence" in data["disabled_note"]
-    assert all(s["label"] != "Old Hallway Sensor" for s in data["silent"])
-    with_errors = data["with_log_errors"]
-    assert with_errors and all(e["warnings"] + e["errors"] > 0 for e in with_errors)
-    # make one device silent for a week
-    dev_id = low[0]["device_id"]
-    hub.device_obj(dev_id).last_activity = utcnow() - timedelta(days=7)
-    data = await ok(call_tool, "hub_get_device_health")
-    silent = {d["device_id"]: d for d in data["silent"]}
-    assert dev_id in silent and silent[dev_id]["silent_hours"] > 160
-    assert silent[dev_id]["threshold_hours"] == 25.0
-    strict = await ok(call_tool, "hub_get_device_health", {"stale_hours": 0.1})
-    assert strict["silent_total"] >= data["silent_total"]
-    assert strict["thresholds"]["silent_hours"] == 0.1
+    """The lists themselves: tests/managers/test_health.py::test_device_health."""
+    await ok(call_tool, "hub_get_device_health")
     await refused(call_tool, "hub_get_device_health", {"battery_threshold": 0}, "invalid_arguments")
 
 

@@ -1,0 +1,93 @@
+"""The rooms manager (``managers/rooms.py``) on its own, no hass: list, resolve by name or
+id, create, rename, assign, unassign, delete, and the refusals that send nothing.
+
+Moved from tests/tools/test_rooms.py (the rooms logic is the manager's; the tools' summaries,
+the confirmation gate, the allowlist and the "nothing to change" refusal stay there)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from custom_components.hubitat_dev_tools.errors import ToolError
+from custom_components.hubitat_dev_tools.managers.hub import Hub
+from custom_components.hubitat_dev_tools.managers.rooms import RoomManager, RoomUpdate
+from hubitat_emulator import HubEmulator
+
+from ..home_util import dev_id, sent
+
+
+def room_of(hub: HubEmulator, label: str) -> str | None:
+    room: str | None = hub.find_device(label)["room"]
+    return room
+
+
+async def test_list_and_resolve_room(manager_hub: Hub) -> None:
+    rooms = await manager_hub.rooms.list_rooms()
+    names = [r["name"] for r in rooms]
+    assert names == sorted(names, key=str.lower)
+    kitchen = next(r for r in rooms if r["name"] == "Kitchen")
+    assert kitchen["device_count"] == len(kitchen["device_ids"]) > 0
+    by_name = await manager_hub.rooms.resolve("kitchen")
+    assert by_name.name == "Kitchen" and by_name.device_ids == kitchen["device_ids"]
+    by_id = await manager_hub.rooms.resolve(kitchen["room_id"])
+    assert by_id.name == "Kitchen"
+    with pytest.raises(ToolError, match="Kitchen") as missing:
+        await manager_hub.rooms.resolve("Attic")
+    assert "No room 'Attic'" in str(missing.value)
+
+
+async def test_create_update_delete_room(emu: HubEmulator, manager_hub: Hub) -> None:
+    rooms = manager_hub.rooms
+    lamp, fan = dev_id(emu, "Guest Lamp"), dev_id(emu, "Living Room Fan")
+    made = await rooms.create("Sunroom", [lamp])
+    assert made["name"] == "Sunroom" and made["device_ids"] == [lamp]
+    assert room_of(emu, "Guest Lamp") == "Sunroom"
+    data = await rooms.update(
+        "sunroom", new_name="Conservatory", add_device_ids=[fan], remove_device_ids=[]
+    )
+    assert data["renamed_from"] == "Sunroom" and data["added"] == [fan]
+    assert data["room_id"] == made["room_id"] and data["device_count"] == 2
+    assert room_of(emu, "Living Room Fan") == "Conservatory"
+    assert room_of(emu, "Guest Lamp") == "Conservatory"  # existing members kept
+    data = await rooms.update(
+        "Conservatory", new_name=None, add_device_ids=[], remove_device_ids=[fan]
+    )
+    assert data["renamed_from"] is None and data["removed"] == [fan]
+    assert room_of(emu, "Living Room Fan") is None
+    deleted = await rooms.delete("Conservatory")
+    assert deleted["devices_now_unassigned"] == [lamp]
+    assert room_of(emu, "Guest Lamp") is None
+    assert "Conservatory" not in [r["name"] for r in await rooms.list_rooms()]
+
+
+async def _update(
+    rooms: RoomManager,
+    room: str,
+    *,
+    new_name: str | None = None,
+    remove_device_ids: list[str] | None = None,
+) -> RoomUpdate:
+    return await rooms.update(
+        room, new_name=new_name, add_device_ids=[], remove_device_ids=remove_device_ids or []
+    )
+
+
+async def test_room_refusals_send_nothing(emu: HubEmulator, manager_hub: Hub) -> None:
+    rooms = manager_hub.rooms
+    lamp = dev_id(emu, "Guest Lamp")
+    before = len(emu.requests)
+    attempts: list[tuple[Callable[[], Awaitable[Any]], str]] = [
+        (lambda: rooms.create("kitchen", []), "already exists"),
+        (lambda: rooms.create("Attic", ["99999"]), "99999"),
+        (lambda: _update(rooms, "Office", new_name="Kitchen"), "already exists"),
+        (lambda: _update(rooms, "Office", remove_device_ids=[lamp]), "not in room"),
+        (lambda: _update(rooms, "Attic", new_name="X"), "No room"),
+    ]
+    for attempt, word in attempts:
+        with pytest.raises(ToolError) as refused:
+            await attempt()
+        assert word in str(refused.value), (word, str(refused.value))
+    assert sent(emu, before) == []
