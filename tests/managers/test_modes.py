@@ -15,7 +15,9 @@ from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnect
 from custom_components.hubitat_dev_tools.hub.controllers import ModesController
 from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubNotFoundError
 from custom_components.hubitat_dev_tools.hub.modes import create_mode, delete_mode, update_mode
+from custom_components.hubitat_dev_tools.managers.hub import Hub
 from custom_components.hubitat_dev_tools.managers.modes import ModeManager
+from hubitat_emulator import HubEmulator
 
 from ..contract import load_fixture
 from ..fixture_client import fixture_client
@@ -96,3 +98,29 @@ def _payload() -> dict[str, Any]:
     answer = load_fixture("modes/modes_with_legacy").answer
     assert isinstance(answer, dict)
     return answer
+
+
+# ---------------------------------------------------------------------- over the emulated hub
+# Moved from tests/tools/test_home_location.py (the tools' refusals and the backup gate on
+# delete stay there).
+
+
+async def test_list_set_create_rename_and_delete_modes(emu: HubEmulator, manager_hub: Hub) -> None:
+    modes = manager_hub.modes
+    listing = await modes.list_modes()
+    assert listing["active_mode"] == emu.current_mode
+    assert {m["name"] for m in listing["modes"]} >= {"Day", "Night", "Away"}
+    emu.set_mode("Day")  # so that Away is a change, whatever hour the story left
+    switched = await modes.set_mode("away")
+    assert switched["changed"] is True and switched["via"] == "maker_api"
+    assert emu.current_mode == "Away"
+    again = await modes.set_mode("Away")
+    assert again["changed"] is False
+    await modes.create("Party", "fa-music")
+    assert "Party" in [m["name"] for m in emu.modes]
+    renamed = await modes.rename("Party", "Fiesta", None)
+    assert renamed["renamed_from"] == "Party"
+    assert "Fiesta" in [m["name"] for m in emu.modes]
+    assert "Party" not in [m["name"] for m in emu.modes]
+    await modes.delete("Fiesta")
+    assert "Fiesta" not in [m["name"] for m in emu.modes]

@@ -26,16 +26,13 @@ from ..home_util import sent
 from ..hub_fake import FakeHub
 
 
-async def test_modes(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
-    data = await ok(call_tool, "hub_list_modes")
-    assert data["active_mode"] == hub.current_mode
-    assert {m["name"] for m in data["modes"]} >= {"Day", "Night", "Away"}
-    data = await ok(call_tool, "hub_set_mode", {"mode": "away"})
-    assert data["changed"] is True and data["via"] == "maker_api"
-    assert hub.current_mode == "Away"
-    again = await ok(call_tool, "hub_set_mode", {"mode": "Away"})
-    assert again["changed"] is False
-    await ok(call_tool, "hub_create_mode", {"name": "Party", "icon": "fa-music"})
+async def test_mode_tools_create_rename_and_delete_with_confirm(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """The tools' part: each tool by name, delete behind its backup and confirm gate (the
+    modes logic: tests/managers/test_modes.py)."""
+    made = await ok(call_tool, "hub_create_mode", {"name": "Party", "icon": "fa-music"})
+    assert made["summary"]
     await ok(call_tool, "hub_update_mode", {"mode": "Party", "new_name": "Fiesta"})
     assert "Fiesta" in [m["name"] for m in hub.modes]
     hub.mark_backup_now()

@@ -119,14 +119,12 @@ async def test_blink_led_and_free_memory(
     assert again["freed_kb"] == 0 and "Nothing was freed" in again["note"]
 
 
-async def test_info_shows_the_network(
+async def test_info_tool_answers_the_hub_information(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's answer (the network part: tests/managers/test_hub_info.py)."""
     info = await ok(call_tool, "hub_get_info")
     assert info["network"]["mode"] == "dhcp"
-    assert info["network"]["ethernet_address"] == "127.0.0.1"
-    hub.faults.fail_paths["/hub2/networkConfiguration"] = 404
-    assert (await ok(call_tool, "hub_get_info"))["network"] is None
 
 
 async def test_time_zone_is_destructive_and_verified(

@@ -89,48 +89,18 @@ async def test_logs_validation(
     assert hub.requests[before:] == []
 
 
-async def test_events(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
-    data = await ok(call_tool, "hub_list_events")
-    sources = {e["source"] for e in data["events"]}
-    assert sources == {"hub", "location"}
-    dates = [e["date"] for e in data["events"]]
-    assert dates == sorted(dates, reverse=True)
-    hub_only = await ok(call_tool, "hub_list_events", {"source": "hub"})
-    assert {e["name"] for e in hub_only["events"]} == {"systemStart"}
-    target = "Night" if hub.current_mode != "Night" else "Evening"  # a change from now
-    hub.set_mode(target)
-    modes = await ok(call_tool, "hub_list_events", {"source": "location", "name": "mode"})
-    assert modes["events"][0]["value"] == target
-    recent = await ok(call_tool, "hub_list_events", {"hours_back": 1})
-    assert target in [e["value"] for e in recent["events"]]
-    assert 0 < recent["count"] < data["count"]
-    await refused(call_tool, "hub_list_events", {"since": "soon"}, "invalid_request")
-    await refused(call_tool, "hub_list_events", {"hours_back": 500}, "invalid_arguments")
-
-
-async def test_performance_and_jobs(
+async def test_events_and_jobs_tools_answer_and_refuse(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    data = await ok(call_tool, "hub_get_performance_stats", {"type": "device", "limit": 3})
-    assert len(data["devices"]) == 3 and "apps" not in data
-    pcts = [d["busy_share_pct"] for d in data["devices"]]
-    assert pcts == sorted(pcts, reverse=True)
-    assert "not hub CPU" in data["meaning"]
-    assert data["uptime_seconds"] and data["uptime_seconds"] > 0
-    by_count = await ok(call_tool, "hub_get_performance_stats", {"sort_by": "count"})
-    counts = [d["count"] for d in by_count["devices"]]
-    assert counts == sorted(counts, reverse=True)
-    # the apps' rows account for the apps' total run time (no empty list next to a total)
-    apps = by_count["apps"]
-    assert apps and sum(a["total_ms"] for a in apps) == by_count["apps_total_ms"]
-    assert abs(sum(a["busy_share_pct"] for a in apps) - 100) < 1
-    hub.state.apps.clear()
-    empty = await ok(call_tool, "hub_get_performance_stats", {"type": "app"})
-    assert empty["apps"] == [] and "no per-app statistics" in empty["apps_note"]
-    jobs = await ok(call_tool, "hub_get_jobs")
-    assert set(jobs) >= {"scheduled", "running", "hub_commands"}
-    assert jobs["scheduled_total"] == 4 and jobs["scheduled"][0]["methodName"] == "periodicHandler"
-    assert all(j["nextRun"] for j in jobs["scheduled"])
+    """The tools' part: arguments and refusals (what the manager reads: tests/managers)."""
+    hub.set_mode("Night" if hub.current_mode != "Night" else "Evening")
+    recent = await ok(call_tool, "hub_list_events", {"hours_back": 1, "name": "mode"})
+    assert recent["events"] and recent["count"] == len(recent["events"])
+    assert {e["name"] for e in recent["events"]} == {"mode"}
+    await refused(call_tool, "hub_list_events", {"since": "soon"}, "invalid_request")
+    await refused(call_tool, "hub_list_events", {"hours_back": 500}, "invalid_arguments")
+    jobs = await ok(call_tool, "hub_get_jobs", {"limit": 1})
+    assert len(jobs["scheduled"]) == 1 and jobs["scheduled_total"] == 4
     await refused(call_tool, "hub_get_performance_stats", {"sort_by": "x"}, "invalid_arguments")
 
 

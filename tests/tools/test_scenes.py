@@ -1,8 +1,9 @@
-"""Groups and Scenes scenes: list, activate (confirm rules, allowlist), capture."""
+"""Groups and Scenes scenes through the tools: the confirmation for sensitive scenes, the
+allowlist, the refusals and the contract shapes. Listing, activating and capturing are tested
+without hass in tests/managers/test_scenes.py."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from homeassistant.core import HomeAssistant
@@ -20,7 +21,7 @@ from custom_components.hubitat_dev_tools.hub.scenes import (
     scene_apps,
 )
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.scenes import CAPTURE_BUTTON, SCENE_LOCKUP, SCENE_MOVIE
+from hubitat_emulator.scenes import SCENE_LOCKUP
 
 from ..conftest import ToolCaller, add_entry, ok
 from ..contract import load_fixture
@@ -29,34 +30,6 @@ from ..home_util import dev_id, sent
 
 def attr(hub: HubEmulator, label: str, name: str) -> Any:
     return hub.find_device(label)["attributes"][name]
-
-
-async def test_list_scenes(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
-    data = await ok(call_tool, "hub_list_scenes")
-    scenes = {s["name"]: s for s in data["scenes"]}
-    assert set(scenes) == {"Movie Time", "Lock Up"}  # the group is not a scene
-    movie, lockup = scenes["Movie Time"], scenes["Lock Up"]
-    assert movie["scene_id"] == str(SCENE_MOVIE) and lockup["scene_id"] == str(SCENE_LOCKUP)
-    assert movie["activator_device_id"] == dev_id(hub, "Movie Time")
-    assert lockup["activator_device_id"] == dev_id(hub, "Lock Up Activator")  # found by parent app
-    assert set(movie["device_ids"]) == {
-        dev_id(hub, n) for n in ("Living Room Lamp", "Living Room Dimmer", "TV Outlet")
-    }
-    assert movie["sensitive"] is False and lockup["sensitive"] is True
-    assert movie["active"] is False
-
-
-async def test_activate_scene_sets_its_devices(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    data = await ok(call_tool, "hub_call_scene", {"scene": "movie time"})
-    assert data["activator_device_id"] == dev_id(hub, "Movie Time") and data["activator_on"]
-    lamp, dimmer = dev_id(hub, "Living Room Lamp"), dev_id(hub, "Living Room Dimmer")
-    assert data["states"][lamp]["level"] == 20 and data["states"][lamp]["switch"] == "on"
-    assert data["states"][dimmer]["switch"] == "off"
-    assert attr(hub, "TV Outlet", "switch") == "on"
-    listed = await ok(call_tool, "hub_list_scenes")
-    assert next(s for s in listed["scenes"] if s["name"] == "Movie Time")["active"] is True
 
 
 async def test_sensitive_scene_needs_confirm(
@@ -72,30 +45,6 @@ async def test_sensitive_scene_needs_confirm(
     data = await ok(call_tool, "hub_call_scene", {"scene": "Lock Up", "confirm": True})
     assert data["states"][lock]["lock"] == "locked"
     assert attr(hub, "Kitchen Light", "switch") == "off"
-
-
-async def test_capture_scene(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    lamp = dev_id(hub, "Living Room Lamp")
-    hub.set_device_attribute(int(lamp), "level", 60)
-    data = await ok(call_tool, "hub_call_scene", {"scene": "Movie Time", "action": "capture"})
-    assert data["verified"] is True and data["captured"][lamp]["level"] == 60
-    clicks = [c for c in hub.home.state.dev.clicks if c.get("name") == CAPTURE_BUTTON]
-    assert clicks and clicks[-1]["id"] == str(SCENE_MOVIE)
-    hub.set_device_attribute(int(lamp), "level", 90)
-    await ok(call_tool, "hub_call_scene", {"scene": "Movie Time"})
-    await asyncio.sleep(0.05)
-    assert attr(hub, "Living Room Lamp", "level") == 60  # the captured level came back
-
-
-async def test_capture_that_changes_nothing_is_not_verified(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    routes = hub.hubvar_routes.fallback  # the generic app routes
-    routes.dropped_buttons = frozenset({CAPTURE_BUTTON})  # "success", and nothing happens
-    data = await ok(call_tool, "hub_call_scene", {"scene": "Movie Time", "action": "capture"})
-    assert data["verified"] is False and "did not change" in data["summary"]
 
 
 async def test_scene_refusals(

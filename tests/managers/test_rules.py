@@ -1,0 +1,85 @@
+"""The rules manager's listing (``managers/apps/rules.py`` ``list_rules``) on its own, no hass:
+Rule Machine rules, Visual Rules and Button Rules, each engine with its own state, and the
+engine filter; the Button Rule is made through the app creator as the hub UI would.
+
+Moved from tests/tools/test_button_rule_run.py (the listing is the manager's; running the
+rule the list describes and the tool's argument refusal stay there)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from custom_components.hubitat_dev_tools.managers.hub import Hub
+from hubitat_emulator import HubEmulator
+from hubitat_emulator.devstate import VRB_PORCH
+
+
+def _dev(emu: HubEmulator, label: str) -> int:
+    return next(d.id for d in emu.state.devices.values() if d.label == label)
+
+
+def _allow_all(_device_id: str) -> bool:
+    return True
+
+
+async def _create(manager_hub: Hub, app_type: str, **kw: Any) -> str:
+    args: dict[str, Any] = {"parent_app_id": None, "settings": {}, "name": None, **kw}
+    made = await manager_hub.app_create.create(
+        app_type, device_allowed=_allow_all, confirm=False, **args
+    )
+    return str(made["app_id"])
+
+
+async def _button_rule(emu: HubEmulator, manager_hub: Hub, button: str) -> str:
+    """A Button Rule on the Pico made by its controller, turning the Office Light off
+    (action 1), as the hub UI would."""
+    await _create(manager_hub, "Button Controllers")
+    pico = _dev(emu, "Living Room Pico")
+    controller = await _create(
+        manager_hub,
+        "Button Controller",
+        name="Pico",
+        settings={"buttonDev": [str(pico)], "origLabel": "Pico"},
+    )
+    rule = await _create(manager_hub, "Button Rule", parent_app_id=controller, button=button)
+    actions = {
+        "actType.1": "switchActs",
+        "actSubType.1": "getOnOffSwitch",
+        "onOffSwitch.1": str(_dev(emu, "Office Light")),
+        "onOff.1": False,
+    }
+    emu.buttons.give_actions(int(rule), actions, [1])
+    return rule
+
+
+async def test_button_rules_are_listed_with_their_button(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    rules = manager_hub.rules
+    rule = await _button_rule(emu, manager_hub, "2 held")
+    controller = str(emu.state.apps[int(rule)].parent_id)
+    pico = str(_dev(emu, "Living Room Pico"))
+    every = await rules.list_rules("all", with_status=True, with_button_rules=True)
+    by_id = {r["app_id"]: r for r in every}
+    listed = by_id[rule]
+    assert listed["engine"] == "button" and listed["parent_id"] == controller, listed
+    assert listed["button_device_ids"] == [pico]
+    assert (listed["button"], listed["event"], listed["disabled"]) == (2, "held", False)
+    # the other engines are still there, each with its own state
+    assert by_id["140"]["engine"] == "rule_machine" and "stopped" in by_id["140"]
+    porch = by_id[str(VRB_PORCH)]
+    assert porch["engine"] == "visual" and "paused" in porch and "stopped" not in porch
+    # without with_button_rules, engine all leaves the Button Rules out
+    plain = await rules.list_rules("all", with_status=False)
+    assert rule not in {r["app_id"] for r in plain} and "140" in {r["app_id"] for r in plain}
+    # the engine filter: Button Rules only, and none of them elsewhere
+    buttons = await rules.list_rules("button", with_status=True)
+    assert [r["app_id"] for r in buttons] == [rule]
+    for engine in ("rule_machine", "visual"):
+        others = await rules.list_rules(engine, with_status=True, with_button_rules=True)
+        assert others and {r["engine"] for r in others} == {engine}
+    # disabled as the app list shows it; without status reads, the tree's fields only
+    await manager_hub.apps.set_disabled(rule, True, confirm=True)
+    quick = await rules.list_rules("button", with_status=False, with_button_rules=True)
+    (entry,) = quick
+    assert entry["disabled"] is True and "button" not in entry and "event" not in entry

@@ -1,0 +1,87 @@
+"""The scenes manager (``managers/scenes.py``) on its own, no hass: Groups and Scenes scenes
+listed with their members and activator, activated (the members' states read back) and
+captured (verified by the scene page moving on), over the emulated hub.
+
+Moved from tests/tools/test_scenes.py (the scene logic is the manager's; the confirmation
+for sensitive scenes, the allowlist and the tool's argument refusals stay there)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from custom_components.hubitat_dev_tools.errors import ToolError
+from custom_components.hubitat_dev_tools.managers.hub import Hub
+from hubitat_emulator import HubEmulator
+from hubitat_emulator.scenes import CAPTURE_BUTTON, SCENE_LOCKUP, SCENE_MOVIE
+
+from ..home_util import dev_id, sent
+
+WAIT_MS = 3000
+
+
+def attr(emu: HubEmulator, label: str, name: str) -> Any:
+    return emu.find_device(label)["attributes"][name]
+
+
+async def test_list_scenes(emu: HubEmulator, manager_hub: Hub) -> None:
+    scenes = {s["name"]: s for s in await manager_hub.scenes.list_scenes()}
+    assert set(scenes) == {"Movie Time", "Lock Up"}  # the group is not a scene
+    movie, lockup = scenes["Movie Time"], scenes["Lock Up"]
+    assert movie["scene_id"] == str(SCENE_MOVIE) and lockup["scene_id"] == str(SCENE_LOCKUP)
+    assert movie["activator_device_id"] == dev_id(emu, "Movie Time")
+    assert lockup["activator_device_id"] == dev_id(emu, "Lock Up Activator")  # by parent app
+    assert set(movie["device_ids"]) == {
+        dev_id(emu, n) for n in ("Living Room Lamp", "Living Room Dimmer", "TV Outlet")
+    }
+    assert movie["sensitive"] is False and lockup["sensitive"] is True
+    assert movie["active"] is False
+    assert "devices_outside_allowlist" not in movie  # no allowlist: every member shown
+
+
+async def test_activate_scene_sets_its_devices(emu: HubEmulator, manager_hub: Hub) -> None:
+    data = await manager_hub.scenes.activate(
+        "movie time", confirm=False, allowed=None, wait_ms=WAIT_MS
+    )
+    assert data["activator_device_id"] == dev_id(emu, "Movie Time") and data["activator_on"]
+    lamp, dimmer = dev_id(emu, "Living Room Lamp"), dev_id(emu, "Living Room Dimmer")
+    assert data["states"][lamp]["level"] == 20 and data["states"][lamp]["switch"] == "on"
+    assert data["states"][dimmer]["switch"] == "off"
+    assert attr(emu, "TV Outlet", "switch") == "on"
+    listed = await manager_hub.scenes.list_scenes()
+    assert next(s for s in listed if s["name"] == "Movie Time")["active"] is True
+
+
+async def test_capture_scene(emu: HubEmulator, manager_hub: Hub) -> None:
+    lamp = dev_id(emu, "Living Room Lamp")
+    emu.set_device_attribute(int(lamp), "level", 60)
+    data = await manager_hub.scenes.capture("Movie Time", allowed=None)
+    assert data["verified"] is True and data["captured"][lamp]["level"] == 60
+    clicks = [c for c in emu.home.state.dev.clicks if c.get("name") == CAPTURE_BUTTON]
+    assert clicks and clicks[-1]["id"] == str(SCENE_MOVIE)
+    emu.set_device_attribute(int(lamp), "level", 90)
+    await manager_hub.scenes.activate("Movie Time", confirm=False, allowed=None, wait_ms=WAIT_MS)
+    await asyncio.sleep(0.05)
+    assert attr(emu, "Living Room Lamp", "level") == 60  # the captured level came back
+
+
+async def test_capture_that_changes_nothing_is_not_verified(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    routes = emu.hubvar_routes.fallback  # the generic app routes
+    routes.dropped_buttons = frozenset({CAPTURE_BUTTON})  # "success", and nothing happens
+    data = await manager_hub.scenes.capture("Movie Time", allowed=None)
+    assert data["verified"] is False and "did not change" in data["summary"]
+
+
+async def test_an_unknown_scene_is_refused_naming_the_scenes(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    before = len(emu.requests)
+    with pytest.raises(ToolError, match="Movie Time"):
+        await manager_hub.scenes.activate("Party", confirm=False, allowed=None, wait_ms=WAIT_MS)
+    with pytest.raises(ToolError, match="No scene 'Party'"):
+        await manager_hub.scenes.capture("Party", allowed=None)
+    assert sent(emu, before) == []
