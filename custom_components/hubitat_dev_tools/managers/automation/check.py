@@ -22,8 +22,8 @@ from ...hub.models import DeviceDetail
 from ..confirm import require_confirm
 from ..devices.commands import HARMLESS_COMMANDS as HARMLESS
 from ..devices.commands import PreparedCommand, prepare_command
+from .check_acts import check_mode, check_variable, rename_modes
 from .check_acts import check_spec as check_more_actions
-from .check_acts import rename_modes
 from .check_acts import uses_modes as action_uses_modes
 from .check_acts import uses_variables as action_uses_variables
 from .spec import Action, Condition, DeviceTest, Expression, RuleSpec
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from ..variables import VariableManager
 
 NUMERIC_TYPES = ("NUMBER", "DECIMAL", "INTEGER", "FLOAT")
-NUMERIC_VARIABLES = ("number", "integer", "decimal", "bigdecimal", "float")
 BUTTON_ATTRIBUTES = ("pushed", "held", "doubleTapped", "released")
 
 
@@ -370,64 +369,43 @@ async def _require_recent_backup(sources: CheckSources, files: list[str]) -> Non
         )
 
 
-def _check_mode(path: str, name: str, res: Resolved) -> None:
-    if name.lower() not in res.modes:
-        raise ToolError(
-            f"{path}: the hub has no mode '{name}'. Its modes: "
-            f"{', '.join(res.mode_names.values()) or 'none'}. Nothing was sent.",
-            subject="mode",
-        )
-
-
-def _check_variable(path: str, name: str, res: Resolved, *, numeric: bool = False) -> None:
-    vtype = res.variables.get(name)
-    if vtype is None:
-        raise ToolError(
-            f"{path}: the hub has no variable '{name}'. Its variables: "
-            f"{', '.join(res.variables) or 'none'}. Nothing was sent.",
-            subject="variable",
-        )
-    if numeric and vtype not in NUMERIC_VARIABLES:
-        raise ToolError(
-            f"{path}: '{name}' is a {vtype} variable; Rule Machine sets a number here. Nothing "
-            "was sent.",
-            hint="Copy another variable with from_variable instead.",
-        )
-
-
 def _check_refs(spec: RuleSpec, res: Resolved) -> None:
     for i, trig in enumerate(spec.triggers):
         path = f"rule.triggers[{i}]"
         if trig.test is not None:
             _check_test(path, trig.test, res, button=trig.kind == "button")
         for mode in trig.modes:
-            _check_mode(f"{path}.mode", mode, res)
+            check_mode(f"{path}.mode", mode, res)
         if trig.variable is not None:
-            _check_variable(f"{path}.variable", trig.variable, res)
+            check_variable(f"{path}.variable", trig.variable, res)
     for path, cond in _conditions(spec):
         if cond.test is not None and cond.ref_device is not None:
             _check_compared(path, cond.test, cond.ref_device, res)
         elif cond.test is not None:
             _check_test(path, cond.test, res)
         for mode in cond.modes:
-            _check_mode(f"{path}.mode", mode, res)
+            check_mode(f"{path}.mode", mode, res)
         if cond.variable is not None:
-            _check_variable(f"{path}.variable", cond.variable, res)
+            check_variable(f"{path}.variable", cond.variable, res)
         if cond.ref_variable is not None:
-            _check_variable(f"{path}.compare_to.variable", cond.ref_variable, res)
+            check_variable(f"{path}.compare_to.variable", cond.ref_variable, res)
     for path, action in walk_actions(spec.actions, "rule.actions"):
         for j, event in enumerate(action.events):
             _check_test(f"{path}.wait[{j}]", event, res)
         if action.kind == "set_mode" and action.text is not None:
-            _check_mode(f"{path}.set_mode", action.text, res)
+            check_mode(f"{path}.set_mode", action.text, res)
         for mode, _d in action.per_mode:
-            _check_mode(f"{path}.delay_per_mode.{mode}", mode, res)
+            check_mode(f"{path}.delay_per_mode.{mode}", mode, res)
         if action.kind == "set_variable" and action.text is not None:
-            _check_variable(
-                f"{path}.set_variable", action.text, res, numeric=action.from_variable is None
+            check_variable(
+                f"{path}.set_variable",
+                action.text,
+                res,
+                numeric=action.from_variable is None,
+                hint="Copy another variable with from_variable instead.",
             )
             if action.from_variable is not None:
-                _check_variable(f"{path}.from_variable", action.from_variable, res)
+                check_variable(f"{path}.from_variable", action.from_variable, res)
         where = "rule_ids" if action.kind == "set_private_boolean" else action.kind
         for rule_id in action.rule_ids:
             if rule_id not in res.rules:

@@ -52,7 +52,26 @@ def uses_variables(action: Action) -> bool:
     return action.kind == "delay_from_variable" or bool(math_variables(action))
 
 
-def _variable(path: str, name: str, res: Resolved, *, numeric: bool) -> None:
+def check_mode(path: str, name: str, res: Resolved) -> None:
+    """Refuse a mode the hub does not have (any case: written as the hub names it)."""
+    if name.lower() not in res.modes:
+        raise ToolError(
+            f"{path}: the hub has no mode '{name}'. Its modes: "
+            f"{', '.join(res.mode_names.values()) or 'none'}. Nothing was sent.",
+            subject="mode",
+        )
+
+
+def check_variable(
+    path: str,
+    name: str,
+    res: Resolved,
+    *,
+    numeric: bool = False,
+    hint: str = "Use a Number or Decimal variable.",
+) -> None:
+    """Refuse a variable neither the hub nor the rule has, and (``numeric``) one that is not
+    a number where Rule Machine takes one (``hint``: what to do instead, at that place)."""
     vtype = res.variables.get(name)
     if vtype is None:
         raise ToolError(
@@ -62,9 +81,9 @@ def _variable(path: str, name: str, res: Resolved, *, numeric: bool) -> None:
         )
     if numeric and vtype not in NUMERIC_VARIABLES:
         raise ToolError(
-            f"{path}: '{name}' is a {vtype} variable; Rule Machine reads a number here. "
+            f"{path}: '{name}' is a {vtype} variable; Rule Machine takes a number here. "
             "Nothing was sent.",
-            hint="Use a Number or Decimal variable.",
+            hint=hint,
             subject="variable",
         )
 
@@ -73,12 +92,7 @@ def check_action(path: str, action: Action, res: Resolved) -> None:
     """Refuse the first thing the hub would not take (raises a :class:`ToolError`)."""
     if action.kind in PER_MODE_KINDS:
         for mode in action.value or {}:
-            if str(mode).lower() not in res.modes:
-                raise ToolError(
-                    f"{path}.{action.kind}.{mode}: the hub has no mode '{mode}'. Its modes: "
-                    f"{', '.join(res.mode_names.values()) or 'none'}. Nothing was sent.",
-                    subject="mode",
-                )
+            check_mode(f"{path}.{action.kind}.{mode}", str(mode), res)
     if action.kind in DEVICE_ACTION_KINDS:
         command = COMMAND_OF[action.kind]
         for dev_id in action.device_ids:
@@ -91,11 +105,11 @@ def check_action(path: str, action: Action, res: Resolved) -> None:
                     subject="device_ids",
                 )
     if action.kind == "delay_from_variable" and action.text is not None:
-        _variable(f"{path}.delay_from_variable", action.text, res, numeric=True)
+        check_variable(f"{path}.delay_from_variable", action.text, res, numeric=True)
     if action.kind != "set_variable":
         return
     for name in math_variables(action):
-        _variable(f"{path}.math", name, res, numeric=True)
+        check_variable(f"{path}.math", name, res, numeric=True)
     source = param(action, "from_device")
     if isinstance(source, dict):
         dev_id = str(source["device_id"])
