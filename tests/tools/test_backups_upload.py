@@ -8,7 +8,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from aiohttp import web
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -22,6 +21,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.backups_cloud import OTHER_HUB_UID, lzf_chunks
 
 from ..conftest import ToolCaller, ok, refused, sent_since
+from ..loopback_host import LoopbackHost, serving
 from ..ops_util import wait_for_status
 
 # what a restore sends to the hub (the current-state backup, the upload, the restore)
@@ -29,37 +29,11 @@ CHANGES = ("backupDB", "uploadBackup", "estore")
 BACKUP = lzf_chunks(b"-- H2 0.5/B --" + bytes(range(256)) * 300)  # two stored chunks
 
 
-class FileHost:
-    """A loopback web server standing in for where a backup file is kept."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, tuple[int, bytes, dict[str, str]]] = {}
-        self.hits: list[str] = []
-        self.base = ""
-
-    async def handle(self, request: web.Request) -> web.StreamResponse:
-        path = request.raw_path.split("?")[0]  # as the URL spells it (%20 kept)
-        self.hits.append(path)
-        status, body, headers = self.files.get(path, (404, b"Not Found", {}))
-        return web.Response(status=status, body=body, headers=headers)
-
-    def add(self, path: str, body: bytes, status: int = 200, **headers: str) -> str:
-        self.files[path] = (status, body, headers)
-        return self.base + path
-
-
 @pytest.fixture
-async def file_host(socket_enabled: None) -> AsyncIterator[FileHost]:
-    host = FileHost()
-    app = web.Application()
-    app.router.add_route("GET", "/{tail:.*}", host.handle)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    host.base = f"http://127.0.0.1:{runner.addresses[0][1]}"
-    yield host
-    await runner.cleanup()
+async def file_host(socket_enabled: None) -> AsyncIterator[LoopbackHost]:
+    """Backup files, looked up as their URL spells them (%20 kept)."""
+    async with serving(LoopbackHost(raw_paths=True)) as host:
+        yield host
 
 
 def _changes(hub: HubEmulator, before: int) -> list[str]:
@@ -87,7 +61,7 @@ async def test_restore_from_url_downloads_checks_uploads_and_restores(
     entry: MockConfigEntry,
     hub: HubEmulator,
     call_tool: ToolCaller,
-    file_host: FileHost,
+    file_host: LoopbackHost,
 ) -> None:
     hub.reboot_downtime = 0.3
     hub.reboot_starting_time = 0.2
@@ -139,7 +113,7 @@ async def test_restore_from_url_too_large_is_refused_while_downloading(
     entry: MockConfigEntry,
     hub: HubEmulator,
     call_tool: ToolCaller,
-    file_host: FileHost,
+    file_host: LoopbackHost,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     hass.config_entries.async_update_entry(entry, options={OPT_ALLOW_LOCAL_CODE_URLS: True})

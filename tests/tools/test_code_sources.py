@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
-from aiohttp import web
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -28,6 +27,7 @@ from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller
 from ..contract import load_fixture
+from ..loopback_host import LoopbackHost, serving
 from ..mcp_cases.code_sources import source_cases
 from ..mcp_client import Mcp
 
@@ -41,37 +41,11 @@ def off() { }
 """
 
 
-class RawHost:
-    """A loopback web server standing in for GitHub's raw host (no internet in tests)."""
-
-    def __init__(self) -> None:
-        self.pages: dict[str, tuple[int, str, dict[str, str]]] = {}
-        self.hits: list[str] = []
-        self.base = ""
-
-    async def handle(self, request: web.Request) -> web.StreamResponse:
-        self.hits.append(request.path)
-        status, body, headers = self.pages.get(request.path, (404, "Not Found", {}))
-        return web.Response(status=status, text=body, headers=headers)
-
-    def add(self, path: str, body: str, status: int = 200, **headers: str) -> str:
-        self.pages[path] = (status, body, headers)
-        return self.base + path
-
-
 @pytest.fixture
-async def raw_host(socket_enabled: None) -> AsyncIterator[RawHost]:
-    host = RawHost()
-    app = web.Application()
-    app.router.add_route("GET", "/{tail:.*}", host.handle)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
-    host.base = f"http://127.0.0.1:{port}"
-    yield host
-    await runner.cleanup()
+async def raw_host(socket_enabled: None) -> AsyncIterator[LoopbackHost]:
+    """GitHub's raw host, paths looked up decoded."""
+    async with serving(LoopbackHost()) as host:
+        yield host
 
 
 @pytest.fixture
@@ -85,7 +59,7 @@ def saves(hub: HubEmulator, since: int = 0) -> list[str]:
 
 
 async def test_install_from_url(
-    local_urls: None, hub: HubEmulator, raw_host: RawHost, call_tool: ToolCaller
+    local_urls: None, hub: HubEmulator, raw_host: LoopbackHost, call_tool: ToolCaller
 ) -> None:
     url = raw_host.add("/acme/relay.groovy", "\ufeff" + DRIVER)
     result = await call_tool(
@@ -99,7 +73,7 @@ async def test_install_from_url(
 
 
 async def test_url_refused_without_the_option(
-    entry: MockConfigEntry, hub: HubEmulator, raw_host: RawHost, call_tool: ToolCaller
+    entry: MockConfigEntry, hub: HubEmulator, raw_host: LoopbackHost, call_tool: ToolCaller
 ) -> None:
     url = raw_host.add("/x.groovy", DRIVER)
     before = len(hub.requests)
@@ -111,7 +85,7 @@ async def test_url_refused_without_the_option(
 
 
 async def test_confirm_before_any_download(
-    local_urls: None, hub: HubEmulator, raw_host: RawHost, call_tool: ToolCaller
+    local_urls: None, hub: HubEmulator, raw_host: LoopbackHost, call_tool: ToolCaller
 ) -> None:
     url = raw_host.add("/x.groovy", DRIVER)
     result = await call_tool("hub_install_code", {"type": "driver", "source_url": url})
@@ -122,7 +96,7 @@ async def test_confirm_before_any_download(
 
 
 async def test_bad_downloads(
-    local_urls: None, hub: HubEmulator, raw_host: RawHost, call_tool: ToolCaller
+    local_urls: None, hub: HubEmulator, raw_host: LoopbackHost, call_tool: ToolCaller
 ) -> None:
     before = len(hub.requests)
     page = raw_host.add("/blob.groovy", "<!DOCTYPE html><html><body>code</body></html>")
@@ -135,7 +109,7 @@ async def test_bad_downloads(
     assert saves(hub, before) == []
 
 
-async def test_every_redirect_is_checked(raw_host: RawHost) -> None:
+async def test_every_redirect_is_checked(raw_host: LoopbackHost) -> None:
     final = raw_host.add("/final.groovy", DRIVER)
     start = raw_host.add("/start", "", status=302, Location="/final.groovy")
     checked: list[str] = []
@@ -312,7 +286,7 @@ async def test_source_forms_through_mcp(
     entry: MockConfigEntry,
     mcp: Mcp,
     hub: HubEmulator,
-    raw_host: RawHost,
+    raw_host: LoopbackHost,
     surface: str,
 ) -> None:
     hass.config_entries.async_update_entry(
