@@ -350,9 +350,12 @@ class RuleMachine(OnHome):
         return True, None
 
     def refresh(self, app: App) -> None:
-        """Mirror the rule's live state again (what its runs changed: local variables)."""
-        if app.id in self.rules:
-            self._sync(app)
+        """Mirror what a run changes behind the pages' back: the local variables (a Set
+        Variable action writes the pages' own dict; pause and private boolean come through
+        their hooks, which mirror the whole rule)."""
+        model = self.rules.get(app.id)
+        if model is not None:
+            self._internals(app).state["allLocalVars"] = model.local.state()
 
     def set_private(self, app_id: int, value: bool) -> None:
         """A Set Private Boolean action set this rule's private boolean."""
