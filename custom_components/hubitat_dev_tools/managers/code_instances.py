@@ -27,6 +27,7 @@ from typing import Any
 from ..hub.app_page import AppPage, PageInput, Setting, current_setting
 from ..hub.controllers import AppsController, CodeController
 from ..hub.errors import HubError
+from .apps.page_model import status_settings
 from .code_sources import item_error
 from .sensitivity import SensitivityModel
 
@@ -34,11 +35,7 @@ from .sensitivity import SensitivityModel
 def _status_settings(status: Any) -> dict[str, Any]:
     """statusJson ``appSettings`` by name (value as the hub keeps it)."""
     raw = status.get("appSettings") if isinstance(status, dict) else None
-    out: dict[str, Any] = {}
-    for item in raw if isinstance(raw, list) else []:
-        if isinstance(item, dict) and isinstance(item.get("name"), str):
-            out[item["name"]] = item.get("value")
-    return out
+    return status_settings(raw)[0]
 
 
 def _plain(value: Any) -> bool:

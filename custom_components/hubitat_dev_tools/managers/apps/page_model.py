@@ -24,6 +24,22 @@ def text_of(value: Any) -> str:
     return _TAG_RE.sub("", str(value or "")).strip()
 
 
+def status_settings(raw: Any) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """statusJson ``appSettings``: each setting's value, and the device ids of device inputs."""
+    values: dict[str, Any] = {}
+    ids: dict[str, list[str]] = {}
+    for item in raw if isinstance(raw, list) else []:
+        if not isinstance(item, dict) or not isinstance(name := item.get("name"), str):
+            continue
+        values[name] = item.get("value")
+        listed = item.get("deviceIdsForDeviceList")
+        if isinstance(listed, list):
+            ids[name] = [str(i) for i in listed]
+        elif str(item.get("type") or "").startswith(("capability.", "device.")):
+            ids[name] = [p.strip() for p in str(item.get("value") or "").split(",") if p.strip()]
+    return values, ids
+
+
 def actions_text(config: dict[str, Any]) -> str:
     """The text of a rule page's paragraphs from its 'Actions' heading on (all if none)."""
     lines: list[str] = []

@@ -41,7 +41,7 @@ from ..devices.query import DeviceManager
 from ..item_backups import ItemBackups
 from .button_rules import is_button_rule
 from .installed import AppManager
-from .page_model import text_of
+from .page_model import status_settings, text_of
 from .visual_rules import VisualRuleManager
 
 if TYPE_CHECKING:
@@ -215,7 +215,9 @@ class RuleManager:
         """A Button Rule's trigger as its statusJson settings hold it: the button device ids
         (``tDev1``), the button number (``ButtontDev1``, as text) and the event
         (``tstate1``); empty where not set."""
-        values, device_ids = _settings((await self._hub_apps.status(app_id)).get("appSettings"))
+        values, device_ids = status_settings(
+            (await self._hub_apps.status(app_id)).get("appSettings")
+        )
         number = str(values.get("ButtontDev1") or "").strip()
         return device_ids.get("tDev1") or [], number, str(values.get("tstate1") or "")
 
@@ -519,19 +521,3 @@ def _engine(app: InstalledApp) -> str:
     if app.is_rm_rule:
         return "rule_machine"
     return "visual" if app.is_visual_rule else "button"
-
-
-def _settings(raw: Any) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """statusJson ``appSettings``: each setting's value, and the device ids of device inputs."""
-    values: dict[str, Any] = {}
-    ids: dict[str, list[str]] = {}
-    for item in raw if isinstance(raw, list) else []:
-        if not isinstance(item, dict) or not isinstance(name := item.get("name"), str):
-            continue
-        values[name] = item.get("value")
-        listed = item.get("deviceIdsForDeviceList")
-        if isinstance(listed, list):
-            ids[name] = [str(i) for i in listed]
-        elif str(item.get("type") or "").startswith(("capability.", "device.")):
-            ids[name] = [p.strip() for p in str(item.get("value") or "").split(",") if p.strip()]
-    return values, ids
