@@ -16,13 +16,11 @@ from typing import Any
 
 from homeassistant.components.repairs import RepairsFlow, RepairsFlowResult
 from homeassistant.core import HomeAssistant, callback
-from homeassistant.helpers import issue_registry as ir
 
-from .const import DOMAIN
 from .managers.mesh import check_peer_token
 from .runtime import HubitatConfigEntry, HubRuntime
 from .safety import ToolKind
-from .secret_forms import SecretFormFlow, clear_issues, issue_id_for, secret_schema
+from .secret_forms import SecretFormFlow, clear_issues, issue_id_for, raise_issue, secret_schema
 
 ISSUE_MESH_TOKEN = "mesh_token"
 TOOL_NAME = "hub_update_hub_mesh"
@@ -46,23 +44,16 @@ def request_peer_token(
 ) -> str:
     """Raise the peer's issue; the sentence for the tool's answer."""
     name, hub_id = str(peer["name"]), str(peer["hub_id"])
-    ir.async_create_issue(
+    raise_issue(
         hass,
-        DOMAIN,
+        ISSUE_MESH_TOKEN,
         mesh_token_issue_id(entry.entry_id, hub_id),
-        is_fixable=True,
-        is_persistent=False,
-        severity=ir.IssueSeverity.WARNING,
-        translation_key=ISSUE_MESH_TOKEN,
-        translation_placeholders={"hub": entry.title, "peer": name},
-        data={
-            "entry_id": entry.entry_id,
-            "hub_id": hub_id,
-            "peer": name,
-            "user": user,
-            "user_id": user_id,
-            "gateway": gateway,
-        },
+        entry_id=entry.entry_id,
+        placeholders={"hub": entry.title, "peer": name},
+        data={"hub_id": hub_id, "peer": name},
+        user=user,
+        user_id=user_id,
+        gateway=gateway,
     )
     return (
         f"Waiting for the owner: an administrator copies the Hub Mesh token of {name} from "

@@ -45,6 +45,34 @@ def issue_id_for(kind: str, entry_id: str, key: str) -> str:
     return f"{kind}_{entry_id}_{digest}"
 
 
+@callback
+def raise_issue(
+    hass: HomeAssistant,
+    kind: str,
+    issue_id: str,
+    *,
+    entry_id: str,
+    placeholders: dict[str, str],
+    data: dict[str, Any],
+    user: str | None,
+    user_id: str | None,
+    gateway: str | None,
+) -> None:
+    """A fixable request of this kind: ``data`` for its flow, with the hub and the caller who
+    asked (the flow audits under that caller)."""
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        issue_id,
+        is_fixable=True,
+        is_persistent=False,
+        severity=ir.IssueSeverity.WARNING,
+        translation_key=kind,
+        translation_placeholders=placeholders,
+        data={"entry_id": entry_id, **data, "user": user, "user_id": user_id, "gateway": gateway},
+    )
+
+
 def pending_issues(hass: HomeAssistant, kind: str, entry_id: str) -> list[str]:
     """The hub's pending issues of this kind."""
     prefix = f"{kind}_{entry_id}_"

@@ -27,6 +27,7 @@ from .secret_forms import (
     clear_issues,
     issue_id_for,
     pending_issues,
+    raise_issue,
     secret_schema,
 )
 
@@ -56,22 +57,16 @@ def request_password(
     for other in pending_issues(hass, ISSUE_WIFI_JOIN, entry.entry_id):
         if other != issue_id:
             ir.async_delete_issue(hass, DOMAIN, other)
-    ir.async_create_issue(
+    raise_issue(
         hass,
-        DOMAIN,
+        ISSUE_WIFI_JOIN,
         issue_id,
-        is_fixable=True,
-        is_persistent=False,
-        severity=ir.IssueSeverity.WARNING,
-        translation_key=ISSUE_WIFI_JOIN,
-        translation_placeholders={"hub": entry.title, "ssid": ssid},
-        data={
-            "entry_id": entry.entry_id,
-            "ssid": ssid,
-            "user": user,
-            "user_id": user_id,
-            "gateway": gateway,
-        },
+        entry_id=entry.entry_id,
+        placeholders={"hub": entry.title, "ssid": ssid},
+        data={"ssid": ssid},
+        user=user,
+        user_id=user_id,
+        gateway=gateway,
     )
     return (
         f"Waiting for the owner: an administrator types the password of {ssid} in Home "
