@@ -1,7 +1,9 @@
 """Device management tools of the home surface, against the emulated hub through the real
 llm.API: editing, creating, deleting, replacing and swapping devices, the compatible-device
 catalog (and the device writes in the contract shapes). Reading devices and their commands:
-``test_devices.py``."""
+``test_devices.py``. The manager logic behind these tools, without Home Assistant:
+tests/managers/test_device_admin.py, test_device_compatible.py and test_swap.py; here stay
+the tools' summaries, confirmations, argument refusals, allowlist and error advice."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from custom_components.hubitat_dev_tools.hub.errors import (
     HubRefusedError,
 )
 from custom_components.hubitat_dev_tools.managers.devices import edit_form
-from hubitat_emulator import HubEmulator, render
+from hubitat_emulator import HubEmulator
 from hubitat_emulator.catalog import DRIVERS
 
 from ..conftest import ToolCaller, add_entry, ok
@@ -35,11 +37,13 @@ from ..hub_fake import FakeHub
 # ---------------------------------------------------------------- hub_update_device
 
 
-async def test_update_device(
+async def test_update_device_tool_passes_each_field_and_summarises(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: every argument reaches the edit and the summary names the steps
+    applied (the edit itself, its order and what it keeps:
+    tests/managers/test_device_admin.py::test_update_device)."""
     light = dev_id(hub, "Kitchen Light")
-    before_dev = hub.device(light)
     prefs = (await ok(call_tool, "hub_get_device", {"device_id": light}))["device"]["preferences"]
     bool_pref = next(p for p in prefs if p["type"] == "bool")
     data = await ok(
@@ -54,61 +58,17 @@ async def test_update_device(
             "enabled": False,
         },
     )
-    assert data["applied"] == ["label+room+tags", "preferences", "disabled"]
-    after = hub.device(light)
-    assert after["label"] == "Kitchen Ceiling" and after["disabled"] is True
-    assert after["room"] == "Office"
-    assert after["tags"] == ["a", "b"]
-    assert after["settings"][bool_pref["name"]] is False
-    # fields not named are not blanked by the wholesale form
-    for key in ("name", "dni", "notes", "type"):
-        assert after[key] == before_dev[key], key
-    # enabling runs first, then room can be cleared
-    data = await ok(
-        call_tool, "hub_update_device", {"device_id": light, "enabled": True, "room": "unassigned"}
+    assert data["summary"] == (
+        f"Updated Kitchen Ceiling (device {light}): label+room+tags, preferences, disabled"
     )
-    assert data["applied"][0] == "enabled"
-    assert data["device"]["room"] is None
-
-
-async def test_update_posts_the_hub_ui_form_for_room_and_icon(
-    entry: MockConfigEntry,
-    hub: HubEmulator,
-    call_tool: ToolCaller,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # The hub UI's device page sends roomId as read ("" for no room, null as "") and the
-    # custom icon as device.defaultIcon || device.icon. This hub reports a device's custom
-    # icon as `icon` (defaultIcon null): a form that sends defaultIcon "" removes it.
-    lamp = dev_id(hub, "Guest Lamp")
-    dev = hub.state.devices[int(lamp)]
-    dev.room_id, dev.default_icon = None, "fa-lamp"
-    real_page = render.full_json
-
-    def icon_as_icon(state: Any, device: Any) -> dict[str, Any]:
-        page = real_page(state, device)
-        page["device"]["icon"], page["device"]["defaultIcon"] = page["device"]["defaultIcon"], None
-        return page
-
-    monkeypatch.setattr(render, "full_json", icon_as_icon)
-    forms: list[dict[str, str]] = []
-    real_post = hub_devices.post_device_update
-
-    async def recorded(client: HubClient, form: dict[str, str]) -> None:
-        forms.append(dict(form))
-        await real_post(client, form)
-
-    monkeypatch.setattr(hub_devices, "post_device_update", recorded)
-    data = await ok(call_tool, "hub_update_device", {"device_id": lamp, "label": "Guest Light"})
-    assert data["applied"] == ["label"]
-    assert [(f["roomId"], f["defaultIcon"]) for f in forms] == [("", "fa-lamp")]
-    # read back: the label changed, still in no room, the custom icon kept
-    assert (dev.label, dev.room_id, dev.default_icon) == ("Guest Light", None, "fa-lamp")
-    assert data["device"]["room"] is None
-    # clearing a room sends the page's "No room assigned" (0); it reads back as no room
-    dev.room_id = next(iter(hub.state.rooms))
-    await ok(call_tool, "hub_update_device", {"device_id": lamp, "room": "unassigned"})
-    assert forms[-1]["roomId"] == "0" and dev.room_id is None
+    after = hub.device(light)
+    assert (after["label"], after["room"], after["tags"], after["disabled"]) == (
+        "Kitchen Ceiling",
+        "Office",
+        ["a", "b"],
+        True,
+    )
+    assert after["settings"][bool_pref["name"]] is False
 
 
 def test_edit_form_is_the_device_page_model() -> None:
@@ -148,24 +108,26 @@ async def test_update_device_refusals(
 async def test_create_and_delete_device(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tools' part: the summary, the radio note's inclusion pointer, the destructive
+    tier's confirmation and a gone device's not_found (the create and delete themselves:
+    tests/managers/test_device_admin.py::test_create_and_delete_device)."""
     data = await ok(call_tool, "hub_create_device", {"driver": "virtual switch", "label": "Fake"})
     new_id = data["device"]["device_id"]
-    assert data["virtual"] is True and hub.device(new_id)["label"] == "Fake"
+    assert data["summary"] == f"Created Fake (device {new_id}, Virtual Switch)"
+    assert hub.device(new_id)["label"] == "Fake"
     real = await ok(
         call_tool, "hub_create_device", {"driver": "Generic Z-Wave Switch", "label": "Shell"}
     )
-    assert real["virtual"] is False and "note" in real
-    assert hub.device(real["device"]["device_id"])["label"] == "Shell"
-    before = len(hub.requests)
-    bad = await call_tool("hub_create_device", {"driver": "Virtual Swich"})
-    assert bad.error and "Virtual Switch" in bad.data["message"]
-    assert sent(hub, before) == []
+    assert real["virtual"] is False and "inclusion_start" in real["note"]
     # delete: destructive tier
+    before = len(hub.requests)
     refused = await call_tool("hub_delete_device", {"device_id": new_id})
     assert refused.error and refused.data["error"] == "confirmation_required"
+    assert sent(hub, before) == [] and int(new_id) in hub.device_ids()
     hub.mark_backup_now()
     done = await ok(call_tool, "hub_delete_device", {"device_id": new_id, "confirm": True})
-    assert done["label"] == "Fake" and int(new_id) not in hub.device_ids()
+    assert done["summary"] == f"Deleted Fake (device {new_id})"
+    assert int(new_id) not in hub.device_ids()
     gone = await call_tool("hub_delete_device", {"device_id": new_id, "confirm": True})
     assert gone.error and gone.data["error"] == "not_found"
 
@@ -173,6 +135,8 @@ async def test_create_and_delete_device(
 async def test_replace_device(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: the destructive tier's confirmation and the summary (the replacement
+    itself and its refusal: tests/managers/test_device_admin.py::test_replace_device)."""
     old = dev_id(hub, "Kitchen Light")
     new = (
         await ok(
@@ -181,24 +145,17 @@ async def test_replace_device(
             {"driver": "Generic Z-Wave Dimmer", "label": "New Dimmer"},
         )
     )["device"]["device_id"]
-    new_dni = hub.device(new)["dni"]
-    hub.mark_backup_now()
+    args = {"old_device_id": old, "new_device_id": new}
     before = len(hub.requests)
-    bad = await call_tool(
-        "hub_replace_device",
-        {"old_device_id": old, "new_device_id": dev_id(hub, "Kitchen Motion"), "confirm": True},
+    gate = await call_tool("hub_replace_device", args)
+    assert gate.error and gate.data["error"] == "confirmation_required"
+    assert sent(hub, before) == [] and int(new) in hub.device_ids()
+    hub.mark_backup_now()
+    data = await ok(call_tool, "hub_replace_device", {**args, "confirm": True})
+    assert data["summary"] == (
+        f"Kitchen Light (device {old}) now uses the hardware of New Dimmer (device {new}, removed)"
     )
-    assert bad.error and "not a valid replacement" in bad.data["message"]
-    assert not [p for _m, p in hub.requests[before:] if p.startswith("/device/replace")]
-    data = await ok(
-        call_tool,
-        "hub_replace_device",
-        {"old_device_id": old, "new_device_id": new, "confirm": True},
-    )
-    after = hub.device(old)
-    assert after["label"] == "Kitchen Light" and after["room"] == "Kitchen"
-    assert after["dni"] == new_dni and int(new) not in hub.device_ids()
-    assert "removed" in data["summary"]
+    assert int(new) not in hub.device_ids()
 
 
 async def test_list_replacement_candidates(
@@ -234,10 +191,9 @@ async def test_list_replacement_candidates(
 async def test_search_compatible_devices(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    data = await ok(call_tool, "hub_search_compatible_devices", {"text": "zooz"})
-    assert {d["name"] for d in data["devices"]} == {"ZEN77 Dimmer", "ZSE41 Open/Close XS"}
-    dimmer = next(d for d in data["devices"] if d["product_number"] == "ZEN77")
-    assert dimmer["driver"] == "Zooz Z-Wave Dimmer" and "<" not in dimmer["pairing"]
+    """The tool's part: its arguments reach the search, and a search with neither text nor
+    protocol is refused, nothing read (the search itself:
+    tests/managers/test_device_compatible.py)."""
     contacts = await ok(
         call_tool,
         "hub_search_compatible_devices",
@@ -245,11 +201,8 @@ async def test_search_compatible_devices(
     )
     assert [d["brand"] for d in contacts["devices"]] == ["Aqara"]
     assert "pairing" not in contacts["devices"][0]
-    matter = await ok(call_tool, "hub_search_compatible_devices", {"protocol": "Matter"})
-    assert matter["count"] == 1
-    # the catalog is static: read once, then answered from the cache
-    reads = [p for _m, p in hub.requests if p == "/hub/compatibleDevices"]
-    assert len(reads) == 1
+    zooz = await ok(call_tool, "hub_search_compatible_devices", {"text": "zooz", "limit": 1})
+    assert zooz["count"] == 1 and zooz["matches"] == 2 and zooz["devices"][0]["pairing"]
     before = len(hub.requests)
     nothing = await call_tool("hub_search_compatible_devices", {})
     assert nothing.error and nothing.data["error"] == "invalid_request"
@@ -262,23 +215,24 @@ async def test_search_compatible_devices(
 async def test_swap_device_moves_every_app(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: the destructive tier's confirmation and the summary (the swap itself:
+    tests/managers/test_swap.py::test_swap_device_moves_every_app)."""
     old_id, new_id = dev_id(hub, "Kitchen Motion"), dev_id(hub, "Office Motion")
-    old, new = hub.state.devices[int(old_id)], hub.state.devices[int(new_id)]
+    old = hub.state.devices[int(old_id)]
     users = list(old.apps_using)
     assert users
+    before = len(hub.requests)
     gate = await call_tool("hub_swap_device", {"old_device_id": old_id, "new_device_id": new_id})
     assert gate.error and gate.data["error"] == "confirmation_required"
+    assert sent(hub, before) == [] and old.apps_using == users
     hub.mark_backup_now()
-    apps_before = set(hub.state.apps)
     data = await ok(
         call_tool,
         "hub_swap_device",
         {"old_device_id": old_id, "new_device_id": new_id, "confirm": True},
     )
-    assert sorted(int(a["app_id"]) for a in data["apps_moved"]) == sorted(users)
-    assert old.apps_using == [] and set(users) <= set(new.apps_using)
-    assert set(hub.state.apps) == apps_before  # the transient Swap Device app is gone
-    assert any(p.startswith("/installedapp/forcedelete/") for _m, p in hub.requests)
+    assert data["summary"] == f"{len(users)} app(s) moved from Kitchen Motion to Office Motion"
+    assert old.apps_using == []
 
 
 async def test_swap_device_refusals_send_nothing(
@@ -303,24 +257,6 @@ async def test_swap_device_refusals_send_nothing(
         )
         assert result.error and needle in result.data["message"], result.data
     assert not [p for _m, p in hub.requests[start:] if "swapDevice" in p or "/create/" in p]
-
-
-async def test_swap_device_failures_remove_the_swap_app(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.mark_backup_now()
-    old_id, new_id = dev_id(hub, "Kitchen Motion"), dev_id(hub, "Office Motion")
-    users = list(hub.state.devices[int(old_id)].apps_using)
-    apps_before = set(hub.state.apps)
-    for path in ("/installedapp/update/json", "/installedapp/btn"):
-        hub.faults.fail_paths = {path: 500}
-        result = await call_tool(
-            "hub_swap_device",
-            {"old_device_id": old_id, "new_device_id": new_id, "confirm": True},
-        )
-        assert result.error and result.data["error"] == "hub_bad_response", path
-        assert set(hub.state.apps) == apps_before, path  # no Swap Device app left behind
-        assert hub.state.devices[int(old_id)].apps_using == users, path
 
 
 async def test_swap_device_respects_the_allowlist(
@@ -458,30 +394,6 @@ async def test_device_writes_answer_in_the_contract_shapes(hub: HubEmulator) -> 
             "GET", "/device/replace", params={"oldId": old, "newId": str(options[0]["id"])}
         )
         assert_same_shape("devices/replace", replaced)
-
-
-async def test_create_and_delete_follow_the_hub_ui(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    before = len(hub.requests)
-    data = await ok(call_tool, "hub_create_device", {"driver": "Virtual Switch", "label": "Porch"})
-    new_id = data["device"]["device_id"]
-    creates = [p for _m, p in hub.requests[before:] if p.startswith("/device/createVirtual")]
-    assert len(creates) == 1 and "label" not in creates[0]  # the label comes by the edit
-    assert data["device"]["label"] == "Porch" and hub.device(new_id)["label"] == "Porch"
-    assert sent(hub, before) == ["/device/update"]
-    hub.mark_backup_now()
-    # a real hub may answer "partial": the device is gone, with leftovers
-    hub.state.force_delete_status = "partial"
-    done = await ok(call_tool, "hub_delete_device", {"device_id": new_id, "confirm": True})
-    assert "partial" in done["note"] and int(new_id) not in hub.device_ids()
-    assert any(p == f"/device/forceDelete/{new_id}/json" for _m, p in hub.requests)
-    # the hub says it failed but deleted: a success
-    other = await ok(call_tool, "hub_create_device", {"driver": "Virtual Switch"})
-    hub.state.force_delete_status = "failed"
-    other_id = other["device"]["device_id"]
-    done = await ok(call_tool, "hub_delete_device", {"device_id": other_id, "confirm": True})
-    assert "note" not in done and int(other_id) not in hub.device_ids()
 
 
 async def test_disable_is_the_hub_ui_json_and_verified(

@@ -1,4 +1,9 @@
-"""File Manager tools against the emulated hub: list, read, write, delete, gates."""
+"""File Manager tools against the emulated hub: list, read, write, delete, gates.
+
+The File Manager logic itself (listing, paged reads, the backup-first write and delete),
+without Home Assistant: tests/managers/test_files.py; here stay the tools' paging, the
+file-name refusals, the confirmation and fresh-backup gates, the advice and the
+hub-security path."""
 
 from __future__ import annotations
 
@@ -28,21 +33,17 @@ from ..ops_util import writes
 
 
 async def test_list_files(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
+    """The tool's part: the filter reaches the listing, the pages and the free space (the
+    listing itself: tests/managers/test_files.py::test_list_files)."""
     data = await ok(call_tool, "hub_list_files")
     names = [f["name"] for f in data["files"]]
-    assert "notes.txt" in names and "logo.png" in names
-    assert names[-1] == "firmware"  # folders last
-    notes = next(f for f in data["files"] if f["name"] == "notes.txt")
-    assert notes["size"] == len(hub.files.read("notes.txt") or b"")
-    assert notes["url"].endswith("/local/notes.txt") and notes["binary"] is False
-    assert next(f for f in data["files"] if f["name"] == "logo.png")["binary"] is True
-    assert data["free_space_bytes"] > 0
+    assert "notes.txt" in names and data["free_space_bytes"] > 0
     glob = await ok(call_tool, "hub_list_files", {"filter": "*.json"})
     assert [f["name"] for f in glob["files"]] == ["deviceProfiles.json"], glob
     page = await ok(call_tool, "hub_list_files", {"limit": 2})
-    assert len(page["files"]) == 2 and page["next_cursor"]
+    assert [f["name"] for f in page["files"]] == names[:2] and page["next_cursor"]
     rest = await ok(call_tool, "hub_list_files", {"limit": 10, "cursor": page["next_cursor"]})
-    assert len(rest["files"]) == len(names) - 2
+    assert [f["name"] for f in rest["files"]] == names[2:]
 
 
 async def test_list_files_bare_array_shape(
@@ -54,22 +55,17 @@ async def test_list_files_bare_array_shape(
     assert data["free_space_bytes"] is None
 
 
-async def test_read_file_paged_and_binary(
+async def test_read_file_paged(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: offset and length reach the read, and a missing file's advice names
+    hub_list_files (the paged and binary reads themselves:
+    tests/managers/test_files.py::test_read_file_paged_and_binary)."""
     text = (hub.files.read("notes.txt") or b"").decode()
-    first = await ok(call_tool, "hub_read_file", {"file_name": "notes.txt", "length": 100})
-    assert first["content"] == text[:100] and first["total_chars"] == len(text)
     second = await ok(
-        call_tool,
-        "hub_read_file",
-        {"file_name": "notes.txt", "offset": first["next_offset"], "length": 60000},
+        call_tool, "hub_read_file", {"file_name": "notes.txt", "offset": 100, "length": 50}
     )
-    assert first["content"] + second["content"] == text and "next_offset" not in second
-    before = len(hub.requests)
-    binary = await ok(call_tool, "hub_read_file", {"file_name": "logo.png"})
-    assert binary["content"] is None and binary["binary"] is True and binary["size"] > 0
-    assert not any(p.startswith("/local/") for _m, p in hub.requests[before:])
+    assert second["content"] == text[100:150] and second["next_offset"] == 150
     missing = await refused(call_tool, "hub_read_file", {"file_name": "nope.txt"}, "not_found")
     assert "hub_list_files" in missing["hint"]
 
@@ -104,27 +100,19 @@ async def test_write_needs_confirm_and_fresh_backup(
     assert (hub.files.read("notes.txt") or b"").startswith(b"line 1")
 
 
-async def test_write_backs_up_the_existing_file_first(
+async def test_write_after_a_fresh_backup(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: a backup made with hub_create_backup passes the fresh-backup gate,
+    and the write's answer (the backup-first write itself:
+    tests/managers/test_files.py::test_write_backs_up_the_existing_file_first)."""
     await ok(call_tool, "hub_create_backup")
-    old = hub.files.read("notes.txt")
     data = await ok(
         call_tool, "hub_write_file", {"file_name": "notes.txt", "content": "fresh", "confirm": True}
     )
-    backup = data["backup_file"]
-    assert backup.startswith("notes_backup_") and backup.endswith(".txt")
-    assert hub.files.read(backup) == old
+    assert data["summary"].startswith("Overwrote notes.txt") and data["created"] is False
+    assert data["backup_file"].startswith("notes_backup_")
     assert hub.files.read("notes.txt") == b"fresh"
-    assert "summary" in data and data["created"] is False
-    uploads = [p for m, p in hub.requests if p.startswith("/hub/fileManager/upload")]
-    assert len(uploads) == 2  # the backup copy, then the file
-    created = await ok(
-        call_tool,
-        "hub_write_file",
-        {"file_name": "brand-new.json", "content": "{}", "confirm": True},
-    )
-    assert created["created"] is True and "backup_file" not in created
 
 
 async def test_binary_file_backed_up_byte_exact(
@@ -135,25 +123,6 @@ async def test_binary_file_backed_up_byte_exact(
     data = await ok(call_tool, "hub_delete_file", {"file_name": "logo.png", "confirm": True})
     assert hub.files.read("logo.png") is None
     assert hub.files.read(data["backup_file"]) == old  # bytes, not text round-tripped
-
-
-async def test_delete_backs_up_then_deletes(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.mark_backup_now()
-    old = hub.files.read("energy-2026.csv")
-    data = await ok(call_tool, "hub_delete_file", {"file_name": "energy-2026.csv", "confirm": True})
-    assert hub.files.read("energy-2026.csv") is None
-    assert hub.files.read(data["backup_file"]) == old
-    # deleting the backup copy itself keeps a copy of the copy (nothing is lost)
-    again = await ok(
-        call_tool, "hub_delete_file", {"file_name": data["backup_file"], "confirm": True}
-    )
-    assert hub.files.read(again["backup_file"]) == old
-    assert [n for n in hub.files.names() if "energy" in n] == [again["backup_file"]]
-    await refused(
-        call_tool, "hub_delete_file", {"file_name": "energy-2026.csv", "confirm": True}, "not_found"
-    )
 
 
 async def test_hub_error_is_reported(
@@ -251,19 +220,3 @@ async def test_delete_sends_what_the_hub_ui_sends_and_is_read_back(hub: HubEmula
     # read back: both are gone
     assert "notes.txt" not in left and hub.files.read("notes.txt") is None
     assert hub.files.read("fw.bin", "firmware") is None
-
-
-async def test_delete_is_decided_by_the_effect(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The answer is not trusted either way: a "status": false that deleted is a success.
-    hub.mark_backup_now()
-    real = hub.files.delete
-
-    def deleted_but_says_no(name: str, folder: str = "") -> bool:
-        real(name, folder)
-        return False
-
-    monkeypatch.setattr(hub.files, "delete", deleted_but_says_no)
-    data = await ok(call_tool, "hub_delete_file", {"file_name": "notes.txt", "confirm": True})
-    assert data["deleted"] == "notes.txt" and hub.files.read("notes.txt") is None
