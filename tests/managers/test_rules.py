@@ -1,17 +1,23 @@
-"""The rules manager's listing (``managers/apps/rules.py`` ``list_rules``) on its own, no hass:
-Rule Machine rules, Visual Rules and Button Rules, each engine with its own state, and the
-engine filter; the Button Rule is made through the app creator as the hub UI would.
+"""The rules manager (``managers/apps/rules.py``) on its own, no hass: the listing of Rule
+Machine rules, Visual Rules and Button Rules, each engine with its own state, and the engine
+filter (the Button Rule is made through the app creator as the hub UI would); running,
+stopping and pausing a rule, each decided by its effect.
 
-Moved from tests/tools/test_button_rule_run.py (the listing is the manager's; running the
-rule the list describes and the tool's argument refusal stay there)."""
+The listing moved from tests/tools/test_button_rule_run.py (running the rule the list
+describes and the tool's argument refusal stay there); running, stopping and pausing moved
+from tests/tools/test_apps.py (the tools' argument refusals and summaries stay there)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import VRB_PORCH
+from hubitat_emulator.seed import RULE_MOTION
 
 
 def _dev(emu: HubEmulator, label: str) -> int:
@@ -83,3 +89,50 @@ async def test_button_rules_are_listed_with_their_button(
     quick = await rules.list_rules("button", with_status=False, with_button_rules=True)
     (entry,) = quick
     assert entry["disabled"] is True and "button" not in entry and "event" not in entry
+
+
+async def test_call_rule_and_pause(emu: HubEmulator, manager_hub: Hub) -> None:
+    rules, motion = manager_hub.rules, str(RULE_MOTION)
+    internals = emu.state.dev.internals[RULE_MOTION]
+    run = await rules.call_rule(motion, "run_actions")
+    assert run["action"] == "run_actions" and "unchanged" not in run
+    assert internals.runs == 1
+    stop = await rules.call_rule(motion, "stop")
+    assert "unchanged" not in stop and internals.state["stopped"] is True
+    again = await rules.call_rule(motion, "stop")
+    assert again["unchanged"] is True and internals.state["stopped"] is True
+    paused = await rules.set_paused(motion, True, confirm=False)
+    assert "unchanged" not in paused and internals.state["paused"] is True
+    twice = await rules.set_paused(motion, True, confirm=False)
+    assert twice["unchanged"] is True and internals.state["paused"] is True
+    vrb = await rules.set_paused(str(VRB_PORCH), True, confirm=False)
+    assert vrb["paused"] is True and emu.state.dev.vrb[VRB_PORCH]["rulePaused"] is True
+
+
+async def test_stop_sends_only_what_the_hub_ui_sends(emu: HubEmulator, manager_hub: Hub) -> None:
+    internals = emu.state.dev.internals[RULE_MOTION]
+    emu.state.dev.clicks.clear()
+    await manager_hub.rules.call_rule(str(RULE_MOTION), "stop")
+    assert internals.state["stopped"] is True
+    # the emulator, like Rule Machine, would take page-context fields for a settings save
+    assert emu.state.dev.clicks == [
+        {
+            "id": str(RULE_MOTION),
+            "name": "stopRule",
+            "settings[stopRule]": "clicked",
+            "stopRule.type": "button",
+        }
+    ]
+
+
+async def test_rule_writes_are_decided_by_their_effect(emu: HubEmulator, manager_hub: Hub) -> None:
+    rules = manager_hub.rules
+    routes = emu.hubvar_routes.fallback  # the generic app routes
+    routes.dropped_buttons = frozenset({"stopRule"})  # "success", and nothing happens
+    with pytest.raises(HubBadResponseError, match="did not change its stopped state"):
+        await rules.call_rule(str(RULE_MOTION), "stop")
+    assert emu.state.dev.internals[RULE_MOTION].state["stopped"] is False
+    routes.drop_rule_writes = True
+    with pytest.raises(HubBadResponseError, match="did not change its pause state"):
+        await rules.set_paused(str(VRB_PORCH), True, confirm=False)
+    assert emu.state.dev.vrb[VRB_PORCH]["rulePaused"] is False

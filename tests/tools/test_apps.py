@@ -1,4 +1,7 @@
-"""Installed apps, Rule Machine and Visual Rules tools against the emulated hub."""
+"""Installed apps, Rule Machine and Visual Rules tools against the emulated hub: the gates,
+argument refusals, error codes, summaries and paging, and the real hub's answer shapes. The
+app, rule, Visual Rule and HPM logic is tested without hass in tests/managers
+(test_installed.py, test_rules.py, test_visual_rules.py, test_hpm.py)."""
 
 from __future__ import annotations
 
@@ -20,8 +23,8 @@ from custom_components.hubitat_dev_tools.hub.apps import (
 )
 from custom_components.hubitat_dev_tools.hub.errors import HubRefusedError
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.devstate import APP_ANNOUNCER, APP_HPM, VRB_PORCH
-from hubitat_emulator.seed import APP_RULE_MACHINE, RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
+from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH
+from hubitat_emulator.seed import RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
 
 from ..conftest import ToolCaller
 from ..contract import load_fixture
@@ -35,107 +38,89 @@ def writes(hub: HubEmulator) -> list[str]:
     ]
 
 
-async def test_list_apps_tree_and_filters(
+async def test_list_apps_tool_pages_and_refuses_an_unknown_kind(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    result = await call_tool("hub_list_apps")
-    assert not result.error, result.data
-    apps = {a["app_id"]: a for a in result.data["apps"]}
-    rule = apps[str(RULE_MOTION)]
-    assert rule["parent_id"] == str(APP_RULE_MACHINE) and rule["depth"] == 1
-    assert rule["name"] == "Motion Lights - Kitchen"
-    assert str(VRB_PORCH) not in apps  # hidden
-    user = await call_tool("hub_list_apps", {"kind": "user"})
-    assert {a["name"] for a in user.data["apps"]} == {
+    """The tool's part: the paged answer and the argument refusal (the tree and its filters:
+    tests/managers/test_installed.py)."""
+    first = await call_tool("hub_list_apps", {"kind": "user", "limit": 1})
+    assert not first.error, first.data
+    assert len(first.data["apps"]) == 1 and first.data["total"] == 2
+    rest = await call_tool("hub_list_apps", {"kind": "user", "cursor": first.data["next_cursor"]})
+    assert "next_cursor" not in rest.data
+    assert {a["name"] for a in first.data["apps"] + rest.data["apps"]} == {
         "Hall motion announcer",
         "Hubitat Package Manager",
     }
-    dev = next(d for d in hub.state.devices.values() if RULE_LEAK in d.apps_using)
-    using = await call_tool("hub_list_apps", {"device_id": dev.id})
-    assert str(RULE_LEAK) in {a["app_id"] for a in using.data["apps"]}
+    before = len(hub.requests)
     bad = await call_tool("hub_list_apps", {"kind": "weird"})
     assert bad.error and bad.data["error"] == "invalid_arguments"
+    assert len(hub.requests) == before
 
 
-async def test_get_app_page_and_state(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
+async def test_get_app_tool_reads_the_state_and_refuses(
+    entry: MockConfigEntry, call_tool: ToolCaller
+) -> None:
+    """The tool's part: the state read unless asked not to, the error codes and the argument
+    refusal (the page and the state: tests/managers/test_installed.py)."""
     result = await call_tool("hub_get_app", {"app_id": RULE_MOTION})
     assert not result.error, result.data
-    data = result.data
-    assert data["label"] == "Motion Lights - Kitchen" and data["type"] == "Rule-5.1"
-    sections = data["config_page"]["sections"]
-    assert sections[0]["inputs"][0]["value"] == "Motion Lights - Kitchen"
-    assert {"name": "runRuleAct", "title": "Run Actions"} in sections[1]["buttons"]
-    assert data["state"]["allLocalVars"]["timeout"]["value"] == 300
-    hpm = await call_tool("hub_get_app", {"app_id": 210})
-    assert isinstance(hpm.data["state"]["manifests"], dict)  # JSON string parsed
+    assert result.data["state"]["allLocalVars"]["timeout"]["value"] == 300
     missing = await call_tool("hub_get_app", {"app_id": 9999})
     assert missing.error and missing.data["error"] == "not_found"
     bad = await call_tool("hub_get_app", {"app_id": 1, "page": "../x"})
     assert bad.error and bad.data["error"] == "invalid_arguments"
 
 
-async def test_set_app_disabled(
+async def test_set_app_disabled_tool_says_what_it_did(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    result = await call_tool("hub_set_app_disabled", {"app_id": APP_ANNOUNCER, "disabled": True})
+    """The tool's part: its summaries (disabling and enabling read back:
+    tests/managers/test_installed.py)."""
+    args = {"app_id": APP_ANNOUNCER, "disabled": True}
+    result = await call_tool("hub_set_app_disabled", args)
     assert not result.error, result.data
-    assert hub.state.apps[APP_ANNOUNCER].disabled is True
-    again = await call_tool("hub_set_app_disabled", {"app_id": APP_ANNOUNCER, "disabled": True})
-    assert again.data["unchanged"] is True
-    await call_tool("hub_set_app_disabled", {"app_id": APP_ANNOUNCER, "disabled": False})
+    assert result.data["summary"] == f"App {APP_ANNOUNCER} (Hall motion announcer) disabled"
+    again = await call_tool("hub_set_app_disabled", args)
+    assert again.data["summary"].endswith(" disabled (already)"), again.data
+    enabled = await call_tool("hub_set_app_disabled", {**args, "disabled": False})
+    assert enabled.data["summary"].endswith(") enabled"), enabled.data
     assert hub.state.apps[APP_ANNOUNCER].disabled is False
 
 
 async def test_delete_app_gate_and_backup(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: the confirmation and backup gates, the summary and the force argument
+    (the item backup taken first, the built-in parent refused and the soft delete decided by
+    its effect: tests/managers/test_installed.py)."""
     refused = await call_tool("hub_delete_app", {"app_id": RULE_GOODNIGHT})
     assert refused.error and refused.data["error"] == "confirmation_required"
     no_backup = await call_tool("hub_delete_app", {"app_id": RULE_GOODNIGHT, "confirm": True})
     assert no_backup.error and no_backup.data["error"] == "backup_required"
     assert RULE_GOODNIGHT in hub.state.apps
     hub.mark_backup_now()
-    parent = await call_tool("hub_delete_app", {"app_id": APP_RULE_MACHINE, "confirm": True})
-    assert parent.error and parent.data["error"] == "invalid_request"
     ok = await call_tool("hub_delete_app", {"app_id": RULE_GOODNIGHT, "confirm": True})
     assert not ok.error, ok.data
     assert RULE_GOODNIGHT not in hub.state.apps
-    snap = json.loads(hub.files.read(ok.data["item_backup"]["backup"]) or b"{}")
-    assert snap["config"]["app"]["id"] == RULE_GOODNIGHT and "rule_builder" in snap
-    paths = [p for _m, p in hub.requests]
-    assert paths.index("/hub/fileManager/upload") < paths.index(
-        f"/installedapp/forcedelete/{RULE_GOODNIGHT}/quiet"
-    )
+    backup = ok.data["item_backup"]["backup"]
+    assert ok.data["summary"].startswith(f"Deleted app {RULE_GOODNIGHT} (")
+    assert ok.data["summary"].endswith(f"; backup {backup}") and hub.files.read(backup)
+    # force=false reaches the hub as its soft delete
+    soft = await call_tool("hub_delete_app", {"app_id": RULE_LEAK, "confirm": True, "force": False})
+    assert not soft.error, soft.data
+    assert f"/installedapp/delete/{RULE_LEAK}" in [p for _m, p in hub.requests]
 
 
-async def test_hpm_packages(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+async def test_hpm_packages_tool_answers_the_report(
+    entry: MockConfigEntry, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: it answers the manager's report (the packages, their drift and the
+    untracked code: tests/managers/test_hpm.py)."""
     result = await call_tool("hub_list_hpm_packages")
     assert not result.error, result.data
-    names = {p["name"]: p for p in result.data["packages"]}
-    assert names["Acme Tools"]["version"] == "1.4.2"
-    assert names["Acme Tools"]["apps"] == ["Motion Announcer"]
-    assert result.data["packages_with_drift"] == 0 and "drift" not in names["Acme Tools"]
-    claimed = {("app", "1"), ("driver", "1"), ("app", "3")}
-    code = await call_tool("hub_list_code")
-    expected = {(c["type"], str(c["id"])) for c in code.data["code"] if c["type"] != "library"}
-    untracked = {(u["type"], u["code_id"]) for u in result.data["untracked_code"]}
-    assert untracked == expected - claimed and untracked
-    # a required part HPM never installed, and a part whose code was deleted on the hub
-    manifests = hub.state.dev.internals[APP_HPM].state["manifests"]
-    acme = manifests["https://example.com/acme/packageManifest.json"]
-    acme["apps"].append({"id": "a2", "name": "Acme Scenes", "required": True})
-    acme["drivers"][0]["heID"] = 999
-    drifted = await call_tool("hub_list_hpm_packages")
-    pkg = next(p for p in drifted.data["packages"] if p["name"] == "Acme Tools")
-    assert drifted.data["packages_with_drift"] == 1
-    assert pkg["drift"] == {
-        "required_not_installed": [{"type": "app", "name": "Acme Scenes"}],
-        "code_gone_from_hub": [{"type": "driver", "name": "Acme Smart Plug", "code_id": "999"}],
-    }
-    # the plug driver's code is now claimed by nobody
-    assert ("driver", "1") in {(u["type"], u["code_id"]) for u in drifted.data["untracked_code"]}
+    assert set(result.data) >= {"hpm_app_id", "packages", "packages_with_drift", "untracked_code"}
+    assert "Acme Tools" in {p["name"] for p in result.data["packages"]}
 
 
 async def test_list_rules_and_health(
@@ -164,31 +149,31 @@ async def test_local_variables(entry: MockConfigEntry, call_tool: ToolCaller) ->
     assert vrb.error and vrb.data["error"] == "invalid_request"
 
 
-async def test_call_rule_and_pause(
+async def test_call_rule_and_pause_tools_refuse_and_summarize(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    internals = hub.state.dev.internals[RULE_MOTION]
-    run = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "run_actions"})
-    assert not run.error, run.data
-    assert internals.runs == 1
-    stop = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "stop"})
-    assert not stop.error and internals.state["stopped"] is True
-    again = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "stop"})
-    assert again.data["unchanged"] is True and internals.state["stopped"] is True
+    """The tools' part: the argument refusal that sends nothing and the summaries (running,
+    stopping and pausing read back: tests/managers/test_rules.py)."""
     before = len(hub.requests)
     bad = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "explode"})
-    assert bad.error and len(hub.requests) == before
+    assert bad.error and bad.data["error"] == "invalid_arguments" and len(hub.requests) == before
+    stop = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "stop"})
+    assert not stop.error, stop.data
+    assert stop.data["summary"] == f"stop on rule {RULE_MOTION} (Motion Lights - Kitchen)"
+    again = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "stop"})
+    assert again.data["summary"].endswith(" (already so)"), again.data
     paused = await call_tool("hub_set_rule_paused", {"app_id": RULE_MOTION, "paused": True})
-    assert not paused.error and internals.state["paused"] is True
+    assert paused.data["summary"] == f"Rule {RULE_MOTION} (Motion Lights - Kitchen) paused"
     twice = await call_tool("hub_set_rule_paused", {"app_id": RULE_MOTION, "paused": True})
-    assert twice.data["unchanged"] is True and internals.state["paused"] is True
-    vrb = await call_tool("hub_set_rule_paused", {"app_id": VRB_PORCH, "paused": True})
-    assert not vrb.error and hub.state.dev.vrb[VRB_PORCH]["rulePaused"] is True
+    assert twice.data["summary"].endswith(" paused (already so)"), twice.data
+    assert hub.state.dev.internals[RULE_MOTION].state["paused"] is True
 
 
-async def test_visual_rules_crud(
+async def test_visual_rule_tools_gate_refuse_and_summarize(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tools' part: the summaries, the "nothing to change" refusal and the delete's
+    confirmation (reading, creating, merging and deleting: tests/managers/test_visual_rules.py)."""
     got = await call_tool("hub_get_visual_rule", {"app_id": VRB_PORCH})
     assert got.data["format"] == "classic"
     nodes = got.data["definition"]
@@ -198,47 +183,22 @@ async def test_visual_rules_crud(
     )
     assert not created.error, created.data
     new_id = int(created.data["app_id"])
-    assert hub.state.dev.vrb[new_id]["thenNodes"] == nodes["thenNodes"]
+    assert created.data["summary"] == f"Created Visual Rule {new_id} (Copy)"
     updated = await call_tool("hub_update_visual_rule", {"app_id": new_id, "name": "Renamed"})
     assert not updated.error, updated.data
-    assert hub.state.dev.vrb[new_id]["name"] == "Renamed"
-    assert hub.state.dev.vrb[new_id]["thenNodes"] == nodes["thenNodes"]  # merged
+    assert updated.data["summary"] == f"Updated Visual Rule {new_id}"
+    before = len(hub.requests)
     empty = await call_tool("hub_update_visual_rule", {"app_id": new_id})
     assert empty.error and empty.data["error"] == "invalid_request"
-    wrong = await call_tool("hub_get_visual_rule", {"app_id": RULE_MOTION})
-    assert wrong.error
+    assert hub.requests[before:] == []
     gate = await call_tool("hub_delete_visual_rule", {"app_id": new_id})
     assert gate.error and gate.data["error"] == "confirmation_required"
+    assert new_id in hub.state.apps
     hub.mark_backup_now()
     deleted = await call_tool("hub_delete_visual_rule", {"app_id": new_id, "confirm": True})
     assert not deleted.error, deleted.data
-    assert deleted.data["definition"]["name"] == "Renamed"
+    assert deleted.data["summary"] == f"Deleted Visual Rule {new_id} (Renamed)"
     assert new_id not in hub.state.apps
-
-
-async def test_create_visual_rule_refused_definition_is_cleaned_up(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    before = set(hub.state.apps)
-    sent = len(hub.requests)
-    result = await call_tool(
-        "hub_create_visual_rule", {"name": "Bad", "when_nodes": ["x"], "then_nodes": []}
-    )
-    # malformed nodes are refused before the first request, naming the node
-    assert result.error and result.data["error"] == "invalid_request"
-    assert "when_nodes[0]" in result.data["message"]
-    assert hub.requests[sent:] == [] and set(hub.state.apps) == before
-    # a save the hub answers but does not keep: the new empty rule is removed again
-    hub.hubvar_routes.fallback.drop_rule_writes = True
-    rule = (await call_tool("hub_get_visual_rule", {"app_id": VRB_PORCH})).data["definition"]
-    result = await call_tool(
-        "hub_create_visual_rule",
-        {"name": "Bad", "when_nodes": rule["whenNodes"], "then_nodes": rule["thenNodes"]},
-    )
-    assert result.error and result.data["error"] == "hub_bad_response"
-    assert "does not hold" in result.data["message"]
-    assert set(hub.state.apps) == before
-    assert any("/forcedelete/" in p for _m, p in hub.requests)
 
 
 async def test_hub_error_maps(
@@ -317,24 +277,6 @@ def test_click_and_submit_answers_decode_both_refusal_shapes() -> None:
     assert check_page_answer("<html></html>", "press x") == "<html></html>"
 
 
-async def test_rule_buttons_send_only_what_the_hub_ui_sends(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    internals = hub.state.dev.internals[RULE_MOTION]
-    hub.state.dev.clicks.clear()
-    stop = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "stop"})
-    assert not stop.error and internals.state["stopped"] is True
-    # the emulator, like Rule Machine, would take page-context fields for a settings save
-    assert hub.state.dev.clicks == [
-        {
-            "id": str(RULE_MOTION),
-            "name": "stopRule",
-            "settings[stopRule]": "clicked",
-            "stopRule.type": "button",
-        }
-    ]
-
-
 async def test_entity_escaped_app_names_are_shown_decoded(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
@@ -344,32 +286,6 @@ async def test_entity_escaped_app_names_are_shown_decoded(
     assert names[str(RULE_MOTION)] == "Heat On <67 & rising"
     got = await call_tool("hub_get_app", {"app_id": RULE_MOTION})
     assert got.data["label"] == "Heat On <67 & rising", got.data
-
-
-async def test_soft_delete_reads_the_answer_and_decides_by_the_effect(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    fixture = load_fixture("apps/delete").answer
-    check_success(fixture, "delete app 1")  # the hub UI's success: no refusal
-    with pytest.raises(HubRefusedError, match="in use"):
-        check_success({"success": False, "message": "App is in use"}, "delete app 1")
-    hub.mark_backup_now()
-    soft = await call_tool(
-        "hub_delete_app", {"app_id": RULE_GOODNIGHT, "confirm": True, "force": False}
-    )
-    assert not soft.error and soft.data["still_listed"] is False, soft.data
-    assert f"/installedapp/delete/{RULE_GOODNIGHT}" in [p for _m, p in hub.requests]
-    routes = hub.hubvar_routes.fallback  # the generic app routes
-    routes.delete_refusal = "App is in use"
-    refused = await call_tool(
-        "hub_delete_app", {"app_id": RULE_LEAK, "confirm": True, "force": False}
-    )
-    assert refused.error and "App is in use" in refused.data["message"], refused.data
-    assert RULE_LEAK in hub.state.apps
-    routes.delete_refusal, routes.delete_lies = None, True  # deletes, says it failed
-    done = await call_tool("hub_delete_app", {"app_id": RULE_LEAK, "confirm": True, "force": False})
-    assert not done.error and done.data["still_listed"] is False, done.data
-    assert RULE_LEAK not in hub.state.apps
 
 
 def test_visual_rule_answers_parse_the_real_shapes() -> None:
@@ -382,19 +298,3 @@ def test_visual_rule_answers_parse_the_real_shapes() -> None:
     assert json.loads(graph["ruleJson"]) == {"nodes": [], "edges": []}
     assert parse_rule_builder20({"success": False, "message": "not found"}) is None
     check_success(load_fixture("apps/visual_rule_pause").answer, "pause rule 1")
-
-
-async def test_rule_writes_are_decided_by_their_effect(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    routes = hub.hubvar_routes.fallback  # the generic app routes
-    routes.dropped_buttons = frozenset({"stopRule"})  # "success", and nothing happens
-    stop = await call_tool("hub_call_rule", {"app_id": RULE_MOTION, "action": "stop"})
-    assert stop.error and stop.data["error"] == "hub_bad_response", stop.data
-    routes.drop_rule_writes = True
-    paused = await call_tool("hub_set_rule_paused", {"app_id": VRB_PORCH, "paused": True})
-    assert paused.error and paused.data["error"] == "hub_bad_response", paused.data
-    hub.mark_backup_now()
-    renamed = await call_tool("hub_update_visual_rule", {"app_id": VRB_PORCH, "name": "Renamed"})
-    assert renamed.error and "does not hold" in renamed.data["message"], renamed.data
-    assert hub.state.dev.vrb[VRB_PORCH]["name"] == "Porch light on motion"

@@ -1,5 +1,8 @@
-"""The radio status blocks of hub_get_radio_details (issue 17): Matter logs, a Z-Wave node's
-state, the exclusion poller, the Zigbee network state and a Matter pairing."""
+"""The radio status blocks of hub_get_radio_details (issue 17) through the tools: the node_id
+refusal, the allowlist, the notes that name the next call, the MCP round trip, and the readers
+of the real hub's answers. Reading the blocks (a node's state, the exclusion, the Zigbee
+network, a Matter pairing, the Matter logs) is tested without hass in
+tests/managers/test_radio_reads.py."""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from custom_components.hubitat_dev_tools.managers.radio_reads import node_state_
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
-from ..contract import assert_same_shape, load_fixture
+from ..contract import load_fixture
 from ..mcp_client import Mcp
 
 
@@ -62,24 +65,14 @@ def test_matter_pair_answers() -> None:
     assert matter_pair_node(load_fixture("radios/matter_pair").answer) is None  # an envelope
 
 
-async def test_node_state_block(
+async def test_node_state_block_needs_a_node(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: the block answered, and refused without node_id before any request
+    (the node's state and its secrets: tests/managers/test_radio_reads.py)."""
     node, _device = zwave_node(hub)
-    client = entry.runtime_data.hub.client
-    answer = await client.get_json("/hub/zwave2/getNodeState", {"node": str(node)})
-    assert_same_shape("radios/zwave_node_state", answer)
-    start = len(hub.requests)
     seen = await details(call_tool, "node_state", radio="zwave", node_id=node)
-    state = seen["node_state"]
-    assert state["node_id"] == node and state["status"] == "alive"
-    assert "1357" not in json.dumps(seen)  # the stack's secret value
-    sent = [p for _m, p in hub.requests[start:]]
-    assert any(p.startswith(f"/hub/zwave2/getNodeState?node={node}") for p in sent)
-    hub.ops.failed_zwave_nodes.add(node)
-    seen = await details(call_tool, "node_state", radio="zwave", node_id=node)
-    assert seen["node_state"]["status"] == "dead"
-    # without node_id: refused before any request
+    assert seen["node_state"]["node_id"] == node and seen["node_state"]["status"] == "alive"
     start = len(hub.requests)
     await refused(call_tool, "hub_get_radio_details", {"include": ["node_state"]})
     assert hub.requests[start:] == []
@@ -99,20 +92,6 @@ async def test_node_state_respects_the_allowlist(
     assert not [p for _m, p in hub.requests[start:] if "getNodeState" in p]
 
 
-async def test_exclusion_block_reads_the_ui_message(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    node, device = zwave_node(hub)
-    await ok(call_tool, "hub_call_radio_action", {"radio": "zwave", "action": "exclusion_start"})
-    waiting = await details(call_tool, "exclusion", radio="zigbee")
-    assert waiting["exclusion"] == {"result": None, "excluding": None}
-    hub.ops.radio_state.exclude_device = device.id  # its button is pressed
-    done = await details(call_tool, "exclusion", radio="zigbee")
-    assert done["exclusion"]["excluding"] is False
-    assert done["exclusion"]["result"] == f"Excluded {device.display_name} (node {node})"
-    assert device.id not in hub.state.devices
-
-
 async def test_exclusion_reads_the_older_shape(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
@@ -121,80 +100,19 @@ async def test_exclusion_reads_the_older_shape(
     assert seen["exclusion"] == {"result": None, "excluding": True}
 
 
-async def test_zigbee_network_after_a_reboot(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+async def test_matter_pairing_notes_name_the_next_call(
+    entry: MockConfigEntry, call_tool: ToolCaller
 ) -> None:
-    await ok(call_tool, "hub_call_radio_action", {"radio": "zigbee", "action": "radio_reboot"})
-    seen = await details(call_tool, "zigbee_network", radio="zigbee")
-    assert seen["zigbee_network"]["network_state"] == "STARTING"
-    assert seen["zigbee_network"]["online"] is False
-    for _ in range(2):
-        seen = await details(call_tool, "zigbee_network", radio="zigbee")
-    assert seen["zigbee_network"]["online"] is True
-    assert seen["zigbee_network"]["pan_id"] == hub.ops.radio_state.zigbee_pan[0]
-
-
-async def test_matter_pairing_followed(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
+    """The tools' part: the notes that say what to call next (following the pairing:
+    tests/managers/test_radio_reads.py)."""
     before = await details(call_tool, "matter_pairing", radio="matter")
-    assert before["matter_pairing"]["node_id"] is None
+    assert "hub_call_radio_action action=pair" in before["matter_pairing"]["note"]
     paired = await ok(
         call_tool,
         "hub_call_radio_action",
         {"radio": "matter", "action": "pair", "setup_code": "34970112332"},
     )
-    node = paired["node_id"]
-    assert "matter_pairing" in paired["note"]
-    client = entry.runtime_data.hub.client
-    status = await client.get_json("/hub/matterPairDeviceStatus", {"nodeId": node})
-    assert_same_shape("radios/matter_pair_status", status)  # the first poll: searching
-    seen = await details(call_tool, "matter_pairing", radio="matter")
-    assert seen["matter_pairing"]["stage"] == "commissioning"
-    assert seen["matter_pairing"]["running"] is True
-    seen = await details(call_tool, "matter_pairing", radio="matter")
-    assert seen["matter_pairing"]["device_created"] is True
-    assert seen["matter_pairing"]["running"] is False
-
-
-async def test_matter_pairing_failures(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.ops.radio_state.matter_pair_fails = True
-    result = await refused(
-        call_tool,
-        "hub_call_radio_action",
-        {"radio": "matter", "action": "pair", "setup_code": "34970112332"},
-    )
-    assert "did not start" in result["message"]
-    hub.ops.radio_state.matter_pair_fails = False
-    hub.ops.radio_state.matter_pair_fail_stage = "commissioning"
-    await ok(
-        call_tool,
-        "hub_call_radio_action",
-        {"radio": "matter", "action": "pair", "setup_code": "34970112332"},
-    )
-    await details(call_tool, "matter_pairing", radio="matter")
-    seen = await details(call_tool, "matter_pairing", radio="matter")
-    pairing = seen["matter_pairing"]
-    assert pairing["failed"] is True
-    assert pairing["failure"] == {"stage": "commissioning", "code": 50, "message": "Timeout"}
-
-
-async def test_matter_logs_block_masks_onboarding_secrets(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    seen = await details(call_tool, "matter_logs", radio="matter", limit=2)
-    logs = seen["matter_logs"]
-    assert logs["count"] == 4  # the RMI line is noise
-    assert len(logs["entries"]) == 2 and logs["entries"][0]["category"] == "CTL"
-    text = json.dumps(await details(call_tool, "matter_logs", radio="matter"))
-    for secret in ("3497-011-2332", "20202021", "MT:Y.K9042C00KA0648G00"):
-        assert secret not in text
-    assert "\\u001b" not in text
-    hub.ops.matter = False
-    gone = await details(call_tool, "matter_logs", radio="zigbee")
-    assert gone["matter_logs"]["unavailable"] == "not_found"
+    assert paired["node_id"] and "matter_pairing" in paired["note"]
 
 
 async def test_status_blocks_through_mcp(entry: MockConfigEntry, mcp: Mcp) -> None:
