@@ -32,7 +32,10 @@ def iso_time(text: str, tz: tzinfo | None) -> str:
             return f"{stamp}{hours}:{minutes}"
         return f"{stamp}{hours}:00"
     if _LOCAL.match(text):
-        local = datetime.fromisoformat(text.replace(" ", "T", 1))
+        try:
+            local = datetime.fromisoformat(text.replace(" ", "T", 1))
+        except ValueError:  # shaped like a time but none (month 13): text, kept as it is
+            return text
         if tz is not None:
             local = local.replace(tzinfo=tz)
         return local.isoformat()

@@ -57,6 +57,8 @@ def test_iso_time_forms() -> None:
     assert iso_time("2026-07-14 08:05", None) == "2026-07-14T08:05:00"
     # text that only contains a date, and other values, are left alone
     assert iso_time("since 2026-07-14 08:05", denver) == "since 2026-07-14 08:05"
+    # shaped like a local time but none (month 13): text, not an error for the whole answer
+    assert iso_time("2026-13-01 25:61", denver) == "2026-13-01 25:61"
     assert iso_times({"a": ["2026-11-25T05:11:38+0000", 3, None]}, None) == {
         "a": ["2026-11-25T05:11:38+00:00", 3, None]
     }
