@@ -32,25 +32,30 @@ async def paired(
     n: int,
     *,
     warm_up: int = 3,
-) -> tuple[list[float], list[float], list[float]]:
-    """``n`` interleaved timings of ``first`` and ``second``, and each pair's difference.
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    """``n`` interleaved timings of ``first`` and ``second``, each pair's difference, and each
+    pair's difference in this process's CPU time.
 
     Run one after the other, pair by pair, so that a busy spell on the machine falls on both:
-    the median of the differences is steadier than the difference of two medians.
+    the median of the differences is steadier than the difference of two medians. The CPU
+    time is steadier still on a shared machine: another process's work is not counted (the
+    emulated hub runs in this process, and serves the same requests to both).
     """
     for _ in range(warm_up):
         await first()
         await second()
     a: list[float] = []
     b: list[float] = []
+    cpu: list[float] = []
     for _ in range(n):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         await first()
-        middle = time.perf_counter()
+        middle, middle_cpu = time.perf_counter(), time.process_time()
         await second()
         a.append(middle - start)
         b.append(time.perf_counter() - middle)
-    return a, b, [y - x for x, y in zip(a, b, strict=True)]
+        cpu.append((time.process_time() - middle_cpu) - (middle_cpu - start_cpu))
+    return a, b, [y - x for x, y in zip(a, b, strict=True)], cpu
 
 
 def stats_ms(values: list[float]) -> str:

@@ -100,7 +100,7 @@ async def run(reps: int = 30) -> None:
         )
         for label, tool, args in overhead_cases:
             paths = await b40.sent(tool, args)
-            raw, via, extra = await paired(
+            raw, via, extra, cpu = await paired(
                 functools.partial(b40.replay, paths),
                 functools.partial(b40.tool, tool, args),
                 reps * 4,
@@ -112,6 +112,10 @@ async def run(reps: int = 30) -> None:
             print(
                 f"   {'overhead (median of pairs)':34} {statistics.median(extra) * 1000:7.2f} ms"
                 f"  (difference of medians {apart:.2f} ms)"
+            )
+            print(
+                f"   {'overhead in CPU time (median)':34} {statistics.median(cpu) * 1000:7.2f} ms"
+                "  (this process only: steadier on a shared machine)"
             )
 
         print("2. hub_list_devices by home size")

@@ -29,10 +29,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from datetime import tzinfo
 from functools import lru_cache
 from typing import Any
 
 from .hub.answers import redact_snippet
+from .timestamps import iso_time, iso_times
 
 REDACTED = "**REDACTED**"
 
@@ -207,16 +209,28 @@ def _empty(value: Any) -> bool:
     return value is None or (isinstance(value, str | list | dict) and not value)
 
 
-def _record(value: dict[Any, Any], names: frozenset[str]) -> dict[str, Any]:
+@lru_cache(maxsize=4096)
+def _record_scrub(name: str) -> Callable[[str], str] | None:
+    """How a record named ``name`` has its text values scrubbed: as a URL, a POST body or
+    free text (by the name before any ``.<N>``), or not at all."""
+    base = name.lower().split(".", 1)[0]
+    if base in URL_KEYS:
+        return redact_url
+    if base in BODY_KEYS:
+        return redact_body
+    return redact_text if base in TEXT_KEYS else None
+
+
+def _record(value: dict[Any, Any], names: frozenset[str], zone: Any) -> dict[str, Any]:
     """An input, preference, event or command record with its secret values replaced."""
-    out = _walk_items(value, names)
+    out = _walk_items(value, names, zone)
     name = value.get("name")
     name = name if isinstance(name, str) else ""
     kind = value.get("type")
     if name.lower() in LOCK_CODE_ATTRIBUTES:
         for vk in _VALUE_KEYS:
             if vk in value:
-                out[vk] = redact_lock_codes(value[vk])
+                out[vk] = redact_lock_codes(_times(value[vk], zone))
     elif (
         (isinstance(kind, str) and kind.lower() in SECRET_INPUT_TYPES)
         or is_secret_key(name)
@@ -225,20 +239,10 @@ def _record(value: dict[Any, Any], names: frozenset[str]) -> dict[str, Any]:
         for vk in _SECRET_RECORD_KEYS:
             if not _empty(value.get(vk)):
                 out[vk] = REDACTED
-    else:
-        base = name.lower().split(".", 1)[0]
-        scrub: Callable[[str], str] | None = (
-            redact_url
-            if base in URL_KEYS
-            else redact_body
-            if base in BODY_KEYS
-            else redact_text
-            if base in TEXT_KEYS
-            else None
-        )
+    elif (scrub := _record_scrub(name)) is not None:
         for vk in _SECRET_RECORD_KEYS:
-            if scrub is not None and isinstance(value.get(vk), str):
-                out[vk] = scrub(value[vk])
+            if isinstance(value.get(vk), str):
+                out[vk] = scrub(_time(value[vk], zone))
     command = value.get("command")
     args = value.get("arguments")
     if isinstance(command, str) and isinstance(args, list):
@@ -331,6 +335,47 @@ def redact(value: Any, key: str = "") -> Any:
     return _walk(value, key, frozenset())
 
 
+def redact_with_times(value: Any, zone: tzinfo | None) -> Any:
+    """``redact(iso_times(value, zone))`` in one walk: every secret replaced and every hub
+    timestamp in ISO 8601 with the hub's offset (``timestamps.iso_times``), for a JSON value
+    as a tool answers it. One walk less over every answer, with the same result (a test
+    compares the two)."""
+    return _walk(value, "", frozenset(), zone)
+
+
+# ``zone`` in the walk below: leave timestamps as they are (``redact``), or a time zone (or
+# None, when the hub's is unknown) to write them in the one format on the way.
+_KEEP_TIMES: Any = object()
+
+
+def _time(value: str, zone: Any) -> str:
+    """One string as ``iso_times`` leaves it (as it is, when timestamps are kept). The
+    first test is ``iso_time``'s own quick one, made here to spare the call: most text is
+    not a timestamp."""
+    if zone is _KEEP_TIMES or not 16 <= len(value) <= 40 or value[4] != "-":
+        return value
+    return iso_time(value, zone)
+
+
+def _times(value: Any, zone: Any) -> Any:
+    return value if zone is _KEEP_TIMES else iso_times(value, zone)
+
+
+def redact_by_key(mapping: dict[str, Any]) -> dict[str, Any]:
+    """``{k: redact(v, k)}`` for a mapping of named values (a device's states), answered
+    as the same mapping when nothing in it is secret (the common case: no copy)."""
+    out: dict[str, Any] | None = None
+    for key, value in mapping.items():
+        if type(value) in _LEAVES and (key in _PLAIN_KEYS or _plain(key)):
+            continue  # what ``redact`` answers for it: the value itself
+        shown = _walk(value, key, frozenset())
+        if shown is not value:
+            if out is None:
+                out = dict(mapping)
+            out[key] = shown
+    return mapping if out is None else out
+
+
 # What a key's name says of its value, worked out once per name (see ``_walk``).
 _PLAIN, _LOCK_CODES, _SECRET = 0, 1, 2
 
@@ -357,41 +402,68 @@ def _key_rule(key: str) -> tuple[int, Callable[[str], str] | None, bool]:
 
 
 _PLAIN_RULE = (_PLAIN, None, False)
+# Keys found plain so far (a set lookup is a quarter of the cached rule's call and compare).
+_PLAIN_KEYS: set[str] = set()
+
+
+def _plain(key: str) -> bool:
+    """Whether a key is plain (no secret, lock codes or text to scrub), remembered."""
+    if _key_rule(key) != _PLAIN_RULE:
+        return False
+    if len(_PLAIN_KEYS) < 8192:
+        _PLAIN_KEYS.add(key)
+    return True
+
+
 _LEAVES = frozenset({str, int, float, bool, type(None)})
 
 
-def _walk_items(value: dict[Any, Any], names: frozenset[str]) -> dict[str, Any]:
+def _walk_items(value: dict[Any, Any], names: frozenset[str], zone: Any) -> dict[str, Any]:
     """A dict's items through ``_walk``; a plain key's number, text or null is kept as it
     is without the call (what ``_walk`` would answer: most of a result's values)."""
     out: dict[str, Any] = {}
     for k, v in value.items():
         key = k if type(k) is str else str(k)
-        if type(v) in _LEAVES and _key_rule(key) == _PLAIN_RULE and key not in names:
+        if type(v) in _LEAVES and (key in _PLAIN_KEYS or _plain(key)) and key not in names:
+            # ``_time`` inlined (most values: short text or a number)
+            if type(v) is str and zone is not _KEEP_TIMES and 16 <= len(v) <= 40 and v[4] == "-":
+                v = iso_time(v, zone)
             out[key] = v
         else:
-            out[key] = _walk(v, key, names)
+            out[key] = _walk(v, key, names, zone)
     return out
 
 
-def _walk(value: Any, key: str, names: frozenset[str]) -> Any:
+def _walk(value: Any, key: str, names: frozenset[str], zone: Any = _KEEP_TIMES) -> Any:
     if key:
         kind, scrub, text_list = _key_rule(key)
         if kind == _LOCK_CODES:
-            return redact_lock_codes(value)
+            return redact_lock_codes(_times(value, zone))
         if (kind == _SECRET or key in names) and not _empty(value):
             return REDACTED
         if scrub is not None and isinstance(value, str):
-            return scrub(value)
+            return scrub(_time(value, zone))
         if text_list and isinstance(value, list):
-            return [redact_text(v) if isinstance(v, str) else _walk(v, "", names) for v in value]
+            return [
+                redact_text(_time(v, zone)) if isinstance(v, str) else _walk(v, "", names, zone)
+                for v in value
+            ]
     if isinstance(value, dict):
         if "name" in value or "command" in value:
-            return _record(value, names)
-        return _walk_items(value, names)
+            return _record(value, names, zone)
+        return _walk_items(value, names, zone)
     if isinstance(value, list | tuple):
-        inner = key if key and _key_rule(key)[0] == _LOCK_CODES else ""
-        return [_walk(v, inner, names) for v in value]
-    return value
+        # an item under no key: text is only rewritten if a timestamp, a number or null
+        # comes back as it is (a lock-code key answered above, with its whole value)
+        return [
+            v
+            if type(v) in _LEAVES and (type(v) is not str or len(v) < 16)
+            else _time(v, zone)
+            if type(v) is str
+            else _walk(v, "", names, zone)
+            for v in value
+        ]
+    return _time(value, zone) if type(value) is str else value
 
 
 def strip_redacted(value: Any) -> tuple[Any, list[str]]:

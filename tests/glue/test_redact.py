@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import json
+import random
+from datetime import UTC
+from typing import Any
+from zoneinfo import ZoneInfo
 
 from custom_components.hubitat_dev_tools.redact import (
     REDACTED,
     is_secret_key,
     redact,
+    redact_by_key,
     redact_input,
     redact_lock_codes,
     redact_text,
     redact_url,
+    redact_with_times,
     strip_redacted,
 )
+from custom_components.hubitat_dev_tools.timestamps import iso_times
 
 
 def test_secret_keys_in_any_spelling() -> None:
@@ -93,3 +100,92 @@ def test_rule_http_fields_are_redacted_under_their_names() -> None:
     # a value redacted in part cannot be sent back: it is left out and named to enter again
     back, names = strip_redacted(redact({"inputs": doc["inputs"]}))
     assert names == ["httper.2"] and "value" not in back["inputs"][0]
+
+
+# Keys and values that reach every branch of the walk: secrets by name, lock codes, text,
+# URL and body keys, records (name/type/command), and every timestamp form the hub writes.
+_KEYS = (
+    "label",
+    "name",
+    "type",
+    "value",
+    "currentValue",
+    "default",
+    "sent",
+    "command",
+    "arguments",
+    "password",
+    "accessToken",
+    "lockCodes",
+    "message",
+    "description",
+    "data",
+    "http_get",
+    "body",
+    "last_activity",
+    "date",
+    "states",
+    "items",
+    "7",
+    "setCode",
+)
+_TEXTS = (
+    "on",
+    "",
+    "42",
+    "Front Door",
+    "password",
+    "setCode",
+    "lockCodes",
+    "https://u:p@example.com/x?access_token=abcdef123",
+    "2026-11-30T00:25:21.826-0700",
+    "2026-11-30T00:25:21Z",
+    "2026-11-30T00:25+02",
+    "2026-10-21 05:45:12",
+    "2026-10-21 05:45",
+    "2026-10-21T05:45:12+07:00",
+    "2026-10-21",
+    "not 2026-10-21 05:45:12",
+    '{"1":{"name":"Al","code":"4821"}}',
+    "token=abcdefgh1234",
+    "x" * 50,
+    "2026-13-01 25:61",
+)
+
+
+def _value(rng: random.Random, depth: int) -> Any:
+    roll = rng.random()
+    if depth > 3 or roll < 0.45:
+        return rng.choice((*_TEXTS, *_TEXTS, 7, 2.5, None, True, False))
+    if roll < 0.75:
+        return {rng.choice(_KEYS): _value(rng, depth + 1) for _ in range(rng.randint(0, 6))}
+    return [_value(rng, depth + 1) for _ in range(rng.randint(0, 5))]
+
+
+def test_one_walk_answers_what_redaction_after_the_timestamp_pass_does() -> None:
+    """``redact_with_times`` (what every answer goes through) against the two passes it
+    replaces, on thousands of generated values covering every branch of the walk."""
+    rng = random.Random(27)
+    zones = (None, ZoneInfo("America/Denver"), UTC)
+    for _ in range(4000):
+        value = _value(rng, 0)
+        zone = rng.choice(zones)
+        assert redact_with_times(value, zone) == redact(iso_times(value, zone)), value
+    # and the walk without a zone is still redaction alone: timestamps kept as written
+    assert redact({"at": "2026-11-30T00:25:21.826-0700"}) == {"at": "2026-11-30T00:25:21.826-0700"}
+    assert redact_with_times({"at": ["2026-11-30T00:25:21.826-0700"]}, None) == {
+        "at": ["2026-11-30T00:25:21.826-07:00"]
+    }
+
+
+def test_redacting_named_values_copies_only_when_something_is_secret() -> None:
+    rng = random.Random(29)
+    for _ in range(2000):
+        mapping = {rng.choice(_KEYS): _value(rng, 2) for _ in range(rng.randint(0, 6))}
+        shown = redact_by_key(mapping)
+        assert shown == {k: redact(v, k) for k, v in mapping.items()}
+        if all(redact(v, k) is v for k, v in mapping.items()):
+            assert shown is mapping
+    states = {"switch": "on", "lockCodes": '{"1":{"name":"Al","code":"4821"}}'}
+    shown = redact_by_key(states)
+    assert shown is not states and "4821" not in json.dumps(shown) and "4821" in states["lockCodes"]

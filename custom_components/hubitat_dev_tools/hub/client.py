@@ -254,7 +254,10 @@ class HubClient:
             yield
             return
         try:
-            await asyncio.wait_for(sem.acquire(), self.acquire_timeout)
+            if sem.locked():  # every slot taken: wait, at most acquire_timeout
+                await asyncio.wait_for(sem.acquire(), self.acquire_timeout)
+            else:  # a free slot is taken at once (no timer to set up)
+                await sem.acquire()
         except TimeoutError as err:
             raise HubBusyError(
                 f"The hub still had {self.in_flight} requests running after "
@@ -281,6 +284,8 @@ class HubClient:
         declared = resp.content_length
         if declared is not None and declared > cap:
             raise too_large(f"{declared} bytes")
+        if declared is not None:  # a declared length within the cap: read it in one go
+            return await resp.read()
         parts: list[bytes] = []
         total = 0
         async for chunk in resp.content.iter_chunked(_CHUNK):

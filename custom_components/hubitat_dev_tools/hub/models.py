@@ -310,7 +310,14 @@ def _states_from_list(raw: Any) -> dict[str, Any]:
     if isinstance(raw, list):
         for item in raw:
             if isinstance(item, dict) and "key" in item:
-                states[str(item["key"])] = state_value(item)
+                key = item["key"]
+                # the device list's states carry no data type: ``state_value``'s own case,
+                # without the call
+                states[key if type(key) is str else str(key)] = (
+                    coerce_numeric_text(item.get("value"))
+                    if item.get("dataType") is None
+                    else state_value(item)
+                )
     elif isinstance(raw, dict):
         for key, value in raw.items():
             if isinstance(value, dict):
@@ -326,7 +333,13 @@ def coerce_numeric_text(value: Any) -> Any:
         return None
     if isinstance(value, str):
         text = value.strip()
-        if text and (text.lstrip("-").replace(".", "", 1).isdigit()):
+        # most states are words ("on", "active"): a first character that is no digit, sign
+        # or point rules a number out before the fuller test
+        if (
+            text
+            and (text[0].isdigit() or text[0] in "-.")
+            and (text.lstrip("-").replace(".", "", 1).isdigit())
+        ):
             try:
                 number = float(text)
             except ValueError:
@@ -343,8 +356,9 @@ def parse_device_tree(payload: Any) -> list[DeviceSummary]:
     def walk(node: Any, parent: str | None) -> None:
         if not isinstance(node, dict):
             return
-        data = node.get("data") if isinstance(node.get("data"), dict) else node
-        assert isinstance(data, dict)
+        data = node.get("data")
+        if not isinstance(data, dict):
+            data = node
         dev_id = norm_id(data.get("id"))
         if dev_id is None:
             return

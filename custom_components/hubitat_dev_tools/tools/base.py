@@ -67,7 +67,7 @@ from ..errors import (
 from ..hub.errors import HubAuthError, HubError
 from ..managers.confirm import require_confirm
 from ..managers.hub import Hub
-from ..redact import redact, redact_text
+from ..redact import redact, redact_text, redact_with_times
 from ..runtime import HubRuntime
 from ..safety import (
     Caller,
@@ -81,7 +81,6 @@ from ..safety import (
     resolve_admin,
     resolve_hub,
 )
-from ..timestamps import iso_times
 from .args import ToolArgs, build_args, schema_fields
 from .errors import advise, tool_error
 from .guide import section_for_error
@@ -206,7 +205,7 @@ def json_safe(data: Any) -> Any:
 def shaped_result(data: Any, zone: tzinfo | None, narrow_hint: str) -> tuple[Any, bool]:
     """A tool's answer as it leaves: JSON-safe, timestamps in ISO 8601 with the hub's offset,
     every secret redacted, capped in size (False when it was cut)."""
-    return cap_result(redact(iso_times(json_safe(data), zone)), narrow_hint)
+    return cap_result(redact_with_times(json_safe(data), zone), narrow_hint)
 
 
 def json_size(data: Any) -> int:

@@ -26,7 +26,7 @@ from ...hub.models import (
     parse_hub_time,
 )
 from ...hub.state_cache import StateCache
-from ...redact import redact
+from ...redact import redact, redact_by_key
 from ..mesh import HubMeshReader
 from .admin import DeviceAdmin
 from .commands import DeviceCommands
@@ -43,8 +43,8 @@ def _no_device(device_id: str) -> HubNotFoundError:
 
 def redacted_summary(dev: DeviceSummary) -> DeviceSummary:
     """A copy of a device with secret states (lock codes...) replaced: what leaves here."""
-    states = {k: redact(v, k) for k, v in dev.states.items()}
-    if all(states[k] is v for k, v in dev.states.items()):
+    states = redact_by_key(dev.states)
+    if states is dev.states:
         return dev  # nothing secret (the common case): no copy
     return replace(dev, states=states)
 
