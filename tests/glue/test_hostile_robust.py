@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import gzip
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
 from homeassistant import config_entries
 from homeassistant.const import CONF_HOST, CONF_PASSWORD, CONF_PORT
 from homeassistant.core import HomeAssistant
@@ -121,6 +123,34 @@ async def test_capped_read_and_explicit_larger_cap(
     # it grows past the default one.
     hub.faults.pad_paths = {"/hub/compatibleDevices": DEFAULT_MAX_BODY}
     assert await fetch_compatible_devices(client)
+
+
+async def test_compressed_answer_is_capped_by_its_decoded_size(
+    session: aiohttp.ClientSession,
+) -> None:
+    """A gzip answer declares its compressed length; what is decoded is what gets capped."""
+    body = gzip.compress(b"[" + b"0," * MIB + b"0]")  # about 2 MB decoded, a few KB sent
+
+    async def bomb(request: web.Request) -> web.Response:
+        return web.Response(
+            body=body, headers={"Content-Encoding": "gzip", "Content-Type": "application/json"}
+        )
+
+    app = web.Application()
+    app.router.add_get("/hub/details/json", bomb)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        port = runner.addresses[0][1]
+        client = HubClient(session, HubConnection(host="127.0.0.1", port=port))
+        with pytest.raises(HubResponseTooLargeError):
+            await client.get_json("/hub/details/json", max_bytes=MIB)
+        assert len(body) < MIB  # the declared (compressed) length alone was within the cap
+        assert await client.get_json("/hub/details/json", max_bytes=4 * MIB) == [0] * (MIB + 1)
+    finally:
+        await runner.cleanup()
 
 
 # ------------------------------------------------------------------ file reads

@@ -284,8 +284,15 @@ class HubClient:
         declared = resp.content_length
         if declared is not None and declared > cap:
             raise too_large(f"{declared} bytes")
-        if declared is not None:  # a declared length within the cap: read it in one go
-            return await resp.read()
+        encoding = resp.headers.get("Content-Encoding", "").strip().lower()
+        if declared is not None and encoding in ("", "identity"):
+            # A declared, uncompressed length within the cap: read it in one go. A compressed
+            # answer's declared length says nothing of its decoded size, so it is read in
+            # chunks below, and the check after the read catches a body longer than declared.
+            raw = await resp.read()
+            if len(raw) > cap:
+                raise too_large(f"more than {cap} bytes")
+            return raw
         parts: list[bytes] = []
         total = 0
         async for chunk in resp.content.iter_chunked(_CHUNK):
