@@ -1,4 +1,9 @@
-"""Code tools (apps/drivers/libraries, item backups, bundles) against the emulated hub."""
+"""Code tools (apps/drivers/libraries, item backups, bundles) against the emulated hub: the
+confirmation and backup gates, argument refusals, error codes, paging and summaries, Hub
+Security, the hub library's save paths and decide-by-effect deletes on each firmware, and the
+real hub's answer shapes. The code logic (the list, installs, updates and their backups,
+deletes, restores, bundles) is tested without hass in tests/managers/test_code.py, pruning
+in tests/managers/test_item_backups.py."""
 
 from __future__ import annotations
 
@@ -21,7 +26,6 @@ from custom_components.hubitat_dev_tools.hub.code import (
     save_route,
 )
 from custom_components.hubitat_dev_tools.hub.firmware import UNKNOWN_PLATFORM, Platform
-from custom_components.hubitat_dev_tools.managers.item_backups import owned_backups
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, add_entry
@@ -77,19 +81,19 @@ def backups(hub: HubEmulator) -> list[str]:
     return [n for n in hub.files.names() if n.startswith("hdt-backup_")]
 
 
-async def test_list_code(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
-    result = await call_tool("hub_list_code")
-    assert not result.error, result.data
-    items = result.data["code"]
-    kinds = {i["type"] for i in items}
-    assert kinds == {"app", "driver", "library"}
-    announcer = next(i for i in items if i["name"] == "Motion Announcer")
-    assert announcer["used_by"] == ["Hall motion announcer (200)"]
-    assert announcer["last_modified"]
-    lib = next(i for i in items if i["type"] == "library")
-    assert lib["version"] == 2 and lib["used_by_apps"] == ["Motion Announcer"]
+async def test_list_code_tool_filters_and_pages(
+    entry: MockConfigEntry, call_tool: ToolCaller
+) -> None:
+    """The tool's part: the type and text reach the manager, and the answer is paged (the
+    list, what uses each item and the filters: tests/managers/test_code.py)."""
     drivers = await call_tool("hub_list_code", {"type": "driver", "text": "plug"})
+    assert not drivers.error, drivers.data
     assert [d["name"] for d in drivers.data["code"]] == ["Acme Smart Plug"]
+    first = await call_tool("hub_list_code", {"limit": 1})
+    assert len(first.data["code"]) == 1 and first.data["total"] > 1
+    rest = await call_tool("hub_list_code", {"cursor": first.data["next_cursor"]})
+    kinds = {i["type"] for i in first.data["code"] + rest.data["code"]}
+    assert kinds == {"app", "driver", "library"} and "next_cursor" not in rest.data
 
 
 async def test_get_code_pages_large_source(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
@@ -122,96 +126,46 @@ async def test_get_code_refusals(
     assert missing.error and missing.data["error"] == "not_found"
 
 
-async def test_install_compile_error_verbatim(
+async def test_install_code_tool_answers_the_compile_error_and_summarizes(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: the compile error's code and message, the summary (the install,
+    the compiler's words and the byte order mark refused: tests/managers/test_code.py)."""
     broken = GOOD_DRIVER.replace("def off() { }", "def off() {")
     result = await call_tool(
         "hub_install_code", {"type": "driver", "source": broken, "confirm": True}
     )
     assert result.error
     assert result.data["error"] == "compile_error"
-    assert "Unexpected input: '{'" in result.data["message"]
     assert "line 7" in result.data["message"]
     ok = await call_tool(
         "hub_install_code", {"type": "driver", "source": GOOD_DRIVER, "confirm": True}
     )
     assert not ok.error, ok.data
     new_id = ok.data["id"]
-    assert hub.state.dev.code[("driver", int(new_id))].name == "Test Relay"
-    assert "summary" in ok.data
+    assert ok.data["summary"] == f"Installed new driver code with id {new_id}"
+    assert ok.data["type"] == "driver" and ok.data["version"] == 1
+    assert ("driver", int(new_id)) in hub.state.dev.code
 
 
-async def test_install_refuses_bom_before_sending(
+async def test_update_code_tool_passes_the_version_and_summarizes(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    result = await call_tool(
-        "hub_install_code", {"type": "app", "source": "\ufeff" + GOOD_DRIVER, "confirm": True}
-    )
-    assert result.error and result.data["error"] == "invalid_request"
-    assert saves(hub) == []
-
-
-async def test_update_backs_up_first_and_keeps_series_original(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
+    """The tool's part: expected_version reaches the manager, the version conflict's code and
+    the summary (the backup first, the edit series, the hub's own version check and a compile
+    error leaving the code: tests/managers/test_code.py)."""
     item = hub.state.dev.code[("driver", 1)]
-    original = item.source
-    v1 = original.replace('capability "Refresh"', 'capability "Refresh"\n        // v1')
-    result = await call_tool(
-        "hub_update_code",
-        {"type": "driver", "id": "1", "source": v1, "expected_version": 7, "confirm": True},
-    )
-    assert not result.error, result.data
-    assert result.data["version"] == 8 and result.data["previous_version"] == 7
-    backup = result.data["item_backup"]["backup"]
-    assert backups(hub) == [backup]
-    stored = json.loads(hub.files.read(backup) or b"{}")
-    assert stored["source"] == original and stored["version"] == 7
-    # the backup upload happened before the save
-    paths = [p for _m, p in hub.requests]
-    assert paths.index("/hub/fileManager/upload") < paths.index(update_path(hub, "driver"))
-    v2 = v1 + "\n// v2\n"
-    second = await call_tool(
-        "hub_update_code", {"type": "driver", "id": "1", "source": v2, "confirm": True}
-    )
-    assert not second.error
-    assert second.data["item_backup"]["reused"] is True
-    assert backups(hub) == [backup]
-    assert item.source == v2
-
-
-async def test_update_version_conflict(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    src = hub.state.dev.code[("app", 1)].source + "\n// edit\n"
-    stale = await call_tool(
-        "hub_update_code",
-        {"type": "app", "id": "1", "source": src, "expected_version": 3, "confirm": True},
-    )
+    v1 = item.source + "\n// v1\n"
+    args = {"type": "driver", "id": "1", "source": v1, "confirm": True}
+    stale = await call_tool("hub_update_code", {**args, "expected_version": 3})
     assert stale.error and stale.data["error"] == "version_conflict"
     assert saves(hub) == [] and backups(hub) == []
-    # the hub's own check: someone saves between our read and our save
-    hub.state.dev.code[("app", 1)].version = 4
-    result = await call_tool(
-        "hub_update_code", {"type": "app", "id": "1", "source": src, "confirm": True}
-    )
-    assert not result.error
-    assert hub.state.dev.code[("app", 1)].version == 5
-
-
-async def test_update_compile_error_leaves_code(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    item = hub.state.dev.code[("library", 1)]
-    before = item.source
-    result = await call_tool(
-        "hub_update_code",
-        {"type": "library", "id": "1", "source": "def x() {\n}\n}", "confirm": True},
-    )
-    assert result.error and result.data["error"] == "compile_error"
-    assert "line 3" in result.data["message"]
-    assert item.source == before
+    result = await call_tool("hub_update_code", {**args, "expected_version": 7})
+    assert not result.error, result.data
+    assert result.data["summary"] == "Saved driver 1 (Acme Smart Plug): version 7 -> 8"
+    assert backups(hub) == [result.data["item_backup"]["backup"]] and item.source == v1
+    same = await call_tool("hub_update_code", args)
+    assert same.data["summary"] == "driver 1 already has this source; nothing saved"
 
 
 async def test_hub_error_maps(
@@ -226,6 +180,9 @@ async def test_hub_error_maps(
 async def test_delete_gate_backup_and_refusal(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: the confirmation and backup gates and the summary (the item backup
+    taken first and code in use refused before anything is sent:
+    tests/managers/test_code.py)."""
     args = {"type": "driver", "id": "2"}
     no_confirm = await call_tool("hub_delete_code", args)
     assert no_confirm.error and no_confirm.data["error"] == "confirmation_required"
@@ -236,77 +193,75 @@ async def test_delete_gate_backup_and_refusal(
     ok = await call_tool("hub_delete_code", {**args, "confirm": True})
     assert not ok.error, ok.data
     assert ("driver", 2) not in hub.state.dev.code
-    assert backups(hub) == [ok.data["item_backup"]["backup"]]
+    backup = ok.data["item_backup"]["backup"]
+    assert backups(hub) == [backup]
+    assert ok.data["summary"] == f"Deleted driver 2 ({ok.data['name']}); backup {backup}"
     in_use = await call_tool("hub_delete_code", {"type": "app", "id": "1", "confirm": True})
-    assert in_use.error and "installed instances" in in_use.data["message"]
-    assert ("app", 1) in hub.state.dev.code
+    assert in_use.error and in_use.data["error"] == "hub_bad_response"
 
 
 async def test_backups_list_get_restore(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tools' part: the listing's shape, the backup read with its source paged, the
+    restore's confirmation gate and summaries (the backups read and restored, as new code, in
+    place and put back after a failed restore: tests/managers/test_code.py)."""
     hub.mark_backup_now()
     original = hub.state.dev.code[("driver", 2)].source
     deleted = await call_tool("hub_delete_code", {"type": "driver", "id": "2", "confirm": True})
     name = deleted.data["item_backup"]["backup"]
     listed = await call_tool("hub_list_item_backups", {"type": "driver"})
     assert [b["backup"] for b in listed.data["backups"]] == [name]
+    assert listed.data["backups"][0]["type"] == "driver" and listed.data["total"] == 1
     got = await call_tool("hub_get_item_backup", {"backup": name})
     assert got.data["source"] == original and got.data["reason"] == "before delete"
+    assert got.data["total_chars"] == len(original) and got.data["next_offset"] is None
+    unconfirmed = await call_tool("hub_restore_item_backup", {"backup": name})
+    assert unconfirmed.error and unconfirmed.data["error"] == "confirmation_required"
     restored = await call_tool("hub_restore_item_backup", {"backup": name, "confirm": True})
     assert not restored.error, restored.data
     assert restored.data["restored_as_new"] is True
-    new_id = int(restored.data["id"])
-    assert hub.state.dev.code[("driver", new_id)].source == original
-    bad = await call_tool("hub_get_item_backup", {"backup": "../etc/passwd"})
-    assert bad.error and bad.data["error"] == "invalid_request"
-
-
-async def test_restore_in_place_and_failed_restore_puts_back(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
+    assert restored.data["summary"] == restored.data["note"]
+    assert f"new code with id {restored.data['id']}" in restored.data["summary"]
+    # in place: the version moves on
     item = hub.state.dev.code[("app", 1)]
-    original = item.source
-    edited = original + "\n// edited\n"
     upd = await call_tool(
-        "hub_update_code", {"type": "app", "id": "1", "source": edited, "confirm": True}
+        "hub_update_code",
+        {"type": "app", "id": "1", "source": item.source + "\n// edited\n", "confirm": True},
     )
-    name = upd.data["item_backup"]["backup"]
-    restored = await call_tool("hub_restore_item_backup", {"backup": name, "confirm": True})
-    assert not restored.error, restored.data
-    assert item.source == original
-    assert restored.data["item_backup"]["backup"] != name  # pre-restore snapshot
-    # a backup that no longer compiles (the library it includes is gone): refused, unchanged
-    doc = json.loads(hub.files.read(name) or b"{}")
-    doc["source"] = original.replace("#include acme.Utils", "#include acme.Gone")
-    hub.files.write(name, json.dumps(doc).encode())
-    item.source = edited
-    failed = await call_tool("hub_restore_item_backup", {"backup": name, "confirm": True})
-    assert failed.error and failed.data["error"] == "compile_error"
-    assert item.source == edited
+    back = upd.data["item_backup"]["backup"]
+    in_place = await call_tool("hub_restore_item_backup", {"backup": back, "confirm": True})
+    assert not in_place.error, in_place.data
+    version = in_place.data["version"]
+    assert in_place.data["summary"] == f"Restored {back}: version {version - 1} -> {version}"
 
 
 async def test_bundles(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, public_dns: None
 ) -> None:
+    """The tools' part: the listing's count, the URL refused by the arguments, the failure's
+    code, the backup gate and the summaries (the bundles listed, installed after every code
+    item is backed up, and deleted: tests/managers/test_code.py)."""
     listed = await call_tool("hub_list_bundles")
-    assert listed.data["bundles"][0]["contains"]["apps"] == ["Hubitat Package Manager"]
+    assert listed.data["count"] == len(listed.data["bundles"]) >= 1
     bad_url = await call_tool("hub_install_bundle", {"url": "ftp://x", "confirm": True})
     assert bad_url.error and bad_url.data["error"] == "invalid_arguments"
     missing = await call_tool(
         "hub_install_bundle", {"url": "https://example.com/nope.zip", "confirm": True}
     )
-    assert missing.error and "404" in missing.data["message"]
-    ok = await call_tool(
-        "hub_install_bundle", {"url": "https://example.com/bundles/acme-tools.zip", "confirm": True}
-    )
+    assert missing.error and missing.data["error"] == "hub_bad_response"
+    url = "https://example.com/bundles/acme-tools.zip"
+    ok = await call_tool("hub_install_bundle", {"url": url, "confirm": True})
     assert not ok.error, ok.data
     new_id = ok.data["installed"][0]["id"]
+    names = ", ".join(b["name"] for b in ok.data["installed"])
+    assert ok.data["summary"] == f"Installed bundle from {url}: {names}"
     gate = await call_tool("hub_delete_bundle", {"bundle_id": new_id, "confirm": True})
     assert gate.error and gate.data["error"] == "backup_required"
     hub.mark_backup_now()
     deleted = await call_tool("hub_delete_bundle", {"bundle_id": new_id, "confirm": True})
     assert not deleted.error, deleted.data
+    assert deleted.data["summary"] == f"Deleted bundle {new_id}"
     assert int(new_id) not in hub.state.dev.bundles
 
 
@@ -327,36 +282,22 @@ async def test_update_through_hub_security(
 async def test_export_bundle(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    result = await call_tool("hub_export_bundle", {"bundle_id": "1"})
+    """The tool's part: the arguments reach the manager, the summary and the error codes (the
+    .zip written, an existing file kept or copied first, a bad name and a missing bundle:
+    tests/managers/test_code.py)."""
+    result = await call_tool("hub_export_bundle", {"bundle_id": "1", "file_name": "tools"})
     assert not result.error, result.data
-    data = hub.files.read(result.data["file"])
-    assert data is not None and data.startswith(b"PK") and len(data) == result.data["size"]
-    again = await call_tool("hub_export_bundle", {"bundle_id": "1"})
+    file, size = result.data["file"], result.data["size"]
+    assert file == "tools.zip" and hub.files.read(file) is not None
+    assert result.data["summary"] == f"Exported bundle 1 to {file} ({size} bytes)"
+    again = await call_tool("hub_export_bundle", {"bundle_id": "1", "file_name": "tools"})
     assert again.error and again.data["error"] == "invalid_request"
-    bad = await call_tool("hub_export_bundle", {"bundle_id": "1", "file_name": "../x"})
-    assert bad.error and bad.data["error"] == "invalid_request"
+    replaced = await call_tool(
+        "hub_export_bundle", {"bundle_id": "1", "file_name": "tools", "overwrite": True}
+    )
+    assert not replaced.error and replaced.data["replaced_file_backup"], replaced.data
     missing = await call_tool("hub_export_bundle", {"bundle_id": "77"})
     assert missing.error and missing.data["error"] == "not_found"
-
-
-async def test_backups_pruned_to_bound(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    owned = owned_backups(entry.runtime_data.hub.client)
-    for day in range(1, 11):
-        name = f"hdt-backup_driver-1_202601{day:02d}-120000.json"
-        hub.files.write(name, b'{"kind": "driver", "id": "1", "source": "old"}')
-        await owned.add(name)  # written by us (only those are pruned: test_hostile_infra)
-    src = hub.state.dev.code[("driver", 1)].source + "\n// new\n"
-    result = await call_tool(
-        "hub_update_code", {"type": "driver", "id": "1", "source": src, "confirm": True}
-    )
-    assert not result.error, result.data
-    # the oldest copy (the pre-edit original) is always kept: the next oldest goes
-    assert result.data["item_backup"]["pruned"] == ["hdt-backup_driver-1_20260102-120000.json"]
-    assert len(backups(hub)) == 10
-    assert "hdt-backup_driver-1_20260101-120000.json" in backups(hub)
-    assert result.data["item_backup"]["backup"] in backups(hub)
 
 
 # ------------------------------------------------------------------ real shapes (fixtures)
@@ -493,16 +434,6 @@ async def test_delete_decided_by_effect(
     assert ("app", 2) in hub.state.dev.code
     paths = [p for _m, p in hub.requests]
     assert "/app/edit/deleteJson/2" in paths and not any("deleteJsonSafe" in p for p in paths)
-
-
-async def test_delete_of_code_in_use_is_refused_before_sending(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.mark_backup_now()
-    result = await call_tool("hub_delete_code", {"type": "library", "id": "1", "confirm": True})
-    assert result.error and "Motion Announcer" in result.data["message"]
-    assert ("library", 1) in hub.state.dev.code
-    assert not any("deleteJson" in p for _m, p in hub.requests) and backups(hub) == []
 
 
 async def test_bundle_delete_decided_by_effect(

@@ -1,4 +1,9 @@
-"""Code from a URL or a File Manager file, several items in one call, built-in drivers."""
+"""Code from a URL or a File Manager file, several items in one call, built-in drivers: the
+tools' part (the confirmation gate before any download, the admin option for local URLs, the
+one-source argument refusals, a batch's top-level type and answer, the MCP forms) and the
+download helpers. The source and batch logic is tested without hass in
+tests/managers/test_code_sources.py, the built-in driver types in
+tests/managers/test_code.py."""
 
 from __future__ import annotations
 
@@ -61,14 +66,17 @@ def saves(hub: HubEmulator, since: int = 0) -> list[str]:
 async def test_install_from_url(
     local_urls: None, hub: HubEmulator, raw_host: LoopbackHost, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: the admin option lets a local URL through, and the answer names the
+    URL (the download, the byte order mark dropped and the refused downloads:
+    tests/managers/test_code_sources.py)."""
     url = raw_host.add("/acme/relay.groovy", "\ufeff" + DRIVER)
     result = await call_tool(
         "hub_install_code", {"type": "driver", "source_url": url, "confirm": True}
     )
     assert not result.error, result.data
     assert result.data["source_url"] == url
-    item = hub.state.dev.code[("driver", int(result.data["id"]))]
-    assert item.name == "Url Relay" and item.source == DRIVER  # the BOM dropped
+    assert result.data["summary"] == f"Installed new driver code with id {result.data['id']}"
+    assert hub.state.dev.code[("driver", int(result.data["id"]))].source == DRIVER
     assert raw_host.hits == ["/acme/relay.groovy"]
 
 
@@ -93,20 +101,6 @@ async def test_confirm_before_any_download(
     batch = await call_tool("hub_update_code", {"items": [{"type": "driver", "id": "1"}]})
     assert batch.error and batch.data["error"] == "confirmation_required"
     assert raw_host.hits == []
-
-
-async def test_bad_downloads(
-    local_urls: None, hub: HubEmulator, raw_host: LoopbackHost, call_tool: ToolCaller
-) -> None:
-    before = len(hub.requests)
-    page = raw_host.add("/blob.groovy", "<!DOCTYPE html><html><body>code</body></html>")
-    for url, why in ((page, "web page"), (raw_host.base + "/missing", "HTTP 404")):
-        result = await call_tool(
-            "hub_install_code", {"type": "driver", "source_url": url, "confirm": True}
-        )
-        assert result.error and result.data["error"] == "source_unavailable", result.data
-        assert why in result.data["message"]
-    assert saves(hub, before) == []
 
 
 async def test_every_redirect_is_checked(raw_host: LoopbackHost) -> None:
@@ -137,30 +131,22 @@ def test_source_text_rules() -> None:
             as_source_text(data, "f")
 
 
-async def test_update_from_file_keeps_backup_and_version_check(
+async def test_update_from_file_names_the_file(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: the answer names the file, and a missing file's code (the file read,
+    the backup and the version check: tests/managers/test_code_sources.py)."""
     item = hub.state.dev.code[("driver", 1)]
     edited = item.source + "\n// from a file\n"
     hub.files.write("plug.groovy", edited.encode())
-    stale = await call_tool(
-        "hub_update_code",
-        {
-            "type": "driver",
-            "id": "1",
-            "file_name": "plug.groovy",
-            "expected_version": 3,
-            "confirm": True,
-        },
-    )
-    assert stale.error and stale.data["error"] == "version_conflict"
     result = await call_tool(
         "hub_update_code",
         {"type": "driver", "id": "1", "file_name": "plug.groovy", "confirm": True},
     )
     assert not result.error, result.data
     assert result.data["file_name"] == "plug.groovy" and result.data["item_backup"]["backup"]
-    assert item.source == edited and result.data["version"] == 8
+    assert result.data["summary"] == "Saved driver 1 (Acme Smart Plug): version 7 -> 8"
+    assert item.source == edited
     missing = await call_tool(
         "hub_update_code",
         {"type": "driver", "id": "1", "file_name": "nope.groovy", "confirm": True},
@@ -191,6 +177,8 @@ async def test_exactly_one_source(
 async def test_bulk_update_reports_each_item(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: the top-level type for items without one, an item's own type, and
+    the answer (each item's result and the count: tests/managers/test_code_sources.py)."""
     plug, spare = hub.state.dev.code[("driver", 1)], hub.state.dev.code[("driver", 2)]
     good = plug.source + "\n// bulk\n"
     broken = spare.source + "\ndef oops() {\n"
@@ -208,16 +196,17 @@ async def test_bulk_update_reports_each_item(
     )
     assert not result.error, result.data
     data = result.data
+    assert [r["type"] for r in data["results"]] == ["driver", "driver", "library"]
     assert [r["status"] for r in data["results"]] == ["updated", "failed", "unchanged"]
     assert data["failed"] == 1 and "2 of 3" in data["summary"]
-    assert data["results"][0]["item_backup"]["backup"] and plug.source == good
-    assert data["results"][1]["error"] == "compile_error" and data["results"][1]["message"]
-    assert spare.source != broken
+    assert "subject" not in data["results"][1]  # turned into the tools' advice
 
 
-async def test_bulk_checks_everything_before_writing(
+async def test_bulk_problems_are_in_the_answer(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: the problems found before writing are in the error's answer (every
+    item checked before anything is written: tests/managers/test_code_sources.py)."""
     before = len(hub.requests)
     result = await call_tool(
         "hub_update_code",
@@ -225,22 +214,22 @@ async def test_bulk_checks_everything_before_writing(
             "items": [
                 {"type": "driver", "id": "1", "source": "// fine\n"},
                 {"type": "driver", "id": "999", "source": "// no such driver\n"},
-                {"type": "app", "id": "1", "file_name": "missing.groovy"},
             ],
             "confirm": True,
         },
     )
     assert result.error and result.data["error"] == "invalid_request"
     problems = result.data["problems"]
-    assert [p["index"] for p in problems] == [1, 2]
-    assert {p["error"] for p in problems} == {"not_found"}
+    assert [(p["index"], p["error"]) for p in problems] == [(1, "not_found")]
+    assert "nothing was changed" in result.data["message"]
     assert saves(hub, before) == []
-    assert not [p for m, p in hub.requests[before:] if m == "POST"]  # no backup either
 
 
 async def test_bulk_install(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: the top-level type for each item and the answer (each install and
+    the file it came from: tests/managers/test_code_sources.py)."""
     hub.files.write("b.groovy", DRIVER.replace("Url Relay", "File Relay").encode())
     result = await call_tool(
         "hub_install_code",
@@ -252,9 +241,9 @@ async def test_bulk_install(
     )
     assert not result.error, result.data
     assert [r["status"] for r in result.data["results"]] == ["installed", "installed"]
-    names = {c.name for c in hub.state.dev.items("driver")}
-    assert {"Url Relay", "File Relay"} <= names
+    assert [r["type"] for r in result.data["results"]] == ["driver", "driver"]
     assert result.data["results"][1]["file_name"] == "b.groovy"
+    assert result.data["summary"] == "2 of 2 items done"
 
 
 def test_builtin_driver_catalog_parser() -> None:
@@ -267,17 +256,15 @@ def test_builtin_driver_catalog_parser() -> None:
 
 
 async def test_list_builtin_drivers(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
+    """The tool's part: builtin reaches the manager, off by default, and the answer is one
+    page (which built-in types are listed: tests/managers/test_code.py)."""
     plain = await call_tool("hub_list_code", {"type": "driver"})
     assert not [d for d in plain.data["code"] if d.get("builtin")]
     result = await call_tool("hub_list_code", {"type": "driver", "builtin": True, "limit": 500})
     assert not result.error, result.data
     items = result.data["code"]
-    builtin = [d for d in items if d.get("builtin")]
-    assert any(d["name"] == "Virtual Switch" for d in builtin)
-    assert not [d for d in builtin if d["name"] == "Hub Variable Connector"]  # Hidden
-    assert any(d["name"] == "Acme Smart Plug" and not d.get("builtin") for d in items)
-    apps = await call_tool("hub_list_code", {"type": "app", "builtin": True})
-    assert not [d for d in apps.data["code"] if d.get("builtin")]
+    assert any(d["name"] == "Virtual Switch" and d.get("builtin") for d in items)
+    assert len(items) == result.data["total"] and "next_cursor" not in result.data
 
 
 @pytest.mark.parametrize("surface", [SURFACE_COMPACT, SURFACE_FLAT])
