@@ -11,7 +11,8 @@ Rules are value-aware, not only by key name:
   hold the type apart from the value);
 - events and attribute records (``{"name": "lockCodes", "value": ...}``): the value by the
   attribute's rule, and the same value inside their description text;
-- lock commands (``{"command": "setCode", "arguments": [slot, pin, name]}``): the PIN;
+- lock commands (``{"command": "setCode", "arguments": [slot, pin, name]}``): the PIN (all
+  of the arguments when they come as one text or a mapping);
 - free text that is known to carry values (log messages, event descriptions, error
   snippets): lock-code JSON, ``token=...``-style pairs and the secret parts of URLs
   (:func:`redact_text`);
@@ -19,7 +20,8 @@ Rules are value-aware, not only by key name:
   ``httper`` input) and their POST bodies: a URL keeps its scheme, host and the words of its
   path; a password in it, the value of a query parameter named like a secret (``key``,
   ``token``, ``sig``...) and any opaque path segment or value (20+ characters mixing letters
-  and digits: webhook keys, bot tokens) are replaced (:func:`redact_url`).
+  and digits: webhook keys, bot tokens) are replaced (:func:`redact_url`). A list under such
+  a key (several URLs, bodies or lines) has each of its strings scrubbed the same way.
 
 No Home Assistant import here: managers, the audit trail and the glue all use it.
 """
@@ -241,16 +243,30 @@ def _record(value: dict[Any, Any], names: frozenset[str], zone: Any) -> dict[str
                 out[vk] = REDACTED
     elif (scrub := _record_scrub(name)) is not None:
         for vk in _SECRET_RECORD_KEYS:
-            if isinstance(value.get(vk), str):
-                out[vk] = scrub(_time(value[vk], zone))
+            if isinstance(value.get(vk), str | list | tuple):
+                out[vk] = _scrubbed(value[vk], scrub, names, zone)
     command = value.get("command")
     args = value.get("arguments")
-    if isinstance(command, str) and isinstance(args, list):
-        positions = SECRET_COMMAND_ARGS.get(command.lower(), ())
+    positions = SECRET_COMMAND_ARGS.get(command.lower(), ()) if isinstance(command, str) else ()
+    if positions and isinstance(args, list):
         out["arguments"] = [
             REDACTED if i in positions else a for i, a in enumerate(out["arguments"])
         ]
+    elif positions and not _empty(args):
+        # arguments given as one text ("3,1234,Guest") or a mapping: where the secret sits
+        # in it is not known, so none of it is kept
+        out["arguments"] = REDACTED
     return out
+
+
+def _scrubbed(value: Any, scrub: Callable[[str], str], names: frozenset[str], zone: Any) -> Any:
+    """A string scrubbed (as a URL, a POST body or free text), or each string of a list
+    (a rule's several URLs, a list of log lines); anything else in the list walked."""
+    if isinstance(value, str):
+        return scrub(_time(value, zone))
+    return [
+        scrub(_time(v, zone)) if isinstance(v, str) else _walk(v, "", names, zone) for v in value
+    ]
 
 
 def secret_input_names(value: Any) -> frozenset[str]:
@@ -381,12 +397,12 @@ _PLAIN, _LOCK_CODES, _SECRET = 0, 1, 2
 
 
 @lru_cache(maxsize=8192)
-def _key_rule(key: str) -> tuple[int, Callable[[str], str] | None, bool]:
-    """(kind, scrubber for a string value, text list?) for a key: lock codes, a secret
-    name, or plain; free text, a URL or a POST body; a list of text lines."""
+def _key_rule(key: str) -> tuple[int, Callable[[str], str] | None]:
+    """(kind, scrubber for its text) for a key: lock codes, a secret name, or plain; free
+    text, a URL or a POST body (a string, or each string of a list)."""
     lowered = key.lower()
     if lowered in LOCK_CODE_ATTRIBUTES:
-        return _LOCK_CODES, None, False
+        return _LOCK_CODES, None
     kind = _SECRET if is_secret_key(key) else _PLAIN
     base = lowered.split(".", 1)[0]
     scrub: Callable[[str], str] | None = (
@@ -398,10 +414,10 @@ def _key_rule(key: str) -> tuple[int, Callable[[str], str] | None, bool]:
         if base in BODY_KEYS
         else None
     )
-    return kind, scrub, lowered in TEXT_KEYS
+    return kind, scrub
 
 
-_PLAIN_RULE = (_PLAIN, None, False)
+_PLAIN_RULE = (_PLAIN, None)
 # Keys found plain so far (a set lookup is a quarter of the cached rule's call and compare).
 _PLAIN_KEYS: set[str] = set()
 
@@ -436,18 +452,13 @@ def _walk_items(value: dict[Any, Any], names: frozenset[str], zone: Any) -> dict
 
 def _walk(value: Any, key: str, names: frozenset[str], zone: Any = _KEEP_TIMES) -> Any:
     if key:
-        kind, scrub, text_list = _key_rule(key)
+        kind, scrub = _key_rule(key)
         if kind == _LOCK_CODES:
             return redact_lock_codes(_times(value, zone))
         if (kind == _SECRET or key in names) and not _empty(value):
             return REDACTED
-        if scrub is not None and isinstance(value, str):
-            return scrub(_time(value, zone))
-        if text_list and isinstance(value, list):
-            return [
-                redact_text(_time(v, zone)) if isinstance(v, str) else _walk(v, "", names, zone)
-                for v in value
-            ]
+        if scrub is not None and isinstance(value, str | list | tuple):
+            return _scrubbed(value, scrub, names, zone)
     if isinstance(value, dict):
         if "name" in value or "command" in value:
             return _record(value, names, zone)

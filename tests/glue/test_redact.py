@@ -102,6 +102,35 @@ def test_rule_http_fields_are_redacted_under_their_names() -> None:
     assert names == ["httper.2"] and "value" not in back["inputs"][0]
 
 
+def test_lists_under_url_body_and_text_keys_are_scrubbed_item_by_item() -> None:
+    """A list of URLs, bodies or lines under such a key (or a record of that name) is
+    scrubbed as each string would be, not passed through as plain values."""
+    doc = {
+        "http_get": ["http://h/a?token=t1", "http://u:p4ss@h/"],
+        "httpPostBody.3": ["password=pw9", {"deeper": "http://h/?apikey=k7"}],
+        "data.2": ['{"code": "4471"}'],
+        "inputs": [{"name": "httper.1", "value": ["http://h/?sig=s5", 3]}],
+    }
+    shown = redact(doc)
+    text = json.dumps(shown)
+    for secret in ("t1", "p4ss", "pw9", "4471", "s5"):
+        assert secret not in text, secret
+    assert shown["inputs"][0]["value"][1] == 3  # not text: kept
+    assert shown["http_get"][0].startswith("http://h/a")  # where it goes: kept
+    assert json.dumps(redact_with_times(doc, UTC)) == text
+
+
+def test_a_lock_code_command_with_arguments_not_in_a_list_keeps_none_of_them() -> None:
+    for arguments in ("3,1234,Guest", {"slot": 3, "code": "1234"}):
+        shown = redact({"command": "setCode", "arguments": arguments})
+        assert shown["arguments"] == REDACTED and "1234" not in json.dumps(shown)
+    listed = redact({"command": "setCode", "arguments": [3, "1234", "Guest"]})
+    assert listed["arguments"] == [3, REDACTED, "Guest"]
+    assert redact({"command": "setCode", "arguments": ""})["arguments"] == ""  # nothing to hide
+    other = redact({"command": "setLevel", "arguments": "50,2"})  # not a lock code: kept
+    assert other["arguments"] == "50,2"
+
+
 # Keys and values that reach every branch of the walk: secrets by name, lock codes, text,
 # URL and body keys, records (name/type/command), and every timestamp form the hub writes.
 _KEYS = (
