@@ -1,5 +1,12 @@
 """hub_call_rule run_actions on a Button Rule (its button device's event, as the hub runs it)
-and on a Visual Rule (refused: no LAN route), against the emulated controller and runner."""
+and hub_list_rules engine=button, against the emulated controller and runner.
+
+The tools' part is here: their answers and summaries (one rule and a batch), the refusal of
+stop as the model sees it, the confirmation a Button Rule commanding a lock needs, the device
+allowlist, running the rule the list describes and the tool's refusal of an unknown engine.
+Running a Button Rule through its button (alone and batched), its refused stop and start and
+a Visual Rule that cannot be run are tested without hass in
+tests/managers/test_button_rules.py; the listing in tests/managers/test_rules.py."""
 
 from __future__ import annotations
 
@@ -10,7 +17,6 @@ from homeassistant.core import HomeAssistant
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.devstate import VRB_PORCH
 
 from ..conftest import ToolCaller, add_entry, ok, refused
 
@@ -68,14 +74,15 @@ async def settled(check: Any) -> bool:
 async def test_a_button_rule_runs_through_its_button(
     hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's answers (running it, stop and start refused, a batch:
+    tests/managers/test_button_rules.py)."""
     await add_entry(hass, hub)
-    assert value(hub, "Office Light", "switch") == "on"
     rule = await button_rule(hub, call_tool, "2 held", switch_action(hub, "Office Light", False))
     data = await ok(call_tool, "hub_call_rule", {"app_id": rule, "action": "run_actions"})
     assert data["app_id"] == rule and "hold 2" in data["via"], data
-    assert value(hub, "Living Room Pico", "held") == 2
+    assert data["summary"] == f"run_actions on rule {rule} ({data['name']})"
     assert await settled(lambda: value(hub, "Office Light", "switch") == "off")
-    # its only action: stop/start are refused, nothing sent
+    # its only action: stop is refused, nothing sent
     sent = len(hub.requests)
     stop = await refused(call_tool, "hub_call_rule", {"app_id": rule, "action": "stop"})
     assert "Button Rule" in stop["message"] and "run_actions" in stop["message"], stop
@@ -85,6 +92,7 @@ async def test_a_button_rule_runs_through_its_button(
     batch = {"app_ids": [rule, "140"], "action": "run_actions"}
     done = await ok(call_tool, "hub_call_rule", batch)
     assert done["failed"] == 0, done
+    assert done["summary"] == "run_actions on 2 rules: 2 done, 0 failed"
     assert await settled(lambda: value(hub, "Office Light", "switch") == "off")
 
 
@@ -128,18 +136,6 @@ async def test_button_device_outside_the_allowlist(
     )
     assert value(hub, "Living Room Pico", "pushed") == before
     assert value(hub, "Office Light", "switch") == "on"
-
-
-async def test_a_visual_rule_cannot_be_run(
-    hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    await add_entry(hass, hub)
-    sent = len(hub.requests)
-    data = await refused(
-        call_tool, "hub_call_rule", {"app_id": str(VRB_PORCH), "action": "run_actions"}
-    )
-    assert "Visual Rule" in data["message"] and "over the LAN" in data["message"], data
-    assert [m for m, _p in hub.requests[sent:] if m == "POST"] == []
 
 
 async def test_running_a_listed_button_rule_sends_what_the_list_says(

@@ -1,8 +1,11 @@
-"""Visual Rules in the graph format (VRB 2.0): read, validate a draft, create, update.
+"""Visual Rules in the graph format (VRB 2.0) through the tools: hub_get_visual_rule,
+hub_create_visual_rule and hub_update_visual_rule (validate_only too).
 
-Shapes from the hub UI's 2.0 editor (``VisualRuleBuilder20`` in vue-hub2.min.js): nodes
-``{id, type, triggerType|actionType, ...}``, edges ``{from, to, port}``; its ``validateRule``
-problems are found before anything is sent.
+The tools' part is here: their arguments (paused, nodes and edges, validate_only) reaching the
+manager, their answers and summaries, the "not both formats" refusal, the device allowlist and
+the confirmation a lock in a graph needs. The structural check of a graph (every problem the
+2.0 editor's ``validateRule`` finds), reading, checking, creating and updating a graph rule
+and the hub's save answer are tested without hass in tests/managers/test_visual_graph.py.
 """
 
 from __future__ import annotations
@@ -15,13 +18,10 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
-from custom_components.hubitat_dev_tools.hub.visual_rules import parse_graph_text
-from custom_components.hubitat_dev_tools.managers.apps.visual_graph import check_graph
-from hubitat_emulator import HubEmulator, vrb_graph
+from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import VRB_PORCH
 
 from ..conftest import ToolCaller, ok, refused
-from ..contract import assert_same_shape, load_fixture
 
 
 def dev(hub: HubEmulator, label: str) -> int:
@@ -50,6 +50,11 @@ def porch_graph(hub: HubEmulator, *, dark_only: bool = False) -> dict[str, Any]:
     return {"nodes": nodes, "edges": edges}
 
 
+def paused(hub: HubEmulator, rule: int) -> Any:
+    """The stored graph rule's pause state, read afresh."""
+    return hub.state.dev.vrb_graph[rule]["rulePaused"]
+
+
 def graph_rule(hub: HubEmulator) -> int:
     """A graph rule installed next to the seeded classic porch rule."""
     new_id = max(hub.state.apps) + 1
@@ -61,79 +66,10 @@ def graph_rule(hub: HubEmulator) -> int:
     return new_id
 
 
-def test_the_editors_rules_are_checked_all_at_once() -> None:
-    graph = {
-        "nodes": [
-            {"id": "t", "type": "trigger", "triggerType": "switchCondition"},
-            {"id": "a", "type": "action", "actionType": "turnOn", "switches": [5]},
-            {"id": "a", "type": "action", "actionType": "bogus"},
-            {"id": "c", "type": "condition", "triggerType": "daysOfWeek", "daysOfWeek": [1]},
-        ],
-        "edges": [
-            {"from": "t", "to": "a", "port": "true"},
-            {"from": "a", "to": "ghost"},
-            {"from": "c", "to": "t"},
-        ],
-    }
-    problems = check_graph(graph).problems
-    text = "\n".join(problems)
-    assert "'switchCondition' is a condition" in text
-    assert "duplicate node id 'a'" in text and "unknown node type 'bogus'" in text
-    assert "port 'true' is invalid for 't'" in text
-    assert "destination node 'ghost' does not exist" in text
-    assert "trigger node 't' cannot have incoming edges" in text
-    assert "condition node 'c' must have exactly one incoming edge (it has 0)" in text
-    assert "no trigger" in text
-    cyc = {
-        "nodes": [
-            {"id": "t", "type": "trigger", "triggerType": "timeOfDay", "timeOfDay": "0700"},
-            {"id": "a", "type": "action", "actionType": "cancelWait"},
-            {"id": "b", "type": "action", "actionType": "exitAwayMode"},
-        ],
-        "edges": [{"from": "t", "to": "a"}, {"from": "a", "to": "b"}, {"from": "b", "to": "a"}],
-    }
-    assert any("cycles are not supported" in p for p in check_graph(cyc).problems)
-
-
-def test_the_save_answer_fixture_parses() -> None:
-    answer = load_fixture("apps/visual_rule_graph_save").answer
-    assert parse_graph_text(answer["ruleJson"]) == {"version": 1, "nodes": [], "edges": []}
-    assert parse_graph_text("") is None and parse_graph_text("[1]") is None
-
-
-async def test_the_emulators_save_answer_has_the_documented_shape(
-    entry: MockConfigEntry, hub: HubEmulator
-) -> None:
-    rule = hub.state.dev.vrb_graph[graph_rule(hub)]
-    answer, name = vrb_graph.save(rule, json.dumps({"name": "N", "ruleJson": "{}"}), drop=False)
-    assert_same_shape("apps/visual_rule_graph_save", answer)
-    assert name == "N" and rule["ruleJson"] == "{}"
-    refused_answer, _ = vrb_graph.save(rule, "not json", drop=False)
-    assert refused_answer["success"] is False
-
-
-def test_a_graph_node_keeps_the_editors_shape() -> None:
-    checked = check_graph(
-        {
-            "nodes": [
-                {"id": "trigger-1", "type": "trigger", "triggerType": "sunriseSunset",
-                 "condition": "sunset"},
-                {"id": "action-1", "type": "action", "actionType": "turnOn", "deviceIds": [9]},
-            ],
-            "edges": [{"from": "trigger-1", "to": "action-1"}],
-        }
-    )  # fmt: skip
-    assert checked.problems == []
-    trigger, action = checked.graph["nodes"]
-    assert trigger["condition"] == "sunset" and trigger["triggerCondition"] == "trigger"
-    assert action["switches"] == [9] and action["deviceIds"] == [9] and action["index"] == 1
-    assert checked.graph["edges"] == [{"from": "trigger-1", "to": "action-1", "port": "next"}]
-    assert [u.path for u in checked.uses] == ["nodes[1] ('action-1').switches[0]"]
-
-
-async def test_read_parses_the_graph(
+async def test_read_answers_the_parsed_graph(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's answer (reading and parsing: tests/managers/test_visual_graph.py)."""
     rule = graph_rule(hub)
     got = await ok(call_tool, "hub_get_visual_rule", {"app_id": str(rule)})
     assert got["format"] == "graph" and isinstance(got["definition"]["ruleJson"], str)
@@ -142,9 +78,11 @@ async def test_read_parses_the_graph(
     assert classic["format"] == "classic" and "graph" not in classic
 
 
-async def test_validate_only_answers_every_problem_and_sends_nothing(
+async def test_validate_only_answers_the_draft_and_sends_nothing(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """validate_only as the tool answers it (every problem of a draft:
+    tests/managers/test_visual_graph.py)."""
     graph = porch_graph(hub)
     graph["edges"].append({"from": "action-1", "to": "nowhere"})
     graph["nodes"][1]["deviceIds"] = [99999]
@@ -152,22 +90,25 @@ async def test_validate_only_answers_every_problem_and_sends_nothing(
     draft = await ok(
         call_tool, "hub_create_visual_rule", {"name": "Draft", **graph, "validate_only": True}
     )
-    assert draft["valid"] is False and len(draft["problems"]) == 2, draft
+    assert draft["summary"] == "Draft checked, nothing sent: 2 problem(s)", draft
+    assert draft["valid"] is False and len(draft["problems"]) == 2
     assert "nowhere" in draft["problems"][0] and "no device 99999" in draft["problems"][1]
-    writes = [p for m, p in hub.requests[before:] if m == "POST" or "create" in p]
-    assert writes == []
     good = await ok(
         call_tool,
         "hub_create_visual_rule",
         {"name": "Draft", **porch_graph(hub, dark_only=True), "validate_only": True},
     )
-    assert good["valid"] is True and good["problems"] == [] and good["graph"]["version"] == 1
+    assert good["summary"] == "Draft checked, nothing sent: valid"
+    assert good["valid"] is True and good["graph"]["version"] == 1
     classic = await ok(
         call_tool,
         "hub_create_visual_rule",
         {"name": "Draft", "when_nodes": [{"triggerType": "time"}], "validate_only": True},
     )
     assert classic["valid"] is False and "unknown node type 'time'" in classic["problems"][0]
+    assert "graph" not in classic  # a classic draft answers no graph
+    writes = [p for m, p in hub.requests[before:] if m == "POST" or "create" in p]
+    assert writes == []
 
 
 async def test_a_lock_in_a_graph_needs_confirm(
@@ -203,90 +144,59 @@ async def test_the_allowlist_holds_for_graph_nodes(
 async def test_create_and_update_a_graph_rule(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tools' arguments and answers (the rule's life on the hub, the format refusals and
+    the read-back: tests/managers/test_visual_graph.py)."""
     hub.hubvar_routes.fallback.vrb_creates_graph = True
-    made = await ok(
-        call_tool, "hub_create_visual_rule", {"name": "Graph porch", **porch_graph(hub)}
-    )
+    args = {"name": "Graph porch", **porch_graph(hub), "paused": True}
+    made = await ok(call_tool, "hub_create_visual_rule", args)
     rule = int(made["app_id"])
+    assert made["summary"] == f"Created Visual Rule {rule} (Graph porch)"
     stored = hub.state.dev.vrb_graph[rule]
     assert stored["name"] == "Graph porch" and made["validation_errors"] == []
-    assert json.loads(stored["ruleJson"])["edges"][0]["port"] == "next"
+    assert paused(hub, rule) is True  # paused=true reaches the new rule
     hub.mark_backup_now()
     changed = await ok(
         call_tool,
         "hub_update_visual_rule",
-        {"app_id": str(rule), **porch_graph(hub, dark_only=True), "paused": True},
+        {"app_id": str(rule), **porch_graph(hub, dark_only=True), "paused": False},
     )
-    assert changed["item_backup"] and stored["rulePaused"] is True
-    assert len(json.loads(stored["ruleJson"])["nodes"]) == 3
-    renamed = await ok(call_tool, "hub_update_visual_rule", {"app_id": str(rule), "name": "X"})
-    assert renamed["name"] == "X" and stored["name"] == "X"
-    assert len(json.loads(stored["ruleJson"])["nodes"]) == 3  # the graph is kept
-    # classic lists for a graph rule are refused, and so is a graph for a classic rule
+    assert changed["summary"] == f"Updated Visual Rule {rule}" and changed["item_backup"]
+    assert paused(hub, rule) is False and len(json.loads(stored["ruleJson"])["nodes"]) == 3
+    # a refusal and a save the hub does not keep, as the tool answers them
     data = await refused(
         call_tool,
         "hub_update_visual_rule",
         {"app_id": str(rule), "then_nodes": [{"actionType": "cancelWait"}]},
     )
     assert "graph format" in data["message"]
-    await refused(
-        call_tool, "hub_update_visual_rule", {"app_id": str(VRB_PORCH), **porch_graph(hub)}
-    )
-    # a hub that answers the save but keeps nothing is caught by the read-back
     hub.hubvar_routes.fallback.drop_rule_writes = True
     lost = await refused(call_tool, "hub_update_visual_rule", {"app_id": str(rule), "name": "Y"})
     assert lost["error"] == "hub_bad_response"
 
 
-async def test_formats_must_match_what_the_firmware_creates(
+async def test_one_format_at_a_time(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    apps = set(hub.state.apps)
-    data = await refused(call_tool, "hub_create_visual_rule", {"name": "G", **porch_graph(hub)})
-    assert "creates Visual Rules in the classic format" in data["message"]
-    assert set(hub.state.apps) == apps  # the empty rule was removed
+    """The tool's own refusal of both formats in one call (a format the firmware does not
+    create: tests/managers/test_visual_graph.py)."""
+    apps, before = set(hub.state.apps), len(hub.requests)
     both = {"name": "G", **porch_graph(hub), "then_nodes": [{"actionType": "cancelWait"}]}
     assert "not both" in (await refused(call_tool, "hub_create_visual_rule", both))["message"]
+    assert set(hub.state.apps) == apps
+    assert [p for m, p in hub.requests[before:] if m == "POST" or "create" in p] == []
+    data = await refused(call_tool, "hub_create_visual_rule", {"name": "G", **porch_graph(hub)})
+    assert "creates Visual Rules in the classic format" in data["message"]
+    assert set(hub.state.apps) == apps
 
 
-def test_a_large_graph_is_checked_quickly() -> None:
-    # a chain of 60 condition diamonds (2**60 paths): the check stays linear
-    nodes: list[dict[str, Any]] = [
-        {"id": "t", "type": "trigger", "triggerType": "timeOfDay", "timeOfDay": "0700"}
-    ]
-    edges: list[dict[str, Any]] = []
-    prev = "t"
-    for i in range(60):
-        cond = f"c{i}"
-        nodes.append({"id": cond, "type": "condition", "triggerType": "daysOfWeek",
-                      "daysOfWeek": [1]})  # fmt: skip
-        edges.append({"from": prev, "to": cond, "port": "true" if prev != "t" else "next"})
-        prev = cond
-    nodes.append({"id": "a", "type": "action", "actionType": "cancelWait"})
-    edges.append({"from": prev, "to": "a", "port": "true"})
-    edges.append({"from": "a", "to": "c0"})  # closes a loop
-    problems = check_graph({"nodes": nodes, "edges": edges}).problems
-    assert any("cycles are not supported" in p for p in problems), problems
-
-
-async def test_a_new_graph_rule_can_start_paused(
+async def test_validate_only_on_an_update_sends_nothing(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    hub.hubvar_routes.fallback.vrb_creates_graph = True
-    args = {"name": "Paused porch", **porch_graph(hub), "paused": True}
-    made = await ok(call_tool, "hub_create_visual_rule", args)
-    assert hub.state.dev.vrb_graph[int(made["app_id"])]["rulePaused"] is True
-
-
-async def test_validate_only_on_an_update_checks_the_merged_graph(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
+    """The tool's answer (the merged graph checked: tests/managers/test_visual_graph.py)."""
     rule = graph_rule(hub)
     before = hub.state.dev.vrb_graph[rule]["ruleJson"]
-    # new edges only: the stored nodes are kept, so an edge to an unknown node is a problem
     args = {"app_id": str(rule), "edges": [{"from": "trigger-1", "to": "x"}], "validate_only": True}
     draft = await ok(call_tool, "hub_update_visual_rule", args)
-    assert draft["valid"] is False
+    assert draft["valid"] is False and draft["summary"].startswith("Draft checked, nothing sent")
     assert any("'x' does not exist" in p for p in draft["problems"])
-    assert any("action node 'action-1' must have exactly one" in p for p in draft["problems"])
     assert hub.state.dev.vrb_graph[rule]["ruleJson"] == before
