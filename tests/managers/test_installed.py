@@ -1,6 +1,7 @@
 """The installed apps manager (``managers/apps/installed.py``) on its own, no hass: the app
-tree and its filters, one app's page and state, disabling and enabling read back, and the
-delete that backs the app up first and decides by the effect, over the emulated hub.
+tree and its filters, app names shown as the user typed them (the hub's entity escaping
+decoded), one app's page and state, disabling and enabling read back, and the delete that
+backs the app up first and decides by the effect, over the emulated hub.
 
 Moved from tests/tools/test_apps.py (the app logic is the manager's; the tools' confirmation
 and backup gates, argument refusals, error codes and summaries stay there)."""
@@ -106,3 +107,18 @@ async def test_soft_delete_reads_the_answer_and_decides_by_the_effect(
     done = await apps_manager.delete(str(RULE_LEAK), force=False)
     assert done["still_listed"] is False, done
     assert RULE_LEAK not in emu.state.apps
+
+
+async def test_entity_escaped_app_names_are_shown_decoded(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    """Moved from tests/tools/test_apps.py: the list and one app's read show the name as the
+    user typed it."""
+    emu.state.apps[RULE_MOTION].label = "Heat On <67 & rising"
+    listed = await manager_hub.apps.list_apps(
+        text=None, kind="all", device_id=None, include_hidden=False
+    )
+    names = {a["app_id"]: a["name"] for a in listed}
+    assert names[str(RULE_MOTION)] == "Heat On <67 & rising"
+    got = await manager_hub.apps.get_app(str(RULE_MOTION), None, include_state=True)
+    assert got["label"] == "Heat On <67 & rising", got

@@ -1,8 +1,14 @@
-"""hub_update_app_settings: edit a classic app's page the way the hub UI does."""
+"""hub_update_app_settings: edit a classic app's page the way the hub UI does.
+
+The tool's part is here: its summary, its own argument checks (the settings' shape, a call
+that gives nothing to do), the error codes and hints naming sibling tools, and the device
+allowlist (for the settings and for an import). Setting the inputs and reading them back,
+the press (the bare click, the submit after a submitOnChange button), the backup taken
+before the submit, safe repairs and ranges, each refusal before anything is sent and a hub
+error are tested without hass in tests/managers/test_app_settings.py."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -11,7 +17,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH
+from hubitat_emulator.devstate import VRB_PORCH
 from hubitat_emulator.seed import RULE_MOTION
 
 from ..conftest import ToolCaller, add_entry
@@ -30,87 +36,42 @@ def device_ids(hub: HubEmulator, *labels: str) -> list[str]:
     return [by_label[label] for label in labels]
 
 
-async def test_set_inputs_and_press_a_button(
+async def test_update_app_settings_summary(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: its summary over the manager's answer (the inputs set and read back,
+    the press, the backup taken first: tests/managers/test_app_settings.py)."""
     motion = device_ids(hub, "Kitchen Motion", "Office Motion")
-    start = len(hub.requests)
     result = await call_tool(
         "hub_update_app_settings",
         {
             "app_id": RULE_MOTION,
-            "settings": {
-                "origLabel": "Kitchen motion (edited)",
-                "tDev0": motion,
-                "logging": "Triggers",
-                "modesRestrict": ["Night"],
-            },
+            "settings": {"origLabel": "Kitchen motion (edited)", "tDev0": motion},
             "press": "updateRule",
         },
     )
     assert not result.error, result.data
     data = result.data
-    assert sorted(data["applied"]) == ["logging", "modesRestrict", "origLabel", "tDev0"]
-    assert data["pressed"] == "updateRule" and "not_applied" not in data
-    now = inputs(hub, RULE_MOTION)
-    assert now["origLabel"]["value"] == "Kitchen motion (edited)"
-    assert now["tDev0"]["deviceIdsForDeviceList"] == [int(i) for i in motion]
-    assert json.loads(now["modesRestrict"]["value"]) == ["Night"]
-    assert now["logging"]["value"] == "Triggers"
-    assert all(RULE_MOTION in hub.state.devices[int(i)].apps_using for i in motion)
-    # the page after the change comes back, and the backup was taken before the submit
-    assert data["config_page"]["sections"][0]["inputs"][0]["value"] == "Kitchen motion (edited)"
-    backup = data["item_backup"]["backup"]
-    snap = json.loads(hub.files.read(backup) or b"{}")
-    assert snap["config"]["settings"]["origLabel"] == "Motion Lights - Kitchen"
-    assert "native_export" in snap
-    order = posts(hub, start)  # the backup (with its App Cloner export), then the submit
-    submit = len(order) - 1 - order[::-1].index("/installedapp/update/json")
-    assert order.index("/hub/fileManager/upload") < submit
-    assert order[submit:] == ["/installedapp/update/json", "/installedapp/btn"]
-    # a second edit within the hour keeps the pre-edit original
-    again = await call_tool(
-        "hub_update_app_settings", {"app_id": RULE_MOTION, "settings": {"origLabel": "x"}}
+    assert data["summary"] == (
+        f"App {RULE_MOTION} (Motion Lights - Kitchen), page {data['page']}: set 2 of 2, "
+        "pressed updateRule"
     )
-    assert again.data["item_backup"] == {**again.data["item_backup"], "backup": backup}
-    assert again.data["item_backup"]["reused"] is True
-
-
-async def test_safe_repairs_and_ranges(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    result = await call_tool(
-        "hub_update_app_settings",
-        {"app_id": APP_ANNOUNCER, "settings": {"volume": "35", "quietAtNight": "false"}},
+    assert sorted(data["applied"]) == ["origLabel", "tDev0"] and data["item_backup"]["backup"]
+    assert inputs(hub, RULE_MOTION)["origLabel"]["value"] == "Kitchen motion (edited)"
+    pressed = await call_tool(
+        "hub_update_app_settings", {"app_id": RULE_MOTION, "press": "stopRule"}
     )
-    assert not result.error, result.data
-    now = inputs(hub, APP_ANNOUNCER)
-    assert now["volume"]["value"] == 35 and now["quietAtNight"]["value"] is False
-    assert len(result.data["repairs"]) == 2
-    start = len(hub.requests)
-    too_loud = await call_tool(
-        "hub_update_app_settings", {"app_id": APP_ANNOUNCER, "settings": {"volume": 150}}
-    )
-    assert too_loud.error and "0..100" in too_loud.data["message"]
-    for bad in ("nan", "Infinity", "1e400", "1_0", "\uff15", "9" * 400, float("inf")):
-        result = await call_tool(
-            "hub_update_app_settings", {"app_id": APP_ANNOUNCER, "settings": {"volume": bad}}
-        )
-        assert result.error and result.data["error"] in ("invalid_request", "invalid_arguments")
-    assert posts(hub, start) == []
+    assert not pressed.error, pressed.data
+    assert pressed.data["summary"].endswith(f"page {data['page']}: pressed stopRule")
 
 
 @pytest.mark.parametrize(
-    ("args", "needle"),
+    ("args", "needle", "hint"),
     [
-        ({"settings": {"nope": 1}}, "Its inputs: "),
-        ({"settings": {"logging": "Everything"}}, "Events, Triggers, Actions"),
-        ({"settings": {"modesRestrict": ["Day", "Party"]}}, "got Party"),
-        ({"settings": {"tDev0": ["99999"]}}, "No device with id 99999"),
-        ({"settings": {"tDev0": ["kitchen"]}}, "device ids"),
-        ({"settings": {"origLabel": ["a", "b"]}}, "takes text"),
-        ({"press": "launchMissiles"}, "Its buttons: "),
-        ({}, "Give settings, press"),
+        ({"settings": {"nope": 1}}, "Its inputs: ", "hub_get_app"),
+        ({"press": "launchMissiles"}, "Its buttons: ", "hub_get_app"),
+        ({"settings": {"tDev0": ["99999"]}}, "No device with id 99999", None),
+        ({}, "Give settings, press", "hub_get_app"),
     ],
 )
 async def test_refusals_send_nothing(
@@ -119,11 +80,17 @@ async def test_refusals_send_nothing(
     call_tool: ToolCaller,
     args: dict[str, Any],
     needle: str,
+    hint: str | None,
 ) -> None:
+    """The tool's part: the error code, the hints naming hub_get_app, and its own refusal of
+    a call that gives nothing to do (each refusal of the manager, with its message:
+    tests/managers/test_app_settings.py)."""
     start = len(hub.requests)
     result = await call_tool("hub_update_app_settings", {"app_id": RULE_MOTION, **args})
     assert result.error and result.data["error"] == "invalid_request", result.data
     assert needle in result.data["message"]
+    if hint is not None:
+        assert hint in result.data["hint"], result.data
     assert posts(hub, start) == []
 
 
@@ -166,52 +133,3 @@ async def test_device_allowlist_applies_to_app_inputs(
     imported = await call_tool("hub_import_app", {"export": doc})
     assert imported.error and imported.data["error"] == "device_not_allowed"
     assert not [p for _m, p in hub.requests[start:] if "appCloner" in p]
-
-
-async def test_hub_error_is_reported(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.faults.fail_paths = {"/installedapp/update/json": 500}
-    result = await call_tool(
-        "hub_update_app_settings", {"app_id": RULE_MOTION, "settings": {"origLabel": "y"}}
-    )
-    assert result.error and result.data["error"] == "hub_bad_response"
-    assert inputs(hub, RULE_MOTION)["origLabel"]["value"] == "Motion Lights - Kitchen"
-
-
-async def test_press_sends_the_bare_click_and_submits_after_a_submit_on_change_button(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.mark_backup_now()
-    await call_tool("hub_get_app", {"app_id": RULE_MOTION})  # materialise the page internals
-    internals = hub.state.dev.internals[RULE_MOTION]
-    hub.state.dev.clicks.clear()
-    start = len(hub.requests)
-    result = await call_tool(
-        "hub_update_app_settings",
-        {"app_id": RULE_MOTION, "settings": {"origLabel": "x"}, "press": "stopRule"},
-    )
-    assert not result.error, result.data
-    assert internals.state["stopped"] is True  # a click with page context would not have
-    assert hub.state.dev.clicks == [
-        {
-            "id": str(RULE_MOTION),
-            "name": "stopRule",
-            "settings[stopRule]": "clicked",
-            "stopRule.type": "button",
-        }
-    ]
-    order = posts(hub, start)
-    assert order[-2:] == ["/installedapp/update/json", "/installedapp/btn"]
-    # a submitOnChange button: the click, then the page's submit (appUI.js changeSubmit)
-    internals.buttons.append({"name": "hasRule", "title": "Done", "submitOnChange": True})
-    start = len(hub.requests)
-    pressed = await call_tool(
-        "hub_update_app_settings", {"app_id": RULE_MOTION, "settings": {}, "press": "hasRule"}
-    )
-    assert not pressed.error, pressed.data
-    assert posts(hub, start)[-2:] == ["/installedapp/btn", "/installedapp/update/json"]
-    assert (
-        hub.state.dev.clicks[-1]["name"] == "hasRule"
-        and "formAction" not in (hub.state.dev.clicks[-1])
-    )

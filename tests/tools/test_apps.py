@@ -1,7 +1,8 @@
 """Installed apps, Rule Machine and Visual Rules tools against the emulated hub: the gates,
 argument refusals, error codes, summaries and paging, and the real hub's answer shapes. The
 app, rule, Visual Rule and HPM logic is tested without hass in tests/managers
-(test_installed.py, test_rules.py, test_visual_rules.py, test_hpm.py)."""
+(test_installed.py, with the app names shown decoded, test_rules.py, test_visual_rules.py,
+test_hpm.py)."""
 
 from __future__ import annotations
 
@@ -275,17 +276,6 @@ def test_click_and_submit_answers_decode_both_refusal_shapes() -> None:
         assert reason in str(err.value), refusal
     # no envelope at all (a page model alone, a text body) is not a refusal
     assert check_page_answer("<html></html>", "press x") == "<html></html>"
-
-
-async def test_entity_escaped_app_names_are_shown_decoded(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.state.apps[RULE_MOTION].label = "Heat On <67 & rising"
-    listed = await call_tool("hub_list_apps")
-    names = {a["app_id"]: a["name"] for a in listed.data["apps"]}
-    assert names[str(RULE_MOTION)] == "Heat On <67 & rising"
-    got = await call_tool("hub_get_app", {"app_id": RULE_MOTION})
-    assert got.data["label"] == "Heat On <67 & rising", got.data
 
 
 def test_visual_rule_answers_parse_the_real_shapes() -> None:
