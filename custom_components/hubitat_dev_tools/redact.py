@@ -35,7 +35,10 @@ from datetime import tzinfo
 from functools import lru_cache
 from typing import Any
 
+import orjson
+
 from .hub.answers import redact_snippet
+from .hub.client import loads
 from .timestamps import iso_time, iso_times
 
 REDACTED = "**REDACTED**"
@@ -70,7 +73,7 @@ def redact_lock_codes(value: Any) -> Any:
     parsed = value
     if isinstance(value, str):
         try:
-            parsed = json.loads(value) if value.strip() else {}
+            parsed = loads(value) if value.strip() else {}
         except ValueError:
             return REDACTED if value.strip() else value
     if not isinstance(parsed, dict):
@@ -84,7 +87,12 @@ def redact_lock_codes(value: Any) -> Any:
             }
         else:
             out[str(slot)] = REDACTED
-    return json.dumps(out) if isinstance(value, str) else out
+    if not isinstance(value, str):
+        return out
+    try:  # compact, as the hub writes it (its JSON encoder leaves out the spaces)
+        return orjson.dumps(out).decode()
+    except TypeError:  # what orjson cannot encode (an integer beyond 64 bits)
+        return json.dumps(out, separators=(",", ":"))
 
 
 def redact_input(input_type: str | None, value: Any) -> Any:
