@@ -1,184 +1,35 @@
-"""hub_get_rule accounts for every part a rule's page shows: each trigger, condition,
-restriction and action row the hub's rule text lists is in the spec, or listed in
-``undecompiled`` with the hub's own line for it (and left as a placeholder in the spec, so a
-change cannot drop it silently). The seeded rules' settings say what their text says."""
+"""hub_get_rule's answer accounts for every part a rule's page shows (each line of the hub's
+rule text in the spec or quoted in ``undecompiled``), for a seeded rule with broken parts and
+for a rule made with hub_create_rule; hub_get_rule_health's verdict on that seeded rule,
+hub_get_app's subscriptions of the seeded rules, and hub_update_rule's refusal of a change that
+would drop an unread part, with its hint naming the tool to edit it by hand.
+
+The read itself (every seeded rule's parts, each read or listed, the broken parts kept, the
+refusal with nothing sent and a change to a part read whole, a wide spec read back) is tested
+without hass in tests/managers/test_rule_decode_all.py, what a page shows and the settings do
+not in tests/managers/test_automation_shown.py."""
 
 from __future__ import annotations
 
-import html
-import json
-import re
-from typing import Any
-
-import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.seed_dev import GONE_HALL_SIREN, GONE_LEAK_SENSOR
 from hubitat_emulator.seed_specs import RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
 
 from ..conftest import ToolCaller, ok, refused
 from ..home_util import dev_id
+from ..managers.test_rule_decode_all import assert_accounted
 from .test_rule_authoring_e2e import wide_spec
 
-_HEADING = re.compile(r"(Trigger Events|Required Expression|Restriction|Actions)(?::\s*(.*))?")
-_SECTION = {
-    "Trigger Events": "triggers",
-    "Required Expression": "conditions",
-    "Restriction": "restrictions",
-    "Actions": "actions",
-}
-_CHILDREN = ("then", "else", "else_if", "do")
 
-
-def _norm(text: str) -> str:
-    return " ".join(html.unescape(text).replace("\xa0", " ").split())
-
-
-def _sections(lines: list[str]) -> dict[str, list[str]]:
-    """hub_get_rule's rule_text by section (the page's paragraphs; its "Controls" section,
-    the seeded rules' buttons, ends the rule text)."""
-    out: dict[str, list[str]] = {k: [] for k in _SECTION.values()}
-    current: str | None = None
-    for raw in lines:
-        line = _norm(raw)
-        if line == "Controls":
-            break
-        if m := _HEADING.fullmatch(line):
-            current = _SECTION[m.group(1)]
-            line = m.group(2) or ""
-        if line and current is not None:
-            out[current].append(line)
-    return out
-
-
-def _rows(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The action list as the rows the hub shows (IF, ELSE, END-IF, END-REP each a row)."""
-    out: list[dict[str, Any]] = []
-    for a in actions:
-        if "if" in a:
-            out += [a, *_rows(a["then"])]
-            for branch in a.get("else_if", []):
-                out += [branch, *_rows(branch["then"])]
-            if "else" in a:
-                out += [{"row": "ELSE"}, *_rows(a["else"])]
-            out.append({"row": "END-IF"})
-        elif "do" in a:
-            out += [a, *_rows(a["do"]), {"row": "END-REP"}]
-        else:
-            out.append(a)
-    return out
-
-
-def _read(part: dict[str, Any]) -> bool:
-    """Whether a part (without the rows nested in it) is in the spec, not a placeholder."""
-    own = {k: v for k, v in part.items() if k not in _CHILDREN}
-    return '"unknown"' not in json.dumps(own)
-
-
-def _quoted(line: str, undecoded: list[dict[str, Any]]) -> bool:
-    """Whether ``line`` is the hub's text of a listed part (one of its lines)."""
-    return any(line in [_norm(t) for t in str(u.get("text", "")).split("\n")] for u in undecoded)
-
-
-def assert_accounted(data: dict[str, Any]) -> None:
-    """Every line of the rule text's sections is in the spec (the part at its place was
-    read) or quoted in undecompiled."""
-    spec, undecoded = data["spec"], data["undecompiled"]
-    assert spec.get("triggers") or spec.get("actions") or undecoded, data
-    shown = _sections(data["rule_text"])
-    assert shown["triggers"] and shown["actions"], data["rule_text"]
-    parts = {"triggers": spec.get("triggers", []), "actions": _rows(spec.get("actions", []))}
-    for key, held in parts.items():
-        lines = shown[key]
-        for i, line in enumerate(lines):
-            in_spec = len(held) == len(lines) and _read(held[i])
-            assert in_spec or _quoted(line, undecoded), (key, line, data)
-    for line in shown["conditions"]:
-        assert ("conditions" in spec and _read(spec["conditions"])) or _quoted(line, undecoded)
-    for line in shown["restrictions"]:
-        assert _quoted(line, undecoded), (line, data)
-    for entry in undecoded:  # each listed part says what and why; page parts quote the hub
-        assert entry["part"] and entry["why"], entry
-
-
-# ------------------------------------------------------------ the seeded rules
-
-
-@pytest.mark.parametrize("app_id", [RULE_MOTION, RULE_LEAK, RULE_GOODNIGHT])
-async def test_every_seeded_rule_part_is_read_or_listed(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, app_id: int
-) -> None:
-    data = await ok(call_tool, "hub_get_rule", {"app_id": str(app_id)})
-    assert_accounted(data)
-    # the restriction to modes Day and Evening: no form in the spec, so listed with its text
-    (restriction,) = [u for u in data["undecompiled"] if u["part"].startswith("restrictions")]
-    assert restriction["text"] == "only in modes Day, Evening"
-    assert data["spec"]["restrictions"] == [{"unknown": restriction["why"]}]
-
-
-async def test_goodnight_reads_its_mode_trigger_and_both_actions(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    data = await ok(call_tool, "hub_get_rule", {"app_id": str(RULE_GOODNIGHT)})
-    spec = data["spec"]
-    assert spec["triggers"] == [{"mode": ["Night"]}]
-    off, lock = spec["actions"]
-    assert off["command"] == "off" and dev_id(hub, "Kitchen Light") in off["device_ids"]
-    assert all("lights" in hub.state.devices[int(d)].tags for d in off["device_ids"])
-    assert lock == {"command": "lock", "device_ids": [dev_id(hub, "Front Door Lock")]}
-    assert [u["part"] for u in data["undecompiled"]] == ["restrictions[0]"]
-    # the hub's own text is kept as it was
-    text = [_norm(t) for t in data["rule_text"]]
-    assert "Off: all lights" in text and "Lock: Front Door" in text
-    assert "Trigger Events: Mode becomes Night" in text
-
-
-async def test_motion_lights_reads_whole_but_its_restriction(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    data = await ok(call_tool, "hub_get_rule", {"app_id": str(RULE_MOTION)})
-    spec = data["spec"]
-    motion, light = dev_id(hub, "Kitchen Motion"), dev_id(hub, "Kitchen Light")
-    assert spec["triggers"] == [{"device_id": motion, "attribute": "motion", "is": "active"}]
-    assert spec["actions"] == [
-        {"command": "on", "device_ids": [light]},
-        {
-            "wait": [
-                {
-                    "device_id": motion,
-                    "attribute": "motion",
-                    "is": "inactive",
-                    "stays_for": {"minutes": 5},
-                }
-            ]
-        },
-    ]
-    assert spec["local_variables"] == [{"name": "timeout", "type": "integer", "value": 300}]
-    assert [u["part"] for u in data["undecompiled"]] == ["restrictions[0]"]
-
-
-async def test_leak_alarm_keeps_its_broken_parts_and_names_the_siren_undecoded(
+async def test_a_seeded_rule_with_broken_parts_through_the_tools(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     data = await ok(call_tool, "hub_get_rule", {"app_id": str(RULE_LEAK)})
-    spec = data["spec"]
-    # the trigger's sensor was deleted: its id stays in the settings, BROKEN on the page
-    assert spec["triggers"] == [
-        {"device_id": str(GONE_LEAK_SENSOR), "attribute": "water", "is": "wet"}
-    ]
-    assert str(GONE_LEAK_SENSOR) not in {str(d) for d in hub.state.devices}
-    assert GONE_HALL_SIREN not in hub.state.devices
-    siren, notify = spec["actions"]
-    assert set(siren) == {"unknown"} and "getSiren" in siren["unknown"]
-    assert notify == {
-        "notify": "Water leak in the basement",
-        "device_ids": [dev_id(hub, "Family Phone")],
-    }
+    assert_accounted(data)
+    assert data["name"] and data["app_id"] == str(RULE_LEAK)
     by_part = {u["part"]: u for u in data["undecompiled"]}
     assert by_part["actions[0]"]["text"] == "Siren: **BROKEN** Hall Siren"
-    assert set(by_part) == {"actions[0]", "restrictions[0]"}
-    # the faults an owner must find are still there
     assert len(data["broken_markers"]) == 2
     health = await ok(call_tool, "hub_get_rule_health", {"app_id": str(RULE_LEAK)})
     assert health["healthy"] is False and health["compiled_broken"] is True
@@ -191,9 +42,6 @@ async def test_seeded_rules_subscribe_to_their_triggers(
     for app_id, subscriptions in want.items():
         app = await ok(call_tool, "hub_get_app", {"app_id": str(app_id)})
         assert app["subscriptions"] == subscriptions, app_id
-    # the settings an owner edits on the generic page are where they were
-    names = {i["name"] for i in hub.state.dev.internals[RULE_MOTION].inputs}
-    assert {"origLabel", "tDev0", "logging", "modesRestrict"} <= names
 
 
 async def test_a_change_that_would_drop_an_unread_part_is_refused(
@@ -214,9 +62,6 @@ async def test_a_change_that_would_drop_an_unread_part_is_refused(
     again = await ok(call_tool, "hub_get_rule", {"app_id": str(RULE_GOODNIGHT)})
     assert again["spec"]["name"] == "Goodnight 2"
     assert [u["part"] for u in again["undecompiled"]] == ["restrictions[0]"]
-
-
-# ------------------------------------------------------------ rules made with the tools
 
 
 async def test_a_rule_made_with_the_tools_reads_back_every_part(
