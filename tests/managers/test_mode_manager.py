@@ -147,3 +147,23 @@ async def test_list_modes_without_the_integrated_endpoint_still_answers(
     assert data["mode_manager"]["triggers_unreadable"] is True
     assert data["mode_manager"]["selected"] == "builtIn"
     assert data["active_mode"] == emu.current_mode  # the seeded story's mode for this hour
+
+
+async def test_bad_specs_are_refused_before_any_write(emu: HubEmulator, manager_hub: Hub) -> None:
+    before = len(emu.requests)
+    conditions = {k: [dict(t) for t in v] for k, v in emu.state.mode_manager.conditions.items()}
+    for bad, word in (
+        ({"mode": "Night", "trigger_specs": [{"type": "time", "at": "25:00"}]}, "25:00"),
+        ({"mode": "Night", "trigger_specs": [{"type": "presence", "event": "leaves"}]}, "device"),
+        ({"mode": "Night", "trigger_specs": [{"type": "teleport"}]}, "teleport"),
+        ({"mode": "Night", "days": ["Funday"]}, "Funday"),
+        ({"mode": "Nowhere", "trigger_specs": []}, "Nowhere"),
+        ({"trigger_set": "exit_away", "days": ["Mon"]}, "days"),
+        ({}, "Nothing to change"),
+    ):
+        with pytest.raises(ToolError) as refused:
+            await _update(manager_hub, **bad)
+        assert word in str(refused.value), (bad, str(refused.value))
+    posts = [p for m, p in emu.requests[before:] if m == "POST"]
+    assert posts == []
+    assert emu.state.mode_manager.conditions == conditions

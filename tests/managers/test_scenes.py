@@ -1,9 +1,12 @@
 """The scenes manager (``managers/scenes.py``) on its own, no hass: Groups and Scenes scenes
 listed with their members and activator, activated (the members' states read back) and
-captured (verified by the scene page moving on), over the emulated hub.
+captured (verified by the scene page moving on), the device allowlist hiding members and
+refusing a scene with members outside it, and a scene that locks a lock refused without
+confirm, over the emulated hub.
 
 Moved from tests/tools/test_scenes.py (the scene logic is the manager's; the confirmation
-for sensitive scenes, the allowlist and the tool's argument refusals stay there)."""
+for sensitive scenes and the allowlist through the tool, and the tool's argument refusals
+stay there; the manager's own allowlist and confirmation checks are tested here too)."""
 
 from __future__ import annotations
 
@@ -85,3 +88,39 @@ async def test_an_unknown_scene_is_refused_naming_the_scenes(
     with pytest.raises(ToolError, match="No scene 'Party'"):
         await manager_hub.scenes.capture("Party", allowed=None)
     assert sent(emu, before) == []
+
+
+async def test_the_device_allowlist_hides_and_refuses_members(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    lamp, activator = dev_id(emu, "Living Room Lamp"), dev_id(emu, "Movie Time")
+    allowed = {lamp, activator}.__contains__
+    listed = await manager_hub.scenes.list_scenes(allowed=allowed)
+    movie = next(s for s in listed if s["name"] == "Movie Time")
+    assert movie["device_ids"] == [lamp] and movie["devices_outside_allowlist"] == 2
+    levels = attr(emu, "Living Room Lamp", "level")
+    before = len(emu.requests)
+    with pytest.raises(ToolError) as activate:
+        await manager_hub.scenes.activate(
+            "Movie Time", confirm=False, allowed=allowed, wait_ms=WAIT_MS
+        )
+    assert activate.value.code == "device_not_allowed"
+    with pytest.raises(ToolError) as capture:
+        await manager_hub.scenes.capture("Movie Time", allowed=allowed)
+    assert capture.value.code == "device_not_allowed"
+    assert sent(emu, before) == [] and attr(emu, "Living Room Lamp", "level") == levels
+
+
+async def test_a_scene_with_a_lock_needs_confirm_in_the_manager_too(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    lock = dev_id(emu, "Back Door Lock")
+    emu.set_device_attribute(int(lock), "lock", "unlocked")
+    before = len(emu.requests)
+    with pytest.raises(ToolError) as refused:
+        await manager_hub.scenes.activate("Lock Up", confirm=False, allowed=None, wait_ms=WAIT_MS)
+    assert refused.value.code == "confirmation_required" and "Back Door Lock" in str(refused.value)
+    assert sent(emu, before) == [] and attr(emu, "Back Door Lock", "lock") == "unlocked"
+    data = await manager_hub.scenes.activate("Lock Up", confirm=True, allowed=None, wait_ms=WAIT_MS)
+    assert data["states"][lock]["lock"] == "locked"
+    assert attr(emu, "Kitchen Light", "switch") == "off"

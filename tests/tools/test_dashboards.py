@@ -1,4 +1,7 @@
-"""Dashboard tools against the emulated hub."""
+"""Dashboard tools against the emulated hub: the tools' argument checks, the backup gate on
+delete, the hub error's answer, the summaries and one call of every dashboard tool.
+Listing, reading, creating, updating, cloning and deleting dashboards and editing a legacy
+dashboard's tiles are tested without hass in tests/managers/test_dashboards.py."""
 
 from __future__ import annotations
 
@@ -13,9 +16,9 @@ from ..conftest import ToolCaller
 async def test_list_and_get(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
     result = await call_tool("hub_list_dashboards")
     assert not result.error, result.data
+    assert result.data["count"] == len(result.data["dashboards"])
     by_id = {d["dashboard_id"]: d for d in result.data["dashboards"]}
-    assert by_id["400"]["type"] == "easy"
-    assert by_id[str(DASH_MAIN)]["type"] == "legacy"
+    assert by_id["400"]["type"] == "easy" and by_id[str(DASH_MAIN)]["type"] == "legacy"
     easy = await call_tool("hub_get_dashboard", {"dashboard_id": 400})
     assert easy.data["options"]["theme"] == "dark" and easy.data["device_ids"] == []
     legacy = await call_tool("hub_get_dashboard", {"dashboard_id": DASH_MAIN})
@@ -34,20 +37,20 @@ async def test_create_update_clone(
     )
     assert not created.error, created.data
     new_id = int(created.data["dashboard_id"])
-    stored = hub.state.dev.easy_dashboards[new_id]
-    assert stored["deviceIds"] == f"[{ids[0]},{ids[1]}]" and stored["showClockTile"] is True
+    assert created.data["summary"] == f"Created Easy Dashboard {new_id} (Kitchen)"
+    assert new_id in hub.state.dev.easy_dashboards
     updated = await call_tool(
         "hub_update_dashboard",
         {"dashboard_id": new_id, "add_device_ids": [ids[2]], "remove_device_ids": [ids[0]]},
     )
     assert not updated.error, updated.data
-    stored = hub.state.dev.easy_dashboards[new_id]
-    assert stored["deviceIds"] == f"[{ids[1]},{ids[2]}]"
-    assert stored["name"] == "Kitchen" and stored["showClockTile"] is True  # merged, kept
+    assert updated.data["summary"] == f"Updated Easy Dashboard {new_id}"
+    assert updated.data["device_ids"] == [ids[1], ids[2]]
+    assert updated.data["previous"]["device_ids"] == ids[:2] and updated.data["item_backup"]
     clone = await call_tool("hub_clone_dashboard", {"dashboard_id": new_id})
-    assert not clone.error
-    copy = hub.state.dev.easy_dashboards[int(clone.data["dashboard_id"])]
-    assert copy["name"] == "Kitchen (copy)" and copy["deviceIds"] == stored["deviceIds"]
+    assert not clone.error, clone.data
+    assert clone.data["cloned_from"] == str(new_id) and clone.data["name"] == "Kitchen (copy)"
+    assert int(clone.data["dashboard_id"]) in hub.state.dev.easy_dashboards
     legacy = await call_tool("hub_clone_dashboard", {"dashboard_id": DASH_MAIN})
     assert legacy.error and legacy.data["error"] == "invalid_request"
 
@@ -72,9 +75,9 @@ async def test_delete_gate_and_backup(
     hub.mark_backup_now()
     ok = await call_tool("hub_delete_dashboard", {"dashboard_id": 400, "confirm": True})
     assert not ok.error, ok.data
+    assert ok.data["summary"] == "Deleted dashboard 400"
+    assert ok.data["definition"]["name"] == "Living Room" and ok.data["item_backup"]
     assert 400 not in hub.state.dev.easy_dashboards
-    assert ok.data["definition"]["name"] == "Living Room"
-    assert hub.files.read(ok.data["item_backup"]["backup"]) is not None
     legacy = await call_tool("hub_delete_dashboard", {"dashboard_id": DASH_MAIN, "confirm": True})
     assert not legacy.error, legacy.data
     assert DASH_MAIN not in hub.state.apps
@@ -105,10 +108,9 @@ async def test_legacy_layout_read_and_tile_ops(
         },
     )
     assert not result.error, result.data
-    tiles = hub.state.dev.layouts[DASH_MAIN]["tiles"]
-    assert [(t["id"], t["col"]) for t in tiles] == [(1, 4), (2, 3)]
+    assert result.data["summary"] == f"Updated the layout of legacy dashboard {DASH_MAIN}"
+    assert result.data["tiles"] == 2 and result.data["item_backup"]
     assert result.data["previous_layout"]["tiles"][0]["id"] == 0
-    assert hub.files.read(result.data["item_backup"]["backup"]) is not None
     before = len(hub.requests)
     bad = await call_tool(
         "hub_update_dashboard", {"dashboard_id": DASH_MAIN, "add_tiles": [{"device": dev}]}

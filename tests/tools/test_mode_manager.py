@@ -1,6 +1,7 @@
-"""Mode Manager through the tool: argument refusals, the device allowlist and the contract
-fixtures. What the manager reads and writes is tested without hass in
-tests/managers/test_mode_manager.py."""
+"""Mode Manager through the tool: its answer (the summary, the note naming hub_get_app, a
+refusal as an error answer that sends nothing), the device allowlist and the contract
+fixtures. What the manager reads and writes, and every refusal of a bad trigger, day, mode or
+trigger set, are tested without hass in tests/managers/test_mode_manager.py."""
 
 from __future__ import annotations
 
@@ -37,23 +38,31 @@ def _phones(hub: HubEmulator) -> list[int]:
     return [d.id for d in hub.state.devices.values() if d.label in ("Alice's Phone", "Bob's Phone")]
 
 
-async def test_bad_specs_are_refused_before_any_write(
+async def test_a_bad_spec_is_answered_as_an_error_and_sends_nothing(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """Every refusal is the manager's (tests/managers/test_mode_manager.py); here the tool's
+    answer to one."""
     before = len(hub.requests)
-    for bad in (
-        {"mode": "Night", "triggers": [{"type": "time", "at": "25:00"}]},
-        {"mode": "Night", "triggers": [{"type": "presence", "event": "leaves"}]},
-        {"mode": "Night", "triggers": [{"type": "teleport"}]},
-        {"mode": "Night", "days": ["Funday"]},
-        {"mode": "Nowhere", "triggers": []},
-        {"trigger_set": "exit_away", "days": ["Mon"]},
-        {},
-    ):
-        result = await call_tool("hub_update_mode_manager", bad)
-        assert result.error, bad
+    bad = {"mode": "Night", "triggers": [{"type": "time", "at": "25:00"}]}
+    result = await call_tool("hub_update_mode_manager", bad)
+    assert result.error and result.data["error"] == "invalid_request", result.data
+    assert "25:00" in result.data["message"]
     posts = [p for m, p in hub.requests[before:] if m == "POST"]
     assert posts == []
+
+
+async def test_a_change_is_answered_with_a_summary(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    args = {"mode": "Night", "triggers": [{"type": "time", "at": "23:15"}]}
+    result = await call_tool("hub_update_mode_manager", args)
+    assert not result.error, result.data
+    assert result.data["summary"] == "Mode Manager: changed mode triggers of Night"
+    assert [t["timeOfDay"] for t in hub.state.mode_manager.conditions["3"]] == ["23:15"]
+    picked = await call_tool("hub_update_mode_manager", {"manager": "app"})
+    assert not picked.error, picked.data
+    assert "hub_get_app" in picked.data["mode_manager"]["note"]  # where the app's settings are
 
 
 # ---------------------------------------------------------------------- contract fixtures

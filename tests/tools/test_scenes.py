@@ -1,6 +1,7 @@
 """Groups and Scenes scenes through the tools: the confirmation for sensitive scenes, the
-allowlist, the refusals and the contract shapes. Listing, activating and capturing are tested
-without hass in tests/managers/test_scenes.py."""
+allowlist, the refusals and the contract shapes. Listing, activating and capturing, an
+unknown scene, and the manager's own allowlist and confirmation refusals are tested without
+hass in tests/managers/test_scenes.py."""
 
 from __future__ import annotations
 
