@@ -31,7 +31,7 @@ async def test_list_and_get(emu: HubEmulator, manager_hub: Hub) -> None:
     easy = await dashboards.get("400")
     assert easy["options"]["theme"] == "dark" and easy["device_ids"] == []
     legacy = await dashboards.get(str(DASH_MAIN))
-    assert legacy["dashboard_id"] == str(DASH_MAIN)
+    assert legacy["dashboard_id"] == str(DASH_MAIN) and legacy["type"] == "legacy"
     with pytest.raises(HubNotFoundError):
         await dashboards.get("9999")
 
@@ -80,7 +80,7 @@ async def test_delete_backs_up_an_easy_dashboard_and_removes_a_legacy_app(
     assert deleted["type"] == "easy" and deleted["definition"]["name"] == "Living Room"
     assert emu.files.read(deleted["item_backup"]["backup"]) is not None
     legacy = await dashboards.delete(str(DASH_MAIN))
-    assert legacy["dashboard_id"] == str(DASH_MAIN)
+    assert legacy["dashboard_id"] == str(DASH_MAIN) and legacy["type"] == "legacy"
     assert DASH_MAIN not in emu.state.apps
     with pytest.raises(HubNotFoundError):
         await dashboards.delete("9999")

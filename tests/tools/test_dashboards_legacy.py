@@ -30,7 +30,7 @@ async def test_create_legacy_dashboard(
     )
     assert not result.error, result.data
     new_id = result.data["dashboard_id"]
-    assert result.data["summary"].startswith(f"Created legacy dashboard {new_id} (")
+    assert result.data["summary"] == f"Created legacy dashboard {new_id} (Hall tablet)"
     assert result.data["type"] == "legacy" and result.data["name"] == "Hall tablet"
     assert sorted(result.data["device_ids"]) == sorted(ids)
     assert hub.state.apps[int(new_id)].parent_id == APP_DASHBOARD

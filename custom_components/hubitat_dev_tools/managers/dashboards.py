@@ -411,7 +411,9 @@ class DashboardManager:
                 raise HubNotFoundError(f"No dashboard with id {dashboard_id}")
             # /dashboard/delete does not remove a legacy dashboard: it is an app.
             result = await self._apps.delete(dashboard_id, force=True)
-            return {"dashboard_id": dashboard_id, "type": "legacy", **result}
+            # the app delete's own answer names the app's type ("Dashboard"): ours says which
+            # kind of dashboard went
+            return {**result, "dashboard_id": dashboard_id, "type": "legacy"}
         definition = entry.as_dict()
         backup = await self._backups.save(
             "dashboard",

@@ -120,7 +120,7 @@ class CreateDashboardTool(HubTool[CreateDashboardArgs]):
                 )
             legacy = await call.hub.dashboards.create_legacy(args.name, args.device_ids)
             return {
-                "summary": f"Created legacy dashboard {legacy['dashboard_id']} ({args.name})",
+                "summary": f"Created legacy dashboard {legacy['dashboard_id']} ({legacy['name']})",
                 **legacy,
             }
         result = await call.hub.dashboards.create(args.name, args.device_ids, args.options)
