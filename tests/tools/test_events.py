@@ -1,4 +1,10 @@
-"""hub_tail_logs and hub_list_recent_events, with and without a live stream."""
+"""hub_tail_logs and hub_list_recent_events through the tools, with and without a live stream.
+
+The tools' part is here: the listening window's limit, the filters reaching the manager, the
+advice naming hub_get_logs when no log ring runs, and one call of each tool. The listening
+itself (live and one-shot sockets, level, source and text filters, the line limit, the recent
+lines) and the recent events (the live ring with no hub request, the hub's own history
+without a stream) are tested without hass in tests/managers/test_events.py."""
 
 from __future__ import annotations
 
@@ -31,11 +37,9 @@ def later(delay: float, hub: HubEmulator, level: str, msg: str, **kw: Any) -> No
     asyncio.get_running_loop().call_later(delay, lambda: hub.add_log(level, msg, **kw))
 
 
-async def test_tail_logs_live_with_filters(
+async def test_tail_logs_live_passes_its_filters(
     hass: HomeAssistant, hub: HubEmulator, live: StateCache, call_tool: ToolCaller
 ) -> None:
-    hub.add_log("info", "before the call", source_type="dev", source_id=5, name="Lamp")
-    await until(lambda: len(live.logs) >= 1)
     later(0.1, hub, "debug", "noise", source_type="dev", source_id=5, name="Lamp")
     later(0.15, hub, "warn", "battery &low <1>", source_type="dev", source_id=5, name="Lamp")
     later(0.2, hub, "error", "boom", source_type="app", source_id=9, name="Rule 1")
@@ -44,33 +48,10 @@ async def test_tail_logs_live_with_filters(
     assert result.data["via"] == "live_stream"
     msgs = [(line["level"], line["message"]) for line in result.data["lines"]]
     assert msgs == [("warn", "battery &low <1>"), ("error", "boom")]
-    assert result.data["listened_s"] >= 0.5
-    assert result.data["recent"] == []  # "before the call" is info: below warn
-
-    later(0.05, hub, "info", "hello kitchen", source_type="app", source_id=9, name="Rule 1")
-    later(0.06, hub, "info", "hello hall", source_type="dev", source_id=5, name="Lamp")
-    by_text = await call_tool(
-        "hub_tail_logs", {"window_s": 0.4, "text": "HELLO", "source_type": "app"}
-    )
-    assert [line["message"] for line in by_text.data["lines"]] == ["hello kitchen"]
-    by_name = await call_tool("hub_tail_logs", {"window_s": 0, "source": "lamp"})
-    recent = [line["message"] for line in by_name.data["recent"]]
-    assert recent[0] == "before the call" and recent[-1] == "hello hall"
-    assert by_name.data["lines"] == []
+    assert "recent_note" not in result.data and "pending" not in result.data
 
 
-async def test_tail_logs_limit_returns_early(
-    hass: HomeAssistant, hub: HubEmulator, live: StateCache, call_tool: ToolCaller
-) -> None:
-    for i in range(5):
-        later(0.05, hub, "info", f"line {i}")
-    result = await call_tool("hub_tail_logs", {"window_s": 30, "limit": 3})
-    assert result.data["count"] == 3
-    assert result.data["listened_s"] < 5
-    assert "truncated" in result.data
-
-
-async def test_tail_logs_without_stream_uses_one_shot_socket(
+async def test_tail_logs_without_stream_advises_hub_get_logs(
     hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(event_stream, "STREAM_CONFIG", replace(FAST, enabled=False))
@@ -81,12 +62,8 @@ async def test_tail_logs_without_stream_uses_one_shot_socket(
     assert not result.error, result.data
     assert result.data["via"] == "one_shot_socket"
     assert [line["message"] for line in result.data["lines"]] == ["one shot"]
-    assert hub.log_socket_count == 0 or await _closed(hub)
-
-
-async def _closed(hub: HubEmulator) -> bool:
-    await until(lambda: hub.log_socket_count == 0)
-    return True
+    note = result.data["recent_note"]
+    assert "not running" in note and note.endswith("Use hub_get_logs for past lines.")
 
 
 async def test_tail_logs_rejects_long_windows(
@@ -96,40 +73,19 @@ async def test_tail_logs_rejects_long_windows(
     assert result.error and result.data["error"] == "invalid_arguments"
 
 
-async def test_recent_events_from_the_ring_need_no_requests(
+async def test_recent_events_pass_their_filters(
     hass: HomeAssistant, hub: HubEmulator, live: StateCache, call_tool: ToolCaller
 ) -> None:
     dev_id = a_switch(hub)
     hub.set_device_attribute(dev_id, "switch", "on", force=True)
-    hub.set_variable("ringVar", "a")
-    await until(lambda: "ringVar" in live.variables)
+    await until(lambda: any(e.device_id == str(dev_id) for e in live.events))
     before = len(hub.requests)
-    result = await call_tool("hub_list_recent_events", {"limit": 10})
+    result = await call_tool(
+        "hub_list_recent_events", {"device_id": str(dev_id), "source": "device", "limit": 10}
+    )
     assert not result.error, result.data
     assert len(hub.requests) == before
-    names = [e["name"] for e in result.data["events"]]
-    assert names[0] == "variable:ringVar" and "switch" in names
-    assert result.data["freshness"]["source"] == "live_cache"
-    only_dev = await call_tool("hub_list_recent_events", {"device_id": str(dev_id)})
-    assert {e["device_id"] for e in only_dev.data["events"]} == {str(dev_id)}
-    loc = await call_tool("hub_list_recent_events", {"source": "location", "since_s": 60})
-    assert all(e["source"] == "LOCATION" for e in loc.data["events"])
-    assert loc.data["count"] >= 1
-
-
-async def test_recent_events_without_stream_read_hub_history(
-    hass: HomeAssistant, hub: HubEmulator, call_tool: ToolCaller, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(event_stream, "STREAM_CONFIG", replace(FAST, enabled=False))
-    entry = await add_entry(hass, hub)
-    assert entry.runtime_data.hub.cache is None
-    hub.set_mode(next(m["name"] for m in hub.modes if m["name"] != hub.current_mode))
-    result = await call_tool("hub_list_recent_events", {"name": "mode"})
-    assert not result.error, result.data
-    assert result.data["freshness"]["source"] == "hub_history"
-    assert result.data["events"] and result.data["events"][0]["name"] == "mode"
-    dev_id = a_switch(hub)
-    hub.set_device_attribute(dev_id, "switch", "on", force=True)
-    dev = await call_tool("hub_list_recent_events", {"device_id": str(dev_id), "limit": 3})
-    assert not dev.error, dev.data
-    assert dev.data["events"][0]["device_id"] == str(dev_id)
+    assert result.data["events"] and result.data["freshness"]["source"] == "live_cache"
+    assert {(e["device_id"], e["source"]) for e in result.data["events"]} == {
+        (str(dev_id), "DEVICE")
+    }
