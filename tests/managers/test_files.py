@@ -1,6 +1,7 @@
 """The File Manager manager (``managers/files.py``) on its own, no hass: listing (folders
-last, glob filter, free space), paged text reads and binary files by URL, and the
-backup-first write and delete, decided by what the hub then lists, over the emulated hub.
+last, glob filter, free space; none from a hub answering a bare array), paged text reads and
+binary files by URL, and the backup-first write and delete (a binary file's backup byte for
+byte), decided by what the hub then lists, over the emulated hub.
 
 Moved from tests/tools/test_files.py (the file logic is the manager's; the tools' paging,
 the file-name refusals, the confirmation and fresh-backup gates, the advice that names a
@@ -95,3 +96,21 @@ async def test_delete_is_decided_by_the_effect(
     monkeypatch.setattr(emu.files, "delete", deleted_but_says_no)
     data = await manager_hub.files.delete("notes.txt")
     assert data["deleted"] == "notes.txt" and emu.files.read("notes.txt") is None
+
+
+async def test_list_files_of_a_hub_answering_a_bare_array(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    # older firmware answers the listing as a bare array, without the free space
+    emu.files.bare_list = True
+    data = await manager_hub.files.list()
+    assert "notes.txt" in [f["name"] for f in data["files"]]
+    assert data["free_space_bytes"] is None
+
+
+async def test_binary_file_backed_up_byte_exact(emu: HubEmulator, manager_hub: Hub) -> None:
+    old = emu.files.read("logo.png")
+    assert old is not None and not old.isascii()
+    data = await manager_hub.files.delete("logo.png")
+    assert emu.files.read("logo.png") is None
+    assert emu.files.read(data["backup_file"]) == old  # bytes, not text round-tripped

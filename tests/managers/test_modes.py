@@ -1,16 +1,24 @@
 """The modes manager (``managers/modes.py``) on its own, no hass: it lists the modes from the
-hub's answers, renames a mode with the hub UI's body (reading the name back) and reads the
-Mode Manager's triggers by meaning.
+hub's answers, sets the active mode (through the Maker API, or the hub UI's endpoint without
+it), creates, renames and deletes modes, renames with the hub UI's body (keeping the icon and
+the day schedule, reading the name back), refuses unknown, duplicate and active modes before
+anything is sent, and reads the Mode Manager's triggers by meaning.
 
-Moved from tests/tools/test_home_location.py and tests/tools/test_mode_manager.py (they call
-the manager, not a tool)."""
+Moved from tests/tools/test_home_location.py and tests/tools/test_mode_manager.py (the mode
+logic is the manager's; each mode tool called by name, the refusals as the tools answer
+them and the backup and confirmation gate on delete stay there)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import pytest
+from yarl import URL
 
+from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
 from custom_components.hubitat_dev_tools.hub.controllers import ModesController
 from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubNotFoundError
@@ -21,6 +29,7 @@ from hubitat_emulator import HubEmulator
 
 from ..contract import load_fixture
 from ..fixture_client import fixture_client
+from ..home_util import sent
 from ..hub_fake import FakeHub
 
 
@@ -124,3 +133,78 @@ async def test_list_set_create_rename_and_delete_modes(emu: HubEmulator, manager
     assert "Party" not in [m["name"] for m in emu.modes]
     await modes.delete("Fiesta")
     assert "Fiesta" not in [m["name"] for m in emu.modes]
+
+
+async def test_mode_refusals_send_nothing(emu: HubEmulator, manager_hub: Hub) -> None:
+    modes = manager_hub.modes
+    before = len(emu.requests)
+    attempts: list[tuple[Callable[[], Awaitable[Any]], str]] = [
+        (lambda: modes.set_mode("Vacation"), "Day"),
+        (lambda: modes.create("night", None), "already exists"),
+        (lambda: modes.rename("Day", "Night", None), "already exists"),
+        (lambda: modes.delete(emu.current_mode), "active mode"),
+    ]
+    for attempt, word in attempts:
+        with pytest.raises(ToolError) as refused:
+            await attempt()
+        assert word in str(refused.value), (word, str(refused.value))
+    assert sent(emu, before) == []
+    assert not [p for _m, p in emu.requests[before:] if "/modes/" in p and "json" not in p]
+
+
+async def test_set_mode_without_the_maker_api_goes_through_the_hub_ui(emu: HubEmulator) -> None:
+    url = URL(emu.url)
+    emu.set_mode("Day")  # so that Night is a change, whatever hour the story left
+    async with aiohttp.ClientSession() as session:
+        admin_only = Hub(HubClient(session, HubConnection(host=str(url.host), port=url.port)))
+        before = len(emu.requests)
+        data = await admin_only.modes.set_mode("Night")
+    assert data["via"] == "admin" and data["changed"] is True and emu.current_mode == "Night"
+    assert data["previous_mode"] == "Day"
+    assert not [p for _m, p in emu.requests[before:] if p.startswith("/apps/api/")]
+
+
+def _weekdays(mode_id: int) -> dict[str, list[dict[str, Any]]]:
+    """A weekdays-only schedule for ``mode_id`` as the hub UI's mode editor saves it."""
+
+    def entry(days: list[int], text: str) -> dict[str, Any]:
+        return {
+            "deviceIds": [],
+            "index": 0,
+            "triggerType": "daysOfWeek",
+            "daysOfWeek": days,
+            "description": f"When day is {text}",
+            "type": "when",
+        }
+
+    return {
+        str(mode_id): [entry([1, 2, 3, 4, 5], "Mon, Tue, Wed, Thu, Fri")],
+        f"alt-{mode_id}": [entry([0, 6], "Sun, Sat")],
+    }
+
+
+async def test_rename_sends_the_hub_ui_body_and_keeps_icon_and_days(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    # The hub UI posts {name, icon, daysOfWeek, id}: the mode's icon and its days as read from
+    # the Mode Manager's triggers. A rename that leaves the days out loses the schedule.
+    modes = manager_hub.modes
+    night = next(m for m in emu.state.modes if m.name == "Night")
+    icon = night.icon
+    schedule = _weekdays(night.id)
+    emu.state.mode_manager.conditions.update(json.loads(json.dumps(schedule)))
+    before = len(emu.requests)
+    data = await modes.rename("Night", "Late Night", None)
+    assert data["name"] == "Late Night" and data["renamed_from"] == "Night"
+    assert sent(emu, before) == ["/modes/jsonUpdate"]
+    # read back: the name changed; the icon and the day schedule are what they were
+    assert (night.name, night.icon) == ("Late Night", icon)
+    for key, items in schedule.items():
+        assert emu.state.mode_manager.conditions[key] == items, key
+    listing = await modes.list_with_manager()
+    row = next(m for m in listing["mode_manager"]["triggers"] if m["mode"] == "Late Night")
+    assert row["days"] == ["Mon", "Tue", "Wed", "Thu", "Fri"]
+    # a new icon rides the same body, the days still as read
+    await modes.rename("Late Night", "Night", "fa-bed")
+    assert (night.name, night.icon) == ("Night", "fa-bed")
+    assert emu.state.mode_manager.conditions[str(night.id)] == schedule[str(night.id)]

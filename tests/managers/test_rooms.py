@@ -1,8 +1,11 @@
 """The rooms manager (``managers/rooms.py``) on its own, no hass: list, resolve by name or
-id, create, rename, assign, unassign, delete, and the refusals that send nothing.
+id, create, rename, assign, unassign, delete (as the hub UI deletes, refused when the room
+holds a device outside the allowed ones), and the refusals that send nothing.
 
 Moved from tests/tools/test_rooms.py (the rooms logic is the manager's; the tools' summaries,
-the confirmation gate, the allowlist and the "nothing to change" refusal stay there)."""
+the confirmation gate, the device allowlist as the tools apply it, the "nothing to change"
+refusal, the error a failing hub answers and the parsing of the hub's recorded room answers
+stay there)."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from custom_components.hubitat_dev_tools.managers.hub import Hub
 from custom_components.hubitat_dev_tools.managers.rooms import RoomManager, RoomUpdate
 from hubitat_emulator import HubEmulator
 
+from ..contract import assert_same_shape
 from ..home_util import dev_id, sent
 
 
@@ -91,3 +95,44 @@ async def test_room_refusals_send_nothing(emu: HubEmulator, manager_hub: Hub) ->
             await attempt()
         assert word in str(refused.value), (word, str(refused.value))
     assert sent(emu, before) == []
+
+
+async def test_delete_refuses_a_room_holding_devices_outside_allowed(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    """The manager's own check behind the allowlist: a room holding a device outside
+    ``allowed`` is refused before anything is sent, its devices counted, never named."""
+    lamp = dev_id(emu, "Guest Lamp")
+    guest = next(r for r in emu.rooms.values() if r["name"] == "Guest Bedroom")
+    outside = [str(d) for d in guest["deviceIds"] if str(d) != lamp]
+    assert outside  # the seeded room holds devices besides the lamp
+    listed = await manager_hub.rooms.list_rooms(allowed={lamp})
+    assert [d for r in listed for d in r["device_ids"]] == [lamp]
+    before = len(emu.requests)
+    with pytest.raises(ToolError) as refused:
+        await manager_hub.rooms.delete("Guest Bedroom", allowed={lamp})
+    assert refused.value.code == "device_not_allowed"
+    message = str(refused.value)
+    assert f"holds {len(outside)} device(s) outside" in message and "Nothing was changed" in message
+    assert not any(str(emu.device(d)["label"]) in message for d in outside)
+    assert [p for _m, p in emu.requests[before:] if p.startswith("/room/")] == []
+    assert room_of(emu, "Guest Lamp") == "Guest Bedroom" and guest["id"] in emu.rooms
+    # a room of allowed devices only (or none) still deletes
+    made = await manager_hub.rooms.create("Attic", [lamp])
+    deleted = await manager_hub.rooms.delete("Attic", allowed={lamp})
+    assert deleted["room_id"] == made["room_id"] and deleted["devices_now_unassigned"] == [lamp]
+
+
+async def test_room_writes_follow_the_hub_ui(emu: HubEmulator, manager_hub: Hub) -> None:
+    """A room saved as the hub UI saves it answers in the recorded shape; the delete is the
+    hub UI's GET of /room/delete/<id>, and the room's devices become unassigned."""
+    lamp = dev_id(emu, "Guest Lamp")
+    saved = await manager_hub.client.post_json(
+        "/room/save", {"roomId": 0, "name": "Attic", "deviceIds": [int(lamp)]}
+    )
+    assert_same_shape("rooms/room_save", saved)
+    before = len(emu.requests)
+    data = await manager_hub.rooms.delete("Attic")
+    assert data["devices_now_unassigned"] == [lamp] and room_of(emu, "Guest Lamp") is None
+    deletes = [(m, p) for m, p in emu.requests[before:] if p.startswith("/room/delete/")]
+    assert deletes == [("GET", f"/room/delete/{saved['roomId']}")]

@@ -1,9 +1,10 @@
 """File Manager tools against the emulated hub: list, read, write, delete, gates.
 
-The File Manager logic itself (listing, paged reads, the backup-first write and delete),
-without Home Assistant: tests/managers/test_files.py; here stay the tools' paging, the
-file-name refusals, the confirmation and fresh-backup gates, the advice and the
-hub-security path."""
+The File Manager logic itself (listing, also of a hub answering a bare array, paged reads,
+the backup-first write and delete, byte-exact for binary files), without Home Assistant:
+tests/managers/test_files.py; here stay the tools' paging, the file-name refusals, the
+confirmation and fresh-backup gates, the advice, the error a failing hub answers, the
+hub-security path and the hub's recorded File Manager answers."""
 
 from __future__ import annotations
 
@@ -44,15 +45,6 @@ async def test_list_files(entry: MockConfigEntry, hub: HubEmulator, call_tool: T
     assert [f["name"] for f in page["files"]] == names[:2] and page["next_cursor"]
     rest = await ok(call_tool, "hub_list_files", {"limit": 10, "cursor": page["next_cursor"]})
     assert [f["name"] for f in rest["files"]] == names[2:]
-
-
-async def test_list_files_bare_array_shape(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.files.bare_list = True
-    data = await ok(call_tool, "hub_list_files")
-    assert "notes.txt" in [f["name"] for f in data["files"]]
-    assert data["free_space_bytes"] is None
 
 
 async def test_read_file_paged(
@@ -115,14 +107,17 @@ async def test_write_after_a_fresh_backup(
     assert hub.files.read("notes.txt") == b"fresh"
 
 
-async def test_binary_file_backed_up_byte_exact(
+async def test_delete_file_answers_its_backup(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: past its gates the delete answers the file and its backup copy (the
+    backup-first delete, byte-exact for a binary file:
+    tests/managers/test_files.py::test_binary_file_backed_up_byte_exact)."""
     hub.mark_backup_now()
     old = hub.files.read("logo.png")
     data = await ok(call_tool, "hub_delete_file", {"file_name": "logo.png", "confirm": True})
-    assert hub.files.read("logo.png") is None
-    assert hub.files.read(data["backup_file"]) == old  # bytes, not text round-tripped
+    assert data["deleted"] == "logo.png" and data["backup_file"].startswith("logo_backup_")
+    assert hub.files.read("logo.png") is None and hub.files.read(data["backup_file"]) == old
 
 
 async def test_hub_error_is_reported(

@@ -1,8 +1,15 @@
-"""Modes, HSM and hub variables."""
+"""Modes, HSM and hub variables: the tools' part.
+
+Here stay each mode and HSM tool called by name with its answer, the refusals as the tools
+answer them, the confirmation and backup gates, the advice naming sibling tools, the Maker API
+hint, the hub variable tools, and the parsing of the hub's recorded answers (the hub UI's mode
+and location bodies). The modes logic (set with or without the Maker API, create, rename with
+the hub UI's body keeping icon and days, the refusals that send nothing) is tested without
+hass in tests/managers/test_modes.py; the HSM logic (status, arming with the sensors open now,
+alerts, the refusals, an unreadable hub messages page) in tests/managers/test_hsm.py."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -33,7 +40,13 @@ async def test_mode_tools_create_rename_and_delete_with_confirm(
     modes logic: tests/managers/test_modes.py)."""
     made = await ok(call_tool, "hub_create_mode", {"name": "Party", "icon": "fa-music"})
     assert made["summary"]
-    await ok(call_tool, "hub_update_mode", {"mode": "Party", "new_name": "Fiesta"})
+    listing = await ok(call_tool, "hub_list_modes")
+    assert "Party" in [m["name"] for m in listing["modes"]] and "mode_manager" in listing
+    hub.set_mode("Day")  # so that Night is a change, whatever hour the story left
+    switched = await ok(call_tool, "hub_set_mode", {"mode": "Night"})
+    assert switched["changed"] is True and hub.current_mode == "Night"
+    renamed = await ok(call_tool, "hub_update_mode", {"mode": "Party", "new_name": "Fiesta"})
+    assert renamed["renamed_from"] == "Party" and renamed["summary"]
     assert "Fiesta" in [m["name"] for m in hub.modes]
     hub.mark_backup_now()
     await ok(call_tool, "hub_delete_mode", {"mode": "Fiesta", "confirm": True})
@@ -43,12 +56,12 @@ async def test_mode_tools_create_rename_and_delete_with_confirm(
 async def test_mode_refusals(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The refusals as the tools answer them, the delete past its gates (every refusal of the
+    manager: tests/managers/test_modes.py::test_mode_refusals_send_nothing)."""
     hub.mark_backup_now()
     before = len(hub.requests)
     for tool, args, word in (
         ("hub_set_mode", {"mode": "Vacation"}, "Day"),
-        ("hub_create_mode", {"name": "night"}, "already exists"),
-        ("hub_update_mode", {"mode": "Day", "new_name": "Night"}, "already exists"),
         ("hub_delete_mode", {"mode": hub.current_mode, "confirm": True}, "active mode"),
     ):
         result = await call_tool(tool, args)
@@ -57,14 +70,10 @@ async def test_mode_refusals(
     assert not [p for _m, p in hub.requests[before:] if "/modes/" in p and "json" not in p]
 
 
-async def test_set_mode_without_maker(hass: Any, hub: HubEmulator, call_tool: ToolCaller) -> None:
-    await add_entry(hass, hub, maker=False)
-    hub.set_mode("Day")  # so that Night is a change, whatever hour the story left
-    data = await ok(call_tool, "hub_set_mode", {"mode": "Night"})
-    assert data["via"] == "admin" and hub.current_mode == "Night"
-
-
 async def test_hsm(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
+    """The tools' part: the status read, the gate and the argument check as the model sees
+    them, and the advice naming hub_get_app and hub_get_hsm_status (arming, alerts and the
+    sensors open now: tests/managers/test_hsm.py)."""
     data = await ok(call_tool, "hub_get_hsm_status")
     assert data["status"] == "disarmed" and data["active_alert"] is None
     before = len(hub.requests)
@@ -81,13 +90,7 @@ async def test_hsm(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCall
     assert {"device_id": str(window), "label": "Living Room Window", "contact": "open"} in (
         data["open_now"]
     )
-    assert "hub_get_app" in data["open_note"]
-    await asyncio.sleep(hub.hsm_arming_delay + 0.1)
-    assert (await ok(call_tool, "hub_get_hsm_status"))["status"] == "armedAway"
-    hub.hsm_alert("intrusion")
-    assert (await ok(call_tool, "hub_get_hsm_status"))["active_alert"] == "intrusion"
-    await ok(call_tool, "hub_set_hsm", {"command": "cancelAlerts", "confirm": True})
-    assert (await ok(call_tool, "hub_get_hsm_status"))["active_alert"] is None
+    assert "hub_get_app" in data["open_note"] and "hub_get_hsm_status" in data["note"]
 
 
 def test_hub_messages_are_parsed_defensively() -> None:
@@ -103,16 +106,6 @@ def test_hub_messages_are_parsed_defensively() -> None:
     odd: Any
     for odd in (None, [], "text", 3, {"mode": [1], "hsm": True, "hsmAlert": {}}):
         assert parse_messages(odd) == HubMessages()
-
-
-async def test_hsm_status_survives_an_unexpected_hub_messages(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.faults.fail_paths["/hub/messages"] = 404  # a firmware without it
-    data = await ok(call_tool, "hub_get_hsm_status")
-    assert data["status"] is None and data["active_alert"] is None
-    hub.faults.fail_paths["/hub/messages"] = 500
-    assert (await ok(call_tool, "hub_get_hsm_status"))["status"] is None
 
 
 async def test_maker_required_says_what_to_configure(
@@ -222,34 +215,6 @@ def _weekdays(mode_id: int) -> dict[str, list[dict[str, Any]]]:
         str(mode_id): [entry([1, 2, 3, 4, 5], "Mon, Tue, Wed, Thu, Fri")],
         f"alt-{mode_id}": [entry([0, 6], "Sun, Sat")],
     }
-
-
-async def test_rename_sends_the_hub_ui_body_and_keeps_icon_and_days(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    # The hub UI posts {name, icon, daysOfWeek, id}: the mode's icon and its days as read from
-    # the Mode Manager's triggers. A rename that leaves the days out loses the schedule.
-    night = next(m for m in hub.state.modes if m.name == "Night")
-    icon = night.icon
-    schedule = _weekdays(night.id)
-    hub.state.mode_manager.conditions.update(json.loads(json.dumps(schedule)))
-    before = len(hub.requests)
-    data = await ok(call_tool, "hub_update_mode", {"mode": "Night", "new_name": "Late Night"})
-    assert data["name"] == "Late Night" and data["renamed_from"] == "Night"
-    assert sent(hub, before) == ["/modes/jsonUpdate"]
-    # read back: the name changed; the icon and the day schedule are what they were
-    assert (night.name, night.icon) == ("Late Night", icon)
-    for key, items in schedule.items():
-        assert hub.state.mode_manager.conditions[key] == items, key
-    listing = await ok(call_tool, "hub_list_modes")
-    row = next(m for m in listing["mode_manager"]["triggers"] if m["mode"] == "Late Night")
-    assert row["days"] == ["Mon", "Tue", "Wed", "Thu", "Fri"]
-    # a new icon rides the same body, the days still as read
-    await ok(
-        call_tool, "hub_update_mode", {"mode": "Late Night", "new_name": "Night", "icon": "fa-bed"}
-    )
-    assert (night.name, night.icon) == ("Night", "fa-bed")
-    assert hub.state.mode_manager.conditions[str(night.id)] == schedule[str(night.id)]
 
 
 async def test_create_mode_posts_the_hub_ui_body() -> None:

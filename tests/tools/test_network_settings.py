@@ -1,7 +1,10 @@
 """hub_update_network_settings: static IP / DHCP, links, cloud; the entry follows the hub.
 
-The tool's gates, refusals and the following of the hub to its new address are here; DHCP
-with a DNS override, the Wi-Fi link, the cloud connection and the Ethernet speed are tested
+The tool's gates, its own refusals (no change, more than one), the following of the hub to
+its new address, the hub identified before it is followed and the recorded shape of the
+network page are here; what is sent and saved for a static IP or DHCP with a DNS override,
+every unusable configuration refused, a hub answering a page, the Ethernet link kept when it
+is the only one, the Wi-Fi link, the cloud connection and the Ethernet speed are tested
 without hass in tests/managers/test_network.py."""
 
 from __future__ import annotations
@@ -19,8 +22,6 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools import address_follow
-from custom_components.hubitat_dev_tools.errors import ToolError
-from custom_components.hubitat_dev_tools.managers.network import check_static
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
@@ -55,24 +56,11 @@ async def _until(check: object, seconds: float = 8.0) -> None:
         await asyncio.sleep(0.05)
 
 
-@pytest.mark.parametrize(
-    ("address", "netmask", "gateway"),
-    [
-        ("192.168.1.0", "255.255.255.0", "192.168.1.1"),  # the network itself
-        ("192.168.1.255", "255.255.255.0", "192.168.1.1"),  # broadcast
-        ("192.168.1.5", "255.255.255.0", "192.168.2.1"),  # gateway elsewhere
-        ("192.168.1.5", "255.255.255.0", "192.168.1.5"),  # gateway = hub
-        ("192.168.1.5", "255.0.255.0", "192.168.1.1"),  # not a netmask
-    ],
-)
-def test_static_configurations_refused(address: str, netmask: str, gateway: str) -> None:
-    with pytest.raises(ToolError):
-        check_static(address, netmask, gateway)
-
-
 async def test_static_ip_reboots_and_the_entry_follows(
     hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: its gates, its answer and Home Assistant following the hub to its new
+    address (what is sent and saved: tests/managers/test_network.py)."""
     _allow_other_addresses()
     await refused(call_tool, "hub_update_network_settings", {**STATIC, "confirm": False})
     await refused(call_tool, "hub_update_network_settings", STATIC, "backup_required")
@@ -81,10 +69,7 @@ async def test_static_ip_reboots_and_the_entry_follows(
     hub.reboot_starting_time = 0.1
     data = await ok(call_tool, "hub_update_network_settings", STATIC)
     assert data["rebooting"] is True and data["saved"]["static"]["address"] == "127.0.0.2"
-    assert "unreachable" in data["warning"] and "reset button" in data["warning"]
-    assert "watches 127.0.0.2" in data["follow"]
-    sent = [p for _, p in hub.requests if "switchToStaticIp" in p]
-    assert sent and "address=127.0.0.2" in sent[0] and "nameserver=9.9.9.9" in sent[0]
+    assert "reset button" in data["warning"] and "watches 127.0.0.2" in data["follow"]
     await _until(lambda: entry.data[CONF_HOST] == "127.0.0.2")
     await hass.async_block_till_done()
     await _until(lambda: entry.state is ConfigEntryState.LOADED)
@@ -114,40 +99,33 @@ async def test_new_address_not_answering_keeps_the_entry(
 async def test_refusals_send_nothing(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's own refusals (no change, two changes) and the manager's as the tool answers
+    them (every refusal of the manager: tests/managers/test_network.py)."""
     hub.mark_backup_now()
     start = len(hub.requests)
     for args in (
         {"confirm": True},
         {"mode": "static", "disconnect": "wifi", "confirm": True},
-        {"mode": "static", "address": "127.0.0.2", "confirm": True},
         {**STATIC, "gateway": "10.0.0.1"},
-        {**STATIC, "netmask": "255.255.255.999"},
-        {"mode": "dhcp", "address": "127.0.0.2", "confirm": True},
+        {**STATIC, "address": "127.0.0.2; reboot"},
     ):
         await refused(call_tool, "hub_update_network_settings", args)
-    for bad in ("1.2.3", "127.0.0.2; reboot", "::1"):
-        await refused(call_tool, "hub_update_network_settings", {**STATIC, "address": bad})
+    both = await refused(
+        call_tool, "hub_update_network_settings", {**STATIC, "cloud_enabled": False}
+    )
+    assert "exactly one" in both["message"] and "hub_get_info" in both["hint"]
     assert not [p for _, p in hub.requests[start:] if "/hub/advanced/" in p]
     assert hub.network.pending_mode is None
-
-
-async def test_hub_refusal_text_is_an_error(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.mark_backup_now()
-    hub.faults.reshape_paths["/hub/advanced/switchToStaticIp"] = "html"
-    data = await refused(call_tool, "hub_update_network_settings", STATIC)
-    assert data["error"] == "hub_bad_response"
 
 
 async def test_disconnect_ethernet_follows_to_wifi(
     hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: Home Assistant follows the hub to its Wi-Fi address (the only link
+    kept, the address to follow: tests/managers/test_network.py)."""
     _allow_other_addresses()
     hub.mark_backup_now()
     args = {"disconnect": "ethernet", "confirm": True}
-    only = await refused(call_tool, "hub_update_network_settings", args)
-    assert "only connection" in only["message"]
     hub.network.wlan_address, hub.network.wifi_network = "127.0.0.3", "HomeNet"
     data = await ok(call_tool, "hub_update_network_settings", args)
     assert "127.0.0.3" in data["follow"]

@@ -1,4 +1,11 @@
-"""Room tools of the home surface."""
+"""Room tools of the home surface: the tools' part.
+
+Here stay the room tools called by name with their summaries, the confirmation gate on
+delete, the "nothing to change" refusal, the device allowlist (the safety chokepoint and a
+delete of a room holding devices outside it), the error a failing hub answers, and the
+parsing of the hub's recorded room answers (save and delete decided by re-listing). Listing,
+resolving, creating, renaming, assigning, deleting as the hub UI does and the refusals that
+send nothing are tested without hass in tests/managers/test_rooms.py."""
 
 from __future__ import annotations
 
@@ -6,21 +13,19 @@ import json
 import re
 from typing import Any
 
-import aiohttp
 import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
-from yarl import URL
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
-from custom_components.hubitat_dev_tools.hub import HubClient, HubConnection, effects
+from custom_components.hubitat_dev_tools.hub import effects
 from custom_components.hubitat_dev_tools.hub import rooms as hub_rooms
 from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubRefusedError
 from custom_components.hubitat_dev_tools.hub.models import parse_rooms_tree
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, add_entry, ok, sent_since
-from ..contract import assert_same_shape, load_fixture
+from ..contract import load_fixture
 from ..home_util import dev_id, sent
 from ..hub_fake import FakeHub
 
@@ -225,25 +230,3 @@ async def test_room_delete_is_a_get_decided_by_re_listing() -> None:
     fake.answers["GET /hub2/roomsList"] = _rooms((5, "Den", []))
     with pytest.raises(HubBadResponseError, match="still in the rooms list"):
         await hub_rooms.delete_room(fake.client, "5")
-
-
-async def test_room_writes_follow_the_hub_ui(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    lamp = dev_id(hub, "Guest Lamp")
-    url = URL(hub.url)
-    conn = HubConnection(
-        host=str(url.host), port=url.port, username=hub.username, password=hub.password
-    )
-    async with aiohttp.ClientSession() as session:
-        client = HubClient(session, conn)
-        saved = await client.post_json(
-            "/room/save", {"roomId": 0, "name": "Attic", "deviceIds": [int(lamp)]}
-        )
-        assert_same_shape("rooms/room_save", saved)
-    hub.mark_backup_now()
-    before = len(hub.requests)
-    data = await ok(call_tool, "hub_delete_room", {"room": "Attic", "confirm": True})
-    assert data["devices_now_unassigned"] == [lamp] and room_of(hub, "Guest Lamp") is None
-    deletes = [(m, p) for m, p in hub.requests[before:] if p.startswith("/room/delete/")]
-    assert deletes == [("GET", f"/room/delete/{saved['roomId']}")]
