@@ -2,11 +2,15 @@
 ``details``) on their own, no hass: a Z-Wave node's state without its secrets, the exclusion
 poller, the Zigbee network state after a radio reboot, a Matter pairing followed to its end
 or to its failure, and the Matter logs with their onboarding secrets masked, over the
-emulated hub.
+emulated hub; the blocks reading the older exclusion shape and the UI-documented answers
+of the pollers, and the node state view made from the real hub's recorded answer (its
+secrets masked, a plain-text or error answer said as such).
 
 Moved from tests/tools/test_radio_reads.py (the reading is the manager's; the tool's
 node_id refusal, the allowlist, the notes that name the next tool and the MCP round trip
-stay there)."""
+stay there); test_exclusion_reads_the_older_shape, test_pollers_read_the_fixture_shapes and
+test_node_state_view_from_the_fixture moved from there later (the tool's call of the
+exclusion and Zigbee network blocks stays there)."""
 
 from __future__ import annotations
 
@@ -17,9 +21,10 @@ import pytest
 
 from custom_components.hubitat_dev_tools.hub.errors import HubRefusedError
 from custom_components.hubitat_dev_tools.managers.hub import Hub
+from custom_components.hubitat_dev_tools.managers.radio_reads import node_state_view
 from hubitat_emulator import HubEmulator
 
-from ..contract import assert_same_shape
+from ..contract import assert_same_shape, load_fixture
 
 SETUP_CODE = "34970112332"
 
@@ -124,3 +129,36 @@ async def test_matter_logs_block_masks_onboarding_secrets(
     emu.ops.matter = False
     gone = await _details(manager_hub, "zigbee", "matter_logs")
     assert gone["matter_logs"]["unavailable"] == "not_found"
+
+
+def test_node_state_view_from_the_fixture() -> None:
+    view = node_state_view(7, load_fixture("radios/zwave_node_state").answer, 10)
+    assert view["status"] == "alive" and view["security"] == "S2 Authenticated"
+    assert view["manufacturer"] == "Example Co" and view["statistics"]["route"] == "direct"
+    assert view["value_count"] == 2
+    secret = next(v for v in view["values"] if v["command_class"] == "User Code")
+    assert secret["value"] == "**REDACTED**" and "4321" not in json.dumps(view)
+    # the on-hub server reads a plain-text answer too; an {error} answer is said as such
+    assert node_state_view(7, "Done", 10) == {"node_id": 7, "text": "Done"}
+    assert node_state_view(7, {"error": "Node 7 not found"}, 10)["error"] == "Node 7 not found"
+
+
+async def test_exclusion_reads_the_older_shape(emu: HubEmulator, manager_hub: Hub) -> None:
+    emu.faults.reshape_paths["/hub/zwaveExclude/status"] = lambda _data: {"excluding": True}
+    seen = await _details(manager_hub, "zigbee", "exclusion")
+    assert seen["exclusion"] == {"result": None, "excluding": True}
+    assert ("GET", "/hub/zwaveExclude/status") in emu.requests
+
+
+async def test_pollers_read_the_fixture_shapes(emu: HubEmulator, manager_hub: Hub) -> None:
+    """The UI-documented answers, served as they are, read by the blocks."""
+    exclusion = load_fixture("radios/zwave_exclude_status").answer
+    network = load_fixture("radios/zigbee_network_state").answer
+    emu.faults.reshape_paths["/hub/zwaveExclude/status"] = lambda _data: exclusion
+    emu.faults.reshape_paths["/hub/zigbeeInfo/status"] = lambda _data: network
+    seen = await _details(manager_hub, "zigbee", "exclusion", "zigbee_network")
+    assert seen["exclusion"] == {"result": None, "excluding": None}
+    assert seen["zigbee_network"] == {
+        "network_state": "ONLINE", "online": True, "pan_id": "1A2B",
+        "extended_pan_id": "0123456789ABCDEF",
+    }  # fmt: skip

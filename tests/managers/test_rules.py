@@ -1,11 +1,16 @@
 """The rules manager (``managers/apps/rules.py``) on its own, no hass: the listing of Rule
 Machine rules, Visual Rules and Button Rules, each engine with its own state, and the engine
 filter (the Button Rule is made through the app creator as the hub UI would); running,
-stopping and pausing a rule, each decided by its effect.
+stopping and pausing a rule, each decided by its effect; one rule's health (the page's
+BROKEN markers and the compiled flag, read through the rule checks) and a Rule Machine
+rule's local variables, each refused for an app that is not such a rule.
 
 The listing moved from tests/tools/test_button_rule_run.py (running the rule the list
 describes and the tool's argument refusal stay there); running, stopping and pausing moved
-from tests/tools/test_apps.py (the tools' argument refusals and summaries stay there)."""
+from tests/tools/test_apps.py (the tools' argument refusals and summaries stay there); the
+engines of the listing, the health and the local variables moved from
+tests/tools/test_apps.py too (test_list_rules_and_health, test_local_variables: a call of
+each tool and its answer stay there)."""
 
 from __future__ import annotations
 
@@ -13,11 +18,12 @@ from typing import Any
 
 import pytest
 
+from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.devstate import VRB_PORCH
-from hubitat_emulator.seed import RULE_MOTION
+from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH
+from hubitat_emulator.seed import RULE_LEAK, RULE_MOTION
 
 
 def _dev(emu: HubEmulator, label: str) -> int:
@@ -136,3 +142,45 @@ async def test_rule_writes_are_decided_by_their_effect(emu: HubEmulator, manager
     with pytest.raises(HubBadResponseError, match="did not change its pause state"):
         await rules.set_paused(str(VRB_PORCH), True, confirm=False)
     assert emu.state.dev.vrb[VRB_PORCH]["rulePaused"] is False
+
+
+async def test_rules_are_listed_with_their_engine_and_state(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    rules = {
+        r["app_id"]: r
+        for r in await manager_hub.rules.list_rules("all", with_status=True, with_button_rules=True)
+    }
+    assert rules[str(RULE_MOTION)]["engine"] == "rule_machine"
+    assert rules[str(RULE_MOTION)]["paused"] is False
+    assert rules[str(VRB_PORCH)]["engine"] == "visual"
+    # the state is the hub's: pausing the rule on the hub shows in the list
+    emu.state.dev.internals[RULE_MOTION].state["paused"] = True
+    again = await manager_hub.rules.list_rules("all", with_status=True)
+    assert {r["app_id"]: r for r in again}[str(RULE_MOTION)]["paused"] is True
+
+
+async def test_one_rules_health_reads_its_page_and_compiled_flag(manager_hub: Hub) -> None:
+    checks = manager_hub.rule_checks
+    found, checked, page = await checks.check(str(RULE_LEAK))
+    assert checked == 1 and found  # not healthy
+    assert page is not None
+    assert page["broken_markers"] and page["compiled_broken"] is True
+    assert page["healthy"] is False
+    found, _checked, page = await checks.check(str(RULE_MOTION))
+    assert found == [] and page is not None and page["healthy"] is True
+    with pytest.raises(ToolError) as err:
+        await checks.check(str(APP_ANNOUNCER))
+    assert err.value.code == "invalid_request"
+    with pytest.raises(ToolError) as missing:
+        await checks.check("99999")
+    assert missing.value.code == "not_found"
+
+
+async def test_local_variables_of_a_rule_machine_rule(manager_hub: Hub) -> None:
+    local = await manager_hub.rules.local_variables(str(RULE_MOTION))
+    assert local["variables"] == [{"name": "timeout", "type": "integer", "value": 300}]
+    assert local["count"] == 1 and local["name"] == "Motion Lights - Kitchen"
+    with pytest.raises(ToolError) as err:
+        await manager_hub.rules.local_variables(str(VRB_PORCH))
+    assert err.value.code == "invalid_request"

@@ -1,6 +1,13 @@
 """The restore planner (``managers/snapshot_restore.py``): which steps put a live hub back to
 a snapshot, in which order, and which changes it refuses. Pure data in, steps out: the
-documents here are small hand-made ones of the shape ``SnapshotManager.collect`` writes."""
+documents here are small hand-made ones of the shape ``SnapshotManager.collect`` writes;
+the last test plans over the emulated hub, no hass (the snapshot manager reading only the
+categories a plan covers, as hub_get_restore_plan asks for them).
+
+The restore itself (each step run through its own tool, the gates, the audit, the snapshot
+store, approvals) is tested through the tools in tests/tools/test_snapshot_restore.py; the
+over-the-hub planning here was added next to its test_a_plan_for_some_categories_reads_only_
+those, which stays there (the tool's answer and the diff against the hub before it)."""
 
 from __future__ import annotations
 
@@ -12,15 +19,19 @@ from typing import Any
 
 import pytest
 
+from custom_components.hubitat_dev_tools.managers.hub import Hub
 from custom_components.hubitat_dev_tools.managers.snapshot_restore import (
     BackupFinder,
+    BackupIndex,
     Planner,
     Selection,
     Step,
     _copies_of,
     plan_id,
 )
+from custom_components.hubitat_dev_tools.managers.snapshots import HEADER
 from custom_components.hubitat_dev_tools.redact import REDACTED
+from hubitat_emulator import HubEmulator
 
 SHA_A = "a" * 64
 SHA_B = "b" * 64
@@ -1262,3 +1273,28 @@ def test_plan_id_changes_with_a_step_args() -> None:
     sourced = [dataclasses.replace(s, source="copy.txt") for s in before]
     assert plan_id(sourced) != plan_id(before)
     assert plan_id([]) != plan_id(before)
+
+
+async def test_a_plan_for_some_categories_reads_only_those(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    snapshots = manager_hub.snapshots
+    snap = await snapshots.collect(hub_uid=emu.hub_uid, hub_name="Home")
+    await manager_hub.variables.set_variable("guestCount", 9)
+    await manager_hub.variables.set_variable("houseStatus", "party")
+    selection = Selection(("variables:guestCount",), ())
+    before = len(emu.requests)
+    live = await snapshots.collect(
+        hub_uid=emu.hub_uid, hub_name="Home", categories=selection.categories()
+    )
+    read = [p for _m, p in emu.requests[before:]]
+    assert read and all(m == "GET" for m, _p in emu.requests[before:])
+    assert not [p for p in read if "fullJson" in p or "/device/" in p]
+    assert set(live) == {HEADER, "variables"}
+    assert set(live[HEADER]["unavailable"]) >= {"devices", "rules", "apps", "code", "files"}
+    index = await BackupIndex.build(
+        snap, live, selection, item_backups=manager_hub.item_backups, files=manager_hub.files
+    )
+    (step,) = Planner(snap, live, selection, index).plan()
+    assert (step.category, step.item, step.action) == ("variables", "guestCount", "set_variable")
+    assert step.args == {"name": "guestCount", "value": 2}

@@ -3,7 +3,8 @@ Add User App, built-in child apps).
 
 The tools' part is here: the paged list of types and its argument check, the summaries, the
 confirmation refusal as the tool answers it, the hints naming sibling tools, the device
-allowlist, and the parsing of the hub's recorded answers (the app types, the Done form). The
+allowlist. The parsing of the hub's recorded answers is tested without hass in
+tests/hub/test_apps.py (the app types) and tests/hub/test_app_page.py (the Done form). The
 types and their filters, creating user and built-in apps, singletons, child apps under their
 parent (a Room Lighting instance too), the confirmation user code and safety systems need
 and a new instance removed when the hub does not finish it or its settings are refused are
@@ -15,45 +16,10 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
-from custom_components.hubitat_dev_tools.hub.app_page import AppPage
-from custom_components.hubitat_dev_tools.hub.apps import parse_app_types
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed_specs import APP_BASIC_RULES, APP_ROOM_LIGHTING, APP_RULE_MACHINE
 
 from ..conftest import ToolCaller, add_entry
-from ..contract import load_fixture
-
-
-def test_app_types_parse_from_the_fixture() -> None:
-    types = parse_app_types(load_fixture("apps/apps_list").answer)
-    assert [t.as_dict() for t in types] == [
-        {
-            "type_id": "21",
-            "name": "Rule Machine",
-            "user": False,
-            "menu": "Automations",
-            "description": "Rules",
-        },
-        {
-            "type_id": "7",
-            "name": "Motion Announcer",
-            "user": True,
-            "menu": "Apps",
-            "description": "Announce motion",
-        },
-    ]
-    assert parse_app_types({"systemAppTypes": [{"id": None}, "x", {"id": 3}]}) == []
-    assert parse_app_types([]) == []
-
-
-def test_done_form_is_the_pages_done() -> None:
-    page = AppPage(None, "12", name="mainPage")  # type: ignore[arg-type]
-    page.version = 3
-    form = page.done_form({}, label="Porch")
-    assert form["_action_update"] == "Done" and form["label"] == "Porch"
-    assert form["appTypeId"] == "" and form["appTypeName"] == "" and form["_cancellable"] == "false"
-    assert form["currentPage"] == "mainPage" and form["version"] == "3"
-    assert page.installed is None
 
 
 async def test_list_types_tool_pages_and_refuses_other_filters(

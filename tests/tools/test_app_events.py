@@ -1,25 +1,15 @@
-"""Per-app event history through hub_list_events(app_id): the hub UI's app events page (the
-reading and narrowing themselves: tests/managers/test_app_events.py)."""
+"""Per-app event history through hub_list_events(app_id): the hub UI's app events page. The
+tool's part is here (an unknown app refused with a hint naming hub_list_apps); the reading
+and narrowing are tested without hass in tests/managers/test_app_events.py, the library's
+reading of the hub's recorded answer in tests/hub/test_app_events.py."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.hubitat_dev_tools.hub.client import HubClient
-from custom_components.hubitat_dev_tools.hub.logs import fetch_app_events
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, refused
-from ..fixture_client import FixtureClient
-
-
-async def test_the_fixture_rows_are_read_as_they_are() -> None:
-    client = FixtureClient("apps/app_events")
-    rows = await fetch_app_events(cast(HubClient, client), "140")
-    assert client.paths == ["/installedapp/eventsJson/140"]
-    assert [r["value"] for r in rows] == ["triggered", "completed"]
 
 
 async def test_an_unknown_app_is_not_found(

@@ -1,34 +1,24 @@
 """Installed apps, Rule Machine and Visual Rules tools against the emulated hub: the gates,
-argument refusals, error codes, summaries and paging, and the real hub's answer shapes. The
-app, rule, Visual Rule and HPM logic is tested without hass in tests/managers
-(test_installed.py, with the app names shown decoded, test_rules.py, test_visual_rules.py,
-test_hpm.py)."""
+argument refusals, error codes, summaries and paging, and one call of each tool with its
+answer checked. The app, rule, Visual Rule and HPM logic is tested without hass in
+tests/managers (test_installed.py, with the app names shown decoded; test_rules.py, with the
+engines of the listing, one rule's health and the local variables; test_visual_rules.py;
+test_hpm.py). How the library reads the real hub's answers (the app tree, a config page and
+status, click and submit answers, the Visual Rule answers) is tested without hass in
+tests/hub/test_apps.py and tests/hub/test_app_page.py."""
 
 from __future__ import annotations
 
 import importlib
-import json
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.hubitat_dev_tools.hub.answers import check_success
-from custom_components.hubitat_dev_tools.hub.app_page import check_page_answer, parse_page
-from custom_components.hubitat_dev_tools.hub.apps import (
-    app_name_text,
-    is_classic_visual_rule,
-    parse_app_tree,
-    parse_config_page,
-    parse_rule_builder20,
-    parse_status,
-)
-from custom_components.hubitat_dev_tools.hub.errors import HubRefusedError
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH
 from hubitat_emulator.seed import RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
 
 from ..conftest import ToolCaller
-from ..contract import load_fixture
 
 
 def writes(hub: HubEmulator) -> list[str]:
@@ -124,14 +114,16 @@ async def test_hpm_packages_tool_answers_the_report(
     assert "Acme Tools" in {p["name"] for p in result.data["packages"]}
 
 
-async def test_list_rules_and_health(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+async def test_list_rules_and_health_tools_answer(
+    entry: MockConfigEntry, call_tool: ToolCaller
 ) -> None:
+    """The tools' part: the answers and the refusal's error code (the engines and states
+    listed and the health read: tests/managers/test_rules.py)."""
     result = await call_tool("hub_list_rules")
     assert not result.error, result.data
     rules = {r["app_id"]: r for r in result.data["rules"]}
+    assert result.data["count"] == len(rules)
     assert rules[str(RULE_MOTION)]["engine"] == "rule_machine"
-    assert rules[str(RULE_MOTION)]["paused"] is False
     assert rules[str(VRB_PORCH)]["engine"] == "visual"
     health = await call_tool("hub_get_rule_health", {"app_id": RULE_LEAK})
     assert not health.error, health.data
@@ -143,7 +135,9 @@ async def test_list_rules_and_health(
     assert not_rule.error and not_rule.data["error"] == "invalid_request"
 
 
-async def test_local_variables(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
+async def test_local_variables_tool_answers(entry: MockConfigEntry, call_tool: ToolCaller) -> None:
+    """The tool's part: the answer and the refusal's error code (the variables read:
+    tests/managers/test_rules.py)."""
     result = await call_tool("hub_list_rule_local_variables", {"app_id": RULE_MOTION})
     assert result.data["variables"] == [{"name": "timeout", "type": "integer", "value": 300}]
     vrb = await call_tool("hub_list_rule_local_variables", {"app_id": VRB_PORCH})
@@ -226,65 +220,3 @@ async def test_invalid_arguments_send_nothing(
     result = await call_tool(tool_name, {"bogus_argument": 1})
     assert result.error and result.data["error"] == "invalid_arguments"
     assert len(hub.requests) == before
-
-
-# ------------------------------------------------------------------ real-hub shapes
-
-
-def test_app_tree_parses_the_real_shape() -> None:
-    answer = load_fixture("apps/apps_list").answer
-    apps = {a.id: a for a in parse_app_tree(answer)}
-    assert apps["430"].parent_id == "21" and apps["430"].depth == 1
-    assert apps["21"].children == ["430"] and apps["430"].is_rm_rule
-    # markup removed, the name as the user typed it (decoded or not: both shapes are read)
-    assert apps["430"].name == "Heat On <67 (Paused)"
-    escaped = json.loads(json.dumps(answer).replace("Heat On <67", "Heat On &lt;67"))
-    assert {a.id: a.name for a in parse_app_tree(escaped)}["430"] == "Heat On <67 (Paused)"
-    assert app_name_text("a &amp;lt; b") == "a &lt; b"  # decoded once, never twice
-    assert app_name_text("<b>Mini split =&lt;73.6</b>") == "Mini split =<73.6"
-
-
-def test_config_page_and_status_parse_the_real_shapes() -> None:
-    config = parse_config_page(load_fixture("apps/configure_json").answer, "430")
-    assert config["app"]["label"] == "Heat On <67" and config["app"]["version"] == 12
-    inputs, buttons = parse_page(config)
-    assert set(inputs) == {"origLabel", "tDev0", "modes", "logging", "threshold"}
-    assert inputs["tDev0"].is_device and inputs["tDev0"].device_ids == [12]
-    assert list(buttons) == ["updateRule"] and not buttons["updateRule"].submit_on_change
-    status = parse_status(load_fixture("apps/status_json").answer, "430")
-    assert status["installedApp"]["label"] == "Heat On <67"
-    state = status["appState"]
-    assert state["manifests"] == {"a": 1} and state["stopped"] is False
-    assert state["allLocalVars"]["timeout"]["value"] == 300
-    # the older map shape of appState is read too
-    assert parse_status({"appState": {"x": "[1]"}}, "1")["appState"] == {"x": [1]}
-
-
-def test_click_and_submit_answers_decode_both_refusal_shapes() -> None:
-    ok = load_fixture("apps/button_click").answer
-    assert check_page_answer(ok, "press x") == ok
-    page = load_fixture("apps/settings_submit").answer
-    assert check_page_answer(page, "save")["configPage"]["name"] == "mainPage"
-    for refusal, reason in (
-        ({"status": "error", "message": "Invalid version"}, "Invalid version"),
-        ({"status": "failed"}, "status 'failed'"),
-        ({"success": False, "errorMessage": "nope"}, "nope"),
-        ({"status": "false", "success": "false"}, "no reason given"),
-    ):
-        with pytest.raises(HubRefusedError) as err:
-            check_page_answer(refusal, "press x")
-        assert reason in str(err.value), refusal
-    # no envelope at all (a page model alone, a text body) is not a refusal
-    assert check_page_answer("<html></html>", "press x") == "<html></html>"
-
-
-def test_visual_rule_answers_parse_the_real_shapes() -> None:
-    classic = load_fixture("apps/visual_rule").answer
-    assert is_classic_visual_rule(classic)
-    assert not is_classic_visual_rule({})  # an unknown id
-    assert not is_classic_visual_rule({"broken": False, "ruleText": []})  # an RM rule's state
-    graph = parse_rule_builder20(load_fixture("apps/visual_rule_graph").answer)
-    assert graph is not None and graph["validationErrors"] == ["Node 3 has no device"]
-    assert json.loads(graph["ruleJson"]) == {"nodes": [], "edges": []}
-    assert parse_rule_builder20({"success": False, "message": "not found"}) is None
-    check_success(load_fixture("apps/visual_rule_pause").answer, "pause rule 1")

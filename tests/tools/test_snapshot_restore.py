@@ -2,7 +2,11 @@
 
 Every change is made through the tools; the plan reads only; the restore runs each step
 through its own tool (gates and audit as direct calls), stops at the first failure, and
-checks the live hub against the snapshot afterwards.
+checks the live hub against the snapshot afterwards. All of it stays here: the restore is
+run by the tools (tools/snapshots.py) over the snapshots Home Assistant stores, with the
+confirmation, allowlist and approval gates. Which steps the planner makes from two
+documents, in which order, is tested without hass in tests/managers/test_snapshot_restore_plan.py,
+with a plan over the emulated hub that reads only the categories it covers.
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
-"""A device on a driver installed through the tools is usable: its type comes from the driver's
-source (declared attributes, commands with typed arguments, the driver's own preferences) and
-its commands run the driver's methods (events, read back through the tools)."""
+"""A device on a driver installed through the tools is usable: the install behind its gates,
+the device made on the driver, a command run and its reading and events answered through the
+tools. What the device is and does (its type from the driver's source: declared attributes,
+commands with typed arguments, the driver's own preferences; its commands running the
+driver's methods; a new version of the code followed; a Groovy failure changing nothing) is
+tested without hass in tests/managers/test_user_drivers.py."""
 
 from __future__ import annotations
 
@@ -46,10 +49,6 @@ def setMood(mood) {
 """
 
 
-def by_name(items: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    return {str(i["name"]): i for i in items}
-
-
 async def read_counter(call_tool: ToolCaller, device_id: str) -> Any:
     data = await ok(
         call_tool, "hub_get_device_attribute", {"device_id": device_id, "attribute": "counter"}
@@ -57,37 +56,21 @@ async def read_counter(call_tool: ToolCaller, device_id: str) -> Any:
     return data["values"][device_id]
 
 
-async def test_a_device_on_an_installed_driver_has_its_declared_type_and_runs_it(
+async def test_a_device_on_a_driver_installed_through_the_tools_runs_it(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tools' part: the install behind its backup and confirmation gates, the device
+    made and read, a command's answer (the number repaired), the reading and the events
+    answered, an undeclared command refused (the type, the methods run and the code
+    updated: tests/managers/test_user_drivers.py)."""
+    args = {"type": "driver", "source": COUNTER}
+    await refused(call_tool, "hub_install_code", args, "confirmation_required")
     hub.mark_backup_now()
-    await ok(call_tool, "hub_install_code", {"type": "driver", "source": COUNTER, "confirm": True})
+    await ok(call_tool, "hub_install_code", {**args, "confirm": True})
     created = await ok(call_tool, "hub_create_device", {"driver": "Tap Counter", "label": "Taps"})
     device_id = str(created["device"]["device_id"])
-
     device = (await ok(call_tool, "hub_get_device", {"device_id": device_id}))["device"]
-    commands = by_name(device["commands"])
-    assert {"increment", "reset", "setCounter", "setMood"} <= set(commands)
-    assert "arguments" not in commands["increment"]
-    assert [a["type"] for a in commands["setCounter"]["arguments"]] == ["NUMBER"]
-    # [name: "mood*", ...]: the trailing * marks the argument required (as the hub UI reads it)
-    assert commands["setMood"]["arguments"] == [
-        {"name": "mood", "type": "ENUM", "constraints": ["calm", "busy"], "required": True}
-    ]
-    # the declared attribute is there (the emulator lists every declared attribute)
-    counter = by_name(device["attributes"])["counter"]
-    assert counter["data_type"] == "NUMBER"
-    # exactly the driver's own preferences: no built-in logEnable/txtEnable
-    prefs = by_name(device["preferences"])
-    assert set(prefs) == {"step", "flavor"}
-    assert prefs["step"]["type"] == "number" and prefs["step"]["value"] == 1
-    assert prefs["flavor"]["type"] == "enum" and prefs["flavor"]["options"] == ["plain", "fancy"]
-
-    for _ in range(2):
-        await ok(
-            call_tool, "hub_call_device_command", {"device_id": device_id, "command": "increment"}
-        )
-    assert await read_counter(call_tool, device_id) == 2
+    assert "setCounter" in {c["name"] for c in device["commands"]}
     sent = await ok(
         call_tool,
         "hub_call_device_command",
@@ -96,67 +79,10 @@ async def test_a_device_on_an_installed_driver_has_its_declared_type_and_runs_it
     assert sent["arguments"] == [7] and sent["repairs"]  # the quoted number sent as a NUMBER
     assert await read_counter(call_tool, device_id) == 7
     events = await ok(
-        call_tool,
-        "hub_list_device_events",
-        {"device_id": device_id, "attribute": "counter"},
+        call_tool, "hub_list_device_events", {"device_id": device_id, "attribute": "counter"}
     )
-    assert [e["value"] for e in events["events"]][:3] == [7, 2, 1]
-    await ok(call_tool, "hub_call_device_command", {"device_id": device_id, "command": "reset"})
-    assert await read_counter(call_tool, device_id) == 0
-
-    # a method the emulator cannot evaluate (runIn) is a no-op, not a failure
-    await ok(
-        call_tool,
-        "hub_call_device_command",
-        {"device_id": device_id, "command": "setMood", "arguments": ["busy"]},
-    )
-    assert await read_counter(call_tool, device_id) == 0
-
-    # an undeclared command is refused, naming the declared ones
+    assert [e["value"] for e in events["events"]][:1] == [7]
     data = await refused(
         call_tool, "hub_call_device_command", {"device_id": device_id, "command": "decrement"}
     )
-    text = str(data)
-    assert "decrement" in text
-    assert all(name in text for name in ("increment", "reset", "setCounter"))
-
-
-async def test_the_device_follows_its_drivers_code_and_groovy_failures_change_nothing(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.mark_backup_now()
-    code = await ok(
-        call_tool, "hub_install_code", {"type": "driver", "source": COUNTER, "confirm": True}
-    )
-    created = await ok(call_tool, "hub_create_device", {"driver": "Tap Counter"})
-    device_id = str(created["device"]["device_id"])
-    # a new version: a decrement that throws on the hub while counter is null (null - 1),
-    # a bare "* 2" doubling, and no preferences at all
-    source = (
-        COUNTER.replace('command "reset"', 'command "reset"\n        command "decrement"')
-        .replace("    preferences {", "    prefs_removed {")
-        .replace("+ step)", "+ 1)")
-        + """
-def decrement() {
-    def next = device.currentValue("counter") - 1
-    sendEvent(name: "counter", value: next * 2)
-}
-"""
-    )
-    await ok(
-        call_tool,
-        "hub_update_code",
-        {"type": "driver", "id": str(code["id"]), "source": source, "confirm": True},
-    )
-    device = (await ok(call_tool, "hub_get_device", {"device_id": device_id}))["device"]
-    assert "decrement" in by_name(device["commands"])
-    assert not {p["name"] for p in device.get("preferences", [])} & {"logEnable", "txtEnable"}
-    # null - 1 throws in Groovy: the method stops, nothing is sent
-    await ok(call_tool, "hub_call_device_command", {"device_id": device_id, "command": "decrement"})
-    assert await read_counter(call_tool, device_id) is None
-    for _ in range(3):
-        await ok(
-            call_tool, "hub_call_device_command", {"device_id": device_id, "command": "increment"}
-        )
-    await ok(call_tool, "hub_call_device_command", {"device_id": device_id, "command": "decrement"})
-    assert await read_counter(call_tool, device_id) == 4
+    assert "decrement" in str(data) and "increment" in str(data)
