@@ -1,22 +1,34 @@
 """The health manager (``managers/health.py``) on its own, no hass: the memory trend over
-the hub's memory history, the health report (partial when an endpoint is missing) and the
-device health lists.
+the hub's memory history, the health report (partial when an endpoint is missing; its
+history summary over every row since boot, each row once and in order) and the device
+health lists; and the hub's memory history times and recorded answers as the library reads
+them.
 
 Moved from tests/tools/test_health.py (the report and the lists are the manager's; the
 tool's history paging and argument refusals stay there)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from aiohttp import web
 
-from custom_components.hubitat_dev_tools.hub.health import parse_memory_history
+from custom_components.hubitat_dev_tools.hub.health import (
+    fetch_database_size,
+    fetch_free_os_memory,
+    fetch_internal_temperature,
+    history_time,
+    parse_memory_history,
+)
 from custom_components.hubitat_dev_tools.managers.health import memory_trend
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.clock import utcnow
+
+from ..contract import load_fixture
+from ..fixture_client import fixture_client
 
 
 def test_memory_history_both_date_forms() -> None:
@@ -106,3 +118,53 @@ async def test_device_health(emu: HubEmulator, manager_hub: Hub) -> None:
     strict = await _device_health(manager_hub, stale_hours=0.1)
     assert strict["silent_total"] >= data["silent_total"]
     assert strict["thresholds"]["silent_hours"] == 0.1
+
+
+async def test_history_summary_covers_every_row_since_boot(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    """Up three days: 864 five-minute rows; the summary is over all of them and the rows
+    come oldest first, each once (the tool pages them: tests/tools/test_health.py)."""
+    emu.ops.history_rows = 10_000
+    emu.state.boot_time = utcnow() - timedelta(days=3, minutes=2)
+    data = await manager_hub.health.report(history_points=10_000)
+    history = data["history"]
+    rows = history["rows"]
+    assert history["samples"] == len(rows) == 864
+    times = [str(r["time"]) for r in rows]
+    assert times == sorted(times) and len(set(times)) == len(times)
+    assert times[0] == history["from"] and times[-1] == history["to"]
+    frees = [r["free_os_kb"] for r in rows]
+    assert min(frees) == history["free_memory_kb"]["min"]
+    assert max(frees) == history["free_memory_kb"]["max"]
+    newest = await manager_hub.health.report()
+    assert [r["time"] for r in newest["history"]["rows"]] == times[-12:]
+
+
+def test_memory_history_times_carry_the_hubs_offset() -> None:
+    denver = ZoneInfo("America/Denver")
+    assert history_time("2026-07-14 08:05", denver) == "2026-07-14T08:05:00-06:00"
+    assert history_time("2026-01-14 08:05:09", denver) == "2026-01-14T08:05:09-07:00"
+    now = datetime(2026, 1, 10, 12, 0, tzinfo=denver)
+    # no year: the most recent such date not in the future
+    assert history_time("12-31 23:55:00", denver, now) == "2025-12-31T23:55:00-07:00"
+    assert history_time("01-09 06:00:00", denver, now) == "2026-01-09T06:00:00-07:00"
+    assert history_time("junk", denver) == "junk"
+
+
+async def test_plain_number_fixtures_parse() -> None:
+    assert await fetch_free_os_memory(fixture_client("health/free_os_memory")) == 914716
+    temp = await fetch_internal_temperature(fixture_client("health/internal_temperature"))
+    assert temp == 45.5
+    assert await fetch_database_size(fixture_client("health/database_size")) == 21
+
+
+def test_memory_history_fixture_parses_both_date_forms() -> None:
+    text = load_fixture("health/memory_history").answer_text
+    assert text is not None
+    samples = parse_memory_history(text)
+    # no zone known: hub-local ISO 8601; a date without a year is in the last twelve months
+    assert [s.time for s in samples[:2]] == ["2026-04-19T10:00:00", "2026-04-19T10:05:00"]
+    assert samples[2].time.endswith("-04-19T10:10:19")
+    assert samples[0].free_os_kb == 200000 and samples[1].free_java_kb == 90000
+    assert samples[2].cpu_avg_5m == 0.9 and samples[2].direct_java_kb == 2200

@@ -1,8 +1,11 @@
 """Creating and deleting hub variables with the variables manager (``managers/variables.py``)
 on its own, no hass: the Hub Variables app wizard one field at a time, a new variable the
 Maker API instance does not select (confirmed by the hub's list of every variable), deleting
-one, the refusal while a rule uses it, and the hub dropping the first delete, over the
-emulated hub.
+one, the refusal while a rule uses it, and the hub dropping the first delete; the refusals
+made before any wizard step (a name that is not valid, a value its type does not take, a
+name the hub already lists, selected or not), a hub refusal reported and a refusal whose
+effect is there taken as a success, over the emulated hub (whose wizard page has the
+recorded hub's shape).
 
 Moved from tests/tools/test_variables_crud.py (the create and delete logic is the manager's;
 the tools' summaries, the confirmation and backup gates, the Maker API requirement, the
@@ -13,16 +16,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiohttp
 import pytest
 
 from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.hub import variables_wizard
-from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError
+from custom_components.hubitat_dev_tools.hub.app_page import parse_page
+from custom_components.hubitat_dev_tools.hub.apps import parse_config_page
+from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubError
 from custom_components.hubitat_dev_tools.hub.info import fetch_identity
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.routes_hubvars import _HubVarRoutes
 
+from ..contract import assert_same_shape, load_fixture
 from ..home_util import sent
 
 
@@ -204,3 +211,85 @@ async def test_delete_copes_with_the_dropped_first_try(
     with pytest.raises(HubBadResponseError, match="still listed after 2 attempts"):
         await manager.delete_variable("guestCount")
     assert "guestCount" in emu.variables
+
+
+async def test_a_name_only_the_hub_lists_is_refused(emu: HubEmulator, variables: Hub) -> None:
+    """The duplicate-name check reads the hub's list of every variable: a name the Maker
+    API instance does not select is refused, saying so, before any wizard step."""
+    emu.maker_variable_names = {"guestCount"}
+    before = len(emu.requests)
+    for spelled in ("houseStatus", "HOUSESTATUS"):
+        with pytest.raises(ToolError, match="already exists") as refused:
+            await variables.variables.create_variable(spelled, "string", "x")
+        assert "does not select" in str(refused.value)
+        assert "Maker API instance's hub variables" in str(refused.value.hint)
+        assert refused.value.subject == "variable_exists_unselected"
+        assert refused.value.extra == {
+            "existing": {"kind": "variable", "id": "houseStatus", "name": "houseStatus"}
+        }
+    assert sent(emu, before) == []
+    assert not [p for _m, p in emu.requests[before:] if p.startswith("/installedapp/")]
+
+
+async def test_create_refusals_send_nothing(emu: HubEmulator, variables: Hub) -> None:
+    manager = variables.variables
+    before = len(emu.requests)
+    for name, vtype, value, word in (
+        ("9lives", "integer", 1, "not a valid"),
+        ("has space", "string", "x", "not a valid"),
+        ("count", "integer", "two", "count"),
+        ("count", "integer", 2.5, "count"),
+        ("flag", "boolean", "maybe", "flag"),
+        ("label", "string", "", "empty"),
+        ("when", "datetime", "tomorrow", "when"),
+        ("x", "float", 1, "Unknown type"),
+        ("guestCount", "integer", 1, "already exists"),
+        ("GUESTCOUNT", "integer", 1, "already exists"),
+    ):
+        with pytest.raises(ToolError, match=word):
+            await manager.create_variable(name, vtype, value)
+    with pytest.raises(ToolError) as visible:
+        await manager.create_variable("guestCount", "integer", 1)
+    assert visible.value.subject == "variable_exists"
+    assert sent(emu, before) == []
+    assert not [p for _m, p in emu.requests[before:] if p.startswith("/installedapp/")]
+
+
+async def test_hub_refusal_is_reported(
+    emu: HubEmulator, variables: Hub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_HubVarRoutes, "_create", lambda self, app, **_: self._fail("Hub is busy"))
+    with pytest.raises(HubError, match="Hub is busy"):
+        await variables.variables.create_variable("partyLevel", "integer", 3)
+    assert "partyLevel" not in emu.variables
+
+
+async def test_a_refusal_whose_effect_is_there_is_a_success(
+    emu: HubEmulator, variables: Hub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    create = _HubVarRoutes._create
+
+    def lying(self: Any, app: Any, **kw: Any) -> Any:
+        create(self, app, **kw)  # the variable is made ...
+        return self._fail("Something went wrong")  # ... and the answer says otherwise
+
+    monkeypatch.setattr(_HubVarRoutes, "_create", lying)
+    data = await variables.variables.create_variable("partyLevel", "integer", 3)
+    assert data["value"] == 3 and "partyLevel" in emu.variables
+
+
+async def test_wizard_page_has_the_real_shape(emu: HubEmulator, socket_enabled: None) -> None:
+    """The emulated Hub Variables wizard answers in the recorded hub's shapes."""
+    page = parse_config_page(load_fixture("variables/wizard_page").answer, "77")
+    inputs, buttons = parse_page(page)
+    assert list(inputs) == ["hbVar", "varType"] and "moreVar" in buttons
+    assert page["app"]["version"] == 5
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{emu.url}/installedapp/direct/hubVariables") as resp:
+            app_id = resp.url.path.rsplit("/", 1)[-1]
+        click = {"id": app_id, "name": "moreVar", "stateAttribute": "moreVar"}
+        async with session.post(f"{emu.url}/installedapp/btn", data=click) as resp:
+            assert_same_shape("apps/button_click", await resp.json(content_type=None))
+        url = f"{emu.url}/installedapp/configure/json/{app_id}/hubVar"
+        async with session.get(url) as resp:
+            assert_same_shape("variables/wizard_page", await resp.json(content_type=None))

@@ -1,5 +1,9 @@
 """hub_update_code resave=true (the editor's Save of the unchanged source) and
-update_instances=true (Done on each installed app running the code: updated())."""
+update_instances=true (Done on each installed app running the code: updated()), through the
+tool: the confirmation gate, its argument refusals (a driver's update_instances, resave with
+a source), the device allowlist as it answers it, and its summary. The fields Done sends,
+the re-save itself (version checked, backed up), each app's updated() run with its settings
+kept and the requests sent are tested without hass in tests/managers/test_code_instances.py."""
 
 from __future__ import annotations
 
@@ -7,8 +11,6 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
-from custom_components.hubitat_dev_tools.hub.app_page import PageInput
-from custom_components.hubitat_dev_tools.managers.code_instances import done_fields
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import CODE_APP_ANNOUNCER, CODE_APP_REPORT, CODE_DRIVER_PLUG
 
@@ -48,30 +50,12 @@ async def _instance(call_tool: ToolCaller, name: str, motion: int) -> int:
     return int(made["app_id"])
 
 
-def test_done_fields_keep_stored_values_over_page_defaults() -> None:
-    flag = PageInput("debug", "bool", False, None, False, None, None)  # the page shows a default
-    motion = PageInput("motion", "capability.motionSensor", False, None, None, None, [5])
-    modes = PageInput("modes", "enum", True, None, None, None, None)
-    fields = done_fields(
-        {"debug": flag, "motion": motion, "modes": modes},
-        {"debug": True, "motion": "9", "modes": ["Day", "Night"]},
-    )
-    assert fields["debug"].value == "true"  # the stored value, not the page's default
-    assert fields["motion"].value == "5"  # device inputs: the page's ids
-    assert fields["modes"].value == '["Day", "Night"]' and fields["modes"].multiple
-
-
-def test_done_fields_leave_passwords_out() -> None:
-    """A page may show a password as a mask: Done must not send that back over the real one."""
-    secret = PageInput("apiKey", "password", False, None, "********", None, None)
-    name = PageInput("name", "text", False, None, "Porch", None, None)
-    fields = done_fields({"apiKey": secret, "name": name}, {"apiKey": "hunter2-real"})
-    assert "apiKey" not in fields and fields["name"].value == "Porch"
-
-
 async def test_resave_saves_the_unchanged_source_checked_and_backed_up(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: the gate, a stale version and a source given with resave refused
+    as it answers them, and its answer (the re-save itself:
+    tests/managers/test_code_instances.py)."""
     item = hub.state.dev.code[("app", CODE_APP_ANNOUNCER)]
     source, version = item.source, item.version
     before = len(sent_since(hub))
@@ -96,6 +80,9 @@ async def test_resave_saves_the_unchanged_source_checked_and_backed_up(
 async def test_update_instances_presses_done_on_each_running_app(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: its refusals, the save before the Done presses, its summary and one
+    result per app (each app's updated() run with its settings kept:
+    tests/managers/test_code_instances.py::test_update_instances_presses_done_on_each_running_app)."""
     first, second = _motions(hub)[:2]
     a = await _instance(call_tool, "Porch announcer", first)
     b = await _instance(call_tool, "Hall announcer", second)
@@ -132,13 +119,10 @@ async def test_update_instances_presses_done_on_each_running_app(
         str(i): "updated" for i in running
     }
     assert all("settings_changed" not in r for r in data["instances"])
-    # each ran updated() once, against the re-saved code, and kept its settings
-    for app_id, motion in ((a, first), (b, second)):
-        assert ints[app_id].updated_runs == 1 and ints[app_id].ran_code_version == code_version
-        picked = next(i for i in ints[app_id].inputs if i["name"] == "motion")
-        assert picked["deviceIdsForDeviceList"] == [motion]
-        assert hub.state.apps[app_id].label in ("Porch announcer", "Hall announcer")
-    # the save came first, then one Done per app
+    # each ran updated() once, against the re-saved code (its settings kept:
+    # tests/managers/test_code_instances.py)
+    assert ints[a].updated_runs == 1 and ints[a].ran_code_version == code_version
+    # the tool saves first, then presses one Done per app
     sent = _writes(hub, before)
     assert any("saveOrUpdateJson" in p or "ajax/update" in p for p in sent[:2])
     dones = [p for p in sent if "installedapp/update" in p]

@@ -1,4 +1,9 @@
-"""hub_update_hub_settings: read-merge-write of the hub's wholesale location save."""
+"""hub_update_hub_settings through the tool: its arguments reach the hub under the location
+save's names, its summary, its argument refusals (nothing sent) and the manager's refusals
+as it answers them. The read-merge-write of the hub's wholesale location save (every other
+field sent back unchanged, placeholders sent back empty, a voice the hub does not offer or a
+missing field refused, the change read back) is tested without hass in
+tests/managers/test_hub_settings.py."""
 
 from __future__ import annotations
 
@@ -9,11 +14,11 @@ from hubitat_emulator import HubEmulator
 from ..conftest import ToolCaller, ok, refused
 
 
-async def test_update_settings_keeps_the_others(
+async def test_update_settings_answers_what_changed(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    st = hub.state
-    before = (st.zip_code, st.latitude, st.longitude, st.tts_voice, st.mdns_name)
+    """The tool's arguments, named as the hub names them, and its summary (what else is
+    sent back: tests/managers/test_hub_settings.py::test_update_settings_keeps_the_others)."""
     data = await ok(
         call_tool,
         "hub_update_hub_settings",
@@ -24,15 +29,18 @@ async def test_update_settings_keeps_the_others(
         "temperatureScale": {"from": "F", "to": "C"},
         "clock": {"from": "12", "to": "24"},
     }
+    assert data["summary"] == "Hub settings changed: name, temperatureScale, clock"
     assert "not_applied" not in data and "entry keeps its title" in data["note"]
-    assert (st.hub_name, st.temp_scale, st.time_format) == ("Cabin Hub", "C", "24")
-    # the save is wholesale on the hub: every other field was sent back unchanged
-    assert (st.zip_code, st.latitude, st.longitude, st.tts_voice, st.mdns_name) == before
-    assert hub.status == "running"  # no time-zone change, no reboot
+    assert (hub.state.hub_name, hub.state.temp_scale, hub.state.time_format) == (
+        "Cabin Hub",
+        "C",
+        "24",
+    )
     info = await ok(call_tool, "hub_get_info")
     assert info["name"] == "Cabin Hub" and info["location"]["temperature_scale"] == "C"
     again = await ok(call_tool, "hub_update_hub_settings", {"temperature_scale": "C"})
     assert again["unchanged"] is True
+    assert again["summary"] == "The hub already has these settings; nothing sent"
 
 
 async def test_update_settings_numbers_and_voice(
@@ -49,7 +57,8 @@ async def test_update_settings_refusals_send_nothing(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     start = len(hub.requests)
-    await refused(call_tool, "hub_update_hub_settings", {}, "invalid_request")
+    nothing = await refused(call_tool, "hub_update_hub_settings", {}, "invalid_request")
+    assert "hub_get_info" in nothing["hint"]
     for args in (
         {"latitude": 91},
         {"temperature_scale": "K"},
@@ -66,20 +75,11 @@ async def test_update_settings_refusals_send_nothing(
 async def test_update_settings_refused_when_a_field_is_missing(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The manager's refusal as the tool answers it (nothing saved:
+    tests/managers/test_hub_settings.py)."""
     hub.details_omit = {"ttsCurrent"}  # a firmware without it: a save would blank it
     start = len(hub.requests)
     result = await refused(call_tool, "hub_update_hub_settings", {"hub_name": "X"})
     assert "ttsCurrent" in result["message"]
     assert not [p for m, p in hub.requests[start:] if m == "POST"]
     assert hub.state.hub_name == "Home Hub" and hub.state.tts_voice == "Joanna"
-
-
-async def test_placeholders_are_not_echoed_by_the_wholesale_save(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    # A hub that never had a zip code reads it back as the text "null": sending that back
-    # would store "null" as the zip code. It goes back empty.
-    hub.state.zip_code = "null"
-    await ok(call_tool, "hub_update_hub_settings", {"temperature_scale": "C"})
-    assert hub.state.temp_scale == "C"
-    assert hub.state.zip_code == ""

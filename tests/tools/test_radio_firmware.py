@@ -1,4 +1,9 @@
-"""Radio and device firmware, and radio resets (issue 17), with their fixtures."""
+"""Radio and device firmware, and radio resets (issue 17), through the tools: the
+confirmation gate, the device allowlist, the answers with their advice naming the next tool,
+and a call of hub_install_radio_firmware, hub_call_radio_action (firmware_abort) and
+hub_update_radio_settings (reset). What is checked before a flash, the File Manager upload,
+the flash run to done or failed, the Zigbee job's steps, each radio's reset read back and
+the recorded hub answers are tested without hass in tests/managers/test_radio_firmware.py."""
 
 from __future__ import annotations
 
@@ -8,12 +13,10 @@ from typing import Any
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
-from custom_components.hubitat_dev_tools.hub.radio_firmware import DEVICE_FIRMWARE_DONE
 from custom_components.hubitat_dev_tools.managers import radio_firmware
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
-from ..contract import load_fixture
 
 FILE = "zw-dimmer-2.04.gbl"
 
@@ -35,31 +38,32 @@ async def a_flashable_node(call_tool: ToolCaller) -> int:
     return int(devices[0]["node_id"])
 
 
-async def test_device_firmware_install_progress_and_abort(
+async def test_device_firmware_install_and_abort(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tools' part: the confirmation gate, a refusal as the tool answers it, the answer
+    with its advice naming hub_get_radio_details and hub_call_radio_action, and the abort
+    through hub_call_radio_action (every refusal, the File Manager upload and the flash run
+    to done or failed: tests/managers/test_radio_firmware.py)."""
     gate = await refused(call_tool, "hub_install_radio_firmware", {"radio": "zwave"})
     assert gate["error"] == "confirmation_required"
     hub.mark_backup_now()
     status = await firmware_status(call_tool)
-    assert status["files"] == [FILE] and status["zwave_radio"]["update_needed"] is False
+    assert status["files"] == [FILE]
     node = await a_flashable_node(call_tool)
     start = len(hub.requests)
-    await refused(
+    missing = await refused(
         call_tool,
         "hub_install_radio_firmware",
         {"radio": "zwave", "node_id": node, "file_name": "missing.gbl", "confirm": True},
     )
-    await refused(
-        call_tool,
-        "hub_install_radio_firmware",
-        {"radio": "zwave", "node_id": node, "file_name": FILE, "target": 3, "confirm": True},
-    )
+    assert "missing.gbl" in missing["message"]
     assert not [p for m, p in hub.requests[start:] if m == "POST"]  # nothing was started
     hub.ops.radio_state.firmware_step = 0.2
     data = await install(call_tool, radio="zwave", node_id=node, file_name=FILE)
     assert data["target"] == 0 and data["progress"]["stage"] == "UPDATING"
     assert "brick" in data["warning"]
+    assert "hub_get_radio_details" in data["note"] and "firmware_abort" in data["note"]
     progress = (await firmware_status(call_tool, node_id=node))["progress"]
     assert progress["stage"] == "UPDATING"
     aborted = await ok(
@@ -69,51 +73,6 @@ async def test_device_firmware_install_progress_and_abort(
     )
     assert aborted["status"] == "Firmware update aborted"
     assert hub.ops.radio_state.firmware_jobs[node]["stage"] == "ABORTED"
-
-
-async def test_device_firmware_from_a_file_manager_file(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    """A file in the File Manager's root is put in the updater's firmware folder first (the
-    hub UI's firmware file manager is the File Manager on that folder), then flashed."""
-    hub.mark_backup_now()
-    node = await a_flashable_node(call_tool)
-    hub.files.write("plug-3.10.gbl", b"GBL" + bytes(2048))
-    data = await install(call_tool, radio="zwave", node_id=node, file_name="plug-3.10.gbl")
-    assert data["uploaded_from_file_manager"] is True
-    assert data["progress"]["stage"] == "UPDATING"
-    assert hub.files.read("plug-3.10.gbl", "firmware") == b"GBL" + bytes(2048)
-    assert ("POST", "/hub/fileManager/upload/firmware") in hub.requests
-    assert "plug-3.10.gbl" in (await firmware_status(call_tool))["files"]
-    # a name in neither place is refused before anything is uploaded or started
-    start = len(hub.requests)
-    gone = await refused(
-        call_tool,
-        "hub_install_radio_firmware",
-        {"radio": "zwave", "node_id": node, "file_name": "gone.gbl", "confirm": True},
-    )
-    assert "File Manager" in gone["message"]
-    assert not [p for m, p in hub.requests[start:] if m == "POST"]
-
-
-async def test_device_firmware_runs_to_done_or_failed(
-    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
-) -> None:
-    hub.mark_backup_now()
-    node = await a_flashable_node(call_tool)
-    await install(call_tool, radio="zwave", node_id=node, file_name=FILE)
-    for _ in range(100):
-        if hub.ops.radio_state.firmware_jobs[node]["stage"] in DEVICE_FIRMWARE_DONE:
-            break
-        await asyncio.sleep(0.02)
-    assert (await firmware_status(call_tool, node_id=node))["progress"]["stage"] == "DONE"
-    hub.ops.radio_state.device_firmware_fail_at = 30
-    await install(call_tool, radio="zwave", node_id=node, file_name=FILE)
-    for _ in range(100):
-        if hub.ops.radio_state.firmware_jobs[node]["stage"] in DEVICE_FIRMWARE_DONE:
-            break
-        await asyncio.sleep(0.02)
-    assert hub.ops.radio_state.firmware_jobs[node]["stage"] == "FAILED"
 
 
 async def test_device_firmware_respects_the_allowlist(
@@ -134,11 +93,15 @@ async def test_device_firmware_respects_the_allowlist(
 async def test_zwave_radio_firmware(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's advice: at stage REBOOT reboot with hub_reboot_hub, in the answer and in
+    the firmware block of hub_get_radio_details (the update and its refusal:
+    tests/managers/test_radio_firmware.py::test_zwave_radio_firmware)."""
     hub.mark_backup_now()
     await refused(call_tool, "hub_install_radio_firmware", {"radio": "zwave", "confirm": True})
     hub.ops.radio_state.zwave_update_needed = True
     data = await install(call_tool, radio="zwave")
     assert data["stage"] == "UPDATING" and "REBOOT" in data["note"]
+    assert "hub_reboot_hub" in data["note"]
     for _ in range(100):
         if hub.ops.radio_state.zwave_update_stage == "REBOOT":
             break
@@ -151,57 +114,42 @@ async def test_zwave_radio_firmware(
 async def test_zigbee_radio_firmware_job(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller, monkeypatch: Any
 ) -> None:
+    """The tool's answer for the Zigbee job, and its advice when the failed flash leaves
+    Zigbee off (the job's steps: tests/managers/test_radio_firmware.py)."""
     monkeypatch.setattr(radio_firmware, "STEP_PAUSE_S", 0.01)
     hub.mark_backup_now()
-    await refused(call_tool, "hub_install_radio_firmware", {"radio": "zigbee", "confirm": True})
     rs = hub.ops.radio_state
     rs.zigbee_update_available = True
     data = await install(call_tool, radio="zigbee")
     assert data["job"]["stage"] == "done" and rs.zigbee_firmware == "7.4.1"
-    assert hub.ops.radio_enabled["zigbee"] is True  # switched off for the flash, on again
     status = await ok(
         call_tool, "hub_get_radio_details", {"radio": "zigbee", "include": ["firmware"]}
     )
     assert status["firmware"]["zigbee_radio"]["job"]["stage"] == "done"
-    # a failed flash: reported, Zigbee left off (as the hub UI leaves it)
+    # a failed flash: reported, Zigbee left off, and how to turn it on again
     rs.zigbee_update_available, rs.zigbee_firmware_fails = True, True
     failed = await install(call_tool, radio="zigbee")
     assert failed["job"]["stage"] == "failed" and "left off" in failed["job"]["note"]
+    assert "hub_update_radio_settings enabled=true" in failed["job"]["note"]
     assert hub.ops.radio_enabled["zigbee"] is False
+    status = await ok(
+        call_tool, "hub_get_radio_details", {"radio": "zigbee", "include": ["firmware"]}
+    )
+    assert "hub_update_radio_settings" in status["firmware"]["zigbee_radio"]["job"]["note"]
 
 
 async def test_radio_reset(entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller) -> None:
+    """The tool's part: reset=true reaches the manager behind the gate, and reset with
+    another setting is refused as the tool answers it (each radio's reset read back:
+    tests/managers/test_radio_firmware.py::test_radio_reset)."""
+    zb_args = {"radio": "zigbee", "reset": True}
+    gate = await refused(call_tool, "hub_update_radio_settings", zb_args)
+    assert gate["error"] == "confirmation_required"
     hub.mark_backup_now()
-    await refused(
-        call_tool,
-        "hub_update_radio_settings",
-        {"radio": "zigbee", "reset": True, "channel": 15, "confirm": True},
+    alone = await refused(
+        call_tool, "hub_update_radio_settings", {**zb_args, "channel": 15, "confirm": True}
     )
-    zb = await ok(
-        call_tool, "hub_update_radio_settings", {"radio": "zigbee", "reset": True, "confirm": True}
-    )
+    assert "reset goes alone" in alone["message"]
+    zb = await ok(call_tool, "hub_update_radio_settings", {**zb_args, "confirm": True})
     assert zb["applied"] is True and "paired again" in zb["warning"]
-    zw = await ok(
-        call_tool, "hub_update_radio_settings", {"radio": "zwave", "reset": True, "confirm": True}
-    )
-    assert zw["applied"] is True
-    nodes = (await ok(call_tool, "hub_get_radio_details", {"radio": "zwave"}))["zwave"]["nodes"]
-    assert [n["nodeId"] for n in nodes] == [1]
-    hub.ops.radio_state.reset_ignored = True
-    mt = await ok(
-        call_tool, "hub_update_radio_settings", {"radio": "matter", "reset": True, "confirm": True}
-    )
-    assert mt["applied"] is False and "do not reset again" in mt["note"]
-    assert hub.ops.radio_state.resets == [
-        "/hub/zigbee/reset",
-        "/hub/zwave/resetJson",
-        "/hub/matter/reset",
-    ]
-
-
-def test_firmware_fixtures_feed_the_parsers() -> None:
-    progress = load_fixture("radios/device_firmware_progress").answer
-    assert progress["success"] and progress["progress"]["stage"] not in DEVICE_FIRMWARE_DONE
-    assert load_fixture("radios/zwave_radio_firmware_status").answer["stage"] == "IDLE"
-    assert load_fixture("radios/device_firmware_devices").answer["devices"][0]["nodeId"]
-    assert load_fixture("radios/device_firmware_files").answer["files"]
+    assert hub.ops.radio_state.resets == ["/hub/zigbee/reset"]
