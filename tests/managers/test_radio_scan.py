@@ -3,7 +3,8 @@
 page), a scan that outlasts the caller's deadline answered "running" and handed to the next
 call (one request in all, never retried, handed out once), a scan that does not answer in
 time, and a running scan cancelled when the manager closes, over the emulated hub and the
-recorded hub answers.
+recorded hub answers. The library's parser of the scan's answer (both JSON shapes, the HTML
+page refused) is tested in tests/hub/test_radios.py.
 
 Moved from tests/tools/test_radios.py (the scan job is the manager's; the tool's call budget
 turned into the scan's deadline, the scan cancelled when the config entry unloads and a scan
@@ -17,13 +18,11 @@ from typing import Any, cast
 
 import pytest
 
-from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubTimeoutError
-from custom_components.hubitat_dev_tools.hub.radios import parse_channel_scan
+from custom_components.hubitat_dev_tools.hub.errors import HubTimeoutError
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from custom_components.hubitat_dev_tools.managers.radio_scan import SCAN_REQUEST_TIMEOUT
 from hubitat_emulator import HubEmulator
 
-from ..contract import load_fixture
 from ..ops_util import FixtureClient, radio_manager
 
 
@@ -51,22 +50,6 @@ async def test_channel_scan_reads_the_json_rows_once(emu: HubEmulator, manager_h
     assert (result["radio"], result["action"]) == ("zigbee", "channel_scan")
     # only the JSON scan, once: never the HTML page the hub UI opens
     assert [p for _m, p in emu.requests[start:]] == ["/hub/zigbeeChannelScanJson"]
-
-
-def test_channel_scan_parser_reads_both_shapes() -> None:
-    rows = parse_channel_scan(load_fixture("radios/zigbee_channel_scan").answer)
-    assert rows[0] == {
-        "channel": 15,
-        "rssi": -71,
-        "lqi": 188,
-        "pan_id": "1A0F",
-        "extended_pan_id": "00124B000000000F",
-    }
-    wrapped = {"results": load_fixture("radios/zigbee_channel_scan").answer}  # older reference
-    assert parse_channel_scan(wrapped) == rows
-    # the scan PAGE is HTML, not data: never read as a result
-    with pytest.raises(HubBadResponseError):
-        parse_channel_scan(load_fixture("radios/zigbee_channel_scan_page").answer_text)
 
 
 async def test_channel_scan_waits_within_the_deadline_and_is_not_retried(

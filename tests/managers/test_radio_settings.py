@@ -4,7 +4,9 @@ sent back with the change laid over it (never a placeholder, never a Secure Join
 not report), what the hub does not offer refused before anything is sent, and the effect
 read back (a success the hub did not apply, or one that reset another setting, is a failure;
 a refusal the hub applied anyway is a success), over the emulated hub and the recorded hub
-answers.
+answers. The library's update request on its own (a Secure Join sent only as the hub
+reported it) and the emulated hub taking the Secure Join as reported are tested in
+tests/hub/test_radios.py.
 
 Moved from tests/tools/test_radios.py, tests/tools/test_radios_zwave.py and
 tests/tools/test_radios_more.py (the settings logic is the manager's; the tools' confirm
@@ -13,16 +15,12 @@ advice to reboot with hub_reboot_hub stay there)."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-import aiohttp
 import pytest
-from yarl import URL
 
 from custom_components.hubitat_dev_tools.errors import ToolError
-from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
 from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubRefusedError
-from custom_components.hubitat_dev_tools.hub.radios import update_zwave_settings
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
@@ -153,22 +151,6 @@ async def test_zwave_region_change(emu: HubEmulator, manager_hub: Hub) -> None:
     assert err.value.code == "invalid_request"
 
 
-async def test_emulator_zwave_update_takes_secure_join_as_reported(emu: HubEmulator) -> None:
-    url = URL(emu.url)
-    async with aiohttp.ClientSession() as session:
-        client = HubClient(session, HubConnection(host=str(url.host), port=url.port))
-        before = await client.get_json("/hub/zwaveDetails/json")
-        ui = {"enabled": "true", "region": "USLR", "secureJoin": "1", "longRangeChannel": "0"}
-        await client.request("GET", "/hub/zwaveDetails/update", params=ui, expect="any")
-        after = await client.get_json("/hub/zwaveDetails/json")
-        assert (before["secureJoin"], after["secureJoin"], after["longRangeChannel"]) == (1, 1, 0)
-        # the text "None" is no setting: Secure Join is reset, as when it is missing (assumed)
-        await client.request(
-            "GET", "/hub/zwaveDetails/update", params={**ui, "secureJoin": "None"}, expect="any"
-        )
-        assert (await client.get_json("/hub/zwaveDetails/json"))["secureJoin"] == 0
-
-
 # ------------------------------------------------------------------ recorded hub answers
 
 
@@ -228,23 +210,3 @@ async def test_zwave_update_leaves_out_a_secure_join_the_hub_did_not_report() ->
     assert result["settings"] == {"long_range_channel": 0}  # read back
     updates = [params for path, params in fake.sent if path == "/hub/zwaveDetails/update"]
     assert updates == [{"enabled": "true", "region": "USLR", "longRangeChannel": "0"}]
-    # a placeholder the hub reports for "not set" is not sent back either
-    await update_zwave_settings(
-        cast(HubClient, fake),
-        enabled=True,
-        region="EU",
-        secure_join="null",
-        long_range_channel=None,
-        timeout=1.0,
-    )
-    assert fake.sent[-1] == ("/hub/zwaveDetails/update", {"enabled": "true", "region": "EU"})
-    # a value the hub reported goes back as the UI writes it
-    await update_zwave_settings(
-        cast(HubClient, fake),
-        enabled=True,
-        region="EU",
-        secure_join=0,
-        long_range_channel=None,
-        timeout=1.0,
-    )
-    assert fake.sent[-1][1] == {"enabled": "true", "region": "EU", "secureJoin": "0"}

@@ -5,7 +5,9 @@ sent (the radio's own actions, the node, the setup code, a C-7-only action on a 
 Zigbee and Matter operations, the Z-Wave repair (the C-7 kind and the C-5 kind, an already
 running one reported, never restarted), inclusion, exclusion and the node operations, the
 removal of a failed node only, and a node outside the device allowlist refused, over the
-emulated hub and the recorded hub answers (with the hub library's reading of them).
+emulated hub and the recorded hub answers. The hub library's own reading of those answers
+(the operations' answers, which repair a hub takes, the query values) and the emulated
+hub's write answers in the recorded shapes are tested in tests/hub/test_radios.py.
 
 Moved from tests/tools/test_radios.py, tests/tools/test_radios_zwave.py and
 tests/tools/test_radios_more.py (the radio logic is the manager's; the tools' argument checks,
@@ -17,31 +19,19 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import aiohttp
 import pytest
 
 from custom_components.hubitat_dev_tools.errors import ToolError
-from custom_components.hubitat_dev_tools.hub.answers import check_success
 from custom_components.hubitat_dev_tools.hub.errors import (
     HubBadResponseError,
     HubFirmwareError,
     HubNotFoundError,
     HubRefusedError,
 )
-from custom_components.hubitat_dev_tools.hub.firmware import UNKNOWN_PLATFORM, Platform
-from custom_components.hubitat_dev_tools.hub.radios import (
-    RADIO_ACTIONS,
-    call_radio_action,
-    js_param,
-    start_zwave_repair,
-    zwave_repair_modern,
-)
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
-from ..contract import assert_same_shape, load_fixture
-from ..fixture_client import fixture_client
-from ..hub_fake import FakeHub
+from ..contract import load_fixture
 from ..ops_util import FixtureClient, fixture_manager, radio_manager
 
 
@@ -178,44 +168,6 @@ async def test_matter_setup_code_from_the_fixture() -> None:
     assert fake.sent[-1] == ("/hub/matter/openPairingWindow", {"node": "3001"})
 
 
-async def test_write_answers_have_the_fixture_shapes(emu: HubEmulator) -> None:
-    async with aiohttp.ClientSession() as session:
-        async with session.get(f"{emu.url}/hub/zwaveRepair2?resetStats=false&maxHealth=10") as r:
-            assert_same_shape("radios/zwave_repair_start", await r.json(content_type=None))
-        async with session.get(f"{emu.url}/hub/matter/openPairingWindow?node=3001") as r:
-            assert_same_shape("radios/matter_setup_code", await r.json(content_type=None))
-
-
-async def test_radio_operation_answers_in_the_real_shapes() -> None:
-    """The start/stop/pair answers the hub UI reads (success, message) through our parser."""
-    for name, path in (
-        ("radios/zwave_join", "/hub/startZwaveJoin"),
-        ("radios/zwave_repair_cancel", "/hub/zwaveCancelRepair"),
-    ):
-        answer = await call_radio_action(fixture_client(name), _action_for(path))
-        assert answer == load_fixture(name).answer
-    c5 = FakeHub(
-        {
-            "GET /hub/checkZwaveRepairRunning": {"isZWaveNetworkHealRunning": "false"},
-            "GET /hub/zwaveRepair": load_fixture("radios/zwave_repair_c5_start").answer,
-        }
-    )
-    started = await start_zwave_repair(c5.client, modern=False)
-    assert started["success"] is True
-    assert [path for _m, path, _k in c5.calls] == [
-        "/hub/checkZwaveRepairRunning",
-        "/hub/zwaveRepair",
-    ]
-    # A refusal in the real shape is the failure envelope the client raises on.
-    with pytest.raises(HubRefusedError) as err:
-        check_success(load_fixture("radios/matter_pair").answer, "pair a Matter device")
-    assert err.value.reason == "Invalid setup code"
-
-
-def _action_for(path: str) -> str:
-    return next(a for a, (_r, _m, p, _n) in RADIO_ACTIONS.items() if p == path)
-
-
 # ------------------------------------------------------------------ the Z-Wave repair
 
 
@@ -240,21 +192,6 @@ async def test_zwave_repair_start_progress_and_already_running(
         await asyncio.sleep(0.05)
     done = await radios.repair_status()
     assert done["running"] is False and "Finished" in done["progress"]
-
-
-def test_repair_kind_follows_the_hub_flags_then_the_model() -> None:
-    details = load_fixture("radios/zwave_details").answer
-    assert zwave_repair_modern(details, Platform(model="C-5")) is True  # the flags win
-    flags_off = {**details, "zwaveIP": False, "zwaveJS": False}
-    assert zwave_repair_modern(flags_off, UNKNOWN_PLATFORM) is False
-    assert zwave_repair_modern({**flags_off, "zwaveJS": True}, UNKNOWN_PLATFORM) is True
-    no_flags = {k: v for k, v in details.items() if k not in ("zwaveIP", "zwaveJS")}
-    assert zwave_repair_modern(no_flags, Platform(model="C-5")) is False
-    assert zwave_repair_modern(no_flags, Platform(model="C-8 Pro")) is True
-    assert zwave_repair_modern(no_flags, UNKNOWN_PLATFORM) is True
-    # query values as the hub UI's URLSearchParams writes them
-    assert (js_param(True), js_param(False), js_param("USLR")) == ("true", "false", "USLR")
-    assert js_param(1) == js_param(1.0) == "1"
 
 
 async def test_repair_from_the_fixtures_modern_and_c5() -> None:

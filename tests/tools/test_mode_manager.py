@@ -1,7 +1,9 @@
 """Mode Manager through the tool: its answer (the summary, the note naming hub_get_app, a
-refusal as an error answer that sends nothing), the device allowlist and the contract
-fixtures. What the manager reads and writes, and every refusal of a bad trigger, day, mode or
-trigger set, are tested without hass in tests/managers/test_mode_manager.py."""
+refusal as an error answer that sends nothing) and the device allowlist. What the manager
+reads and writes, and every refusal of a bad trigger, day, mode or trigger set, are tested
+without hass in tests/managers/test_mode_manager.py; the library's reading of the hub's
+recorded save and select answers, and the emulated hub answering in those shapes, in
+tests/hub/test_mode_manager.py."""
 
 from __future__ import annotations
 
@@ -12,13 +14,9 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
-from custom_components.hubitat_dev_tools.hub import mode_manager as api
-from custom_components.hubitat_dev_tools.hub.errors import HubRefusedError
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, add_entry
-from ..contract import assert_same_shape
-from ..fixture_client import fixture_client
 
 
 @pytest.fixture
@@ -63,24 +61,6 @@ async def test_a_change_is_answered_with_a_summary(
     picked = await call_tool("hub_update_mode_manager", {"manager": "app"})
     assert not picked.error, picked.data
     assert "hub_get_app" in picked.data["mode_manager"]["note"]  # where the app's settings are
-
-
-# ---------------------------------------------------------------------- contract fixtures
-
-
-async def test_save_and_select_fixtures_and_the_emulator_answers(hub: HubEmulator) -> None:
-    await api.save_conditions(fixture_client("modes/mode_manager_save"), {})  # success
-    refusal = await api.select_manager(fixture_client("modes/mode_manager_select"), "easy")
-    assert refusal == {"success": False, "message": "Invalid mode manager"}
-    with pytest.raises(HubRefusedError, match="refused to save"):
-        await api.save_conditions(fixture_client("modes/mode_manager_select"), {})
-    import aiohttp
-
-    async with aiohttp.ClientSession() as session:
-        async with session.post(f"{hub.url}/modes/easyModeManager/json", data="{}") as r:
-            assert_same_shape("modes/mode_manager_save", await r.json(content_type=None))
-        async with session.get(f"{hub.url}/modes/setModeManager/easy") as r:
-            assert_same_shape("modes/mode_manager_select", await r.json(content_type=None))
 
 
 async def test_trigger_devices_pass_the_device_allowlist(
