@@ -1,5 +1,6 @@
 """The rule checks (``managers/rule_checks.py``) on their own, no hass: each finding names the
-rule, the evidence and the fix; the home summary names the rules with findings. Rules and the
+rule, the evidence and the fix (and, as data, only those); the home summary names the rules
+with findings; checking one app that is not a rule, or an unknown one, is refused. Rules and the
 faults around them are made through the managers, over the emulated hub.
 
 Moved from tests/tools/test_rule_checks.py (the checks are the manager's; the tool's allowlist
@@ -12,11 +13,13 @@ from typing import Any
 
 import pytest
 
+from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.managers import rule_checks
 from custom_components.hubitat_dev_tools.managers.devices.admin import DeviceUpdate
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from custom_components.hubitat_dev_tools.managers.rule_checks import Finding
 from hubitat_emulator import HubEmulator
+from hubitat_emulator.devstate import APP_ANNOUNCER
 
 from ..home_util import dev_id
 
@@ -108,3 +111,27 @@ async def test_a_rule_whose_trigger_fired_without_it_running(
     late = next(f for f in found if f.kind == "not_running")
     assert "fired 2 times" in late.evidence and "motion active" in late.evidence
     assert late.fix
+
+
+async def test_one_rule_that_is_not_a_rule_is_refused(manager_hub: Hub) -> None:
+    """Checking one app that is not a rule, or no app at all, is refused (and says which)."""
+    with pytest.raises(ToolError) as not_rule:
+        await manager_hub.rule_checks.check(str(APP_ANNOUNCER))
+    assert not_rule.value.code == "invalid_request" and not_rule.value.subject == "not_rule"
+    assert "is not a Rule Machine rule or Visual Rule" in str(not_rule.value)
+    with pytest.raises(ToolError) as missing:
+        await manager_hub.rule_checks.check("99999")
+    assert missing.value.code == "not_found" and "has no app 99999" in str(missing.value)
+
+
+async def test_a_finding_as_data_names_the_rule_the_evidence_and_the_fix(
+    manager_hub: Hub,
+) -> None:
+    """A finding as the rule health answers it: the rule, its kind, the evidence and the fix
+    (the devices it names are for the allowlist, not shown)."""
+    found, _checked, _page = await manager_hub.rule_checks.check()
+    goodnight = next(f for f in found if f.rule == "Goodnight")
+    data = goodnight.as_dict()
+    assert set(data) == {"app_id", "rule", "kind", "evidence", "fix"}
+    assert data["rule"] == "Goodnight" and data["app_id"] == goodnight.app_id
+    assert data["evidence"] == goodnight.evidence and data["fix"] == goodnight.fix

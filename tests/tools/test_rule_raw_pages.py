@@ -1,6 +1,12 @@
-"""A rule's pages walked raw (what the spec does not cover), as the on-hub server's walker
-does: hub_get_app reads a page, hub_update_app_settings writes its inputs and presses its
-wizard buttons with their stateAttribute."""
+"""A rule's pages walked raw through the tools (what the spec does not cover), as the on-hub
+server's walker does: the tools' own part. hub_update_app_settings answers each step with its
+summary (what was set, pressed, opened) and the page after it, a sub-page the page does not
+link to is an error result, a state_attribute without a press is refused by the tool with
+nothing sent, and hub_get_rule reads the trigger the walk added.
+
+The walk itself (a bare press opening nothing, the wizard button with its stateAttribute, the
+trigger's inputs written and read back, its delete click, a linked sub-page opened with its
+link's params) is tested without hass in tests/managers/test_rule_raw_pages.py."""
 
 from __future__ import annotations
 
@@ -11,16 +17,13 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
-from ..conftest import ToolCaller
+from ..conftest import ToolCaller, ok, refused
 from ..home_util import dev_id
 from .test_rule_authoring import porch_spec
 
 
 async def _step(call_tool: ToolCaller, app_id: str, page: str, **args: Any) -> dict[str, Any]:
-    result = await call_tool("hub_update_app_settings", {"app_id": app_id, "page": page, **args})
-    assert not result.error, result.data
-    data: dict[str, Any] = result.data
-    return data
+    return await ok(call_tool, "hub_update_app_settings", {"app_id": app_id, "page": page, **args})
 
 
 def _inputs(answer: dict[str, Any]) -> list[str]:
@@ -29,33 +32,25 @@ def _inputs(answer: dict[str, Any]) -> list[str]:
     ]
 
 
-async def test_a_trigger_is_added_and_removed_through_the_raw_pages(
+async def test_a_trigger_is_added_through_the_raw_pages(
     hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    made = await call_tool("hub_create_rule", {"rule": porch_spec(hub)})
-    assert not made.error, made.data
-    app_id = str(made.data["app_id"])
+    made = await ok(call_tool, "hub_create_rule", {"rule": porch_spec(hub)})
+    app_id = str(made["app_id"])
     light = dev_id(hub, "Office Light")
-
-    # without its stateAttribute the button opens nothing
-    bare = await _step(call_tool, app_id, "selectTriggers", press="true")
-    assert not [n for n in _inputs(bare) if n.startswith("tCapab")]
     opened = await _step(
         call_tool, app_id, "selectTriggers", press="true", state_attribute="moreCond"
     )
+    assert opened["summary"] == f"App {app_id} ({made['name']}), page selectTriggers: pressed true"
     assert opened["state_attribute"] == "moreCond"
     n = next(x[6:] for x in _inputs(opened) if x.startswith("tCapab"))
     for name, value in ((f"tCapab{n}", "Switch"), (f"tDev{n}", [light]), (f"tstate{n}", "on")):
-        await _step(call_tool, app_id, "selectTriggers", settings={name: value})
+        step = await _step(call_tool, app_id, "selectTriggers", settings={name: value})
+        assert step["summary"].endswith("page selectTriggers: set 1 of 1"), step["summary"]
     await _step(call_tool, app_id, "selectTriggers", press="hasAll")
     await _step(call_tool, app_id, "mainPage", press="updateRule")
-    got = (await call_tool("hub_get_rule", {"app_id": app_id})).data
+    got = await ok(call_tool, "hub_get_rule", {"app_id": app_id})
     assert {"device_id": light, "attribute": "switch", "is": "on"} in got["spec"]["triggers"]
-
-    # the trigger's delete: the bare click with deleteCon, then the page's submit (press)
-    await _step(call_tool, app_id, "selectTriggers", press=n, state_attribute="deleteCon")
-    got = (await call_tool("hub_get_rule", {"app_id": app_id})).data
-    assert got["spec"]["triggers"] == porch_spec(hub)["triggers"]
 
 
 async def test_a_state_attribute_without_a_press_is_refused(
@@ -63,29 +58,30 @@ async def test_a_state_attribute_without_a_press_is_refused(
 ) -> None:
     made = await call_tool("hub_create_rule", {"rule": porch_spec(hub)})
     before = len(hub.requests)
-    refused = await call_tool(
+    answer = await call_tool(
         "hub_update_app_settings",
         {"app_id": str(made.data["app_id"]), "state_attribute": "moreCond"},
     )
-    assert refused.error and "state_attribute goes with press" in refused.data["message"]
+    assert answer.error and "state_attribute goes with press" in answer.data["message"]
     assert [r for r in hub.requests[before:] if r[0] == "POST"] == []
 
 
 async def test_a_linked_sub_page_is_opened_with_its_links_params(
     hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    made = await call_tool("hub_create_rule", {"rule": porch_spec(hub)})
-    app_id = str(made.data["app_id"])
+    made = await ok(call_tool, "hub_create_rule", {"rule": porch_spec(hub)})
+    app_id = str(made["app_id"])
     opened = await _step(
         call_tool, app_id, "selectTriggers", press="true", state_attribute="moreCond"
     )
     n = next(x[6:] for x in _inputs(opened) if x.startswith("tCapab"))
     await _step(call_tool, app_id, "selectTriggers", settings={f"tCapab{n}": "Periodic Schedule"})
-    missing = await call_tool(
-        "hub_update_app_settings", {"app_id": app_id, "page": "mainPage", "sub_page": "periodic"}
+    missing = await refused(
+        call_tool,
+        "hub_update_app_settings",
+        {"app_id": app_id, "page": "mainPage", "sub_page": "periodic"},
     )
-    assert missing.error and "links to no page 'periodic'" in missing.data["message"]
+    assert "links to no page 'periodic'" in missing["message"]
     sub = await _step(call_tool, app_id, "selectTriggers", sub_page="periodic")
+    assert sub["summary"].endswith("page selectTriggers: opened periodic"), sub["summary"]
     assert sub["opened"] == "periodic" and sub["config_page"]["page"] == "periodic"
-    assert sub["config_page"]["error"] is None, sub["config_page"]
-    assert _inputs(sub), sub["config_page"]  # the Periodic Schedule's own fields
