@@ -15,6 +15,7 @@ import pytest
 from yarl import URL
 
 from custom_components.hubitat_dev_tools.hub.client import HubClient, HubConnection
+from custom_components.hubitat_dev_tools.hub.info import fetch_identity
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
@@ -51,3 +52,12 @@ async def manager_hub(emu: HubEmulator) -> AsyncIterator[Hub]:
     """The integration's ``Hub`` (every manager) over the emulated hub, no hass."""
     async with aiohttp.ClientSession() as session:
         yield Hub(HubClient(session, connection(emu)))
+
+
+@pytest.fixture
+async def authoring(manager_hub: Hub) -> Hub:
+    """``manager_hub`` with the hub's identity read first, as the integration's setup does:
+    the client then knows the hub's time zone, which a rule's times and dates and a
+    DateTime value are written in."""
+    await fetch_identity(manager_hub.client)
+    return manager_hub

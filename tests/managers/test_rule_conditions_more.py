@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from custom_components.hubitat_dev_tools.errors import ToolError
-from custom_components.hubitat_dev_tools.hub.info import fetch_identity
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
@@ -26,14 +25,6 @@ from ..home_util import dev_id
 
 LIGHT, BUTTON = "Office Light", "Bedside Button"
 WARM, COOL = "Dining Room Sensor", "Guest Room Sensor"  # 70.1 and 65.3 degrees
-
-
-@pytest.fixture
-async def authoring(manager_hub: Hub) -> Hub:
-    """The hub with its identity read first, as the integration's setup does (the client then
-    knows the hub's time zone, which a rule's times and dates are written in)."""
-    await fetch_identity(manager_hub.client)
-    return manager_hub
 
 
 def _rule(emu: HubEmulator, name: str, **parts: Any) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from hubitat_emulator.seed_dev import GONE_HALL_SIREN, GONE_LEAK_SENSOR
 from hubitat_emulator.seed_specs import RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
 
 from ..home_util import dev_id
-from ..tools.test_rule_authoring_e2e import wide_spec
+from .test_rule_authoring_e2e import wide_spec
 
 _HEADING = re.compile(r"(Trigger Events|Required Expression|Restriction|Actions)(?::\s*(.*))?")
 _SECTION = {

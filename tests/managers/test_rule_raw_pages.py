@@ -16,20 +16,11 @@ from typing import Any
 import pytest
 
 from custom_components.hubitat_dev_tools.errors import ToolError
-from custom_components.hubitat_dev_tools.hub.info import fetch_identity
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
 from ..home_util import dev_id
 from .test_rule_authoring import porch_spec
-
-
-@pytest.fixture
-async def authoring(manager_hub: Hub) -> Hub:
-    """The hub with its identity read first, as the integration's setup does (the client then
-    knows the hub's time zone, which a rule's times and dates are written in)."""
-    await fetch_identity(manager_hub.client)
-    return manager_hub
 
 
 async def _made(authoring: Hub, emu: HubEmulator) -> str:

@@ -17,20 +17,11 @@ from typing import Any
 import pytest
 
 from custom_components.hubitat_dev_tools.errors import ToolError
-from custom_components.hubitat_dev_tools.hub.info import fetch_identity
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.clock import HUB_TZ
 
 from ..home_util import dev_id, sent
-
-
-@pytest.fixture
-async def authoring(manager_hub: Hub) -> Hub:
-    """The hub with its identity read first, as the integration's setup does (the client then
-    knows the hub's time zone, which a rule's times and dates are written in)."""
-    await fetch_identity(manager_hub.client)
-    return manager_hub
 
 
 def _at(day: int, hour: int, minute: int = 0, second: int = 0, month: int = 12) -> datetime:
