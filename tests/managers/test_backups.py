@@ -12,8 +12,8 @@ Moved from tests/tools/test_backups.py and tests/tools/test_backups_upload.py (t
 logic is the managers'; the tools' confirmation and backup gates, the backup name checks,
 the local-URL option, which arguments belong to which location, the advice naming
 hub_get_health_report and migrate_from_other_hub, the call's own time bound, the audit trail
-keeping the size of a base64 file, not its bytes, and the parsing of the hub's recorded
-backup answers stay there)."""
+keeping the size of a base64 file, not its bytes, stay there; the parsing of the hub's
+recorded backup answers is the library's: tests/hub/test_backups.py)."""
 
 from __future__ import annotations
 

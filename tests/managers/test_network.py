@@ -7,9 +7,9 @@ Ethernet speed, each read back, over the emulated hub.
 
 Moved from tests/tools/test_network_settings.py (the settings logic is the manager's; the
 tool's confirmation and backup gates, its one-change-a-call refusals, Home Assistant
-following the hub to its new address (or keeping the entry when nothing answers there), the
-hub identified before it is followed, and the recorded shape of the network page stay
-there)."""
+following the hub to its new address (or keeping the entry when nothing answers there) and the
+hub identified before it is followed stay there; the recorded shape of the network page
+after a change is the library's: tests/hub/test_network.py)."""
 
 from __future__ import annotations
 

@@ -4,8 +4,9 @@ holds a device outside the allowed ones), and the refusals that send nothing.
 
 Moved from tests/tools/test_rooms.py (the rooms logic is the manager's; the tools' summaries,
 the confirmation gate, the device allowlist as the tools apply it, the "nothing to change"
-refusal, the error a failing hub answers and the parsing of the hub's recorded room answers
-stay there)."""
+refusal and the error a failing hub answers stay there; the parsing of the hub's recorded
+room answers, the save and the delete decided by listing the rooms again and the emulated
+hub's room save answer are the library's: tests/hub/test_rooms.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,6 @@ from custom_components.hubitat_dev_tools.managers.hub import Hub
 from custom_components.hubitat_dev_tools.managers.rooms import RoomManager, RoomUpdate
 from hubitat_emulator import HubEmulator
 
-from ..contract import assert_same_shape
 from ..home_util import dev_id, sent
 
 
@@ -123,16 +123,14 @@ async def test_delete_refuses_a_room_holding_devices_outside_allowed(
     assert deleted["room_id"] == made["room_id"] and deleted["devices_now_unassigned"] == [lamp]
 
 
-async def test_room_writes_follow_the_hub_ui(emu: HubEmulator, manager_hub: Hub) -> None:
-    """A room saved as the hub UI saves it answers in the recorded shape; the delete is the
-    hub UI's GET of /room/delete/<id>, and the room's devices become unassigned."""
+async def test_room_delete_follows_the_hub_ui(emu: HubEmulator, manager_hub: Hub) -> None:
+    """The delete is the hub UI's GET of /room/delete/<id>, and the room's devices become
+    unassigned (the emulated hub's save answer in the recorded shape:
+    tests/hub/test_rooms.py::test_room_save_and_delete_follow_the_hub_ui)."""
     lamp = dev_id(emu, "Guest Lamp")
-    saved = await manager_hub.client.post_json(
-        "/room/save", {"roomId": 0, "name": "Attic", "deviceIds": [int(lamp)]}
-    )
-    assert_same_shape("rooms/room_save", saved)
+    made = await manager_hub.rooms.create("Attic", [lamp])
     before = len(emu.requests)
     data = await manager_hub.rooms.delete("Attic")
     assert data["devices_now_unassigned"] == [lamp] and room_of(emu, "Guest Lamp") is None
     deletes = [(m, p) for m, p in emu.requests[before:] if p.startswith("/room/delete/")]
-    assert deletes == [("GET", f"/room/delete/{saved['roomId']}")]
+    assert deletes == [("GET", f"/room/delete/{made['room_id']}")]

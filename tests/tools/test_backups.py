@@ -2,34 +2,24 @@
 
 Here stay the tools' part: each tool called by name with its answer, the confirmation and
 backup gates, the backup name checks, the advice naming hub_get_health_report, the tools
-working again once the restored hub is back, the call's own time bound, the error a hub
-refusing a restore answers, and the parsing of the hub's recorded backup answers. The local
-backup logic (the listing with ages, the tier and the schedule, create verified by the list,
-delete checked and re-listed, restore after a current-state backup, a slow restore in
-progress and never resent, a missing backup) is tested without hass in
-tests/managers/test_backups.py."""
+working again once the restored hub is back, the call's own time bound and the error a hub
+refusing a restore answers. The local backup logic (the listing with ages, the tier and the
+schedule, create verified by the list, delete checked and re-listed, restore after a
+current-state backup, a slow restore in progress and never resent, a missing backup) is
+tested without hass in tests/managers/test_backups.py; the parsing of the hub's recorded
+backup answers and the emulated hub's delete and restore answers in
+tests/hub/test_backups.py."""
 
 from __future__ import annotations
 
-import json
 import time
-from datetime import UTC, datetime
 
-import aiohttp
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.hubitat_dev_tools.hub.backups import (
-    delete_local_backup,
-    fetch_backup_status,
-    parse_local_backups,
-    restore_local_backup,
-)
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
-from ..contract import assert_same_shape, load_fixture
-from ..fixture_client import fixture_client
 from ..ops_util import wait_for_status
 
 
@@ -143,36 +133,3 @@ async def test_restore_refused_by_hub(
     monkeypatch.setattr(hub.faults, "delay_for", burst_on_restore)
     data = await refused(call_tool, "hub_restore_backup", {"file_name": name, "confirm": True})
     assert data["error"] == "hub_bad_response" and hub.status == "running"
-
-
-# ---------------------------------------------------------------------- contract fixtures
-
-
-async def test_backup_fixtures_parse() -> None:
-    backups = parse_local_backups(load_fixture("backups/local_backups").answer)
-    assert [b.name for b in backups] == ["2026-06-01~02-00~2.5.0.143.lzf"]
-    assert backups[0].created == datetime(2026, 6, 1, 8, 0, tzinfo=UTC)
-    assert backups[0].size == 19758881
-    # the on-hub server's sample: createTimeOrig without an offset (read as UTC), a date-only
-    # createTime
-    kp = [
-        {"name": "local-1.lzf", "createTime": "2026-06-01", "createTimeOrig": "2026-06-01T00:00:00"}
-    ]
-    assert parse_local_backups(kp)[0].created == datetime(2026, 6, 1, tzinfo=UTC)
-    status = await fetch_backup_status(fixture_client("backups/backup_status"))
-    assert status == {"backupInProgress": False, "cloudBackupInProgress": False}
-    assert await delete_local_backup(fixture_client("backups/backup_delete"), "x.lzf") is True
-    await restore_local_backup(fixture_client("backups/backup_restore"), "x.lzf")
-
-
-async def test_backup_delete_and_restore_answers_have_the_hub_ui_shape(hub: HubEmulator) -> None:
-    name = hub.mark_backup_now().name
-    async with aiohttp.ClientSession() as session:
-        async with session.get(f"{hub.url}/hub2/deleteLocalBackup", params={"fileName": name}) as r:
-            assert_same_shape("backups/backup_delete", json.loads(await r.text()))
-        other = hub.mark_backup_now().name
-        hub.server.reboot_downtime = 0.05
-        async with session.get(
-            f"{hub.url}/hub2/restoreLocalBackup", params={"fileName": other}
-        ) as r:
-            assert_same_shape("backups/backup_restore", json.loads(await r.text()))

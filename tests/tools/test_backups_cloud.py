@@ -2,25 +2,23 @@
 
 The tools' part is here: the confirmation and backup gates, which location each call goes
 to, the arguments handed on and refused, the restore arguments that belong to one location,
-the password kept out of answers, the audit trail and the log, and the parsing of the hub's
-recorded answers. The cloud list, a cloud backup made, deleted and restored, the restore of
-a File Manager backup file and the schedule read-merged and read back are tested without
-hass in tests/managers/test_backup_cloud.py."""
+the password kept out of answers, the audit trail and the log. The cloud list, a cloud
+backup made, deleted and restored, the restore of a File Manager backup file and the
+schedule read-merged and read back are tested without hass in
+tests/managers/test_backup_cloud.py; the parsing of the hub's recorded cloud answers and the
+emulated hub's cloud backup trigger answer in tests/hub/test_backups.py."""
 
 from __future__ import annotations
 
 import json
 
-import aiohttp
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.hubitat_dev_tools.hub.backups import parse_cloud_backups
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.backups_cloud import lzf_chunks
 
 from ..conftest import ToolCaller, ok, refused, sent_since
-from ..contract import assert_same_shape, load_fixture
 from ..ops_util import wait_for_status
 
 SECRET = "correct horse battery"
@@ -180,17 +178,3 @@ async def test_backup_schedule_update_is_read_merged_and_read_back(
     listed = await ok(call_tool, "hub_list_backups")
     assert "backupPassword" not in listed["schedule"]
     assert SECRET not in json.dumps(listed)
-
-
-async def test_cloud_fixtures_parse_and_match_the_emulator(hub: HubEmulator) -> None:
-    fixture = load_fixture("backups/cloud_backups")
-    listing = parse_cloud_backups(fixture.answer)
-    assert [b.path for b in listing.backups] == [
-        "0b7e5f1c-1111-4222-8333-944455556666/2026-11-30-030012.lzf",
-        "0b7e5f1c-1111-4222-8333-944455556666/2026-11-23-030007.lzf",
-    ]
-    assert listing.backups[0].has_zwave is True and listing.backup_entitled is True
-    assert parse_cloud_backups([{"path": "a"}, {"no": "path"}]).backups[0].path == "a"
-    url = f"{hub.url}/hub/cloud/triggerBackupWithStatus"
-    async with aiohttp.ClientSession() as session, session.get(url) as r:
-        assert_same_shape("backups/cloud_trigger", json.loads(await r.text()))

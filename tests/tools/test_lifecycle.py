@@ -1,25 +1,20 @@
 """Lifecycle tools: reboot (and recovery), shutdown, firmware update check and install.
 
 The tools' part is here: the confirmation and backup gates, the integration recovering
-after a reboot, signing in again on a hub with security, the arguments handed on and the
-parsing of the hub's recorded answers. The wait for a reboot, the shutdown and the firmware
-install (also when the hub's answer is unknown) are tested without hass in
-tests/managers/test_lifecycle.py."""
+after a reboot, signing in again on a hub with security and the arguments handed on. The
+wait for a reboot, the shutdown and the firmware install (also when the hub's answer is
+unknown) are tested without hass in tests/managers/test_lifecycle.py, and the parsing of the
+hub's recorded update answers in tests/hub/test_lifecycle.py."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.hubitat_dev_tools.hub import lifecycle as hub_lifecycle
 from custom_components.hubitat_dev_tools.managers import lifecycle
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
-from ..contract import load_fixture
-from ..fixture_client import fixture_client
 from ..ops_util import wait_for_status
 
 
@@ -103,26 +98,3 @@ async def test_firmware_check_and_install(
     nothing = await ok(call_tool, "hub_install_firmware_update", {"confirm": True})
     assert nothing["installed"] is False
     assert not [p for _m, p in hub.requests if "updatePlatform" in p]
-
-
-# ---------------------------------------------------------------------- contract fixtures
-
-
-async def test_update_fixtures_parse() -> None:
-    check = await hub_lifecycle.check_for_update(fixture_client("lifecycle/check_for_update"))
-    assert check["status"] == "UPDATE_AVAILABLE" and check["version"] == "2.5.0.157"
-    assert not [k for k in check if "email" in k.lower()]  # the owner's e-mails never leave
-    assert hub_lifecycle.update_started(load_fixture("lifecycle/update_platform").answer)
-    await hub_lifecycle.install_update(fixture_client("lifecycle/update_platform"))
-    status = await hub_lifecycle.update_status(fixture_client("lifecycle/update_status"))
-    assert str(status["status"]) in hub_lifecycle.UPDATE_RUNNING
-
-
-def test_update_answers_in_every_shape() -> None:
-    for yes in ({"success": "true"}, {"success": True}, True, "true", " true\n"):
-        assert hub_lifecycle.update_started(yes) is True
-    for no in ({"success": "false", "message": "No update"}, {"success": False}):
-        assert hub_lifecycle.update_started(no) is False
-    unknown: Any
-    for unknown in ("ok", None, {}, [], {"status": "x"}):
-        assert hub_lifecycle.update_started(unknown) is None

@@ -2,32 +2,25 @@
 
 Here stay the room tools called by name with their summaries, the confirmation gate on
 delete, the "nothing to change" refusal, the device allowlist (the safety chokepoint and a
-delete of a room holding devices outside it), the error a failing hub answers, and the
-parsing of the hub's recorded room answers (save and delete decided by re-listing). Listing,
+delete of a room holding devices outside it) and the error a failing hub answers. Listing,
 resolving, creating, renaming, assigning, deleting as the hub UI does and the refusals that
-send nothing are tested without hass in tests/managers/test_rooms.py."""
+send nothing are tested without hass in tests/managers/test_rooms.py; the parsing of the
+hub's recorded room answers, the save and the delete decided by listing the rooms again, and
+the emulated hub's room save answer in tests/hub/test_rooms.py."""
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
-import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
-from custom_components.hubitat_dev_tools.hub import effects
-from custom_components.hubitat_dev_tools.hub import rooms as hub_rooms
-from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, HubRefusedError
-from custom_components.hubitat_dev_tools.hub.models import parse_rooms_tree
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, add_entry, ok, sent_since
-from ..contract import load_fixture
 from ..home_util import dev_id, sent
-from ..hub_fake import FakeHub
 
 
 def room_of(hub: HubEmulator, label: str) -> str | None:
@@ -163,70 +156,3 @@ async def test_room_hub_error(
     hub.faults.error_burst = 2
     result = await call_tool("hub_list_rooms")
     assert result.error and result.data["error"] == "hub_bad_response"
-
-
-# ---------------------------------------------------------------- contract: real-hub shapes
-
-
-@pytest.fixture
-def quick_effects(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(effects, "EFFECT_WAIT", 0.05)
-    monkeypatch.setattr(effects, "EFFECT_INTERVAL", 0.01)
-
-
-def test_rooms_parser_reads_the_contract_fixture() -> None:
-    rooms = parse_rooms_tree(load_fixture("rooms/rooms_list").answer)
-    # the Unassigned pseudo-room (999999) is not a room; children count as members
-    assert [(r.id, r.name, r.device_ids) for r in rooms] == [("2", "Kitchen", ["6", "8", "9", "7"])]
-
-
-def _rooms(*rooms: tuple[int, str, list[int]]) -> dict[str, Any]:
-    """A /hub2/roomsList answer in the fixture's shape with these rooms."""
-    fx = load_fixture("rooms/rooms_list").answer
-    device = fx["roomNodes"][0]["children"][1]
-    nodes = [
-        {
-            "key": f"ROOM-{rid}",
-            "data": {"id": rid, "name": name, "type": "Room"},
-            "children": [
-                {**device, "key": f"DEV-{d}", "data": {**device["data"], "id": d}} for d in ids
-            ],
-        }
-        for rid, name, ids in rooms
-    ]
-    return {**fx, "roomNodes": nodes}
-
-
-@pytest.mark.usefixtures("quick_effects")
-async def test_room_save_is_found_by_re_listing() -> None:
-    answer = load_fixture("rooms/room_save").answer
-    fake = FakeHub({"POST /room/save": answer, "GET /hub2/roomsList": _rooms((12, "Attic", [6]))})
-    assert await hub_rooms.save_room(fake.client, "0", "Attic", ["6"]) == "12"
-    assert fake.calls[0][2]["json_body"] == {"roomId": 0, "name": "Attic", "deviceIds": [6]}
-    # the hub UI reads only `error`: an answer without roomId is fine when the list shows it
-    fake.answers["POST /room/save"] = {}
-    assert await hub_rooms.save_room(fake.client, "0", "Attic", ["6"]) == "12"
-    fake.answers["POST /room/save"] = {"roomId": None, "error": "Invalid room id"}
-    with pytest.raises(HubRefusedError, match="Invalid room id"):
-        await hub_rooms.save_room(fake.client, "5", "Attic", [])
-    # an answer that claims success with nothing in the list is a failure
-    fake.answers["POST /room/save"] = answer
-    with pytest.raises(HubBadResponseError, match="does not show it"):
-        await hub_rooms.save_room(fake.client, "0", "Loft", [])
-
-
-@pytest.mark.usefixtures("quick_effects")
-async def test_room_delete_is_a_get_decided_by_re_listing() -> None:
-    lists = iter([_rooms((5, "Den", [])), _rooms()])
-    fake = FakeHub({"GET /room/delete/5": "", "GET /hub2/roomsList": lambda: next(lists)})
-    await hub_rooms.delete_room(fake.client, "5")
-    assert fake.calls[0][:2] == ("GET", "/room/delete/5")
-    # an error answer whose effect is there is a success
-    fake.answers["GET /room/delete/5"] = HubBadResponseError("HTTP 500")
-    fake.answers["GET /hub2/roomsList"] = _rooms()
-    await hub_rooms.delete_room(fake.client, "5")
-    # the room still listed: a failure, whatever the hub answered
-    fake.answers["GET /room/delete/5"] = ""
-    fake.answers["GET /hub2/roomsList"] = _rooms((5, "Den", []))
-    with pytest.raises(HubBadResponseError, match="still in the rooms list"):
-        await hub_rooms.delete_room(fake.client, "5")
