@@ -6,9 +6,10 @@ LED blinked, and a memory cleanup with the free memory before and after, over th
 hub.
 
 Moved from tests/tools/test_hub_ops.py (the network test and hub action logic is the
-manager's; the tools' host checks, the advice naming hub_get_health_report, the settings
-tool (time zone, dark mode) and the parsing of hosts, test outputs and the network page
-stay there)."""
+manager's; the tools' host refusals, the advice naming hub_get_health_report and the
+settings tool's gates and answers stay there; the time-zone change and the dark mode are
+tested on the hub information manager in tests/managers/test_hub_info.py, the parsing of
+hosts, test outputs and the network page in tests/hub/test_hub_ops.py)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,14 @@
-"""The variables manager (``managers/variables.py``) on its own, no hass: DateTime values in
-the hub's own forms (full, date-only, time-only), read and written; the inventory adds the
-variables the Maker API instance does not select (from the hub's list of every variable).
+"""The variables manager (``managers/variables.py``) on its own, no hass: values read typed by
+the variable's type and set after a check against it (a value of the wrong type refused
+before anything is sent), with each variable's recent changes; DateTime values in the hub's
+own forms (full, date-only, time-only), read and written; the inventory adds the variables
+the Maker API instance does not select (from the hub's list of every variable).
 
-Moved from tests/tools/test_variables_inventory.py (they call the manager, not a tool)."""
+Moved from tests/tools/test_variables_inventory.py (they call the manager, not a tool) and
+from tests/tools/test_home_location.py (test_variables and test_variable_refusals: the
+typing, the checks and the changes are the manager's; each variable tool called by name
+with its answer, a refusal and a variable not found as the tools answer them, and the
+Maker API hint stay there)."""
 
 from __future__ import annotations
 
@@ -170,3 +176,56 @@ async def test_a_time_only_variable_is_set_by_clock_time(emu: HubEmulator, varia
         with pytest.raises(ToolError, match="HH:MM"):
             await variables.variables.set_variable("bedtime", bad)
     assert str(emu.state.variables["bedtime"].value).startswith("9999-99-99T")
+
+
+# ------------------------------------------------- moved from tests/tools/test_home_location.py
+
+
+async def test_values_are_typed_set_and_their_changes_read(
+    emu: HubEmulator, variables: Hub
+) -> None:
+    manager = variables.variables
+    data = await manager.inventory()
+    by_name = {v["name"]: v for v in data["variables"]}
+    assert by_name["guestCount"] == {"name": "guestCount", "type": "integer", "value": 2}
+    assert by_name["vacationMode"]["value"] is False
+    changed = await manager.set_variable("guestCount", "4")
+    assert changed["value"] == 4 and changed["previous"] == 2
+    assert changed == {"name": "guestCount", "type": "integer", "previous": 2, "value": 4}
+    assert emu.variables["guestCount"]["value"] == 4
+    await manager.set_variable("vacationMode", True)
+    assert emu.variables["vacationMode"]["value"] is True
+    await manager.set_variable("lastArrival", "Bob / Carol")
+    assert emu.variables["lastArrival"]["value"] == "Bob / Carol"
+    got = await manager.get_variable("guestCount")
+    assert got["value"] == 4 and got["recent_changes"][0]["value"] == "4"
+    changes = await manager.changes()
+    assert {c["name"] for c in changes} >= {"guestCount", "vacationMode"}
+
+
+async def test_a_value_of_the_wrong_type_is_refused_before_a_set(
+    emu: HubEmulator, variables: Hub
+) -> None:
+    manager = variables.variables
+    values = {name: v["value"] for name, v in emu.variables.items()}
+    before = len(emu.requests)
+    for name, value in (
+        ("guestCount", "two"),
+        ("guestCount", 2.5),
+        ("thermostatOffset", "warm"),
+        ("vacationMode", "maybe"),
+        ("wakeUpTime", "tomorrow"),
+        ("lastArrival", ""),
+    ):
+        with pytest.raises(ToolError) as refused:
+            await manager.set_variable(name, value)
+        assert name in str(refused.value), (name, value)
+    # only the type lookups were sent, never a set
+    assert not [
+        p
+        for _m, p in emu.requests[before:]
+        if p.count("/hubvariables/") and p.split("?")[0].count("/") > 5
+    ]
+    assert {name: v["value"] for name, v in emu.variables.items()} == values
+    with pytest.raises(HubNotFoundError):
+        await manager.get_variable("nope")

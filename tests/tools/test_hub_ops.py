@@ -1,70 +1,22 @@
 """Hub operations: network tests, identify LED, memory cleanup, time zone and dark mode.
 
 Here stay the tools' part: each tool called by name with its answer, the network test's
-host checks and default host, the advice naming hub_get_health_report, the hub settings tool
-(time zone behind its gates, dark mode sent alone), and the parsing of hosts, test outputs
-and the network page. Running the network tests (the paths asked, the figures read, a test
-slower than its bound, too little time left), the identify LED and the memory cleanup are
-tested without hass in tests/managers/test_hub_ops.py."""
+host refusals and default host, the advice naming hub_get_health_report, and the hub
+settings tool (time zone behind its confirmation and backup gates with the advice naming
+hub_reboot_hub or hub_get_info, dark mode and its answer). Tested without hass elsewhere:
+running the network tests (the paths asked, the figures read, a test slower than its bound,
+too little time left), the identify LED and the memory cleanup in
+tests/managers/test_hub_ops.py; the time-zone change (refused, verified, or answered as
+rebooting) and the dark mode sent alone in tests/managers/test_hub_info.py; the parsing of
+hosts, test outputs and the network page in tests/hub/test_hub_ops.py."""
 
 from __future__ import annotations
 
-import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.hubitat_dev_tools.hub.network import (
-    network_config_from,
-    summarize_test,
-    valid_host,
-)
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
-from ..contract import load_fixture
-
-
-@pytest.mark.parametrize(
-    ("text", "host"),
-    [
-        ("1.1.1.1", "1.1.1.1"),
-        ("Example.COM", "example.com"),
-        ("router-1.lan", "router-1.lan"),
-        ("300.1.1.1", None),
-        ("1.1.1", None),
-        ("gateway", None),
-        ("default", None),
-        ("-bad.com", None),
-        ("a..b", None),
-        ("x" * 64 + ".com", None),
-    ],
-)
-def test_valid_host(text: str, host: str | None) -> None:
-    assert valid_host(text) == host
-
-
-def test_summaries_read_the_figures() -> None:
-    ping = (
-        "4 packets transmitted, 3 packets received, 25% packet loss\n"
-        "round-trip min/avg/max = 1.0/2.5/4.0 ms"
-    )
-    assert summarize_test("ping", ping) == {
-        "packet_loss_percent": 25.0,
-        "average_ms": 2.5,
-        "output": ping,
-    }
-    assert summarize_test("speed_test", "Download: 41.5 Mbps")["speed"] == "41.5 Mbps"
-    long = summarize_test("traceroute", "x" * 5000)
-    assert len(long["output"]) == 4000 and long["output_truncated"] is True
-
-
-def test_network_configuration_fixture_parses() -> None:
-    answer = load_fixture("network/network_configuration").answer
-    cfg = network_config_from(answer)
-    assert cfg.lan_address == "192.168.1.40" and cfg.dns_servers == ["192.168.1.1"]
-    assert cfg.static_name_servers == ["9.9.9.9"] and not cfg.using_static_ip
-    # the page also copes with the static name servers as one text
-    text = network_config_from({**answer, "staticNameServers": "1.1.1.1, 8.8.8.8"})
-    assert text.static_name_servers == ["1.1.1.1", "8.8.8.8"]
 
 
 async def test_network_test_tool_asks_the_hub(
@@ -121,6 +73,10 @@ async def test_info_tool_answers_the_hub_information(
 async def test_time_zone_is_destructive_and_verified(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
+    """The tool's part: the confirmation and backup gates (nothing sent), the manager's
+    refusal and its answer as the model sees them, with the advice naming hub_reboot_hub or
+    hub_get_info (the change verified, the reboot noted, a hub rebooting before the read-back:
+    tests/managers/test_hub_info.py)."""
     start = len(hub.requests)
     await refused(
         call_tool, "hub_update_hub_settings", {"time_zone": "Europe/Paris"}, "confirmation_required"
@@ -134,17 +90,23 @@ async def test_time_zone_is_destructive_and_verified(
     hub.reboot_downtime = 0.3
     data = await ok(call_tool, "hub_update_hub_settings", args)
     assert data["changed"]["timeZone"]["to"] == "Europe/Paris"
+    assert data["summary"] == "Hub settings changed: timeZone"
     assert hub.state.time_zone == "Europe/Paris"
     assert "reboot" in (data.get("note_time_zone") or data.get("note", ""))
+    # the advice names the tool to reboot with, or to check the hub once it is back
+    assert "hub_reboot_hub" in data.get("note_time_zone", "") or "hub_get_info" in data["note"]
 
 
 async def test_dark_mode_is_sent_alone(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    start = len(hub.requests)
+    """The tool's answer, and its zip_code beside the dark mode (sent alone with no location
+    save, and beside a location change: tests/managers/test_hub_info.py::
+    test_dark_mode_is_sent_alone)."""
     data = await ok(call_tool, "hub_update_hub_settings", {"dark_mode": True})
     assert hub.network.dark_mode is True and data["changed"] == {"dark_mode": {"to": True}}
+    assert data["summary"] == "Hub settings changed: dark_mode"
     assert "no way to read it back" in data["dark_mode_note"]
-    assert not [p for m, p in hub.requests[start:] if m == "POST"]  # no location save
+    # beside a location change: the tool's zip_code reaches the hub as zipCode
     both = await ok(call_tool, "hub_update_hub_settings", {"dark_mode": False, "zip_code": "10001"})
-    assert set(both["changed"]) == {"zipCode", "dark_mode"} and hub.network.dark_mode is False
+    assert set(both["changed"]) == {"zipCode", "dark_mode"} and hub.state.zip_code == "10001"
