@@ -93,6 +93,7 @@ async def test_time_zone_change_answers_rebooting_when_the_hub_goes_down(
     assert data["rebooting"] is True and "hub is rebooting" in data["note"]
     assert "note_time_zone" not in data and emu.state.time_zone == PARIS
     assert emu.status != "running"
+    assert str(manager_hub.client.time_zone) == PARIS  # times are read in the new zone
     emu.faults.delay_paths.clear()
     for _ in range(100):  # let the emulated hub come back before the test ends
         if emu.status == "running":

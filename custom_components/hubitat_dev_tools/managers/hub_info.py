@@ -168,7 +168,9 @@ class HubInfoManager:
         except HubError:
             if not zone_changed:
                 raise
-            # A time-zone change may reboot the hub at once: the save was accepted.
+            # A time-zone change may reboot the hub at once: the save was accepted, so times
+            # are read in the new zone from now on (not only after the next reconnect).
+            self._client.time_zone = hub_time_zone(body["timeZone"])
             return {
                 "changed": changed,
                 "rebooting": True,
