@@ -8,6 +8,10 @@ when turned on (the on-hub server's rule guide) and names the scene app as its `
 fullJson). The page's button names and input names here are the emulator's own: the client finds the
 members through the page's device inputs and the capture button by its title.
 
+A Room Lighting instance (``Room Lights``) has an activator device too (the same rule guide: "Each
+Scene / Room Lighting instance spawns an activator device"); the Office's instance gets one here,
+with its lights in ``roomDevsL`` (jbaruch/hubitat-dev's UI notes). Its page has no capture button.
+
 Activating applies the captured states to the member devices (through the ordinary device
 commands, so delays and faults apply); the capture button stores the members' current
 states and moves the app's version on (the generic ``dropped_buttons`` knob of the app routes
@@ -23,6 +27,7 @@ from .catalog import DRIVERS_BY_NAME
 from .device_factory import new_device
 from .devstate import AppInternals
 from .model import App, Device, HomeState
+from .seed_specs import RL_OFFICE
 
 
 class RunCommand(Protocol):
@@ -48,6 +53,15 @@ SCENE_MOVIE = 180
 SCENE_LOCKUP = 181
 GROUP_DOWNSTAIRS = 182
 SCENE_ATTRS = ("switch", "level", "colorTemperature", "lock")
+ROOM_LIGHTS_TYPE = "Room Lights"  # a Room Lighting instance (app_types.CHILD_APP_TYPES)
+# The Office's Room Lighting instance: its lights and what activating it sets them to (the
+# story's "Activating scene (level 100, CT 4000K)"; kept as the scenes' captured states: the
+# emulator's own, no evidence of where Room Lighting keeps them).
+ROOM_LIGHTS_OFFICE = {
+    "Office Light": {"switch": "on", "level": 100},
+    "Office Desk Lamp": {"switch": "on", "level": 100, "colorTemperature": 4000},
+}
+ROOM_LIGHTS_ACTIVATOR = "Office Lights Activator"
 
 
 @dataclass(frozen=True)
@@ -90,7 +104,8 @@ def _device_input(ids: list[int]) -> dict[str, Any]:
 
 
 def seed_scenes(state: HomeState) -> None:
-    """Add the Groups and Scenes app with two scenes (activator devices included) and a group."""
+    """Add the Groups and Scenes app with two scenes (activator devices included) and a group,
+    and an activator to the Office's Room Lighting instance."""
     by_label = {d.label: d for d in state.devices.values()}
     state.apps[APP_GROUPS_SCENES] = App(
         APP_GROUPS_SCENES, PARENT_TYPE, None, PARENT_TYPE, app_type_id=16
@@ -103,7 +118,6 @@ def seed_scenes(state: HomeState) -> None:
         parent_id=APP_GROUPS_SCENES,
         app_type_id=17,
     )
-    driver = DRIVERS_BY_NAME["Virtual Switch"]
     for spec in SCENES:
         members = {by_label[k].id: v for k, v in spec.members.items() if k in by_label}
         if not members:
@@ -122,24 +136,56 @@ def seed_scenes(state: HomeState) -> None:
             buttons=[{"name": CAPTURE_BUTTON, "title": "Re-Capture Devices"}],
             state={CAPTURED_KEY: {str(k): dict(v) for k, v in members.items()}},
         )
-        dev_id = state.next_device_id
-        state.next_device_id += 1
-        state.devices[dev_id] = new_device(
-            state,
-            driver,
-            device_id=dev_id,
-            label=spec.activator_label,
-            dni=str(1_700_000_000_000 + dev_id),
-            now=state.boot_time,
-        )
-        state.devices[dev_id].parent_app_id = spec.app_id
-        state.devices[dev_id].last_activity = state.boot_time  # activated before
+        _add_activator(state, spec.app_id, spec.activator_label)
+    _seed_room_lights(state, by_label)
+
+
+def _add_activator(state: HomeState, app_id: int, label: str) -> None:
+    """The app's activator: a Virtual Switch whose parent app is the scene (or instance)."""
+    dev_id = state.next_device_id
+    state.next_device_id += 1
+    state.devices[dev_id] = new_device(
+        state,
+        DRIVERS_BY_NAME["Virtual Switch"],
+        device_id=dev_id,
+        label=label,
+        dni=str(1_700_000_000_000 + dev_id),
+        now=state.boot_time,
+    )
+    state.devices[dev_id].parent_app_id = app_id
+    state.devices[dev_id].last_activity = state.boot_time  # activated before
+
+
+def _seed_room_lights(state: HomeState, by_label: dict[str | None, Device]) -> None:
+    """The Office's Room Lighting instance gets its lights input (``roomDevsL``, as a new
+    instance's page has it: app_types.ROOM_LIGHTS_INPUTS) and its activator device."""
+    app = state.apps.get(RL_OFFICE)
+    lights = {by_label[k].id: v for k, v in ROOM_LIGHTS_OFFICE.items() if k in by_label}
+    if app is None or app.type != ROOM_LIGHTS_TYPE or not lights:
+        return
+    ids = sorted(lights)
+    state.dev.internals[RL_OFFICE] = AppInternals(
+        page_title=app.label or app.name,
+        inputs=[
+            {
+                "name": "roomDevsL",
+                "type": "capability.switch",
+                "title": "Select Lights for this room",
+                "multiple": True,
+                "value": ",".join(str(i) for i in ids),
+                "deviceIdsForDeviceList": ids,
+            }
+        ],
+        state={CAPTURED_KEY: {str(k): dict(v) for k, v in lights.items()}},
+    )
+    _add_activator(state, RL_OFFICE, ROOM_LIGHTS_ACTIVATOR)
 
 
 def scene_of(state: HomeState, dev: Device) -> int | None:
-    """The scene app this device activates, if it is a scene's activator."""
+    """The scene app (a scene or a Room Lighting instance) this device activates, if it is
+    its activator."""
     app = state.apps.get(dev.parent_app_id) if dev.parent_app_id else None
-    return app.id if app is not None and app.type == SCENE_TYPE else None
+    return app.id if app is not None and app.type in (SCENE_TYPE, ROOM_LIGHTS_TYPE) else None
 
 
 def _commands(states: dict[str, object]) -> list[tuple[str, list[object]]]:

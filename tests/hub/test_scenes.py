@@ -1,5 +1,5 @@
-"""The library's Groups and Scenes readers (``hub/scenes.py``) on their own, no hass: which
-installed apps are scenes, the scene page's capture button found by its label, a scene's
+"""The library's scene readers (``hub/scenes.py``) on their own, no hass: which installed
+apps are scenes (Groups and Scenes scenes, not groups; Room Lighting instances), the scene page's capture button found by its label, a scene's
 member devices read from the hub's statusJson answer and its activator device from a
 fullJson answer (the recorded hub answers in tests/fixtures/hub).
 
@@ -19,6 +19,7 @@ from custom_components.hubitat_dev_tools.hub.scenes import (
     capture_button,
     device_settings,
     scene_apps,
+    scene_kinds,
 )
 
 from ..contract import load_fixture
@@ -34,8 +35,12 @@ def test_scene_apps_and_capture_button() -> None:
         app("3", "Group-2.1", "1"),
         app("4", "Scene-1.2", "1"),
         app("5", "Rule-5.1", None),
+        app("6", "Room Lighting", None),
+        app("7", "Room Lights", "6"),
+        app("8", "Room Lights", None),  # no Room Lighting parent: not taken for one
     ]
-    assert [a.id for a in scene_apps(tree)] == ["2", "4"]
+    assert [a.id for a in scene_apps(tree)] == ["2", "4", "7"]
+    assert scene_kinds(tree) == {"2": "scene", "4": "scene", "7": "room_lighting"}
     buttons = {"a": PageButton("a", "Done"), "b": PageButton("b", "<b>Re-Capture</b> Devices")}
     found = capture_button(buttons)
     assert found is not None and found.name == "b"

@@ -18,7 +18,14 @@ import pytest
 from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.scenes import CAPTURE_BUTTON, SCENE_LOCKUP, SCENE_MOVIE
+from hubitat_emulator.scenes import (
+    CAPTURE_BUTTON,
+    ROOM_LIGHTS_ACTIVATOR,
+    ROOM_LIGHTS_OFFICE,
+    SCENE_LOCKUP,
+    SCENE_MOVIE,
+)
+from hubitat_emulator.seed_specs import RL_OFFICE
 
 from ..home_util import dev_id, sent
 
@@ -31,8 +38,13 @@ def attr(emu: HubEmulator, label: str, name: str) -> Any:
 
 async def test_list_scenes(emu: HubEmulator, manager_hub: Hub) -> None:
     scenes = {s["name"]: s for s in await manager_hub.scenes.list_scenes()}
-    assert set(scenes) == {"Movie Time", "Lock Up"}  # the group is not a scene
-    movie, lockup = scenes["Movie Time"], scenes["Lock Up"]
+    # the group is not a scene; a Room Lighting instance is one
+    assert set(scenes) == {"Movie Time", "Lock Up", "Office Lights"}
+    movie, lockup, office = scenes["Movie Time"], scenes["Lock Up"], scenes["Office Lights"]
+    assert movie["kind"] == lockup["kind"] == "scene" and office["kind"] == "room_lighting"
+    assert office["scene_id"] == str(RL_OFFICE) and office["sensitive"] is False
+    assert office["activator_device_id"] == dev_id(emu, ROOM_LIGHTS_ACTIVATOR)
+    assert set(office["device_ids"]) == {dev_id(emu, n) for n in ROOM_LIGHTS_OFFICE}
     assert movie["scene_id"] == str(SCENE_MOVIE) and lockup["scene_id"] == str(SCENE_LOCKUP)
     assert movie["activator_device_id"] == dev_id(emu, "Movie Time")
     assert lockup["activator_device_id"] == dev_id(emu, "Lock Up Activator")  # by parent app
@@ -55,6 +67,38 @@ async def test_activate_scene_sets_its_devices(emu: HubEmulator, manager_hub: Hu
     assert attr(emu, "TV Outlet", "switch") == "on"
     listed = await manager_hub.scenes.list_scenes()
     assert next(s for s in listed if s["name"] == "Movie Time")["active"] is True
+
+
+async def test_a_room_lighting_instance_is_activated_through_its_activator(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    for label in ROOM_LIGHTS_OFFICE:
+        emu.set_device_attribute(int(dev_id(emu, label)), "switch", "off")
+    emu.set_device_attribute(int(dev_id(emu, "Office Desk Lamp")), "colorTemperature", 2700)
+    before = len(emu.requests)
+    data = await manager_hub.scenes.activate(
+        "office lights", confirm=False, allowed=None, wait_ms=WAIT_MS
+    )
+    activator = dev_id(emu, ROOM_LIGHTS_ACTIVATOR)
+    assert data["kind"] == "room_lighting" and data["scene_id"] == str(RL_OFFICE)
+    assert data["activator_device_id"] == activator and data["activator_on"]
+    assert data["summary"].startswith("Activated Room Lighting instance Office Lights")
+    # one command is sent, the activator's on: the instance sets its lights itself
+    assert sent(emu, before) == ["/device/runmethod"]
+    assert attr(emu, ROOM_LIGHTS_ACTIVATOR, "switch") == "on"
+    await asyncio.sleep(0.05)
+    assert attr(emu, "Office Light", "switch") == "on" and attr(emu, "Office Light", "level") == 100
+    assert attr(emu, "Office Desk Lamp", "colorTemperature") == 4000
+
+
+async def test_a_room_lighting_instance_has_no_capture_button(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    before = len(emu.requests)
+    with pytest.raises(ToolError) as err:
+        await manager_hub.scenes.capture("Office Lights", allowed=None)
+    assert "Room Lighting instance Office Lights's page offers no capture button" in str(err.value)
+    assert sent(emu, before) == []  # nothing pressed
 
 
 async def test_capture_scene(emu: HubEmulator, manager_hub: Hub) -> None:
@@ -85,7 +129,7 @@ async def test_an_unknown_scene_is_refused_naming_the_scenes(
     before = len(emu.requests)
     with pytest.raises(ToolError, match="Movie Time"):
         await manager_hub.scenes.activate("Party", confirm=False, allowed=None, wait_ms=WAIT_MS)
-    with pytest.raises(ToolError, match="No scene 'Party'"):
+    with pytest.raises(ToolError, match="No scene or Room Lighting instance 'Party'"):
         await manager_hub.scenes.capture("Party", allowed=None)
     assert sent(emu, before) == []
 

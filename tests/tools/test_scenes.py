@@ -1,5 +1,6 @@
-"""Groups and Scenes scenes through the tools: the confirmation for sensitive scenes, the
-allowlist and the refusals. Listing, activating and capturing, an unknown scene, and the
+"""Groups and Scenes scenes and Room Lighting instances through the tools: the confirmation
+for sensitive scenes, the allowlist, the refusals, and a Room Lighting instance listed and
+activated (no capture). Listing, activating and capturing, an unknown scene, and the
 manager's own allowlist and confirmation refusals are tested without hass in
 tests/managers/test_scenes.py; the library's scene readers (which apps are scenes, the
 capture button, members and activator read from the recorded hub answers) in
@@ -62,4 +63,22 @@ async def test_scenes_respect_the_allowlist(
     for action in ("activate", "capture"):
         result = await call_tool("hub_call_scene", {"scene": "Movie Time", "action": action})
         assert result.error and result.data["error"] == "device_not_allowed", result.data
+    assert sent(hub, before) == []
+
+
+async def test_a_room_lighting_instance_is_listed_and_activated_through_the_tools(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """Room Lighting instances are scenes too (each has an activator device): listed with
+    their kind and activated by name; their page has no capture."""
+    listed = await ok(call_tool, "hub_list_scenes")
+    office = next(s for s in listed["scenes"] if s["name"] == "Office Lights")
+    assert office["kind"] == "room_lighting" and office["activator_device_id"]
+    hub.set_device_attribute(int(dev_id(hub, "Office Light")), "switch", "off")
+    data = await ok(call_tool, "hub_call_scene", {"scene": "Office Lights"})
+    assert data["kind"] == "room_lighting" and data["activator_on"] is True
+    assert data["summary"].startswith("Activated Room Lighting instance Office Lights")
+    before = len(hub.requests)
+    result = await call_tool("hub_call_scene", {"scene": "Office Lights", "action": "capture"})
+    assert result.error and "no capture button" in result.data["message"]
     assert sent(hub, before) == []

@@ -431,14 +431,14 @@ class VisualRulesController(Controller):
 
 
 class ScenesController(Controller):
-    """Scenes: which apps are scenes, their member devices, their capture button, and
-    whether a device is a scene's activator (turn the activator on to set the scene:
-    ``hub.devices.command(activator_id, "on")``)."""
+    """Scenes (Groups and Scenes scenes and Room Lighting instances): which apps are scenes,
+    their member devices, their capture button, and whether a device is a scene's activator
+    (turn the activator on to set the scene: ``hub.devices.command(activator_id, "on")``)."""
 
     __slots__ = ()
 
     async def list(self) -> builtins.list[InstalledApp]:
-        """The scene apps (children of Groups and Scenes; groups are not scenes)."""
+        """The scene apps (Groups and Scenes scenes, not groups; Room Lighting instances)."""
         return scenes.scene_apps(await apps.fetch_app_tree(self._client))
 
     async def members(self, scene_id: str) -> builtins.list[AppSetting]:

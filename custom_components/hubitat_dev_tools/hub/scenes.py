@@ -1,12 +1,16 @@
-"""Groups and Scenes: which installed apps are scenes, who their members are, which page button
-captures them. No endpoint of its own: scenes are apps (``/hub2/appsList``, their
-``statusJson`` and ``configure/json`` pages, ``/installedapp/btn``) and each scene's activator
-is a device (``/device/fullJson`` names the scene app as its ``parentApp``).
+"""Scenes: which installed apps are scenes, who their members are, which page button captures
+them. No endpoint of its own: scenes are apps (``/hub2/appsList``, their ``statusJson`` and
+``configure/json`` pages, ``/installedapp/btn``) and each scene's activator is a device
+(``/device/fullJson`` names the scene app as its ``parentApp``).
 
-Evidence: the built-in parent app is "Groups and Scenes" (the hub UI's Add Built-In App list);
-its children are ``Scene-2.1`` / ``Group-2.1`` apps (the on-hub server's app-type registry, verified
-live; an older line is ``Scene-1.x``); each scene spawns an activator device with the Switch
-capability, turned on to activate the scene (the on-hub server's rule guide). Groups are not scenes.
+Two apps make scenes, each instance with an activator device:
+- Groups and Scenes: the built-in parent app is "Groups and Scenes" (the hub UI's Add Built-In
+  App list); its scene children are ``Scene-2.1`` apps (the on-hub server's app-type registry,
+  verified live; an older line is ``Scene-1.x``). Its ``Group-2.1`` children are not scenes.
+- Room Lighting: every child of the built-in "Room Lighting" parent is a Room Lighting
+  instance (``Room Lights``: jbaruch/hubitat-dev's UI notes create one with that name).
+Evidence for the activator: "Each Scene / Room Lighting instance spawns an activator device that
+carries the switch capability", turned on to activate it (the on-hub server's rule guide).
 """
 
 from __future__ import annotations
@@ -19,19 +23,40 @@ from .apps import InstalledApp
 from .models import DeviceDetail
 
 PARENT_TYPE = "Groups and Scenes"
+ROOM_LIGHTING_TYPE = "Room Lighting"
 _SCENE_TYPE = re.compile(r"^Scene(?:-\d+(?:\.\d+)*)?$")
 _CAPTURE_TITLE = re.compile(r"capture", re.IGNORECASE)
+KIND_SCENE = "scene"  # a Groups and Scenes scene
+KIND_ROOM_LIGHTING = "room_lighting"  # a Room Lighting instance
+
+
+def scene_kind(app: InstalledApp, parent: InstalledApp | None) -> str | None:
+    """Which kind of scene an installed app is (``KIND_SCENE``, ``KIND_ROOM_LIGHTING``), or
+    None: a Groups and Scenes scene (not a group), or any child of Room Lighting."""
+    if _SCENE_TYPE.match(app.type) and (parent is None or parent.type == PARENT_TYPE):
+        return KIND_SCENE
+    if parent is not None and ROOM_LIGHTING_TYPE in (parent.type, parent.name):
+        return KIND_ROOM_LIGHTING
+    return None
+
+
+def scene_kinds(tree: list[InstalledApp]) -> dict[str, str]:
+    """The scene apps of the installed-app tree (their ids) with their kind: Groups and Scenes
+    scenes (not groups) and Room Lighting instances."""
+    by_id = {a.id: a for a in tree}
+    out: dict[str, str] = {}
+    for app in tree:
+        kind = scene_kind(app, by_id.get(app.parent_id or ""))
+        if kind is not None:
+            out[app.id] = kind
+    return out
 
 
 def scene_apps(tree: list[InstalledApp]) -> list[InstalledApp]:
-    """The scene apps of the installed-app tree (children of Groups and Scenes; not groups)."""
-    by_id = {a.id: a for a in tree}
-    out = []
-    for app in tree:
-        parent = by_id.get(app.parent_id or "")
-        if _SCENE_TYPE.match(app.type) and (parent is None or parent.type == PARENT_TYPE):
-            out.append(app)
-    return out
+    """The scene apps of the installed-app tree: Groups and Scenes scenes (not groups) and
+    Room Lighting instances (``scene_kinds`` tells which)."""
+    kinds = scene_kinds(tree)
+    return [app for app in tree if app.id in kinds]
 
 
 def device_settings(status: dict[str, Any]) -> list[dict[str, Any]]:

@@ -1,4 +1,6 @@
-"""Scenes of the Groups and Scenes app: list, activate (through the activator device), capture.
+"""Scenes: list, activate (through the activator device), capture. A scene is a Groups and
+Scenes scene or a Room Lighting instance (``kind``: ``scene`` or ``room_lighting``): both spawn
+an activator device that sets them when turned on.
 
 A scene is an app (``hub.scenes.scene_apps``); its members are the devices of its page's device
 inputs (statusJson ``appSettings``, read with ``device_refs``); its activator is the device
@@ -26,7 +28,7 @@ from ..hub.apps import InstalledApp, app_name_text
 from ..hub.controllers import ScenesController
 from ..hub.errors import HubError
 from ..hub.models import DeviceSummary
-from ..hub.scenes import activates, capture_button, scene_apps
+from ..hub.scenes import KIND_ROOM_LIGHTING, activates, capture_button, scene_kinds
 from .apps import AppManager
 from .devices import SENSITIVE_CAPABILITIES, AttributeCondition, DeviceFilter, DeviceManager
 
@@ -52,16 +54,27 @@ def _refuse_outside(scene: InstalledApp, members: list[str], allowed: Allowed, d
         )
 
 
+def _word(kind: str, *, start: bool = False) -> str:
+    """How a scene of that kind is named in a summary or a refusal (``start``: opening a
+    sentence)."""
+    if kind == KIND_ROOM_LIGHTING:
+        return "Room Lighting instance"
+    return "Scene" if start else "scene"
+
+
 class SceneManager:
-    """Groups and Scenes scenes."""
+    """Groups and Scenes scenes and Room Lighting instances."""
 
     def __init__(self, scenes: ScenesController, apps: AppManager, devices: DeviceManager) -> None:
         self._controller = scenes
         self._apps = apps
         self._devices = devices
 
-    async def _scenes(self) -> list[InstalledApp]:
-        return scene_apps(await self._apps.tree())
+    async def _scenes(self) -> list[tuple[InstalledApp, str]]:
+        """Every scene app with its kind."""
+        tree = await self._apps.tree()
+        kinds = scene_kinds(tree)
+        return [(app, kinds[app.id]) for app in tree if app.id in kinds]
 
     async def _members(self, scene: InstalledApp) -> list[str]:
         settings = await self._controller.members(scene.id)
@@ -92,7 +105,7 @@ class SceneManager:
         return None
 
     async def _describe(
-        self, scene: InstalledApp, devices: list[DeviceSummary], allowed: Allowed
+        self, scene: InstalledApp, kind: str, devices: list[DeviceSummary], allowed: Allowed
     ) -> dict[str, Any]:
         members = await self._members(scene)
         activator = await self._activator(scene, members, devices)
@@ -101,6 +114,7 @@ class SceneManager:
         out: dict[str, Any] = {
             "scene_id": scene.id,
             "name": scene.name,
+            "kind": kind,
             "disabled": scene.disabled,
             "device_ids": shown,
             "sensitive": any(
@@ -122,22 +136,26 @@ class SceneManager:
         return await self._devices.list_devices(DeviceFilter())
 
     async def list_scenes(self, *, allowed: Allowed | None = None) -> list[dict[str, Any]]:
-        """Every scene with its members (allowed ones), activator and whether it is on."""
+        """Every scene (Groups and Scenes scenes, Room Lighting instances) with its members
+        (allowed ones), activator and whether it is on."""
         ok = allowed or _allow_all
         scenes, devices = await asyncio.gather(self._scenes(), self._all_devices())
-        found = await asyncio.gather(*(self._describe(s, devices, ok) for s in scenes))
+        found = await asyncio.gather(*(self._describe(s, k, devices, ok) for s, k in scenes))
         return sorted(found, key=lambda s: (str(s["name"]).lower(), s["scene_id"]))
 
     async def resolve(self, scene: str) -> InstalledApp:
         """A scene by id or name (case-insensitive), or a refusal listing the scenes."""
+        return (await self._resolve(scene))[0]
+
+    async def _resolve(self, scene: str) -> tuple[InstalledApp, str]:
         scenes = await self._scenes()
         wanted = app_name_text(scene).lower()
-        for s in scenes:
+        for s, kind in scenes:
             if s.id == scene.strip() or s.name.lower() == wanted:
-                return s
+                return s, kind
         raise ToolError(
-            f"No scene '{scene}' in Groups and Scenes. Scenes: "
-            + (", ".join(s.name for s in scenes) or "none")
+            f"No scene or Room Lighting instance '{scene}'. Scenes: "
+            + (", ".join(s.name for s, _kind in scenes) or "none")
             + ".",
             subject="scene",
         )
@@ -180,20 +198,21 @@ class SceneManager:
     ) -> dict[str, Any]:
         """Turn the scene's activator on; answer with the members' states read back."""
         ok = allowed or _allow_all
-        found = await self.resolve(scene)
+        found, kind = await self._resolve(scene)
         members, devices = await asyncio.gather(self._members(found), self._all_devices())
         by_id = {d.id: d for d in devices}
         self._check_members(found, members, by_id, ok, confirm)
         activator = await self._activator(found, members, devices)
         if activator is None:
             raise ToolError(
-                f"Scene {found.name} has no activator device the hub shows (a device whose "
-                "parent app is the scene). Nothing was sent.",
+                f"{_word(kind, start=True)} {found.name} has no activator device the hub "
+                "shows (a device whose parent app is it). Nothing was sent.",
                 hint="Open the scene in the hub UI; its activator device turns it on.",
             )
         if not ok(activator.id):
             raise ToolError(
-                f"Scene {found.name}'s activator device is outside the device allowlist.",
+                f"{_word(kind, start=True)} {found.name}'s activator device is outside the "
+                "device allowlist.",
                 code="device_not_allowed",
             )
         commands = self._devices.commands
@@ -204,10 +223,11 @@ class SceneManager:
         )
         states = await self._states([m for m in members if ok(m)])
         return {
-            "summary": f"Activated scene {found.name} (activator device {activator.id}, "
+            "summary": f"Activated {_word(kind)} {found.name} (activator device {activator.id}, "
             f"{activator.display_name}); {len(members)} device(s) in the scene",
             "scene_id": found.id,
             "name": found.name,
+            "kind": kind,
             "activator_device_id": activator.id,
             "activator_on": waited["matched"],
             "states": states,
@@ -216,33 +236,34 @@ class SceneManager:
     async def capture(self, scene: str, *, allowed: Allowed | None) -> dict[str, Any]:
         """Press the scene page's capture button; verified by the app's version moving on."""
         ok = allowed or _allow_all
-        found = await self.resolve(scene)
+        found, kind = await self._resolve(scene)
         members = await self._members(found)
         _refuse_outside(found, members, ok, "Nothing was changed.")
         page = await self._controller.page(found.id)
         button = capture_button(page.buttons)
         if button is None:
             raise ToolError(
-                f"Scene {found.name}'s page offers no capture button (buttons: "
+                f"{_word(kind, start=True)} {found.name}'s page offers no capture button (buttons: "
                 + (", ".join(app_name_text(b.title) for b in page.buttons.values()) or "none")
                 + "). Nothing was changed.",
                 hint="This scene cannot be captured through its page; edit it in the hub UI.",
             )
         before = page.version
-        await page.press(button.name, what=f"capture scene {found.name}")
+        await page.press(button.name, what=f"capture {_word(kind)} {found.name}")
         await page.reload()
         verified = before is not None and page.version != before
         out: dict[str, Any] = {
-            "summary": f"Captured scene {found.name}: the current states of its "
+            "summary": f"Captured {_word(kind)} {found.name}: the current states of its "
             f"{len(members)} device(s) are now the scene's",
             "scene_id": found.id,
             "name": found.name,
+            "kind": kind,
             "verified": verified,
             "captured": await self._states(members),
         }
         if not verified:
             out["summary"] = (
-                f"The hub took the capture click for scene {found.name}, but its page did not "
-                "change; check the scene in the hub UI."
+                f"The hub took the capture click for {_word(kind)} {found.name}, but its page "
+                "did not change; check it in the hub UI."
             )
         return out
