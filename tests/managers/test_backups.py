@@ -56,6 +56,23 @@ def changes(emu: HubEmulator, before: int) -> list[str]:
     return [p for _m, p in sent_since(emu, before) if any(c in p for c in CHANGES)]
 
 
+def fail_the_restore(emu: HubEmulator, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The hub answers a restore with a 500; the name of its last backup, the one to restore."""
+    emu.faults.delay_paths = {"/hub2/restoreLocalBackup": 0}
+    emu.faults.error_status = 500
+    name = emu.backups[-1].name
+    emu.faults.error_burst = 0
+    orig = emu.faults.delay_for
+
+    def burst_on_restore(path: str) -> float:
+        if path.startswith("/hub2/restoreLocalBackup"):
+            emu.faults.error_burst = 1
+        return orig(path)
+
+    monkeypatch.setattr(emu.faults, "delay_for", burst_on_restore)
+    return name
+
+
 async def allow_any(url: str) -> None:
     """A URL check that lets every URL through (the tool's check is tested there)."""
 
@@ -166,19 +183,8 @@ async def test_restore_refused_by_hub(
         await backups.restore("missing.lzf", deadline())
     assert missing.value.code == "not_found"
     assert not [p for _m, p in emu.requests if "restoreLocalBackup" in p]
-    emu.faults.delay_paths = {"/hub2/restoreLocalBackup": 0}
-    emu.faults.error_status = 500
-    name = emu.backups[-1].name
-    emu.faults.error_burst = 0
     # the hub answering 500 to the restore is a hub error (the tool answers it with a hint)
-    orig = emu.faults.delay_for
-
-    def burst_on_restore(path: str) -> float:
-        if path.startswith("/hub2/restoreLocalBackup"):
-            emu.faults.error_burst = 1
-        return orig(path)
-
-    monkeypatch.setattr(emu.faults, "delay_for", burst_on_restore)
+    name = fail_the_restore(emu, monkeypatch)
     with pytest.raises(HubError) as failed:
         await backups.restore(name, deadline())
     assert failed.value.code == "hub_bad_response" and emu.status == "running"

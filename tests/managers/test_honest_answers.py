@@ -127,16 +127,23 @@ async def test_performance_names_apps_by_their_label(emu: HubEmulator, manager_h
     assert plain["apps"] and any(row["name"].startswith("Rule-") for row in plain["apps"])
 
 
-async def test_list_devices_finds_the_devices_that_went_quiet(
-    emu: HubEmulator, manager_hub: Hub
-) -> None:
-    now = datetime.now(UTC)
+def _two_gone_quiet(emu: HubEmulator, now: datetime) -> tuple[str, str]:
+    """Every device last active 5 minutes before ``now`` but two: the Living Room Lamp 3 days
+    before, the Kitchen Light never; their ids."""
     devices = emu.state.devices
     for dev in devices.values():
         dev.last_activity = now - timedelta(minutes=5)
     quiet, never = dev_id(emu, "Living Room Lamp"), dev_id(emu, "Kitchen Light")
     devices[int(quiet)].last_activity = now - timedelta(days=3)
     devices[int(never)].last_activity = None
+    return quiet, never
+
+
+async def test_list_devices_finds_the_devices_that_went_quiet(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    now = datetime.now(UTC)
+    quiet, never = _two_gone_quiet(emu, now)
     day = await manager_hub.devices.list_devices(
         DeviceFilter(silent_since=now - timedelta(hours=24))
     )

@@ -66,6 +66,18 @@ async def _fire(emu: HubEmulator, motion: str) -> None:
     await emu.clock.advance(1)
 
 
+def _with_a_date(motion: str) -> dict[str, Any]:
+    """A rule with a DateTime local variable (a -04:00 offset) that its log action shows."""
+    return {
+        "name": "With a date",
+        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
+        "local_variables": [
+            {"name": "due", "type": "datetime", "value": "2026-05-17T14:30:00-04:00"}
+        ],
+        "actions": [{"log": "due is %due%"}],
+    }
+
+
 async def test_per_mode_device_actions_are_built_read_back_edited_and_run(
     emu: HubEmulator, authoring: Hub
 ) -> None:
@@ -291,14 +303,7 @@ async def test_datetime_local_variables_are_kept_in_the_hubs_form(
     emu: HubEmulator, authoring: Hub
 ) -> None:
     motion = dev_id(emu, "Office Motion")
-    spec: dict[str, Any] = {
-        "name": "With a date",
-        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
-        "local_variables": [
-            {"name": "due", "type": "datetime", "value": "2026-05-17T14:30:00-04:00"}
-        ],
-        "actions": [{"log": "due is %due%"}],
-    }
+    spec = _with_a_date(motion)
     app_id = await _made(authoring, spec)
     model = emu.rule_machine.rules[int(app_id)]
     assert model.local.variables["due"] == {

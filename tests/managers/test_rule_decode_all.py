@@ -228,9 +228,8 @@ async def test_a_change_that_would_drop_an_unread_part_is_refused(
 # ------------------------------------------------------------ rules the authoring built
 
 
-async def test_a_rule_built_from_a_wide_spec_reads_back_every_part(
-    emu: HubEmulator, manager_hub: Hub
-) -> None:
+def wide_spec_and_a_wait(emu: HubEmulator) -> dict[str, Any]:
+    """``wide_spec`` and a last action: wait until the office motion stays inactive 3 minutes."""
     spec = wide_spec(emu)
     motion = dev_id(emu, "Office Motion")
     spec["actions"].append(
@@ -245,6 +244,13 @@ async def test_a_rule_built_from_a_wide_spec_reads_back_every_part(
             ]
         }
     )
+    return spec
+
+
+async def test_a_rule_built_from_a_wide_spec_reads_back_every_part(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    spec = wide_spec_and_a_wait(emu)
     made = await manager_hub.rule_authoring.create(spec, confirm=False, validate_only=False)
     data = await manager_hub.rule_authoring.get(str(made["app_id"]))
     assert data["undecompiled"] == []

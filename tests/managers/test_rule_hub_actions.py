@@ -31,6 +31,25 @@ def _motion_again(emu: HubEmulator, motion: str) -> None:
     emu.set_device_attribute(int(motion), "motion", "active")
 
 
+def _night_guard(motion: str, other: str) -> dict[str, Any]:
+    """A rule of rule and hub actions: on motion it sets its own and ``other``'s Private
+    Boolean, pauses ``other``, logs, arms HSM for the night and exits before its last log."""
+    return {
+        "name": "Night guard",
+        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
+        "actions": [
+            {"set_private_boolean": False},
+            {"set_private_boolean": True, "rule_ids": [other]},
+            {"pause_rules": [other]},
+            {"comment": "arm for the night, then stop"},
+            {"log": "guard ran"},
+            {"set_hsm": "armNight"},
+            {"exit_rule": True},
+            {"log": "never logged"},
+        ],
+    }
+
+
 async def _rule(manager_hub: Hub, spec: dict[str, Any], *, confirm: bool = False) -> str:
     """A rule built as hub_create_rule builds it (no device allowlist); its app id."""
     made = await manager_hub.rule_authoring.create(spec, confirm=confirm, validate_only=False)
@@ -56,20 +75,7 @@ async def test_rule_and_hub_actions_are_built_read_back_and_run(
             "actions": [{"command": "off", "device_ids": [light]}],
         },
     )
-    spec: dict[str, Any] = {
-        "name": "Night guard",
-        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
-        "actions": [
-            {"set_private_boolean": False},
-            {"set_private_boolean": True, "rule_ids": [other]},
-            {"pause_rules": [other]},
-            {"comment": "arm for the night, then stop"},
-            {"log": "guard ran"},
-            {"set_hsm": "armNight"},
-            {"exit_rule": True},
-            {"log": "never logged"},
-        ],
-    }
+    spec = _night_guard(motion, other)
     before = set(emu.rule_machine.rules)
     refused = await _refusal(manager_hub, spec)
     assert refused.code == "confirmation_required", refused

@@ -27,6 +27,8 @@ from custom_components.hubitat_dev_tools.managers.apps.visual_nodes import (
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
+from .test_visual_rules import refused_unsent
+
 MOTION_STARTS = "Motion starts"
 
 
@@ -57,19 +59,6 @@ def porch_rule(emu: HubEmulator, **changes: Any) -> dict[str, Any]:
     }
     body.update(changes)
     return body
-
-
-async def refused_unsent(
-    emu: HubEmulator, manager_hub: Hub, body: dict[str, Any], code: str = "invalid_request"
-) -> ToolError:
-    """The create is refused with ``code`` and nothing is written to the hub."""
-    before, rules, apps = len(emu.requests), dict(emu.state.dev.vrb), set(emu.state.apps)
-    with pytest.raises(ToolError) as refused:
-        await manager_hub.rules.visual.create(body)
-    assert refused.value.code == code, refused.value
-    writes = [p for _m, p in emu.requests[before:] if "ruleBuilder" in p or "create" in p]
-    assert writes == [] and emu.state.dev.vrb == rules and set(emu.state.apps) == apps
-    return refused.value
 
 
 async def test_unknown_node_type_is_refused_naming_the_known_ones(

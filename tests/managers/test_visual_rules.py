@@ -102,7 +102,7 @@ def _porch(emu: HubEmulator, **changes: Any) -> dict[str, Any]:
     return {**_classic("Porch", [motion], [turn_on]), **changes}
 
 
-async def _refused_unsent(
+async def refused_unsent(
     emu: HubEmulator, manager_hub: Hub, body: dict[str, Any], code: str = "invalid_request"
 ) -> ToolError:
     """The create is refused with ``code`` and nothing is written to the hub."""
@@ -118,7 +118,7 @@ async def _refused_unsent(
 async def test_unknown_device_is_refused(emu: HubEmulator, manager_hub: Hub) -> None:
     turn_on = {"actionType": "turnOn", "switches": [99999]}
     body = _porch(emu, thenNodes=[turn_on])
-    err = await _refused_unsent(emu, manager_hub, body, "not_found")
+    err = await refused_unsent(emu, manager_hub, body, "not_found")
     assert err.subject == "device_ids"  # the tool's hint names hub_list_devices
     assert str(err).startswith("then_nodes[0].switches[0]: no device 99999")
 
@@ -129,16 +129,16 @@ async def test_attribute_or_command_not_declared_is_refused(
     light, leak = _dev(emu, "Porch Light"), _dev(emu, "Kitchen Sink Leak")
     on_light = {"triggerType": "motion", "motionSensors": [light],
                 "motionSensorEvent": "Motion starts"}  # fmt: skip
-    err = await _refused_unsent(emu, manager_hub, _porch(emu, whenNodes=[on_light]))
+    err = await refused_unsent(emu, manager_hub, _porch(emu, whenNodes=[on_light]))
     assert str(err).startswith(
         f"when_nodes[0].motionSensors[0]: device {light} (Porch Light) has no 'motion'"
     )
     turn_on_leak = {"actionType": "turnOn", "switches": [leak]}
-    err = await _refused_unsent(emu, manager_hub, _porch(emu, thenNodes=[turn_on_leak]))
+    err = await refused_unsent(emu, manager_hub, _porch(emu, thenNodes=[turn_on_leak]))
     assert str(err).startswith(f"then_nodes[0].switches[0]: device {leak}")
     assert "has no 'on' command" in str(err)
     mismatch = {"actionType": "turnOn", "switches": [light], "deviceIds": [leak]}
-    err = await _refused_unsent(emu, manager_hub, _porch(emu, thenNodes=[mismatch]))
+    err = await refused_unsent(emu, manager_hub, _porch(emu, thenNodes=[mismatch]))
     assert str(err).startswith("then_nodes[0].deviceIds: does not match switches")
 
 

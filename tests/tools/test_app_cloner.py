@@ -20,8 +20,6 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.hubitat_dev_tools.const import OPT_ALLOW_WRITE
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import VRB_PORCH
-from hubitat_emulator.model import App
-from hubitat_emulator.routes_cloner import CLONER_TYPE
 from hubitat_emulator.seed import (
     APP_RULE_MACHINE,
     RULE_GOODNIGHT,
@@ -29,18 +27,7 @@ from hubitat_emulator.seed import (
 )
 
 from ..conftest import ToolCaller, add_entry
-
-
-def cloners(hub: HubEmulator) -> list[int]:
-    return [a.id for a in hub.state.apps.values() if a.type == CLONER_TYPE]
-
-
-def new_apps(hub: HubEmulator, before: set[int]) -> list[App]:
-    return [a for a in hub.state.apps.values() if a.id not in before and a.type != CLONER_TYPE]
-
-
-def cloner_requests(hub: HubEmulator, since: int) -> list[str]:
-    return [p for _m, p in hub.requests[since:] if "appCloner" in p]
+from ..managers.test_app_cloner import cloner_requests, cloners, new_apps
 
 
 async def test_export_app_summary_and_the_import_advice(

@@ -21,19 +21,7 @@ from hubitat_emulator.devstate import VRB_PORCH
 from hubitat_emulator.seed import RULE_MOTION
 
 from ..conftest import ToolCaller, add_entry
-
-
-def inputs(hub: HubEmulator, app_id: int) -> dict[str, dict[str, Any]]:
-    return {i["name"]: i for i in hub.state.dev.internals[app_id].inputs}
-
-
-def posts(hub: HubEmulator, since: int) -> list[str]:
-    return [p for m, p in hub.requests[since:] if m == "POST"]
-
-
-def device_ids(hub: HubEmulator, *labels: str) -> list[str]:
-    by_label = {d.display_name: str(d.id) for d in hub.state.devices.values()}
-    return [by_label[label] for label in labels]
+from ..managers.test_app_settings import device_ids, inputs, posts
 
 
 async def test_update_app_settings_summary(

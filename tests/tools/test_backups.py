@@ -20,6 +20,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
+from ..managers.test_backups import fail_the_restore
 from ..ops_util import wait_for_status
 
 
@@ -117,19 +118,7 @@ async def test_restore_refused_by_hub(
     """The tool's part: a hub refusing the restore is answered as a failure (a missing backup
     and the hub error itself: tests/managers/test_backups.py::test_restore_refused_by_hub)."""
     hub.mark_backup_now()
-    hub.faults.error_burst = 0
-    hub.faults.delay_paths = {"/hub2/restoreLocalBackup": 0}
-    hub.faults.error_status = 500
-    name = hub.backups[-1].name
-    hub.faults.error_burst = 0
     # the hub answering 500 to the restore is a failure with a hint, not an exception
-    orig = hub.faults.delay_for
-
-    def burst_on_restore(path: str) -> float:
-        if path.startswith("/hub2/restoreLocalBackup"):
-            hub.faults.error_burst = 1
-        return orig(path)
-
-    monkeypatch.setattr(hub.faults, "delay_for", burst_on_restore)
+    name = fail_the_restore(hub, monkeypatch)
     data = await refused(call_tool, "hub_restore_backup", {"file_name": name, "confirm": True})
     assert data["error"] == "hub_bad_response" and hub.status == "running"

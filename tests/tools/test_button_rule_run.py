@@ -10,7 +10,6 @@ tests/managers/test_button_rules.py; the listing in tests/managers/test_rules.py
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from homeassistant.core import HomeAssistant
@@ -19,14 +18,10 @@ from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, add_entry, ok, refused
-
-
-def dev(hub: HubEmulator, label: str) -> int:
-    return next(d.id for d in hub.state.devices.values() if d.label == label)
-
-
-def value(hub: HubEmulator, label: str, attribute: str) -> Any:
-    return hub.state.devices[dev(hub, label)].value(attribute)
+from ..managers.test_button_rules import _dev as dev
+from ..managers.test_button_rules import _settled as settled
+from ..managers.test_button_rules import _switch_action as switch_action
+from ..managers.test_button_rules import _value as value
 
 
 async def button_rule(
@@ -52,23 +47,6 @@ async def button_rule(
     )
     hub.buttons.give_actions(int(rule["app_id"]), actions, [1])
     return str(rule["app_id"])
-
-
-def switch_action(hub: HubEmulator, label: str, on: bool) -> dict[str, Any]:
-    return {
-        "actType.1": "switchActs",
-        "actSubType.1": "getOnOffSwitch",
-        "onOffSwitch.1": str(dev(hub, label)),
-        "onOff.1": on,
-    }
-
-
-async def settled(check: Any) -> bool:
-    for _ in range(40):
-        if check():
-            return True
-        await asyncio.sleep(0.05)
-    return False
 
 
 async def test_a_button_rule_runs_through_its_button(

@@ -31,20 +31,10 @@ from hubitat_emulator import HubEmulator
 from ..conftest import ToolCaller, add_entry
 from ..contract import load_fixture
 from ..dns_util import use_fake_dns
+from ..managers.test_code import CURRENT, GOOD_DRIVER, LEGACY, backups, saves, update_path
+
 
 # Code saves differ by firmware: every hub test here runs on a legacy-editor hub and a 2.5 one.
-LEGACY, CURRENT = "2.4.4.156", "2.5.0.143"
-
-GOOD_DRIVER = """metadata {
-    definition(name: "Test Relay", namespace: "t", author: "t") {
-        capability "Switch"
-    }
-}
-def on() { }
-def off() { }
-"""
-
-
 @pytest.fixture(params=[LEGACY, CURRENT])
 async def hub(request: pytest.FixtureRequest, socket_enabled: None) -> AsyncIterator[HubEmulator]:
     """The emulated hub (Hub Security off) on each firmware."""
@@ -63,22 +53,6 @@ def public_dns(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def legacy(hub: HubEmulator) -> bool:
     return hub.state.version == LEGACY
-
-
-def update_path(hub: HubEmulator, kind: str) -> str:
-    """Where this hub's editor saves changed code."""
-    if kind != "library" and legacy(hub):
-        return f"/{kind}/ajax/update"
-    return f"/{kind}/saveOrUpdateJson"
-
-
-def saves(hub: HubEmulator) -> list[str]:
-    ends = ("saveOrUpdateJson", "/ajax/update", "/app/save", "/driver/save")
-    return [p for m, p in hub.requests if m == "POST" and p.endswith(ends)]
-
-
-def backups(hub: HubEmulator) -> list[str]:
-    return [n for n in hub.files.names() if n.startswith("hdt-backup_")]
 
 
 async def test_list_code_tool_filters_and_pages(

@@ -15,25 +15,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import CODE_APP_ANNOUNCER, CODE_APP_REPORT, CODE_DRIVER_PLUG
 
 from ..conftest import ToolCaller, ok, refused, sent_since
-
-APP = str(CODE_APP_ANNOUNCER)
-WRITES = ("saveOrUpdateJson", "ajax/update", "installedapp/update", "fileManager/upload")
-
-
-def _writes(hub: HubEmulator, before: int) -> list[str]:
-    return [p for m, p in sent_since(hub, before) if m == "POST" and any(w in p for w in WRITES)]
-
-
-def _running(hub: HubEmulator) -> list[int]:
-    return sorted(
-        x.id for x in hub.state.apps.values() if x.user and x.app_type_id == CODE_APP_ANNOUNCER
-    )
-
-
-def _motions(hub: HubEmulator) -> list[int]:
-    return sorted(
-        d.id for d in hub.state.devices.values() if "MotionSensor" in d.driver.capabilities
-    )
+from ..managers.test_code_instances import APP, _motions, _running, _writes
 
 
 async def _instance(call_tool: ToolCaller, name: str, motion: int) -> int:

@@ -33,17 +33,9 @@ from hubitat_emulator import HubEmulator
 from ..conftest import ToolCaller
 from ..contract import load_fixture
 from ..loopback_host import LoopbackHost, serving
+from ..managers.test_code_sources import DRIVER, saves
 from ..mcp_cases.code_sources import source_cases
 from ..mcp_client import Mcp
-
-DRIVER = """metadata {
-    definition(name: "Url Relay", namespace: "t", author: "t") {
-        capability "Switch"
-    }
-}
-def on() { }
-def off() { }
-"""
 
 
 @pytest.fixture
@@ -57,10 +49,6 @@ async def raw_host(socket_enabled: None) -> AsyncIterator[LoopbackHost]:
 def local_urls(hass: HomeAssistant, entry: MockConfigEntry) -> None:
     """The admin option that lets code come from local http URLs (the loopback host)."""
     hass.config_entries.async_update_entry(entry, options={OPT_ALLOW_LOCAL_CODE_URLS: True})
-
-
-def saves(hub: HubEmulator, since: int = 0) -> list[str]:
-    return [p for m, p in hub.requests[since:] if m == "POST" and "save" in p.lower()]
 
 
 async def test_install_from_url(

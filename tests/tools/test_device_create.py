@@ -23,16 +23,7 @@ from hubitat_emulator import HubEmulator
 
 from ..conftest import FAST, ToolCaller, ensure_stream, ok, refused
 from ..home_util import dev_id, sent
-
-COUNTER = """metadata {
-    definition(name: "Virtual Counter", namespace: "home", author: "me") {
-        capability "Switch"
-        capability "Temperature Measurement"
-    }
-}
-def on() { }
-def off() { }
-"""
+from ..managers.test_device_create import COUNTER, creates
 
 
 async def install(call_tool: ToolCaller, source: str) -> str:
@@ -40,10 +31,6 @@ async def install(call_tool: ToolCaller, source: str) -> str:
         call_tool, "hub_install_code", {"type": "driver", "source": source, "confirm": True}
     )
     return str(data["id"])
-
-
-def creates(hub: HubEmulator, before: int) -> list[str]:
-    return [p for _m, p in hub.requests[before:] if p.startswith("/device/")]
 
 
 async def test_a_driver_installed_by_us_creates_a_device(

@@ -17,12 +17,9 @@ from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, a_switch, until
+from ..managers.test_devices import other
 
 pytestmark = pytest.mark.usefixtures("fast_stream")
-
-
-def other(hub: HubEmulator, dev_id: int) -> str:
-    return "off" if hub.device(dev_id)["attributes"]["switch"] == "on" else "on"
 
 
 async def test_list_devices_from_the_cache(

@@ -12,7 +12,7 @@ tests/managers/test_honest_answers.py."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from homeassistant.core import HomeAssistant
@@ -24,6 +24,7 @@ from hubitat_emulator.seed_specs import RULE_GOODNIGHT
 
 from ..conftest import ToolCaller, ok, refused
 from ..home_util import dev_id, sent
+from ..managers.test_honest_answers import _two_gone_quiet
 from .test_rule_authoring import porch_spec
 
 # ---------------------------------------------------------------- 1. hub_list_changes
@@ -179,12 +180,7 @@ async def test_list_devices_finds_the_devices_that_went_quiet(
     """The tool's part: silent_for_hours read as a time before now, and refused when it is
     no span (which devices went quiet: tests/managers/test_honest_answers.py)."""
     now = datetime.now(UTC)
-    devices = hub.state.devices
-    for dev in devices.values():
-        dev.last_activity = now - timedelta(minutes=5)
-    quiet, never = dev_id(hub, "Living Room Lamp"), dev_id(hub, "Kitchen Light")
-    devices[int(quiet)].last_activity = now - timedelta(days=3)
-    devices[int(never)].last_activity = None
+    quiet, never = _two_gone_quiet(hub, now)
     data = await ok(call_tool, "hub_list_devices", {"silent_for_hours": 24, "fields": ["label"]})
     assert {d["device_id"] for d in data["devices"]} == {quiet, never}
     week = await ok(call_tool, "hub_list_devices", {"silent_for_hours": 24 * 7})

@@ -22,10 +22,7 @@ from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok
 from ..home_util import dev_id
-
-
-def _attr(hub: HubEmulator, device: str, attr: str) -> Any:
-    return hub.state.devices[int(device)].attrs[attr].value
+from ..managers.test_rule_actions_more import _attr, _fire, _with_a_date
 
 
 async def _made(call_tool: ToolCaller, spec: dict[str, Any]) -> str:
@@ -46,13 +43,6 @@ async def _updated(call_tool: ToolCaller, app_id: str, spec: dict[str, Any]) -> 
     done = await ok(call_tool, "hub_update_rule", {"app_id": app_id, "rule": spec})
     assert done["summary"] == f"Updated rule {app_id} in place", done
     assert done["app_id"] == app_id and done["edited_in_place"] is True, done
-
-
-async def _fire(hub: HubEmulator, motion: str) -> None:
-    hub.set_device_attribute(int(motion), "motion", "inactive")
-    hub.set_device_attribute(int(motion), "motion", "active")
-    await hub.clock.settle()
-    await hub.clock.advance(1)
 
 
 async def test_a_per_mode_rule_is_checked_created_read_back_and_edited_in_place(
@@ -84,14 +74,7 @@ async def test_datetime_local_variables_are_answered_with_a_colon_offset(
     hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     motion = dev_id(hub, "Office Motion")
-    spec: dict[str, Any] = {
-        "name": "With a date",
-        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
-        "local_variables": [
-            {"name": "due", "type": "datetime", "value": "2026-05-17T14:30:00-04:00"}
-        ],
-        "actions": [{"log": "due is %due%"}],
-    }
+    spec = _with_a_date(motion)
     app_id = await _made(call_tool, spec)
     got = await _read(call_tool, app_id)  # answers show timestamps with a colon offset
     assert got["local_variables"] == [

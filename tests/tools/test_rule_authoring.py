@@ -1,7 +1,8 @@
 """hub_create_rule's own part of native Rule Machine authoring: the dry run's summary and
 answer, sending nothing; a refusal as an error result (the part at fault, the code and the
 hint); the device allowlist from the integration's options; the tool search finding the rule
-tools for owners' sentences. ``porch_rule`` and ``porch_spec`` are shared with other tests.
+tools for owners' sentences. ``porch_spec`` (defined with the manager tests) is imported from
+here by other tests.
 
 The authoring itself (the dry run's text and plan, the spec's shape errors, what the spec
 cannot say, the checks against the hub before anything is sent, the confirm gate, the schema
@@ -18,26 +19,7 @@ from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller
 from ..home_util import dev_id
-
-
-def porch_rule(motion: str, light: str) -> dict[str, Any]:
-    """The owner's porch rule: on with motion after sunset, off 5 minutes after it stops."""
-    return {
-        "name": "Porch light at night",
-        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
-        "conditions": {"between": {"from": "sunset", "to": "sunrise"}},
-        "actions": [
-            {"cancel_delays": True},
-            {"command": "on", "device_ids": [light]},
-            {"wait": [{"device_id": motion, "attribute": "motion", "is": "inactive"}]},
-            {"delay": {"minutes": 5}, "cancelable": True},
-            {"command": "off", "device_ids": [light]},
-        ],
-    }
-
-
-def porch_spec(hub: HubEmulator) -> dict[str, Any]:
-    return porch_rule(dev_id(hub, "Kitchen Motion"), dev_id(hub, "Porch Light"))
+from ..managers.test_rule_authoring import porch_spec as porch_spec
 
 
 async def test_validate_only_sends_nothing(

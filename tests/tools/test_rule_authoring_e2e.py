@@ -19,12 +19,9 @@ from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
 from ..home_util import dev_id
+from ..managers.test_rule_authoring_e2e import _rule_ids
 from ..managers.test_rule_authoring_e2e import wide_spec as wide_spec
 from .test_rule_authoring import porch_spec
-
-
-def _rule_ids(hub: HubEmulator) -> set[int]:
-    return {a.id for a in hub.home.state.apps.values() if a.type == "Rule-5.1"}
 
 
 async def test_a_wide_rule_is_built_and_reads_back_as_its_spec(

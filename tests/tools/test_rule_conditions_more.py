@@ -22,28 +22,7 @@ from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok
 from ..home_util import dev_id
-
-LIGHT, BUTTON = "Office Light", "Bedside Button"
-WARM, COOL = "Dining Room Sensor", "Guest Room Sensor"  # 70.1 and 65.3 degrees
-
-
-def _rule(hub: HubEmulator, name: str, **parts: Any) -> dict[str, Any]:
-    light = dev_id(hub, LIGHT)
-    return {
-        "name": name,
-        "triggers": [{"button_device_id": dev_id(hub, BUTTON), "button": 1, "event": "pushed"}],
-        "actions": [{"command": "on", "device_ids": [light]}],
-        **parts,
-    }
-
-
-async def _press(hub: HubEmulator) -> str:
-    """Turn the light off, push the button, and answer the light's switch afterwards."""
-    light = int(dev_id(hub, LIGHT))
-    hub.run_command(light, "off", [])
-    hub.run_command(int(dev_id(hub, BUTTON)), "push", [1])
-    await hub.clock.settle()
-    return str(hub.device(light)["attributes"]["switch"])
+from ..managers.test_rule_conditions_more import COOL, LIGHT, WARM, _press, _rule
 
 
 async def _spec(call_tool: ToolCaller, app_id: str) -> dict[str, Any]:

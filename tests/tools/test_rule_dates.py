@@ -10,7 +10,6 @@ tests/managers/test_rule_dates.py."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -19,26 +18,8 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.clock import HUB_TZ
 
 from ..conftest import ToolCaller, ok
-from ..home_util import dev_id, sent
-
-
-def _spec(hub: HubEmulator, dates: dict[str, str], **extra: Any) -> dict[str, Any]:
-    button, light = dev_id(hub, "Bedside Button"), dev_id(hub, "Office Light")
-    return {
-        "name": "Holiday lights",
-        "triggers": [{"button_device_id": button, "button": 1, "event": "pushed"}],
-        "conditions": {"dates": dates, **extra},
-        "actions": [{"command": "on", "device_ids": [light]}],
-    }
-
-
-async def _pressed_at(hub: HubEmulator, when: datetime) -> str:
-    light, button = dev_id(hub, "Office Light"), dev_id(hub, "Bedside Button")
-    hub.run_command(int(light), "off", [])
-    hub.clock.set(when)
-    hub.run_command(int(button), "push", [1])
-    await hub.clock.settle()
-    return str(hub.device(int(light))["attributes"]["switch"])
+from ..home_util import sent
+from ..managers.test_rule_dates import _pressed_at, _spec
 
 
 async def test_a_between_dates_rule_is_created_and_read_back(

@@ -17,9 +17,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed_specs import RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
 
 from ..conftest import ToolCaller, ok, refused
-from ..home_util import dev_id
-from ..managers.test_rule_decode_all import assert_accounted
-from .test_rule_authoring_e2e import wide_spec
+from ..managers.test_rule_decode_all import assert_accounted, wide_spec_and_a_wait
 
 
 async def test_a_seeded_rule_with_broken_parts_through_the_tools(
@@ -67,20 +65,7 @@ async def test_a_change_that_would_drop_an_unread_part_is_refused(
 async def test_a_rule_made_with_the_tools_reads_back_every_part(
     entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
-    spec = wide_spec(hub)
-    motion = dev_id(hub, "Office Motion")
-    spec["actions"].append(
-        {
-            "wait": [
-                {
-                    "device_id": motion,
-                    "attribute": "motion",
-                    "is": "inactive",
-                    "stays_for": {"minutes": 3},
-                }
-            ]
-        }
-    )
+    spec = wide_spec_and_a_wait(hub)
     made = await ok(call_tool, "hub_create_rule", {"rule": spec})
     data = await ok(call_tool, "hub_get_rule", {"app_id": made["app_id"]})
     assert data["undecompiled"] == []

@@ -10,8 +10,6 @@ tests/managers/test_rule_hub_actions.py."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -19,6 +17,7 @@ from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller
 from ..home_util import dev_id
+from ..managers.test_rule_hub_actions import _night_guard
 
 
 async def test_rule_and_hub_actions_through_the_tools(
@@ -37,20 +36,7 @@ async def test_rule_and_hub_actions_through_the_tools(
     )
     assert not follower.error, follower.data
     other = str(follower.data["app_id"])
-    spec: dict[str, Any] = {
-        "name": "Night guard",
-        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
-        "actions": [
-            {"set_private_boolean": False},
-            {"set_private_boolean": True, "rule_ids": [other]},
-            {"pause_rules": [other]},
-            {"comment": "arm for the night, then stop"},
-            {"log": "guard ran"},
-            {"set_hsm": "armNight"},
-            {"exit_rule": True},
-            {"log": "never logged"},
-        ],
-    }
+    spec = _night_guard(motion, other)
     refused = await call_tool("hub_create_rule", {"rule": spec})
     assert refused.error and refused.data["error"] == "confirmation_required", refused.data
     assert "HSM: armNight" in refused.data["message"]

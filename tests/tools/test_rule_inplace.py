@@ -21,38 +21,8 @@ from hubitat_emulator.seed_specs import RULE_GOODNIGHT
 
 from ..conftest import ToolCaller
 from ..home_util import dev_id
+from ..managers.test_rule_inplace import _new, _old
 from ..rm_util import Wizard
-
-
-def _old(hub: HubEmulator) -> dict[str, Any]:
-    motion, light = dev_id(hub, "Office Motion"), dev_id(hub, "Office Light")
-    button = dev_id(hub, "Bedside Button")
-    return {
-        "name": "Office helper",
-        "triggers": [
-            {"device_id": motion, "attribute": "motion", "is": "active"},
-            {"button_device_id": button, "button": 1, "event": "pushed"},
-        ],
-        "conditions": {"not": {"mode": ["Away"]}},
-        "local_variables": [{"name": "visits", "type": "integer", "value": 0}],
-        "actions": [
-            {
-                "if": {"device_id": light, "attribute": "switch", "is": "off"},
-                "then": [{"command": "on", "device_ids": [light]}],
-                "else": [{"log": "already on"}],
-            },
-            {"set_variable": "visits", "value": 1},
-        ],
-    }
-
-
-def _new(hub: HubEmulator) -> dict[str, Any]:
-    light, button = dev_id(hub, "Office Light"), dev_id(hub, "Bedside Button")
-    return {
-        "name": "Office off button",
-        "triggers": [{"button_device_id": button, "button": 1, "event": "held"}],
-        "actions": [{"command": "off", "device_ids": [light]}],
-    }
 
 
 async def _made(call_tool: ToolCaller, spec: dict[str, Any]) -> str:

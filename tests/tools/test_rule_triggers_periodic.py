@@ -11,7 +11,6 @@ in tests/managers/test_rule_triggers_periodic.py."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 import pytest
@@ -19,37 +18,10 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.clock import HUB_TZ
 
 from ..conftest import ToolCaller, ok
-from ..home_util import dev_id, sent
-
-
-def _at(day: int, hour: int, minute: int = 0) -> datetime:
-    return datetime(2026, 12, day, hour, minute, tzinfo=HUB_TZ)
-
-
-def _spec(hub: HubEmulator, trigger: dict[str, Any], name: str = "Timed light") -> dict[str, Any]:
-    return {
-        "name": name,
-        "triggers": [trigger],
-        "actions": [{"command": "on", "device_ids": [dev_id(hub, "Office Light")]}],
-    }
-
-
-def _light(hub: HubEmulator) -> str:
-    return str(hub.device(int(dev_id(hub, "Office Light")))["attributes"]["switch"])
-
-
-async def _fires_at(hub: HubEmulator, start: datetime, due: datetime) -> None:
-    """From ``start`` the rule has not run a second before ``due``, and has run just after."""
-    hub.run_command(int(dev_id(hub, "Office Light")), "off", [])
-    hub.clock.set(start)
-    await hub.clock.settle()
-    await hub.clock.advance((due - start).total_seconds() - 1)
-    assert _light(hub) == "off", f"ran before {due}"
-    await hub.clock.advance(2)
-    assert _light(hub) == "on", f"did not run at {due}"
+from ..home_util import sent
+from ..managers.test_rule_triggers_periodic import _at, _fires_at, _spec
 
 
 async def test_a_periodic_rule_is_created_read_back_and_edited_in_place(

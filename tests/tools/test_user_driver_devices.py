@@ -14,39 +14,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
-
-COUNTER = """metadata {
-    definition(name: "Tap Counter", namespace: "home", author: "me") {
-        capability "Actuator"
-        attribute "counter", "number"
-        command "increment"
-        command "reset"
-        command "setCounter", ["NUMBER"]
-        command "setMood", [[name: "mood*", type: "ENUM", constraints: ["calm", "busy"]]]
-    }
-    preferences {
-        input name: "step", type: "number", title: "Step", defaultValue: 1
-        input "flavor", "enum", title: "Flavor", options: ["plain", "fancy"], defaultValue: "plain"
-    }
-}
-
-def increment() {
-    if (logEnable) log.debug "increment"
-    sendEvent(name: "counter", value: (device.currentValue("counter") ?: 0) + step)
-}
-
-def reset() {
-    sendEvent(name: "counter", value: 0)
-}
-
-def setCounter(value) {
-    sendEvent(name: "counter", value: value as Integer)
-}
-
-def setMood(mood) {
-    runIn(5, "reset")
-}
-"""
+from ..managers.test_user_drivers import COUNTER
 
 
 async def read_counter(call_tool: ToolCaller, device_id: str) -> Any:

@@ -11,8 +11,6 @@ and the hub's save answer are tested without hass in tests/managers/test_visual_
 from __future__ import annotations
 
 import json
-from dataclasses import replace
-from typing import Any
 
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -22,48 +20,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import VRB_PORCH
 
 from ..conftest import ToolCaller, ok, refused
-
-
-def dev(hub: HubEmulator, label: str) -> int:
-    return int(hub.find_device(label)["id"])
-
-
-def porch_graph(hub: HubEmulator, *, dark_only: bool = False) -> dict[str, Any]:
-    """Motion on the porch turns the porch light on (between sunset and sunrise)."""
-    motion = dev(hub, "Front Porch Motion")
-    light = dev(hub, "Porch Light")
-    nodes: list[dict[str, Any]] = [
-        {"id": "trigger-1", "type": "trigger", "triggerType": "motion",
-         "motionSensors": [motion], "motionSensorEvent": "Motion starts"},
-        {"id": "action-1", "type": "action", "actionType": "turnOn", "deviceIds": [light]},
-    ]  # fmt: skip
-    edges = [{"from": "trigger-1", "to": "action-1", "port": "next"}]
-    if dark_only:
-        nodes.append(
-            {"id": "condition-1", "type": "condition", "triggerType": "timeIsBetween",
-             "condition": "sunsetToSunrise"}
-        )  # fmt: skip
-        edges = [
-            {"from": "trigger-1", "to": "condition-1"},
-            {"from": "condition-1", "to": "action-1", "port": "true"},
-        ]
-    return {"nodes": nodes, "edges": edges}
-
-
-def paused(hub: HubEmulator, rule: int) -> Any:
-    """The stored graph rule's pause state, read afresh."""
-    return hub.state.dev.vrb_graph[rule]["rulePaused"]
-
-
-def graph_rule(hub: HubEmulator) -> int:
-    """A graph rule installed next to the seeded classic porch rule."""
-    new_id = max(hub.state.apps) + 1
-    hub.state.apps[new_id] = replace(hub.state.apps[VRB_PORCH], id=new_id, label="Graph porch")
-    text = json.dumps({"version": 1, **porch_graph(hub)})
-    hub.state.dev.vrb_graph[new_id] = {
-        "name": "Graph porch", "rulePaused": False, "ruleJson": text, "validationErrors": [],
-    }  # fmt: skip
-    return new_id
+from ..managers.test_visual_graph import dev, graph_rule, paused, porch_graph
 
 
 async def test_read_answers_the_parsed_graph(

@@ -23,24 +23,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import VRB_PORCH
 
 from ..conftest import ToolCaller, ok, refused
-
-MOTION_STARTS = "Motion starts"
-
-
-def dev(hub: HubEmulator, label: str) -> int:
-    return int(hub.find_device(label)["id"])
-
-
-def motion(device_id: int) -> dict[str, Any]:
-    return {
-        "triggerType": "motion",
-        "motionSensors": [device_id],
-        "motionSensorEvent": MOTION_STARTS,
-    }
-
-
-def turn_on(device_id: int) -> dict[str, Any]:
-    return {"actionType": "turnOn", "switches": [device_id]}
+from ..managers.test_visual_nodes import MOTION_STARTS, dev, motion, turn_on
 
 
 async def refused_unsent(
