@@ -1,7 +1,7 @@
-"""The library's scene readers (``hub/scenes.py``) on their own, no hass: which installed
-apps are scenes (Groups and Scenes scenes, not groups; Room Lighting instances), the scene page's capture button found by its label, a scene's
-member devices read from the hub's statusJson answer and its activator device from a
-fullJson answer (the recorded hub answers in tests/fixtures/hub).
+"""The library's scene readers (``hub/scenes.py``) on their own, no hass: which installed apps are
+scenes (Groups and Scenes scenes, not groups; Room Lighting instances), the scene page's capture
+button found by its label, a scene's member devices read from the hub's statusJson answer and
+its activator device from a fullJson answer (the recorded hub answers in tests/fixtures/hub).
 
 Moved from tests/tools/test_scenes.py (test_scene_apps_and_capture_button and
 test_scene_readers_take_the_contract_shapes: the readers are the library's; the tool's
