@@ -26,8 +26,12 @@ from ..home_util import dev_id
 
 
 def porch_spec(emu: HubEmulator) -> dict[str, Any]:
+    """The porch rule over the seeded home's Kitchen Motion and Porch Light."""
+    return porch_rule(dev_id(emu, "Kitchen Motion"), dev_id(emu, "Porch Light"))
+
+
+def porch_rule(motion: str, light: str) -> dict[str, Any]:
     """The owner's porch rule: on with motion after sunset, off 5 minutes after it stops."""
-    motion, light = dev_id(emu, "Kitchen Motion"), dev_id(emu, "Porch Light")
     return {
         "name": "Porch light at night",
         "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],

@@ -19,6 +19,7 @@ from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller
 from ..home_util import dev_id
+from ..managers.test_rule_authoring import porch_rule as porch_rule
 from ..managers.test_rule_authoring import porch_spec as porch_spec
 
 
