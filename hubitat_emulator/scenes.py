@@ -61,7 +61,7 @@ ROOM_LIGHTS_OFFICE = {
     "Office Light": {"switch": "on", "level": 100},
     "Office Desk Lamp": {"switch": "on", "level": 100, "colorTemperature": 4000},
 }
-ROOM_LIGHTS_ACTIVATOR = "Office Lights Activator"
+ROOM_LIGHTS_ACTIVATOR = "Office Scene Activator"
 
 
 @dataclass(frozen=True)

@@ -194,7 +194,7 @@ async def test_one_read_per_controller(hub: Hubitat, emu: HubEmulator) -> None:
 
     async def read_scenes() -> None:
         scenes = {a.name: a.id for a in await hub.scenes.list()}
-        assert set(scenes) == {"Movie Time", "Lock Up"}
+        assert set(scenes) == {"Movie Time", "Lock Up", "Office Lights"}
         assert await hub.scenes.members(scenes["Movie Time"])
 
     async def read_modes() -> None:

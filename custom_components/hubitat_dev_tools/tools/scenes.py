@@ -33,10 +33,8 @@ class ListScenesTool(HubTool[ToolArgs]):
     covers = (connector("list_scenes"),)
     title = "List scenes"
     description = (
-        "Scenes: Groups and Scenes scenes and Room Lighting instances (kind scene or "
-        "room_lighting), each with id, name, device ids, activator device, active, sensitive. "
-        "Activate or capture: hub_call_scene. Groups (Group-2.1) are not scenes: their group "
-        "device is commanded with hub_call_device_command."
+        "Groups and Scenes scenes and Room Lighting instances (kind): id, name, device ids, "
+        "activator device, active, sensitive. Activate or capture: hub_call_scene."
     )
 
     async def run(self, call: ToolCall, args: ToolArgs) -> dict[str, Any]:
@@ -49,10 +47,9 @@ class CallSceneTool(HubTool[CallSceneArgs]):
     covers = (connector("hubitat_activate_scene"),)
     title = "Call scene"
     description = (
-        "Activate a Groups and Scenes scene or a Room Lighting instance by name or id (turns "
-        "its activator device on), or capture a scene (the devices' current states become the "
-        "scene's; a Room Lighting instance's page has no capture: edit it with "
-        "hub_update_app_settings). Answers with the devices' states read back. Activating or "
+        "Activate a Groups and Scenes scene or Room Lighting instance by name or id (turns its "
+        "activator device on), or capture a scene (the devices' current states become the "
+        "scene's; not Room Lighting). Answers with the devices' states read back. Activating or "
         "capturing a scene that sets a lock or other sensitive device needs confirm=true."
     )
     kind = ToolKind.WRITE
