@@ -21,6 +21,7 @@ from homeassistant import config_entries
 from homeassistant.const import CONF_HOST, CONF_PASSWORD, CONF_PORT
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
+from multidict import CIMultiDict
 from yarl import URL
 
 from custom_components.hubitat_dev_tools.const import CONF_MAKER_TOKEN
@@ -136,8 +137,15 @@ async def test_compressed_answer_is_capped_by_its_decoded_size(
             body=body, headers={"Content-Encoding": "gzip", "Content-Type": "application/json"}
         )
 
+    async def twice(request: web.Request) -> web.Response:
+        """Two Content-Encoding headers, identity first: the decoder follows the last."""
+        headers = CIMultiDict([("Content-Encoding", "identity"), ("Content-Encoding", "gzip")])
+        headers["Content-Type"] = "application/json"
+        return web.Response(body=body, headers=headers)
+
     app = web.Application()
     app.router.add_get("/hub/details/json", bomb)
+    app.router.add_get("/hub/twice", twice)
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -149,6 +157,9 @@ async def test_compressed_answer_is_capped_by_its_decoded_size(
             await client.get_json("/hub/details/json", max_bytes=MIB)
         assert len(body) < MIB  # the declared (compressed) length alone was within the cap
         assert await client.get_json("/hub/details/json", max_bytes=4 * MIB) == [0] * (MIB + 1)
+        with pytest.raises(HubResponseTooLargeError) as err:
+            await client.get_json("/hub/twice", max_bytes=MIB)
+        assert "more than" in str(err.value)  # stopped while reading, not after it
     finally:
         await runner.cleanup()
 

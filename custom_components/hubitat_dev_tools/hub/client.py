@@ -284,11 +284,12 @@ class HubClient:
         declared = resp.content_length
         if declared is not None and declared > cap:
             raise too_large(f"{declared} bytes")
-        encoding = resp.headers.get("Content-Encoding", "").strip().lower()
-        if declared is not None and encoding in ("", "identity"):
+        encodings = {e.strip().lower() for e in resp.headers.getall("Content-Encoding", [])}
+        if declared is not None and encodings <= {"", "identity"}:
             # A declared, uncompressed length within the cap: read it in one go. A compressed
             # answer's declared length says nothing of its decoded size, so it is read in
-            # chunks below, and the check after the read catches a body longer than declared.
+            # chunks below (every Content-Encoding header counts: the decoder follows the
+            # last), and the check after the read catches a body longer than declared.
             raw = await resp.read()
             if len(raw) > cap:
                 raise too_large(f"more than {cap} bytes")
