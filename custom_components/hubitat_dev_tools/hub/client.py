@@ -292,7 +292,7 @@ class HubClient:
             # last), and the check after the read catches a body longer than declared.
             raw = await resp.read()
             if len(raw) > cap:
-                raise too_large(f"more than {cap} bytes")
+                raise too_large(f"{len(raw)} bytes")
             return raw
         parts: list[bytes] = []
         total = 0
