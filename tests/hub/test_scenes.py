@@ -38,6 +38,9 @@ def test_scene_apps_and_capture_button() -> None:
         app("6", "Room Lighting", None),
         app("7", "Room Lights", "6"),
         app("8", "Room Lights", None),  # no Room Lighting parent: not taken for one
+        # a Groups and Scenes parent labelled "Room Lighting": its group is still no scene
+        InstalledApp("9", "Room Lighting", "Groups and Scenes", False, False, False, None, 0),
+        app("10", "Group-2.1", "9"),
     ]
     assert [a.id for a in scene_apps(tree)] == ["2", "4", "7"]
     assert scene_kinds(tree) == {"2": "scene", "4": "scene", "7": "room_lighting"}

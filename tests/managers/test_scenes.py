@@ -91,6 +91,24 @@ async def test_a_room_lighting_instance_is_activated_through_its_activator(
     assert attr(emu, "Office Desk Lamp", "colorTemperature") == 4000
 
 
+async def test_a_name_two_scenes_share_is_refused_and_an_id_wins_over_a_name(
+    emu: HubEmulator, manager_hub: Hub
+) -> None:
+    """A Room Lighting instance named like a scene: the name is refused naming both; an id
+    is taken as the id even when an instance is named with it."""
+    emu.home.state.apps[RL_OFFICE].label = "Lock Up"
+    before = len(emu.requests)
+    with pytest.raises(ToolError) as err:
+        await manager_hub.scenes.activate("lock up", confirm=True, allowed=None, wait_ms=WAIT_MS)
+    assert err.value.subject == "scene"
+    assert f"Room Lighting instance {RL_OFFICE}" in str(err.value)
+    assert f"scene {SCENE_LOCKUP}" in str(err.value)
+    assert sent(emu, before) == []
+    emu.home.state.apps[RL_OFFICE].label = str(SCENE_LOCKUP)
+    found = await manager_hub.scenes.resolve(str(SCENE_LOCKUP))
+    assert found.id == str(SCENE_LOCKUP)
+
+
 async def test_a_room_lighting_instance_has_no_capture_button(
     emu: HubEmulator, manager_hub: Hub
 ) -> None:

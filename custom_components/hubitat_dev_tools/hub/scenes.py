@@ -24,6 +24,7 @@ from .models import DeviceDetail
 
 PARENT_TYPE = "Groups and Scenes"
 ROOM_LIGHTING_TYPE = "Room Lighting"
+ROOM_LIGHTS_TYPE = "Room Lights"  # a Room Lighting instance's own type
 _SCENE_TYPE = re.compile(r"^Scene(?:-\d+(?:\.\d+)*)?$")
 _CAPTURE_TITLE = re.compile(r"capture", re.IGNORECASE)
 KIND_SCENE = "scene"  # a Groups and Scenes scene
@@ -35,7 +36,9 @@ def scene_kind(app: InstalledApp, parent: InstalledApp | None) -> str | None:
     None: a Groups and Scenes scene (not a group), or any child of Room Lighting."""
     if _SCENE_TYPE.match(app.type) and (parent is None or parent.type == PARENT_TYPE):
         return KIND_SCENE
-    if parent is not None and ROOM_LIGHTING_TYPE in (parent.type, parent.name):
+    # by type, never by a label the owner can edit: a child of Room Lighting, or a child
+    # of the type Room Lighting creates (``Room Lights``)
+    if parent is not None and (parent.type == ROOM_LIGHTING_TYPE or app.type == ROOM_LIGHTS_TYPE):
         return KIND_ROOM_LIGHTING
     return None
 

@@ -42,13 +42,15 @@ def _allow_all(_device_id: str) -> bool:
     return True
 
 
-def _refuse_outside(scene: InstalledApp, members: list[str], allowed: Allowed, done: str) -> None:
+def _refuse_outside(
+    scene: InstalledApp, kind: str, members: list[str], allowed: Allowed, done: str
+) -> None:
     """Refuse a scene write when the scene sets devices outside the device allowlist."""
     outside = [m for m in members if not allowed(m)]
     if outside:
         raise ToolError(
-            f"Scene {scene.name} sets {len(outside)} device(s) outside the device allowlist. "
-            + done,
+            f"{_word(kind, start=True)} {scene.name} sets {len(outside)} device(s) outside "
+            "the device allowlist. " + done,
             code="device_not_allowed",
             hint="Add its devices to the allowlist in the integration's options.",
         )
@@ -148,11 +150,24 @@ class SceneManager:
         return (await self._resolve(scene))[0]
 
     async def _resolve(self, scene: str) -> tuple[InstalledApp, str]:
+        """By id first; a name matching more than one scene is refused, naming each (a
+        Groups and Scenes scene and a Room Lighting instance may share a name)."""
         scenes = await self._scenes()
+        by_id = [(s, kind) for s, kind in scenes if s.id == scene.strip()]
+        if by_id:
+            return by_id[0]
         wanted = app_name_text(scene).lower()
-        for s, kind in scenes:
-            if s.id == scene.strip() or s.name.lower() == wanted:
-                return s, kind
+        named = [(s, kind) for s, kind in scenes if s.name.lower() == wanted]
+        if len(named) == 1:
+            return named[0]
+        if named:
+            raise ToolError(
+                f"'{scene}' names {len(named)} scenes: "
+                + ", ".join(f"{_word(kind)} {s.id}" for s, kind in named)
+                + ". Nothing was sent.",
+                hint="Call again with the id of the one you mean.",
+                subject="scene",
+            )
         raise ToolError(
             f"No scene or Room Lighting instance '{scene}'. Scenes: "
             + (", ".join(s.name for s, _kind in scenes) or "none")
@@ -163,12 +178,13 @@ class SceneManager:
     def _check_members(
         self,
         scene: InstalledApp,
+        kind: str,
         members: list[str],
         devices: dict[str, DeviceSummary],
         allowed: Allowed,
         confirm: bool,
     ) -> None:
-        _refuse_outside(scene, members, allowed, "Nothing was sent.")
+        _refuse_outside(scene, kind, members, allowed, "Nothing was sent.")
         sensitive = [
             devices[m].display_name
             for m in members
@@ -176,7 +192,8 @@ class SceneManager:
         ]
         if sensitive and not confirmed(confirm, TIER_SENSITIVE):
             raise ToolError(
-                f"Scene {scene.name} sets security-sensitive devices ({', '.join(sensitive)}). "
+                f"{_word(kind, start=True)} {scene.name} sets security-sensitive devices "
+                f"({', '.join(sensitive)}). "
                 "Activating it needs confirm=true. Nothing was sent.",
                 code="confirmation_required",
                 hint="Ask the user to confirm, then call again with confirm=true.",
@@ -201,7 +218,7 @@ class SceneManager:
         found, kind = await self._resolve(scene)
         members, devices = await asyncio.gather(self._members(found), self._all_devices())
         by_id = {d.id: d for d in devices}
-        self._check_members(found, members, by_id, ok, confirm)
+        self._check_members(found, kind, members, by_id, ok, confirm)
         activator = await self._activator(found, members, devices)
         if activator is None:
             raise ToolError(
@@ -238,7 +255,7 @@ class SceneManager:
         ok = allowed or _allow_all
         found, kind = await self._resolve(scene)
         members = await self._members(found)
-        _refuse_outside(found, members, ok, "Nothing was changed.")
+        _refuse_outside(found, kind, members, ok, "Nothing was changed.")
         page = await self._controller.page(found.id)
         button = capture_button(page.buttons)
         if button is None:
