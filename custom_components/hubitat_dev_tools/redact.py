@@ -3,7 +3,7 @@ diagnostics, audit records, item backups).
 
 Rules are value-aware, not only by key name:
 - lock codes (the ``lockCodes`` attribute, a JSON string or an object of slots): slot
-  numbers and names are kept, every code is replaced;
+  numbers and names are kept, every other value of a slot is replaced;
 - keys that name a secret (tokens, passwords, secrets, cookies, API keys, PINs) at any depth;
 - typed inputs and preferences (``{"name", "type", "value"}`` shapes: app page inputs,
   driver preferences, hub snapshots): the value of a password-type one, or of one whose
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable
 from datetime import tzinfo
 from functools import lru_cache
@@ -81,8 +82,14 @@ def redact_lock_codes(value: Any) -> Any:
     out: dict[str, Any] = {}
     for slot, entry in parsed.items():
         if isinstance(entry, dict):
+            # only the slot's name is kept: a driver may hold the code under any key
+            # (``code``, ``lockCode``, ``codeValue``) or deeper (``{"data": {"code": ...}}``)
             out[str(slot)] = {
-                k: (REDACTED if k.lower() in ("code", "pin", "passcode") else v)
+                k: (
+                    v
+                    if k.strip().lower() == "name" and not isinstance(v, dict | list)
+                    else REDACTED
+                )
                 for k, v in entry.items()
             }
         else:
@@ -124,6 +131,13 @@ _CODE_NUM_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*)(
 # A lock command written out in text ("Command called: setCode(3, 90817, Guest)", a
 # command event's description): every argument after the slot is the code or its name.
 _SET_CODE_IN_TEXT = re.compile(r"(\bsetCode\s*\(\s*[^,()]*,)([^()]*)(\))", re.I)
+# ... and without parentheses ("setCode 3 9081 Guest", "setCode: 3,9081"): what follows the
+# slot, to the end of the line
+_SET_CODE_LOOSE = re.compile(
+    r"(\bsetCode\b[ \t:=]*(?!\()[^\s,()]+[ \t,]+)(?!\*\*REDACTED)[^\n]+", re.I
+)
+# Keys a command record may hold its arguments under.
+_ARGUMENT_KEYS = ("arguments", "args", "parameters")
 
 
 # Query parameter names whose value is a credential, besides the secret key names.
@@ -173,7 +187,16 @@ def redact_url(url: str) -> str:
         authority = f"{name}:{REDACTED}@{host}" if colon else f"{REDACTED}@{host}"
     tail, hash_, fragment = tail.partition("#")
     path, q, query = tail.partition("?")
-    path = "/".join(REDACTED if _opaque(seg) else seg for seg in path.split("/"))
+    segments = path.split("/")
+    # a lock command in a path (a Maker API URL: ``.../devices/5/setCode/3,9081,Guest``): what
+    # follows it is the code
+    code_at = next(
+        (i for i, seg in enumerate(segments) if _command_key(seg) in SECRET_COMMAND_ARGS), None
+    )
+    path = "/".join(
+        REDACTED if _opaque(seg) or (code_at is not None and i > code_at) else seg
+        for i, seg in enumerate(segments)
+    )
     out = f"{scheme}://{authority}{path}"
     if q:
         out += "?" + _redact_query(query)
@@ -210,6 +233,7 @@ def redact_text(text: str) -> str:
     text = _CODE_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
     text = _CODE_NUM_IN_TEXT.sub(lambda m: m.group(1) + f'"{REDACTED}"', text)
     text = _SET_CODE_IN_TEXT.sub(lambda m: f"{m.group(1)} {REDACTED}{m.group(3)}", text)
+    text = _SET_CODE_LOOSE.sub(lambda m: m.group(1) + REDACTED, text)
     if "://" in text:
         text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
     return redact_snippet(text)  # the library's rule for token=/password: pairs
@@ -253,28 +277,51 @@ def _record(value: dict[Any, Any], names: frozenset[str], zone: Any) -> dict[str
         for vk in _SECRET_RECORD_KEYS:
             if isinstance(value.get(vk), str | list | tuple):
                 out[vk] = _scrubbed(value[vk], scrub, names, zone)
-    command = value.get("command")
-    args = value.get("arguments")
-    positions = SECRET_COMMAND_ARGS.get(command.lower(), ()) if isinstance(command, str) else ()
-    if positions and isinstance(args, list):
-        out["arguments"] = [
-            REDACTED if i in positions else a for i, a in enumerate(out["arguments"])
-        ]
-    elif positions and not _empty(args):
-        # arguments given as one text ("3,1234,Guest") or a mapping: where the secret sits
-        # in it is not known, so none of it is kept
-        out["arguments"] = REDACTED
+    command = value.get("command", name if not kind else None)
+    positions = SECRET_COMMAND_ARGS.get(_command_key(command), ())
+    for key in _ARGUMENT_KEYS if positions else ():
+        args = value.get(key)
+        if isinstance(args, list | tuple):
+            out[key] = [REDACTED if i in positions else a for i, a in enumerate(out[key])]
+        elif not _empty(args):
+            # arguments given as one text ("3,1234,Guest") or a mapping: where the secret
+            # sits in it is not known, so none of it is kept
+            out[key] = REDACTED
     return out
 
 
+def _command_key(command: Any) -> str:
+    """A command's name as looked up in ``SECRET_COMMAND_ARGS``: without spaces or
+    invisible format characters, lower-cased ("setCode\u200b " is setCode)."""
+    if not isinstance(command, str):
+        return ""
+    return "".join(
+        c for c in command if not c.isspace() and unicodedata.category(c) != "Cf"
+    ).lower()
+
+
 def _scrubbed(value: Any, scrub: Callable[[str], str], names: frozenset[str], zone: Any) -> Any:
-    """A string scrubbed (as a URL, a POST body or free text), or each string of a list
-    (a rule's several URLs, a list of log lines); anything else in the list walked."""
+    """A string scrubbed (as a URL, a POST body or free text), and so every string in a list
+    (a rule's several URLs, a list of log lines) or an object under such a key, at any depth
+    (an object is walked first, so its own secret-named keys are replaced too)."""
     if isinstance(value, str):
         return scrub(_time(value, zone))
-    return [
-        scrub(_time(v, zone)) if isinstance(v, str) else _walk(v, "", names, zone) for v in value
-    ]
+    if isinstance(value, list | tuple):
+        return [_scrubbed(v, scrub, names, zone) for v in value]
+    if isinstance(value, dict):
+        return _scrub_leaves(_walk(value, "", names, zone), scrub)
+    return value
+
+
+def _scrub_leaves(value: Any, scrub: Callable[[str], str]) -> Any:
+    """Every string in ``value`` (an object already walked) scrubbed."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, dict):
+        return {k: _scrub_leaves(v, scrub) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_scrub_leaves(v, scrub) for v in value]
+    return value
 
 
 def secret_input_names(value: Any) -> frozenset[str]:
@@ -465,7 +512,7 @@ def _walk(value: Any, key: str, names: frozenset[str], zone: Any = _KEEP_TIMES) 
             return redact_lock_codes(_times(value, zone))
         if (kind == _SECRET or key in names) and not _empty(value):
             return REDACTED
-        if scrub is not None and isinstance(value, str | list | tuple):
+        if scrub is not None and isinstance(value, str | list | tuple | dict):
             return _scrubbed(value, scrub, names, zone)
     if isinstance(value, dict):
         if "name" in value or "command" in value:

@@ -12,6 +12,7 @@ from custom_components.hubitat_dev_tools.redact import (
     REDACTED,
     is_secret_key,
     redact,
+    redact_arguments,
     redact_by_key,
     redact_input,
     redact_lock_codes,
@@ -129,6 +130,53 @@ def test_a_lock_code_command_with_arguments_not_in_a_list_keeps_none_of_them() -
     assert redact({"command": "setCode", "arguments": ""})["arguments"] == ""  # nothing to hide
     other = redact({"command": "setLevel", "arguments": "50,2"})  # not a lock code: kept
     assert other["arguments"] == "50,2"
+
+
+def test_nested_shapes_under_url_body_and_text_keys_are_scrubbed_at_any_depth() -> None:
+    doc = {
+        "http_get": [["https://x.io/a?access_token=SECRETTOKEN123"]],
+        "inputs": [{"name": "httpPostBody.3", "value": [["token=abc123def"]]}],
+        "data": (("token=abcdef123",),),
+        "message": [{"text": "password=hunter2"}],
+        "http_post": {"url": "https://x.io/b?access_token=SECRETTOKEN456", "apiKey": "k9"},
+    }
+    text = json.dumps(redact(doc))
+    for secret in ("SECRETTOKEN123", "abc123def", "abcdef123", "hunter2", "SECRETTOKEN456", "k9"):
+        assert secret not in text, secret
+    assert json.dumps(redact_with_times(doc, UTC)) == text
+
+
+def test_lock_code_commands_in_other_spellings_and_places_keep_no_code() -> None:
+    for record in (
+        {"command": "setCode", "args": [3, "9081", "Guest"]},
+        {"command": "setCode", "parameters": [3, "9081", "Guest"]},
+        {"command": "setCode ", "arguments": [3, "9081", "Guest"]},
+        {"command": "SETCODE\u200b", "arguments": [3, "9081", "Guest"]},
+        {"name": "setCode", "arguments": [3, "9081", "Guest"]},
+        {"commands": [{"device_id": "28", "command": "setCode\u200b", "arguments": [3, "9081"]}]},
+    ):
+        assert "9081" not in json.dumps(redact(record)), record
+        assert "9081" not in json.dumps(redact_arguments(record)), record
+    url = "http://10.0.0.2/apps/api/12/devices/5/setCode/3,9081,Guest?access_token=t"
+    assert "9081" not in redact_url(url) and "/devices/5/setCode/" in redact_url(url)
+    for line in ("setCode 3 9081 Guest", "Command called: setCode: 3,9081", "setCode(3, 9081)"):
+        assert "9081" not in redact_text(line), line
+    assert redact_text("setCode(3, 9081)") == f"setCode(3, {REDACTED})"
+    # an input record named setCode (a setting, with a type) is not a command
+    assert redact({"name": "setCode", "type": "bool", "value": True})["value"] is True
+
+
+def test_a_lock_code_slot_keeps_only_its_name() -> None:
+    codes = {
+        "1": {"name": "Ann", "code": "1234"},
+        "2": {"name": "Bob", "lockCode": "5678", "data": {"code": "9012"}, "Code ": "3456"},
+    }
+    shown = redact_lock_codes(codes)
+    assert shown["1"] == {"name": "Ann", "code": REDACTED}
+    assert shown["2"]["name"] == "Bob"
+    text = json.dumps(shown)
+    for secret in ("1234", "5678", "9012", "3456"):
+        assert secret not in text, secret
 
 
 # Keys and values that reach every branch of the walk: secrets by name, lock codes, text,
