@@ -343,12 +343,54 @@ def secret_input_names(value: Any) -> frozenset[str]:
     return frozenset(names)
 
 
+# A Rule Machine custom action's command (``cCmd.<action>``) and its parameter values
+# (``cpVal<n>.<action>``), as docs/rule-machine-pages.md names them (the hub UI page fields).
+_CUSTOM_COMMAND = re.compile(r"^cCmd\.(\d+)$")
+_CUSTOM_PARAMETER = re.compile(r"^cpVal\d*\.(\d+)$")
+
+
+def lock_command_parameter_names(value: Any) -> frozenset[str]:
+    """The names of the parameter inputs of a rule's custom actions that call ``setCode``
+    (their values are the code), wherever ``value`` holds its inputs: as records
+    (``{"name": "cCmd.3", "value": "setCode"}``) or as a settings map."""
+    pairs: list[tuple[str, Any]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("name"), str):
+                pairs.append((node["name"], node.get("value")))
+            for k, v in node.items():
+                if isinstance(k, str) and not isinstance(v, dict | list):
+                    pairs.append((k, v))
+                walk(v)
+        elif isinstance(node, list | tuple):
+            for v in node:
+                walk(v)
+
+    walk(value)
+    actions = {
+        m.group(1)
+        for name, v in pairs
+        if (m := _CUSTOM_COMMAND.match(name)) and _command_key(v) in SECRET_COMMAND_ARGS
+    }
+    if not actions:
+        return frozenset()
+    return frozenset(
+        name for name, _v in pairs if (m := _CUSTOM_PARAMETER.match(name)) and m.group(1) in actions
+    )
+
+
 def redact_document(value: Any, *, types_from: Any = None) -> Any:
     """:func:`redact` for a whole app page, snapshot or export: a setting is also replaced
     wherever it appears by name (``settings: {name: value}`` maps, ``{name, sent, now}``
     records) when the document (or ``types_from``, the raw page it was built from)
     declares it password-type."""
-    names = secret_input_names(value) | secret_input_names(types_from)
+    names = (
+        secret_input_names(value)
+        | secret_input_names(types_from)
+        | lock_command_parameter_names(value)
+        | lock_command_parameter_names(types_from)
+    )
     out = _walk(value, "", names)
     # the same secret quoted elsewhere (a Maker API page shows URLs with its token)
     found = _secret_values(value, names) | _secret_values(types_from, names)

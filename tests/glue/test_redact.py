@@ -14,6 +14,7 @@ from custom_components.hubitat_dev_tools.redact import (
     redact,
     redact_arguments,
     redact_by_key,
+    redact_document,
     redact_input,
     redact_lock_codes,
     redact_text,
@@ -164,6 +165,24 @@ def test_lock_code_commands_in_other_spellings_and_places_keep_no_code() -> None
     assert redact_text("setCode(3, 9081)") == f"setCode(3, {REDACTED})"
     # an input record named setCode (a setting, with a type) is not a command
     assert redact({"name": "setCode", "type": "bool", "value": True})["value"] is True
+
+
+def test_a_rule_custom_action_calling_set_code_keeps_no_parameter() -> None:
+    """Rule Machine's custom action: its parameters are the code when its command is setCode
+    (as page records and as a settings map); another action's parameters are kept."""
+    page = {
+        "inputs": [
+            {"name": "cCmd.3", "type": "enum", "value": "setCode"},
+            {"name": "cpVal1.3", "type": "number", "value": 3},
+            {"name": "cpVal2.3", "type": "text", "value": "9081"},
+            {"name": "cCmd.4", "type": "enum", "value": "setLevel"},
+            {"name": "cpVal1.4", "type": "number", "value": 40},
+        ],
+        "settings": {"cCmd.3": "setCode", "cpVal2.3": "9081", "cpVal1.4": 40},
+    }
+    shown = redact_document(page)
+    assert "9081" not in json.dumps(shown)
+    assert shown["inputs"][4]["value"] == 40 and shown["settings"]["cpVal1.4"] == 40
 
 
 def test_a_lock_code_slot_keeps_only_its_name() -> None:
