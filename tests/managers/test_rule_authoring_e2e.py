@@ -152,6 +152,32 @@ async def test_a_cancelled_build_is_removed(emu: HubEmulator, authoring: Hub) ->
     assert _rule_ids(emu) == before
 
 
+async def test_a_build_cancelled_while_the_hub_makes_the_rule_leaves_no_rule(
+    emu: HubEmulator, authoring: Hub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cancelled after the hub made the rule and before its answer arrived: the id never
+    comes back, so the new rule (unnamed, not there before) is found under Rule Machine and
+    removed."""
+    before = _rule_ids(emu)
+    rules = emu.rule_machine
+    make = rules.create
+    task: asyncio.Future[Any] | None = None
+
+    def made_then_cancelled(namespace: str, parent: Any) -> Any:
+        """The hub makes the rule; the call is cancelled before its answer arrives."""
+        new_id = make(namespace, parent)
+        assert task is not None
+        task.cancel()
+        return new_id
+
+    monkeypatch.setattr(rules, "create", made_then_cancelled)
+    task = asyncio.ensure_future(_create(authoring, porch_spec(emu)))
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    monkeypatch.setattr(rules, "create", make)
+    assert _rule_ids(emu) == before
+
+
 async def test_a_patch_cannot_bring_in_a_device_outside_the_allowlist(
     emu: HubEmulator, authoring: Hub
 ) -> None:

@@ -18,6 +18,7 @@ whether it was); no update ever makes the rule again as a new app.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -61,6 +62,9 @@ if TYPE_CHECKING:
 _LOGGER = logging.getLogger(__name__)
 RM_NAMESPACE, RM_APP = "hubitat", "Rule-5.1"
 PLAN_LINES = 400
+# How long after a cancelled create the new rule is looked for again (the hub may still be
+# making it when the call is cancelled).
+STRAY_RECHECK_S = 1.0
 _EXPR_OWNERSHIP = "which conditions this expression holds"
 
 
@@ -210,10 +214,12 @@ class RuleAuthoring:
             "plan": plan,
         }
 
-    async def _parent_id(self) -> str:
-        for app in await self._apps.tree():
+    async def _parent_and_rules(self) -> tuple[str, set[str]]:
+        """The Rule Machine app's id and the ids of the apps under it now."""
+        tree = await self._apps.tree()
+        for app in tree:
             if app.parent_id is None and app.type == "Rule Machine":
-                return app.id
+                return app.id, {a.id for a in tree if a.parent_id == app.id}
         raise ToolError(
             "Rule Machine is not installed on this hub, so no rule can be created. Nothing "
             "was sent.",
@@ -238,8 +244,14 @@ class RuleAuthoring:
         return await self._build(spec, steps)
 
     async def _build(self, spec: RuleSpec, steps: list[Step]) -> dict[str, Any]:
-        parent = await self._parent_id()
-        app_id = await self._hub_rules.create(parent)  # a RM_NAMESPACE / RM_APP child
+        parent, before = await self._parent_and_rules()
+        try:
+            app_id = await self._hub_rules.create(parent)  # a RM_NAMESPACE / RM_APP child
+        except asyncio.CancelledError:
+            # cancelled while the hub made the rule: its id never came back, so the new
+            # unnamed rule is found by the parent's new children
+            await asyncio.shield(self._remove_unnamed_new(parent, before))
+            raise
         wizard = Wizard(self._client, app_id)
         try:
             await wizard.run(steps)
@@ -270,6 +282,17 @@ class RuleAuthoring:
         if not spec.enabled:
             await self._apps.set_disabled(app_id, True)
         return _answer(app_id, spec, wizard.sent, readback)
+
+    async def _remove_unnamed_new(self, parent: str, before: set[str]) -> None:
+        """Force-delete the rules under ``parent`` that were not there ``before`` and still
+        bear no name of their own (an empty rule a cancelled create left), now and again
+        after ``STRAY_RECHECK_S``: the create the call sent may still be running on the hub."""
+        for wait in (0.0, STRAY_RECHECK_S):
+            await asyncio.sleep(wait)
+            with contextlib.suppress(HubError):
+                for app in await self._apps.tree():
+                    if app.parent_id == parent and app.id not in before and app.name == app.type:
+                        await self._hub_apps.delete(app.id, force=True)
 
     async def _remove_partial(self, app_id: str) -> bool:
         try:
