@@ -65,7 +65,8 @@ class CallSceneTool(HubTool[CallSceneArgs]):
                 allowed=call.device_allowed,
                 what=f"Capturing scene {scene.name}",
             )
-            return await call.hub.scenes.capture(args.scene, allowed=call.device_allowed)
+            # the scene just checked, by its id (a name could name another one by now)
+            return await call.hub.scenes.capture(scene.id, allowed=call.device_allowed)
         budget_s, _cut = call.wait_budget(SCENE_WAIT_S)
         return await call.hub.scenes.activate(
             args.scene,
