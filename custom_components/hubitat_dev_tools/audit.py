@@ -135,9 +135,18 @@ def _sized_contents(args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _redacted(args: dict[str, Any]) -> dict[str, Any]:
+    """``redact_arguments`` of the arguments; arguments nested too deeply to walk are not
+    kept (their names are), so the call is still recorded."""
+    try:
+        return redact_arguments(_sized_contents(args))
+    except RecursionError:
+        return dict.fromkeys(args, "(nested too deeply to record)")
+
+
 def redact_args(args: dict[str, Any]) -> dict[str, Any]:
     """Tool arguments as stored: secrets redacted, everything bounded (<= MAX_RECORD_BYTES)."""
-    safe = bound(redact_arguments(_sized_contents(args)))
+    safe = bound(_redacted(args))
     if not isinstance(safe, dict):
         return {}
     size = _size(safe)
@@ -158,7 +167,7 @@ def redact_args(args: dict[str, Any]) -> dict[str, Any]:
 def digest_args(args: dict[str, Any]) -> dict[str, Any]:
     """A refusal's arguments: redacted, top-level names with short values, at most
     ``DIGEST_BYTES`` (what was asked, not what was sent)."""
-    safe = redact_arguments(_sized_contents(args))
+    safe = _redacted(args)
     out: dict[str, Any] = {}
     for i, (key, value) in enumerate(safe.items()):
         if i >= 8:

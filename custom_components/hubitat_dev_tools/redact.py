@@ -130,12 +130,18 @@ _CODE_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*(?:\\?
 _CODE_NUM_IN_TEXT = re.compile(r'((?:\\?")(?:code|pin|passcode)(?:\\?")\s*:\s*)(\d+)')
 # A lock command written out in text ("Command called: setCode(3, 90817, Guest)", a
 # command event's description): every argument after the slot is the code or its name.
-_SET_CODE_IN_TEXT = re.compile(r"(\bsetCode\s*\(\s*[^,()]*,)([^()]*)(\))", re.I)
-# ... and without parentheses ("setCode 3 9081 Guest", "setCode: 3,9081"): what follows the
-# slot, to the end of the line
-_SET_CODE_LOOSE = re.compile(
-    r"(\bsetCode\b[ \t:=]*(?!\()[^\s,()]+[ \t,]+)(?!\*\*REDACTED)[^\n]+", re.I
+# Everything after the slot, to the closing parenthesis (a name may hold one pair of its own:
+# "Cleaner (Tue)") or, unclosed, to the end of the line. Possessive throughout: linear time
+# on any text (these run on the event loop over log lines and hub answers).
+_SET_CODE_IN_TEXT = re.compile(
+    r"(\bsetCode\s*+\(\s*+[^,()\n]*+,)((?:[^()\n]|\([^()\n]*+\))*+)(\)?)", re.I
 )
+# ... and without parentheses ("setCode 3 9081 Guest", "setCode: 3,9081", the code on the
+# next line): after a numeric slot, the rest of the code's line
+_SET_CODE_LOOSE = re.compile(r"(\bsetCode\b[ \t:=]*+\d++[\s,]++)(?!\*\*REDACTED)[^\n]++", re.I)
+# Invisible format characters (zero-width space, joiners, soft hyphen, byte order mark): taken
+# out of text before the patterns above, so "set<zero-width space>Code(" is found too.
+_FORMAT_CHARS = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
 # Keys a command record may hold its arguments under.
 _ARGUMENT_KEYS = ("arguments", "args", "parameters")
 
@@ -232,6 +238,8 @@ def redact_text(text: str) -> str:
         return text
     text = _CODE_IN_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
     text = _CODE_NUM_IN_TEXT.sub(lambda m: m.group(1) + f'"{REDACTED}"', text)
+    if _FORMAT_CHARS.search(text):
+        text = _FORMAT_CHARS.sub("", text)
     text = _SET_CODE_IN_TEXT.sub(lambda m: f"{m.group(1)} {REDACTED}{m.group(3)}", text)
     text = _SET_CODE_LOOSE.sub(lambda m: m.group(1) + REDACTED, text)
     if "://" in text:
@@ -277,7 +285,7 @@ def _record(value: dict[Any, Any], names: frozenset[str], zone: Any) -> dict[str
         for vk in _SECRET_RECORD_KEYS:
             if isinstance(value.get(vk), str | list | tuple):
                 out[vk] = _scrubbed(value[vk], scrub, names, zone)
-    command = value.get("command", name if not kind else None)
+    command = value.get("command", name if not kind or str(kind).lower() == "command" else None)
     positions = SECRET_COMMAND_ARGS.get(_command_key(command), ())
     for key in _ARGUMENT_KEYS if positions else ():
         args = value.get(key)
@@ -292,12 +300,15 @@ def _record(value: dict[Any, Any], names: frozenset[str], zone: Any) -> dict[str
 
 def _command_key(command: Any) -> str:
     """A command's name as looked up in ``SECRET_COMMAND_ARGS``: without spaces or
-    invisible format characters, lower-cased ("setCode\u200b " is setCode)."""
+    invisible format characters, lower-cased, without a signature or an event's prefix
+    ("setCode(NUMBER,STRING)", "command-setCode" and "setCode " with a zero-width space are
+    setCode); a multiple-choice input's list gives its first item."""
+    if isinstance(command, list | tuple) and command:
+        command = command[0]
     if not isinstance(command, str):
         return ""
-    return "".join(
-        c for c in command if not c.isspace() and unicodedata.category(c) != "Cf"
-    ).lower()
+    key = "".join(c for c in command if not c.isspace() and unicodedata.category(c) != "Cf")
+    return key.split("(", 1)[0].lower().removeprefix("command-")
 
 
 def _scrubbed(value: Any, scrub: Callable[[str], str], names: frozenset[str], zone: Any) -> Any:
@@ -360,7 +371,7 @@ def lock_command_parameter_names(value: Any) -> frozenset[str]:
             if isinstance(node.get("name"), str):
                 pairs.append((node["name"], node.get("value")))
             for k, v in node.items():
-                if isinstance(k, str) and not isinstance(v, dict | list):
+                if isinstance(k, str) and not isinstance(v, dict):
                     pairs.append((k, v))
                 walk(v)
         elif isinstance(node, list | tuple):

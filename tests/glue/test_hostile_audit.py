@@ -375,3 +375,16 @@ async def test_slow_backup_restore_and_install_answer_in_time(
     backups = [p for _m, p in hub.requests if p.startswith("/hub/backupDB")]
     assert len(backups) == 2  # one per create, never retried
     await asyncio.sleep(3.2)  # the emulator finishes the requests it was still handling
+
+
+def test_arguments_nested_too_deeply_are_recorded_by_name() -> None:
+    """Arguments nested deeper than the redaction walk can go (a hostile call) still give an
+    audit record and a refusal digest: their names, not their contents, and no exception."""
+    deep: Any = "password=hunter2"
+    for _ in range(5000):
+        deep = [deep]
+    args = {"message": deep, "device_id": "12"}
+    stored = audit_module.redact_args(args)
+    assert set(stored) == {"message", "device_id"} and "hunter2" not in json.dumps(stored)
+    digest = audit_module.digest_args(args)
+    assert "hunter2" not in json.dumps(digest)

@@ -167,6 +167,33 @@ def test_lock_code_commands_in_other_spellings_and_places_keep_no_code() -> None
     assert redact({"name": "setCode", "type": "bool", "value": True})["value"] is True
 
 
+def test_set_code_text_with_a_name_in_parentheses_unclosed_or_hidden_keeps_no_code() -> None:
+    """A code's name may hold parentheses; a cut line may not close; an invisible character
+    may split the command's name; the code may be on the next line."""
+    for line in (
+        "Command called: setCode(4, 90817, Cleaner (Tue))",
+        "setCode(3, 90817, Guest",
+        "setCode\u200b(3, 90817, Guest)",
+        "set\u200bCode(3, 90817, Guest)",
+        "setCode 3\n90817 Guest",
+    ):
+        assert "90817" not in redact_text(line), line
+    shown = redact_text("setCode(4, 90817, Cleaner (Tue)) then unlock")
+    assert shown == f"setCode(4, {REDACTED}) then unlock"
+
+
+def test_set_code_patterns_take_linear_time_and_leave_other_text_alone() -> None:
+    """Text that only mentions setCode keeps its words (a rule page's markers, a log line);
+    long hostile text is handled at once (the patterns cannot backtrack: on the older ones
+    these inputs took minutes)."""
+    for line in ("Lock: setCode failed, retrying in 5 s", "Custom action setCode on Front Door"):
+        assert redact_text(line) == line
+    page = '{"options": ["setCode(NUMBER,STRING,STRING)", "lock"], "p": "**BROKEN** Hall Siren"}'
+    assert "**BROKEN** Hall Siren" in redact_text(page)
+    for hostile in ("setCode" + ":" * 100_000, "setCode(" + " " * 100_000, "setCode=" * 20_000):
+        assert redact_text(hostile).startswith("setCode")
+
+
 def test_a_rule_custom_action_calling_set_code_keeps_no_parameter() -> None:
     """Rule Machine's custom action: its parameters are the code when its command is setCode
     (as page records and as a settings map); another action's parameters are kept."""
@@ -183,6 +210,12 @@ def test_a_rule_custom_action_calling_set_code_keeps_no_parameter() -> None:
     shown = redact_document(page)
     assert "9081" not in json.dumps(shown)
     assert shown["inputs"][4]["value"] == 40 and shown["settings"]["cpVal1.4"] == 40
+    for command in (["setCode"], "setCode(NUMBER,STRING,STRING)"):  # a list; a signature
+        other = redact_document({"settings": {"cCmd.5": command, "cpVal2.5": "4417"}})
+        assert "4417" not in json.dumps(other), command
+    # a command record typed as one, with its arguments under args
+    record = {"name": "setCode", "type": "command", "args": [3, "5512"]}
+    assert "5512" not in json.dumps(redact(record))
 
 
 def test_a_lock_code_slot_keeps_only_its_name() -> None:
