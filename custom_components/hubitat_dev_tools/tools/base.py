@@ -739,7 +739,17 @@ class HubTool[A: ToolArgs](llm.Tool):
             if present:
                 data = {**data, HUB_TEXT_KEY: hub_text_note(present)}
         zone = audit.runtime.hub.time_zone if audit.runtime is not None else None
-        capped, ok = shaped_result(data, zone, self.narrow_hint)
+        try:
+            capped, ok = shaped_result(data, zone, self.narrow_hint)
+        except RecursionError:  # an answer nested deeper than redaction can walk: not shown
+            _LOGGER.warning("The answer of %s was nested too deeply to show", self.name)
+            data = {
+                "error": "response_too_large",
+                "message": f"The hub's answer to {self.name} is nested too deeply to be "
+                "checked for secrets, so it is not shown.",
+                "hint": "Narrow the call (a filter, one item) or read it in the hub UI.",
+            }
+            return llm.ToolResult(data=data, error=True)
         return llm.ToolResult(data=capped, error=not ok)
 
     async def _check_effects(
