@@ -30,6 +30,7 @@ from hubitat_emulator import HubEmulator
 from ..contract import load_fixture
 from ..fixture_client import fixture_client
 from ..home_util import sent
+from ..hub.test_modes import _weekdays
 from ..hub_fake import FakeHub
 
 
@@ -162,25 +163,6 @@ async def test_set_mode_without_the_maker_api_goes_through_the_hub_ui(emu: HubEm
     assert data["via"] == "admin" and data["changed"] is True and emu.current_mode == "Night"
     assert data["previous_mode"] == "Day"
     assert not [p for _m, p in emu.requests[before:] if p.startswith("/apps/api/")]
-
-
-def _weekdays(mode_id: int) -> dict[str, list[dict[str, Any]]]:
-    """A weekdays-only schedule for ``mode_id`` as the hub UI's mode editor saves it."""
-
-    def entry(days: list[int], text: str) -> dict[str, Any]:
-        return {
-            "deviceIds": [],
-            "index": 0,
-            "triggerType": "daysOfWeek",
-            "daysOfWeek": days,
-            "description": f"When day is {text}",
-            "type": "when",
-        }
-
-    return {
-        str(mode_id): [entry([1, 2, 3, 4, 5], "Mon, Tue, Wed, Thu, Fri")],
-        f"alt-{mode_id}": [entry([0, 6], "Sun, Sat")],
-    }
 
 
 async def test_rename_sends_the_hub_ui_body_and_keeps_icon_and_days(

@@ -22,6 +22,9 @@ from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
 from ..home_util import dev_id
+from .test_rule_actions_more import _get as _read
+from .test_rule_actions_more import _made, _updated
+from .test_rule_actions_more import _read as _spec
 
 LIGHT, BUTTON = "Office Light", "Bedside Button"
 WARM, COOL = "Dining Room Sensor", "Guest Room Sensor"  # 70.1 and 65.3 degrees
@@ -44,30 +47,6 @@ async def _press(emu: HubEmulator) -> str:
     emu.run_command(int(dev_id(emu, BUTTON)), "push", [1])
     await emu.clock.settle()
     return str(emu.device(light)["attributes"]["switch"])
-
-
-async def _made(authoring: Hub, spec: dict[str, Any]) -> str:
-    made = await authoring.rule_authoring.create(spec, confirm=False, validate_only=False)
-    assert made["verified"] is True, made
-    return str(made["app_id"])
-
-
-async def _read(authoring: Hub, app_id: str) -> dict[str, Any]:
-    got = await authoring.rule_authoring.get(app_id)
-    assert got["undecompiled"] == [], got
-    return got
-
-
-async def _spec(authoring: Hub, app_id: str) -> dict[str, Any]:
-    spec: dict[str, Any] = (await _read(authoring, app_id))["spec"]
-    return spec
-
-
-async def _updated(authoring: Hub, app_id: str, spec: dict[str, Any]) -> None:
-    done = await authoring.rule_authoring.update(
-        app_id, spec, None, confirm=False, validate_only=False
-    )
-    assert done["app_id"] == app_id and done["edited_in_place"] is True, done
 
 
 def _writes(emu: HubEmulator) -> int:
