@@ -10,7 +10,13 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.scenes import CAPTURED_KEY, SCENE_LOCKUP, SCENE_MOVIE
+from hubitat_emulator.scenes import (
+    CAPTURED_KEY,
+    ROOM_LIGHTS_ACTIVATOR,
+    SCENE_LOCKUP,
+    SCENE_MOVIE,
+)
+from hubitat_emulator.seed_specs import RL_OFFICE
 
 from ..conftest import ToolCaller, ok, refused
 from ..home_util import dev_id
@@ -128,6 +134,39 @@ async def test_capturing_a_lock_scene_needs_confirm(
     await ok(call_tool, "hub_call_scene", {**args, "confirm": True})
     # a scene with nothing sensitive is captured without confirm
     await ok(call_tool, "hub_call_scene", {"scene": "Movie Time", "action": "capture"})
+
+
+async def test_a_room_lighting_instance_reaching_a_lock_needs_confirm_on_every_path(
+    hass: HomeAssistant, entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """A Room Lighting instance whose devices include a lock: activating it by name, or by
+    turning its activator on directly, needs confirm; an activator outside the allowlist is
+    refused even with confirm."""
+    lock = dev_id(hub, "Back Door Lock")
+    hub.set_device_attribute(int(lock), "lock", "unlocked")
+    page = hub.state.dev.internals[RL_OFFICE]
+    lights = page.inputs[0]
+    ids = [*lights["deviceIdsForDeviceList"], int(lock)]
+    lights["deviceIdsForDeviceList"] = ids
+    lights["value"] = ",".join(str(i) for i in ids)
+    page.state[CAPTURED_KEY][lock] = {"lock": "locked"}
+    activator = dev_id(hub, ROOM_LIGHTS_ACTIVATOR)
+    await refused(call_tool, "hub_call_scene", {"scene": "Office Lights"}, "confirmation_required")
+    await refused(
+        call_tool,
+        "hub_call_device_command",
+        {"device_id": activator, "command": "on"},
+        "confirmation_required",
+    )
+    assert lock_state(hub) == "unlocked"  # nothing acted
+    allow(hass, entry, lock, *(str(i) for i in ids))  # every member, not the activator
+    await refused(
+        call_tool,
+        "hub_call_scene",
+        {"scene": "Office Lights", "confirm": True},
+        "device_not_allowed",
+    )
+    assert lock_state(hub) == "unlocked"
 
 
 async def test_an_hsm_tile_or_a_pin_change_on_a_dashboard_needs_confirm(
