@@ -40,9 +40,6 @@ HELPER_NAME = "Temporary private boolean setter (removed after use)"
 # how long the targets' state is read for the value after the Run Actions click
 SETTLE_S = 5.0
 POLL_S = 0.25
-# How long after a cancelled build the stray helpers are looked for again (a create the hub
-# was still making when the call was cancelled).
-STRAY_RECHECK_S = 1.0
 
 
 class RulePrivateBooleans:
@@ -121,7 +118,7 @@ class RulePrivateBooleans:
         except asyncio.CancelledError:
             # cancelled after the build and before create answered (its last step, the
             # resume): the helper's id never came back, so it is found by its name
-            await asyncio.shield(self._remove_stray_helpers(recheck_after=STRAY_RECHECK_S))
+            await asyncio.shield(self._remove_stray_helpers())
             raise
         helper = str(made["app_id"])
         holder = self._hub_apps.transient(helper)
@@ -177,16 +174,12 @@ class RulePrivateBooleans:
             )
         return out
 
-    async def _remove_stray_helpers(self, *, recheck_after: float = 0.0) -> None:
-        """Force-delete every rule bearing the helper's name (ours: nobody else names one so);
-        with ``recheck_after``, look again after that long: a request the cancelled call had
-        sent may still be creating or naming the helper on the hub."""
-        for wait in (0.0, recheck_after) if recheck_after else (0.0,):
-            await asyncio.sleep(wait)
-            with contextlib.suppress(HubError):
-                for app in await self._apps.tree():
-                    if app.is_rm_rule and app.name == HELPER_NAME:
-                        await self._hub_apps.delete(app.id, force=True)
+    async def _remove_stray_helpers(self) -> None:
+        """Force-delete every rule bearing the helper's name (ours: nobody else names one so)."""
+        with contextlib.suppress(HubError):
+            for app in await self._apps.tree():
+                if app.is_rm_rule and app.name == HELPER_NAME:
+                    await self._hub_apps.delete(app.id, force=True)
 
     async def _settle(self, ids: list[str], value: bool) -> dict[str, bool | None]:
         """Each target's private boolean, read until all show ``value`` (the hub runs the
