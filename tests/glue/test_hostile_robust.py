@@ -16,12 +16,10 @@ from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp import web
 from homeassistant import config_entries
 from homeassistant.const import CONF_HOST, CONF_PASSWORD, CONF_PORT
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
-from multidict import CIMultiDict
 from yarl import URL
 
 from custom_components.hubitat_dev_tools.const import CONF_MAKER_TOKEN
@@ -53,6 +51,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.responses import error_page, login_page
 
 from ..conftest import ToolCaller, a_switch, add_entry, ensure_stream, entry_data, until
+from ..loopback_host import LoopbackHost, serving
 from ..mcp_client import Mcp
 
 MIB = 1024 * 1024
@@ -131,27 +130,14 @@ async def test_compressed_answer_is_capped_by_its_decoded_size(
 ) -> None:
     """A gzip answer declares its compressed length; what is decoded is what gets capped."""
     body = gzip.compress(b"[" + b"0," * MIB + b"0]")  # about 2 MB decoded, a few KB sent
-
-    async def bomb(request: web.Request) -> web.Response:
-        return web.Response(
-            body=body, headers={"Content-Encoding": "gzip", "Content-Type": "application/json"}
-        )
-
-    async def twice(request: web.Request) -> web.Response:
-        """Two Content-Encoding headers, identity first: the decoder follows the last."""
-        headers = CIMultiDict([("Content-Encoding", "identity"), ("Content-Encoding", "gzip")])
-        headers["Content-Type"] = "application/json"
-        return web.Response(body=body, headers=headers)
-
-    app = web.Application()
-    app.router.add_get("/hub/details/json", bomb)
-    app.router.add_get("/hub/twice", twice)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    try:
-        port = runner.addresses[0][1]
+    json_type = ("Content-Type", "application/json")
+    host = LoopbackHost()
+    host.add("/hub/details/json", body, header_pairs=[("Content-Encoding", "gzip"), json_type])
+    # two Content-Encoding headers, identity first: the decoder follows the last
+    twice = [("Content-Encoding", "identity"), ("Content-Encoding", "gzip"), json_type]
+    host.add("/hub/twice", body, header_pairs=twice)
+    async with serving(host):
+        port = int(host.base.rsplit(":", 1)[1])
         client = HubClient(session, HubConnection(host="127.0.0.1", port=port))
         with pytest.raises(HubResponseTooLargeError):
             await client.get_json("/hub/details/json", max_bytes=MIB)
@@ -160,8 +146,6 @@ async def test_compressed_answer_is_capped_by_its_decoded_size(
         with pytest.raises(HubResponseTooLargeError) as err:
             await client.get_json("/hub/twice", max_bytes=MIB)
         assert "more than" in str(err.value)  # stopped while reading, not after it
-    finally:
-        await runner.cleanup()
 
 
 # ------------------------------------------------------------------ file reads
