@@ -19,7 +19,7 @@ from custom_components.hubitat_dev_tools.hub.scenes import (
     capture_button,
     device_settings,
     scene_apps,
-    scene_kinds,
+    scenes_with_kind,
 )
 
 from ..contract import load_fixture
@@ -43,7 +43,8 @@ def test_scene_apps_and_capture_button() -> None:
         app("10", "Group-2.1", "9"),
     ]
     assert [a.id for a in scene_apps(tree)] == ["2", "4", "7"]
-    assert scene_kinds(tree) == {"2": "scene", "4": "scene", "7": "room_lighting"}
+    kinds = {app.id: kind for app, kind in scenes_with_kind(tree)}
+    assert kinds == {"2": "scene", "4": "scene", "7": "room_lighting"}
     buttons = {"a": PageButton("a", "Done"), "b": PageButton("b", "<b>Re-Capture</b> Devices")}
     found = capture_button(buttons)
     assert found is not None and found.name == "b"

@@ -43,23 +43,21 @@ def scene_kind(app: InstalledApp, parent: InstalledApp | None) -> str | None:
     return None
 
 
-def scene_kinds(tree: list[InstalledApp]) -> dict[str, str]:
-    """The scene apps of the installed-app tree (their ids) with their kind: Groups and Scenes
-    scenes (not groups) and Room Lighting instances."""
+def scenes_with_kind(tree: list[InstalledApp]) -> list[tuple[InstalledApp, str]]:
+    """The scene apps of the installed-app tree, in tree order, with their kind: Groups and
+    Scenes scenes (not groups) and Room Lighting instances."""
     by_id = {a.id: a for a in tree}
-    out: dict[str, str] = {}
+    out = []
     for app in tree:
         kind = scene_kind(app, by_id.get(app.parent_id or ""))
         if kind is not None:
-            out[app.id] = kind
+            out.append((app, kind))
     return out
 
 
 def scene_apps(tree: list[InstalledApp]) -> list[InstalledApp]:
-    """The scene apps of the installed-app tree: Groups and Scenes scenes (not groups) and
-    Room Lighting instances (``scene_kinds`` tells which)."""
-    kinds = scene_kinds(tree)
-    return [app for app in tree if app.id in kinds]
+    """The scene apps of the installed-app tree (``scenes_with_kind`` without the kinds)."""
+    return [app for app, _kind in scenes_with_kind(tree)]
 
 
 def device_settings(status: dict[str, Any]) -> list[dict[str, Any]]:

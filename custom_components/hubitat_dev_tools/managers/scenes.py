@@ -28,7 +28,7 @@ from ..hub.apps import InstalledApp, app_name_text
 from ..hub.controllers import ScenesController
 from ..hub.errors import HubError
 from ..hub.models import DeviceSummary
-from ..hub.scenes import KIND_ROOM_LIGHTING, activates, capture_button, scene_kinds
+from ..hub.scenes import KIND_ROOM_LIGHTING, activates, capture_button, scenes_with_kind
 from .apps import AppManager
 from .devices import SENSITIVE_CAPABILITIES, AttributeCondition, DeviceFilter, DeviceManager
 
@@ -74,9 +74,7 @@ class SceneManager:
 
     async def _scenes(self) -> list[tuple[InstalledApp, str]]:
         """Every scene app with its kind."""
-        tree = await self._apps.tree()
-        kinds = scene_kinds(tree)
-        return [(app, kinds[app.id]) for app in tree if app.id in kinds]
+        return scenes_with_kind(await self._apps.tree())
 
     async def _members(self, scene: InstalledApp) -> list[str]:
         settings = await self._controller.members(scene.id)
