@@ -56,12 +56,12 @@ from typing import Any, overload
 from aiohttp import web
 
 from . import (
-    backups_cloud,
-    mesh,
+    backups_cloud_state,
     model,
     routes_admin,
     routes_app_events,
     routes_apps,
+    routes_backups_cloud,
     routes_cloner,
     routes_code,
     routes_dashboards,
@@ -69,6 +69,7 @@ from . import (
     routes_hub,
     routes_hubvars,
     routes_maker,
+    routes_mesh,
     routes_modemanager,
     routes_ops,
     routes_radios,
@@ -85,7 +86,6 @@ from .faults import Faults
 from .files import FileStore
 from .home import Home
 from .model import Device, MakerSettings, Mode
-from .network import setup as setup_network
 from .network_state import NetworkState
 from .ops import OpsState
 from .postdelivery import PostDelivery
@@ -93,6 +93,7 @@ from .responses import Responses
 from .routes_apps import AppRoutes
 from .routes_cloner import ClonerRoutes
 from .routes_hubvars import HubVarRoutes
+from .routes_network import setup as setup_network
 from .routes_rule_machine import RuleMachineRoutes
 from .rule_definition import RuleEngine
 from .rule_machine import RuleMachine
@@ -225,7 +226,7 @@ class HubEmulator:
         routes_admin.setup(app, home, http)
         routes_rooms_modes.setup(app, home, http)
         routes_modemanager.setup(app, home, http)
-        mesh.setup(app, home, http)
+        routes_mesh.setup(app, home, http)
         routes_app_events.setup(app, home, http)
         routes_dashboards.setup(app, home, http)  # before Maker: legacy layouts under /apps/api
         routes_cloner.setup(app, self.cloner)  # before Maker and the app routes it falls to
@@ -234,8 +235,8 @@ class HubEmulator:
         routes_ops.setup(app, home, http, self.server)
         setup_network(app, self.server)
         # cloud backups, uploaded restores, the backup schedule (knobs: emu.cloud)
-        self.cloud = backups_cloud.seed_cloud(home)
-        backups_cloud.setup(app, self.cloud, home, http, self.server)
+        self.cloud = backups_cloud_state.seed_cloud(home)
+        routes_backups_cloud.setup(app, self.cloud, home, http, self.server)
         routes_radios.setup(app, home, http, self.server)
         routes_code.setup(app, home, http)
         routes_hubvars.setup(app, self.hubvar_routes)  # before routes_apps: the singleton
@@ -272,7 +273,7 @@ class HubEmulator:
     @property
     def network(self) -> NetworkState:
         """Settings > Network, the links, the cloud, LED and memory (``network_state.py``;
-        the endpoints: ``network.py``)."""
+        the endpoints: ``routes_network.py``)."""
         return self.server.network
 
     def expire_sessions(self) -> None:

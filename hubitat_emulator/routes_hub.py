@@ -9,7 +9,7 @@ from typing import Any
 from aiohttp import web
 
 from .app_types import type_rows
-from .backups_cloud import lzf_chunks
+from .backups_cloud_state import lzf_chunks
 from .catalog import time_zones
 from .clock import HUB_TZ, HUB_TZ_NAME, fmt_event, fmt_log, fmt_uptime, fmt_utc, utcnow
 from .home import Home
@@ -397,7 +397,7 @@ class _HubRoutes(ServerRoutes):
             await resp.prepare(request)
             seed = hashlib.sha256(backup.name.encode()).digest()
             for i in range(4):
-                # an LZF chunk stream, as a real backup file (backups_cloud.lzf_chunks)
+                # an LZF chunk stream, as a real backup file (backups_cloud_state.lzf_chunks)
                 await resp.write(lzf_chunks(seed * 64 + bytes([i]) * 1024))
             await resp.write_eof()
         finally:

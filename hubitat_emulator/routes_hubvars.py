@@ -21,7 +21,7 @@ and click moves the page's ``version`` on. With
 Clicks answer ``{"status": "success"}``, submits the page model with it; refusals
 ``{"status": "error", "message"}``. Variables live in ``state.variables`` (what the Maker API
 ``/hubvariables`` serves, limited to ``maker.variable_names`` when set; ``/hub2/hubMeshJson``
-lists every one, ``mesh.py``); a create emits the usual ``variable:<name>`` event.
+lists every one, ``routes_mesh.py``); a create emits the usual ``variable:<name>`` event.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.hub.backups import CloudRestoreParts
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.backups_cloud import lzf_chunks
+from hubitat_emulator.backups_cloud_state import lzf_chunks
 
 from ..ops_util import wait_for_status
 

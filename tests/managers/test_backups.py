@@ -35,7 +35,7 @@ from custom_components.hubitat_dev_tools.managers.backup_cloud import (
 )
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.backups_cloud import OTHER_HUB_UID, lzf_chunks
+from hubitat_emulator.backups_cloud_state import OTHER_HUB_UID, lzf_chunks
 
 from ..conftest import sent_since
 from ..loopback_host import LoopbackHost, serving

@@ -16,7 +16,7 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.backups_cloud import lzf_chunks
+from hubitat_emulator.backups_cloud_state import lzf_chunks
 
 from ..conftest import ToolCaller, ok, refused, sent_since
 from ..ops_util import wait_for_status

@@ -21,7 +21,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.hubitat_dev_tools.const import OPT_ALLOW_LOCAL_CODE_URLS
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.backups_cloud import OTHER_HUB_UID, lzf_chunks
+from hubitat_emulator.backups_cloud_state import OTHER_HUB_UID, lzf_chunks
 
 from ..conftest import ToolCaller, ok, refused, sent_since
 from ..loopback_host import LoopbackHost, serving
