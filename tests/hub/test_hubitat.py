@@ -415,6 +415,27 @@ def test_every_client_function_is_reachable_from_a_controller() -> None:
     assert sorted(delegated - functions) == [], "controllers call what is not a client function"
 
 
+def test_controller_methods_return_typed_values() -> None:
+    """The public API (every controller's public method) returns models, typed shapes or
+    plain values: no bare ``dict[str, Any]``/``Any`` return, read from the annotations."""
+    from custom_components.hubitat_dev_tools.hub import controllers
+
+    methods = 0
+    untyped: list[str] = []
+    for name, cls in inspect.getmembers(controllers, inspect.isclass):
+        if not name.endswith("Controller") or cls.__module__ != controllers.__name__:
+            continue
+        for attr, fn in vars(cls).items():
+            if attr.startswith("_") or not inspect.isfunction(fn):
+                continue
+            methods += 1
+            ret = str(fn.__annotations__.get("return"))
+            if "dict[str, Any]" in ret or ret == "Any" or "[Any]" in ret:
+                untyped.append(f"{name}.{attr} -> {ret}")
+    assert methods > 150
+    assert untyped == []
+
+
 # ---------------------------------------------------------------------------- same requests
 
 

@@ -13,6 +13,7 @@ answer stay there."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -57,7 +58,7 @@ def setMood(mood) {
 """
 
 
-def by_name(items: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def by_name(items: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
     return {str(i["name"]): i for i in items}
 
 

@@ -1338,8 +1338,9 @@ class MeshController(Controller):
         """Make a new mesh token (peers must be linked again)."""
         await mesh.regenerate_token(self._client)
 
-    async def set_peer_token(self, hub_id: str, token: str) -> dict[str, Any]:
-        """Store a peer hub's mesh token; the peer's row once its warning cleared."""
+    async def set_peer_token(self, hub_id: str, token: str) -> mesh.MeshPeer | None:
+        """Store a peer hub's mesh token; the peer's row once its warning cleared (None: the
+        peer left the mesh meanwhile)."""
         return await mesh.set_peer_token(self._client, hub_id, token)
 
 

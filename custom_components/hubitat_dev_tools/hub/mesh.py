@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 from urllib.parse import quote
 
 from .client import HubClient
@@ -33,6 +33,61 @@ class OwnVariable(TypedDict):
     type: str | None
 
 
+class MeshPeer(TypedDict):
+    """A peer hub as the Hub Mesh page lists it (``hubList[]``)."""
+
+    hub_id: object  # as the hub wrote it
+    name: object
+    ip: object
+    active: bool | None
+    offline: bool | None
+    device_ids: list[str]  # the peer's devices this hub has linked
+    variables: list[str]  # the peer's shared variables' names
+    warning: NotRequired[str]  # e.g. a missing or old mesh token
+    login_security: NotRequired[bool]  # the peer has Hub Security on
+
+
+class MeshDevice(TypedDict):
+    """One of this hub's devices shared into the mesh, or a linked device from a peer."""
+
+    device_id: str | None
+    label: object
+    child_count: NotRequired[int]
+
+
+class MeshAvailableDevice(TypedDict):
+    """A device a peer shares that this hub has not linked."""
+
+    hub: object  # the peer's name
+    hub_id: str | None
+    device_id: str | None
+    label: object
+
+
+class MeshSharedVariable(TypedDict):
+    """One of this hub's variables shared into the mesh."""
+
+    name: object
+    type: object
+
+
+class MeshLinkedVariable(TypedDict):
+    """A variable linked from a peer."""
+
+    name: object
+    from_hub: NotRequired[object]
+    source_variable: NotRequired[object]  # when the local name differs from the peer's
+    hub_offline: NotRequired[bool]
+
+
+class MeshAvailableVariable(TypedDict):
+    """A variable a peer shares that this hub has not linked."""
+
+    name: object
+    hub: object
+    hub_id: str | None
+
+
 @dataclass(slots=True)
 class HubMesh:
     """The Hub Mesh page's data, normalized (no credential)."""
@@ -40,13 +95,13 @@ class HubMesh:
     enabled: bool | None
     full_refresh_interval_s: int | None
     mode_hub_id: str | None
-    peers: list[dict[str, Any]] = field(default_factory=list)
-    shared_devices: list[dict[str, Any]] = field(default_factory=list)
-    linked_devices: list[dict[str, Any]] = field(default_factory=list)
-    available_devices: list[dict[str, Any]] = field(default_factory=list)
-    shared_variables: list[dict[str, Any]] = field(default_factory=list)
-    linked_variables: list[dict[str, Any]] = field(default_factory=list)
-    available_variables: list[dict[str, Any]] = field(default_factory=list)
+    peers: list[MeshPeer] = field(default_factory=list)
+    shared_devices: list[MeshDevice] = field(default_factory=list)
+    linked_devices: list[MeshDevice] = field(default_factory=list)
+    available_devices: list[MeshAvailableDevice] = field(default_factory=list)
+    shared_variables: list[MeshSharedVariable] = field(default_factory=list)
+    linked_variables: list[MeshLinkedVariable] = field(default_factory=list)
+    available_variables: list[MeshAvailableVariable] = field(default_factory=list)
     private_device_count: int = 0
     private_variable_count: int = 0
     variables: list[OwnVariable] = field(default_factory=list)  # every own one, shared or not
@@ -74,8 +129,8 @@ def _int(value: Any) -> int | None:
         return None
 
 
-def _device(item: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def _device(item: dict[str, Any]) -> MeshDevice:
+    out: MeshDevice = {
         "device_id": norm_id(item.get("id")),
         "label": item.get("name") or item.get("deviceDisplayName"),
     }
@@ -84,8 +139,8 @@ def _device(item: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _peer(item: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def _peer(item: dict[str, Any]) -> MeshPeer:
+    out: MeshPeer = {
         "hub_id": item.get("hubId"),
         "name": item.get("name"),
         "ip": item.get("ipAddress"),
@@ -109,7 +164,7 @@ def parse_hub_mesh(data: Any) -> HubMesh:
         str(p.get("hubId")): str(p.get("name") or p.get("hubId"))
         for p in dict_list(data.get("hubList"))
     }
-    available = [
+    available: list[MeshAvailableDevice] = [
         {
             "hub": item.get("hubName") or hubs.get(str(item.get("hubId"))),
             "hub_id": norm_id(item.get("hubId")),
@@ -118,9 +173,9 @@ def parse_hub_mesh(data: Any) -> HubMesh:
         }
         for item in dict_list(data.get("availableLinkedDevices"))
     ]
-    linked_vars = []
+    linked_vars: list[MeshLinkedVariable] = []
     for item in dict_list(data.get("localLinkedHubVariables")):
-        var: dict[str, Any] = {"name": item.get("name")}
+        var: MeshLinkedVariable = {"name": item.get("name")}
         if item.get("sourceHubName") or item.get("hubName"):
             var["from_hub"] = item.get("sourceHubName") or item["hubName"]
         if item.get("nonmatchingName") and item.get("sourceVarName"):
@@ -261,7 +316,7 @@ async def link_device(client: HubClient, hub_id: str, device_id: str) -> str:
     return new[0]
 
 
-def _linked_var(mesh: HubMesh, name: str) -> dict[str, Any] | None:
+def _linked_var(mesh: HubMesh, name: str) -> MeshLinkedVariable | None:
     return next((v for v in mesh.linked_variables if v.get("name") == name), None)
 
 
@@ -307,7 +362,7 @@ async def reconnect(client: HubClient) -> None:
     await client.request("GET", "/device/hubMeshReconnect", expect="discard", retry=False)
 
 
-def _peer_row(mesh: HubMesh, hub_id: str) -> dict[str, Any] | None:
+def _peer_row(mesh: HubMesh, hub_id: str) -> MeshPeer | None:
     return next((p for p in mesh.peers if str(p.get("hub_id")) == hub_id), None)
 
 
@@ -316,7 +371,7 @@ def _peer_row(mesh: HubMesh, hub_id: str) -> dict[str, Any] | None:
 PEER_TOKEN_WAIT_S = 10.0
 
 
-async def set_peer_token(client: HubClient, hub_id: str, token: str) -> dict[str, Any]:
+async def set_peer_token(client: HubClient, hub_id: str, token: str) -> MeshPeer | None:
     """POST /device/setHubMeshToken JSON ``{hubId, token}``: store a peer hub's mesh token
     (the hub UI's token dialog, ``saveHubMeshToken``, opened from a peer row's warning icon,
     then reloads ``/hub2/hubMeshJson``). Decided by the peer's ``warning`` clearing in
@@ -346,7 +401,7 @@ async def set_peer_token(client: HubClient, hub_id: str, token: str) -> dict[str
             + (f"; the hub answered with an error ({type(refused).__name__})" if refused else ""),
             hint="Copy the token again from the peer hub's own Hub Mesh page.",
         )
-    return _peer_row(await fetch_hub_mesh(client), hub_id) or {"hub_id": hub_id}
+    return _peer_row(await fetch_hub_mesh(client), hub_id)
 
 
 async def regenerate_token(client: HubClient) -> None:

@@ -234,15 +234,36 @@ def parse_device_page(payload: Any) -> DevicePage:
     return page
 
 
+class DevicePreferenceEntry(TypedDict, total=False):
+    """One preference as the device page lists it (``settings[]``; an older page's
+    ``settings`` object gives only name and value). Values are the hub's own, password inputs
+    included: the managers redact before anything leaves."""
+
+    name: str
+    type: str  # bool, number, decimal, text, enum, password, ...
+    value: object
+    title: str
+    options: object  # an enum's choices, as the page lists them
+
+
+class ParentAppRecord(TypedDict, total=False):
+    """The device page's ``parentApp``: the app that made this (child) device, as the hub
+    wrote it."""
+
+    id: object
+    name: object
+    label: object
+
+
 class DeviceDetailEntry(DeviceEntry, DevicePage):
     """A device in full (``DeviceDetail.as_dict``, plus what the device tools add)."""
 
     driver: NotRequired[str | None]
     attributes: NotRequired[list[dict[str, Any]]]
     commands: NotRequired[list[dict[str, Any]]]
-    preferences: NotRequired[list[dict[str, Any]]]
+    preferences: NotRequired[list[DevicePreferenceEntry]]
     apps_using: NotRequired[list[AppUse]]
-    parent_app: NotRequired[dict[str, Any]]
+    parent_app: NotRequired[ParentAppRecord]
     room_id: NotRequired[str | None]
     dni: NotRequired[str | None]
 
@@ -420,9 +441,9 @@ class DeviceDetail:
     attributes: list[AttributeState]
     commands: list[Command]
     driver: str | None = None
-    preferences: list[dict[str, Any]] = field(default_factory=list)
+    preferences: list[DevicePreferenceEntry] = field(default_factory=list)
     apps_using: list[AppUse] = field(default_factory=list)
-    parent_app: dict[str, Any] | None = None
+    parent_app: ParentAppRecord | None = None
     version: int | None = None
     raw_device: dict[str, Any] = field(default_factory=dict)
     page: DevicePage = field(default_factory=lambda: DevicePage())
@@ -501,15 +522,18 @@ def parse_device_full(payload: Any) -> DeviceDetail:
         dni=dev.get("deviceNetworkId"),
     )
     prefs_raw = payload.get("settings") or dev.get("settings") or []
-    preferences: list[dict[str, Any]] = []
+    preferences: list[DevicePreferenceEntry] = []
     if isinstance(prefs_raw, list):
         preferences = [
-            {k: p.get(k) for k in ("name", "type", "value", "title", "options") if k in p}
+            cast(
+                DevicePreferenceEntry,
+                {k: p.get(k) for k in ("name", "type", "value", "title", "options") if k in p},
+            )
             for p in prefs_raw
             if isinstance(p, dict)
         ]
     elif isinstance(prefs_raw, dict):
-        preferences = [{"name": k, "value": v} for k, v in prefs_raw.items()]
+        preferences = [{"name": str(k), "value": v} for k, v in prefs_raw.items()]
     apps = payload.get("appsUsing") or []
     parent_app = payload.get("parentApp")
     version = dev.get("version")
@@ -529,7 +553,7 @@ def parse_device_full(payload: Any) -> DeviceDetail:
             for a in apps
             if isinstance(a, dict)
         ],
-        parent_app=parent_app if isinstance(parent_app, dict) else None,
+        parent_app=cast(ParentAppRecord, parent_app) if isinstance(parent_app, dict) else None,
         version=version if isinstance(version, int) else None,
         raw_device=dev,
         page=parse_device_page(payload),

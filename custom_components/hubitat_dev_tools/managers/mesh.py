@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
 from ..errors import ToolError
 from ..hub.controllers import MeshController
-from ..hub.mesh import HubMesh
+from ..hub.mesh import HubMesh, MeshDevice
 from ..redact import redact
 from .steps import Step, run_steps
 
@@ -38,9 +38,9 @@ class HubMeshReader:
         mesh = await self._mesh.get()
         hidden = 0
 
-        def allowed(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        def allowed(items: list[MeshDevice]) -> list[MeshDevice]:
             nonlocal hidden
-            kept = [d for d in items if d.get("device_id") and device_allowed(d["device_id"])]
+            kept = [d for d in items if (i := d["device_id"]) and device_allowed(i)]
             hidden += len(items) - len(kept)
             return kept
 
@@ -171,11 +171,15 @@ class HubMeshReader:
         if not any(str(p.get("hub_id")) == hub_id for p in mesh.peers):
             raise ToolError(f"Peer hub {hub_id} is no longer in Hub Mesh. Nothing was sent.")
         peer = await self._mesh.set_peer_token(hub_id, token)
-        name = peer.get("name") or hub_id
+        shown: dict[str, Any] = {"hub_id": hub_id, "name": None, "active": None, "offline": None}
+        if peer is not None:
+            shown = {"hub_id": peer["hub_id"], "name": peer["name"]}
+            shown |= {"active": peer["active"], "offline": peer["offline"]}
+        name = shown.get("name") or hub_id
         return {
             "summary": f"The hub stored the mesh token of peer hub {name}; it shows no "
             "warning any more",
-            "peer": {k: peer.get(k) for k in ("hub_id", "name", "active", "offline")},
+            "peer": shown,
         }
 
     async def _switch(self, on: bool, notes: list[str]) -> None:
@@ -258,11 +262,13 @@ _ACTION_NOTES = {
 }
 
 
-def _offer(items: list[dict[str, Any]], wanted: str, key: str, what: str) -> dict[str, Any]:
+def _offer(
+    items: Sequence[Mapping[str, Any]], wanted: str, key: str, what: str
+) -> Mapping[str, Any]:
     """What a peer offers, by its label/name or a peer's id, or '<hub>/<item>'."""
     text = wanted.strip()
 
-    def hits(hub: str | None, item: str) -> list[dict[str, Any]]:
+    def hits(hub: str | None, item: str) -> list[Mapping[str, Any]]:
         return [
             o
             for o in items

@@ -17,6 +17,7 @@ from ...hub.models import (
     DeviceDetail,
     DeviceDetailEntry,
     DeviceEntry,
+    DevicePreferenceEntry,
     Room,
     add_page,
     norm_id,
@@ -91,7 +92,7 @@ def edit_form(raw: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def coerce_preference(pref: dict[str, Any], value: Any) -> Any:
+def coerce_preference(pref: DevicePreferenceEntry, value: Any) -> Any:
     """Type a driver preference value by its declared type; refuse unsafe mismatches."""
     name, ptype = pref.get("name"), str(pref.get("type") or "text").lower()
     if ptype == "bool":
