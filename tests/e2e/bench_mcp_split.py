@@ -49,6 +49,18 @@ def _median_sync_ms(fn: Callable[[], Any]) -> float:
     return statistics.median(times) * 1000
 
 
+def _list_result(tools: list[Any]) -> bytes:
+    """The tools/list answer as the MCP SDK builds and writes it (its result model, then the
+    JSON-RPC message, as its HTTP transport serialises it)."""
+    from mcp import types
+
+    result = types.ListToolsResult(tools=tools)
+    message = types.JSONRPCResponse(
+        jsonrpc="2.0", id=1, result=result.model_dump(by_alias=True, mode="json", exclude_none=True)
+    )
+    return message.model_dump_json(by_alias=True, exclude_none=True).encode()
+
+
 async def test_split(
     hass: HomeAssistant,
     entry: MockConfigEntry,
@@ -92,6 +104,13 @@ async def test_split(
     print(f"  tools/list                         {listing:6.2f} ms")
     print(f"    our API instance (tool set)      {instance:6.3f} ms")
     print(f"    mcp_server rendering the tools   {render:6.3f} ms  (schemas from our cache)")
+    tools = [mcp_server._format_tool(t, api.custom_serializer) for t in api.tools]
+    body = _list_result(tools)
+    dump = _median_sync_ms(lambda: _list_result(tools))
+    print(
+        f"    the MCP SDK's model and JSON     {dump:6.3f} ms  (the answer: {len(body):,} bytes; "
+        "the rest is HTTP and the SDK's session)"
+    )
     schemas = {t["name"]: t["inputSchema"] for t in (await mcp.rpc("tools/list"))["tools"]}
     check = _median_sync_ms(
         lambda: jsonschema.Draft202012Validator.check_schema(schemas["hub_list_devices"])
