@@ -81,6 +81,35 @@ class CommandParam:
     required: bool = False
 
 
+class CommandArgumentEntry(TypedDict):
+    """One argument of a command, as a device entry lists it."""
+
+    name: str
+    type: str
+    constraints: NotRequired[list[str]]
+    required: NotRequired[bool]  # only when true
+
+
+class CommandEntry(TypedDict):
+    """A declared command, as a device entry lists it (``Command.as_dict``)."""
+
+    name: str
+    arguments: NotRequired[list[CommandArgumentEntry]]
+    capability: NotRequired[str]
+
+
+class AttributeEntry(TypedDict):
+    """An attribute with its current value, as a device entry lists it
+    (``AttributeState.as_dict``; absent keys: the hub did not say)."""
+
+    name: str
+    value: NotRequired[Any]  # typed by its data type (number, text, object); absent: none
+    data_type: NotRequired[str]
+    unit: NotRequired[str]
+    date: NotRequired[str]
+    values: NotRequired[list[str]]
+
+
 @dataclass(slots=True)
 class Command:
     """A command a device declares."""
@@ -89,16 +118,19 @@ class Command:
     params: list[CommandParam] = field(default_factory=list)
     capability: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> CommandEntry:
         """Return JSON-safe data."""
-        out: dict[str, Any] = {"name": self.name}
+        out: CommandEntry = {"name": self.name}
         if self.params:
             out["arguments"] = [
-                {
-                    k: v
-                    for k, v in asdict(p).items()
-                    if v is not None and not (k == "required" and v is False)
-                }
+                cast(
+                    CommandArgumentEntry,
+                    {
+                        k: v
+                        for k, v in asdict(p).items()
+                        if v is not None and not (k == "required" and v is False)
+                    },
+                )
                 for p in self.params
             ]
         if self.capability:
@@ -259,8 +291,8 @@ class DeviceDetailEntry(DeviceEntry, DevicePage):
     """A device in full (``DeviceDetail.as_dict``, plus what the device tools add)."""
 
     driver: NotRequired[str | None]
-    attributes: NotRequired[list[dict[str, Any]]]
-    commands: NotRequired[list[dict[str, Any]]]
+    attributes: NotRequired[list[AttributeEntry]]
+    commands: NotRequired[list[CommandEntry]]
     preferences: NotRequired[list[DevicePreferenceEntry]]
     apps_using: NotRequired[list[AppUse]]
     parent_app: NotRequired[ParentAppRecord]
@@ -428,9 +460,9 @@ class AttributeState:
     date: str | None = None
     values: list[str] | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> AttributeEntry:
         """Return JSON-safe data."""
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        return cast(AttributeEntry, {k: v for k, v in asdict(self).items() if v is not None})
 
 
 @dataclass(slots=True)
