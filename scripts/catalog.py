@@ -16,6 +16,7 @@ wording change is reviewed like a behaviour change.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import sys
@@ -151,10 +152,31 @@ def render_readme_table() -> str:
     return "\n".join(rows)
 
 
+# README's sentences that count tools: (pattern, which count)
+_README_COUNTS = (
+    (re.compile(r"\((\d+) tools; see the tool table\)"), "tools"),
+    (re.compile(r"KiB flat for (\d+) tools"), "tools"),
+    (re.compile(r"# (\d+) Hubitat Dev Tools tools served at MCP_URL"), "compact"),
+    (re.compile(r"\((\d+) tools: the compact surface's core tools"), "compact"),
+)
+
+
+def _set_count(count: str, match: re.Match[str]) -> str:
+    return match.group(0).replace(match.group(1), count, 1)
+
+
 def render_readme(current: str) -> str:
-    """README with its tool table regenerated (the text around it kept)."""
+    """README with its tool table regenerated and its tool counts set (the text around them
+    kept): every tool, and the tools the compact surface lists with the default options."""
     start, end = current.index(TABLE_BEGIN), current.index(TABLE_END)
-    return f"{current[:start]}{TABLE_BEGIN}\n{render_readme_table()}\n{current[end:]}"
+    text = f"{current[:start]}{TABLE_BEGIN}\n{render_readme_table()}\n{current[end:]}"
+    counts = build_catalog()["counts"]
+    numbers = {"tools": counts["tools"], "compact": counts["core"] + counts["gateways"]}
+    for pattern, which in _README_COUNTS:
+        if not pattern.search(text):
+            raise ValueError(f"README no longer has a sentence matching {pattern.pattern!r}")
+        text = pattern.sub(functools.partial(_set_count, str(numbers[which])), text)
+    return text
 
 
 _COVERAGE_SECTIONS = (("## On-hub", "on_hub"), ("### Hub Mesh", "on_hub"))

@@ -12,8 +12,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from hubitat_emulator import HubEmulator
 
+from ..helpers.rule_authoring import porch_rule
 from ..mcp_client import Mcp
-from ..tools.test_rule_authoring import porch_rule
 
 
 class Assistant:

@@ -12,6 +12,7 @@ from hubitat_emulator.seed import RULE_LEAK, RULE_MOTION
 
 from ..contract import assert_same_shape
 from .conftest import get_json
+from .emu_apps_util import bare_click
 
 
 async def test_configure_and_status(hub: HubEmulator, session: aiohttp.ClientSession) -> None:
@@ -122,16 +123,6 @@ async def test_easy_dashboards(hub: HubEmulator, session: aiohttp.ClientSession)
     # the hub UI sends only the id; the real hub says success: false and deletes
     gone = await get_json(session, f"{hub.url}/dashboard/delete?id={new_id}")
     assert gone == {"success": False} and new_id not in hub.state.dev.easy_dashboards
-
-
-def bare_click(app_id: object, button: str) -> dict[str, str]:
-    """A button click as the hub UI posts it (``appUI.js``)."""
-    return {
-        "id": str(app_id),
-        "name": button,
-        f"settings[{button}]": "clicked",
-        f"{button}.type": "button",
-    }
 
 
 async def test_click_and_submit_answer_in_the_real_shape(

@@ -12,7 +12,7 @@ from hubitat_emulator.seed import RULE_MOTION
 
 from ..contract import assert_same_shape
 from .conftest import get_json
-from .test_emu_apps import bare_click
+from .emu_apps_util import bare_click
 
 
 async def _open(hub: HubEmulator, session: aiohttp.ClientSession) -> tuple[int, str]:

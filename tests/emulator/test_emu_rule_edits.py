@@ -16,7 +16,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.rule_machine import RecordingRuleEngine
 
 from ..rm_util import Wizard
-from .test_emu_rule_machine import porch_rule
+from .emu_rule_machine_util import porch_rule
 
 
 @pytest.fixture(autouse=True)

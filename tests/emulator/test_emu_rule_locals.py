@@ -10,7 +10,7 @@ import pytest
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.rule_definition import RuleDefinition
 
-from .test_emu_rule_runner import attr, dev, on_off
+from .emu_rule_runner_util import attr, dev, on_off
 
 
 @pytest.fixture(autouse=True)

@@ -13,6 +13,8 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.clock import HUB_TZ, utcnow
 from hubitat_emulator.rule_definition import RuleDefinition, RuleEngine
 
+from .emu_rule_runner_util import attr, dev, on_off
+
 MIDSUMMER = date(2026, 6, 21)  # Denver: sunrise 05:32, sunset 20:31 MDT
 
 
@@ -31,25 +33,8 @@ async def emu(socket_enabled: None) -> AsyncIterator[HubEmulator]:
         await hub.stop()
 
 
-def dev(emu: HubEmulator, label: str) -> int:
-    return int(emu.find_device(label)["id"])
-
-
-def attr(emu: HubEmulator, device_id: int, name: str) -> object:
-    return emu.device(device_id)["attributes"][name]
-
-
 def at(hour: int, minute: int = 0, day: date = MIDSUMMER) -> datetime:
     return datetime(day.year, day.month, day.day, hour, minute, tzinfo=HUB_TZ)
-
-
-def on_off(n: int, device_id: int, on: bool) -> dict[str, Any]:
-    return {
-        f"actType.{n}": "switchActs",
-        f"actSubType.{n}": "getOnOffSwitch",
-        f"onOffSwitch.{n}": str(device_id),
-        f"onOff.{n}": on,
-    }
 
 
 def porch_rule(motion: int, light: int, *, paused: bool = False) -> RuleDefinition:

@@ -40,6 +40,7 @@ from custom_components.hubitat_dev_tools.errors import (
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, add_entry, ok, setup_mcp_server, until
+from ..helpers.approvals import approval_issues, decide, repairs_client
 from ..home_util import dev_id
 from ..mcp_client import Mcp
 
@@ -73,10 +74,6 @@ def issue(hass: HomeAssistant, entry: MockConfigEntry, approval_id: str) -> ir.I
     return ir.async_get(hass).async_get_issue(DOMAIN, f"approval_{entry.entry_id}_{approval_id}")
 
 
-def approval_issues(hass: HomeAssistant) -> set[str]:
-    return {i for (d, i) in ir.async_get(hass).issues if d == DOMAIN and i.startswith("approval_")}
-
-
 def audit_details(hass: HomeAssistant) -> list[str]:
     shared = get_domain_data(hass)
     assert shared is not None
@@ -94,37 +91,6 @@ async def asked(call_tool: ToolCaller, name: str, args: dict[str, Any]) -> dict[
     result = await call_tool(name, args)
     assert result.error and result.data["error"] == "approval_required", result.data
     return result.data
-
-
-async def repairs_client(hass: HomeAssistant, hass_client: ClientSessionGenerator) -> Any:
-    assert await async_setup_component(hass, "repairs", {})
-    return await hass_client()
-
-
-async def decide(
-    hass: HomeAssistant,
-    client: Any,
-    entry: MockConfigEntry,
-    approval_id: str,
-    choice: str = "approve",
-) -> dict[str, Any]:
-    """Open the approval's fix flow over HA's HTTP API and pick Approve or Deny."""
-    resp = await client.post(
-        "/api/repairs/issues/fix",
-        json={"handler": DOMAIN, "issue_id": f"approval_{entry.entry_id}_{approval_id}"},
-    )
-    assert resp.status == 200, await resp.text()
-    flow: dict[str, Any] = await resp.json()
-    assert flow["type"] == "menu" and flow["step_id"] == "decide", flow
-    assert set(flow["menu_options"]) == {"approve", "deny"}
-    resp = await client.post(
-        f"/api/repairs/issues/fix/{flow['flow_id']}", json={"next_step_id": choice}
-    )
-    assert resp.status == 200, await resp.text()
-    done: dict[str, Any] = await resp.json()
-    assert done["type"] == "create_entry", done
-    flow["done"] = done
-    return flow
 
 
 @pytest.fixture

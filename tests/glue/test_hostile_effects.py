@@ -20,21 +20,11 @@ from hubitat_emulator.seed_specs import RULE_GOODNIGHT, RULE_MOTION
 
 from ..conftest import ToolCaller, ok, refused, until
 from ..home_util import dev_id
-
-POSTS = ("/installedapp/btn", "/installedapp/update", "/installedapp/disable", "/device/runmethod")
-
-
-def changes_since(hub: HubEmulator, before: int) -> list[tuple[str, str]]:
-    """Requests since ``before`` that make something happen on the hub."""
-    return [(m, p) for m, p in hub.requests[before:] if m == "POST" or p.startswith(POSTS)]
+from .hostile_effects_util import changes_since, set_options
 
 
 def runs(hub: HubEmulator, rule: int) -> int:
     return hub.state.dev.internals[rule].runs
-
-
-def set_options(hass: HomeAssistant, entry: MockConfigEntry, **options: Any) -> None:
-    hass.config_entries.async_update_entry(entry, options={**entry.options, **options})
 
 
 async def lock_rule(call_tool: ToolCaller, hub: HubEmulator, name: str = "Lock at night") -> str:

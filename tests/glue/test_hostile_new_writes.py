@@ -15,7 +15,7 @@ from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
 from ..home_util import dev_id
-from .test_hostile_effects import changes_since, set_options
+from .hostile_effects_util import changes_since, set_options
 
 
 def _motion(hub: HubEmulator) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.clock import fmt_event, utcnow
 
 from ..conftest import ToolCaller, add_entry, ok, refused, until
+from ..helpers.hostile import allow_only
 from ..mcp_client import Mcp
 
 TOKEN = "7c41e9d2-5b3a-4f80-9e6d-2a1b0c3d4e5f"  # a Maker API token quoted in a log line
@@ -62,12 +63,6 @@ def two_switches(hub: HubEmulator) -> tuple[int, int]:
     ]
     assert len(found) >= 2, found
     return found[0], found[1]
-
-
-def allow_only(hass: HomeAssistant, entry: MockConfigEntry, *device_ids: int | str) -> None:
-    hass.config_entries.async_update_entry(
-        entry, options={OPT_ALLOWED_DEVICES: [str(d) for d in device_ids]}
-    )
 
 
 async def all_logs(call_tool: ToolCaller, args: dict[str, Any]) -> list[dict[str, Any]]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from typing import Any
 
 import aiohttp
@@ -31,146 +30,17 @@ from custom_components.hubitat_dev_tools.redact import (
     redact_document,
     redact_text,
 )
-from custom_components.hubitat_dev_tools.safety import ToolKind
-from custom_components.hubitat_dev_tools.tools import TOOL_CLASSES
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import APP_ANNOUNCER
-from hubitat_emulator.seed import SEEDED_PREF_PASSWORD
 from hubitat_emulator.seed_dev import SEEDED_APP_SECRETS
-from hubitat_emulator.seed_specs import (
-    APP_ECOBEE,
-    DASH_MAIN,
-    DASH_TABLET,
-    RULE_GOODNIGHT,
-    RULE_MOTION,
-)
+from hubitat_emulator.seed_specs import APP_ECOBEE, DASH_MAIN, RULE_MOTION
 
 from ..conftest import ToolCaller, ensure_stream, until
+from ..helpers.hostile import call_all_reads, front_door_lock, read_args
 from ..mcp_client import Mcp
+from .hostile_secrets_util import NEW_PIN, NEW_PREF_PASSWORD, leaks, seeded_secrets
 
 pytestmark = pytest.mark.usefixtures("fast_stream")
-
-NEW_PIN = "90817"  # set through setCode during the test
-NEW_PREF_PASSWORD = "new-bridge-pw-3f1e"  # set through hub_update_device
-
-
-def lock_ids(hub: HubEmulator) -> list[int]:
-    """Devices holding lock codes."""
-    return [d for d in hub.device_ids() if "lockCodes" in hub.device(d)["attributes"]]
-
-
-def front_door_lock(hub: HubEmulator) -> int:
-    return next(d for d in hub.device_ids() if hub.device(d)["label"] == "Front Door Lock")
-
-
-def seeded_secrets(hub: HubEmulator) -> list[str]:
-    """Every secret value the seeded home and the connection hold."""
-    out = [hub.password, hub.maker_token, SEEDED_PREF_PASSWORD, NEW_PIN, NEW_PREF_PASSWORD]
-    out += SEEDED_APP_SECRETS.values()
-    for dev_id in lock_ids(hub):
-        codes = json.loads(str(hub.device(dev_id)["attributes"]["lockCodes"]))
-        out += [str(slot["code"]) for slot in codes.values()]
-    for internals in hub.home.state.dev.internals.values():
-        if internals.state.get("accessToken"):
-            out.append(str(internals.state["accessToken"]))
-    # Easy Dashboards: their PINs and the access tokens /dashboard/all lists; the pin token.
-    for dash in hub.home.state.dev.easy_dashboards.values():
-        out += [
-            str(dash[k]) for k in ("accessToken", "dashboardPin", "hsmPin") if _real(dash.get(k))
-        ]
-    out.append(hub.home.state.dev.pin_token)
-    # Hub Mesh: this hub's own token and any peer's (hubMeshJson serves the first)
-    mesh = hub.home.state.mesh
-    out += [mesh.token, *(p.token for p in mesh.peers if p.token)]
-    assert len(out) >= 17, out
-    return sorted(set(out))
-
-
-def _real(value: object) -> bool:
-    """A value that is set (the hub writes unset PINs as "", "null" or "None")."""
-    return isinstance(value, str) and value not in ("", "null", "None")
-
-
-def leaks(text: str, secrets: list[str]) -> list[str]:
-    """The secrets found in ``text`` (PINs as whole numbers, not inside longer digit runs)."""
-    found = []
-    for secret in secrets:
-        if secret.isdigit():
-            hit = re.search(rf"(?<![0-9]){secret}(?![0-9])", text) is not None
-        else:
-            hit = secret in text
-        if hit:
-            found.append(secret)
-    return found
-
-
-def read_args(hub: HubEmulator) -> dict[str, list[dict[str, Any]]]:
-    """Arguments for the read tools that need an id (the others run with none)."""
-    locks = lock_ids(hub)
-    lock = front_door_lock(hub)
-    apps = sorted(hub.home.state.apps)
-    rooms = [r.name for r in hub.home.state.rooms.values()]
-    return {
-        "hub_list_devices": [
-            {"limit": 500},
-            {"text": "Front Door Lock", "fields": ["states.lockCodes"]},
-            {"attribute": "lockCodes", "limit": 500},
-        ],
-        "hub_get_device": [{"device_id": str(d)} for d in locks],
-        "hub_get_device_attribute": [
-            {"device_ids": [str(d) for d in locks], "attribute": "lockCodes"},
-            {
-                "device_id": str(lock),
-                "attribute": "lockCodes",
-                "expected_value": "never",
-                "timeout_ms": 100,
-            },
-        ],
-        "hub_list_device_events": [{"device_id": str(d), "limit": 200} for d in locks]
-        + [{"device_id": str(lock), "attribute": "lockCodes"}],
-        "hub_get_event_cause": [
-            {"device_id": str(lock)},
-            {"device_id": str(lock), "attribute": "lockCodes"},
-        ],
-        "hub_get_room": [{"room": name} for name in rooms],
-        "hub_get_variable": [{"name": next(iter(hub.home.state.variables))}],
-        "hub_get_code": [{"type": "app", "id": "1"}],
-        "hub_get_app": [{"app_id": str(a), "include_state": True} for a in apps],
-        "hub_get_rule_health": [{"app_id": str(RULE_MOTION)}, {"app_id": str(RULE_GOODNIGHT)}],
-        "hub_list_rule_local_variables": [{"app_id": str(RULE_MOTION)}],
-        "hub_get_rule": [{"app_id": str(RULE_MOTION)}, {"app_id": str(RULE_GOODNIGHT)}],
-        "hub_get_visual_rule": [{"app_id": str(a)} for a in hub.home.state.dev.vrb],
-        "hub_get_dashboard": [
-            {"dashboard_id": str(d)}
-            for d in (DASH_MAIN, DASH_TABLET, *hub.home.state.dev.easy_dashboards)
-        ],
-        "hub_list_apps": [{"limit": 500}, {"include_hidden": True, "limit": 500}],
-        "hub_list_events": [{"hours_back": 168, "limit": 500}],
-        "hub_get_logs": [{"hours_back": 168, "limit": 200}],
-        "hub_search_compatible_devices": [{"text": "lock"}],
-        "hub_tail_logs": [{"window_s": 0, "limit": 500}],
-        "hub_list_recent_events": [{"limit": 500}, {"device_id": str(lock)}],
-        "hub_search_tools": [{"query": "lock codes"}],
-        "hub_call_network_test": [{"test": t} for t in ("ping", "ping_gateway", "speed_test")]
-        + [{"test": "traceroute", "host": "1.1.1.1"}],
-    }
-
-
-async def call_all_reads(
-    call_tool: ToolCaller, hub: HubEmulator, extra: dict[str, list[dict[str, Any]]]
-) -> list[Any]:
-    """Every read tool's answers: by the table, else its example call, else no arguments."""
-    table = read_args(hub) | extra
-    outputs: list[Any] = []
-    for cls in TOOL_CLASSES:
-        if cls.kind is not ToolKind.READ:
-            continue
-        example = [dict(cls.example)] if cls.example is not None else [{}]
-        for args in table.get(cls.name, example):
-            result = await call_tool(cls.name, args)
-            outputs.append({"tool": cls.name, "args": args, "result": result.data})
-            assert not result.error, (cls.name, args, result.data)  # every read really ran
-    return outputs
 
 
 async def test_no_secret_in_any_result(

@@ -42,15 +42,10 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import APP_ANNOUNCER
 
 from ..conftest import ToolCaller, add_entry, ok, refused
+from ..helpers.hostile import front_door_lock
+from ..helpers.rule_authoring import porch_spec
 from ..home_util import dev_id
-from ..tools.test_rule_authoring import porch_spec
-from .test_hostile_secrets import (
-    NEW_PIN,
-    NEW_PREF_PASSWORD,
-    front_door_lock,
-    leaks,
-    seeded_secrets,
-)
+from .hostile_secrets_util import NEW_PIN, NEW_PREF_PASSWORD, leaks, seeded_secrets
 
 
 def _dir(hass: HomeAssistant, hub: HubEmulator) -> Path:

@@ -17,7 +17,6 @@ refuses is tested in tests/managers/test_modes.py)."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import aiohttp
 
@@ -32,6 +31,7 @@ from hubitat_emulator import HubEmulator
 
 from ..contract import assert_same_shape, load_fixture
 from ..fixture_client import fixture_client
+from ..helpers.modes import _weekdays
 from ..hub_fake import FakeHub
 
 
@@ -62,25 +62,6 @@ async def test_mode_and_location_writes_answer_in_the_hub_ui_shape(hub: HubEmula
 
 
 # ---------------------------------------------------------------------- mode edits: the hub UI body
-
-
-def _weekdays(mode_id: int) -> dict[str, list[dict[str, Any]]]:
-    """A weekdays-only schedule for ``mode_id`` as the hub UI's mode editor saves it."""
-
-    def entry(days: list[int], text: str) -> dict[str, Any]:
-        return {
-            "deviceIds": [],
-            "index": 0,
-            "triggerType": "daysOfWeek",
-            "daysOfWeek": days,
-            "description": f"When day is {text}",
-            "type": "when",
-        }
-
-    return {
-        str(mode_id): [entry([1, 2, 3, 4, 5], "Mon, Tue, Wed, Thu, Fri")],
-        f"alt-{mode_id}": [entry([0, 6], "Sun, Sat")],
-    }
 
 
 async def test_create_mode_posts_the_hub_ui_body() -> None:

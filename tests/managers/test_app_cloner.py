@@ -27,7 +27,6 @@ from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH, AppInternals
 from hubitat_emulator.model import App
-from hubitat_emulator.routes_cloner import CLONER_TYPE
 from hubitat_emulator.seed import (
     APP_RULE_MACHINE,
     RULE_GOODNIGHT,
@@ -35,17 +34,7 @@ from hubitat_emulator.seed import (
     RULE_MOTION,
 )
 
-
-def cloners(emu: HubEmulator) -> list[int]:
-    return [a.id for a in emu.state.apps.values() if a.type == CLONER_TYPE]
-
-
-def new_apps(emu: HubEmulator, before: set[int]) -> list[App]:
-    return [a for a in emu.state.apps.values() if a.id not in before and a.type != CLONER_TYPE]
-
-
-def cloner_requests(emu: HubEmulator, since: int) -> list[str]:
-    return [p for _m, p in emu.requests[since:] if "appCloner" in p]
+from ..helpers.app_cloner import cloner_requests, cloners, new_apps
 
 
 async def clone(

@@ -25,18 +25,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import APP_ANNOUNCER, VRB_PORCH
 from hubitat_emulator.seed import RULE_MOTION
 
-
-def inputs(emu: HubEmulator, app_id: int) -> dict[str, dict[str, Any]]:
-    return {i["name"]: i for i in emu.state.dev.internals[app_id].inputs}
-
-
-def posts(emu: HubEmulator, since: int) -> list[str]:
-    return [p for m, p in emu.requests[since:] if m == "POST"]
-
-
-def device_ids(emu: HubEmulator, *labels: str) -> list[str]:
-    by_label = {d.display_name: str(d.id) for d in emu.state.devices.values()}
-    return [by_label[label] for label in labels]
+from ..helpers.app_settings import device_ids, inputs, posts
 
 
 async def update(

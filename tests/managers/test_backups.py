@@ -38,6 +38,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.backups_cloud_state import OTHER_HUB_UID, lzf_chunks
 
 from ..conftest import sent_since
+from ..helpers.backups import fail_the_restore
 from ..loopback_host import LoopbackHost, serving
 from ..ops_util import wait_for_status
 
@@ -54,23 +55,6 @@ def deadline(seconds: float = CALL_S) -> float:
 
 def changes(emu: HubEmulator, before: int) -> list[str]:
     return [p for _m, p in sent_since(emu, before) if any(c in p for c in CHANGES)]
-
-
-def fail_the_restore(emu: HubEmulator, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The hub answers a restore with a 500; the name of its last backup, the one to restore."""
-    emu.faults.delay_paths = {"/hub2/restoreLocalBackup": 0}
-    emu.faults.error_status = 500
-    name = emu.backups[-1].name
-    emu.faults.error_burst = 0
-    orig = emu.faults.delay_for
-
-    def burst_on_restore(path: str) -> float:
-        if path.startswith("/hub2/restoreLocalBackup"):
-            emu.faults.error_burst = 1
-        return orig(path)
-
-    monkeypatch.setattr(emu.faults, "delay_for", burst_on_restore)
-    return name
 
 
 async def allow_any(url: str) -> None:

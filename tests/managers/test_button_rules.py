@@ -14,8 +14,6 @@ describes stay there)."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -33,22 +31,15 @@ from hubitat_emulator.devstate import VRB_PORCH
 from hubitat_emulator.seed_specs import APP_BASIC_RULES
 
 from ..contract import assert_same_shape, load_fixture, shape_errors
+from ..helpers.button_rules import _dev, _settled, _switch_action, _value
 
 
 def _allow_all(_device_id: str) -> bool:
     return True
 
 
-def _dev(emu: HubEmulator, label: str) -> int:
-    return next(d.id for d in emu.state.devices.values() if d.label == label)
-
-
 def _pico(emu: HubEmulator) -> int:
     return _dev(emu, "Living Room Pico")
-
-
-def _value(emu: HubEmulator, label: str, attribute: str) -> Any:
-    return emu.state.devices[_dev(emu, label)].value(attribute)
 
 
 async def _create(manager_hub: Hub, app_type: str, **kw: Any) -> dict[str, Any]:
@@ -70,14 +61,6 @@ async def _controller(manager_hub: Hub, device: int | None) -> str:
 def _picked_devices_of(emu: HubEmulator, app_id: int) -> list[int]:
     inp = next(i for i in emu.state.dev.internals[app_id].inputs if i["name"] == "buttonDev")
     return list(inp["deviceIdsForDeviceList"])
-
-
-async def _settled(check: Callable[[], bool]) -> bool:
-    for _ in range(40):
-        if check():
-            return True
-        await asyncio.sleep(0.05)
-    return False
 
 
 # ------------------------------------------------------------------------------ shapes
@@ -193,15 +176,6 @@ async def _button_rule(
     made = await _create(manager_hub, "Button Rule", parent_app_id=ctrl, button=button)
     emu.buttons.give_actions(int(made["app_id"]), actions, [1])
     return str(made["app_id"])
-
-
-def _switch_action(emu: HubEmulator, label: str, on: bool) -> dict[str, Any]:
-    return {
-        "actType.1": "switchActs",
-        "actSubType.1": "getOnOffSwitch",
-        "onOffSwitch.1": str(_dev(emu, label)),
-        "onOff.1": on,
-    }
 
 
 async def test_a_button_rule_runs_through_its_button(emu: HubEmulator, manager_hub: Hub) -> None:

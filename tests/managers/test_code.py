@@ -31,17 +31,7 @@ from custom_components.hubitat_dev_tools.managers.code_sources import SourceSpec
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
-# Code saves differ by firmware: every test here runs on a legacy-editor hub and a 2.5 one.
-LEGACY, CURRENT = "2.4.4.156", "2.5.0.143"
-
-GOOD_DRIVER = """metadata {
-    definition(name: "Test Relay", namespace: "t", author: "t") {
-        capability "Switch"
-    }
-}
-def on() { }
-def off() { }
-"""
+from ..helpers.code import CURRENT, GOOD_DRIVER, LEGACY, backups, saves, update_path
 
 
 @pytest.fixture(params=[LEGACY, CURRENT])
@@ -64,22 +54,6 @@ async def code(manager_hub: Hub) -> CodeManager:
 
 async def allow_any(url: str) -> None:
     """A URL check that lets everything through (no source here is downloaded)."""
-
-
-def update_path(emu: HubEmulator, kind: str) -> str:
-    """Where this hub's editor saves changed code."""
-    if kind != "library" and emu.state.version == LEGACY:
-        return f"/{kind}/ajax/update"
-    return f"/{kind}/saveOrUpdateJson"
-
-
-def saves(emu: HubEmulator) -> list[str]:
-    ends = ("saveOrUpdateJson", "/ajax/update", "/app/save", "/driver/save")
-    return [p for m, p in emu.requests if m == "POST" and p.endswith(ends)]
-
-
-def backups(emu: HubEmulator) -> list[str]:
-    return [n for n in emu.files.names() if n.startswith("hdt-backup_")]
 
 
 def oauth_requests(emu: HubEmulator, since: int = 0) -> list[dict[str, list[str]]]:

@@ -26,24 +26,7 @@ from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import CODE_APP_ANNOUNCER, CODE_APP_REPORT
 
-APP = str(CODE_APP_ANNOUNCER)
-WRITES = ("saveOrUpdateJson", "ajax/update", "installedapp/update", "fileManager/upload")
-
-
-def _writes(emu: HubEmulator, before: int) -> list[str]:
-    return [p for m, p in emu.requests[before:] if m == "POST" and any(w in p for w in WRITES)]
-
-
-def _running(emu: HubEmulator) -> list[int]:
-    return sorted(
-        x.id for x in emu.state.apps.values() if x.user and x.app_type_id == CODE_APP_ANNOUNCER
-    )
-
-
-def _motions(emu: HubEmulator) -> list[int]:
-    return sorted(
-        d.id for d in emu.state.devices.values() if "MotionSensor" in d.driver.capabilities
-    )
+from ..helpers.code_instances import APP, _motions, _running, _writes
 
 
 def _allow_all(_device_id: str) -> bool:

@@ -22,16 +22,8 @@ from custom_components.hubitat_dev_tools.managers.code_sources import CodeItemSp
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
+from ..helpers.code_sources import DRIVER, saves
 from ..loopback_host import LoopbackHost, serving
-
-DRIVER = """metadata {
-    definition(name: "Url Relay", namespace: "t", author: "t") {
-        capability "Switch"
-    }
-}
-def on() { }
-def off() { }
-"""
 
 
 @pytest.fixture
@@ -52,10 +44,6 @@ async def code(manager_hub: Hub) -> AsyncIterator[CodeManager]:
 
 async def allow_any(url: str) -> None:
     """A URL check that lets every URL through (the tools' check is tested there)."""
-
-
-def saves(emu: HubEmulator, since: int = 0) -> list[str]:
-    return [p for m, p in emu.requests[since:] if m == "POST" and "save" in p.lower()]
 
 
 async def test_install_from_url(emu: HubEmulator, manager_hub: Hub, raw_host: LoopbackHost) -> None:

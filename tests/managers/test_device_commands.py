@@ -26,7 +26,7 @@ from hubitat_emulator import HubEmulator
 
 from ..conftest import a_switch, until
 from ..home_util import dev_id, sent
-from .test_events import streaming
+from .events_util import streaming
 
 
 @pytest.fixture

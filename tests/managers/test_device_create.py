@@ -28,28 +28,15 @@ from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
 from ..contract import load_fixture
+from ..helpers.device_create import COUNTER, creates
 from ..home_util import dev_id, sent
 from ..hub_fake import FakeHub
-from .test_events import streaming
-
-COUNTER = """metadata {
-    definition(name: "Virtual Counter", namespace: "home", author: "me") {
-        capability "Switch"
-        capability "Temperature Measurement"
-    }
-}
-def on() { }
-def off() { }
-"""
+from .events_util import streaming
 
 
 async def install(manager_hub: Hub, source: str) -> str:
     """Install a driver through the code manager; its id."""
     return str((await manager_hub.code.install("driver", source))["id"])
-
-
-def creates(emu: HubEmulator, before: int) -> list[str]:
-    return [p for _m, p in emu.requests[before:] if p.startswith("/device/")]
 
 
 async def test_a_driver_installed_by_us_creates_devices_by_name_id_and_namespace(

@@ -37,9 +37,10 @@ from hubitat_emulator import HubEmulator
 
 from ..conftest import a_switch, until
 from ..contract import load_fixture
+from ..helpers.devices import other
 from ..home_util import dev_id
 from ..hub_fake import FakeHub
-from .test_events import streaming
+from .events_util import streaming
 
 
 def condition(comparator: str, *expected: object) -> AttributeCondition:
@@ -47,11 +48,6 @@ def condition(comparator: str, *expected: object) -> AttributeCondition:
     made = AttributeCondition(comparator, list(expected))
     made.validate()
     return made
-
-
-def other(emu: HubEmulator, device: int) -> str:
-    """The switch state ``device`` is not in now."""
-    return "off" if emu.device(device)["attributes"]["switch"] == "on" else "on"
 
 
 @pytest.fixture

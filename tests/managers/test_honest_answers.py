@@ -26,6 +26,7 @@ from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed_specs import RULE_GOODNIGHT
 
+from ..helpers.honest_answers import _two_gone_quiet
 from ..home_util import dev_id, sent
 
 
@@ -125,18 +126,6 @@ async def test_performance_names_apps_by_their_label(emu: HubEmulator, manager_h
     plain = await logs.performance("app", "pct", 200, device_allowed=_allow_all)
     assert {row["app_id"] for row in plain["apps"]} == set(by_id)
     assert plain["apps"] and any(row["name"].startswith("Rule-") for row in plain["apps"])
-
-
-def _two_gone_quiet(emu: HubEmulator, now: datetime) -> tuple[str, str]:
-    """Every device last active 5 minutes before ``now`` but two: the Living Room Lamp 3 days
-    before, the Kitchen Light never; their ids."""
-    devices = emu.state.devices
-    for dev in devices.values():
-        dev.last_activity = now - timedelta(minutes=5)
-    quiet, never = dev_id(emu, "Living Room Lamp"), dev_id(emu, "Kitchen Light")
-    devices[int(quiet)].last_activity = now - timedelta(days=3)
-    devices[int(never)].last_activity = None
-    return quiet, never
 
 
 async def test_list_devices_finds_the_devices_that_went_quiet(

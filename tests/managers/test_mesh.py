@@ -21,8 +21,8 @@ from custom_components.hubitat_dev_tools.hub.errors import HubBadResponseError, 
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from custom_components.hubitat_dev_tools.managers.mesh import HubMeshReader
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.routes_mesh import hub_mesh_json
 from hubitat_emulator.mesh_state import LinkedDevice
+from hubitat_emulator.routes_mesh import hub_mesh_json
 
 from ..contract import assert_same_shape
 from ..home_util import dev_id

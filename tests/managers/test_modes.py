@@ -29,8 +29,8 @@ from hubitat_emulator import HubEmulator
 
 from ..contract import load_fixture
 from ..fixture_client import fixture_client
+from ..helpers.modes import _weekdays
 from ..home_util import sent
-from ..hub.test_modes import _weekdays
 from ..hub_fake import FakeHub
 
 

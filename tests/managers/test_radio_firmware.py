@@ -27,8 +27,7 @@ from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
 from ..contract import load_fixture
-
-FILE = "zw-dimmer-2.04.gbl"
+from ..helpers.radio_firmware import FILE
 
 
 def posts(emu: HubEmulator, before: int) -> list[str]:

@@ -20,62 +20,13 @@ from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
+from ..helpers.rule_actions_more import _attr, _fire, _with_a_date
 from ..home_util import dev_id
-
-
-def _motion_again(emu: HubEmulator, motion: str) -> None:
-    emu.set_device_attribute(int(motion), "motion", "inactive")
-    emu.set_device_attribute(int(motion), "motion", "active")
-
-
-def _attr(emu: HubEmulator, device: str, attr: str) -> Any:
-    return emu.state.devices[int(device)].attrs[attr].value
+from .rule_actions_more_util import _get, _made, _read, _updated
 
 
 def _writes(emu: HubEmulator) -> int:
     return len([r for r in emu.requests if r[0] != "GET"])
-
-
-async def _made(authoring: Hub, spec: dict[str, Any]) -> str:
-    made = await authoring.rule_authoring.create(spec, confirm=False, validate_only=False)
-    assert made["verified"] is True, made
-    return str(made["app_id"])
-
-
-async def _get(authoring: Hub, app_id: str) -> dict[str, Any]:
-    got = await authoring.rule_authoring.get(app_id)
-    assert got["undecompiled"] == [], got
-    return got
-
-
-async def _read(authoring: Hub, app_id: str) -> dict[str, Any]:
-    spec: dict[str, Any] = (await _get(authoring, app_id))["spec"]
-    return spec
-
-
-async def _updated(authoring: Hub, app_id: str, spec: dict[str, Any]) -> None:
-    done = await authoring.rule_authoring.update(
-        app_id, spec, None, confirm=False, validate_only=False
-    )
-    assert done["app_id"] == app_id and done["edited_in_place"] is True, done
-
-
-async def _fire(emu: HubEmulator, motion: str) -> None:
-    _motion_again(emu, motion)
-    await emu.clock.settle()
-    await emu.clock.advance(1)
-
-
-def _with_a_date(motion: str) -> dict[str, Any]:
-    """A rule with a DateTime local variable (a -04:00 offset) that its log action shows."""
-    return {
-        "name": "With a date",
-        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
-        "local_variables": [
-            {"name": "due", "type": "datetime", "value": "2026-05-17T14:30:00-04:00"}
-        ],
-        "actions": [{"log": "due is %due%"}],
-    }
 
 
 async def test_per_mode_device_actions_are_built_read_back_edited_and_run(

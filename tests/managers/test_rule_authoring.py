@@ -22,28 +22,8 @@ from custom_components.hubitat_dev_tools.managers.automation.schema import SPEC_
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
+from ..helpers.rule_authoring import porch_spec
 from ..home_util import dev_id
-
-
-def porch_spec(emu: HubEmulator) -> dict[str, Any]:
-    """The porch rule over the seeded home's Kitchen Motion and Porch Light."""
-    return porch_rule(dev_id(emu, "Kitchen Motion"), dev_id(emu, "Porch Light"))
-
-
-def porch_rule(motion: str, light: str) -> dict[str, Any]:
-    """The owner's porch rule: on with motion after sunset, off 5 minutes after it stops."""
-    return {
-        "name": "Porch light at night",
-        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
-        "conditions": {"between": {"from": "sunset", "to": "sunrise"}},
-        "actions": [
-            {"cancel_delays": True},
-            {"command": "on", "device_ids": [light]},
-            {"wait": [{"device_id": motion, "attribute": "motion", "is": "inactive"}]},
-            {"delay": {"minutes": 5}, "cancelable": True},
-            {"command": "off", "device_ids": [light]},
-        ],
-    }
 
 
 def _writes(emu: HubEmulator) -> list[tuple[str, str]]:

@@ -24,62 +24,9 @@ from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
+from ..helpers.rule_authoring import porch_spec
+from ..helpers.rule_authoring_e2e import _rule_ids, wide_spec
 from ..home_util import dev_id
-from .test_rule_authoring import porch_spec
-
-
-def wide_spec(emu: HubEmulator) -> dict[str, Any]:
-    """A rule with every trigger kind, nested conditions and many kinds of action."""
-    office_motion = dev_id(emu, "Office Motion")
-    office_light = dev_id(emu, "Office Light")
-    office_door = dev_id(emu, "Office Door")
-    sensor = dev_id(emu, "Dining Room Sensor")
-    button = dev_id(emu, "Bedside Button")
-    return {
-        "name": "Office evening",
-        "triggers": [
-            {"device_id": office_motion, "attribute": "motion", "is": "active"},
-            {
-                "device_id": sensor,
-                "attribute": "temperature",
-                "op": "gt",
-                "value": 78,
-                "stays_for": {"minutes": 10},
-            },
-            {"time": "22:30"},
-            {"sun": "sunset", "offset_minutes": -15},
-            {"every": {"minutes": 15}},
-            {"mode": ["Night"]},
-            {"variable": "guestCount", "op": "gte", "value": 3},
-            {"button_device_id": button, "button": 2, "event": "held"},
-        ],
-        "conditions": {
-            "all": [
-                {"mode": ["Evening", "Night"]},
-                {"not": {"device_id": office_door, "attribute": "contact", "is": "open"}},
-            ]
-        },
-        "actions": [
-            {
-                "if": {"device_id": office_light, "attribute": "switch", "is": "off"},
-                "then": [{"command": "setLevel", "device_ids": [office_light], "arguments": [40]}],
-                "else": [
-                    {
-                        "command": "off",
-                        "device_ids": [office_light],
-                        "delay": {"minutes": 2},
-                        "cancelable": True,
-                    }
-                ],
-            },
-            {"set_mode": "Evening"},
-            {"set_variable": "guestCount", "value": 0},
-            {"log": "office evening ran"},
-            {"notify": "Office evening started", "device_ids": [dev_id(emu, "Family Phone")]},
-            {"run_rule": ["140"]},
-        ],
-        "logging": ["events", "actions"],
-    }
 
 
 async def _create(authoring: Hub, spec: dict[str, Any]) -> dict[str, Any]:
@@ -92,10 +39,6 @@ async def _patch(authoring: Hub, app_id: str, patch: list[dict[str, Any]]) -> di
     return await authoring.rule_authoring.update(
         app_id, None, patch, confirm=False, validate_only=False
     )
-
-
-def _rule_ids(emu: HubEmulator) -> set[int]:
-    return {a.id for a in emu.home.state.apps.values() if a.type == "Rule-5.1"}
 
 
 def _writes(emu: HubEmulator) -> int:

@@ -21,32 +21,11 @@ from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
+from ..helpers.rule_conditions_more import COOL, LIGHT, WARM, _press, _rule
 from ..home_util import dev_id
-from .test_rule_actions_more import _get as _read
-from .test_rule_actions_more import _made, _updated
-from .test_rule_actions_more import _read as _spec
-
-LIGHT, BUTTON = "Office Light", "Bedside Button"
-WARM, COOL = "Dining Room Sensor", "Guest Room Sensor"  # 70.1 and 65.3 degrees
-
-
-def _rule(emu: HubEmulator, name: str, **parts: Any) -> dict[str, Any]:
-    light = dev_id(emu, LIGHT)
-    return {
-        "name": name,
-        "triggers": [{"button_device_id": dev_id(emu, BUTTON), "button": 1, "event": "pushed"}],
-        "actions": [{"command": "on", "device_ids": [light]}],
-        **parts,
-    }
-
-
-async def _press(emu: HubEmulator) -> str:
-    """Turn the light off, push the button, and answer the light's switch afterwards."""
-    light = int(dev_id(emu, LIGHT))
-    emu.run_command(light, "off", [])
-    emu.run_command(int(dev_id(emu, BUTTON)), "push", [1])
-    await emu.clock.settle()
-    return str(emu.device(light)["attributes"]["switch"])
+from .rule_actions_more_util import _get as _read
+from .rule_actions_more_util import _made, _updated
+from .rule_actions_more_util import _read as _spec
 
 
 def _writes(emu: HubEmulator) -> int:

@@ -10,7 +10,6 @@ the spec and rule text hub_get_rule answers, and a refusal as an error result)."
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 import pytest
 
@@ -19,26 +18,8 @@ from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.clock import HUB_TZ
 
-from ..home_util import dev_id, sent
-
-
-def _spec(emu: HubEmulator, dates: dict[str, str], **extra: Any) -> dict[str, Any]:
-    button, light = dev_id(emu, "Bedside Button"), dev_id(emu, "Office Light")
-    return {
-        "name": "Holiday lights",
-        "triggers": [{"button_device_id": button, "button": 1, "event": "pushed"}],
-        "conditions": {"dates": dates, **extra},
-        "actions": [{"command": "on", "device_ids": [light]}],
-    }
-
-
-async def _pressed_at(emu: HubEmulator, when: datetime) -> str:
-    light, button = dev_id(emu, "Office Light"), dev_id(emu, "Bedside Button")
-    emu.run_command(int(light), "off", [])
-    emu.clock.set(when)
-    emu.run_command(int(button), "push", [1])
-    await emu.clock.settle()
-    return str(emu.device(int(light))["attributes"]["switch"])
+from ..helpers.rule_dates import _pressed_at, _spec
+from ..home_util import sent
 
 
 async def test_a_between_dates_condition_is_built_read_back_and_run(

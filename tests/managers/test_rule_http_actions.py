@@ -23,31 +23,16 @@ from custom_components.hubitat_dev_tools.managers.hub import Hub
 from custom_components.hubitat_dev_tools.redact import REDACTED, redact
 from hubitat_emulator import HubEmulator
 
+from ..helpers.rule_http_actions import (
+    BODY,
+    GET_URL,
+    POST_URL,
+    TOKEN,
+    WEBHOOK_KEY,
+    _no_secret,
+    _spec,
+)
 from ..home_util import dev_id
-
-TOKEN = "a1b2c3d4-0000-4e5f-9a8b-77c6d5e4f3a2"
-WEBHOOK_KEY = "dXyZ12345abcdefGHIJKLmn"
-GET_URL = f"http://192.168.1.50/apps/api/7/devices/3/on?access_token={TOKEN}"
-POST_URL = f"https://maker.ifttt.com/trigger/door/with/key/{WEBHOOK_KEY}"
-BODY = '{"value1": "%device% %value%", "password": "hunter2pw"}'
-
-
-def _spec(button: str) -> dict[str, Any]:
-    return {
-        "name": "Tell the world",
-        "triggers": [{"button_device_id": button, "button": 1, "event": "pushed"}],
-        "actions": [
-            {"http_get": GET_URL},
-            {"http_post": POST_URL, "body": BODY, "content_type": "application/json"},
-            {"ping": "192.168.1.20"},
-        ],
-    }
-
-
-def _no_secret(data: Any) -> None:
-    text = json.dumps(data, default=str)
-    for secret in (TOKEN, WEBHOOK_KEY, "hunter2pw"):
-        assert secret not in text, text
 
 
 def _error_text(err: ToolError) -> dict[str, Any]:

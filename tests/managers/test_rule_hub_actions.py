@@ -22,6 +22,7 @@ from custom_components.hubitat_dev_tools.managers.automation.parse import parse_
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
+from ..helpers.rule_hub_actions import _night_guard
 from ..home_util import dev_id
 
 
@@ -29,25 +30,6 @@ def _motion_again(emu: HubEmulator, motion: str) -> None:
     """The motion sensor goes inactive, then active: a trigger even if it was active."""
     emu.set_device_attribute(int(motion), "motion", "inactive")
     emu.set_device_attribute(int(motion), "motion", "active")
-
-
-def _night_guard(motion: str, other: str) -> dict[str, Any]:
-    """A rule of rule and hub actions: on motion it sets its own and ``other``'s Private
-    Boolean, pauses ``other``, logs, arms HSM for the night and exits before its last log."""
-    return {
-        "name": "Night guard",
-        "triggers": [{"device_id": motion, "attribute": "motion", "is": "active"}],
-        "actions": [
-            {"set_private_boolean": False},
-            {"set_private_boolean": True, "rule_ids": [other]},
-            {"pause_rules": [other]},
-            {"comment": "arm for the night, then stop"},
-            {"log": "guard ran"},
-            {"set_hsm": "armNight"},
-            {"exit_rule": True},
-            {"log": "never logged"},
-        ],
-    }
 
 
 async def _rule(manager_hub: Hub, spec: dict[str, Any], *, confirm: bool = False) -> str:

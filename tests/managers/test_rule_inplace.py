@@ -28,6 +28,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed_specs import RULE_GOODNIGHT
 
 from ..conftest import until
+from ..helpers.rule_inplace import _new, _old
 from ..home_util import dev_id
 from ..rm_util import Wizard
 
@@ -35,37 +36,6 @@ from ..rm_util import Wizard
 def _app_ids(emu: HubEmulator) -> set[int]:
     """Every installed app's id: an update makes no app and removes none."""
     return set(emu.state.apps)
-
-
-def _old(emu: HubEmulator) -> dict[str, Any]:
-    motion, light = dev_id(emu, "Office Motion"), dev_id(emu, "Office Light")
-    button = dev_id(emu, "Bedside Button")
-    return {
-        "name": "Office helper",
-        "triggers": [
-            {"device_id": motion, "attribute": "motion", "is": "active"},
-            {"button_device_id": button, "button": 1, "event": "pushed"},
-        ],
-        "conditions": {"not": {"mode": ["Away"]}},
-        "local_variables": [{"name": "visits", "type": "integer", "value": 0}],
-        "actions": [
-            {
-                "if": {"device_id": light, "attribute": "switch", "is": "off"},
-                "then": [{"command": "on", "device_ids": [light]}],
-                "else": [{"log": "already on"}],
-            },
-            {"set_variable": "visits", "value": 1},
-        ],
-    }
-
-
-def _new(emu: HubEmulator) -> dict[str, Any]:
-    light, button = dev_id(emu, "Office Light"), dev_id(emu, "Bedside Button")
-    return {
-        "name": "Office off button",
-        "triggers": [{"button_device_id": button, "button": 1, "event": "held"}],
-        "actions": [{"command": "off", "device_ids": [light]}],
-    }
 
 
 async def _made(manager_hub: Hub, spec: dict[str, Any]) -> str:

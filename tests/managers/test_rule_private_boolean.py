@@ -22,9 +22,10 @@ from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import VRB_PORCH
-from hubitat_emulator.rule_definition import RuleDefinition, RuleEngine
 from hubitat_emulator.rule_runner import RuleRunner
 from hubitat_emulator.seed_specs import BR_PORCH, RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
+
+from ..helpers.rule_private_boolean import FailingEngine
 
 
 async def listed(manager_hub: Hub) -> dict[str, Any]:
@@ -111,29 +112,6 @@ async def test_refusals_change_nothing(emu: HubEmulator, manager_hub: Hub) -> No
     assert f"app {BR_PORCH}" in str(basic), basic
     assert posts(emu, sent) == [] and set(emu.state.apps) == apps
     assert emu.state.dev.internals[RULE_MOTION].state["privateBoolean"] is True
-
-
-class FailingEngine:
-    """The hub's rule engine, with a fault switched on once the helper's actions ran."""
-
-    def __init__(self, emu: HubEmulator, inner: RuleEngine, fail: dict[str, int]) -> None:
-        self.emu, self.inner, self.fail = emu, inner, fail
-
-    def install(self, rule: RuleDefinition) -> None:
-        self.inner.install(rule)
-
-    def remove(self, app_id: int) -> None:
-        self.inner.remove(app_id)
-
-    def run_actions(self, app_id: int) -> None:
-        self.inner.run_actions(app_id)
-        self.emu.faults.fail_paths.update(self.fail)
-
-    def shutdown(self) -> None:
-        self.inner.shutdown()
-
-    def set_private_boolean(self, app_ids: list[int], value: bool) -> None:
-        self.inner.set_private_boolean(app_ids, value)
 
 
 async def test_a_failure_after_the_build_leaves_no_helper(

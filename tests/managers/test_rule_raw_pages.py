@@ -19,8 +19,8 @@ from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
+from ..helpers.rule_authoring import porch_spec
 from ..home_util import dev_id
-from .test_rule_authoring import porch_spec
 
 
 async def _made(authoring: Hub, emu: HubEmulator) -> str:

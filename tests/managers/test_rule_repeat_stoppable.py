@@ -22,25 +22,8 @@ from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 from hubitat_emulator.rule_fields import action_fields, repeat_fields
 
+from ..helpers.rule_repeat_stoppable import stoppable_spec
 from ..home_util import dev_id
-
-
-def stoppable_spec(button: str, light: str, *, stoppable: bool) -> dict[str, Any]:
-    """Two repeats on a button press: twice every 30 s, and every 20 s while the light is on."""
-    flag: dict[str, Any] = {"stoppable": True} if stoppable else {}
-    return {
-        "name": "Blink while on",
-        "triggers": [{"button_device_id": button, "button": 1, "event": "pushed"}],
-        "actions": [
-            {"repeat": 2, "every": {"seconds": 30}, **flag, "do": [{"log": "blink"}]},
-            {
-                "repeat_while": {"device_id": light, "attribute": "switch", "is": "on"},
-                "every": {"seconds": 20},
-                **flag,
-                "do": [{"log": "tick"}],
-            },
-        ],
-    }
 
 
 async def _read(authoring: Hub, app_id: str) -> dict[str, Any]:

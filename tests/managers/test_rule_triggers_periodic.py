@@ -19,26 +19,9 @@ import pytest
 from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
-from hubitat_emulator.clock import HUB_TZ
 
+from ..helpers.rule_triggers_periodic import _at, _fires_at, _light, _spec
 from ..home_util import dev_id, sent
-
-
-def _at(day: int, hour: int, minute: int = 0, second: int = 0, month: int = 12) -> datetime:
-    year = 2027 if month < 12 else 2026
-    return datetime(year, month, day, hour, minute, second, tzinfo=HUB_TZ)
-
-
-def _spec(emu: HubEmulator, trigger: dict[str, Any], name: str = "Timed light") -> dict[str, Any]:
-    return {
-        "name": name,
-        "triggers": [trigger],
-        "actions": [{"command": "on", "device_ids": [dev_id(emu, "Office Light")]}],
-    }
-
-
-def _light(emu: HubEmulator) -> str:
-    return str(emu.device(int(dev_id(emu, "Office Light")))["attributes"]["switch"])
 
 
 async def _create(authoring: Hub, spec: dict[str, Any]) -> dict[str, Any]:
@@ -51,17 +34,6 @@ async def _update(authoring: Hub, app_id: str, spec: dict[str, Any]) -> dict[str
     return await authoring.rule_authoring.update(
         app_id, spec, None, confirm=False, validate_only=False
     )
-
-
-async def _fires_at(emu: HubEmulator, start: datetime, due: datetime) -> None:
-    """From ``start`` the rule has not run a second before ``due``, and has run just after."""
-    emu.run_command(int(dev_id(emu, "Office Light")), "off", [])
-    emu.clock.set(start)
-    await emu.clock.settle()
-    await emu.clock.advance((due - start).total_seconds() - 1)
-    assert _light(emu) == "off", f"ran before {due}"
-    await emu.clock.advance(2)
-    assert _light(emu) == "on", f"did not run at {due}"
 
 
 # (trigger, start, when it runs, the edited trigger, start, when that runs)

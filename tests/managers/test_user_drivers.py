@@ -22,40 +22,8 @@ from custom_components.hubitat_dev_tools.errors import ToolError
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
+from ..helpers.user_drivers import COUNTER
 from ..home_util import sent
-
-COUNTER = """metadata {
-    definition(name: "Tap Counter", namespace: "home", author: "me") {
-        capability "Actuator"
-        attribute "counter", "number"
-        command "increment"
-        command "reset"
-        command "setCounter", ["NUMBER"]
-        command "setMood", [[name: "mood*", type: "ENUM", constraints: ["calm", "busy"]]]
-    }
-    preferences {
-        input name: "step", type: "number", title: "Step", defaultValue: 1
-        input "flavor", "enum", title: "Flavor", options: ["plain", "fancy"], defaultValue: "plain"
-    }
-}
-
-def increment() {
-    if (logEnable) log.debug "increment"
-    sendEvent(name: "counter", value: (device.currentValue("counter") ?: 0) + step)
-}
-
-def reset() {
-    sendEvent(name: "counter", value: 0)
-}
-
-def setCounter(value) {
-    sendEvent(name: "counter", value: value as Integer)
-}
-
-def setMood(mood) {
-    runIn(5, "reset")
-}
-"""
 
 
 def by_name(items: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:

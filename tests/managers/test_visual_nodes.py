@@ -27,25 +27,8 @@ from custom_components.hubitat_dev_tools.managers.apps.visual_nodes import (
 from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
-from .test_visual_rules import refused_unsent
-
-MOTION_STARTS = "Motion starts"
-
-
-def dev(emu: HubEmulator, label: str) -> int:
-    return int(emu.find_device(label)["id"])
-
-
-def motion(device_id: int) -> dict[str, Any]:
-    return {
-        "triggerType": "motion",
-        "motionSensors": [device_id],
-        "motionSensorEvent": MOTION_STARTS,
-    }
-
-
-def turn_on(device_id: int) -> dict[str, Any]:
-    return {"actionType": "turnOn", "switches": [device_id]}
+from ..helpers.visual_nodes import MOTION_STARTS, dev, motion, turn_on
+from .visual_rules_util import refused_unsent
 
 
 def porch_rule(emu: HubEmulator, **changes: Any) -> dict[str, Any]:

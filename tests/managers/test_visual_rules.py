@@ -25,6 +25,8 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import VRB_PORCH
 from hubitat_emulator.seed import RULE_MOTION
 
+from .visual_rules_util import refused_unsent
+
 
 def _classic(name: str, when: list[Any], then: list[Any]) -> dict[str, Any]:
     """A new classic rule's body as the create tool builds it from its arguments."""
@@ -100,19 +102,6 @@ def _porch(emu: HubEmulator, **changes: Any) -> dict[str, Any]:
     }
     turn_on = {"actionType": "turnOn", "switches": [_dev(emu, "Porch Light")]}
     return {**_classic("Porch", [motion], [turn_on]), **changes}
-
-
-async def refused_unsent(
-    emu: HubEmulator, manager_hub: Hub, body: dict[str, Any], code: str = "invalid_request"
-) -> ToolError:
-    """The create is refused with ``code`` and nothing is written to the hub."""
-    before, rules, apps = len(emu.requests), dict(emu.state.dev.vrb), set(emu.state.apps)
-    with pytest.raises(ToolError) as refused:
-        await manager_hub.rules.visual.create(body)
-    assert refused.value.code == code, refused.value
-    writes = [p for _m, p in emu.requests[before:] if "ruleBuilder" in p or "create" in p]
-    assert writes == [] and emu.state.dev.vrb == rules and set(emu.state.apps) == apps
-    return refused.value
 
 
 async def test_unknown_device_is_refused(emu: HubEmulator, manager_hub: Hub) -> None:

@@ -27,7 +27,7 @@ from hubitat_emulator.seed import (
 )
 
 from ..conftest import ToolCaller, add_entry
-from ..managers.test_app_cloner import cloner_requests, cloners, new_apps
+from ..helpers.app_cloner import cloner_requests, cloners, new_apps
 
 
 async def test_export_app_summary_and_the_import_advice(

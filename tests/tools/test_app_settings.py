@@ -21,7 +21,7 @@ from hubitat_emulator.devstate import VRB_PORCH
 from hubitat_emulator.seed import RULE_MOTION
 
 from ..conftest import ToolCaller, add_entry
-from ..managers.test_app_settings import device_ids, inputs, posts
+from ..helpers.app_settings import device_ids, inputs, posts
 
 
 async def test_update_app_settings_summary(

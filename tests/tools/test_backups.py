@@ -20,7 +20,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
-from ..managers.test_backups import fail_the_restore
+from ..helpers.backups import fail_the_restore
 from ..ops_util import wait_for_status
 
 

@@ -18,10 +18,10 @@ from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, add_entry, ok, refused
-from ..managers.test_button_rules import _dev as dev
-from ..managers.test_button_rules import _settled as settled
-from ..managers.test_button_rules import _switch_action as switch_action
-from ..managers.test_button_rules import _value as value
+from ..helpers.button_rules import _dev as dev
+from ..helpers.button_rules import _settled as settled
+from ..helpers.button_rules import _switch_action as switch_action
+from ..helpers.button_rules import _value as value
 
 
 async def button_rule(

@@ -31,7 +31,7 @@ from hubitat_emulator import HubEmulator
 from ..conftest import ToolCaller, add_entry
 from ..contract import load_fixture
 from ..dns_util import use_fake_dns
-from ..managers.test_code import CURRENT, GOOD_DRIVER, LEGACY, backups, saves, update_path
+from ..helpers.code import CURRENT, GOOD_DRIVER, LEGACY, backups, saves, update_path
 
 
 # Code saves differ by firmware: every hub test here runs on a legacy-editor hub and a 2.5 one.

@@ -15,7 +15,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import CODE_APP_ANNOUNCER, CODE_APP_REPORT, CODE_DRIVER_PLUG
 
 from ..conftest import ToolCaller, ok, refused, sent_since
-from ..managers.test_code_instances import APP, _motions, _running, _writes
+from ..helpers.code_instances import APP, _motions, _running, _writes
 
 
 async def _instance(call_tool: ToolCaller, name: str, motion: int) -> int:

@@ -32,8 +32,8 @@ from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller
 from ..contract import load_fixture
+from ..helpers.code_sources import DRIVER, saves
 from ..loopback_host import LoopbackHost, serving
-from ..managers.test_code_sources import DRIVER, saves
 from ..mcp_cases.code_sources import source_cases
 from ..mcp_client import Mcp
 

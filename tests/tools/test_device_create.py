@@ -22,8 +22,8 @@ from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
 from ..conftest import FAST, ToolCaller, ensure_stream, ok, refused
+from ..helpers.device_create import COUNTER, creates
 from ..home_util import dev_id, sent
-from ..managers.test_device_create import COUNTER, creates
 
 
 async def install(call_tool: ToolCaller, source: str) -> str:

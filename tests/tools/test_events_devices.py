@@ -17,7 +17,7 @@ from custom_components.hubitat_dev_tools.hub.state_cache import StateCache
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, a_switch, until
-from ..managers.test_devices import other
+from ..helpers.devices import other
 
 pytestmark = pytest.mark.usefixtures("fast_stream")
 

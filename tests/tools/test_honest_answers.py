@@ -23,9 +23,9 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed_specs import RULE_GOODNIGHT
 
 from ..conftest import ToolCaller, ok, refused
+from ..helpers.honest_answers import _two_gone_quiet
+from ..helpers.rule_authoring import porch_spec
 from ..home_util import dev_id, sent
-from ..managers.test_honest_answers import _two_gone_quiet
-from .test_rule_authoring import porch_spec
 
 # ---------------------------------------------------------------- 1. hub_list_changes
 

@@ -17,7 +17,7 @@ from custom_components.hubitat_dev_tools.managers import radio_firmware
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
-from ..managers.test_radio_firmware import FILE
+from ..helpers.radio_firmware import FILE
 
 
 async def install(call_tool: ToolCaller, **args: Any) -> dict[str, Any]:

@@ -21,8 +21,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok
+from ..helpers.rule_actions_more import _attr, _fire, _with_a_date
 from ..home_util import dev_id
-from ..managers.test_rule_actions_more import _attr, _fire, _with_a_date
 
 
 async def _made(call_tool: ToolCaller, spec: dict[str, Any]) -> str:

@@ -18,9 +18,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller
+from ..helpers.rule_authoring import porch_spec
 from ..home_util import dev_id
-from ..managers.test_rule_authoring import porch_rule as porch_rule
-from ..managers.test_rule_authoring import porch_spec as porch_spec
 
 
 async def test_validate_only_sends_nothing(

@@ -18,10 +18,9 @@ from custom_components.hubitat_dev_tools.const import OPT_ALLOWED_DEVICES
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
+from ..helpers.rule_authoring import porch_spec
+from ..helpers.rule_authoring_e2e import _rule_ids, wide_spec
 from ..home_util import dev_id
-from ..managers.test_rule_authoring_e2e import _rule_ids
-from ..managers.test_rule_authoring_e2e import wide_spec as wide_spec
-from .test_rule_authoring import porch_spec
 
 
 async def test_a_wide_rule_is_built_and_reads_back_as_its_spec(

@@ -12,7 +12,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok
-from ..glue.test_hostile_reads import allow_only
+from ..helpers.hostile import allow_only
 from ..home_util import dev_id
 
 

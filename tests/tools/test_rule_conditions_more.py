@@ -21,8 +21,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok
+from ..helpers.rule_conditions_more import COOL, LIGHT, WARM, _press, _rule
 from ..home_util import dev_id
-from ..managers.test_rule_conditions_more import COOL, LIGHT, WARM, _press, _rule
 
 
 async def _spec(call_tool: ToolCaller, app_id: str) -> dict[str, Any]:

@@ -18,8 +18,8 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.clock import HUB_TZ
 
 from ..conftest import ToolCaller, ok
+from ..helpers.rule_dates import _pressed_at, _spec
 from ..home_util import sent
-from ..managers.test_rule_dates import _pressed_at, _spec
 
 
 async def test_a_between_dates_rule_is_created_and_read_back(

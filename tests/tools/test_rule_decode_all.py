@@ -17,7 +17,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed_specs import RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
 
 from ..conftest import ToolCaller, ok, refused
-from ..managers.test_rule_decode_all import assert_accounted, wide_spec_and_a_wait
+from ..helpers.rule_decode_all import assert_accounted, wide_spec_and_a_wait
 
 
 async def test_a_seeded_rule_with_broken_parts_through_the_tools(

@@ -20,8 +20,8 @@ from custom_components.hubitat_dev_tools.domain_data import get_domain_data
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller
+from ..helpers.rule_http_actions import GET_URL, TOKEN, WEBHOOK_KEY, _no_secret, _spec
 from ..home_util import dev_id
-from ..managers.test_rule_http_actions import GET_URL, TOKEN, WEBHOOK_KEY, _no_secret, _spec
 
 
 async def test_http_and_ping_actions_are_never_shown_whole(

@@ -16,8 +16,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller
+from ..helpers.rule_hub_actions import _night_guard
 from ..home_util import dev_id
-from ..managers.test_rule_hub_actions import _night_guard
 
 
 async def test_rule_and_hub_actions_through_the_tools(

@@ -20,8 +20,8 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed_specs import RULE_GOODNIGHT
 
 from ..conftest import ToolCaller
+from ..helpers.rule_inplace import _new, _old
 from ..home_util import dev_id
-from ..managers.test_rule_inplace import _new, _old
 from ..rm_util import Wizard
 
 

@@ -18,7 +18,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.seed_specs import RULE_GOODNIGHT, RULE_LEAK, RULE_MOTION
 
 from ..conftest import ToolCaller, ok, refused
-from ..managers.test_rule_private_boolean import FailingEngine
+from ..helpers.rule_private_boolean import FailingEngine
 
 TOOL = "hub_set_rule_private_boolean"
 

@@ -18,8 +18,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
+from ..helpers.rule_authoring import porch_spec
 from ..home_util import dev_id
-from .test_rule_authoring import porch_spec
 
 
 async def _step(call_tool: ToolCaller, app_id: str, page: str, **args: Any) -> dict[str, Any]:

@@ -16,8 +16,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
+from ..helpers.rule_repeat_stoppable import stoppable_spec
 from ..home_util import dev_id
-from ..managers.test_rule_repeat_stoppable import stoppable_spec
 
 
 def _repeats(hub: HubEmulator, app_id: str) -> tuple[int, int]:

@@ -20,8 +20,8 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok
+from ..helpers.rule_triggers_periodic import _at, _fires_at, _spec
 from ..home_util import sent
-from ..managers.test_rule_triggers_periodic import _at, _fires_at, _spec
 
 
 async def test_a_periodic_rule_is_created_read_back_and_edited_in_place(

@@ -21,19 +21,16 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 from ruamel.yaml import YAML
 
 from custom_components.hubitat_dev_tools import snapshots as store_mod
-from custom_components.hubitat_dev_tools.const import OPT_APPROVAL_TIERS, OPT_APPROVE_IN_HA
-from custom_components.hubitat_dev_tools.errors import TIERS
 from custom_components.hubitat_dev_tools.tools.base import HUB_TEXT_KEY
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused, setup_mcp_server
-from ..glue.test_approvals import approval_issues, decide, repairs_client
-from ..glue.test_hostile_reads import allow_only
+from ..helpers.approvals import approval_issues, decide, repairs_client
+from ..helpers.hostile import allow_only
+from ..helpers.rule_authoring import porch_rule
 from ..home_util import dev_id
 from ..mcp_client import Mcp
-from .test_rule_authoring import porch_rule
-
-APPROVE = {OPT_APPROVE_IN_HA: True, OPT_APPROVAL_TIERS: list(TIERS)}
+from .snapshot_restore_util import APPROVE
 
 
 def _steps(plan: dict[str, Any], category: str | None = None) -> list[dict[str, Any]]:

@@ -30,10 +30,10 @@ from custom_components.hubitat_dev_tools.redact import REDACTED
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
-from ..glue.test_approvals import approval_issues, decide, repairs_client
-from ..glue.test_hostile_reads import allow_only
+from ..helpers.approvals import approval_issues, decide, repairs_client
+from ..helpers.hostile import allow_only
 from ..home_util import dev_id
-from .test_snapshot_restore import APPROVE
+from .snapshot_restore_util import APPROVE
 
 
 def _acting(hub: HubEmulator, before: int) -> list[tuple[str, str]]:

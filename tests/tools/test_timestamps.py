@@ -14,7 +14,7 @@ from custom_components.hubitat_dev_tools.timestamps import iso_time, iso_times
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ensure_stream, until
-from ..glue.test_hostile_secrets import call_all_reads
+from ..helpers.hostile import call_all_reads
 
 pytestmark = pytest.mark.usefixtures("fast_stream")
 

@@ -14,7 +14,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
-from ..managers.test_user_drivers import COUNTER
+from ..helpers.user_drivers import COUNTER
 
 
 async def read_counter(call_tool: ToolCaller, device_id: str) -> Any:

@@ -20,7 +20,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import VRB_PORCH
 
 from ..conftest import ToolCaller, ok, refused
-from ..managers.test_visual_graph import dev, graph_rule, paused, porch_graph
+from ..helpers.visual_graph import dev, graph_rule, paused, porch_graph
 
 
 async def test_read_answers_the_parsed_graph(

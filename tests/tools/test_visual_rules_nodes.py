@@ -23,7 +23,7 @@ from hubitat_emulator import HubEmulator
 from hubitat_emulator.devstate import VRB_PORCH
 
 from ..conftest import ToolCaller, ok, refused
-from ..managers.test_visual_nodes import MOTION_STARTS, dev, motion, turn_on
+from ..helpers.visual_nodes import MOTION_STARTS, dev, motion, turn_on
 
 
 async def refused_unsent(
