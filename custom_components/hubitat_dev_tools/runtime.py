@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from homeassistant.config_entries import ConfigEntry
 
+from .change_lock import ChangeLock
 from .hub.info import HubIdentity
 from .managers.hub import Hub
 
@@ -17,6 +18,8 @@ class HubRuntime:
     entry: ConfigEntry[HubRuntime]
     hub: Hub
     identity: HubIdentity
+    # writes through the tools: judged and done with no other call's change between
+    changes: ChangeLock = field(default_factory=ChangeLock)
 
     @property
     def title(self) -> str:

@@ -137,6 +137,7 @@ class GetAppTool(HubTool[GetAppArgs]):
 
 class SetAppDisabledTool(HubTool[SetAppDisabledArgs]):
     name = "hub_set_app_disabled"
+    acting = True
     covers = (
         on_hub("hub_set_app_disabled"),
         connector("hubitat_set_app_disabled"),

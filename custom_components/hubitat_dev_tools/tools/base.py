@@ -99,6 +99,8 @@ DEFAULT_NARROW_HINT = (
 # Every call answers within this many seconds (waits included): mcp_server answers HTTP 504
 # after 60 s and cancels the call, so the model would see a transport error, not a result.
 CALL_BUDGET_S = 50.0
+# how long a write waits for another call's change of the same hub to end (change_lock.py)
+CHANGE_WAIT_S = 30.0
 INTERRUPTED_DETAIL = (
     "The call was cancelled before it finished (client disconnect or server timeout); "
     "the change may or may not have been made on the hub."
@@ -546,6 +548,10 @@ class HubTool[A: ToolArgs](llm.Tool):
     # the tool changes. Either adds ``confirm`` to the schema.
     effect_devices: ClassVar[tuple[str, ...]] = ()
     safety_system: ClassVar[str | None] = None
+    # A write that only makes the home act (a command, a scene, a rule run, a mode, HSM, a
+    # variable's value, pausing or disabling) and changes nothing the chokepoint judges by:
+    # such calls hold the hub's change lock shared, every other write alone (change_lock.py).
+    acting: ClassVar[bool] = False
     # Result fields that carry free text written on the hub (log lines, file and code
     # contents, page and rule text, event descriptions): the answer says so in HUB_TEXT_KEY.
     hub_text: ClassVar[tuple[str, ...]] = ()
@@ -605,6 +611,10 @@ class HubTool[A: ToolArgs](llm.Tool):
         can change an app's state, such as rendering a named page) what the call asks."""
         return self.is_write
 
+    def only_acts(self, args: dict[str, Any]) -> bool:
+        """Whether this (writing) call only makes the home act (``acting``), as asked."""
+        return self.acting
+
     @classmethod
     def gateway(cls) -> str | None:
         """The gateway this tool belongs to (None for core tools)."""
@@ -663,6 +673,7 @@ class HubTool[A: ToolArgs](llm.Tool):
         deadline = _deadline()
         audit = CallAudit(hass, self.name, raw_args, via, llm_context)
         approval: _ApprovalCall | None = None
+        held = contextlib.AsyncExitStack()  # the hub's change lock, while this call holds it
         try:
             try:
                 args = self.parameters(raw_args)
@@ -693,6 +704,15 @@ class HubTool[A: ToolArgs](llm.Tool):
                             "approved_by": approval.grant.decided_by,
                         }
                 allowed = device_predicate(runtime)
+                if self.writes(args):
+                    # judged and done with no other call's change in between
+                    await held.enter_async_context(
+                        runtime.changes.hold(
+                            self.name,
+                            acting=self.only_acts(args),
+                            wait_s=min(CHANGE_WAIT_S, deadline - time.monotonic()),
+                        )
+                    )
                 await self._check_effects(runtime.hub, args, allowed)
                 if self.kind is ToolKind.DESTRUCTIVE:
                     await check_destructive(runtime, args)
@@ -710,6 +730,7 @@ class HubTool[A: ToolArgs](llm.Tool):
                 if writes:  # what is sensitive (or broken) may have changed: judge afresh
                     runtime.hub.sensitivity.forget()
                     runtime.hub.rule_checks.forget()
+                await held.aclose()  # released before the answer is shaped
         except (ToolError, HubError, HomeAssistantError) as err:
             failure = self._as_tool_error(err)
             if approval is not None:
@@ -731,6 +752,8 @@ class HubTool[A: ToolArgs](llm.Tool):
                 outcome="failed",
             )
             return await self._fail(audit, failure)
+        finally:
+            await held.aclose()  # on every path (releasing never awaits: safe when cancelled)
         audit.finish("ok", data.get("summary") if isinstance(data, dict) else None)
         # The managers redact what they know to be secret; this last pass makes sure no
         # value under a secret's name (a PIN, token, password) leaves through any tool.

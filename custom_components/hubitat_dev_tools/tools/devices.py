@@ -376,6 +376,7 @@ class CallDeviceCommandArgs(ToolArgs):
 
 class CallDeviceCommandTool(HubTool[CallDeviceCommandArgs]):
     name = "hub_call_device_command"
+    acting = True
     covers = (
         on_hub("hub_call_device_command"),
         connector("hubitat_turn_on"),

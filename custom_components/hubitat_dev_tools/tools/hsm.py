@@ -40,6 +40,7 @@ class GetHsmStatusTool(HubTool[ToolArgs]):
 
 class SetHsmTool(HubTool[SetHsmArgs]):
     name = "hub_set_hsm"
+    acting = True
     covers = (on_hub("hub_set_hsm"),)
     title = "Arm, disarm or cancel HSM alerts"
     description = (

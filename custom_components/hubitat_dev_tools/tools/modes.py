@@ -84,6 +84,7 @@ class ListModesTool(HubTool[ToolArgs]):
 
 class SetModeTool(HubTool[SetModeArgs]):
     name = "hub_set_mode"
+    acting = True
     covers = (
         on_hub("hub_manage_mode"),
         connector("hubitat_set_mode"),

@@ -61,6 +61,7 @@ ROOM_WAIT_S = 2.0
 
 class CallRoomCommandTool(HubTool[CallRoomCommandArgs]):
     name = "hub_call_room_command"
+    acting = True
     covers = (
         connector("hubitat_room_turn_on"),
         connector("hubitat_room_turn_off"),

@@ -202,6 +202,7 @@ class ListRuleLocalVariablesTool(HubTool[RmRuleArgs]):
 
 class CallRuleTool(HubTool[CallRuleArgs]):
     name = "hub_call_rule"
+    acting = True
     covers = (
         on_hub("hub_call_rule"),
         connector("hubitat_run_action", "run_actions, also batched"),
@@ -276,6 +277,7 @@ class SetRulePrivateBooleanTool(HubTool[SetRulePrivateBooleanArgs]):
 
 class SetRulePausedTool(HubTool[SetRulePausedArgs]):
     name = "hub_set_rule_paused"
+    acting = True
     covers = (on_hub("hub_set_rule_paused"),)
     title = "Pause or resume a rule"
     description = (

@@ -44,6 +44,7 @@ class ListScenesTool(HubTool[ToolArgs]):
 
 class CallSceneTool(HubTool[CallSceneArgs]):
     name = "hub_call_scene"
+    acting = True
     covers = (connector("hubitat_activate_scene"),)
     title = "Call scene"
     description = (
@@ -54,6 +55,10 @@ class CallSceneTool(HubTool[CallSceneArgs]):
     )
     kind = ToolKind.WRITE
     idempotent = False
+
+    def only_acts(self, args: dict[str, Any]) -> bool:
+        """A capture reprograms the scene: a change, not an act."""
+        return args.get("action") != "capture"
 
     async def run(self, call: ToolCall, args: CallSceneArgs) -> dict[str, Any]:
         if args.action == "capture":  # reprograms what the scene does: the scene's own gate

@@ -105,6 +105,7 @@ class GetVariableTool(HubTool[GetVariableArgs]):
 
 class SetVariableTool(HubTool[SetVariableArgs]):
     name = "hub_set_variable"
+    acting = True
     covers = (on_hub("hub_set_variable"),)
     title = "Set hub variable"
     description = (
