@@ -83,3 +83,19 @@ async def test_update_settings_refused_when_a_field_is_missing(
     assert "ttsCurrent" in result["message"]
     assert not [p for m, p in hub.requests[start:] if m == "POST"]
     assert hub.state.hub_name == "Home Hub" and hub.state.tts_voice == "Joanna"
+
+
+async def test_a_new_network_name_needs_confirm(
+    entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+) -> None:
+    """Whatever reaches the hub by its name (this integration when set up with it) loses it,
+    and the old name is free for another device on the network: confirm first."""
+    old = hub.state.mdns_name
+    start = len(hub.requests)
+    asked = await refused(
+        call_tool, "hub_update_hub_settings", {"mdns_name": "cabin"}, "confirmation_required"
+    )
+    assert "cabin.local" in asked["message"]
+    assert hub.requests[start:] == [] and hub.state.mdns_name == old
+    await ok(call_tool, "hub_update_hub_settings", {"mdns_name": "cabin", "confirm": True})
+    assert hub.state.mdns_name == "cabin"

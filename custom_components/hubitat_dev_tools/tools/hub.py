@@ -8,6 +8,7 @@ from typing import Any
 import probatio as vol
 
 from ..errors import ToolError
+from ..managers.confirm import require_confirm
 from ..safety import ToolKind, check_destructive
 from .args import ToolArgs, arg, match
 from .base import HubTool, ToolCall, on_hub
@@ -36,7 +37,7 @@ class HubSettingsArgs(ToolArgs):
     mdns_name: str | None = arg(vol.All(str, HOST_NAME), "Local network name (hubitat.local)")
     time_zone: str | None = arg(vol.All(str, vol.Length(min=1, max=64)), "IANA id")
     dark_mode: bool | None = arg(bool, "Admin UI theme")
-    confirm: bool = arg(bool, "true for time_zone", default=False)
+    confirm: bool = arg(bool, "true for time_zone or mdns_name", default=False)
 
     def changes(self) -> dict[str, Any]:
         """The given settings, keyed as the hub's location save names them."""
@@ -99,10 +100,10 @@ class UpdateHubSettingsTool(HubTool[HubSettingsArgs]):
     description = (
         "Change the hub's own settings (Settings > Location): hub_name, latitude/longitude "
         "(sunrise/sunset), zip_code, temperature_scale (F or C), time_format (12 or 24), "
-        "tts_voice (one of the hub's voices), mdns_name, dark_mode, time_zone (reboots; "
-        "confirm=true, backup < 24 h). Only the given fields change (the others are sent "
-        "back unchanged). Answers from/to. Network: hub_update_network_settings. Current: "
-        "hub_get_info."
+        "tts_voice (one of the hub's voices), mdns_name (what finds the hub by name: "
+        "confirm=true), dark_mode, time_zone (reboots; confirm=true, backup < 24 h). Only "
+        "the given fields change (the others are sent back unchanged). Answers from/to. "
+        "Network: hub_update_network_settings. Current: hub_get_info."
     )
     kind = ToolKind.WRITE
 
@@ -116,6 +117,14 @@ class UpdateHubSettingsTool(HubTool[HubSettingsArgs]):
             )
         if args.time_zone is not None:  # the destructive tier: the change reboots the hub
             await check_destructive(call.runtime, {"confirm": args.confirm})
+        if args.mdns_name is not None:
+            # whatever reaches the hub by its name (this integration when set up with it,
+            # dashboards, other clients) loses it, and the old name is free for another device
+            require_confirm(
+                args.confirm,
+                f"Renaming the hub on the local network to {args.mdns_name}.local breaks "
+                "everything that reaches it by its current name.",
+            )
         result = await call.hub.info.update_settings(changes, args.dark_mode)
         if result.get("rebooting"):
             add_advice(result, "note", "Check it with hub_get_info once it is back.")
