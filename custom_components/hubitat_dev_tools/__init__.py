@@ -6,6 +6,7 @@ import logging
 import re
 from typing import Any
 
+from homeassistant.const import EVENT_HOMEASSISTANT_STOP
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import (
     ConfigEntryAuthFailed,
@@ -100,6 +101,12 @@ async def async_setup_entry(hass: HomeAssistant, entry: HubitatConfigEntry) -> b
     data.loaded_entries.add(entry.entry_id)
     entry.async_on_unload(async_setup_hub_alerts(hass, entry))
     entry.async_on_unload(async_setup_snapshot_schedule(hass, entry))
+    # a change cut off may keep the change lock a while: never past the entry or HA itself
+    changes = entry.runtime_data.changes
+    entry.async_on_unload(changes.close)
+    entry.async_on_unload(
+        hass.bus.async_listen_once(EVENT_HOMEASSISTANT_STOP, lambda _event: changes.close())
+    )
     return True
 
 

@@ -15,9 +15,13 @@ Every call that writes holds the hub's ``ChangeLock`` from its judgement to its 
   holds it *alone*: no acting call is judged or acts while it changes the hub.
 
 Waiting is first come, first served, and bounded: a call that cannot take it in time is
-refused with ``hub_busy`` before anything is sent. A step of a call that holds the lock (a
-gateway's tool, a snapshot restore's steps) runs under its caller's hold. Release never
-awaits, so a cancelled call cannot leave the lock taken.
+refused with ``hub_busy`` before anything is sent (and before an owner's approval is used
+up). A step of a call that holds the lock (a gateway's tool, a snapshot restore's steps)
+runs under its caller's hold. An acting call that has sent its command and only waits for
+its effect lets go (``Hold.release``). A change cut off before its answer (cancelled, timed
+out) may still land at the hub: it keeps the lock a while longer (``Hold.linger``), then the
+sensitivity model forgets what it knew. Release never awaits, so a cancelled call cannot
+leave the lock taken.
 
 Changes made on the hub itself (its UI, its own apps) are outside this: the owner's.
 """
@@ -27,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter, deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -35,7 +39,7 @@ from dataclasses import dataclass, field
 from .errors import ToolError
 
 # the locks the current call (and its steps) hold
-_HELD: ContextVar[frozenset[int]] = ContextVar("hdt_change_locks_held", default=frozenset())
+_HELD: ContextVar[frozenset[ChangeLock]] = ContextVar("hdt_change_locks_held", default=frozenset())
 
 # how long a call waits for another call's change to end (bounded by its own budget)
 WAIT_S = 30.0
@@ -48,21 +52,78 @@ class _Waiter:
     future: asyncio.Future[None]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
+class Hold:
+    """One call's hold of a ``ChangeLock`` (nothing to release for a step of a holding call)."""
+
+    lock: ChangeLock
+    acting: bool
+    name: str
+    owned: bool
+    _linger_s: float = 0.0
+    _then: Callable[[], None] | None = None
+
+    def release(self) -> None:
+        """Let go now (idempotent): an acting call whose command is sent and which only
+        waits for its effect holds nothing another call could change under it."""
+        if self.owned:
+            self.owned = False
+            self.lock._release(self.acting, self.name)
+
+    def linger(self, seconds: float, then: Callable[[], None] | None = None) -> None:
+        """At the end, keep holding for ``seconds`` more (then call ``then``): a change that
+        was cut off (cancelled, timed out) may still land at the hub, and no call is judged
+        until it has."""
+        self._linger_s, self._then = seconds, then
+
+    def end(self) -> None:
+        """The call ends: release, at once or after its linger."""
+        if not self.owned:
+            return
+        if self._linger_s <= 0:
+            self.release()
+            return
+        then = self._then
+        lock = self.lock
+
+        def later() -> None:
+            lock._lingering.pop(id(self), None)
+            self.release()
+            if then is not None:
+                then()
+
+        timer = asyncio.get_running_loop().call_later(self._linger_s, later)
+        lock._lingering[id(self)] = (timer, later)
+
+
+@dataclass(slots=True, eq=False)  # compared and hashed by identity
 class ChangeLock:
     """A first-come, first-served shared/alone lock for one hub's writes (see the module)."""
 
     _acting: Counter[str] = field(default_factory=Counter)
     _changing: tuple[str, float] | None = None
     _queue: deque[_Waiter] = field(default_factory=deque)
+    # the timers of holds that linger (cancelled by ``close``)
+    _lingering: dict[int, tuple[asyncio.TimerHandle, Callable[[], None]]] = field(
+        default_factory=dict
+    )
+
+    def close(self) -> None:
+        """The hub goes away (its entry unloads, Home Assistant stops): end lingering holds
+        now, so no timer outlives it."""
+        for timer, end in list(self._lingering.values()):
+            timer.cancel()
+            end()  # what the timer would do: release, then forget
 
     @asynccontextmanager
-    async def hold(self, name: str, *, acting: bool, wait_s: float = WAIT_S) -> AsyncIterator[None]:
+    async def hold(self, name: str, *, acting: bool, wait_s: float = WAIT_S) -> AsyncIterator[Hold]:
         """Hold the lock for call ``name`` (shared if ``acting``), waiting at most ``wait_s``;
-        ``hub_busy`` (nothing sent) when it stays taken."""
+        ``hub_busy`` (nothing sent) when it stays taken. The ``Hold`` can let go early (an
+        acting call that has sent its command and only waits) or linger (a change whose
+        request may still land at the hub)."""
         held = _HELD.get()
-        if id(self) in held:  # a step of a call that already holds it
-            yield
+        if self in held:  # a step of a call that already holds it
+            yield Hold(self, acting, name, owned=False)
             return
         try:
             async with asyncio.timeout(max(wait_s, 0.0)):
@@ -74,12 +135,13 @@ class ChangeLock:
                 code="hub_busy",
                 hint="Call again when that change has finished.",
             ) from None
-        token = _HELD.set(held | {id(self)})
+        hold = Hold(self, acting, name, owned=True)
+        token = _HELD.set(held | {self})
         try:
-            yield
+            yield hold
         finally:
             _HELD.reset(token)
-            self._release(acting, name)
+            hold.end()
 
     def describe(self) -> str:
         """Who holds it, for a refusal."""

@@ -130,3 +130,42 @@ async def test_a_step_of_a_holding_call_runs_under_its_hold() -> None:
 
         await asyncio.create_task(child())
     assert not lock.busy
+
+
+async def test_a_change_cut_off_keeps_it_until_what_it_sent_may_have_landed() -> None:
+    """``linger``: the hub may still apply a cut-off change's request, so the lock stays
+    taken a while longer, then ``then`` runs (the sensitivity model forgets)."""
+    lock = ChangeLock()
+    forgotten: list[bool] = []
+
+    async def cut_off() -> None:
+        async with lock.hold("hub_update_rule", acting=False, wait_s=0.05) as hold:
+            hold.linger(0.2, then=lambda: forgotten.append(True))
+            raise asyncio.CancelledError
+
+    with pytest.raises(asyncio.CancelledError):
+        await cut_off()
+    assert lock.busy and forgotten == []
+    with pytest.raises(ToolError) as refused:
+        async with lock.hold("hub_call_rule", acting=True, wait_s=0.05):
+            pass
+    assert refused.value.code == "hub_busy" and "hub_update_rule" in str(refused.value)
+    async with lock.hold("hub_call_rule", acting=True, wait_s=1.0):
+        assert forgotten == [True]
+
+
+async def test_an_acting_call_lets_go_once_it_has_sent() -> None:
+    """``release``: a change need not wait for an acting call that only waits for its
+    effect; releasing again at the end does nothing."""
+    lock = ChangeLock()
+    async with lock.hold("hub_call_device_command", acting=True, wait_s=0.05) as hold:
+        hold.release()
+        async with asyncio.timeout(1):
+            change = asyncio.create_task(_change(lock))
+            await change
+    assert not lock.busy
+
+
+async def _change(lock: ChangeLock) -> None:
+    async with lock.hold("hub_update_rule", acting=False, wait_s=0.5):
+        pass

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.hubitat_dev_tools.tools import base
 from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, until
@@ -93,3 +95,33 @@ async def test_acting_calls_run_side_by_side(
     )
     assert not one.error and not two.error, (one.data, two.data)
     assert hub.server.max_in_flight_seen >= 2
+
+
+async def test_a_change_cut_off_keeps_others_waiting_until_it_may_have_landed(
+    entry: MockConfigEntry,
+    hub: HubEmulator,
+    call_tool: ToolCaller,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cancelled change may still land at the hub: for a while no call is judged."""
+    monkeypatch.setattr(base, "CHANGE_WAIT_S", 0.3)
+    monkeypatch.setattr(base, "LATE_WRITE_S", 1.0)
+    unlock, rule, trigger = await _unlock_rule_and_harmless_rule(call_tool, hub)
+    hub.faults.delay_paths["/installedapp/btn"] = 2.0
+    hub.faults.delay_paths["/installedapp/update/json"] = 2.0
+    before = len(hub.requests)
+    spec = {"name": "R", "triggers": [trigger], "actions": [{"run_rule": [unlock]}]}
+    a = asyncio.create_task(
+        call_tool("hub_update_rule", {"app_id": rule, "rule": spec, "confirm": True})
+    )
+    await until(lambda: any(m == "POST" for m, _p in hub.requests[before:]), what="A's first write")
+    a.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await a
+    hub.faults.delay_paths.clear()
+    busy = await call_tool("hub_call_rule", {"app_id": rule, "action": "run_actions"})
+    assert busy.error and busy.data["error"] == "hub_busy", busy.data
+    assert "hub_update_rule" in busy.data["message"]
+    await asyncio.sleep(1.2)
+    after = await call_tool("hub_call_rule", {"app_id": rule, "action": "run_actions"})
+    assert after.data.get("error") != "hub_busy", after.data

@@ -55,6 +55,7 @@ from ..approvals import (
     hub_approvals,
 )
 from ..audit import OUTCOME_INTERRUPTED, OUTCOME_STARTED
+from ..change_lock import Hold
 from ..const import DOMAIN, RESULT_MAX_BYTES
 from ..device_refs import device_refs
 from ..domain_data import get_domain_data
@@ -64,7 +65,7 @@ from ..errors import (
     ConfirmScope,
     ToolError,
 )
-from ..hub.errors import HubAuthError, HubError
+from ..hub.errors import HubAuthError, HubError, HubTimeoutError, HubUnreachableError
 from ..managers.confirm import require_confirm
 from ..managers.hub import Hub
 from ..redact import redact, redact_text, redact_with_times
@@ -101,6 +102,18 @@ DEFAULT_NARROW_HINT = (
 CALL_BUDGET_S = 50.0
 # how long a write waits for another call's change of the same hub to end (change_lock.py)
 CHANGE_WAIT_S = 30.0
+# how long a change cut off before its answer (cancelled, timed out) keeps the lock: the hub
+# may still apply what it was sent (the hub client gives a request 10 s)
+LATE_WRITE_S = 10.0
+
+
+def _may_still_land(err: BaseException) -> bool:
+    """Whether a call ended by ``err`` may have left a request the hub still applies."""
+    return isinstance(
+        err, asyncio.CancelledError | TimeoutError | HubTimeoutError | HubUnreachableError
+    )
+
+
 INTERRUPTED_DETAIL = (
     "The call was cancelled before it finished (client disconnect or server timeout); "
     "the change may or may not have been made on the hub."
@@ -170,6 +183,14 @@ class ToolCall:
     llm_context: llm.LLMContext | None = None
     # time.monotonic() by which the call must answer (CALL_BUDGET_S after it started).
     deadline: float = field(default_factory=_deadline)
+    # this call's hold of the hub's change lock (a write), None for a read
+    changes: Hold | None = None
+
+    def acts_sent(self) -> None:
+        """An acting call has sent what it makes the hub do and now only waits for its
+        effect: let other calls be judged and changed meanwhile (change_lock.py)."""
+        if self.changes is not None and self.changes.acting:
+            self.changes.release()
 
     def wait_budget(self, wanted_s: float) -> tuple[float, bool]:
         """Seconds a wait may last so the call still answers in time, and True if cut."""
@@ -674,6 +695,7 @@ class HubTool[A: ToolArgs](llm.Tool):
         audit = CallAudit(hass, self.name, raw_args, via, llm_context)
         approval: _ApprovalCall | None = None
         held = contextlib.AsyncExitStack()  # the hub's change lock, while this call holds it
+        hold: Hold | None = None
         try:
             try:
                 args = self.parameters(raw_args)
@@ -691,6 +713,16 @@ class HubTool[A: ToolArgs](llm.Tool):
                 kind = ToolKind.WRITE if self.writes(args) and not self.is_write else self.kind
                 check_gates(runtime, self.name, kind, gateway=self.gateway())
                 check_devices(runtime, args)
+                if self.writes(args):
+                    # judged and done with no other call's change in between; taken before
+                    # an approval is used up, so a busy hub does not cost the owner's approval
+                    hold = await held.enter_async_context(
+                        runtime.changes.hold(
+                            self.name,
+                            acting=self.only_acts(args),
+                            wait_s=min(CHANGE_WAIT_S, deadline - time.monotonic()),
+                        )
+                    )
                 # the hard gates first: an approval is neither asked for nor used up by a
                 # call they refuse
                 covered = covered_tiers(runtime.entry)
@@ -704,28 +736,26 @@ class HubTool[A: ToolArgs](llm.Tool):
                             "approved_by": approval.grant.decided_by,
                         }
                 allowed = device_predicate(runtime)
-                if self.writes(args):
-                    # judged and done with no other call's change in between
-                    await held.enter_async_context(
-                        runtime.changes.hold(
-                            self.name,
-                            acting=self.only_acts(args),
-                            wait_s=min(CHANGE_WAIT_S, deadline - time.monotonic()),
-                        )
-                    )
                 await self._check_effects(runtime.hub, args, allowed)
                 if self.kind is ToolKind.DESTRUCTIVE:
                     await check_destructive(runtime, args)
             else:
                 runtime = audit.runtime = self._gate_option_free(hass)
                 allowed = _allow_all
-            call = ToolCall(hass, runtime, caller, self.name, allowed, via, llm_context, deadline)
+            call = ToolCall(
+                hass, runtime, caller, self.name, allowed, via, llm_context, deadline, hold
+            )
             typed = cast(A, build_args(self.args_type, args))
             writes = audit.write = self.writes(args)
             if writes:
                 audit.start()  # before the first write request
             try:
                 data = await self.run(call, typed)
+            except BaseException as err:
+                if hold is not None and not hold.acting and _may_still_land(err):
+                    # the hub may still apply what it was sent: no call is judged until then
+                    hold.linger(LATE_WRITE_S, then=runtime.hub.sensitivity.forget)
+                raise
             finally:
                 if writes:  # what is sensitive (or broken) may have changed: judge afresh
                     runtime.hub.sensitivity.forget()

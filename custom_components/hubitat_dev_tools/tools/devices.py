@@ -447,6 +447,7 @@ class CallDeviceCommandTool(HubTool[CallDeviceCommandArgs]):
         if prepared.repairs:
             out["repairs"] = prepared.repairs
         if spec is not None and condition is not None:
+            call.acts_sent()  # only waiting from here: other calls need not wait for it
             out["wait"] = await bounded_wait(
                 call,
                 [prepared.device_id],
