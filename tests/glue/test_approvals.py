@@ -93,18 +93,12 @@ async def asked(call_tool: ToolCaller, name: str, args: dict[str, Any]) -> dict[
     return result.data
 
 
-@pytest.fixture
-async def on_entry(hass: HomeAssistant, hub: HubEmulator) -> MockConfigEntry:
-    """A hub whose owner approves every tier in Home Assistant."""
-    return await add_entry(hass, hub, options=dict(ON))
-
-
 # ---------------------------------------------------------------------- the whole cycle
 
 
 async def test_unlock_waits_for_the_owner_then_happens_once(
     hass: HomeAssistant,
-    on_entry: MockConfigEntry,
+    approving_entry: MockConfigEntry,
     hub: HubEmulator,
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
@@ -129,7 +123,7 @@ async def test_unlock_waits_for_the_owner_then_happens_once(
     assert "Repairs" in data["hint"]
     assert acted(hub, before) == []
 
-    found = issue(hass, on_entry, approval_id)
+    found = issue(hass, approving_entry, approval_id)
     assert found is not None and found.is_fixable
     assert found.severity is ir.IssueSeverity.WARNING
     assert found.translation_key == "approval"
@@ -143,11 +137,11 @@ async def test_unlock_waits_for_the_owner_then_happens_once(
     assert acted(hub, before) == []
 
     client = await repairs_client(hass, hass_client)
-    flow = await decide(hass, client, on_entry, approval_id)
+    flow = await decide(hass, client, approving_entry, approval_id)
     shown = flow["description_placeholders"]
     assert shown["tool"] == "hub_call_device_command" and lock in shown["arguments"]
     assert "Front Door Lock" in shown["effect"]
-    assert issue(hass, on_entry, approval_id) is None
+    assert issue(hass, approving_entry, approval_id) is None
     assert acted(hub, before) == []  # approving sends nothing by itself
 
     # another argument is another call: not covered by this approval
@@ -177,7 +171,7 @@ async def test_unlock_waits_for_the_owner_then_happens_once(
 
 async def test_destructive_delete_needs_approval(
     hass: HomeAssistant,
-    on_entry: MockConfigEntry,
+    approving_entry: MockConfigEntry,
     hub: HubEmulator,
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
@@ -191,7 +185,7 @@ async def test_destructive_delete_needs_approval(
     assert "destructive" in data["effect"] and f"Kitchen Light ({victim})" in data["effect"]
     assert acted(hub, before) == []
     client = await repairs_client(hass, hass_client)
-    await decide(hass, client, on_entry, data["approval_id"])
+    await decide(hass, client, approving_entry, data["approval_id"])
     await ok(call_tool, "hub_delete_device", call)
     deletes = [p for _m, p in hub.requests[before:] if "forceDelete" in p]
     assert len(deletes) == 1, deletes
@@ -200,7 +194,7 @@ async def test_destructive_delete_needs_approval(
 
 
 async def test_no_backup_means_no_approval_request(
-    hass: HomeAssistant, on_entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+    hass: HomeAssistant, approving_entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     """The owner is not asked to approve a destructive call that would be refused anyway."""
     result = await call_tool(
@@ -215,7 +209,7 @@ async def test_no_backup_means_no_approval_request(
 
 async def test_a_non_admin_cannot_approve(
     hass: HomeAssistant,
-    on_entry: MockConfigEntry,
+    approving_entry: MockConfigEntry,
     hub: HubEmulator,
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
@@ -224,7 +218,7 @@ async def test_a_non_admin_cannot_approve(
     lock = dev_id(hub, "Front Door Lock")
     call = {"device_id": lock, "command": "unlock"}
     data = await asked(call_tool, "hub_call_device_command", call)
-    issue_id = f"approval_{on_entry.entry_id}_{data['approval_id']}"
+    issue_id = f"approval_{approving_entry.entry_id}_{data['approval_id']}"
     assert await async_setup_component(hass, "repairs", {})
     before = len(hub.requests)
 
@@ -239,7 +233,7 @@ async def test_a_non_admin_cannot_approve(
     manager = hass.data["repairs"]["flow_manager"]
     result = await manager.async_init(DOMAIN, context={"issue_id": issue_id})
     assert result["type"] == "abort" and result["reason"] == "not_admin", result
-    assert issue(hass, on_entry, data["approval_id"]) is not None
+    assert issue(hass, approving_entry, data["approval_id"]) is not None
 
     # still not approved: the call still waits, nothing was sent
     again = await asked(call_tool, "hub_call_device_command", call)
@@ -249,7 +243,7 @@ async def test_a_non_admin_cannot_approve(
 
 async def test_flow_refuses_a_context_user_who_is_not_an_admin(
     hass: HomeAssistant,
-    on_entry: MockConfigEntry,
+    approving_entry: MockConfigEntry,
     hub: HubEmulator,
     call_tool: ToolCaller,
     hass_read_only_user: User,
@@ -260,7 +254,7 @@ async def test_flow_refuses_a_context_user_who_is_not_an_admin(
         "hub_call_device_command",
         {"device_id": dev_id(hub, "Front Door Lock"), "command": "unlock"},
     )
-    issue_id = f"approval_{on_entry.entry_id}_{data['approval_id']}"
+    issue_id = f"approval_{approving_entry.entry_id}_{data['approval_id']}"
     assert await async_setup_component(hass, "repairs", {})
     manager = hass.data["repairs"]["flow_manager"]
     context: Any = {"issue_id": issue_id, "user_id": hass_read_only_user.id}
@@ -276,7 +270,7 @@ async def test_flow_refuses_a_context_user_who_is_not_an_admin(
 
 async def test_the_hard_gates_come_first_and_do_not_use_an_approval(
     hass: HomeAssistant,
-    on_entry: MockConfigEntry,
+    approving_entry: MockConfigEntry,
     hub: HubEmulator,
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
@@ -284,12 +278,12 @@ async def test_the_hard_gates_come_first_and_do_not_use_an_approval(
     call = {"device_id": dev_id(hub, "Front Door Lock"), "command": "unlock"}
     data = await asked(call_tool, "hub_call_device_command", call)
     client = await repairs_client(hass, hass_client)
-    await decide(hass, client, on_entry, data["approval_id"])
+    await decide(hass, client, approving_entry, data["approval_id"])
     before = len(hub.requests)
-    hass.config_entries.async_update_entry(on_entry, options={**ON, OPT_ALLOW_WRITE: False})
+    hass.config_entries.async_update_entry(approving_entry, options={**ON, OPT_ALLOW_WRITE: False})
     result = await call_tool("hub_call_device_command", call)
     assert result.error and result.data["error"] == "writes_disabled", result.data
-    hass.config_entries.async_update_entry(on_entry, options=dict(ON))
+    hass.config_entries.async_update_entry(approving_entry, options=dict(ON))
     await ok(call_tool, "hub_call_device_command", call)  # the approval was still there
     assert runs(hub, before) == 1
 
@@ -299,7 +293,7 @@ async def test_the_hard_gates_come_first_and_do_not_use_an_approval(
 
 async def test_an_expired_approval_sends_nothing(
     hass: HomeAssistant,
-    on_entry: MockConfigEntry,
+    approving_entry: MockConfigEntry,
     hub: HubEmulator,
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
@@ -309,7 +303,7 @@ async def test_an_expired_approval_sends_nothing(
     call = {"device_id": lock, "command": "unlock"}
     data = await asked(call_tool, "hub_call_device_command", call)
     client = await repairs_client(hass, hass_client)
-    await decide(hass, client, on_entry, data["approval_id"])
+    await decide(hass, client, approving_entry, data["approval_id"])
     before = len(hub.requests)
     later = dt_util.utcnow() + timedelta(minutes=11)
     monkeypatch.setattr(approvals, "now", lambda: later)
@@ -329,7 +323,7 @@ async def test_an_expired_approval_sends_nothing(
 
 async def test_an_undecided_approval_expires_with_its_issue(
     hass: HomeAssistant,
-    on_entry: MockConfigEntry,
+    approving_entry: MockConfigEntry,
     hub: HubEmulator,
     call_tool: ToolCaller,
     monkeypatch: pytest.MonkeyPatch,
@@ -337,8 +331,8 @@ async def test_an_undecided_approval_expires_with_its_issue(
     monkeypatch.setattr(approvals, "VALIDITY_S", 0.3)
     call = {"device_id": dev_id(hub, "Front Door Lock"), "command": "unlock"}
     data = await asked(call_tool, "hub_call_device_command", call)
-    assert issue(hass, on_entry, data["approval_id"]) is not None
-    await until(lambda: issue(hass, on_entry, data["approval_id"]) is None, what="expiry")
+    assert issue(hass, approving_entry, data["approval_id"]) is not None
+    await until(lambda: issue(hass, approving_entry, data["approval_id"]) is None, what="expiry")
     before = len(hub.requests)
     result = await call_tool("hub_call_device_command", call)
     assert result.error and result.data["error"] == "approval_expired", result.data
@@ -348,7 +342,7 @@ async def test_an_undecided_approval_expires_with_its_issue(
 
 async def test_a_denied_call_stays_refused(
     hass: HomeAssistant,
-    on_entry: MockConfigEntry,
+    approving_entry: MockConfigEntry,
     hub: HubEmulator,
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
@@ -357,8 +351,8 @@ async def test_a_denied_call_stays_refused(
     call = {"device_id": dev_id(hub, "Front Door Lock"), "command": "unlock", "confirm": True}
     data = await asked(call_tool, "hub_call_device_command", call)
     client = await repairs_client(hass, hass_client)
-    await decide(hass, client, on_entry, data["approval_id"], "deny")
-    assert issue(hass, on_entry, data["approval_id"]) is None
+    await decide(hass, client, approving_entry, data["approval_id"], "deny")
+    assert issue(hass, approving_entry, data["approval_id"]) is None
     before = len(hub.requests)
     for _ in range(2):
         result = await call_tool("hub_call_device_command", call)
@@ -521,12 +515,12 @@ async def test_notification_and_its_buttons(
 
 
 async def test_unload_drops_pending_approvals(
-    hass: HomeAssistant, on_entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
+    hass: HomeAssistant, approving_entry: MockConfigEntry, hub: HubEmulator, call_tool: ToolCaller
 ) -> None:
     call = {"device_id": dev_id(hub, "Front Door Lock"), "command": "unlock"}
     await asked(call_tool, "hub_call_device_command", call)
     assert approval_issues(hass)
-    assert await hass.config_entries.async_unload(on_entry.entry_id)
+    assert await hass.config_entries.async_unload(approving_entry.entry_id)
     assert approval_issues(hass) == set()
 
 
@@ -601,7 +595,7 @@ def test_every_confirmation_refusal_names_its_tier() -> None:
 
 async def test_the_owner_sees_the_values_a_settings_change_would_set(
     hass: HomeAssistant,
-    on_entry: MockConfigEntry,
+    approving_entry: MockConfigEntry,
     hub: HubEmulator,
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
@@ -611,7 +605,7 @@ async def test_the_owner_sees_the_values_a_settings_change_would_set(
     args = {"app_id": "142", "settings": {"origLabel": "Planted value"}, "confirm": True}
     data = await asked(call_tool, "hub_update_app_settings", args)
     client = await repairs_client(hass, hass_client)
-    flow = await decide(hass, client, on_entry, data["approval_id"])
+    flow = await decide(hass, client, approving_entry, data["approval_id"])
     assert "Planted value" in flow["description_placeholders"]["arguments"]
 
 

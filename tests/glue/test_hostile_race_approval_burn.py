@@ -11,26 +11,17 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
-from custom_components.hubitat_dev_tools.const import OPT_APPROVAL_TIERS, OPT_APPROVE_IN_HA
-from custom_components.hubitat_dev_tools.errors import TIERS
 from custom_components.hubitat_dev_tools.tools import base
 from hubitat_emulator import HubEmulator
 
-from ..conftest import ToolCaller, add_entry
+from ..conftest import ToolCaller
 from ..helpers.approvals import decide, repairs_client
 from ..home_util import dev_id
 
 
-@pytest.fixture
-async def on_entry(hass: HomeAssistant, hub: HubEmulator) -> MockConfigEntry:
-    return await add_entry(
-        hass, hub, options={OPT_APPROVE_IN_HA: True, OPT_APPROVAL_TIERS: list(TIERS)}
-    )
-
-
 async def test_hub_busy_does_not_use_up_the_owners_approval(
     hass: HomeAssistant,
-    on_entry: MockConfigEntry,
+    approving_entry: MockConfigEntry,
     hub: HubEmulator,
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
@@ -43,14 +34,14 @@ async def test_hub_busy_does_not_use_up_the_owners_approval(
     asked = await call_tool("hub_call_device_command", call)
     assert asked.data["error"] == "approval_required", asked.data
     client = await repairs_client(hass, hass_client)
-    await decide(hass, client, on_entry, asked.data["approval_id"])
+    await decide(hass, client, approving_entry, asked.data["approval_id"])
 
     # another call is changing the hub (holds the change lock alone) as the approved call comes
     # (held by its own task, as a concurrent call is)
     release, taken = asyncio.Event(), asyncio.Event()
 
     async def other_change() -> None:
-        async with on_entry.runtime_data.changes.hold("hub_update_rule", acting=False):
+        async with approving_entry.runtime_data.changes.hold("hub_update_rule", acting=False):
             taken.set()
             await release.wait()
 

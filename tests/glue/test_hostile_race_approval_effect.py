@@ -15,20 +15,11 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
-from custom_components.hubitat_dev_tools.const import OPT_APPROVAL_TIERS, OPT_APPROVE_IN_HA
-from custom_components.hubitat_dev_tools.errors import TIERS
 from hubitat_emulator import HubEmulator
 
-from ..conftest import ToolCaller, add_entry, ok
+from ..conftest import ToolCaller, ok
 from ..helpers.approvals import decide, repairs_client
 from ..home_util import dev_id
-
-
-@pytest.fixture
-async def on_entry(hass: HomeAssistant, hub: HubEmulator) -> MockConfigEntry:
-    return await add_entry(
-        hass, hub, options={OPT_APPROVE_IN_HA: True, OPT_APPROVAL_TIERS: list(TIERS)}
-    )
 
 
 @pytest.mark.xfail(
@@ -37,7 +28,7 @@ async def on_entry(hass: HomeAssistant, hub: HubEmulator) -> MockConfigEntry:
 )
 async def test_an_approval_is_not_used_for_an_effect_the_owner_never_saw(
     hass: HomeAssistant,
-    on_entry: MockConfigEntry,
+    approving_entry: MockConfigEntry,
     hub: HubEmulator,
     call_tool: ToolCaller,
     hass_client: ClientSessionGenerator,
@@ -47,7 +38,7 @@ async def test_an_approval_is_not_used_for_an_effect_the_owner_never_saw(
     async def approved(name: str, args: dict[str, Any]) -> tuple[dict[str, Any], str]:
         asked = await call_tool(name, args)
         assert asked.error and asked.data["error"] == "approval_required", asked.data
-        await decide(hass, client, on_entry, asked.data["approval_id"])
+        await decide(hass, client, approving_entry, asked.data["approval_id"])
         return await ok(call_tool, name, args), asked.data["effect"]
 
     back = dev_id(hub, "Back Door Lock")
@@ -81,7 +72,7 @@ async def test_an_approval_is_not_used_for_an_effect_the_owner_never_saw(
     assert asked.data["error"] == "approval_required", asked.data
     shown = asked.data["effect"]
     assert "Unlock" not in shown, shown
-    await decide(hass, client, on_entry, asked.data["approval_id"])
+    await decide(hass, client, approving_entry, asked.data["approval_id"])
 
     # R is changed meanwhile (the owner approves that edit too, as an automation on motion)
     spec = {"name": "R", "triggers": [trigger], "actions": [{"run_rule": [str(unlock["app_id"])]}]}
