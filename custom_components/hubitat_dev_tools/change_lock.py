@@ -62,6 +62,7 @@ class Hold:
     owned: bool
     _linger_s: float = 0.0
     _then: Callable[[], None] | None = None
+    _timer: asyncio.TimerHandle | None = None
 
     def release(self) -> None:
         """Let go now (idempotent): an acting call whose command is sent and which only
@@ -83,17 +84,17 @@ class Hold:
         if self._linger_s <= 0:
             self.release()
             return
-        then = self._then
-        lock = self.lock
+        self._timer = asyncio.get_running_loop().call_later(self._linger_s, self.finish)
+        self.lock._lingering.add(self)
 
-        def later() -> None:
-            lock._lingering.pop(id(self), None)
-            self.release()
-            if then is not None:
-                then()
-
-        timer = asyncio.get_running_loop().call_later(self._linger_s, later)
-        lock._lingering[id(self)] = (timer, later)
+    def finish(self) -> None:
+        """The linger is over (or the lock closes): release, then ``then``."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self.lock._lingering.discard(self)
+        self.release()
+        if self._then is not None:
+            self._then()
 
 
 @dataclass(slots=True, eq=False)  # compared and hashed by identity
@@ -103,17 +104,14 @@ class ChangeLock:
     _acting: Counter[str] = field(default_factory=Counter)
     _changing: tuple[str, float] | None = None
     _queue: deque[_Waiter] = field(default_factory=deque)
-    # the timers of holds that linger (cancelled by ``close``)
-    _lingering: dict[int, tuple[asyncio.TimerHandle, Callable[[], None]]] = field(
-        default_factory=dict
-    )
+    # holds that linger (ended now by ``close``)
+    _lingering: set[Hold] = field(default_factory=set)
 
     def close(self) -> None:
         """The hub goes away (its entry unloads, Home Assistant stops): end lingering holds
         now, so no timer outlives it."""
-        for timer, end in list(self._lingering.values()):
-            timer.cancel()
-            end()  # what the timer would do: release, then forget
+        for hold in list(self._lingering):
+            hold.finish()
 
     @asynccontextmanager
     async def hold(self, name: str, *, acting: bool, wait_s: float = WAIT_S) -> AsyncIterator[Hold]:

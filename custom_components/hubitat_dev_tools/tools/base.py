@@ -760,7 +760,6 @@ class HubTool[A: ToolArgs](llm.Tool):
                 if writes:  # what is sensitive (or broken) may have changed: judge afresh
                     runtime.hub.sensitivity.forget()
                     runtime.hub.rule_checks.forget()
-                await held.aclose()  # released before the answer is shaped
         except (ToolError, HubError, HomeAssistantError) as err:
             failure = self._as_tool_error(err)
             if approval is not None:
@@ -783,7 +782,9 @@ class HubTool[A: ToolArgs](llm.Tool):
             )
             return await self._fail(audit, failure)
         finally:
-            await held.aclose()  # on every path (releasing never awaits: safe when cancelled)
+            # on every path, before the answer is shaped (releasing never awaits: safe when
+            # the call is cancelled)
+            await held.aclose()
         audit.finish("ok", data.get("summary") if isinstance(data, dict) else None)
         # The managers redact what they know to be secret; this last pass makes sure no
         # value under a secret's name (a PIN, token, password) leaves through any tool.

@@ -290,9 +290,8 @@ def _compute_visibility(runtimes: list[HubRuntime]) -> Visibility:
 
 _GATEWAYS: dict[frozenset[str], tuple[GatewayTool, ...]] = {}
 _SERVED: dict[tuple[frozenset[str], str], tuple[llm.Tool, ...]] = {}
-# the names reachable from a served tool set, by its tools' identities (the tools kept, so an
-# identity is never reused while its entry lives)
-_REACHABLE_OF: dict[tuple[int, ...], tuple[tuple[llm.Tool, ...], frozenset[str]]] = {}
+# the names reachable from a served tool set (tools compare and hash by identity)
+_REACHABLE_OF: dict[tuple[llm.Tool, ...], frozenset[str]] = {}
 
 
 def build_gateways(visible: frozenset[str]) -> list[GatewayTool]:
@@ -337,12 +336,9 @@ def reachable_names(listed: Iterable[llm.Tool]) -> frozenset[str]:
     A served tool set is one cached tuple of tool objects (``served_tools``), so the answer
     is remembered by the identity of the tools it was given."""
     listed = tuple(listed)
-    key = tuple(id(t) for t in listed)
-    if (known := _REACHABLE_OF.get(key)) is not None and known[0] == listed:
-        return known[1]
-    names = _reachable_names(listed)
-    _remember(_REACHABLE_OF, key, (listed, names))
-    return names
+    if (known := _REACHABLE_OF.get(listed)) is None:
+        known = _remember(_REACHABLE_OF, listed, _reachable_names(listed))
+    return known
 
 
 def _reachable_names(listed: Iterable[llm.Tool]) -> frozenset[str]:
