@@ -1,5 +1,6 @@
-"""A wide rule spec (every trigger kind, nested conditions, many kinds of action) and the emulated
-hub's rule ids, for managers/test_rule_authoring_e2e.py, managers/test_rule_decode_all.py and
+"""A wide rule spec (every trigger kind, nested conditions, many kinds of action), the check that
+a rule reads back as its spec, and the emulated hub's rule ids, for
+managers/test_rule_authoring_e2e.py, managers/test_rule_decode_all.py and
 tools/test_rule_authoring_e2e.py.
 """
 
@@ -68,3 +69,14 @@ def wide_spec(emu: HubEmulator) -> dict[str, Any]:
 
 def _rule_ids(emu: HubEmulator) -> set[int]:
     return {a.id for a in emu.home.state.apps.values() if a.type == "Rule-5.1"}
+
+
+def assert_reads_back(got: dict[str, Any], spec: dict[str, Any]) -> None:
+    """A rule as read back (``hub_get_rule``'s answer) is ``spec``: every part decoded,
+    triggers, conditions and actions equal, and running (not paused)."""
+    assert got["undecompiled"] == [], got["undecompiled"]
+    back = got["spec"]
+    assert back["triggers"] == spec["triggers"]
+    assert back["conditions"] == spec["conditions"]
+    assert back["actions"] == spec["actions"]
+    assert got["paused"] is False

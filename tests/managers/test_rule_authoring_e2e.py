@@ -25,7 +25,7 @@ from custom_components.hubitat_dev_tools.managers.hub import Hub
 from hubitat_emulator import HubEmulator
 
 from ..helpers.rule_authoring import porch_spec
-from ..helpers.rule_authoring_e2e import _rule_ids, wide_spec
+from ..helpers.rule_authoring_e2e import _rule_ids, assert_reads_back, wide_spec
 from ..home_util import dev_id
 
 
@@ -52,13 +52,7 @@ async def test_a_wide_rule_is_built_and_reads_back_as_its_spec(
     made = await _create(authoring, spec)
     assert made["verified"] is True and made["name"] == "Office evening", made
     assert int(made["app_id"]) in _rule_ids(emu)
-    got = await authoring.rule_authoring.get(str(made["app_id"]))
-    assert got["undecompiled"] == [], got["undecompiled"]
-    back = got["spec"]
-    assert back["triggers"] == spec["triggers"]
-    assert back["conditions"] == spec["conditions"]
-    assert back["actions"] == spec["actions"]
-    assert got["paused"] is False
+    assert_reads_back(await authoring.rule_authoring.get(str(made["app_id"])), spec)
 
 
 async def test_a_build_the_pages_refuse_leaves_nothing_behind(

@@ -2,8 +2,8 @@
 answers. A wide rule is created (its summary) and read back through hub_get_rule as its spec; a
 build the pages refuse and an update that cannot be built are error results saying the partial
 rule was removed and the rule put back; a patch cannot bring in a device outside the device
-allowlist from the integration's options. ``wide_spec`` (defined with the manager tests) is
-imported from here by other tests.
+allowlist from the integration's options. ``wide_spec`` and the read-back check are
+tests/helpers/rule_authoring_e2e.py's.
 
 The building, reading back, cleaning up (a refused or cancelled build, an update put back or
 naming its backup), the number attribute check and local variables (made, read back, checked,
@@ -19,7 +19,7 @@ from hubitat_emulator import HubEmulator
 
 from ..conftest import ToolCaller, ok, refused
 from ..helpers.rule_authoring import porch_spec
-from ..helpers.rule_authoring_e2e import _rule_ids, wide_spec
+from ..helpers.rule_authoring_e2e import _rule_ids, assert_reads_back, wide_spec
 from ..home_util import dev_id
 
 
@@ -30,13 +30,7 @@ async def test_a_wide_rule_is_built_and_reads_back_as_its_spec(
     made = await ok(call_tool, "hub_create_rule", {"rule": spec})
     app_id = made["app_id"]
     assert made["summary"] == f"Created rule {app_id} (Office evening)", made
-    got = await ok(call_tool, "hub_get_rule", {"app_id": app_id})
-    assert got["undecompiled"] == [], got["undecompiled"]
-    back = got["spec"]
-    assert back["triggers"] == spec["triggers"]
-    assert back["conditions"] == spec["conditions"]
-    assert back["actions"] == spec["actions"]
-    assert got["paused"] is False
+    assert_reads_back(await ok(call_tool, "hub_get_rule", {"app_id": app_id}), spec)
 
 
 async def test_a_failed_build_or_update_is_an_error_result(
